@@ -1,0 +1,252 @@
+"""Shared pieces of the three scorers: the error type, validation helpers, the transfer ledger."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from engine.melds import Meld, MeldType
+from engine.situation import (
+    SEAT_LETTERS,
+    Item,
+    Settlement,
+    Situation,
+    Transfer,
+    Win,
+    WinMethod,
+    WinScore,
+)
+from engine.tiles import NUM_KINDS, Kind, format_tiles
+
+# Option keys of every ruleset (ambiguities.md #93) and their defaults.
+OPTION_DEFAULTS: Final[Mapping[str, Mapping[str, Any]]] = {
+    "yichun": {"base_point": 1, "discarder_pays_double": True, "max_lighters": 1,
+               "spectator_stakes": True},
+    "shangrao": {"base_point": 1, "discard_wins": False},
+    "gejiu": {"base_point": 1, "first_roller": 0},
+}
+KNOWN_OPTIONS: Final = frozenset(
+    {"base_point", "hands_per_game", "turn_seconds", "claim_seconds", "discarder_pays_double",
+     "max_lighters", "spectator_stakes", "discard_wins", "first_roller"}
+)
+
+
+class SituationError(ValueError):
+    """A situation that cannot be settled; ``field`` names the offending input field."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        self.field = field
+        self.problem = problem
+        super().__init__(f"{field}: {problem}")
+
+
+class NotAWinError(SituationError):
+    """A declared win whose tiles do not form a winning hand of the ruleset."""
+
+
+def seat_letter(seat: int | str) -> str:
+    return SEAT_LETTERS[seat] if isinstance(seat, int) else seat
+
+
+def count_seat(start: int, n: int) -> int:
+    """``count(from, n)`` of ``common.md`` §3: counting counter-clockwise, ``start`` = 1."""
+    return (start + n - 1) % 4
+
+
+def resolve_options(situation: Situation) -> dict[str, Any]:
+    """The ruleset's option defaults overlaid with the situation's; unknown keys are refused,
+    keys of another ruleset are ignored (the calculator takes any ruleset's input)."""
+    out = dict(OPTION_DEFAULTS[situation.rules])
+    for key, value in situation.options.items():
+        if key not in KNOWN_OPTIONS:
+            raise SituationError(
+                f"options.{key}", f"unknown option (known: {', '.join(sorted(KNOWN_OPTIONS))})"
+            )
+        if key not in out:
+            continue
+        default = out[key]
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise SituationError(f"options.{key}", f"must be true or false, got {value!r}")
+        elif key == "max_lighters" and value is None:
+            pass
+        elif isinstance(value, bool) or not isinstance(value, int):
+            raise SituationError(f"options.{key}", f"must be a whole number, got {value!r}")
+        elif key == "base_point" and value < 1:
+            raise SituationError(f"options.{key}", f"must be at least 1, got {value}")
+        elif value < 0:
+            raise SituationError(f"options.{key}", f"must not be negative, got {value}")
+        out[key] = value
+    return out
+
+
+def check_seat(name: str, seat: int) -> None:
+    if not 0 <= seat <= 3:
+        raise SituationError(name, f"not a seat: {seat!r}")
+
+
+def win_field(index: int, name: str = "") -> str:
+    return f"wins[{index}]" + (f".{name}" if name else "")
+
+
+def full_concealed(win: Win, index: int) -> list[Kind]:
+    """The winner's concealed tiles including the winning tile; checks the tile count."""
+    if win.tile is None:
+        raise SituationError(win_field(index, "tile"), "the winning tile is missing")
+    need = 3 * (4 - len(win.melds)) + 1
+    if len(win.melds) > 4:
+        raise SituationError(win_field(index, "melds"), f"at most 4 melds, got {len(win.melds)}")
+    if len(win.hand) != need:
+        raise SituationError(
+            win_field(index, "hand"),
+            f"with {len(win.melds)} melds the hand before the winning tile holds {need} tiles, "
+            f"got {len(win.hand)} ({format_tiles(win.hand)})",
+        )
+    tiles = [*win.hand, win.tile]
+    counts = [0] * NUM_KINDS
+    for k in tiles:
+        counts[k] += 1
+    for m in win.melds:
+        for k in m.tiles:
+            counts[k] += 1
+    for k, c in enumerate(counts):
+        if c > 4:
+            raise SituationError(
+                win_field(index), f"{c} copies of {format_tiles([k])} (a tile has 4 copies)"
+            )
+    return tiles
+
+
+def all_tiles(win: Win) -> list[Kind]:
+    out = list(win.hand)
+    if win.tile is not None:
+        out.append(win.tile)
+    for m in win.melds:
+        out.extend(m.tiles)
+    return sorted(out)
+
+
+def check_kongs(situation: Situation) -> dict[int, list[Meld]]:
+    """Every completed kong by seat: the winners' kong melds plus ``kongs`` of the others."""
+    winners = {w.seat for w in situation.wins}
+    out: dict[int, list[Meld]] = {s: [] for s in range(4)}
+    for w in situation.wins:
+        out[w.seat].extend(m for m in w.melds if m.is_kong)
+    for seat, melds in situation.kongs.items():
+        check_seat("kongs", seat)
+        if seat in winners:
+            raise SituationError(
+                f"kongs.{seat_letter(seat)}",
+                "a winner's kongs belong in that win's melds, not in kongs",
+            )
+        for m in melds:
+            if not m.is_kong:
+                raise SituationError(
+                    f"kongs.{seat_letter(seat)}", f"{m} is not a kong (mgang, bgang or agang)"
+                )
+        out[seat].extend(melds)
+    return out
+
+
+def kong_points(meld: Meld) -> int:
+    """明杠 / 补杠 1, 暗杠 2 (Yichun kong points, Shangrao 碰杠 / 自摸杠 bonus)."""
+    return 2 if meld.type is MeldType.AGANG else 1
+
+
+def check_several_wins(situation: Situation, allowed: Iterable[WinMethod]) -> None:
+    """Several entries in ``wins`` only for one discard / one robbed kong (all same ``from``)."""
+    wins = situation.wins
+    seats = [w.seat for w in wins]
+    if len(set(seats)) != len(seats):
+        raise SituationError("wins", "a seat appears twice")
+    if len(wins) <= 1:
+        return
+    allowed_set = set(allowed)
+    for i, w in enumerate(wins):
+        if w.how not in allowed_set:
+            names = ", ".join(sorted(m.value for m in allowed_set))
+            raise SituationError(
+                win_field(i, "how"),
+                f"several winners only on one discard or robbed kong ({names}), got {w.how.value}",
+            )
+        if w.from_seat != wins[0].from_seat or w.how is not wins[0].how:
+            raise SituationError(
+                win_field(i, "from"), "several winners must win on the same tile (same how, from)"
+            )
+
+
+def check_from(win: Win, index: int, needs_from: bool) -> None:
+    if needs_from:
+        if win.from_seat is None:
+            raise SituationError(
+                win_field(index, "from"), f"a {win.how.value} win needs the seat it came from"
+            )
+        check_seat(win_field(index, "from"), win.from_seat)
+        if win.from_seat == win.seat:
+            raise SituationError(win_field(index, "from"), "a player cannot win on his own tile")
+
+
+def check_kong_replacement(win: Win, index: int) -> int:
+    """k for 杠开: kongs declared consecutively (0 given = 1); checks a kong exists."""
+    kongs = sum(1 for m in win.melds if m.is_kong)
+    if kongs == 0:
+        raise SituationError(
+            win_field(index, "how"), "a kong_replacement win needs a kong among the melds"
+        )
+    k = max(1, win.kongs_in_turn)
+    if k > kongs:
+        raise SituationError(
+            win_field(index, "kongs_in_turn"),
+            f"{k} consecutive kongs but only {kongs} kong(s) among the melds",
+        )
+    return k
+
+
+@dataclass
+class Ledger:
+    """Collects transfers (already multiplied by the base point) and computes the net."""
+
+    base: int
+    transfers: list[Transfer] = field(default_factory=list)
+
+    def pay(self, payer: int | str, payee: int | str, amount: int, why: str) -> None:
+        if amount == 0 or payer == payee:
+            return
+        self.transfers.append(Transfer(payer, payee, amount * self.base, why))
+
+    def net(self, extra_parties: Sequence[str] = ()) -> dict[int | str, int]:
+        net: dict[int | str, int] = {s: 0 for s in range(4)}
+        for name in extra_parties:
+            net[name] = 0
+        for t in self.transfers:
+            net[t.payer] = net.get(t.payer, 0) - t.amount
+            net[t.payee] = net.get(t.payee, 0) + t.amount
+        assert sum(net.values()) == 0
+        return net
+
+    def settle(
+        self, wins: Sequence[WinScore], next_dealer: int | None, extra_parties: Sequence[str] = ()
+    ) -> Settlement:
+        return Settlement(tuple(wins), tuple(self.transfers), self.net(extra_parties), next_dealer)
+
+
+def item(zh: str, en: str, value: str, tiles: Iterable[Kind] = ()) -> Item:
+    return Item(zh, en, value, tuple(tiles))
+
+
+def meld_counts(melds: Sequence[Meld]) -> dict[MeldType, int]:
+    out: dict[MeldType, int] = {}
+    for m in melds:
+        out[m.type] = out.get(m.type, 0) + 1
+    return out
+
+
+def suit_profile(tiles: Sequence[Kind]) -> tuple[bool, bool, bool]:
+    """(one suit only, no honours; suited tiles in one suit with >= 1 honour; all honours)."""
+    suits = {k // 9 for k in tiles if k < 27}
+    honours = any(k >= 27 for k in tiles)
+    one_suit = len(suits) == 1 and not honours
+    half = len(suits) == 1 and honours
+    all_honours = not suits
+    return one_suit, half, all_honours

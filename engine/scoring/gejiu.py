@@ -1,0 +1,213 @@
+"""Gejiu (个旧) settlement — ``rules/gejiu.md`` §4–9.
+
+Hand fan ``H = A (suit) + B (shape) + C (一条龙) + D (method)``, maximised over interpretations;
+every other seat pays ``2^F(p)`` with ``F(p) = H + 自摸 + 放炮者 + 当庄 (winner) + 当庄 (payer)``;
+斗地主 side payments; 塘子烂糊 scored from the pond as a self-draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.hands import lanpai_family, readings, standard_ok
+from engine.melds import Meld, MeldType
+from engine.scoring.common import (
+    Ledger,
+    NotAWinError,
+    SituationError,
+    check_from,
+    check_kong_replacement,
+    check_kongs,
+    check_seat,
+    check_several_wins,
+    full_concealed,
+    item,
+    resolve_options,
+    seat_letter,
+    suit_profile,
+    win_field,
+)
+from engine.situation import Item, Settlement, Situation, Win, WinMethod, WinScore
+from engine.tiles import Kind, format_tiles, to_counts
+
+_ALLOWED = (
+    WinMethod.SELF_DRAW, WinMethod.DISCARD, WinMethod.ROB_KONG, WinMethod.KONG_REPLACEMENT,
+    WinMethod.POND,
+)
+_FAMILY_FAN = {"烂牌": 1, "一般高": 2, "七星一般高": 3}
+_FAMILY_EN = {"烂牌": "Knitted", "一般高": "Knitted, same height",
+              "七星一般高": "Seven-star same height"}
+
+
+def has_dragon(concealed: Sequence[Kind], melds: Sequence[Meld]) -> bool:
+    """一条龙: chows 123, 456, 789 of one suit (concealed or chi'd), standard hand [A-G11]."""
+    for base in (0, 9, 18):
+        counts = to_counts(concealed)
+        ok = True
+        for start in (base, base + 3, base + 6):
+            if any(m.type is MeldType.CHI and m.tiles == (start, start + 1, start + 2)
+                   for m in melds):
+                continue  # a chi'd chow (a second identical chi could serve no other run)
+            if all(counts[k] >= 1 for k in (start, start + 1, start + 2)):
+                for k in (start, start + 1, start + 2):
+                    counts[k] -= 1
+            else:
+                ok = False
+                break
+        if ok and standard_ok(counts, 0, "gejiu"):
+            return True
+    return False
+
+
+def _hand_fan(win: Win, index: int) -> tuple[int, str, str, list[Item]]:
+    concealed = full_concealed(win, index)
+    rs = readings("gejiu", concealed, win.melds)
+    if not rs:
+        raise NotAWinError(
+            win_field(index),
+            f"{format_tiles(concealed)} {' '.join(str(m) for m in win.melds)} does not win "
+            "(no Gejiu winning shape)".replace("  ", " "),
+        )
+    tiles = sorted(concealed + [k for m in win.melds for k in m.tiles])
+    one_suit, half, all_honours = suit_profile(tiles)
+    if all_honours:
+        a: tuple[int, str, str] | None = (3, "字一色", "All honours")
+    elif one_suit:
+        a = (2, "青一色", "Full flush")
+    elif half:
+        a = (1, "混一色", "Half flush")
+    else:
+        a = None
+    d: tuple[int, str, str] | None = None
+    if win.how is WinMethod.KONG_REPLACEMENT:
+        check_kong_replacement(win, index)
+        d = (3, "杠上花", "Win on the kong tile")
+    elif win.how is WinMethod.ROB_KONG:
+        d = (3, "抢杠花", "Robbing the kong tile")
+    best: tuple[int, str, str, list[Item]] | None = None
+    for r in rs:
+        parts: list[tuple[int, str, str]] = []
+        if r.shape == "lanpai":
+            parts.append((_FAMILY_FAN[r.family], r.family, _FAMILY_EN[r.family]))
+        else:
+            if a is not None:
+                parts.append(a)
+            if r.shape == "seven_pairs":
+                parts.append((2, "小七对", "Seven pairs"))
+            elif r.pungs:
+                parts.append((1, "大对子", "All pungs"))
+            elif has_dragon(concealed, win.melds):
+                parts.append((0, "平胡", "Basic hand"))
+                parts.append((1, "一条龙", "Pure straight"))
+            else:
+                parts.append((0, "平胡", "Basic hand"))
+        if d is not None:
+            parts.append(d)
+        fan = sum(p[0] for p in parts)
+        if best is None or fan > best[0]:
+            zh = "".join(p[1] for p in parts)
+            en = " + ".join(p[2] for p in parts)
+            items = [item(p[1], p[2], f"{p[0]}番", tiles) for p in parts]
+            best = (fan, zh, en, items)
+    assert best is not None
+    return best
+
+
+def _pond_fan(situation: Situation, win: Win, index: int) -> tuple[int, str, str, list[Item]]:
+    pond = situation.pond
+    if pond is None:
+        raise SituationError("pond", "a pond win needs the 14 discards in pond")
+    if len(pond) != 14:
+        raise SituationError("pond", f"the pond holds 14 discards, got {len(pond)}")
+    if any(m.type is not MeldType.AGANG for m in win.melds):
+        raise SituationError(
+            win_field(index, "melds"), "塘子烂糊 needs no chi, peng or 明杠 this hand"
+        )
+    fam = lanpai_family(pond)
+    if fam is None:
+        raise NotAWinError(
+            "pond", f"{format_tiles(pond)} is not a 烂牌 / 一般高 / 七星一般高 pattern"
+        )
+    fan = _FAMILY_FAN[fam]
+    items = [item("塘子烂糊", "Winning with the discard pond", "self-draw", pond),
+             item(fam, _FAMILY_EN[fam], f"{fan}番", pond)]
+    return fan, f"塘子烂糊（{fam}）", f"Pond win ({_FAMILY_EN[fam]})", items
+
+
+def _doudizhu(situation: Situation, ledger: Ledger) -> None:
+    """斗地主 (``gejiu.md`` §7): circuits of dealer-led discards until one pays nothing."""
+    dealer = situation.dealer
+    circuits = situation.doudizhu
+    for n, circuit in enumerate(circuits):
+        name = f"doudizhu[{n}]"
+        if circuit is None:
+            break
+        if len(circuit) != 4:
+            if len(circuit) < 4 and n == len(circuits) - 1:
+                break  # an unfinished circuit is ignored
+            raise SituationError(name, f"a circuit is four discards, got {len(circuit)}")
+        ref = circuit[0]
+        followers = [j for j in (1, 2, 3) if circuit[j] == ref]
+        seats = [(dealer + j) % 4 for j in range(4)]
+        if len(followers) == 3:
+            for p in seats[1:]:
+                ledger.pay(dealer, p, 2, f"大地主 big landlord, circuit {n + 1} "
+                           f"({format_tiles([ref])})")
+        elif len(followers) == 2:
+            odd = seats[next(j for j in (1, 2, 3) if j not in followers)]
+            for p in range(4):
+                if p != odd:
+                    ledger.pay(odd, p, 1, f"斗地主 landlord {seat_letter(odd)}, circuit {n + 1} "
+                               f"({format_tiles([ref])})")
+        else:
+            break
+
+
+def score(situation: Situation) -> Settlement:
+    opts = resolve_options(situation)
+    dealer = situation.dealer
+    check_seat("dealer", dealer)
+    if len(situation.wins) > 1:
+        raise SituationError("wins", "Gejiu has one winner per hand (截胡) [A-8]")
+    check_several_wins(situation, ())
+    check_kongs(situation)
+    ledger = Ledger(int(opts["base_point"]))
+    scores: list[WinScore] = []
+    for i, w in enumerate(situation.wins):
+        check_seat(win_field(i, "seat"), w.seat)
+        if w.how not in _ALLOWED:
+            raise SituationError(
+                win_field(i, "how"),
+                f"Gejiu has no {w.how.value} win (a dealt winning hand is a self_draw) [A-G23]",
+            )
+        check_from(w, i, w.how in (WinMethod.DISCARD, WinMethod.ROB_KONG))
+        if w.how is WinMethod.POND:
+            fan, zh, en, items = _pond_fan(situation, w, i)
+        else:
+            fan, zh, en, items = _hand_fan(w, i)
+        scores.append(WinScore(w.seat, zh, en, tuple(items), fan))
+        self_drawn = w.how in (WinMethod.SELF_DRAW, WinMethod.KONG_REPLACEMENT, WinMethod.POND)
+        for p in range(4):
+            if p == w.seat:
+                continue
+            f = fan
+            why = [f"{zh} H={fan}番"]
+            if self_drawn:
+                f += 1
+                why.append("+1 自摸")
+            if w.from_seat == p and not self_drawn:
+                f += 1
+                why.append("+1 放炮者" if w.how is WinMethod.DISCARD else "+1 被抢杠")
+            if w.seat == dealer:
+                f += 1
+                why.append("+1 当庄 (winner)")
+            if p == dealer:
+                f += 1
+                why.append("+1 当庄 (payer)")
+            ledger.pay(p, w.seat, 2**f, f"{' '.join(why)} → 2^{f}")
+    _doudizhu(situation, ledger)
+    if situation.wins and situation.wins[0].seat == dealer:
+        next_dealer = dealer
+    else:
+        next_dealer = (dealer + 1) % 4
+    return ledger.settle(scores, next_dealer)

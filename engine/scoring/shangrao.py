@@ -1,0 +1,310 @@
+"""Shangrao (上饶) settlement — ``rules/shangrao.md`` §5–11.
+
+``V = P × 2^k (杠开) × 2 (单吊) × 2 (九幺名目) × 2^f(w) (飞宝)``, maximised over the clean and the
+wild interpretations; self-draw: each other seat pays ``V × 2^f(p)``; 抢杠: the konger alone pays
+``6 × V × 2^f(konger)``; 天糊 / 地糊 10 flat unless the ordinary value is larger; bonuses (碰杠 1,
+自摸杠 2, 接宝 10, 四个宝 10) from each other seat, also on a drawn hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.hands import Reading, is_baodiao_pung_shape, is_baodiao_shape, readings
+from engine.melds import Meld, MeldType
+from engine.scoring.common import (
+    Ledger,
+    NotAWinError,
+    SituationError,
+    check_from,
+    check_kong_replacement,
+    check_kongs,
+    check_seat,
+    check_several_wins,
+    full_concealed,
+    item,
+    kong_points,
+    resolve_options,
+    seat_letter,
+    win_field,
+)
+from engine.situation import BaoDiao, Item, Settlement, Situation, Win, WinMethod, WinScore
+from engine.tiles import format_tiles, is_terminal_or_honour
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    zh: str
+    en: str
+    p: int
+    terminal: bool  # 九幺 名目 ×2 applies (rows 1–14 whose tiles are all 1/9/honour)
+
+
+def _candidates(win: Win, index: int, wild: int | None, self_drawn: bool) -> list[_Candidate]:
+    concealed = full_concealed(win, index)
+    rs = readings("shangrao", concealed, win.melds, wild)
+    if not rs:
+        raise NotAWinError(
+            win_field(index),
+            f"{format_tiles(concealed)} {' '.join(str(m) for m in win.melds)} does not win "
+            "(no Shangrao winning shape)".replace("  ", " "),
+        )
+    baodiao = win.baodiao is not BaoDiao.NONE
+    out: list[_Candidate] = []
+    if baodiao:  # first, so that a tie names the 宝吊 row
+        out.extend(_baodiao_candidates(win, index, wild, rs))
+    for r in rs:
+        cl = "清" if r.clean else ""
+        if r.shape == "standard":
+            if r.pungs:
+                if r.clean:
+                    out.append(_Candidate("清碰碰糊", "All pungs (clean)", 10, r.terminal))
+                elif not baodiao:
+                    out.append(_Candidate("碰碰糊", "All pungs (wild)", 4, r.terminal))
+            if r.clean and self_drawn:
+                out.append(_Candidate("平糊自摸", "Clean basic self-draw", 2, False))
+            out.append(_Candidate("平糊", "Basic hand", 1, False))
+        elif r.shape == "seven_pairs":
+            base = 10 if r.clean else 4
+            if r.quads:
+                out.append(_Candidate(
+                    f"{cl}豪华七对", f"Luxury seven pairs{' (clean)' if r.clean else ''} "
+                    f"n={r.quads}", base * 2**r.quads, r.terminal))
+            else:
+                tag = "clean" if r.clean else "wild"
+                out.append(_Candidate(f"{cl}七对", f"Seven pairs ({tag})", base, r.terminal))
+        elif r.shape in ("knitted", "jiuyao"):
+            mult = 2 if r.clean else 1
+            zh = "十三浪" if r.shape == "knitted" else "九幺"
+            en = "Thirteen waves" if r.shape == "knitted" else "Terminals and honours"
+            prefix_zh = "无宝" if r.clean else "有宝"
+            tag = "clean" if r.clean else "wild"
+            if r.seven_star:
+                out.append(_Candidate(f"{prefix_zh}七星{zh}", f"Seven-star {en} ({tag})",
+                                      4 * mult, False))
+            out.append(_Candidate(f"{prefix_zh}{zh}", f"{en} ({tag})", 2 * mult, False))
+    return out
+
+
+def _baodiao_candidates(
+    win: Win, index: int, wild: int | None, rs: list[Reading]
+) -> list[_Candidate]:
+    """Rows 5–10: a 宝吊 win (``shangrao.md`` §5)."""
+    if wild is None:
+        raise SituationError(win_field(index, "baodiao"), "宝吊头 needs the wild (wild/indicator)")
+    if not is_baodiao_shape(win.hand, wild):
+        raise SituationError(
+            win_field(index, "baodiao"),
+            f"{format_tiles(win.hand)} before the winning tile is not one wild + complete sets",
+        )
+    assert win.tile is not None
+    melds_pungs = all(m.is_pung_like for m in win.melds)
+    pungs = melds_pungs and is_baodiao_pung_shape(win.hand, wild)
+    natural = [k for k in (*win.hand, win.tile) if k != wild] + [
+        k for m in win.melds for k in m.tiles
+    ]
+    term = pungs and all(is_terminal_or_honour(k) for k in natural)
+    out: list[_Candidate] = []
+    if win.baodiao is BaoDiao.TOUJI:
+        for r in rs:
+            if r.shape == "standard" and r.clean:
+                if r.pungs:
+                    out.append(_Candidate("碰碰糊宝吊无宝", "All-pungs wild wait resolved clean",
+                                          16, r.terminal))
+                out.append(_Candidate("宝吊无宝", "Wild wait resolved clean", 6, False))
+        if win.tile == wild:
+            if pungs:
+                out.append(_Candidate("碰碰糊宝吊宝", "All-pungs wild pairs wild", 16, term))
+            out.append(_Candidate("宝吊宝", "Wild pairs wild", 6, False))
+    if pungs:
+        out.append(_Candidate("碰碰糊宝吊头", "All-pungs wild head", 8, term))
+    out.append(_Candidate("宝吊头", "Wild head", 3, term))
+    return out
+
+
+def _ordinary(
+    win: Win, index: int, wild: int | None, flown: int, self_drawn: bool
+) -> tuple[int, str, str, list[Item]]:
+    """V = P × 名目 of one win, maximised over interpretations."""
+    k = check_kong_replacement(win, index) if win.how is WinMethod.KONG_REPLACEMENT else 0
+    cands = _candidates(win, index, wild, self_drawn)
+    tile = win.tile
+    assert tile is not None
+    tiles = sorted([*win.hand, tile, *[t for m in win.melds for t in m.tiles]])
+    best: tuple[int, str, str, list[Item]] | None = None
+    for c in cands:
+        v = c.p
+        items = [item(c.zh, c.en, f"P={c.p}", tiles)]
+        if k:
+            v *= 2**k
+            items.append(item("杠开", f"Win on kong replacement (k={k})", f"×2^{k}", (tile,)))
+        if len(win.hand) == 1:
+            v *= 2
+            items.append(item("单吊", "Single wait", "×2", (tile,)))
+        if c.terminal:
+            v *= 2
+            items.append(item("九幺", "All terminals and honours (名目)", "×2", tiles))
+        if flown:
+            v *= 2**flown
+            items.append(item("飞宝", f"Flew {flown} wild(s)", f"×2^{flown}"))
+        if best is None or v > best[0]:
+            best = (v, c.zh, c.en, items)
+    assert best is not None
+    return best
+
+
+def _check_win(situation: Situation, win: Win, index: int, discard_wins: bool) -> None:
+    check_seat(win_field(index, "seat"), win.seat)
+    how = win.how
+    if how is WinMethod.POND:
+        raise SituationError(win_field(index, "how"), "Shangrao has no pond win")
+    if how is WinMethod.DISCARD and not discard_wins:
+        raise SituationError(
+            win_field(index, "how"),
+            "Shangrao wins only by self-draw or robbing a kong [A-S1] (options.discard_wins)",
+        )
+    if how is WinMethod.EARTHLY:
+        if win.seat == situation.dealer:
+            raise SituationError(win_field(index, "how"), "地糊 is a non-dealer's win")
+        if win.from_seat is not None:
+            if not discard_wins:
+                raise SituationError(
+                    win_field(index, "from"),
+                    "地糊 is a self-draw on the first draw unless options.discard_wins is on",
+                )
+            if win.from_seat != situation.dealer:
+                raise SituationError(
+                    win_field(index, "from"), "地糊 on a discard is on the dealer's first discard"
+                )
+    if how is WinMethod.HEAVENLY and win.seat != situation.dealer:
+        raise SituationError(win_field(index, "how"), "天糊 is the dealer's dealt hand")
+    if how in (WinMethod.HEAVENLY, WinMethod.EARTHLY) and win.melds:
+        raise SituationError(win_field(index, "melds"), f"{how.value} comes before any meld")
+    check_from(win, index, how in (WinMethod.DISCARD, WinMethod.ROB_KONG))
+
+
+def _check_wild_counts(situation: Situation) -> None:
+    for name, table in (("flown", situation.flown), ("got", situation.got)):
+        total = 0
+        for seat, n in table.items():
+            check_seat(name, seat)
+            if not 0 <= n <= 4:
+                raise SituationError(f"{name}.{seat_letter(seat)}", f"must be 0–4, got {n}")
+            total += n
+        if total > 4:
+            raise SituationError(name, f"only four wilds exist, the counts add up to {total}")
+    for seat, f in situation.flown.items():
+        if seat in situation.got and situation.got[seat] < f:
+            raise SituationError(
+                f"flown.{seat_letter(seat)}",
+                f"discarded {f} wilds but received only {situation.got[seat]}",
+            )
+
+
+def score(situation: Situation) -> Settlement:
+    opts = resolve_options(situation)
+    check_seat("dealer", situation.dealer)
+    discard_wins = bool(opts["discard_wins"])
+    check_several_wins(situation, (WinMethod.ROB_KONG,))
+    _check_wild_counts(situation)
+    for i, w in enumerate(situation.wins):
+        _check_win(situation, w, i, discard_wins)
+    kongs = check_kongs(situation)
+    wild = situation.wild
+    flown = {s: situation.flown.get(s, 0) for s in range(4)}
+
+    ledger = Ledger(int(opts["base_point"]))
+    scores: list[WinScore] = []
+    for i, w in enumerate(situation.wins):
+        how = w.how
+        on_discard = how is WinMethod.DISCARD or (
+            how is WinMethod.EARTHLY and w.from_seat is not None
+        )
+        self_drawn = how.is_self_drawn or (how is WinMethod.EARTHLY and not on_discard)
+        v, zh, en, items = _ordinary(w, i, wild, flown[w.seat], self_drawn)
+        # ordinary per-payer amounts
+        ordinary: dict[int, tuple[int, str]] = {}
+        if how is WinMethod.ROB_KONG:
+            assert w.from_seat is not None
+            c = w.from_seat
+            ordinary[c] = (6 * v * 2 ** flown[c],
+                           f"抢杠 robbed kong: 6 × V={v}" + _fly(c, flown[c]))
+        elif on_discard:
+            assert w.from_seat is not None
+            d = w.from_seat
+            ordinary[d] = (3 * v * 2 ** flown[d],
+                           f"放炮 discarder pays for three: 3 × V={v}" + _fly(d, flown[d]))
+        else:
+            for p in range(4):
+                if p != w.seat:
+                    ordinary[p] = (v * 2 ** flown[p], f"自摸 V={v}" + _fly(p, flown[p]))
+        if how in (WinMethod.HEAVENLY, WinMethod.EARTHLY):
+            hz, he = ("天糊", "Heavenly hand") if how is WinMethod.HEAVENLY else (
+                "地糊", "Earthly hand")
+            if sum(a for a, _ in ordinary.values()) < 30:
+                scores.append(WinScore(w.seat, hz, he, (item(hz, he, "10 flat"),), 10))
+                if on_discard:
+                    assert w.from_seat is not None
+                    ledger.pay(w.from_seat, w.seat, 30, f"{hz} {he}: 10 flat × 3, discarder pays")
+                else:
+                    for p in range(4):
+                        if p != w.seat:
+                            ledger.pay(p, w.seat, 10, f"{hz} {he}: 10 flat")
+                continue
+            items = [item(hz, he, "ordinary value larger than 10 flat"), *items]
+        scores.append(WinScore(w.seat, zh, en, tuple(items), v))
+        for p, (amount, why) in ordinary.items():
+            ledger.pay(p, w.seat, amount, f"{zh} {en}: {why}")
+    _bonuses(situation, ledger, kongs)
+    if not situation.wins:
+        next_dealer = situation.dealer
+    elif len(situation.wins) == 1:
+        next_dealer = situation.wins[0].seat
+    else:
+        konger = situation.wins[0].from_seat
+        assert konger is not None
+        winners = {w.seat for w in situation.wins}
+        next_dealer = next(s for s in ((konger + j) % 4 for j in (1, 2, 3)) if s in winners)
+    return ledger.settle(scores, next_dealer)
+
+
+def _fly(seat: int, f: int) -> str:
+    return f" × 2^{f} ({seat_letter(seat)} 飞宝 flew {f})" if f else ""
+
+
+def _bonuses(situation: Situation, ledger: Ledger, kongs: dict[int, list[Meld]]) -> None:
+    """奖励分 (``shangrao.md`` §9): each other seat pays the earner; never multiplied."""
+    for seat in range(4):
+        for m in kongs[seat]:
+            pts = kong_points(m)
+            zh, en = ("自摸杠", "concealed kong") if m.type is MeldType.AGANG else (
+                "碰杠", "exposed kong")
+            for p in range(4):
+                if p != seat:
+                    ledger.pay(p, seat, pts, f"奖励分 {zh} {en} {m}")
+    got = situation.got
+    for x in situation.jiebao:
+        check_seat("jiebao", x)
+        if got.get(x, 0) < 3:
+            raise SituationError(
+                "jiebao", f"{seat_letter(x)} needs got ≥ 3 for 接宝, got {got.get(x, 0)}"
+            )
+        if got.get(x, 0) == 4:
+            raise SituationError(
+                "jiebao", f"{seat_letter(x)} received all four wilds: 四个宝, not 接宝"
+            )
+        if not any(situation.flown.get(q, 0) >= 1 for q in range(4) if q != x):
+            raise SituationError(
+                "jiebao", f"接宝 for {seat_letter(x)} needs another seat's flown ≥ 1"
+            )
+    if len(set(situation.jiebao)) != len(situation.jiebao):
+        raise SituationError("jiebao", "a seat is listed twice")
+    for x in situation.jiebao:
+        for p in range(4):
+            if p != x:
+                ledger.pay(p, x, 10, "奖励分 接宝 catching the wild")
+    for x in range(4):
+        if got.get(x, 0) == 4:
+            for p in range(4):
+                if p != x:
+                    ledger.pay(p, x, 10, "奖励分 四个宝 four wilds")

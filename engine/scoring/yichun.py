@@ -1,0 +1,266 @@
+"""Yichun (宜春) settlement — ``rules/yichun.md`` §4–10.
+
+``pay(w, p) = V × D(p) × B(w) × B(p) × 2^L``; kong points (明杠 / 补杠 1, 暗杠 2 from each other
+seat) whenever somebody wins; 压鸽子 spectators mirror their player's transfers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.hands import readings
+from engine.melds import MeldType
+from engine.scoring.common import (
+    Ledger,
+    NotAWinError,
+    SituationError,
+    check_from,
+    check_kong_replacement,
+    check_kongs,
+    check_seat,
+    check_several_wins,
+    count_seat,
+    full_concealed,
+    item,
+    kong_points,
+    resolve_options,
+    seat_letter,
+    suit_profile,
+    win_field,
+)
+from engine.situation import Item, Settlement, Situation, Transfer, Win, WinMethod, WinScore
+from engine.tiles import format_tiles
+
+_DISCARD_LIKE = (WinMethod.DISCARD, WinMethod.ROB_KONG, WinMethod.EARTHLY)
+_ALLOWED = (
+    WinMethod.SELF_DRAW, WinMethod.DISCARD, WinMethod.ROB_KONG, WinMethod.KONG_REPLACEMENT,
+    WinMethod.HEAVENLY, WinMethod.EARTHLY,
+)
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    zh: str
+    en: str
+    p: int
+    sets_family: bool  # patterns 1–4 and 11: 单钓 applies
+
+
+def _candidates(win: Win, index: int) -> list[_Candidate]:
+    concealed = full_concealed(win, index)
+    rs = readings("yichun", concealed, win.melds)
+    if not rs:
+        raise NotAWinError(
+            win_field(index),
+            f"{format_tiles(concealed)} {' '.join(str(m) for m in win.melds)} does not win "
+            "(no Yichun winning shape)".replace("  ", " "),
+        )
+    tiles = concealed + [k for m in win.melds for k in m.tiles]
+    one_suit, _half, all_honours = suit_profile(tiles)
+    out: list[_Candidate] = []
+    for r in rs:
+        if r.shape == "standard":
+            if all_honours:
+                out.append(_Candidate("字一色（成阕）", "All honours in sets", 12, True))
+            elif r.pungs:
+                if one_suit:
+                    out.append(_Candidate("清一色大七", "Pure all pungs", 15, True))
+                out.append(_Candidate("大七对", "All pungs", 3, True))
+            if one_suit:
+                out.append(_Candidate("清一色", "Pure one suit", 5, True))
+            out.append(_Candidate("平糊", "Basic hand", 1, True))
+        elif r.shape == "seven_pairs":
+            n = r.quads
+            if one_suit:
+                zh = "清一色豪华小七" if n else "清一色小七"
+                en = f"Pure luxury seven pairs (N={n})" if n else "Pure seven pairs"
+                out.append(_Candidate(zh, en, 20 * 2**n, False))
+            if n:
+                out.append(_Candidate("豪华小七对", f"Luxury seven pairs (N={n})", 4 * 2**n, False))
+            out.append(_Candidate("小七对", "Seven pairs", 4, False))
+        elif r.shape == "knitted":
+            if r.seven_star:
+                out.append(_Candidate("七星十三烂", "Seven-star thirteen rotten", 3, False))
+            out.append(_Candidate("十三烂", "Thirteen rotten", 2, False))
+        elif r.shape == "zi_free":
+            out.append(_Candidate("字一色（不成阕）", "All honours, free form", 6, False))
+    return out
+
+
+def _value(win: Win, index: int) -> tuple[int, str, str, list[Item]]:
+    """V, pattern names and items of one win (``yichun.md`` §4–6)."""
+    if win.how is WinMethod.KONG_REPLACEMENT:
+        check_kong_replacement(win, index)
+    cands = _candidates(win, index)
+    claims = any(m.type is not MeldType.AGANG for m in win.melds)
+    has_agang = any(m.type is MeldType.AGANG for m in win.melds)
+    tile = win.tile
+    assert tile is not None
+    tiles = sorted([*win.hand, tile, *[k for m in win.melds for k in m.tiles]])
+    best: tuple[int, str, str, list[Item]] | None = None
+    for c in cands:
+        v = c.p
+        items = [item(c.zh, c.en, f"P={c.p}", tiles)]
+        if not claims and win.how.is_self_drawn:
+            v *= 2
+            items.append(item("门清", "Concealed self-draw", "×2"))
+        if c.sets_family and len(win.melds) == 4 and len(win.hand) == 1 and not has_agang:
+            v *= 2
+            items.append(item("单钓", "Single wait", "×2", (tile,)))
+        if win.how is WinMethod.KONG_REPLACEMENT:
+            v *= 2
+            items.append(item("杠开", "Win on kong replacement", "×2", (tile,)))
+        if win.how is WinMethod.ROB_KONG:
+            v *= 2
+            items.append(item("抢杠", "Robbing the kong", "×2", (tile,)))
+        if best is None or v > best[0]:
+            best = (v, c.zh, c.en, items)
+    assert best is not None
+    if win.how in (WinMethod.HEAVENLY, WinMethod.EARTHLY):
+        zh, en = ("天糊", "Heavenly hand") if win.how is WinMethod.HEAVENLY else ("地糊",
+                                                                              "Earthly hand")
+        if best[0] <= 12:
+            return 12, zh, en, [item(zh, en, "12 flat", tiles)]
+        items = [item(zh, en, f"ordinary value {best[0]} > 12"), *best[3]]
+        return best[0], zh, en, items
+    return best
+
+
+def _check_win(situation: Situation, win: Win, index: int) -> None:
+    check_seat(win_field(index, "seat"), win.seat)
+    if win.how not in _ALLOWED:
+        raise SituationError(win_field(index, "how"), f"Yichun has no {win.how.value} win")
+    check_from(win, index, win.how in _DISCARD_LIKE)
+    if win.how is WinMethod.HEAVENLY:
+        if win.seat != situation.dealer:
+            raise SituationError(win_field(index, "how"), "天糊 is the dealer's dealt hand")
+        if win.melds:
+            raise SituationError(win_field(index, "melds"), "天糊 is declared before any meld")
+    if win.how is WinMethod.EARTHLY:
+        if win.seat == situation.dealer or win.from_seat != situation.dealer:
+            raise SituationError(
+                win_field(index, "from"), "地糊 is a non-dealer's win on the dealer's first discard"
+            )
+        if win.melds:
+            raise SituationError(win_field(index, "melds"), "地糊 comes before any meld")
+
+
+def buyers(situation: Situation) -> set[int]:
+    """The buyers of the hand: ``buyers`` if given, else the dealer and count(dealer, dice),
+    else the dealer alone (``yichun.md`` §7.3, rules/README.md)."""
+    if situation.buyers is not None:
+        for s in situation.buyers:
+            check_seat("buyers", s)
+        return set(situation.buyers)
+    if situation.dice is not None:
+        if not 2 <= situation.dice <= 12:
+            raise SituationError("dice", f"two dice sum to 2–12, got {situation.dice}")
+        return {situation.dealer, count_seat(situation.dealer, situation.dice)}
+    return {situation.dealer}
+
+
+def _check_spectators(situation: Situation, allowed_stakes: bool) -> None:
+    specs = situation.spectators
+    if not specs:
+        return
+    if not allowed_stakes:
+        raise SituationError("spectators", "the table option spectator_stakes is off")
+    if len(specs) > 4:
+        raise SituationError("spectators", f"at most 4 spectators, got {len(specs)}")
+    allow = set(situation.allow_spectators)
+    for s in allow:
+        check_seat("allow_spectators", s)
+    if len(allow) < 2:
+        raise SituationError(
+            "allow_spectators", "spectator stakes need at least 2 seated players who allow them"
+        )
+    names = [s.name for s in specs]
+    if len(set(names)) != len(names):
+        raise SituationError("spectators", "two spectators have the same name")
+    for i, sp in enumerate(specs):
+        if sp.name in ("E", "S", "W", "N") or not sp.name:
+            raise SituationError(f"spectators[{i}].name", f"{sp.name!r} cannot name a spectator")
+        check_seat(f"spectators[{i}].backs", sp.backs)
+        if sp.backs not in allow:
+            raise SituationError(
+                f"spectators[{i}].backs",
+                f"{seat_letter(sp.backs)} does not allow spectators",
+            )
+
+
+def score(situation: Situation) -> Settlement:
+    opts = resolve_options(situation)
+    check_seat("dealer", situation.dealer)
+    check_several_wins(situation, _DISCARD_LIKE)
+    buying = buyers(situation)
+    lighters = situation.lighters
+    if lighters < 0:
+        raise SituationError("lighters", f"cannot be negative, got {lighters}")
+    max_l = opts["max_lighters"]
+    if max_l is not None and lighters > max_l:
+        raise SituationError("lighters", f"{lighters} thrown but the table allows {max_l}")
+    _check_spectators(situation, bool(opts["spectator_stakes"]))
+    for i, w in enumerate(situation.wins):
+        _check_win(situation, w, i)
+    kongs = check_kongs(situation)
+
+    ledger = Ledger(int(opts["base_point"]))
+    scores: list[WinScore] = []
+    for i, w in enumerate(situation.wins):
+        v, zh, en, items = _value(w, i)
+        scores.append(WinScore(w.seat, zh, en, tuple(items), v))
+        if w.how in _DISCARD_LIKE:
+            assert w.from_seat is not None
+            payers = [w.from_seat]
+        else:
+            payers = [p for p in range(4) if p != w.seat]
+        for p in payers:
+            amount = v
+            why = [f"{zh} {en} V={v}"]
+            if w.how in _DISCARD_LIKE and p == w.from_seat and opts["discarder_pays_double"]:
+                amount *= 2
+                why.append("×2 放冲 discarder" if w.how is not WinMethod.ROB_KONG
+                           else "×2 被抢杠 robbed konger")
+            if w.seat in buying:
+                amount *= 2
+                why.append(f"×2 买 {seat_letter(w.seat)} bought")
+            if p in buying:
+                amount *= 2
+                why.append(f"×2 买 {seat_letter(p)} bought")
+            if w.seat in buying and p in buying:
+                why.append("(对火 ×4)")
+            if lighters:
+                amount *= 2**lighters
+                why.append(f"×{2**lighters} 丢打火机 lighters")
+            ledger.pay(p, w.seat, amount, " ".join(why))
+    if situation.wins:
+        for seat in range(4):
+            for m in kongs[seat]:
+                pts = kong_points(m)
+                zh = "暗杠" if m.type is MeldType.AGANG else "明杠"
+                for p in range(4):
+                    if p != seat:
+                        ledger.pay(p, seat, pts, f"杠分 kong points {zh} {m}")
+    # 压鸽子: mirror every primary transfer for the spectators (yichun.md §7.7)
+    primary: list[Transfer] = list(ledger.transfers)
+    for t in primary:
+        for sp in situation.spectators:
+            if sp.backs == t.payee:
+                ledger.transfers.append(
+                    Transfer(t.payer, sp.name, t.amount, f"压鸽子 {sp.name} backs "
+                             f"{seat_letter(sp.backs)}: {t.why}")
+                )
+            if sp.backs == t.payer:
+                ledger.transfers.append(
+                    Transfer(sp.name, t.payee, t.amount, f"压鸽子 {sp.name} backs "
+                             f"{seat_letter(sp.backs)}: {t.why}")
+                )
+    if not situation.wins:
+        if situation.last_drawer is not None:
+            check_seat("last_drawer", situation.last_drawer)
+        next_dealer = situation.last_drawer
+    elif len(situation.wins) == 1:
+        next_dealer = situation.wins[0].seat
+    else:
+        next_dealer = situation.wins[0].from_seat
+    return ledger.settle(scores, next_dealer, [sp.name for sp in situation.spectators])
