@@ -250,3 +250,11 @@ def suit_profile(tiles: Sequence[Kind]) -> tuple[bool, bool, bool]:
     half = len(suits) == 1 and honours
     all_honours = not suits
     return one_suit, half, all_honours
+
+
+def not_a_win(win: Win, index: int, ruleset: str) -> NotAWinError:
+    """The error for a declared win whose tiles do not win, naming hand, tile and melds."""
+    melds = " ".join(str(m) for m in win.melds)
+    tile = format_tiles([win.tile]) if win.tile is not None else "?"
+    text = f"{format_tiles(win.hand)} + {tile}" + (f" with {melds}" if melds else "")
+    return NotAWinError(win_field(index), f"{text} does not win (no {ruleset} winning shape)")

@@ -22,6 +22,7 @@ from engine.scoring.common import (
     check_several_wins,
     full_concealed,
     item,
+    not_a_win,
     resolve_options,
     seat_letter,
     suit_profile,
@@ -63,11 +64,7 @@ def _hand_fan(win: Win, index: int) -> tuple[int, str, str, list[Item]]:
     concealed = full_concealed(win, index)
     rs = readings("gejiu", concealed, win.melds)
     if not rs:
-        raise NotAWinError(
-            win_field(index),
-            f"{format_tiles(concealed)} {' '.join(str(m) for m in win.melds)} does not win "
-            "(no Gejiu winning shape)".replace("  ", " "),
-        )
+        raise not_a_win(win, index, "Gejiu")
     tiles = sorted(concealed + [k for m in win.melds for k in m.tiles])
     one_suit, half, all_honours = suit_profile(tiles)
     if all_honours:

@@ -14,7 +14,6 @@ from engine.hands import Reading, is_baodiao_pung_shape, is_baodiao_shape, readi
 from engine.melds import Meld, MeldType
 from engine.scoring.common import (
     Ledger,
-    NotAWinError,
     SituationError,
     check_from,
     check_kong_replacement,
@@ -24,6 +23,7 @@ from engine.scoring.common import (
     full_concealed,
     item,
     kong_points,
+    not_a_win,
     resolve_options,
     seat_letter,
     win_field,
@@ -44,11 +44,7 @@ def _candidates(win: Win, index: int, wild: int | None, self_drawn: bool) -> lis
     concealed = full_concealed(win, index)
     rs = readings("shangrao", concealed, win.melds, wild)
     if not rs:
-        raise NotAWinError(
-            win_field(index),
-            f"{format_tiles(concealed)} {' '.join(str(m) for m in win.melds)} does not win "
-            "(no Shangrao winning shape)".replace("  ", " "),
-        )
+        raise not_a_win(win, index, "Shangrao")
     baodiao = win.baodiao is not BaoDiao.NONE
     out: list[_Candidate] = []
     if baodiao:  # first, so that a tie names the 宝吊 row

@@ -12,7 +12,6 @@ from engine.hands import readings
 from engine.melds import MeldType
 from engine.scoring.common import (
     Ledger,
-    NotAWinError,
     SituationError,
     check_from,
     check_kong_replacement,
@@ -23,13 +22,13 @@ from engine.scoring.common import (
     full_concealed,
     item,
     kong_points,
+    not_a_win,
     resolve_options,
     seat_letter,
     suit_profile,
     win_field,
 )
 from engine.situation import Item, Settlement, Situation, Transfer, Win, WinMethod, WinScore
-from engine.tiles import format_tiles
 
 _DISCARD_LIKE = (WinMethod.DISCARD, WinMethod.ROB_KONG, WinMethod.EARTHLY)
 _ALLOWED = (
@@ -50,11 +49,7 @@ def _candidates(win: Win, index: int) -> list[_Candidate]:
     concealed = full_concealed(win, index)
     rs = readings("yichun", concealed, win.melds)
     if not rs:
-        raise NotAWinError(
-            win_field(index),
-            f"{format_tiles(concealed)} {' '.join(str(m) for m in win.melds)} does not win "
-            "(no Yichun winning shape)".replace("  ", " "),
-        )
+        raise not_a_win(win, index, "Yichun")
     tiles = concealed + [k for m in win.melds for k in m.tiles]
     one_suit, _half, all_honours = suit_profile(tiles)
     out: list[_Candidate] = []
