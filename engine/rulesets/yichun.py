@@ -1,0 +1,38 @@
+"""宜春 Yichun (``rules/yichun.md``): honour sets, several winners, 买 / 丢打火机 / 压鸽子."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from engine.rulesets.base import COMMON_OPTIONS, OptionSpec, Ruleset
+
+
+class Yichun(Ruleset):
+    name: ClassVar[str] = "yichun"
+    zh: ClassVar[str] = "宜春"
+    en: ClassVar[str] = "Yichun"
+    options_spec: ClassVar[tuple[OptionSpec, ...]] = (
+        *COMMON_OPTIONS,
+        OptionSpec(
+            "discarder_pays_double", True,
+            "The discarder (or robbed konger) pays double [A-Y2]", "放冲乘2支付",
+        ),
+        OptionSpec(
+            "max_lighters", 1,
+            "Lighters (丢打火机) per hand; empty = unlimited, 0 = off [A-Y7]", "打火机上限",
+            0, 4, allow_none=True,
+        ),
+        OptionSpec(
+            "spectator_stakes", True, "Spectators may stake (压鸽子) [A-Y8]", "允许压鸽子",
+        ),
+    )
+    honour_chi: ClassVar[bool] = True
+    several_discard_winners: ClassVar[bool] = True
+    robs_added_kong: ClassVar[bool] = True
+    buy_phase: ClassVar[bool] = True
+    has_heavenly: ClassVar[bool] = True
+    concealed_kongs_face_down: ClassVar[bool] = True
+
+    def max_lighters(self) -> int:
+        value = self.options["max_lighters"]
+        return 4 if value is None else int(value)

@@ -1,0 +1,242 @@
+"""The ``mahjong-ssh`` command: serve, play, simulate, replay, score.
+
+This module is the process's edge: it reads arguments and files, prints, and times. The rules
+live in ``engine`` (pure), the screens in ``tui``, the server in ``net``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from engine.record import RecordError, dumps, final_state, parse_lines, replay_lines
+from engine.rulesets import RULESETS, OptionError
+from engine.simulate import SimulationViolation, simulate
+
+
+def _options(pairs: list[str] | None) -> dict[str, Any]:
+    """``--option key=value`` → {key: value} with JSON values (true, 3, null)."""
+    out: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, sep, raw = pair.partition("=")
+        if not sep:
+            raise SystemExit(f"--option needs key=value, got {pair!r}")
+        try:
+            out[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            raise SystemExit(f"--option {key}: {raw!r} is not a value (true, 3, null)") from None
+    return out
+
+
+# --- simulate --------------------------------------------------------------------------------
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    try:
+        report = simulate(
+            args.rules, args.hands, args.seed, options=_options(args.option), check=not args.fast
+        )
+    except SimulationViolation as exc:
+        print(f"VIOLATION: {exc}", file=sys.stderr)
+        print(
+            f"reproduce: mahjong-ssh simulate --rules {args.rules} --seed {exc.seed} "
+            f"--hands {exc.hand_no}",
+            file=sys.stderr,
+        )
+        return 1
+    except OptionError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    elapsed = time.perf_counter() - started
+    data = report.to_json()
+    data["seconds"] = round(elapsed, 3)
+    data["hands_per_second"] = round(report.hands / elapsed, 1) if elapsed > 0 else None
+    data["violations"] = 0
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+        return 0
+    print(f"{report.rules}: {report.hands} hands, seed {report.seed}, 0 violations")
+    print(f"  actions {report.actions}, draws {report.draws}, "
+          f"hands with several winners {report.multi_winner_hands}")
+    print("  wins by pattern:")
+    for name, n in report.wins_by_pattern.most_common():
+        print(f"    {n:6d}  {name}")
+    print("  wins by method: " + ", ".join(f"{k} {v}" for k, v in report.win_methods.items()))
+    print(f"  mean payment per hand: {report.mean_payment():.2f}")
+    print("  net per seat: " + ", ".join(f"{'ESWN'[s]} {v:+d}" for s, v in
+                                          enumerate(report.seat_net)))
+    print(f"  {data['hands_per_second']} hands/s ({elapsed:.2f} s, checks "
+          f"{'off' if args.fast else 'on'})")
+    return 0
+
+
+# --- replay ----------------------------------------------------------------------------------
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+        hands = replay_lines(parse_lines(text))
+    except OSError as exc:
+        print(f"error: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    except RecordError as exc:
+        print(f"error: {args.file}: {exc}", file=sys.stderr)
+        return 1
+    if not hands:
+        print(f"error: {args.file} holds no hand", file=sys.stderr)
+        return 1
+    status = 0
+    for r in hands:
+        h = r.hand
+        print(f"hand {h.hand_no} ({h.ruleset.name}, seed {h.seed}, dealer {'ESWN'[h.dealer]}): "
+              f"{len(h.actions)} actions")
+        if not h.is_over:
+            print("  not finished: the record stops mid-hand")
+        fs = final_state(h)
+        for s in range(4):
+            melds = " ".join(fs["melds"][s])
+            print(f"  {'ESWN'[s]}: {fs['hands'][s]}  {melds}")
+        if h.settlement is not None:
+            s_ = h.settlement
+            for w in s_.wins:
+                print(f"  win {'ESWN'[w.seat]}: {w.pattern_zh} {w.pattern_en} ({w.value})")
+            if not s_.wins:
+                print("  no winner (exhaustive draw)")
+            for t in s_.transfers:
+                payer = "ESWN"[t.payer] if isinstance(t.payer, int) else t.payer
+                payee = "ESWN"[t.payee] if isinstance(t.payee, int) else t.payee
+                print(f"    {payer} -> {payee} {t.amount:6d}  {t.why}")
+            print("  net: " + ", ".join(
+                f"{'ESWN'[k] if isinstance(k, int) else k} {v:+d}" for k, v in s_.net.items()))
+        if r.recorded_final is not None:
+            if r.matches:
+                print("  check: final state and settlement match the record")
+            else:
+                print("  CHECK FAILED: the replay differs from the recorded result")
+                status = 1
+    return status
+
+
+# --- record (play bots and write a record) ----------------------------------------------------
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    """Play one game with computer players and write its record (for examples and tests)."""
+    from engine.bots import BasicPlayer
+    from engine.game import Game
+    from engine.record import hand_lines
+    from engine.simulate import play_hand
+
+    game = Game(args.rules, args.seed, {**_options(args.option), "hands_per_game": args.hands})
+    players = [BasicPlayer() for _ in range(4)]
+    lines: list[dict[str, Any]] = [{"type": "game", "rules": args.rules, "seed": args.seed}]
+    while not game.is_over:
+        hand = game.new_hand()
+        play_hand(hand, players)
+        game.finish_hand()
+        lines.extend(hand_lines(hand))
+    out = dumps(lines)
+    if args.out == "-":
+        sys.stdout.write(out)
+    else:
+        Path(args.out).write_text(out, encoding="utf-8")
+        print(f"wrote {args.out}: {len(game.history)} hands, scores "
+              + " ".join(f"{'ESWN'[s]} {v:+d}" for s, v in enumerate(game.scores)))
+    return 0
+
+
+# --- serve / play ------------------------------------------------------------------------------
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from net import server
+    except ImportError:
+        print("mahjong-ssh serve: the SSH server is not built yet (issue 5); "
+              "try `mahjong-ssh simulate` or `mahjong-ssh score`", file=sys.stderr)
+        return 3
+    return int(server.main(args))
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    try:
+        from tui import local
+    except ImportError:
+        print("mahjong-ssh play: the terminal table is not built yet (issue 4)", file=sys.stderr)
+        return 3
+    return int(local.main(args))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mahjong-ssh",
+        description="Chinese regional mahjong (宜春 Yichun, 上饶 Shangrao, 个旧 Gejiu) "
+        "for four players over SSH.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    rules = sorted(RULESETS)
+
+    p = sub.add_parser("serve", help="run the SSH server")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=2222)
+    p.add_argument("--data", default=None, help="data directory (host key, database)")
+    p.add_argument("--no-anonymous", action="store_true")
+    p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("play", help="play against three computer players in this terminal")
+    p.add_argument("--rules", choices=rules, default=None)
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--lang", choices=["zh", "en"], default=None)
+    p.add_argument("--tiles", choices=["cjk", "glyph", "ascii"], default=None)
+    p.add_argument("--theme", default=None)
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("simulate", help="computer players play; every invariant is checked")
+    p.add_argument("--rules", choices=rules, required=True)
+    p.add_argument("--hands", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--option", action="append", metavar="KEY=VALUE")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--fast", action="store_true", help="skip the per-action checks")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("replay", help="re-run a game record, check it, print the result")
+    p.add_argument("file")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("record", help="play a game with computer players and write its record")
+    p.add_argument("--rules", choices=rules, required=True)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--hands", type=int, default=1)
+    p.add_argument("--option", action="append", metavar="KEY=VALUE")
+    p.add_argument("--out", default="-")
+    p.set_defaults(func=cmd_record)
+
+    try:
+        from net import score_cmd
+    except ImportError:
+        pass
+    else:
+        score_cmd.add_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
