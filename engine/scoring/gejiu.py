@@ -102,8 +102,9 @@ def _hand_fan(win: Win, index: int) -> tuple[int, str, str, list[Item]]:
             parts.append(d)
         fan = sum(p[0] for p in parts)
         if best is None or fan > best[0]:
-            zh = "".join(p[1] for p in parts)
-            en = " + ".join(p[2] for p in parts)
+            named = [p for p in parts if p[0]] or parts  # 平胡 (0番) only names a bare hand
+            zh = "".join(p[1] for p in named)
+            en = " + ".join(p[2] for p in named)
             items = [item(p[1], p[2], f"{p[0]}番", tiles) for p in parts]
             best = (fan, zh, en, items)
     assert best is not None

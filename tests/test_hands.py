@@ -1,0 +1,380 @@
+"""Win detection (``engine.hands``): shapes per ruleset, edge cases, and agreement properties
+against slow references (brute-force wild substitution, a plain recursive decomposer, and the
+``mahjong`` library's ``Agari.is_agari``)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import combinations_with_replacement, pairwise
+
+import pytest
+from mahjong.agari import Agari
+
+from engine.hands import (
+    _special_win,
+    best_pattern,
+    can_win,
+    is_baodiao_shape,
+    lanpai_family,
+    readings,
+    standard_ok,
+    waits,
+)
+from engine.melds import Meld, MeldType
+from engine.tiles import Kind, parse_tile, parse_tiles, to_counts
+
+M = Meld.parse
+T = parse_tiles
+
+
+def win(rules: str, tiles: str, melds: Sequence[str] = (), wild: str | None = None) -> bool:
+    return can_win(rules, T(tiles), [M(m) for m in melds],
+                   None if wild is None else parse_tile(wild))
+
+
+# --- shapes -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", ["yichun", "shangrao", "gejiu"])
+def test_standard_hands_win_everywhere(rules: str) -> None:
+    assert win(rules, "123m 456p 789s EEE 55m")
+    assert win(rules, "11122233344455m")
+    assert win(rules, "55m", ["chi 123m", "peng EEE", "mgang 9999s", "agang 1111p"])
+    assert not win(rules, "123m 456p 789s EEE 56m")
+    assert not win(rules, "123m 456p 789s EE 556m")
+
+
+def test_honour_sets_only_in_yichun() -> None:
+    seed = "123m 345s 567p ESN 99m"  # the Yichun seed's own 平糊 example
+    assert win("yichun", seed)
+    assert win("yichun", "123m 345s 567p ZFB 99m")
+    assert not win("gejiu", seed)
+    assert not win("shangrao", seed)
+    assert not win("yichun", "123m 345s 567p ZFZ 99m")  # a dragon set is exactly 中發白
+    assert not win("yichun", "123m 345s 567p EEN 99m")  # three different winds
+    assert win("yichun", "99m", ["chi EWN", "chi ZFB", "peng 111p", "chi 345s"])
+
+
+@pytest.mark.parametrize("rules", ["yichun", "shangrao", "gejiu"])
+def test_seven_pairs_with_four_identical(rules: str) -> None:
+    assert win(rules, "11m 33m 55p 77p 99s EE ZZ")
+    assert win(rules, "2222m 44p 66p 88s SS BB")
+    assert win(rules, "1111p 3333p 55p 77p 99p")
+    assert not win(rules, "1111p 3333p 55p 77p 9p S")
+
+
+def test_knitted_gap_rule_yichun_and_shangrao() -> None:
+    for rules in ("yichun", "shangrao"):
+        assert win(rules, "147m 258p 369s ESWNZ")
+        assert win(rules, "158m 269p 147s ESWNZ")  # "间隔" = difference >= 3, not 147/258/369
+        assert win(rules, "147m 258p 39s ESWNZF")  # six honours, 3+3+2
+        assert win(rules, "14m 258p 39s ESWNZFB")  # seven stars
+        assert not win(rules, "147m 258p 369s ESWNN")  # a repeated honour
+        assert not win(rules, "146m 258p 369s ESWNZ")  # 4 and 6 too close
+    assert not win("gejiu", "158m 269p 147s ESWNZ")  # Gejiu: classes mod 3 [A-G5]
+
+
+def test_gejiu_lanpai_family() -> None:
+    assert win("gejiu", "147m 258p 369s ESWNZ")
+    assert win("gejiu", "17m 147p 258s ESWNZF")
+    assert lanpai_family(T("47m 147p 14s ESWNZFB")) == "七星一般高"
+    assert lanpai_family(T("147m 258p 369s ESWN Z")) == "烂牌"
+    assert lanpai_family(T("147m 258p 369s ESWNZ F")) is None  # 15 tiles
+    assert lanpai_family(T("14m 258p 36s ESWNZFB")) == "烂牌"  # 七星 烂牌: no extra [A-G7]
+
+
+def test_yichun_all_honours_free_form() -> None:
+    assert win("yichun", "EEE S WW NN ZZZ F BB")
+    assert win("yichun", "S WW NN ZZZ F BB", ["agang EEEE"])
+    assert not win("yichun", "S WW NN ZZZ F BB", ["peng EEE"])  # chi/peng: sets compulsory
+    assert not win("gejiu", "EEE S WW NN ZZZ F BB")
+    assert win("shangrao", "EEE S WW NN ZZZ F BB")  # Shangrao: that is 九幺
+
+
+def test_shangrao_jiuyao_with_melds() -> None:
+    assert win("shangrao", "19m 19p 19s EE SS WW ZZ")
+    assert win("shangrao", "19m 9p 1s EE SW ZFB", ["peng 111p"])
+    assert not win("shangrao", "19m 9p 1s EE SW ZFB", ["peng 222p"])
+    assert not win("shangrao", "19m 9p 1s EE SW ZFB", ["chi 123p"])
+    assert not win("yichun", "19m 19p 19s EE SS WW ZZ")
+
+
+def test_shangrao_wilds() -> None:
+    assert win("shangrao", "123m 456m 89s 7p EEE 22p", wild="7p")
+    assert not win("shangrao", "123m 456m 89s 7p EEE 22p")
+    assert win("shangrao", "5m 5m 5m 5m 1p 4s E N Z F B 3m 7s 1s", wild="5m")  # knitted
+    assert win("shangrao", "5555m E", ["peng 111p", "peng 999s", "peng WWW"], wild="5m")
+    assert win("shangrao", "147m 258p 36s ESWN FF", wild="F")  # S-19
+    # a wild never makes an honour chow
+    assert not win("shangrao", "123m 456m 789m ES 22s 5p", wild="5p")
+
+
+def test_baodiao_shape() -> None:
+    wild = parse_tile("5m")
+    assert is_baodiao_shape(T("5m 123p 456p 789s EEE"), wild)
+    assert is_baodiao_shape(T("5m 12p 5m 456s 789s EE 5m"), wild)
+    assert is_baodiao_shape(T("5m"), wild)
+    assert not is_baodiao_shape(T("6m 123p 456p 789s EEE"), wild)
+    assert not is_baodiao_shape(T("5m 123p 456p 789s EE S"), wild)
+
+
+def test_waits_and_patterns() -> None:
+    nine_gates = T("1112345678999m")
+    assert sorted(waits("gejiu", nine_gates, [])) == list(range(9))
+    assert waits("gejiu", nine_gates, [])[0] == "平胡"
+    assert waits("yichun", T("11m 33m 55p 77p 99s EE Z"), []) == {parse_tile("Z"): "小七对"}
+    w = waits("yichun", T("123m 456p 789s ES 55m"), [])
+    assert set(w) == {parse_tile("W"), parse_tile("N")}
+    assert waits("gejiu", T("123m 456p 789s ES 55m"), []) == {}
+    assert best_pattern("shangrao", T("111m 999p EEE ZZZ BB"), []) == "清碰碰糊"
+
+
+def test_wrong_counts_and_unknown_rules() -> None:
+    with pytest.raises(ValueError, match="14 concealed"):
+        can_win("gejiu", T("123m"), [])
+    with pytest.raises(ValueError, match="unknown ruleset"):
+        can_win("riichi", T("123m 456p 789s EEE 55m"), [])
+    with pytest.raises(ValueError, match="no wild"):
+        can_win("gejiu", T("123m 456p 789s EEE 55m"), [], parse_tile("5m"))
+
+
+def test_readings_clean_and_wild() -> None:
+    rs = readings("shangrao", T("22m 44m 66p 88p 11s 33s 5p5p"), [], parse_tile("5p"))
+    assert any(r.shape == "seven_pairs" and r.clean for r in rs)
+    rs = readings("shangrao", T("11m 33m 55p 77p 99s EE Z 8s"), [], parse_tile("8s"))
+    assert not any(r.clean for r in rs)
+
+
+# --- reference implementations (slow, straightforward) -----------------------------------
+
+
+def _ref_sets(c: list[int], yichun: bool) -> bool:
+    """All tiles into sets, by plain backtracking on the lowest tile."""
+    i = next((k for k in range(34) if c[k]), None)
+    if i is None:
+        return True
+    options: list[tuple[int, ...]] = [(i, i, i)]
+    if i < 27 and i % 9 <= 6:
+        options.append((i, i + 1, i + 2))
+    if yichun and 27 <= i <= 30:
+        others = [k for k in range(27, 31) if k > i]
+        options += [(i, a, b) for a in others for b in others if a < b]
+    if yichun and i == 31:
+        options.append((31, 32, 33))
+    for opt in options:
+        d = list(c)
+        ok = True
+        for k in opt:
+            d[k] -= 1
+            ok = ok and d[k] >= 0
+        if ok and _ref_sets(d, yichun):
+            return True
+    return False
+
+
+def _ref_standard(c: list[int], yichun: bool) -> bool:
+    for k in range(34):
+        if c[k] >= 2:
+            d = list(c)
+            d[k] -= 2
+            if _ref_sets(d, yichun):
+                return True
+    return False
+
+
+def _ref_can_win(rules: str, concealed: Sequence[Kind], melds: Sequence[Meld]) -> bool:
+    c = to_counts(concealed)
+    if _ref_standard(c, rules == "yichun"):
+        return True
+    if len(concealed) == 14:
+        if all(x % 2 == 0 for x in c):
+            return True
+        distinct = all(x <= 1 for x in c)
+        suits = [[r for r in range(9) if c[s * 9 + r]] for s in range(3)]
+        if rules == "gejiu":
+            if distinct and all(len({r % 3 for r in ranks}) <= 1 for ranks in suits):
+                return True
+        elif distinct and all(b - a >= 3 for ranks in suits for a, b in pairwise(ranks)):
+            return True
+    tiles = list(concealed) + [k for m in melds for k in m.tiles]
+    if rules == "shangrao":
+        term = all(k >= 27 or k % 9 in (0, 8) for k in tiles)
+        if term and all(m.type is not MeldType.CHI for m in melds):
+            return True
+    return (
+        rules == "yichun"
+        and all(k >= 27 for k in tiles)
+        and all(m.type is MeldType.AGANG for m in melds)
+    )
+
+
+# --- random near-winning hands -----------------------------------------------------------
+
+
+def _random_hand(rng: random.Random, rules: str) -> tuple[list[Kind], list[Meld]]:
+    """A random winning hand of the ruleset (several shapes), often disturbed by one tile."""
+    counts = [0] * 34
+    melds: list[Meld] = []
+    concealed: list[Kind] = []
+
+    def take(kinds: Sequence[Kind]) -> bool:
+        trial = list(counts)
+        for k in kinds:
+            trial[k] += 1
+        if max(trial) > 4:
+            return False
+        counts[:] = trial
+        return True
+
+    shape = rng.random()
+    if shape < 0.12:
+        while len(concealed) < 14:
+            k = rng.randrange(34)
+            if take([k, k]):
+                concealed += [k, k]
+    elif shape < 0.2:
+        honours = rng.sample(range(27, 34), rng.randint(5, 7))
+        suited: list[Kind] = []
+        for s in rng.sample(range(3), 3):
+            start = rng.randrange(3)
+            ranks = list(range(start, 9, 3))
+            suited += [s * 9 + r for r in ranks]
+        rng.shuffle(suited)
+        concealed = honours + suited[: 14 - len(honours)]
+    elif shape < 0.25 and rules == "shangrao":
+        pool = [0, 8, 9, 17, 18, 26, *range(27, 34)]
+        while len(concealed) < 14:
+            k = rng.choice(pool)
+            if take([k]):
+                concealed.append(k)
+    else:
+        n_melds = rng.choice((0, 0, 0, 1, 2))
+        sets = 0
+        while sets < 4:
+            if (rng.random() < 0.5 and rules != "yichun") or rng.random() < 0.6:
+                k = rng.randrange(34)
+                group: list[Kind] = [k, k, k]
+            elif rng.random() < 0.85 or rules != "yichun":
+                s, r = rng.randrange(3), rng.randrange(7)
+                group = [s * 9 + r + j for j in range(3)]
+            else:
+                group = rng.choice([sorted(rng.sample(range(27, 31), 3)), [31, 32, 33]])
+            if not take(group):
+                continue
+            if sets < n_melds:
+                mtype = MeldType.PENG if group[0] == group[1] else MeldType.CHI
+                melds.append(Meld(mtype, tuple(group)))
+            else:
+                concealed += group
+            sets += 1
+        while True:
+            k = rng.randrange(34)
+            if take([k, k]):
+                concealed += [k, k]
+                break
+    if rng.random() < 0.5:
+        i = rng.randrange(len(concealed))
+        k = rng.randrange(34)
+        if counts[k] < 4:
+            concealed[i] = k
+    rng.shuffle(concealed)
+    return concealed, melds
+
+
+@pytest.mark.parametrize("rules", ["yichun", "shangrao", "gejiu"])
+def test_fast_detector_agrees_with_reference_without_wilds(rules: str) -> None:
+    rng = random.Random(f"ref-{rules}")
+    wins = 0
+    for _ in range(10_000):
+        concealed, melds = _random_hand(rng, rules)
+        expected = _ref_can_win(rules, concealed, melds)
+        assert can_win(rules, concealed, melds) == expected, (concealed, melds)
+        wins += expected
+    assert 2_000 < wins < 9_000  # the sample really mixes winning and non-winning hands
+
+
+def _brute_force_wild(concealed: Sequence[Kind], melds: Sequence[Meld], wild: Kind) -> bool:
+    """Slow reference: substitute every wild with every kind (all multisets of kinds, no copy
+    limit) and ask the no-wild detector (itself checked against the recursive reference and
+    the ``mahjong`` library above) whether the substituted hand wins."""
+    rest = [k for k in concealed if k != wild]
+    n = len(concealed) - len(rest)
+    counts = to_counts(rest)
+    for subst in combinations_with_replacement(range(34), n):
+        for k in subst:
+            counts[k] += 1
+        won = standard_ok(counts, 0, "shangrao") or _special_win(
+            "shangrao", counts, 0, melds, len(concealed)
+        )
+        for k in subst:
+            counts[k] -= 1
+        if won:
+            return True
+    return False
+
+
+def _with_wilds(
+    rng: random.Random, concealed: list[Kind], melds: Sequence[Meld], target: int
+) -> Kind | None:
+    """Pick a wild kind and turn tiles of the hand into it until it holds ``target`` wilds."""
+    in_melds = {k for m in melds for k in m.tiles}
+    choices = [k for k in range(34) if k not in in_melds and concealed.count(k) <= target]
+    wild = rng.choice(choices)
+    others = [i for i, k in enumerate(concealed) if k != wild]
+    for i in rng.sample(others, target - concealed.count(wild)):
+        concealed[i] = wild
+    return wild
+
+
+def test_wild_detector_agrees_with_brute_force_substitution() -> None:
+    rng = random.Random("wild-substitution")
+    checked = {1: 0, 2: 0, 3: 0}
+    wins = 0
+    for _ in range(10_000):
+        concealed, melds = _random_hand(rng, "shangrao")
+        target = rng.choices((1, 2, 3), weights=(90, 9.7, 0.3))[0]
+        wild = _with_wilds(rng, concealed, melds, target)
+        assert wild is not None and concealed.count(wild) == target
+        fast = can_win("shangrao", concealed, melds, wild)
+        assert fast == _brute_force_wild(concealed, melds, wild), (concealed, melds, wild)
+        checked[target] += 1
+        wins += fast
+    assert checked[1] > 8_500 and checked[2] > 800 and checked[3] > 15
+    assert 2_000 < wins < 9_500
+
+
+def test_four_wilds_agree_with_brute_force() -> None:
+    rng = random.Random("four-wilds")
+    for _ in range(8):
+        concealed, melds = _random_hand(rng, "shangrao")
+        wild = _with_wilds(rng, concealed, melds, 4)
+        assert wild is not None and concealed.count(wild) == 4
+        fast = can_win("shangrao", concealed, melds, wild)
+        assert fast == _brute_force_wild(concealed, melds, wild), (concealed, melds, wild)
+
+
+def _seven_distinct_pairs(c: Sequence[int]) -> bool:
+    return sum(1 for x in c if x == 2) == 7
+
+
+def _kokushi(c: Sequence[int]) -> bool:
+    orphans = [0, 8, 9, 17, 18, 26, *range(27, 34)]
+    return all(c[k] >= 1 for k in orphans) and sum(c[k] for k in orphans) == 14
+
+
+def test_standard_shape_agrees_with_mahjong_library() -> None:
+    """Standard 4 sets + pair (honours as pungs only) against ``Agari.is_agari``; the library
+    also accepts seven distinct pairs and thirteen orphans, which are added to our side."""
+    rng = random.Random("agari")
+    agreed = wins = 0
+    for _ in range(10_000):
+        concealed, _melds = _random_hand(rng, "gejiu")
+        c = to_counts(concealed)
+        ours = standard_ok(c, 0, "gejiu") or (
+            len(concealed) == 14 and (_seven_distinct_pairs(c) or _kokushi(c))
+        )
+        assert ours == Agari.is_agari(c), concealed
+        agreed += 1
+        wins += ours
+    assert agreed == 10_000 and 2_000 < wins < 9_000
