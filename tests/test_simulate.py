@@ -1,0 +1,64 @@
+"""`mahjong-ssh simulate`: statistics, zero violations, and a violation names its seed and
+action index."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.actions import Action
+from engine.simulate import SimulationViolation, simulate
+from engine.view import View
+from net.cli import main
+
+
+@pytest.mark.parametrize("rules", ["yichun", "shangrao", "gejiu"])
+def test_simulate_json(rules: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--rules", rules, "--hands", "12", "--seed", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["hands"] == 12 and data["violations"] == 0
+    wins = sum(data["wins_by_pattern"].values())
+    assert wins >= 12 - data["draws"]  # several winners can share a hand (Yichun)
+    assert sum(data["seat_net"]) == 0
+
+
+def test_simulate_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--rules", "gejiu", "--hands", "5", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "0 violations" in out and "hands/s" in out and "wins by pattern" in out
+
+
+def test_simulate_is_reproducible() -> None:
+    a = simulate("yichun", 8, 42).to_json()
+    b = simulate("yichun", 8, 42).to_json()
+    assert a == b
+
+
+class Cheater:
+    """Answers with something illegal on its fifth decision."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def choose(self, view: View) -> Action:
+        self.n += 1
+        if self.n == 5:
+            return Action.parse("peng 1m")
+        from engine.bots import BasicPlayer
+
+        return BasicPlayer().choose(view)
+
+
+def test_violation_names_seed_and_action_index() -> None:
+    cheater = Cheater()
+    with pytest.raises(SimulationViolation) as err:
+        simulate("gejiu", 3, 17, players=[cheater] * 4)
+    exc = err.value
+    assert exc.seed == 17 and exc.hand_no == 1 and exc.action_index == 4
+    assert "cannot peng" in exc.problem
+
+
+def test_bad_option(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--rules", "gejiu", "--hands", "1", "--option", "nope=1"]) == 2
+    assert "has no option 'nope'" in capsys.readouterr().err
