@@ -1,0 +1,167 @@
+"""The Textual app of one seat: screens around a :class:`~tui.client.TableClient`.
+
+Table updates arrive through the client's callback, possibly from another task on the loop; the
+callback only posts a :class:`TableUpdated` message to the app, whose handler updates the table
+screen (attributes down) and opens the result screens. A newer update replaces a pending older
+one, so a burst of moves renders once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from textual.app import App
+from textual.message import Message
+
+from engine.table import Phase
+from themes import CSS_PATHS, DEFAULT_VARIABLES, THEME_NAMES, THEMES
+from tui.client import TableClient, TableUpdate
+from tui.faces import Face, default_face
+from tui.screens import (
+    GameResultScreen,
+    HandResultScreen,
+    HelpScreen,
+    NewGameScreen,
+    SettingsScreen,
+)
+from tui.settings import Settings
+from tui.table_screen import TableScreen
+
+
+class TableUpdated(Message):
+    """A new view of the table for this seat."""
+
+    def __init__(self, update: TableUpdate) -> None:
+        super().__init__()
+        self.update = update
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, TableUpdated)
+
+
+class MahjongApp(App[None]):
+    CSS_PATH = [str(p) for p in CSS_PATHS]
+    ENABLE_COMMAND_PALETTE = False
+    TITLE = "mahjong-ssh"
+
+    def __init__(
+        self,
+        client: TableClient,
+        settings: Settings,
+        rules: str | None = None,
+        seed: int | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> None:
+        super().__init__()
+        self.client = client
+        self.settings = settings
+        self.face = _face(settings.tiles) or default_face()
+        self.start_rules = rules
+        self.start_seed = seed
+        self.start_options = options
+        self.table_screen: TableScreen | None = None
+        self.update: TableUpdate | None = None
+        self._result_shown: tuple[int, int] | None = None
+        self._game_no = 0
+
+    # --- start-up -------------------------------------------------------------------------
+    def get_css_variables(self) -> dict[str, str]:
+        variables = dict(DEFAULT_VARIABLES)
+        variables.update(super().get_css_variables())
+        return variables
+
+    def on_mount(self) -> None:
+        for theme in THEMES:
+            self.register_theme(theme)
+        self.apply_theme(self.settings.theme)
+        if self.settings.keys:
+            self.set_keymap(self._keymap())
+        self.client.subscribe(self._on_client_update)
+        if self.start_rules:
+            options = dict(self.start_options or self.settings.options.get(self.start_rules, {}))
+            message = self.start_game(self.start_rules, options, self.start_seed)
+            if message:  # saved options no longer valid: fall back to the defaults
+                self.start_game(self.start_rules, {}, self.start_seed)
+        else:
+            self.push_screen(NewGameScreen(self.settings.rules))
+
+    def _keymap(self) -> dict[str, str]:
+        return {k: v for k, v in self.settings.keys.items() if isinstance(v, str) and v}
+
+    def apply_theme(self, name: str) -> None:
+        if name not in THEME_NAMES and name not in self.available_themes:
+            name = THEME_NAMES[0]
+        self.theme = name
+        for other in THEME_NAMES:
+            self.set_class(other == name, f"-theme-{other}")
+
+    # --- the table ------------------------------------------------------------------------
+    def _on_client_update(self, update: TableUpdate) -> None:
+        """Called by the table (maybe from another task): only post a message."""
+        self.post_message(TableUpdated(update))
+
+    def on_table_updated(self, message: TableUpdated) -> None:
+        update = message.update
+        self.update = update
+        if self.table_screen is not None:
+            self.table_screen.apply_update(update)
+        view = update.view
+        if view.phase is Phase.ENDED:
+            key = (self._game_no, view.hand_no)
+            if self._result_shown != key:
+                self._result_shown = key
+                self.push_screen(HandResultScreen(update))
+
+    def start_game(self, rules: str, options: Mapping[str, Any], seed: int | None) -> str | None:
+        self._game_no += 1
+        self.table_screen = TableScreen()
+        self._result_shown = None
+        message = self.client.new_game(rules, options, seed)
+        if message:
+            return message
+        if len(self.screen_stack) > 1:
+            self.switch_screen(self.table_screen)
+        else:
+            self.push_screen(self.table_screen)
+        return None
+
+    def after_hand_result(self, update: TableUpdate) -> None:
+        if update.game_over:
+            self.switch_screen(GameResultScreen(update))
+        else:
+            self.pop_screen()
+            self.client.next_hand()
+
+    def show_new_game(self) -> None:
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        self.table_screen = None
+        self.switch_screen(NewGameScreen(self.settings.rules))
+
+    # --- settings -------------------------------------------------------------------------
+    def set_face(self, face: Face) -> None:
+        self.face = face
+        self.settings.tiles = face.value
+        self.settings.save()
+        self.settings_changed()
+
+    def settings_changed(self) -> None:
+        if hasattr(self.client, "bot_delay"):
+            self.client.bot_delay = self.settings.bot_delay
+        if self.table_screen is not None and self.table_screen.is_mounted:
+            self.table_screen.refresh_settings()
+
+    def show_help(self) -> None:
+        rules = self.update.view.rules if self.update is not None else self.settings.rules
+        self.push_screen(HelpScreen(rules))
+
+    def show_settings(self) -> None:
+        self.push_screen(SettingsScreen())
+
+
+def _face(value: str | None) -> Face | None:
+    try:
+        return Face(value) if value else None
+    except ValueError:
+        return None

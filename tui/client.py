@@ -1,0 +1,58 @@
+"""The only way the app talks to a table: views in, actions out.
+
+:class:`TableClient` is implemented by :class:`tui.local.LocalTable` (you against three
+computer players) and, later, by the SSH server's shared table (``net``). The table calls the
+subscribed callback from the asyncio loop with a :class:`TableUpdate`; the app turns each call
+into a ``post_message`` on itself and never touches widgets from the callback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from engine.actions import Action
+from engine.game import HandSummary
+from engine.view import View
+
+
+@dataclass(frozen=True)
+class TableUpdate:
+    """One view of the table for the client's seat, with the facts a view does not carry."""
+
+    view: View
+    deadline: float | None = None  # time.monotonic() when the seat's timer runs out
+    timer_seconds: float = 0.0  # the timer's full length (for the bar)
+    totals: tuple[int, int, int, int] = (0, 0, 0, 0)  # running scores after booked hands
+    history: tuple[HandSummary, ...] = ()
+    hands_per_game: int = 0
+    game_over: bool = False
+    names: tuple[str, str, str, str] = ("", "", "", "")  # player names ("" = default label)
+
+
+UpdateCallback = Callable[[TableUpdate], None]
+
+
+class TableClient(Protocol):
+    """A seat at a table."""
+
+    seat: int
+
+    def subscribe(self, callback: UpdateCallback) -> None:
+        """Deliver every later update (and the current one at once) to ``callback``."""
+
+    def send(self, action: Action) -> str | None:
+        """Play ``action`` for this seat; ``None`` when done, else why it is not allowed."""
+
+    def next_hand(self) -> None:
+        """The seat is ready for the next hand (after the hand result)."""
+
+    def new_game(self, rules: str, options: Mapping[str, Any], seed: int | None) -> str | None:
+        """Start a new game (a table may refuse: the message says why)."""
+
+    def set_paused(self, paused: bool) -> None:
+        """The seat cannot see the table (terminal too small); a table may ignore this."""
+
+    def close(self) -> None:
+        """The seat leaves; no more callbacks."""

@@ -1,0 +1,177 @@
+"""User-facing text in English and Chinese (``--lang en|zh``).
+
+``tr(lang, key, **fields)`` looks a message up; rule names always keep their Chinese name, in
+both languages.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+Lang = Literal["en", "zh"]
+
+SEAT_WINDS_ZH: Final = "东南西北"
+SEAT_WINDS_EN: Final = "ESWN"
+
+# position of a seat relative to the viewer: 0 self, 1 下家 (right), 2 对家 (across), 3 上家 (left)
+RELATIVE: Final = {
+    "en": ("You", "Right", "Across", "Left"),
+    "zh": ("自己", "下家", "对家", "上家"),
+}
+
+TEXT: Final[dict[str, tuple[str, str]]] = {
+    # status bar
+    "hand_no": ("Hand {n}/{of}", "第{n}/{of}盘"),
+    "dealer": ("Dealer {seat}", "庄 {seat}"),
+    "wall": ("Wall {n}", "牌墙 {n}"),
+    "turn_of": ("{who} to play", "轮到{who}"),
+    "your_turn": ("Your turn", "轮到你"),
+    "claims": ("Claim window", "吃碰中"),
+    "rob": ("Robbing window", "抢杠中"),
+    "buy_phase": ("Buying", "买牌中"),
+    "declare": ("塘子烂糊?", "塘子烂糊?"),
+    "ended": ("Hand over", "本盘结束"),
+    "tiles_left": ("{n} tiles", "{n}张"),
+    # rulesets
+    "wild": ("宝 wild {wild} (indicator {ind})", "宝牌 {wild}（翻 {ind}）"),
+    "kong_tiles": ("杠牌 kong tiles {tiles}", "杠牌 {tiles}"),
+    "buyers": ("买 bought: {who}", "买: {who}"),
+    "lighters": ("打火机 lighter: {who}", "打火机: {who}"),
+    "nobody": ("nobody", "无人"),
+    "dice": ("Dice {n}", "骰子 {n}"),
+    "flag_buy": ("买", "买"),
+    "flag_nobuy": ("不买", "不买"),
+    "flag_lighter": ("火", "火"),
+    "flag_ting": ("听 ready", "报听"),
+    "flag_flown": ("飞宝×{n}", "飞宝×{n}"),
+    "flag_dealer": ("庄 dealer", "庄"),
+    # prompts and keys
+    "k_discard": ("Enter: discard {tile}", "Enter 打出 {tile}"),
+    "k_win": ("w: 胡 win", "w 胡"),
+    "k_kong": ("k: 杠 kong", "k 杠"),
+    "k_ting": ("b: 报听 ready", "b 报听"),
+    "k_help": ("?: help", "? 帮助"),
+    "k_face": ("t: tiles", "t 牌面"),
+    "wait_others": ("Waiting for the others…", "等待其他玩家…"),
+    "claim_on": ("{who} discarded {tile}:", "{who}打出 {tile}:"),
+    "rob_on": ("{who} adds {tile} to a kong:", "{who}补杠 {tile}:"),
+    "buy_q": ("Buy (买) this hand?", "本盘买不买?"),
+    "kong_q": ("Which kong?", "杠哪一个?"),
+    "declare_q": ("Your pond makes 塘子烂糊:", "塘子烂糊:"),
+    "opt_pass": ("Pass 过", "过"),
+    "opt_win": ("胡 Win", "胡"),
+    "opt_rob": ("抢杠 Rob the kong", "抢杠胡"),
+    "opt_peng": ("碰 Pung {tile}", "碰 {tile}"),
+    "opt_kong": ("杠 Kong {tile}", "明杠 {tile}"),
+    "opt_chi": ("吃 {tiles}", "吃 {tiles}"),
+    "opt_angang": ("暗杠 {tile}", "暗杠 {tile}"),
+    "opt_bugang": ("补杠 {tile}", "补杠 {tile}"),
+    "opt_slot": (" (杠牌 {n})", "（杠牌{n}）"),
+    "opt_buy": ("买 Buy", "买"),
+    "opt_nobuy": ("不买 Don't buy", "不买"),
+    "opt_lighter": ("+打火机 lighter", "+丢打火机"),
+    "opt_pond": ("塘子烂糊 Win with the pond", "塘子烂糊"),
+    "opt_cancel": ("Cancel", "取消"),
+    "prompt_keys": ("←/→ choose · Enter confirm", "←/→ 选择 · Enter 确认"),
+    # hints
+    "waits": ("听 Waits:", "听牌:"),
+    "waits_after": ("Discard {tile} → waits:", "打 {tile} 听:"),
+    "left_n": ("{n} left", "剩{n}"),
+    "suggest": ("Suggested discard: {tile}", "建议打: {tile}"),
+    "not_now": ("Nothing to do now", "现在不能操作"),
+    "not_your_turn": ("Not your turn", "还没轮到你"),
+    "no_win": ("No win possible now", "现在不能胡"),
+    "no_kong": ("No kong possible now", "现在不能杠"),
+    "no_ting": ("报听 is not possible with {tile}", "打{tile}不能报听"),
+    "no_ting_at_all": ("报听 is not possible now", "现在不能报听"),
+    "quit_again": ("Press q again to quit", "再按 q 退出"),
+    # log
+    "ev_buy": ("{who} 买", "{who}买"),
+    "ev_no_buy": ("{who} 不买", "{who}不买"),
+    "ev_lighter": ("{who} 打火机", "{who}丢打火机"),
+    "ev_deal": ("Dealt", "发牌"),
+    "ev_wild": ("宝 indicator {tile}", "翻宝 {tile}"),
+    "ev_draw": ("{who} drew", "{who}摸牌"),
+    "ev_replacement": ("{who} replacement", "{who}补牌"),
+    "ev_discard": ("{who} ▶{tile}", "{who}打{tile}"),
+    "ev_ting": ("{who} 报听", "{who}报听"),
+    "ev_chi": ("{who} 吃 {tiles}", "{who}吃{tiles}"),
+    "ev_peng": ("{who} 碰 {tile}", "{who}碰{tile}"),
+    "ev_minggang": ("{who} 明杠 {tile}", "{who}明杠{tile}"),
+    "ev_angang": ("{who} 暗杠", "{who}暗杠"),
+    "ev_bugang": ("{who} 补杠 {tile}", "{who}补杠{tile}"),
+    "ev_robbed": ("{who} robbed 抢杠", "{who}抢杠"),
+    "ev_win": ("{who} 胡!", "{who}胡了!"),
+    "ev_pond_win": ("{who} 塘子烂糊!", "{who}塘子烂糊!"),
+    "ev_jiebao": ("{who} 接宝", "{who}接宝"),
+    "ev_four_wilds": ("{who} 四个宝", "{who}四个宝"),
+    "ev_exhausted": ("Wall exhausted 荒牌", "荒牌"),
+    # too small
+    "too_small": (
+        "Please enlarge the terminal to at least 80×24 (now {w}×{h}). The game is paused.",
+        "请把终端放大到至少 80×24（现在 {w}×{h}）。游戏已暂停。",
+    ),
+    # result screen
+    "res_title": ("Hand {n} result", "第{n}盘结果"),
+    "res_draw": ("Drawn hand 荒牌 — nobody won", "荒牌 — 无人胡牌"),
+    "res_winner": ("{who} wins 胡: {pattern}", "{who}胡: {pattern}"),
+    "res_total": ("Value {v}", "合计 {v}"),
+    "res_transfers": ("Payments", "支付"),
+    "res_pays": ("{payer} → {payee}  {amount}  {why}", "{payer} → {payee}  {amount}  {why}"),
+    "res_net": ("This hand", "本盘"),
+    "res_totals": ("Totals", "总分"),
+    "res_next": ("Enter: next hand · ?: help · q: quit", "Enter 下一盘 · ? 帮助 · q 退出"),
+    "res_last": ("Enter: game result", "Enter 查看总成绩"),
+    "res_hands": ("Hands", "手牌"),
+    "res_win_tile": ("winning tile", "胡的牌"),
+    "res_next_dealer": ("Next dealer: {seat}", "下一盘庄家: {seat}"),
+    "game_title": ("Game over — {rules}", "游戏结束 — {rules}"),
+    "game_hand": ("Hand {n}", "第{n}盘"),
+    "game_winner": ("Winner: {who}", "赢家: {who}"),
+    "game_keys": ("Enter: new game · q: quit", "Enter 新游戏 · q 退出"),
+    "drawn_short": ("drawn", "荒"),
+    # new game / settings
+    "ng_title": ("New game 新游戏", "新游戏"),
+    "ng_rules": ("Ruleset 规则", "规则"),
+    "ng_seed": ("Seed (empty = random)", "随机种子（留空随机）"),
+    "ng_start": ("Start 开始", "开始"),
+    "ng_options": ("Table options 牌桌选项", "牌桌选项"),
+    "ng_help": ("Tab moves · Enter starts · ?: help · s: settings", "Tab 切换 · Enter 开始 · ? 帮助 · s 设置"),
+    "bad_option": ("{key}: {problem}", "{key}: {problem}"),
+    "set_title": ("Settings 设置", "设置"),
+    "set_lang": ("Language 语言", "语言"),
+    "set_tiles": ("Tiles 牌面", "牌面"),
+    "set_theme": ("Theme 主题", "主题"),
+    "set_delay": ("Computer speed (seconds per move)", "电脑出牌间隔（秒）"),
+    "set_suggest": ("Show the computer's suggested discard", "显示电脑建议的出牌"),
+    "set_hints": ("Show winning tiles when ready", "听牌时显示胡哪些牌"),
+    "set_saved": ("Saved to {path}", "已保存到 {path}"),
+    "set_keys": ("Keys can be remapped in the file under \"keys\"", "按键可在文件中 \"keys\" 下修改"),
+    "close": ("Esc: close", "Esc 关闭"),
+    # help
+    "help_title": ("Help 帮助", "帮助"),
+    "help_keys": ("Keys 按键", "按键"),
+    "help_rules": ("Rules: {rules}", "规则: {rules}"),
+}
+
+
+def tr(lang: str, key: str, **fields: object) -> str:
+    en, zh = TEXT[key]
+    text = zh if lang == "zh" else en
+    return text.format(**fields) if fields else text
+
+
+def seat_wind(seat: int, lang: str) -> str:
+    return (SEAT_WINDS_ZH if lang == "zh" else SEAT_WINDS_EN)[seat]
+
+
+def relative_name(viewer: int, seat: int, lang: str) -> str:
+    return RELATIVE["zh" if lang == "zh" else "en"][(seat - viewer) % 4]
+
+
+def seat_label(viewer: int, seat: int, lang: str) -> str:
+    """``下家·南`` / ``Right S``."""
+    rel = relative_name(viewer, seat, lang)
+    if lang == "zh":
+        return f"{rel}·{SEAT_WINDS_ZH[seat]}"
+    return f"{rel} {SEAT_WINDS_EN[seat]}"

@@ -1,0 +1,730 @@
+"""The table drawn as rows of spans: pure functions from a view (and the screen's state) to text.
+
+:func:`build_rows` places every element of the table at its cell position and returns one
+tuple of spans ``(x, text, style_key)`` per terminal row. It knows nothing of Textual: the
+:class:`tui.table.TableView` widget turns rows into cached strips and redraws only the rows
+that changed. Every width is measured in terminal cells (:func:`rich.cells.cell_len`).
+
+Seats are drawn from the viewer's seat: 上家 (previous player) on the LEFT, 对家 across at the
+top, 下家 (next player, who plays after you) on the RIGHT, yourself at the bottom.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rich.cells import cell_len, set_cell_size
+
+from engine.actions import Action, ActionType
+from engine.melds import Meld
+from engine.table import Event, EventType, Phase
+from engine.tiles import Kind
+from engine.view import MeldView, SeatPublic, View
+from tui.client import TableUpdate
+from tui.faces import BIG_WIDTH, Face, big, small, small_width, suit_class
+from tui.i18n import relative_name, seat_label, seat_wind, tr
+
+Span = tuple[int, str, str]
+Row = tuple[Span, ...]
+Piece = tuple[str, str]  # (text, style key)
+
+MIN_WIDTH = 80
+MIN_HEIGHT = 24
+INDEX_LABELS = "1234567890-=[]"
+
+RULES_NAMES = {"yichun": ("宜春", "Yichun"), "shangrao": ("上饶", "Shangrao"),
+               "gejiu": ("个旧", "Gejiu")}
+
+
+def rules_title(rules: str, lang: str) -> str:
+    zh, en = RULES_NAMES.get(rules, (rules, rules))
+    return zh if lang == "zh" else f"{zh} {en}"
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One option of a prompt. ``action`` None = cancel (close the prompt)."""
+
+    action: Action | None
+    label: tuple[Piece, ...]
+    hotkey: str = ""  # binding id that picks it directly ("pass", "chi", …)
+
+
+@dataclass(frozen=True)
+class Prompt:
+    kind: str  # "claim", "rob", "buy", "declare", "kong"
+    title: tuple[Piece, ...]
+    choices: tuple[Choice, ...]
+
+
+@dataclass
+class UiState:
+    """What the screen adds to a view: the cursor, the open prompt, messages, options."""
+
+    face: Face = Face.CJK
+    lang: str = "en"
+    cursor: int = 0
+    prompt: Prompt | None = None
+    selected: int = 0  # highlighted choice of the prompt
+    message: str = ""
+    show_waits: bool = True
+    show_suggestion: bool = False
+    suggestion: Kind | None = None
+    now: float = 0.0
+    keys: dict[str, str] = field(default_factory=dict)  # binding id -> key shown in hints
+
+
+def tile_style(kind: Kind, *mods: str) -> str:
+    base = "tile-" + suit_class(kind).value
+    return "+".join((base, *mods)) if mods else base
+
+
+def hand_tiles(view: View) -> list[Kind]:
+    return list(view.hand) + ([view.drawn] if view.drawn is not None else [])
+
+
+# --- prompts ---------------------------------------------------------------------------------
+
+
+def tile_pieces(
+    kinds: Sequence[Kind], face: Face, mark: Kind | None = None, sep: str = ""
+) -> list[Piece]:
+    out: list[Piece] = []
+    marked = False
+    for i, k in enumerate(kinds):
+        if sep and i:
+            out.append((sep, "choice"))
+        text = small(k, face).rstrip() if face is not Face.GLYPH else small(k, face)
+        if mark is not None and k == mark and not marked:
+            out.append((text, tile_style(k, "claimed")))
+            marked = True
+        else:
+            out.append((text, tile_style(k)))
+    return out
+
+
+def claim_prompt(view: View, lang: str, face: Face) -> Prompt | None:
+    """The prompt for a claim / rob / buy / 塘子烂糊 decision, or None."""
+    if not view.my_move or not view.legal:
+        return None
+    legal = view.legal
+    if view.phase is Phase.BUY:
+        choices = []
+        for a in sorted(legal, key=lambda a: (a.type is ActionType.BUY, a.lighter)):
+            text = tr(lang, "opt_buy" if a.type is ActionType.BUY else "opt_nobuy")
+            if a.lighter:
+                text += " " + tr(lang, "opt_lighter")
+            hot = "" if a.lighter else ("buy" if a.type is ActionType.BUY else "no-buy")
+            choices.append(Choice(a, ((text, "choice"),), hot))
+        return Prompt("buy", ((tr(lang, "buy_q"), "prompt-title"),), tuple(choices))
+    if view.phase is Phase.DECLARE:
+        choices = [Choice(Action.pass_(), ((tr(lang, "opt_pass"), "choice"),), "pass")]
+        choices += [Choice(a, ((tr(lang, "opt_pond"), "choice"),), "pond-win")
+                    for a in legal if a.type is ActionType.POND_WIN]
+        return Prompt("declare", ((tr(lang, "declare_q"), "prompt-title"),), tuple(choices))
+    if view.phase not in (Phase.CLAIM, Phase.ROB):
+        return None
+    tile = view.window_tile
+    who = (seat_label(view.viewer or 0, view.window_from, lang)
+           if view.window_from is not None else "?")
+    key = "rob_on" if view.phase is Phase.ROB else "claim_on"
+    head, _, tail = tr(lang, key, who=who, tile="\0").partition("\0")
+    title: list[Piece] = [(head, "prompt-title")]
+    if tile is not None:
+        title += tile_pieces([tile], face)
+    title.append((tail, "prompt-title"))
+    choices = [Choice(Action.pass_(), ((tr(lang, "opt_pass"), "choice"),), "pass")]
+    order = {ActionType.CHI: 0, ActionType.PENG: 1, ActionType.MINGGANG: 2, ActionType.WIN: 3}
+    for a in sorted((a for a in legal if a.type is not ActionType.PASS),
+                    key=lambda a: (order.get(a.type, 9), a.tiles)):
+        if a.type is ActionType.CHI and tile is not None:
+            pieces: list[Piece] = [("吃 " if lang == "zh" else "Chi 吃 ", "choice")]
+            pieces += tile_pieces(sorted((*a.tiles, tile)), face, mark=tile, sep=" ")
+            choices.append(Choice(a, tuple(pieces), "chi"))
+        elif a.type is ActionType.PENG:
+            choices.append(Choice(a, (("碰" if lang == "zh" else "Pung 碰", "choice"),), "peng"))
+        elif a.type is ActionType.MINGGANG:
+            choices.append(Choice(a, (("杠" if lang == "zh" else "Kong 杠", "choice"),), "kong"))
+        elif a.type is ActionType.WIN:
+            text = tr(lang, "opt_rob" if view.phase is Phase.ROB else "opt_win")
+            choices.append(Choice(a, ((text, "choice-win"),), "win"))
+    return Prompt("rob" if view.phase is Phase.ROB else "claim", tuple(title), tuple(choices))
+
+
+def kong_prompt(view: View, lang: str, face: Face) -> Prompt | None:
+    kongs = [a for a in view.legal if a.type in (ActionType.ANGANG, ActionType.BUGANG)]
+    if not kongs:
+        return None
+    choices = []
+    for a in kongs:
+        assert a.tile is not None
+        key = "opt_angang" if a.type is ActionType.ANGANG else "opt_bugang"
+        head, _, tail = tr(lang, key, tile="\0").partition("\0")
+        pieces: list[Piece] = [(head, "choice"), *tile_pieces([a.tile], face)]
+        if tail:
+            pieces.append((tail, "choice"))
+        if a.slot is not None and a.slot < len(view.kong_tiles):
+            slot_tile = view.kong_tiles[a.slot]
+            h2, _, t2 = tr(lang, "opt_slot", n="\0").partition("\0")
+            pieces.append((h2, "choice"))
+            if slot_tile is not None:
+                pieces += tile_pieces([slot_tile], face)
+            pieces.append((t2, "choice"))
+        choices.append(Choice(a, tuple(pieces), "kong"))
+    choices.append(Choice(None, ((tr(lang, "opt_cancel"), "choice"),), "pass"))
+    return Prompt("kong", ((tr(lang, "kong_q"), "prompt-title"),), tuple(choices))
+
+
+# --- hints -----------------------------------------------------------------------------------
+
+_WAITS_CACHE: dict[tuple[object, ...], dict[Kind, str]] = {}
+
+
+def waits_of(view: View, concealed: Sequence[Kind]) -> dict[Kind, str]:
+    """Winning tiles of a 3n+1 concealed hand with the viewer's melds (cached)."""
+    from engine.hands import waits
+
+    me = view.seats[view.viewer or 0]
+    key = (view.rules, tuple(sorted(concealed)), me.melds, view.wild)
+    hit = _WAITS_CACHE.get(key)
+    if hit is not None:
+        return hit
+    melds = []
+    try:
+        for m in me.melds:
+            if m.tiles is None:
+                return {}
+            melds.append(Meld(m.type, tuple(m.tiles), m.claimed, m.source))
+        result = waits(view.rules, list(concealed), melds, view.wild)
+    except ValueError:
+        result = {}
+    if len(_WAITS_CACHE) > 512:
+        _WAITS_CACHE.clear()
+    _WAITS_CACHE[key] = result
+    return result
+
+
+def unseen_counts(view: View) -> Counter[Kind]:
+    """How many of each kind the viewer has not seen (own hand, ponds, melds, indicators)."""
+    seen: Counter[Kind] = Counter(hand_tiles(view))
+    for p in view.seats:
+        for d in p.pond:
+            if d.claimed_by is None:
+                seen[d.kind] += 1
+        for m in p.melds:
+            if m.tiles is not None:
+                seen.update(m.tiles)
+    if view.wild_indicator is not None:
+        seen[view.wild_indicator] += 1
+    for k in view.kong_tiles:
+        if k is not None:
+            seen[k] += 1
+    return Counter({k: max(0, 4 - seen[k]) for k in range(34)})
+
+
+def ready_hint(view: View, cursor: int) -> tuple[Kind | None, dict[Kind, str]]:
+    """(tile to discard or None, waits) for the hint line."""
+    if view.viewer is None or view.phase in (Phase.BUY, Phase.ENDED):
+        return None, {}
+    tiles = hand_tiles(view)
+    if len(tiles) % 3 == 1:
+        return None, waits_of(view, tiles)
+    if len(tiles) % 3 == 2 and tiles:
+        idx = max(0, min(cursor, len(tiles) - 1))
+        rest = tiles[:idx] + tiles[idx + 1:]
+        return tiles[idx], waits_of(view, rest)
+    return None, {}
+
+
+# --- the rows --------------------------------------------------------------------------------
+
+
+class Canvas:
+    def __init__(self, width: int, height: int) -> None:
+        self.width = width
+        self.height = height
+        self.rows: list[list[Span]] = [[] for _ in range(height)]
+
+    def put(self, x: int, y: int, text: str, style: str = "text") -> int:
+        if 0 <= y < self.height and text and x < self.width:
+            self.rows[y].append((x, text, style))
+        return x + cell_len(text)
+
+    def pieces(self, x: int, y: int, pieces: Sequence[Piece]) -> int:
+        for text, style in pieces:
+            x = self.put(x, y, text, style)
+        return x
+
+    def frozen(self) -> list[Row]:
+        return [tuple(sorted(r, key=lambda s: s[0])) for r in self.rows]
+
+
+def pieces_width(pieces: Sequence[Piece]) -> int:
+    return sum(cell_len(t) for t, _ in pieces)
+
+
+def meld_pieces(m: MeldView, face: Face, lang: str, dense: bool = False) -> list[Piece]:
+    sw = small_width(face)
+    if m.tiles is None:
+        return [("▒" * sw, "tile-back")] * (1 if dense else 4) + (
+            [("×4", "src")] if dense else []
+        )
+    out: list[Piece] = []
+    same = len(set(m.tiles)) == 1
+    if dense and same:
+        k = m.tiles[0]
+        mods = ("claimed",) if m.claimed is not None and m.source is not None else ()
+        out.append((small(k, face), tile_style(k, *mods)))
+        out.append((f"×{len(m.tiles)}", "src"))
+    else:
+        marked = False
+        for k in m.tiles:
+            if not marked and m.source is not None and k == m.claimed:
+                out.append((small(k, face), tile_style(k, "claimed")))
+                marked = True
+            else:
+                out.append((small(k, face), tile_style(k)))
+    if m.source is not None:
+        out.append((seat_wind(m.source, lang), "src"))
+    return out
+
+
+def seat_flags(view: View, p: SeatPublic, lang: str) -> list[Piece]:
+    out: list[Piece] = []
+    if p.seat == view.dealer:
+        out.append((tr(lang, "flag_dealer"), "flag"))
+    if view.rules == "yichun" and p.bought is not None:
+        out.append((tr(lang, "flag_buy" if p.bought else "flag_nobuy"), "flag"))
+    if p.lighter:
+        out.append((tr(lang, "flag_lighter"), "flag"))
+    if p.ting:
+        out.append((tr(lang, "flag_ting"), "flag-em"))
+    if p.flown:
+        out.append((tr(lang, "flag_flown", n=p.flown), "flag"))
+    return out
+
+
+def _acting(view: View, seat: int) -> bool:
+    if view.phase in (Phase.TURN, Phase.DECLARE):
+        return view.current == seat
+    return False
+
+
+def _score(p: SeatPublic) -> str:
+    return f"{p.score:+d}"
+
+
+def build_rows(update: TableUpdate, ui: UiState, width: int, height: int) -> list[Row]:
+    """Every row of the table screen at ``width`` × ``height`` cells."""
+    c = Canvas(width, height)
+    if width < MIN_WIDTH or height < MIN_HEIGHT:
+        _too_small(c, ui.lang)
+        return c.frozen()
+    view = update.view
+    lang, face = ui.lang, ui.face
+    me = view.viewer if view.viewer is not None else 0
+    side_w = min(30, 18 + (width - MIN_WIDTH) // 4)
+    centre_x = side_w + 1
+    centre_w = width - 2 * side_w - 2
+    mid_top, mid_bottom = 2, height - 7
+
+    _status_row(c, update, ui, me)
+    _across_row(c, view, ui, (me + 2) % 4, 1)
+    _side(c, view, ui, (me + 3) % 4, 0, side_w, mid_top, mid_bottom)
+    _side(c, view, ui, (me + 1) % 4, width - side_w, side_w, mid_top, mid_bottom)
+
+    pitch = small_width(face) + 1
+    per_row = max(1, centre_w // pitch)
+    pond_rows = max(2, min(4, -(-24 // per_row)))
+    _pond(c, view, (me + 2) % 4, centre_x, mid_top, centre_w, pond_rows, face)
+    _pond(c, view, me, centre_x, mid_bottom - pond_rows + 1, centre_w, pond_rows, face)
+    _centre(c, update, ui, centre_x, centre_w, mid_top + pond_rows, mid_bottom - pond_rows)
+    _bottom(c, update, ui, me, height)
+    return c.frozen()
+
+
+def _too_small(c: Canvas, lang: str) -> None:
+    text = tr(lang, "too_small", w=c.width, h=c.height)
+    lines: list[str] = []
+    line = ""
+    width = max(10, c.width - 2)
+    for ch in text:
+        if cell_len(line + ch) > width:
+            lines.append(line)
+            line = ""
+        line += ch
+    lines.append(line)
+    top = max(0, (c.height - len(lines)) // 2)
+    for i, ln in enumerate(lines):
+        c.put(max(0, (c.width - cell_len(ln)) // 2), top + i, ln, "notice")
+
+
+def _status_row(c: Canvas, update: TableUpdate, ui: UiState, me: int) -> None:
+    view, lang = update.view, ui.lang
+    parts = [
+        rules_title(view.rules, lang),
+        tr(lang, "hand_no", n=view.hand_no, of=update.hands_per_game or "?"),
+        tr(lang, "dealer", seat=seat_wind(view.dealer, lang)),
+        tr(lang, "wall", n=view.remaining),
+    ]
+    if view.phase is Phase.ENDED:
+        turn = tr(lang, "ended")
+    elif view.my_move and view.phase is Phase.TURN:
+        turn = tr(lang, "your_turn")
+    elif view.phase in (Phase.TURN, Phase.DECLARE) and view.current is not None:
+        turn = tr(lang, "turn_of", who=seat_label(me, view.current, lang))
+    elif view.phase is Phase.CLAIM:
+        turn = tr(lang, "claims")
+    elif view.phase is Phase.ROB:
+        turn = tr(lang, "rob")
+    else:
+        turn = tr(lang, "buy_phase")
+    x = 0
+    for text in parts:
+        x = c.put(x, 0, " " + text + " ", "status")
+        x = c.put(x, 0, "│", "status-dim")
+    x = c.put(x, 0, " " + turn + " ", "status-em" if view.my_move else "status")
+    # timer bar at the right end
+    right = c.width
+    if update.deadline is not None and update.timer_seconds > 0:
+        left = max(0.0, update.deadline - ui.now)
+        frac = min(1.0, left / update.timer_seconds)
+        bar_w = 10
+        full = round(frac * bar_w)
+        secs = f" {int(left + 0.999):>2d}s "
+        start = right - bar_w - cell_len(secs) - 2
+        low = frac < 0.3
+        x2 = c.put(start, 0, "⏱ ", "status")
+        x2 = c.put(x2, 0, "█" * full, "timer-low" if low else "timer")
+        x2 = c.put(x2, 0, "░" * (bar_w - full), "timer-empty")
+        x2 = c.put(x2, 0, secs, "status")
+        right = start
+    if x < right:
+        c.put(x, 0, " " * (right - x), "status")
+
+
+def _across_row(c: Canvas, view: View, ui: UiState, seat: int, y: int) -> None:
+    lang, face = ui.lang, ui.face
+    p = view.seats[seat]
+    head: list[Piece] = []
+    acting = _acting(view, seat)
+    head.append(("▶" if acting else " ", "turn-mark"))
+    head.append((seat_label(view.viewer or 0, seat, lang), "label-turn" if acting else "label"))
+    head.append((" " + _score(p), "score"))
+    head.append((" " + tr(lang, "tiles_left", n=p.concealed_count), "dim"))
+    for piece in seat_flags(view, p, lang):
+        head.append((" ", "text"))
+        head.append(piece)
+    melds: list[Piece] = []
+    for dense in (False, True):
+        melds = []
+        for m in p.melds:
+            melds.append(("  ", "text"))
+            melds.extend(meld_pieces(m, face, lang, dense))
+        if pieces_width(head) + pieces_width(melds) <= c.width:
+            break
+    total = pieces_width(head) + pieces_width(melds)
+    x = max(0, (c.width - total) // 2)
+    x = c.pieces(x, y, head)
+    c.pieces(x, y, melds)
+
+
+def _side(
+    c: Canvas, view: View, ui: UiState, seat: int, x0: int, w: int, top: int, bottom: int
+) -> None:
+    lang, face = ui.lang, ui.face
+    p = view.seats[seat]
+    acting = _acting(view, seat)
+    x = c.put(x0, top, "▶" if acting else " ", "turn-mark")
+    x = c.put(x, top, seat_label(view.viewer or 0, seat, lang), "label-turn" if acting else "label")
+    score = _score(p)
+    c.put(x0 + w - cell_len(score) - 1, top, score, "score")
+    line: list[Piece] = [(" " + tr(lang, "tiles_left", n=p.concealed_count), "dim")]
+    for piece in seat_flags(view, p, lang):
+        line.append((" ", "text"))
+        line.append(piece)
+    while pieces_width(line) > w and len(line) > 1:
+        line.pop()
+    c.pieces(x0, top + 1, line)
+    y = top + 2
+    for m in p.melds:
+        pcs = meld_pieces(m, face, lang)
+        if pieces_width(pcs) + 1 > w:
+            pcs = meld_pieces(m, face, lang, dense=True)
+        c.pieces(x0 + 1, y, pcs)
+        y += 1
+    y += 1 if p.melds else 0
+    _pond(c, view, seat, x0 + 1, y, w - 1, bottom - y + 1, face)
+
+
+def _pond(
+    c: Canvas, view: View, seat: int, x0: int, y0: int, w: int, rows: int, face: Face
+) -> None:
+    if rows <= 0:
+        return
+    pond = view.seats[seat].pond
+    sw = small_width(face)
+    pitch = sw + 1
+    per_row = max(1, (w + 1) // pitch)
+    n = len(pond)
+    needed = -(-n // per_row) if n else 0
+    start = 0
+    if needed > rows:  # show the most recent rows; the first cell says some are hidden
+        start = (needed - rows) * per_row
+    last = view.last_discard
+    for i in range(start, n):
+        d = pond[i]
+        j = i - start
+        x = x0 + (j % per_row) * pitch
+        y = y0 + j // per_row
+        mods = []
+        if d.claimed_by is not None:
+            mods.append("claimed-pond")
+        elif last is not None and last[0] == seat and i == n - 1 and view.phase in (
+            Phase.CLAIM, Phase.DECLARE, Phase.TURN, Phase.ENDED
+        ):
+            mods.append("last")
+        if d.ting:
+            mods.append("ting")
+        c.put(x, y, small(d.kind, face), tile_style(d.kind, *mods))
+    if start:
+        c.put(x0 - 1, y0, "…", "dim")
+
+
+def _centre(c: Canvas, update: TableUpdate, ui: UiState, x0: int, w: int, top: int,
+            bottom: int) -> None:
+    view, lang, face = update.view, ui.lang, ui.face
+    me = view.viewer if view.viewer is not None else 0
+    lines: list[list[Piece]] = []
+    lines.append([(tr(lang, "wall", n=view.remaining) + " · " + tr(lang, "dice", n=view.dice),
+                   "info")])
+    if view.rules == "shangrao" and view.wild is not None and view.wild_indicator is not None:
+        h, _, rest = tr(lang, "wild", wild="\0", ind="\1").partition("\0")
+        mid, _, tail = rest.partition("\1")
+        lines.append([(h, "info"), (small(view.wild, face).rstrip(), tile_style(view.wild, "wild")),
+                      (mid, "info"), *tile_pieces([view.wild_indicator], face), (tail, "info")])
+    elif view.rules == "gejiu" and view.kong_tiles:
+        h, _, tail = tr(lang, "kong_tiles", tiles="\0").partition("\0")
+        pcs: list[Piece] = [(h, "info")]
+        for k in view.kong_tiles:
+            pcs += tile_pieces([k], face) if k is not None else [("--", "dim")]
+            pcs.append((" ", "info"))
+        lines.append(pcs + [(tail, "info")])
+    elif view.rules == "yichun":
+        buyers = [seat_wind(p.seat, lang) for p in view.seats if p.bought]
+        lighters = [seat_wind(p.seat, lang) for p in view.seats if p.lighter]
+        text = tr(lang, "buyers", who=" ".join(buyers) if buyers else tr(lang, "nobody"))
+        if lighters:
+            text += " · " + tr(lang, "lighters", who=" ".join(lighters))
+        lines.append([(text, "info")])
+    prompt = ui.prompt
+    if prompt is not None:
+        lines.append([])
+        lines.append(list(prompt.title))
+        lines.append([(_keys_hint(ui), "dim")])
+    elif view.last_discard is not None and view.phase is not Phase.ENDED:
+        seat, kind = view.last_discard
+        h, _, tail = tr(lang, "ev_discard", who=seat_label(me, seat, lang), tile="\0").partition(
+            "\0")
+        lines.append([])
+        lines.append([(h, "info"), *tile_pieces([kind], face), (tail, "info")])
+    if ui.message:
+        lines.append([(ui.message, "error")])
+    if ui.show_waits:
+        discard, waits = ready_hint(view, ui.cursor)
+        if waits:
+            unseen = unseen_counts(view)
+            if discard is not None:
+                h, _, tail = tr(lang, "waits_after", tile="\0").partition("\0")
+                pcs = [(h, "hint"), *tile_pieces([discard], face), (tail, "hint")]
+            else:
+                pcs = [(tr(lang, "waits"), "hint")]
+            for k in waits:
+                pcs.append((" ", "hint"))
+                pcs += tile_pieces([k], face)
+                pcs.append((f"×{unseen[k]}", "hint"))
+            lines.append(pcs)
+    if ui.show_suggestion and ui.suggestion is not None:
+        h, _, tail = tr(lang, "suggest", tile="\0").partition("\0")
+        lines.append([(h, "hint"), *tile_pieces([ui.suggestion], face), (tail, "hint")])
+    avail = bottom - top + 1
+    lines = lines[:avail]
+    y = top + max(0, (avail - len(lines)) // 2)
+    for ln in lines:
+        wdt = pieces_width(ln)
+        if wdt > w:
+            ln = _clip_pieces(ln, w)
+            wdt = pieces_width(ln)
+        c.pieces(x0 + max(0, (w - wdt) // 2), y, ln)
+        y += 1
+
+
+def _clip_pieces(pieces: Sequence[Piece], w: int) -> list[Piece]:
+    out: list[Piece] = []
+    used = 0
+    for text, style in pieces:
+        tw = cell_len(text)
+        if used + tw > w:
+            rest = w - used
+            if rest > 0:
+                out.append((set_cell_size(text, rest), style))
+            break
+        out.append((text, style))
+        used += tw
+    return out
+
+
+def _keys_hint(ui: UiState) -> str:
+    return tr(ui.lang, "prompt_keys")
+
+
+def _key(ui: UiState, binding: str, default: str) -> str:
+    return ui.keys.get(binding, default)
+
+
+def _bottom(c: Canvas, update: TableUpdate, ui: UiState, me: int, height: int) -> None:
+    view, lang, face = update.view, ui.lang, ui.face
+    p = view.seats[me]
+    y_info, y_top, y_bot, y_idx, y_act, y_log = (height - 6, height - 5, height - 4, height - 3,
+                                                 height - 2, height - 1)
+    acting = _acting(view, me)
+    x = c.put(0, y_info, "▶" if acting else " ", "turn-mark")
+    x = c.put(x, y_info, seat_label(me, me, lang), "label-turn" if acting else "label")
+    x = c.put(x, y_info, " " + _score(p), "score")
+    for piece in seat_flags(view, p, lang):
+        x = c.put(x, y_info, " ", "text")
+        x = c.put(x, y_info, *piece)
+
+    tiles = hand_tiles(view)
+    n_hand = len(view.hand)
+    melds_w = sum(pieces_width(meld_pieces(m, face, lang)) + 3 for m in p.melds)
+    pitch = BIG_WIDTH + 1
+    if 1 + len(tiles) * pitch + 2 + melds_w > c.width:
+        pitch = BIG_WIDTH
+    cursor = max(0, min(ui.cursor, len(tiles) - 1)) if tiles else -1
+    x = 1
+    selecting = view.my_move and view.phase is Phase.TURN and ui.prompt is None
+    for i, k in enumerate(tiles):
+        if i == n_hand and view.drawn is not None:
+            x += 2
+        mods: list[str] = []
+        if view.wild is not None and k == view.wild:
+            mods.append("wild")
+        if i == cursor and selecting:
+            mods.append("sel")
+        top, bottom = big(k, face)
+        style = tile_style(k, *mods)
+        c.put(x, y_top, top, style)
+        c.put(x, y_bot, bottom, style)
+        if i < len(INDEX_LABELS):
+            label = INDEX_LABELS[i]
+            c.put(x + (BIG_WIDTH - 1) // 2, y_idx, label,
+                  "index-sel" if i == cursor and selecting else "index")
+        x += pitch
+    x += 2
+    for m in p.melds:
+        pcs = meld_pieces(m, face, lang)
+        end = c.pieces(x, y_top, pcs)
+        label = m.type.zh
+        c.put(x, y_bot, label, "dim")
+        x = end + 3
+
+    # action row
+    prompt = ui.prompt
+    if prompt is not None:
+        x = 1
+        for i, ch in enumerate(prompt.choices):
+            sel = i == ui.selected
+            x = c.put(x, y_act, "[" if sel else " ", "choice-sel" if sel else "text")
+            for text, style in ch.label:
+                x = c.put(x, y_act, text, style + "+sel" if sel and style.startswith("tile")
+                          else ("choice-sel" if sel else style))
+            x = c.put(x, y_act, "]" if sel else " ", "choice-sel" if sel else "text")
+            x = c.put(x, y_act, " ", "text")
+    else:
+        c.pieces(1, y_act, _action_hints(view, ui, tiles, cursor))
+
+    # log row
+    _log(c, view, ui, me, y_log)
+
+
+def _action_hints(view: View, ui: UiState, tiles: list[Kind], cursor: int) -> list[Piece]:
+    lang, face = ui.lang, ui.face
+    out: list[Piece] = []
+
+    def add(text: str, style: str = "keyhint") -> None:
+        if out:
+            out.append((" · ", "dim"))
+        out.append((text, style))
+
+    if view.my_move and view.phase is Phase.TURN and tiles:
+        types = {a.type for a in view.legal}
+        kind = tiles[cursor]
+        h, _, tail = tr(lang, "k_discard", tile="\0").partition("\0")
+        out.append((h.replace("Enter", _key(ui, "confirm", "Enter")), "keyhint"))
+        out += tile_pieces([kind], face)
+        if tail:
+            out.append((tail, "keyhint"))
+        if ActionType.WIN in types:
+            add(tr(lang, "k_win"), "keyhint-win")
+        if types & {ActionType.ANGANG, ActionType.BUGANG}:
+            add(tr(lang, "k_kong"))
+        if any(a.ting for a in view.legal):
+            add(tr(lang, "k_ting"))
+    elif not view.my_move and view.phase is not Phase.ENDED:
+        add(tr(lang, "wait_others"), "dim")
+    add(tr(lang, "k_help"))
+    add(tr(lang, "k_face"))
+    return out
+
+
+def event_pieces(e: Event, me: int, lang: str, face: Face) -> list[Piece] | None:
+    et = e.type
+    if et in (EventType.DRAW, EventType.DEAL, EventType.REPLACEMENT):
+        return None
+    who = relative_name(me, e.seat, lang) if e.seat is not None else ""
+    key = "ev_" + et.value
+    if key not in _EVENT_KEYS:
+        return None
+    tile_field = "\0"
+    text = tr(lang, key, who=who, tile=tile_field, tiles=tile_field)
+    head, _, tail = text.partition("\0")
+    out: list[Piece] = [(head, "log")]
+    if "\0" in text:
+        if et is EventType.CHI and e.tiles:
+            out += tile_pieces(sorted(e.tiles), face, mark=e.tile)
+        elif e.tile is not None:
+            out += tile_pieces([e.tile], face)
+        out.append((tail, "log"))
+    return out
+
+
+_EVENT_KEYS = {
+    "ev_buy", "ev_no_buy", "ev_lighter", "ev_wild", "ev_discard", "ev_ting", "ev_chi",
+    "ev_peng", "ev_minggang", "ev_angang", "ev_bugang", "ev_robbed", "ev_win", "ev_pond_win",
+    "ev_jiebao", "ev_four_wilds", "ev_exhausted",
+}
+
+
+def _log(c: Canvas, view: View, ui: UiState, me: int, y: int) -> None:
+    items: list[list[Piece]] = []
+    for e in view.events:
+        pcs = event_pieces(e, me, ui.lang, ui.face)
+        if pcs is not None:
+            items.append(pcs)
+    width = c.width - 2
+    chosen: list[list[Piece]] = []
+    used = 0
+    for pcs in reversed(items):
+        w = pieces_width(pcs) + 3
+        if used + w > width:
+            break
+        chosen.append(pcs)
+        used += w
+    x = 1
+    for i, pcs in enumerate(reversed(chosen)):
+        if i:
+            x = c.put(x, y, " · ", "dim")
+        x = c.pieces(x, y, pcs)

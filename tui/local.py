@@ -1,0 +1,243 @@
+"""``mahjong-ssh play``: you against three computer players in this terminal.
+
+:class:`LocalTable` implements :class:`tui.client.TableClient` for one human seat: it owns a
+:class:`engine.game.Game`, lets :class:`engine.bots.basic.BasicPlayer` play the other three
+seats on the asyncio loop with a short pause per move (so a human can follow), and runs the
+turn and claim timers from the table options (expiry discards the drawn tile — after a claim
+the rightmost tile — or passes; it never declares a win).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import random
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from engine.actions import Action, ActionType, IllegalActionError
+from engine.bots.basic import BasicPlayer
+from engine.game import Game
+from engine.rulesets import OptionError
+from engine.table import Phase
+from engine.view import View, build_view
+from tui.client import TableUpdate, UpdateCallback
+
+
+class LocalTable:
+    """One human seat and three computer players, all in this process."""
+
+    def __init__(self, seat: int = 0, bot_delay: float = 0.5, timers: bool = True) -> None:
+        self.seat = seat
+        self.bot_delay = bot_delay
+        self.timers = timers
+        self.game: Game | None = None
+        self.bots = {s: BasicPlayer() for s in range(4) if s != seat}
+        self._callbacks: list[UpdateCallback] = []
+        self._task: asyncio.Task[None] | None = None
+        self._wake: asyncio.Event | None = None
+        self._paused = False
+        self._closed = False
+        self._deadline: float | None = None
+        self._timer_total = 0.0
+        self._last: TableUpdate | None = None
+
+    # --- TableClient ---------------------------------------------------------------------
+    def subscribe(self, callback: UpdateCallback) -> None:
+        self._callbacks.append(callback)
+        if self._last is not None:
+            callback(self._last)
+
+    def new_game(self, rules: str, options: Mapping[str, Any], seed: int | None) -> str | None:
+        if seed is None:
+            seed = random.randrange(1 << 31)
+        try:
+            game = Game(rules, seed, dict(options))
+        except (OptionError, ValueError) as exc:
+            return str(exc)
+        self.game = game
+        game.new_hand()
+        self._deadline = None
+        self._publish(force=True)
+        self._start()
+        return None
+
+    def send(self, action: Action) -> str | None:
+        game = self.game
+        if game is None or game.hand is None:
+            return "no game in progress"
+        try:
+            game.apply(self.seat, action)
+        except IllegalActionError as exc:
+            return exc.reason
+        self._deadline = None
+        self._publish()
+        self._kick()
+        return None
+
+    def next_hand(self) -> None:
+        game = self.game
+        if game is None or game.hand is None or not game.hand.is_over or game.is_over:
+            return
+        game.new_hand()
+        self._deadline = None
+        self._publish(force=True)
+        self._kick()
+
+    def set_paused(self, paused: bool) -> None:
+        if paused != self._paused:
+            self._paused = paused
+            self._deadline = None
+            self._kick()
+
+    def close(self) -> None:
+        self._closed = True
+        self._callbacks.clear()
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+    # --- the loop --------------------------------------------------------------------------
+    def _start(self) -> None:
+        if self._task is None or self._task.done():
+            self._wake = asyncio.Event()
+            self._task = asyncio.get_running_loop().create_task(self._run())
+        else:
+            self._kick()
+
+    def _kick(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
+
+    async def _wait(self, deadline: float | None) -> bool:
+        """Sleep until kicked (True) or until ``deadline`` (False)."""
+        assert self._wake is not None
+        timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+        try:
+            await asyncio.wait_for(self._wake.wait(), timeout)
+        except TimeoutError:
+            return False
+        finally:
+            self._wake.clear()
+        return True
+
+    async def _run(self) -> None:
+        while not self._closed:
+            game = self.game
+            hand = game.hand if game is not None else None
+            if game is None or hand is None or hand.is_over or self._paused:
+                self._publish()
+                await self._wait(None)
+                continue
+            to_act = hand.to_act()
+            bots = [s for s in to_act if s != self.seat]
+            human = self.seat in to_act
+            if bots:
+                seat = bots[0]
+                if not human and hand.phase is not Phase.CLAIM and hand.phase is not Phase.ROB:
+                    stamp = (hand, hand.version)
+                    if self.bot_delay > 0:
+                        await asyncio.sleep(self.bot_delay)
+                    else:
+                        await asyncio.sleep(0)
+                    if self.game is not game or (game.hand, hand.version) != stamp or self._paused:
+                        continue
+                action = self.bots[seat].choose(build_view(hand, seat))
+                game.apply(seat, action)
+                self._publish()
+                continue
+            if human:
+                seconds = self._timer_for(game, hand.phase) if self.timers else 0
+                stamp = (hand, hand.version)
+                if seconds > 0:
+                    if self._deadline is None:
+                        self._deadline = time.monotonic() + seconds
+                    self._timer_total = float(seconds)
+                else:
+                    self._deadline = None
+                self._publish()
+                woke = await self._wait(self._deadline)
+                if (
+                    not woke
+                    and self.game is game
+                    and (game.hand, hand.version) == stamp
+                    and not self._paused
+                ):
+                    view = build_view(hand, self.seat)
+                    with contextlib.suppress(IllegalActionError):
+                        game.apply(self.seat, expiry_action(view))
+                    self._deadline = None
+                    self._publish()
+                continue
+            await self._wait(None)  # nobody to act (should not happen)
+
+    @staticmethod
+    def _timer_for(game: Game, phase: Phase) -> int:
+        opts = game.ruleset.options
+        key = "claim_seconds" if phase in (Phase.CLAIM, Phase.ROB) else "turn_seconds"
+        return int(opts.get(key) or 0)
+
+    def _publish(self, force: bool = False) -> None:
+        game = self.game
+        if game is None or game.hand is None:
+            return
+        view = build_view(game.hand, self.seat)
+        deadline = self._deadline if view.my_move else None
+        update = TableUpdate(
+            view=view,
+            deadline=deadline,
+            timer_seconds=self._timer_total if deadline is not None else 0.0,
+            totals=(game.scores[0], game.scores[1], game.scores[2], game.scores[3]),
+            history=tuple(game.history),
+            hands_per_game=game.hands_per_game,
+            game_over=game.is_over,
+        )
+        if not force and update == self._last:
+            return
+        self._last = update
+        for cb in list(self._callbacks):
+            cb(update)
+
+
+def expiry_action(view: View) -> Action:
+    """What a timer's expiry plays: discard the drawn tile (after a claim: the rightmost
+    tile), pass a claim, decline to buy; never a win."""
+    legal = view.legal
+    if view.phase is Phase.TURN:
+        discards = [a for a in legal if a.type is ActionType.DISCARD and not a.ting]
+        for kind in ([view.drawn] if view.drawn is not None else []) + list(view.hand[::-1]):
+            if Action.discard(kind) in discards:
+                return Action.discard(kind)
+        return discards[0]
+    if view.phase is Phase.BUY:
+        for a in legal:
+            if a.type is ActionType.NO_BUY and not a.lighter:
+                return a
+        return next(a for a in legal if not a.lighter)
+    return Action.pass_()
+
+
+def main(args: argparse.Namespace) -> int:
+    """Entry point of ``mahjong-ssh play``."""
+    from tui.app import MahjongApp
+    from tui.settings import Settings
+
+    settings = Settings.load()
+    if getattr(args, "lang", None):
+        settings.lang = args.lang
+    if getattr(args, "tiles", None):
+        settings.tiles = args.tiles
+    if getattr(args, "theme", None):
+        settings.theme = args.theme
+    table = LocalTable(bot_delay=settings.bot_delay)
+    app = MahjongApp(
+        table,
+        settings,
+        rules=getattr(args, "rules", None),
+        seed=getattr(args, "seed", None),
+    )
+    app.run()
+    table.close()
+    return 0

@@ -1,0 +1,158 @@
+"""The hand result, the game result and the help page as Textual markup.
+
+Colours are theme variables only (``[$tile-man]``); these screens are not on the hot path.
+Every pattern and modifier of the settlement is listed with its Chinese and English name and
+its value, then every transfer and the new totals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from textual.binding import Binding
+from textual.markup import escape
+
+from engine.tiles import Kind
+from engine.view import MeldView
+from tui.client import TableUpdate
+from tui.faces import Face, small, suit_class
+from tui.i18n import seat_label, seat_wind, tr
+from tui.layout import rules_title
+from tui.rules_text import SUMMARIES
+
+
+def tile_markup(kind: Kind, face: Face, mark: bool = False) -> str:
+    var = "$tile-" + suit_class(kind).value
+    style = f"bold {var} on $tile-sel underline" if mark else f"bold {var} on $tile-face"
+    return f"[{style}]{escape(small(kind, face))}[/]"
+
+
+def tiles_markup(kinds: Iterable[Kind], face: Face, mark: Kind | None = None) -> str:
+    out = []
+    marked = False
+    for k in kinds:
+        m = mark is not None and k == mark and not marked
+        marked = marked or m
+        out.append(tile_markup(k, face, m))
+    return " ".join(out)
+
+
+def meld_markup(m: MeldView, face: Face, lang: str) -> str:
+    if m.tiles is None:
+        return "[$tile-back]▒▒▒▒[/]"
+    src = f"←{seat_wind(m.source, lang)}" if m.source is not None else ""
+    return f"{m.type.zh}({tiles_markup(m.tiles, face)}){escape(src)}"
+
+
+def party(p: int | str, viewer: int, lang: str) -> str:
+    return seat_label(viewer, p, lang) if isinstance(p, int) else escape(str(p))
+
+
+def hand_result_lines(update: TableUpdate, lang: str, face: Face) -> list[str]:
+    view = update.view
+    me = view.viewer if view.viewer is not None else 0
+    res = view.result
+    out: list[str] = [
+        f"[b $turn]{escape(tr(lang, 'res_title', n=view.hand_no))} — "
+        f"{escape(rules_title(view.rules, lang))}[/]",
+        "",
+    ]
+    if res is None:
+        out.append(escape(tr(lang, "res_draw")))
+        return out
+    settlement = res.settlement
+    out.append(f"[b]{escape(tr(lang, 'res_hands'))}[/]")
+    for s in range(4):
+        winner = s in res.winners
+        mark = res.win_tile if winner else None
+        hand = tiles_markup(res.hands[s], face, mark)
+        melds = "  ".join(meld_markup(m, face, lang) for m in res.melds[s])
+        star = "[b $turn]胡[/] " if winner else "   "
+        out.append(f" {star}{escape(seat_label(me, s, lang)):<8} {hand}  {melds}")
+    if res.win_tile is not None:
+        out.append(f"    {escape(tr(lang, 'res_win_tile'))}: {tile_markup(res.win_tile, face, True)}")
+    out.append("")
+    if not settlement.wins:
+        out.append(f"[b]{escape(tr(lang, 'res_draw'))}[/]")
+    for w in settlement.wins:
+        pattern = f"{w.pattern_zh} {w.pattern_en}" if lang == "en" else w.pattern_zh
+        out.append(f"[b $turn]{escape(tr(lang, 'res_winner', who=seat_label(me, w.seat, lang), pattern=pattern))}[/]")
+        for item in w.items:
+            tiles = f"  {tiles_markup(item.tiles, face)}" if item.tiles else ""
+            out.append(f"   {escape(item.zh)} {escape(item.en)}  [b]{escape(item.value)}[/]{tiles}")
+        out.append(f"   {escape(tr(lang, 'res_total', v=w.value))}")
+    out.append("")
+    out.append(f"[b]{escape(tr(lang, 'res_transfers'))}[/]")
+    for t in settlement.transfers:
+        out.append("   " + escape(tr(
+            lang, "res_pays", payer=party(t.payer, me, lang), payee=party(t.payee, me, lang),
+            amount=t.amount, why=t.why,
+        )))
+    if not settlement.transfers:
+        out.append("   —")
+    out.append("")
+    out.append(f"[b]{escape(tr(lang, 'res_net'))} / {escape(tr(lang, 'res_totals'))}[/]")
+    for s in range(4):
+        net = settlement.net.get(s, 0)
+        out.append(f"   {escape(seat_label(me, s, lang)):<8} {net:+6d}   →  {update.totals[s]:+6d}")
+    for k, v in settlement.net.items():
+        if isinstance(k, str):
+            out.append(f"   {escape(k):<8} {v:+6d}")
+    if settlement.next_dealer is not None:
+        out.append("   " + escape(tr(lang, "res_next_dealer",
+                                     seat=seat_label(me, settlement.next_dealer, lang))))
+    return out
+
+
+def game_result_lines(update: TableUpdate, lang: str) -> list[str]:
+    view = update.view
+    me = view.viewer if view.viewer is not None else 0
+    out = [f"[b $turn]{escape(tr(lang, 'game_title', rules=rules_title(view.rules, lang)))}[/]", ""]
+    header = "        " + "".join(f"{seat_label(me, s, lang):>10}" for s in range(4))
+    out.append(escape(header))
+    for h in update.history:
+        who = " ".join(seat_wind(s, lang) for s in h.winners) or tr(lang, "drawn_short")
+        row = f"{tr(lang, 'game_hand', n=h.hand_no):<8}" + "".join(f"{v:>+10d}" for v in h.net)
+        out.append(escape(row) + f"   {escape(who)}")
+    out.append(escape(f"{tr(lang, 'res_totals'):<8}" + "".join(f"{v:>+10d}" for v in update.totals)))
+    best = max(range(4), key=lambda s: update.totals[s])
+    out.append("")
+    out.append(f"[b $turn]{escape(tr(lang, 'game_winner', who=seat_label(me, best, lang)))}[/]")
+    return out
+
+
+def key_label(keys: str) -> str:
+    names = {"question_mark": "?", "minus": "-", "equals_sign": "=", "left_square_bracket": "[",
+             "right_square_bracket": "]", "space": "Space", "enter": "Enter", "left": "←",
+             "right": "→", "escape": "Esc"}
+    return "/".join(names.get(k.strip(), k.strip()) for k in keys.split(","))
+
+
+def help_lines(rules: str, lang: str, bindings: Sequence[Binding],
+               keymap: dict[str, str]) -> list[str]:
+    out = [f"[b $turn]{escape(tr(lang, 'help_title'))}[/]", "", f"[b]{escape(tr(lang, 'help_keys'))}[/]"]
+    picks = [b for b in bindings if (b.id or "").startswith("pick-")]
+    for b in bindings:
+        if b in picks:
+            continue
+        keys = keymap.get(b.id or "", b.key)
+        out.append(f"   {escape(key_label(keys)):<14} {escape(b.description)}  [dim]({b.id})[/]")
+    if picks:
+        keys = " ".join(key_label(keymap.get(b.id or "", b.key)) for b in picks)
+        out.append(f"   {escape(keys)}  pick tile 1–14 [dim](pick-1 … pick-14)[/]")
+    out.append("   [dim]" + escape(tr(lang, "set_keys")) + "[/]")
+    out.append("")
+    summary = SUMMARIES.get(rules)
+    if summary is None:
+        return out
+    out.append(f"[b]{escape(tr(lang, 'help_rules', rules=rules_title(rules, lang)))}[/]")
+    out.append(" [b]牌型 Patterns[/]")
+    for p in summary.patterns:
+        out.append(f"   {escape(p.zh)}  {escape(p.en)}  [b]{escape(p.value)}[/]")
+    out.append(" [b]名目 Modifiers[/]")
+    for p in summary.modifiers:
+        out.append(f"   {escape(p.zh)}  {escape(p.en)}  [b]{escape(p.value)}[/]")
+    out.append(" [b]支付 Payments[/]")
+    for line in (summary.payments_zh if lang == "zh" else summary.payments_en):
+        out.append("   " + escape(line))
+    return out

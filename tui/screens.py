@@ -1,0 +1,288 @@
+"""The screens around the table: new game, hand result, game result, help, settings.
+
+None of these is on the hot path; they use ordinary widgets and may recompose.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static, Switch
+
+from engine.rulesets import RULESETS, OptionError, OptionSpec
+from themes import THEME_NAMES
+from tui.client import TableUpdate
+from tui.i18n import tr
+from tui.layout import rules_title
+from tui.result_text import game_result_lines, hand_result_lines, help_lines
+
+if TYPE_CHECKING:
+    from tui.app import MahjongApp
+
+
+class _Page(Screen[None]):
+    @property
+    def mj(self) -> MahjongApp:
+        return self.app  # type: ignore[return-value]
+
+    @property
+    def lang(self) -> str:
+        return self.mj.settings.lang
+
+
+def markup(lines: list[str]) -> Content:
+    return Content.from_markup("\n".join(lines))
+
+
+class HandResultScreen(_Page):
+    BINDINGS = [
+        Binding("enter,space", "next", "Next hand 下一盘", id="result-next"),
+        Binding("question_mark,f1", "help", "Help", id="result-help", show=False),
+        Binding("t", "face", "Tiles", id="result-tiles", show=False),
+        Binding("q", "quit", "Quit", id="result-quit", show=False),
+    ]
+
+    def __init__(self, update: TableUpdate) -> None:
+        super().__init__()
+        self.update = update
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="page"):
+            yield Static(self._content(), id="result")
+            key = "res_last" if self.update.game_over else "res_next"
+            yield Static(tr(self.lang, key), classes="keys")
+
+    def _content(self) -> Content:
+        return markup(hand_result_lines(self.update, self.lang, self.mj.face))
+
+    def action_next(self) -> None:
+        self.mj.after_hand_result(self.update)
+
+    def action_help(self) -> None:
+        self.mj.show_help()
+
+    def action_face(self) -> None:
+        self.mj.set_face(self.mj.face.next())
+        self.query_one("#result", Static).update(self._content())
+
+
+class GameResultScreen(_Page):
+    BINDINGS = [
+        Binding("enter,space", "new_game", "New game 新游戏", id="game-new"),
+        Binding("q", "quit", "Quit", id="game-quit", show=False),
+    ]
+
+    def __init__(self, update: TableUpdate) -> None:
+        super().__init__()
+        self.update = update
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="page"):
+            yield Static(markup(game_result_lines(self.update, self.lang)), id="game-result")
+            yield Static(tr(self.lang, "game_keys"), classes="keys")
+
+    def action_new_game(self) -> None:
+        self.mj.show_new_game()
+
+
+class HelpScreen(_Page):
+    BINDINGS = [
+        Binding("escape,question_mark,q,f1", "close", "Close", id="help-close"),
+    ]
+
+    def __init__(self, rules: str) -> None:
+        super().__init__()
+        self.rules = rules
+
+    def compose(self) -> ComposeResult:
+        from tui.table_screen import TABLE_BINDINGS
+
+        keymap = {k: v for k, v in self.mj.settings.keys.items()}
+        lines = help_lines(self.rules, self.lang, TABLE_BINDINGS, keymap)
+        with VerticalScroll(classes="page"):
+            yield Static(markup(lines), id="help")
+            yield Static(tr(self.lang, "close"), classes="keys")
+
+    def action_close(self) -> None:
+        self.app.pop_screen()
+
+
+class NewGameScreen(_Page):
+    BINDINGS = [
+        Binding("question_mark,f1", "help", "Help", id="new-help", show=False),
+        Binding("ctrl+s", "settings", "Settings", id="new-settings", show=False),
+    ]
+
+    def __init__(self, rules: str | None = None) -> None:
+        super().__init__()
+        self.rules = rules or self.mj_rules_default()
+
+    def mj_rules_default(self) -> str:
+        return "yichun"
+
+    def on_mount(self) -> None:
+        self.query_one("#start", Button).focus()
+
+    def compose(self) -> ComposeResult:
+        lang = self.lang
+        saved = self.mj.settings.options.get(self.rules, {})
+        with VerticalScroll(classes="page"):
+            yield Label(tr(lang, "ng_title"), classes="page-title")
+            yield Label(tr(lang, "ng_rules"))
+            with RadioSet(id="rules"):
+                for name in RULESETS:
+                    yield RadioButton(rules_title(name, "en"), value=name == self.rules,
+                                      id=f"rules-{name}")
+            yield Label(tr(lang, "ng_options"))
+            for spec in RULESETS[self.rules].options_spec:
+                value = saved.get(spec.key, spec.default)
+                with Horizontal(classes="form-row"):
+                    yield Label(f"{spec.zh} {spec.en}" if lang == "en" else spec.zh)
+                    if isinstance(spec.default, bool):
+                        yield Switch(bool(value), id=f"opt-{spec.key}")
+                    else:
+                        yield Input("" if value is None else str(value), id=f"opt-{spec.key}",
+                                    type="integer" if not spec.allow_none else "text")
+            with Horizontal(classes="form-row"):
+                yield Label(tr(lang, "ng_seed"))
+                yield Input("", id="seed", type="integer")
+            yield Label("", id="error", classes="error-text")
+            yield Button(tr(lang, "ng_start"), id="start", variant="primary")
+            yield Static(tr(lang, "ng_help"), classes="keys")
+
+    async def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+        if event.pressed.id and event.pressed.id.startswith("rules-"):
+            name = event.pressed.id.removeprefix("rules-")
+            if name != self.rules:
+                self.rules = name
+                await self.recompose()
+                self.query_one(f"#rules-{name}", RadioButton).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "start":
+            self.start()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.start()
+
+    def read_options(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for spec in RULESETS[self.rules].options_spec:
+            out[spec.key] = self._read(spec)
+        return out
+
+    def _read(self, spec: OptionSpec) -> Any:
+        if isinstance(spec.default, bool):
+            return self.query_one(f"#opt-{spec.key}", Switch).value
+        text = self.query_one(f"#opt-{spec.key}", Input).value.strip()
+        if not text:
+            if spec.allow_none:
+                return None
+            raise OptionError(f"{spec.key}: a whole number is needed")
+        try:
+            return spec.check(int(text))
+        except ValueError as exc:
+            raise OptionError(str(exc)) from None
+
+    def start(self) -> None:
+        error = self.query_one("#error", Label)
+        try:
+            options = self.read_options()
+            RULESETS[self.rules].resolve_options(options)
+        except OptionError as exc:
+            error.update(str(exc))
+            return
+        seed_text = self.query_one("#seed", Input).value.strip()
+        seed = int(seed_text) if seed_text.lstrip("-").isdigit() else None
+        self.mj.settings.rules = self.rules
+        self.mj.settings.options[self.rules] = options
+        self.mj.settings.save()
+        message = self.mj.start_game(self.rules, options, seed)
+        if message:
+            error.update(message)
+
+    def action_help(self) -> None:
+        self.mj.push_screen(HelpScreen(self.rules))
+
+    def action_settings(self) -> None:
+        self.mj.show_settings()
+
+
+class SettingsScreen(_Page):
+    BINDINGS = [Binding("escape", "close", "Close", id="settings-close")]
+
+    def compose(self) -> ComposeResult:
+        s = self.mj.settings
+        lang = self.lang
+        with VerticalScroll(classes="page"):
+            yield Label(tr(lang, "set_title"), classes="page-title")
+            yield Label(tr(lang, "set_lang"))
+            with RadioSet(id="lang"):
+                yield RadioButton("English", value=s.lang == "en", id="lang-en")
+                yield RadioButton("中文", value=s.lang == "zh", id="lang-zh")
+            yield Label(tr(lang, "set_tiles"))
+            with RadioSet(id="tiles"):
+                for face in ("cjk", "glyph", "ascii"):
+                    yield RadioButton(face, value=self.mj.face.value == face, id=f"tiles-{face}")
+            yield Label(tr(lang, "set_theme"))
+            with RadioSet(id="theme"):
+                for name in THEME_NAMES:
+                    yield RadioButton(name, value=self.app.theme == name, id=f"theme-{name}")
+            with Horizontal(classes="form-row"):
+                yield Label(tr(lang, "set_delay"))
+                yield Input(str(s.bot_delay), id="delay", type="number")
+            with Horizontal(classes="form-row"):
+                yield Label(tr(lang, "set_hints"))
+                yield Switch(s.show_waits, id="show-waits")
+            with Horizontal(classes="form-row"):
+                yield Label(tr(lang, "set_suggest"))
+                yield Switch(s.show_suggestion, id="show-suggestion")
+            yield Static(tr(lang, "set_saved", path=str(s.path or "")), classes="keys", id="saved")
+            yield Static(tr(lang, "set_keys"), classes="keys")
+            yield Static(tr(lang, "close"), classes="keys")
+
+    async def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+        pid = event.pressed.id or ""
+        s = self.mj.settings
+        if pid.startswith("lang-"):
+            s.lang = pid.removeprefix("lang-")
+            s.save()
+            self.mj.settings_changed()
+            await self.recompose()
+            return
+        if pid.startswith("tiles-"):
+            from tui.faces import Face
+
+            self.mj.set_face(Face(pid.removeprefix("tiles-")))
+        elif pid.startswith("theme-"):
+            self.mj.apply_theme(pid.removeprefix("theme-"))
+            s.theme = self.app.theme
+        s.save()
+
+    def on_switch_changed(self, event: Switch.Changed) -> None:
+        s = self.mj.settings
+        if event.switch.id == "show-waits":
+            s.show_waits = event.value
+        elif event.switch.id == "show-suggestion":
+            s.show_suggestion = event.value
+        s.save()
+        self.mj.settings_changed()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "delay":
+            try:
+                value = float(event.value)
+            except ValueError:
+                return
+            if 0 <= value <= 10:
+                self.mj.settings.bot_delay = value
+                self.mj.settings.save()
+                self.mj.settings_changed()
+
+    def action_close(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,87 @@
+"""Player settings, saved between runs as JSON.
+
+The file is ``settings.json`` under ``$MAHJONG_SSH_CONFIG_DIR`` if set (tests point it at a
+temporary folder), else ``$XDG_CONFIG_HOME/mahjong-ssh`` (``~/.config/mahjong-ssh``; on Windows
+``%APPDATA%\\mahjong-ssh``). Unknown or malformed entries are ignored, never fatal.
+
+``keys`` remaps key bindings by their id, e.g. ``{"win": "w,W", "pass": "x,escape"}`` (the ids
+are listed on the help screen).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+CONFIG_ENV = "MAHJONG_SSH_CONFIG_DIR"
+
+
+def config_dir() -> Path:
+    env = os.environ.get(CONFIG_ENV)
+    if env:
+        return Path(env)
+    if sys.platform == "win32" and os.environ.get("APPDATA"):
+        return Path(os.environ["APPDATA"]) / "mahjong-ssh"
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "mahjong-ssh"
+
+
+@dataclass
+class Settings:
+    lang: str = "en"
+    tiles: str | None = None  # None: CJK on a UTF-8 locale, else ASCII
+    theme: str = "mahjong-classic"
+    bot_delay: float = 0.5
+    show_waits: bool = True
+    show_suggestion: bool = False
+    rules: str = "yichun"
+    options: dict[str, dict[str, Any]] = field(default_factory=dict)  # per ruleset
+    keys: dict[str, str] = field(default_factory=dict)  # binding id -> "key1,key2"
+    path: Path | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> Settings:
+        path = path or config_dir() / "settings.json"
+        out = cls(path=path)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return out
+        if not isinstance(data, dict):
+            return out
+        if data.get("lang") in ("en", "zh"):
+            out.lang = data["lang"]
+        if data.get("tiles") in ("cjk", "glyph", "ascii", None):
+            out.tiles = data.get("tiles")
+        if isinstance(data.get("theme"), str):
+            out.theme = data["theme"]
+        delay = data.get("bot_delay")
+        if isinstance(delay, int | float) and 0 <= delay <= 10:
+            out.bot_delay = float(delay)
+        for key in ("show_waits", "show_suggestion"):
+            if isinstance(data.get(key), bool):
+                setattr(out, key, data[key])
+        if isinstance(data.get("rules"), str):
+            out.rules = data["rules"]
+        if isinstance(data.get("options"), dict):
+            out.options = {
+                k: dict(v) for k, v in data["options"].items() if isinstance(v, dict)
+            }
+        if isinstance(data.get("keys"), dict):
+            out.keys = {str(k): str(v) for k, v in data["keys"].items()}
+        return out
+
+    def save(self) -> Path | None:
+        path = self.path or config_dir() / "settings.json"
+        data = asdict(self)
+        data.pop("path", None)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
+        except OSError:
+            return None
+        return path

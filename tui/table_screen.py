@@ -1,0 +1,339 @@
+"""The table screen: the table widget plus the keyboard.
+
+The screen keeps only what the player is doing (cursor, open prompt, a message); the game state
+is the latest :class:`~tui.client.TableUpdate`. Every key binding has an id, so the settings
+file can remap it (``"keys": {"win": "w"}``).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+
+from engine.actions import Action, ActionType
+from engine.bots.basic import BasicPlayer
+from engine.table import Phase
+from tui.client import TableUpdate
+from tui.faces import Face, name
+from tui.i18n import tr
+from tui.layout import (
+    INDEX_LABELS,
+    MIN_HEIGHT,
+    MIN_WIDTH,
+    Choice,
+    Prompt,
+    UiState,
+    claim_prompt,
+    hand_tiles,
+    kong_prompt,
+)
+from tui.table import TableView
+
+if TYPE_CHECKING:
+    from tui.app import MahjongApp
+
+INDEX_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "minus", "equals_sign",
+              "left_square_bracket", "right_square_bracket")
+assert len(INDEX_KEYS) == len(INDEX_LABELS)
+
+TABLE_BINDINGS: list[Binding] = [
+    Binding("left,h", "cursor(-1)", "Move left ←", id="cursor-left", show=False),
+    Binding("right,l", "cursor(1)", "Move right →", id="cursor-right", show=False),
+    *(
+        Binding(key, f"pick({i})", f"Pick tile {INDEX_LABELS[i]}", id=f"pick-{i + 1}",
+                show=False)
+        for i, key in enumerate(INDEX_KEYS)
+    ),
+    Binding("enter,space", "confirm", "Discard / confirm 打出", id="confirm", show=False),
+    Binding("w", "win", "Win 胡", id="win", show=False),
+    Binding("k", "kong", "Kong 杠", id="kong", show=False),
+    Binding("p", "peng", "Pung 碰", id="peng", show=False),
+    Binding("c", "chi", "Chow 吃 (again: next set)", id="chi", show=False),
+    Binding("x", "pass", "Pass 过", id="pass", show=False),
+    Binding("b", "ting", "Discard and declare 报听 (Gejiu)", id="ting", show=False),
+    Binding("d", "pond_win", "塘子烂糊 (Gejiu)", id="pond-win", show=False),
+    Binding("m", "buy", "Buy 买 (Yichun)", id="buy", show=False),
+    Binding("n", "no_buy", "Don't buy 不买 (Yichun)", id="no-buy", show=False),
+    Binding("t", "face", "Tile faces 牌面", id="tiles", show=False),
+    Binding("i", "suggest", "Suggested discard on/off", id="suggest", show=False),
+    Binding("question_mark,f1", "help", "Help 帮助", id="help", show=False),
+    Binding("s", "settings", "Settings 设置", id="settings", show=False),
+    Binding("q", "quit_table", "Quit 退出 (twice)", id="quit", show=False),
+]
+
+
+class TableScreen(Screen[None]):
+    BINDINGS = TABLE_BINDINGS
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.update: TableUpdate | None = None
+        self.ui = UiState()
+        self._quit_armed = 0.0
+        self._bot = BasicPlayer()
+
+    @property
+    def mj(self) -> MahjongApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield TableView(id="table")
+
+    def on_mount(self) -> None:
+        self.set_interval(0.25, self._tick)
+        self._sync_settings()
+        if self.update is not None:
+            self.apply_update(self.update)
+
+    @property
+    def table(self) -> TableView:
+        return self.query_one(TableView)
+
+    def _sync_settings(self) -> None:
+        s = self.mj.settings
+        self.ui.lang = s.lang
+        self.ui.face = self.mj.face
+        self.ui.show_waits = s.show_waits
+        self.ui.show_suggestion = s.show_suggestion
+        self.ui.keys = {"confirm": "Enter"}
+
+    def refresh_settings(self) -> None:
+        self._sync_settings()
+        if self.update is not None:
+            self._rebuild_prompt(self.update, keep=True)
+        self._redraw()
+
+    # --- updates in -----------------------------------------------------------------------
+    def apply_update(self, update: TableUpdate) -> None:
+        prev = self.update
+        self.update = update
+        if not self.is_mounted:
+            return
+        view = update.view
+        tiles = hand_tiles(view)
+        if prev is None or hand_tiles(prev.view) != tiles or prev.view.hand_no != view.hand_no:
+            self.ui.cursor = max(0, len(tiles) - 1)
+        if prev is None or (prev.view.phase, prev.view.current, prev.view.my_move) != (
+            view.phase, view.current, view.my_move
+        ):
+            self.ui.message = ""
+        self._rebuild_prompt(update, keep=True)
+        self.ui.suggestion = None
+        if self.ui.show_suggestion and view.my_move and view.phase is Phase.TURN:
+            choice = self._bot.choose(view)
+            if choice.type is ActionType.DISCARD:
+                self.ui.suggestion = choice.tile
+        self._redraw()
+
+    def _rebuild_prompt(self, update: TableUpdate, keep: bool) -> None:
+        view = update.view
+        old = self.ui.prompt
+        prompt: Prompt | None = claim_prompt(view, self.ui.lang, self.ui.face)
+        if prompt is None and old is not None and old.kind == "kong" and view.my_move \
+                and view.phase is Phase.TURN:
+            prompt = kong_prompt(view, self.ui.lang, self.ui.face)
+        if prompt is None or old is None or not keep or [c.action for c in prompt.choices] != [
+            c.action for c in old.choices
+        ]:
+            self.ui.selected = 0
+        self.ui.prompt = prompt
+
+    def _tick(self) -> None:
+        if self.update is not None and self.update.deadline is not None:
+            self._redraw()
+
+    def _redraw(self) -> None:
+        if self.update is None or not self.is_mounted:
+            return
+        self.ui.now = time.monotonic()
+        self.table.show(self.update, self.ui)
+
+    def on_resize(self) -> None:
+        small = self.size.width < MIN_WIDTH or self.size.height < MIN_HEIGHT
+        self.mj.client.set_paused(small)
+
+    # --- sending --------------------------------------------------------------------------
+    def _send(self, action: Action) -> None:
+        error = self.mj.client.send(action)
+        if error:
+            self.ui.message = error
+        else:
+            self.ui.message = ""
+            self.ui.prompt = None
+        self._redraw()
+
+    def _say(self, key: str, **fields: object) -> None:
+        self.ui.message = tr(self.ui.lang, key, **fields)
+        self._redraw()
+
+    def _choices(self, hotkey: str) -> list[int]:
+        p = self.ui.prompt
+        if p is None:
+            return []
+        return [i for i, c in enumerate(p.choices) if c.hotkey == hotkey]
+
+    def _choose(self, choice: Choice) -> None:
+        if choice.action is None:
+            self.ui.prompt = None
+            self._redraw()
+        else:
+            self._send(choice.action)
+
+    def _hotkey(self, hotkey: str) -> bool:
+        """Act on the prompt's choices for ``hotkey``: one choice plays it; several move the
+        highlight among them (Enter confirms). False when the prompt has none."""
+        p = self.ui.prompt
+        idx = self._choices(hotkey)
+        if p is None or not idx:
+            return False
+        if len(idx) == 1:
+            self._choose(p.choices[idx[0]])
+        else:
+            nxt = [i for i in idx if i > self.ui.selected]
+            self.ui.selected = nxt[0] if nxt and self.ui.selected in idx else idx[0]
+            self._redraw()
+        return True
+
+    @property
+    def _view_legal(self) -> tuple[Action, ...]:
+        return self.update.view.legal if self.update is not None else ()
+
+    # --- actions --------------------------------------------------------------------------
+    def action_cursor(self, delta: int) -> None:
+        if self.update is None:
+            return
+        if self.ui.prompt is not None:
+            n = len(self.ui.prompt.choices)
+            self.ui.selected = (self.ui.selected + delta) % n
+        else:
+            tiles = hand_tiles(self.update.view)
+            if tiles:
+                self.ui.cursor = (self.ui.cursor + delta) % len(tiles)
+        self._redraw()
+
+    def action_pick(self, index: int) -> None:
+        if self.update is None:
+            return
+        if self.ui.prompt is not None:
+            return
+        tiles = hand_tiles(self.update.view)
+        if index < len(tiles):
+            self.ui.cursor = index
+            self._redraw()
+
+    def action_confirm(self) -> None:
+        if self.update is None:
+            return
+        p = self.ui.prompt
+        if p is not None:
+            self._choose(p.choices[min(self.ui.selected, len(p.choices) - 1)])
+            return
+        view = self.update.view
+        if not (view.my_move and view.phase is Phase.TURN):
+            self._say("not_your_turn" if view.phase is not Phase.ENDED else "not_now")
+            return
+        tiles = hand_tiles(view)
+        if tiles:
+            self._send(Action.discard(tiles[min(self.ui.cursor, len(tiles) - 1)]))
+
+    def action_win(self) -> None:
+        if self._hotkey("win"):
+            return
+        if Action.win() in self._view_legal:
+            self._send(Action.win())
+        else:
+            self._say("no_win")
+
+    def action_kong(self) -> None:
+        if self._hotkey("kong"):
+            return
+        if self.update is None:
+            return
+        prompt = kong_prompt(self.update.view, self.ui.lang, self.ui.face)
+        if prompt is None:
+            self._say("no_kong")
+            return
+        real = [c for c in prompt.choices if c.action is not None]
+        if len(real) == 1:
+            assert real[0].action is not None
+            self._send(real[0].action)
+        else:
+            self.ui.prompt = prompt
+            self.ui.selected = 0
+            self._redraw()
+
+    def action_peng(self) -> None:
+        if not self._hotkey("peng"):
+            self._say("not_now")
+
+    def action_chi(self) -> None:
+        if not self._hotkey("chi"):
+            self._say("not_now")
+
+    def action_pass(self) -> None:
+        if not self._hotkey("pass"):
+            self._say("not_now")
+
+    def action_pond_win(self) -> None:
+        if not self._hotkey("pond-win"):
+            self._say("not_now")
+
+    def action_buy(self) -> None:
+        if not self._hotkey("buy"):
+            self._say("not_now")
+
+    def action_no_buy(self) -> None:
+        if not self._hotkey("no-buy"):
+            self._say("not_now")
+
+    def action_ting(self) -> None:
+        if self.update is None:
+            return
+        view = self.update.view
+        tiles = hand_tiles(view)
+        options = [a for a in view.legal if a.type is ActionType.DISCARD and a.ting]
+        if not tiles or not options or self.ui.prompt is not None:
+            self._say("no_ting_at_all")
+            return
+        kind = tiles[min(self.ui.cursor, len(tiles) - 1)]
+        action = Action.discard(kind, ting=True)
+        if action in options:
+            self._send(action)
+        else:
+            self._say("no_ting", tile=name(kind, self.ui.face))
+
+    def action_face(self) -> None:
+        self.mj.set_face(self.mj.face.next())
+
+    def action_suggest(self) -> None:
+        s = self.mj.settings
+        s.show_suggestion = not s.show_suggestion
+        s.save()
+        self._sync_settings()
+        if self.update is not None:
+            self.apply_update(self.update)
+
+    def action_help(self) -> None:
+        self.mj.show_help()
+
+    def action_settings(self) -> None:
+        self.mj.show_settings()
+
+    def action_quit_table(self) -> None:
+        now = time.monotonic()
+        if now - self._quit_armed < 3.0:
+            self.app.exit()
+        else:
+            self._quit_armed = now
+            self._say("quit_again")
+
+
+def face_of(value: str | None) -> Face | None:
+    try:
+        return Face(value) if value else None
+    except ValueError:
+        return None
