@@ -310,6 +310,45 @@ def _expected_concealed(melds: Sequence[Meld]) -> int:
     return 3 * (4 - len(melds)) + 2
 
 
+# Group facts, cached per count vector of the group (the tables grow lazily and are shared).
+# Suit facts: (code, need0, need1 - need0, odd counts, knitted room or -1, 烂牌 class (3 = none)
+# or -1, only 1s and 9s). code: 0 = complete as sets, 1 = complete as sets + the pair, 2 = neither
+# — without wilds a standard hand wins iff the four codes add up to exactly 1.
+# Honour facts, one table per ruleset: (code, need0, need1 - need0, odd counts, kinds present if
+# no kind repeats else -1, no honour at all).
+_SuitFacts = tuple[int, int, int, int, int, int, bool]
+_HonFacts = tuple[int, int, int, int, int, bool]
+_SUIT_FACTS: dict[tuple[int, ...], _SuitFacts] = {}
+_HON_FACTS: dict[str, dict[tuple[int, ...], _HonFacts]] = {r: {} for r in RULES}
+
+
+def _code(need0: int, need1: int) -> int:
+    return 0 if need0 == 0 else 1 if need1 == 0 else 2
+
+
+def _suit_facts(c: tuple[int, ...]) -> _SuitFacts:
+    n0, n1 = _suit_need(c)
+    odd = sum(x & 1 for x in c)
+    mask = sum(1 << r for r in range(9) if c[r])
+    distinct = all(x <= 1 for x in c)
+    room = _GAP_ROOM[mask] if distinct and _GAP_OK[mask] else -1
+    classes = {r % 3 for r in range(9) if c[r]}
+    lan = -1 if not distinct or len(classes) > 1 else (classes.pop() if classes else 3)
+    term = all(c[r] == 0 for r in range(1, 8))
+    facts = (_code(n0, n1), n0, n1 - n0, odd, room, lan, term)
+    _SUIT_FACTS[c] = facts
+    return facts
+
+
+def _hon_facts(rules: str, c: tuple[int, ...]) -> _HonFacts:
+    n0, n1 = _honour_need(_honour_group(rules), c)
+    odd = sum(x & 1 for x in c)
+    present = sum(1 for x in c if x) if all(x <= 1 for x in c) else -1
+    facts = (_code(n0, n1), n0, n1 - n0, odd, present, not any(c))
+    _HON_FACTS[rules][c] = facts
+    return facts
+
+
 def can_win(
     rules: str, concealed: Sequence[Kind], melds: Sequence[Meld], wild: Kind | None = None
 ) -> bool:
@@ -318,16 +357,72 @@ def can_win(
     ``concealed`` must hold 3n+2 tiles, n = 4 - len(melds) (else ``ValueError``). ``wild`` is
     Shangrao's wild kind (宝): each such tile in ``concealed`` may stand for any kind.
     """
-    _check_rules(rules, wild)
-    n = len(concealed)
-    if n != _expected_concealed(melds):
+    if len(concealed) != 14 - 3 * len(melds):
         raise ValueError(
-            f"{len(melds)} melds need {_expected_concealed(melds)} concealed tiles, got {n}"
+            f"{len(melds)} melds need {_expected_concealed(melds)} concealed tiles, "
+            f"got {len(concealed)}"
         )
-    counts, wilds = _counts(concealed, wild)
-    if standard_ok(counts, wilds, rules):
+    counts = [0] * NUM_KINDS
+    for k in concealed:
+        counts[k] += 1
+    return can_win_counts(rules, counts, melds, wild)
+
+
+def _facts(
+    rules: str, counts: Sequence[int]
+) -> tuple[_SuitFacts, _SuitFacts, _SuitFacts, _HonFacts]:
+    """The four group facts, filling the tables on a miss."""
+    keys = (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]))
+    m, p, s = (_SUIT_FACTS.get(k) or _suit_facts(k) for k in keys)
+    k = tuple(counts[27:34])
+    return m, p, s, _HON_FACTS[rules].get(k) or _hon_facts(rules, k)
+
+
+def can_win_counts(
+    rules: str, counts: Sequence[int], melds: Sequence[Meld] = (), wild: Kind | None = None
+) -> bool:
+    """:func:`can_win` over a 34-entry count array of the concealed tiles (the input the
+    ``mahjong`` library's ``Agari.is_agari`` takes), for callers that keep counts up to date.
+    The tile count is not checked here: ``counts`` must hold 14 - 3 × len(melds) tiles."""
+    if wild is not None or rules not in _HON_FACTS:
+        _check_rules(rules, wild)
+    w = 0
+    if wild is not None and counts[wild]:
+        w = counts[wild]
+        counts = list(counts)
+        counts[wild] = 0
+    try:
+        m = _SUIT_FACTS[tuple(counts[0:9])]
+        p = _SUIT_FACTS[tuple(counts[9:18])]
+        s = _SUIT_FACTS[tuple(counts[18:27])]
+        h = _HON_FACTS[rules][tuple(counts[27:34])]
+    except KeyError:
+        m, p, s, h = _facts(rules, counts)
+    if w == 0:
+        if m[0] + p[0] + s[0] + h[0] == 1:
+            return True
+    elif m[1] + p[1] + s[1] + h[1] + min(m[2], p[2], s[2], h[2], 2) <= w:
         return True
-    return _special_win(rules, counts, wilds, melds, n)
+    if not melds:  # 14 concealed tiles
+        if m[3] + p[3] + s[3] + h[3] <= w:  # seven pairs: every odd count takes a wild
+            return True
+        if rules == "gejiu":
+            if m[5] >= 0 and p[5] >= 0 and s[5] >= 0 and h[4] >= 0:
+                return True  # 14 distinct tiles, one class per suit: the 烂牌 family
+        elif (
+            m[4] >= 0 and p[4] >= 0 and s[4] >= 0 and h[4] >= 0
+            and w <= m[4] + p[4] + s[4] + 7 - h[4]
+        ):
+            return True  # 十三烂 / 十三浪
+    if rules == "shangrao":
+        return m[6] and p[6] and s[6] and all(
+            md.type is not MeldType.CHI and is_terminal_or_honour(md.kind) for md in melds
+        )
+    if rules == "yichun":
+        return h[5] is False and not any(counts[0:27]) and all(
+            md.type is MeldType.AGANG and md.kind >= 27 for md in melds
+        )
+    return False
 
 
 def _special_win(
