@@ -24,9 +24,10 @@ from engine.situation import Situation, Win, WinMethod
 from engine.tiles import Kind, to_counts
 
 N_HANDS = 100_000
-RUNS = 3
+RUNS = 5
 SEED = 20240611
-SCORE_HANDS = 10_000
+SCORE_HANDS = 5_000
+RULESETS = ("yichun", "shangrao", "gejiu")
 
 
 def make_hands(n: int = N_HANDS, seed: int = SEED) -> list[list[Kind]]:
@@ -74,81 +75,86 @@ def with_four_wilds(hands: list[list[Kind]], seed: int = SEED) -> list[tuple[lis
     return out
 
 
-def _rate(fn: Callable[[], int], count: int) -> tuple[float, float, int]:
-    """(warm-up rate, median rate over RUNS passes, result of fn) in calls per second."""
-    t = time.perf_counter()
-    result = fn()
-    first = count / (time.perf_counter() - t)
-    rates = []
-    for _ in range(RUNS):
+Task = tuple[str, Callable[[], int], int, str]
+
+
+def _measure(tasks: list[Task]) -> list[tuple[str, float, float, int]]:
+    """Time every task once as a warm-up, then RUNS passes round-robin (so load changes on the
+    machine hit every measure alike); returns (name, warm-up rate, median rate, result)."""
+    first: dict[str, float] = {}
+    results: dict[str, int] = {}
+    for name, fn, count, _ in tasks:
         t = time.perf_counter()
-        fn()
-        rates.append(count / (time.perf_counter() - t))
-    return first, statistics.median(rates), result
+        results[name] = fn()
+        first[name] = count / (time.perf_counter() - t)
+    rates: dict[str, list[float]] = {name: [] for name, *_ in tasks}
+    for _ in range(RUNS):
+        for name, fn, count, _ in tasks:
+            t = time.perf_counter()
+            fn()
+            rates[name].append(count / (time.perf_counter() - t))
+    return [(name, first[name], statistics.median(rates[name]), results[name])
+            for name, *_ in tasks]
+
+
+def _situations(rules: str, hands: list[tuple[list[Kind], Kind | None]]) -> list[Situation]:
+    return [
+        Situation(rules=rules, dealer=0, wild=w, wins=(
+            Win(seat=1, hand=tuple(h[:13]), melds=(), tile=h[13], how=WinMethod.SELF_DRAW),
+        ))
+        for h, w in hands
+    ]
 
 
 def main() -> None:
     hands = make_hands()
     counts = [to_counts(h) for h in hands]
     wild_hands = with_four_wilds(hands)
-    rows: list[tuple[str, float, float, str]] = []
-
-    agari = Agari()
-    lib_first, lib_rate, lib_wins = _rate(
-        lambda: sum(1 for c in counts if agari.is_agari(c)), len(hands)
-    )
-    rows.append(("mahjong Agari.is_agari", lib_first, lib_rate, f"{lib_wins} win"))
-
-    ours: dict[str, float] = {}
-    for rules in ("yichun", "shangrao", "gejiu"):
-        first, rate, wins = _rate(
-            lambda rules=rules: sum(1 for c in counts if can_win_counts(rules, c)), len(hands)
-        )
-        ours[rules] = rate
-        rows.append((f"can_win_counts {rules}", first, rate,
-                     f"{wins} win, {rate / lib_rate:.1f}× library (same count arrays)"))
-    for rules in ("yichun", "shangrao", "gejiu"):
-        first, rate, wins = _rate(
-            lambda rules=rules: sum(1 for h in hands if can_win(rules, h, [])), len(hands)
-        )
-        rows.append((f"can_win {rules} (tile lists)", first, rate,
-                     f"{wins} win, {rate / lib_rate:.1f}× library (counting included)"))
     wild_counts = [(to_counts(h), w) for h, w in wild_hands]
-    first, rate4, wins4 = _rate(
-        lambda: sum(1 for c, w in wild_counts if can_win_counts("shangrao", c, (), w)),
-        len(wild_hands),
-    )
-    rows.append(("can_win_counts shangrao, 4 wilds", first, rate4,
-                 f"{wins4} win, {ours['shangrao'] / rate4:.2f}× the no-wild time"))
-    first, rate4l, wins4 = _rate(
-        lambda: sum(1 for h, w in wild_hands if can_win("shangrao", h, [], w)), len(wild_hands)
-    )
-    rows.append(("can_win shangrao, 4 wilds (tile lists)", first, rate4l, f"{wins4} win"))
-
-    for rules in ("yichun", "shangrao", "gejiu"):
-        winning = [h for h in hands if can_win(rules, h, [])][:SCORE_HANDS]
-        situations = [
-            Situation(rules=rules, dealer=0, wins=(
-                Win(seat=1, hand=tuple(h[:13]), melds=(), tile=h[13], how=WinMethod.SELF_DRAW),
-            ))
-            for h in winning
-        ]
-        first, rate, _ = _rate(lambda s=situations: sum(1 for x in s if score(x)), len(situations))
-        rows.append((f"score {rules} ({len(situations)} wins)", first, rate, ""))
-    winning4 = [(h, w) for h, w in wild_hands if can_win("shangrao", h, [], w)][:SCORE_HANDS]
-    sit4 = [
-        Situation(rules="shangrao", wild=w, wins=(
-            Win(seat=1, hand=tuple(h[:13]), melds=(), tile=h[13], how=WinMethod.SELF_DRAW),
-        ))
-        for h, w in winning4
+    agari = Agari()
+    tasks: list[Task] = [
+        ("mahjong Agari.is_agari", lambda: sum(1 for c in counts if agari.is_agari(c)),
+         len(hands), "lib"),
     ]
-    first, rate, _ = _rate(lambda: sum(1 for x in sit4 if score(x)), len(sit4))
-    rows.append((f"score shangrao, 4 wilds ({len(sit4)} wins)", first, rate, ""))
+    for rules in RULESETS:
+        tasks.append((f"can_win_counts {rules}",
+                      lambda r=rules: sum(1 for c in counts if can_win_counts(r, c)),
+                      len(hands), "counts"))
+    for rules in RULESETS:
+        tasks.append((f"can_win {rules} (tile lists)",
+                      lambda r=rules: sum(1 for h in hands if can_win(r, h, [])),
+                      len(hands), "kinds"))
+    tasks.append(("can_win_counts shangrao, 4 wilds",
+                  lambda: sum(1 for c, w in wild_counts if can_win_counts("shangrao", c, (), w)),
+                  len(hands), "wild"))
+    tasks.append(("can_win shangrao, 4 wilds (tile lists)",
+                  lambda: sum(1 for h, w in wild_hands if can_win("shangrao", h, [], w)),
+                  len(hands), "wild"))
+    for rules in RULESETS:
+        winning = [(h, None) for h in hands if can_win(rules, h, [])][:SCORE_HANDS]
+        sits = _situations(rules, winning)
+        tasks.append((f"score {rules} ({len(sits)} wins)",
+                      lambda s=sits: sum(1 for x in s if score(x)), len(sits), "score"))
+    winning4 = [(h, w) for h, w in wild_hands if can_win("shangrao", h, [], w)][:SCORE_HANDS]
+    sits4 = _situations("shangrao", [(h, w) for h, w in winning4])
+    tasks.append((f"score shangrao, 4 wilds ({len(sits4)} wins)",
+                  lambda: sum(1 for x in sits4 if score(x)), len(sits4), "score"))
 
-    print(f"{N_HANDS:,} hands, seed {SEED}, median of {RUNS} passes after a warm-up pass")
-    print(f"{'measure':<42} {'warm-up /s':>12} {'median /s':>12}  note")
-    for name, first, rate, note in rows:
-        print(f"{name:<42} {first:>12,.0f} {rate:>12,.0f}  {note}")
+    rows = _measure(tasks)
+    rate = {name: r for name, _, r, _ in rows}
+    lib = rate["mahjong Agari.is_agari"]
+    print(f"{N_HANDS:,} hands (seed {SEED}); median of {RUNS} round-robin passes after a "
+          "warm-up pass")
+    print(f"{'measure':<42} {'warm-up /s':>11} {'median /s':>11}  note")
+    for name, first, r, result in rows:
+        note = f"{result} win" if "score" not in name else ""
+        if name.startswith("can_win") and "wilds" not in name:
+            note += f", {r / lib:.1f}× library"
+        if name == "can_win_counts shangrao, 4 wilds":
+            note += f", {rate['can_win_counts shangrao'] / r:.2f}× the no-wild time"
+        if name == "can_win shangrao, 4 wilds (tile lists)":
+            note += f", {rate['can_win shangrao (tile lists)'] / r:.2f}× the no-wild time"
+        print(f"{name:<42} {first:>11,.0f} {r:>11,.0f}  {note}")
 
 
 if __name__ == "__main__":
