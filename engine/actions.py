@@ -43,15 +43,15 @@ class Action:
     # --- construction helpers ---
     @classmethod
     def discard(cls, tile: Kind, ting: bool = False) -> Action:
-        return cls(ActionType.DISCARD, tile, ting=ting)
+        return (_TING_DISCARDS if ting else _DISCARDS)[tile]
 
     @classmethod
     def pass_(cls) -> Action:
-        return cls(ActionType.PASS)
+        return _PASS
 
     @classmethod
     def win(cls) -> Action:
-        return cls(ActionType.WIN)
+        return _WIN
 
     # --- notation ---
     def __str__(self) -> str:
@@ -121,6 +121,13 @@ class Action:
             bool(obj.get("lighter", False)),
             int(obj["slot"]) if "slot" in obj else None,
         )
+
+
+# The most frequent actions, made once (actions are immutable values).
+_DISCARDS = tuple(Action(ActionType.DISCARD, k) for k in range(34))
+_TING_DISCARDS = tuple(Action(ActionType.DISCARD, k, ting=True) for k in range(34))
+_PASS = Action(ActionType.PASS)
+_WIN = Action(ActionType.WIN)
 
 
 class IllegalActionError(ValueError):

@@ -70,7 +70,15 @@ class SimulationReport:
 
 
 def check_view(hand: Hand, view: View) -> None:
-    """The cheap structural leak check used after every action."""
+    """The cheap structural leak check used after every action; also checks that the view's
+    cached parts equal a view built from scratch."""
+    saved, hand.view_cache = hand.view_cache, {}
+    try:
+        fresh = build_view(hand, view.viewer)
+    finally:
+        hand.view_cache = saved
+    if fresh != view:
+        raise InvariantError(f"the cached view of {view.viewer} is stale")
     for p in view.seats:
         if len(hand.seats[p.seat].concealed) != p.concealed_count:
             raise InvariantError(f"view shows a wrong count for seat {p.seat}")

@@ -158,9 +158,12 @@ class Hand:
         self.actions: list[tuple[int, Action]] = []
         self.events: list[Event] = []
         self.version = 0
-        self._legal_cache: dict[int, list[Action]] = {}
+        self._legal_cache: dict[int, tuple[list[Action], frozenset[Action]]] = {}
         self._ready_cache: dict[int, tuple[tuple[TileId, ...], int, bool]] = {}
         self.view_cache: dict[Any, Any] = {}  # for engine.view: per-seat public parts
+        self.seat_rev = [0, 0, 0, 0]  # bumped whenever a seat's public state changes
+        self.pond_rev = [0, 0, 0, 0]  # bumped whenever a seat's pond changes
+        self.private_events = 0  # events some viewers may not see (Shangrao 四个宝)
 
         # chance: shuffle, break roll, wall
         self.perm = shuffle_tiles(self.rng)
@@ -238,11 +241,15 @@ class Hand:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Everything ``seat`` may do now (empty when the table is not waiting for it)."""
+        return list(self._legal(seat)[0])
+
+    def _legal(self, seat: int) -> tuple[list[Action], frozenset[Action]]:
         cached = self._legal_cache.get(seat)
         if cached is None:
-            cached = self._compute_legal(seat)
+            actions = self._compute_legal(seat)
+            cached = (actions, frozenset(actions))
             self._legal_cache[seat] = cached
-        return list(cached)
+        return cached
 
     def _compute_legal(self, seat: int) -> list[Action]:
         if seat not in self.to_act():
@@ -263,9 +270,9 @@ class Hand:
     def apply(self, seat: int, action: Action) -> None:
         if not 0 <= seat < 4:
             raise IllegalActionError(seat, action, "there is no such seat", [])
-        legal = self.legal_actions(seat)
-        if action not in legal:
-            raise IllegalActionError(seat, action, self._why_illegal(seat, action), legal)
+        legal, allowed = self._legal(seat)
+        if action not in allowed:
+            raise IllegalActionError(seat, action, self._why_illegal(seat, action), list(legal))
         self.actions.append((seat, action))
         self.version += 1
         self._legal_cache.clear()
@@ -341,6 +348,7 @@ class Hand:
 
     def _record_buy(self, seat: int, action: Action) -> None:
         st = self.seats[seat]
+        self.seat_rev[seat] += 1
         st.bought = action.type is ActionType.BUY
         self.events.append(Event(EventType.BUY if st.bought else EventType.NO_BUY, seat))
         if action.lighter:
@@ -358,6 +366,7 @@ class Hand:
     # ------------------------------------------------------------------------------------
     def _receive(self, seat: int, tile: TileId) -> None:
         st = self.seats[seat]
+        self.seat_rev[seat] += 1
         st.concealed.append(tile)
         if self.wild is not None and tile // 4 == self.wild:
             self._got_wild(seat)
@@ -366,6 +375,7 @@ class Hand:
         st = self.seats[seat]
         st.got += 1
         if st.got == 4:
+            self.private_events += 1
             self.events.append(Event(EventType.FOUR_WILDS, seat))
 
     def _deal(self) -> None:
@@ -376,6 +386,7 @@ class Hand:
                     self.seats[seat].concealed.append(self.wall.draw_head())
         for k in (0, 1, 2, 3, 0):  # dealer T[48], 下家 T[49], 对家 T[50], 上家 T[51], dealer T[52]
             self.seats[(self.dealer + k) % 4].concealed.append(self.wall.draw_head())
+        self.seat_rev = [r + 1 for r in self.seat_rev]
         self.events.append(Event(EventType.DEAL, self.dealer))
         if self.ruleset.has_wild:
             self.wild_dice = Dice.roll(self.rng)
@@ -425,15 +436,21 @@ class Hand:
         st = self.seats[seat]
         if st.ting or not self.ruleset.can_supply_replacement(self.remaining()):
             return []
+        counts = [0] * 34
+        for t in st.concealed:
+            counts[t // 4] += 1
+        pengs = {m.kind for m in st.melds if m.type is MeldType.PENG}
+        candidates = [k for k in range(34) if counts[k] == 4 or (counts[k] and k in pengs)]
+        if self.wild is not None and self.wild in candidates:
+            candidates.remove(self.wild)
+        if not candidates:
+            return []
         slots = self._slots()
-        kinds = st.kinds()
         out: list[Action] = []
-        for kind in sorted(set(kinds)):
-            if kind == self.wild:
-                continue
-            if kinds.count(kind) == 4:
+        for kind in candidates:
+            if counts[kind] == 4:
                 out.extend(Action(ActionType.ANGANG, kind, slot=s) for s in slots)
-            if any(m.type is MeldType.PENG and m.kind == kind for m in st.melds):
+            if kind in pengs:
                 out.extend(Action(ActionType.BUGANG, kind, slot=s) for s in slots)
         return out
 
@@ -456,19 +473,8 @@ class Hand:
             return out
         out.extend(Action.discard(k) for k in kinds)
         if self.ruleset.has_ting and not st.ting:
-            out.extend(Action.discard(k, ting=True) for k in self._ting_discards(seat, kinds))
-        return out
-
-    def _ting_discards(self, seat: int, kinds: list[Kind]) -> list[Kind]:
-        """Discards after which the concealed hand is one tile from winning (Gejiu 报听)."""
-        st = self.seats[seat]
-        hand = st.kinds()
-        out = []
-        for k in kinds:
-            rest = list(hand)
-            rest.remove(k)
-            if self.ruleset.is_ready(rest, st.melds):
-                out.append(k)
+            ready = self.ruleset.ready_discards(st.kinds(), st.melds)
+            out.extend(Action.discard(k, ting=True) for k in ready)
         return out
 
     def _take_tile(self, seat: int, kind: Kind) -> TileId:
@@ -480,6 +486,7 @@ class Hand:
         else:
             tile = min(t for t in st.concealed if t // 4 == kind)
         st.concealed.remove(tile)
+        self.seat_rev[seat] += 1
         if tile == self.drawn:
             self.drawn = None
         return tile
@@ -566,6 +573,7 @@ class Hand:
         self.drawn = None
         self.heavenly_open = False
         st.discards.append(PondTile(tile, ting=ting))
+        self.pond_rev[seat] += 1
         self.last_discard = (seat, tile)
         self.events.append(Event(EventType.DISCARD, seat, kind))
         if ting:
@@ -739,6 +747,8 @@ class Hand:
                 self.events.append(Event(EventType.WIN, s, tile // 4, source=discarder))
             self.robbed_tile = tile
             self.seats[discarder].discards[-1].claimed_by = winners[0]
+            self.seat_rev[discarder] += 1
+            self.pond_rev[discarder] += 1
             self._end_hand()
             return
         for s in order:
@@ -757,6 +767,8 @@ class Hand:
         st = self.seats[seat]
         kind = tile // 4
         self.seats[discarder].discards[-1].claimed_by = seat
+        self.seat_rev[discarder] += 1
+        self.pond_rev[discarder] += 1
         self.window_tile = self.window_from = None
         self.options, self.responses = {}, {}
         self.any_meld = True
@@ -777,6 +789,7 @@ class Hand:
             meld = Meld(MeldType.MGANG, (kind,) * 4, kind, discarder, (*used, tile))
             etype = EventType.MINGGANG
         st.melds.append(meld)
+        self.seat_rev[seat] += 1
         self.events.append(Event(etype, seat, kind, meld.tiles, source=discarder))
         self.current = seat
         self.drawn = None
@@ -800,6 +813,7 @@ class Hand:
         if mtype is ActionType.ANGANG:
             ids = tuple(self._take_tile(seat, kind) for _ in range(4))
             st.melds.append(Meld(MeldType.AGANG, (kind,) * 4, None, None, ids))
+            self.seat_rev[seat] += 1
             shown = None if self.ruleset.concealed_kongs_face_down else kind
             self.events.append(Event(EventType.ANGANG, seat, shown))
             self._kong_replacement(seat, MeldType.AGANG, kind, slot)
@@ -818,6 +832,7 @@ class Hand:
         st = self.seats[seat]
         for i, m in enumerate(st.melds):
             if m.type is MeldType.PENG and m.kind == kind:
+                self.seat_rev[seat] += 1
                 st.melds[i] = Meld(
                     MeldType.BGANG, (kind,) * 4, m.claimed, m.source, (*m.ids, added)
                 )

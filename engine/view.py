@@ -138,24 +138,7 @@ def _visible(event: Event, viewer: int | None, ended: bool) -> bool:
 def build_view(hand: Hand, viewer: int | None) -> View:
     """The view of ``viewer`` (a seat 0–3) or of a spectator (``None``)."""
     ended = hand.phase is Phase.ENDED
-    running = [hand.scores_before[s] for s in range(4)]
-    seats = []
-    for s in range(4):
-        st = hand.seats[s]
-        seats.append(
-            SeatPublic(
-                seat=s,
-                concealed_count=len(st.concealed),
-                has_drawn=hand.drawn is not None and hand.current == s and not ended,
-                melds=_meld_view(hand, s, viewer, ended),
-                pond=_pond(hand, s),
-                bought=st.bought if hand.phase is not Phase.BUY or s in _decided(hand) else None,
-                lighter=st.lighter,
-                ting=st.ting,
-                flown=st.flown,
-                score=running[s],
-            )
-        )
+    seats = tuple(_seat_public(hand, s, viewer, ended) for s in range(4))
     my_hand: tuple[Kind, ...] = ()
     drawn: Kind | None = None
     if viewer is not None and hand.phase is not Phase.BUY:
@@ -177,7 +160,7 @@ def build_view(hand: Hand, viewer: int | None) -> View:
     last = hand.last_discard
     return View(
         rules=hand.ruleset.name,
-        options=tuple(sorted(hand.ruleset.options.items())),
+        options=_options(hand),
         hand_no=hand.hand_no,
         dealer=hand.dealer,
         viewer=viewer,
@@ -186,7 +169,7 @@ def build_view(hand: Hand, viewer: int | None) -> View:
         my_move=viewer is not None and viewer in hand.to_act(),
         hand=my_hand,
         drawn=drawn,
-        seats=tuple(seats),
+        seats=seats,
         remaining=hand.remaining() if hand.phase is not Phase.BUY else 136,
         dice=hand.dice.total,
         wild_indicator=hand.indicator,
@@ -201,22 +184,55 @@ def build_view(hand: Hand, viewer: int | None) -> View:
         window_from=hand.window_from if hand.window_from is not None else (
             hand.pending_kong.seat if hand.pending_kong is not None else None
         ),
-        legal=tuple(hand.legal_actions(viewer)) if viewer is not None else (),
+        legal=tuple(hand._legal(viewer)[0]) if viewer is not None else (),
         events=_recent_events(hand, viewer, ended),
         result=result,
     )
 
 
-def _pond(hand: Hand, seat: int) -> tuple[PondView, ...]:
-    discards = hand.seats[seat].discards
-    key = ("pond", seat)
-    stamp = (len(discards), sum(1 for p in discards if p.claimed_by is not None))
+def _options(hand: Hand) -> tuple[tuple[str, Any], ...]:
+    cached = hand.view_cache.get("options")
+    if cached is None:
+        cached = tuple(sorted(hand.ruleset.options.items()))
+        hand.view_cache["options"] = cached
+    return cached
+
+
+def _pond(hand: Hand, s: int) -> tuple[PondView, ...]:
+    key = ("pond", s)
     cached = hand.view_cache.get(key)
-    if cached is not None and cached[0] == stamp:
+    if cached is not None and cached[0] == hand.pond_rev[s]:
         return cached[1]  # type: ignore[no-any-return]
-    pond = tuple(PondView(p.kind, p.claimed_by, p.ting) for p in discards)
-    hand.view_cache[key] = (stamp, pond)
+    pond = tuple(PondView(p.kind, p.claimed_by, p.ting) for p in hand.seats[s].discards)
+    hand.view_cache[key] = (hand.pond_rev[s], pond)
     return pond
+
+
+def _seat_public(hand: Hand, s: int, viewer: int | None, ended: bool) -> SeatPublic:
+    """Seat ``s`` as ``viewer`` sees it, cached until the seat's public state changes
+    (``Hand.seat_rev``)."""
+    has_drawn = hand.drawn is not None and hand.current == s and not ended
+    own = viewer == s
+    key = (s, own, ended, has_drawn, hand.phase is Phase.BUY)
+    cached = hand.view_cache.get(key)
+    rev = hand.seat_rev[s]
+    if cached is not None and cached[0] == rev:
+        return cached[1]  # type: ignore[no-any-return]
+    st = hand.seats[s]
+    public = SeatPublic(
+        seat=s,
+        concealed_count=len(st.concealed),
+        has_drawn=has_drawn,
+        melds=_meld_view(hand, s, viewer, ended),
+        pond=_pond(hand, s),
+        bought=st.bought if hand.phase is not Phase.BUY or s in _decided(hand) else None,
+        lighter=st.lighter,
+        ting=st.ting,
+        flown=st.flown,
+        score=hand.scores_before[s],
+    )
+    hand.view_cache[key] = (rev, public)
+    return public
 
 
 EVENTS_IN_VIEW = 24
@@ -224,6 +240,8 @@ EVENTS_IN_VIEW = 24
 
 def _recent_events(hand: Hand, viewer: int | None, ended: bool) -> tuple[Event, ...]:
     """The last public events (the viewer's own private ones included), oldest first."""
+    if ended or not hand.private_events:
+        return tuple(hand.events[-EVENTS_IN_VIEW:])
     out: list[Event] = []
     for e in reversed(hand.events):
         if _visible(e, viewer, ended):

@@ -70,19 +70,20 @@ class BasicPlayer:
         tiles = list(view.hand) + ([view.drawn] if view.drawn is not None else [])
         counts = to_counts(tiles)
         plain = [a for a in discards if not a.ting]
-        if len(plain) == 1:
-            choice = plain[0]
-        else:
-            def key(a: Action) -> tuple[float, int, int]:
-                assert a.tile is not None
+        choice = plain[0]
+        if len(plain) > 1:
+            best: tuple[float, int, int] | None = None
+            for a in plain:
                 k = a.tile
-                honour_first = 0 if is_honour(k) else (1 if is_terminal(k) else 2)
-                return (tile_keep_value(counts, k, view.rules, view.wild), honour_first, k)
-
-            choice = min(plain, key=key)
-        ting = Action.discard(choice.tile, ting=True) if choice.tile is not None else None
-        if ting is not None and ting in discards:
-            return ting
+                assert k is not None
+                order = 0 if k >= 27 else (1 if k % 9 in (0, 8) else 2)
+                key = (tile_keep_value(counts, k, view.rules, view.wild), order, k)
+                if best is None or key < best:
+                    best, choice = key, a
+        if choice.tile is not None and discards[-1].ting:
+            ting = Action.discard(choice.tile, ting=True)
+            if ting in discards:
+                return ting
         return choice
 
     def _claim(self, view: View, by_type: dict[ActionType, list[Action]]) -> Action:

@@ -167,6 +167,16 @@ class Ruleset:
         """One tile from a winning hand (``concealed`` has 3n+1 tiles)."""
         return bool(self.waits(concealed, melds))
 
+    def ready_discards(self, hand: Sequence[Kind], melds: Sequence[Meld]) -> list[Kind]:
+        """The discards from ``hand`` (3n+2 tiles) after which it is one tile from winning."""
+        out = []
+        for k in sorted(set(hand)):
+            rest = list(hand)
+            rest.remove(k)
+            if self.is_ready(rest, melds):
+                out.append(k)
+        return out
+
     def settle(self, situation: Situation) -> Settlement:
         from engine.scoring import score
 

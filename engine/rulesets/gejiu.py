@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from engine.melds import Meld
 from engine.rulesets.base import COMMON_OPTIONS, OptionSpec, Ruleset
-from engine.tiles import NUM_KINDS, Kind, to_counts
+from engine.tiles import NUM_KINDS, Kind, from_counts, to_counts
 from engine.wall import count_seat
 
 # 顶黄: the hand is drawn when a head draw is due and at most 10 stacks (20 tiles, the two
@@ -45,26 +45,65 @@ class Gejiu(Ruleset):
         return remaining > DRAW_AT
 
     def is_ready(self, concealed: Sequence[Kind], melds: Sequence[Meld]) -> bool:
-        """报听 eligibility: ``concealed`` (3n+1 tiles) is one tile from a winning hand.
+        """报听 eligibility: ``concealed`` (3n+1 tiles) is one tile from a winning hand."""
+        return self._ready(to_counts(concealed), melds)
 
-        Fast path: one joker completes the standard shape or seven pairs; the knitted family
-        needs 13 distinct tiles and is tried kind by kind. A hand whose only wait is a fifth copy
-        of a kind it holds four of is not ready (that tile does not exist).
+    def ready_discards(self, hand: Sequence[Kind], melds: Sequence[Meld]) -> list[Kind]:
+        """The discards from ``hand`` (3n+2 tiles) after which it is ready (报听 choices).
+
+        A cheap filter on the whole hand first: if discarding t and adding a joker completes
+        it, then the hand plus three jokers makes one more set (t with two jokers), so the
+        standard shape needs at most 3 jokers; seven pairs leaves at most two singles; the
+        knitted family needs 13 distinct kinds. Most hands fail all three at once.
         """
+        from engine.hands import standard_need
+
+        counts = to_counts(hand)
+        singles = sum(1 for c in counts if c & 1)
+        if not (
+            standard_need(counts, self.name)[1] <= 3
+            or (not melds and (singles <= 2 or sum(1 for c in counts if c) >= 13))
+        ):
+            return []
+        out = []
+        for k in sorted({*hand}):
+            counts[k] -= 1
+            if self._ready(counts, melds):
+                out.append(k)
+            counts[k] += 1
+        return out
+
+    def _ready(self, counts: list[int], melds: Sequence[Meld]) -> bool:
+        """Fast path: one joker must complete the standard shape or seven pairs, and then a
+        real tile near the held ones (a wait always touches a held tile) is confirmed; a hand
+        whose only wait is a fifth copy is not ready (that tile does not exist). The knitted
+        family needs distinct tiles and is tried kind by kind."""
         from engine.hands import lanpai_family, seven_pairs_quads, standard_ok
 
-        counts = to_counts(concealed)
-        joker = standard_ok(counts, 1, self.name) or (
+        if standard_ok(counts, 1, self.name) or (
             not melds and seven_pairs_quads(counts, 1) is not None
-        )
-        if joker:
+        ):
+            tiles = from_counts(counts)
             return any(
-                counts[k] < 4 and self.can_win([*concealed, k], melds)
-                for k in range(NUM_KINDS)
+                counts[k] < 4 and self.can_win([*tiles, k], melds) for k in _near(counts)
             )
-        if melds or any(c > 1 for c in counts):
-            return False
+        if melds or any(c > 1 for c in counts) or sum(counts[27:]) < 4:
+            return False  # 烂牌 needs 14 distinct tiles, at least 5 of them honours
+        for base in (0, 9, 18):  # each suit inside one of 147 / 258 / 369 already
+            if len({r % 3 for r in range(9) if counts[base + r]}) > 1:
+                return False
+        tiles = from_counts(counts)
         return any(
-            counts[k] == 0 and lanpai_family([*concealed, k]) is not None
-            for k in range(NUM_KINDS)
+            counts[k] == 0 and lanpai_family([*tiles, k]) is not None for k in range(NUM_KINDS)
         )
+
+
+def _near(counts: Sequence[int]) -> list[Kind]:
+    """Kinds within two ranks of a held suited tile, and the held honours."""
+    out: set[Kind] = set()
+    for k in range(27):
+        if counts[k]:
+            base, r = k - k % 9, k % 9
+            out.update(base + x for x in range(max(0, r - 2), min(8, r + 2) + 1))
+    out.update(k for k in range(27, 34) if counts[k])
+    return sorted(out)

@@ -1,0 +1,1 @@
+"""Benchmarks, run by hand with `make bench` (never in the test suite)."""
