@@ -52,6 +52,7 @@ class MahjongApp(App[None]):
         rules: str | None = None,
         seed: int | None = None,
         options: Mapping[str, Any] | None = None,
+        table_ready: bool = False,
     ) -> None:
         super().__init__()
         self.client = client
@@ -64,6 +65,7 @@ class MahjongApp(App[None]):
         self.update: TableUpdate | None = None
         self._result_shown: tuple[int, int] | None = None
         self._game_no = 0
+        self.table_ready = table_ready  # the client already has (or will start) a game
 
     # --- start-up -------------------------------------------------------------------------
     def get_css_variables(self) -> dict[str, str]:
@@ -78,7 +80,11 @@ class MahjongApp(App[None]):
         if self.settings.keys:
             self.set_keymap(self._keymap())
         self.client.subscribe(self._on_client_update)
-        if self.start_rules:
+        if self.table_ready:
+            self._game_no += 1
+            self.table_screen = TableScreen()
+            self.push_screen(self.table_screen)
+        elif self.start_rules:
             options = dict(self.start_options or self.settings.options.get(self.start_rules, {}))
             message = self.start_game(self.start_rules, options, self.start_seed)
             if message:  # saved options no longer valid: fall back to the defaults

@@ -15,26 +15,37 @@ import contextlib
 import random
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from engine.actions import Action, ActionType, IllegalActionError
 from engine.bots.basic import BasicPlayer
 from engine.game import Game
 from engine.rulesets import OptionError
-from engine.table import Phase
+from engine.table import Hand, Phase
 from engine.view import View, build_view
 from tui.client import TableUpdate, UpdateCallback
+
+
+class Player(Protocol):
+    def choose(self, view: View) -> Action: ...
 
 
 class LocalTable:
     """One human seat and three computer players, all in this process."""
 
-    def __init__(self, seat: int = 0, bot_delay: float = 0.5, timers: bool = True) -> None:
+    def __init__(
+        self,
+        seat: int = 0,
+        bot_delay: float = 0.5,
+        timers: bool = True,
+        players: Mapping[int, Player] | None = None,
+    ) -> None:
         self.seat = seat
         self.bot_delay = bot_delay
         self.timers = timers
         self.game: Game | None = None
-        self.bots = {s: BasicPlayer() for s in range(4) if s != seat}
+        self.bots: dict[int, Player] = {s: BasicPlayer() for s in range(4) if s != seat}
+        self.bots.update(players or {})
         self._callbacks: list[UpdateCallback] = []
         self._task: asyncio.Task[None] | None = None
         self._wake: asyncio.Event | None = None
@@ -63,6 +74,14 @@ class LocalTable:
         self._publish(force=True)
         self._start()
         return None
+
+    def start_hand(self, game: Game, hand: Hand) -> None:
+        """Play ``hand`` (e.g. a rigged one for a test or a tutorial) as ``game``'s hand."""
+        self.game = game
+        game.hand = hand
+        self._deadline = None
+        self._publish(force=True)
+        self._start()
 
     def send(self, action: Action) -> str | None:
         game = self.game

@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static, Switch
+from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static, Checkbox
 
 from engine.rulesets import RULESETS, OptionError, OptionSpec
 from themes import THEME_NAMES
@@ -114,7 +114,7 @@ class HelpScreen(_Page):
 
 class NewGameScreen(_Page):
     BINDINGS = [
-        Binding("question_mark,f1", "help", "Help", id="new-help", show=False),
+        Binding("f1", "help", "Help", id="new-help", show=False),
         Binding("ctrl+s", "settings", "Settings", id="new-settings", show=False),
     ]
 
@@ -144,7 +144,7 @@ class NewGameScreen(_Page):
                 with Horizontal(classes="form-row"):
                     yield Label(f"{spec.zh} {spec.en}" if lang == "en" else spec.zh)
                     if isinstance(spec.default, bool):
-                        yield Switch(bool(value), id=f"opt-{spec.key}")
+                        yield Checkbox("", bool(value), id=f"opt-{spec.key}")
                     else:
                         yield Input("" if value is None else str(value), id=f"opt-{spec.key}",
                                     type="integer" if not spec.allow_none else "text")
@@ -178,7 +178,7 @@ class NewGameScreen(_Page):
 
     def _read(self, spec: OptionSpec) -> Any:
         if isinstance(spec.default, bool):
-            return self.query_one(f"#opt-{spec.key}", Switch).value
+            return self.query_one(f"#opt-{spec.key}", Checkbox).value
         text = self.query_one(f"#opt-{spec.key}", Input).value.strip()
         if not text:
             if spec.allow_none:
@@ -238,10 +238,10 @@ class SettingsScreen(_Page):
                 yield Input(str(s.bot_delay), id="delay", type="number")
             with Horizontal(classes="form-row"):
                 yield Label(tr(lang, "set_hints"))
-                yield Switch(s.show_waits, id="show-waits")
+                yield Checkbox("", s.show_waits, id="show-waits")
             with Horizontal(classes="form-row"):
                 yield Label(tr(lang, "set_suggest"))
-                yield Switch(s.show_suggestion, id="show-suggestion")
+                yield Checkbox("", s.show_suggestion, id="show-suggestion")
             yield Static(tr(lang, "set_saved", path=str(s.path or "")), classes="keys", id="saved")
             yield Static(tr(lang, "set_keys"), classes="keys")
             yield Static(tr(lang, "close"), classes="keys")
@@ -264,11 +264,11 @@ class SettingsScreen(_Page):
             s.theme = self.app.theme
         s.save()
 
-    def on_switch_changed(self, event: Switch.Changed) -> None:
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         s = self.mj.settings
-        if event.switch.id == "show-waits":
+        if event.checkbox.id == "show-waits":
             s.show_waits = event.value
-        elif event.switch.id == "show-suggestion":
+        elif event.checkbox.id == "show-suggestion":
             s.show_suggestion = event.value
         s.save()
         self.mj.settings_changed()

@@ -1,0 +1,168 @@
+"""Pilot tests: whole hands of each ruleset played by keyboard alone.
+
+The table is rigged (``engine.scenario.rigged_hand``) and the other three seats discard every
+tile they draw and pass every claim, so each hand goes: discard 發 → 上家 discards 5m and we chi
+with a choice (two sets offered, the second chosen) → discard → 下家 discards 9p and we peng →
+discard → 对家 discards E and we pass the peng → we draw the fourth 1s, kong it, and win on the
+replacement. Every step is asserted on the view the app shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from engine.actions import Action, ActionType
+from engine.game import Game
+from engine.melds import MeldType
+from engine.scenario import rigged_hand
+from engine.table import Phase
+from engine.tiles import parse_tile, parse_tiles
+from engine.view import View
+from tui.app import MahjongApp
+from tui.local import LocalTable
+from tui.screens import HandResultScreen
+from tui.settings import Settings
+from tui.table_screen import TableScreen
+
+ME = "3456m 99p 111s 78s EE F"
+DRAWS = "2p 3p 5m 9p 4p E 2p 1s"
+
+
+class DrawDiscard:
+    """Discards whatever it draws, passes every claim, never buys."""
+
+    def choose(self, view: View) -> Action:
+        legal = view.legal
+        for a in legal:
+            if a.type in (ActionType.PASS, ActionType.NO_BUY) and not a.lighter:
+                return a
+        if view.drawn is not None and Action.discard(view.drawn) in legal:
+            return Action.discard(view.drawn)
+        return next(a for a in legal if a.type is ActionType.DISCARD and not a.ting)
+
+
+def make_app(rules: str, tmp_path: Path) -> tuple[MahjongApp, LocalTable, Game]:
+    """An app on a rigged hand; the test starts the hand inside ``run_test``."""
+    kwargs: dict[str, object] = {}
+    if rules == "shangrao":
+        kwargs["wild"] = "B"
+    if rules == "gejiu":
+        kwargs["kong_tiles"] = "9s 2m"
+        tail = ""
+    else:
+        tail = "9s"
+    hand = rigged_hand(rules, {0: ME}, draws=DRAWS, tail=tail, dealer=0, seed=3,
+                       options={"turn_seconds": 0, "claim_seconds": 0}, **kwargs)  # type: ignore[arg-type]
+    game = Game(rules, 3, {"turn_seconds": 0, "claim_seconds": 0})
+    table = LocalTable(bot_delay=0, timers=False, players={s: DrawDiscard() for s in (1, 2, 3)})
+    settings = Settings.load(tmp_path / "settings.json")
+    settings.tiles = "ascii"
+    settings.lang = "en"
+    app = MahjongApp(table, settings, table_ready=True)
+    game.hand = hand
+    return app, table, game
+
+
+async def wait_for(pilot, app: MahjongApp, cond: Callable[[View], bool], what: str) -> View:
+    for _ in range(400):
+        await pilot.pause()
+        if app.update is not None and cond(app.update.view):
+            return app.update.view
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+@pytest.mark.parametrize("rules", ["yichun", "shangrao", "gejiu"])
+async def test_whole_hand_by_keyboard(rules: str, tmp_path: Path) -> None:
+    app, table, game = make_app(rules, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert game.hand is not None
+        table.start_hand(game, game.hand)
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+
+        # 1. our first turn: pick 發 with its index key and discard it with Enter
+        view = await wait_for(pilot, app, lambda v: v.my_move and v.phase is Phase.TURN, "turn")
+        assert list(view.hand) == parse_tiles(ME)
+        await pilot.press("right_square_bracket")  # the 14th tile: F
+        assert screen.ui.cursor == 13
+        await pilot.press("enter")
+        view = await wait_for(pilot, app, lambda v: len(v.seats[0].pond) == 1, "discard")
+        assert view.seats[0].pond[0].kind == parse_tile("F")
+
+        # 2. 上家 (N, on our left) discards 5m: two chi sets are offered, each its own choice
+        view = await wait_for(pilot, app, lambda v: v.my_move and v.phase is Phase.CLAIM, "chi")
+        assert view.window_tile == parse_tile("5m") and view.window_from == 3
+        prompt = screen.ui.prompt
+        assert prompt is not None
+        chis = [c.action for c in prompt.choices if c.hotkey == "chi"]
+        assert [a.tiles for a in chis if a] == [tuple(parse_tiles("34m")),
+                                                tuple(parse_tiles("46m"))]
+        assert prompt.choices[screen.ui.selected].hotkey == "pass"  # Pass is the default
+        await pilot.press("c")  # first chi set highlighted
+        await pilot.press("c")  # second chi set highlighted
+        assert prompt.choices[screen.ui.selected].action == chis[1]
+        await pilot.press("enter")
+        view = await wait_for(pilot, app, lambda v: len(v.seats[0].melds) == 1, "chi meld")
+        meld = view.seats[0].melds[0]
+        assert meld.type is MeldType.CHI and meld.tiles == tuple(parse_tiles("456m"))
+        assert meld.source == 3 and meld.claimed == parse_tile("5m")
+
+        # after a chi: discard at once (3m is the first tile)
+        assert view.my_move and view.phase is Phase.TURN and view.drawn is None
+        await pilot.press("1")
+        await pilot.press("enter")
+
+        # 3. 下家 (S, on our right) discards 9p: peng
+        view = await wait_for(pilot, app, lambda v: v.my_move and v.phase is Phase.CLAIM
+                              and v.window_tile == parse_tile("9p"), "peng")
+        assert view.window_from == 1
+        await pilot.press("p")
+        view = await wait_for(pilot, app, lambda v: len(v.seats[0].melds) == 2, "peng meld")
+        assert view.seats[0].melds[1].type is MeldType.PENG
+        assert view.seats[0].melds[1].source == 1
+        await pilot.press("1")  # 5m
+        await pilot.press("enter")
+
+        # 4. 对家 (W, across) discards E: we could peng, we pass
+        view = await wait_for(pilot, app, lambda v: v.my_move and v.phase is Phase.CLAIM
+                              and v.window_tile == parse_tile("E"), "E claim")
+        assert view.window_from == 2
+        assert any(a.type is ActionType.PENG for a in view.legal)
+        await pilot.press("x")
+        # 5. we draw the fourth 1s: kong it (Gejiu: choose the kong tile), win on the
+        #    replacement with the win key
+        view = await wait_for(pilot, app, lambda v: v.my_move and v.drawn is not None
+                              and any(a.type is ActionType.ANGANG for a in v.legal), "kong")
+        assert len(view.seats[0].melds) == 2  # the pass took nothing
+        assert view.seats[2].pond[-1].kind == parse_tile("E")
+        assert view.seats[2].pond[-1].claimed_by is None
+        assert view.drawn == parse_tile("1s")
+        await pilot.press("k")
+        if rules == "gejiu":
+            assert screen.ui.prompt is not None and screen.ui.prompt.kind == "kong"
+            await pilot.press("enter")  # the first kong tile: 9s
+        view = await wait_for(pilot, app, lambda v: v.my_move
+                              and Action.win() in v.legal, "win offered")
+        assert view.seats[0].melds[-1].type is MeldType.AGANG
+        await pilot.press("w")
+        view = await wait_for(pilot, app, lambda v: v.phase is Phase.ENDED, "hand over")
+        for _ in range(5):
+            await pilot.pause()
+        assert view.result is not None and view.result.winners == (0,)
+        assert isinstance(app.screen, HandResultScreen)
+        text = str(app.screen.query_one("#result").render())
+        win = view.result.settlement.wins[0]
+        for item in win.items:
+            assert item.zh in text and item.en in text and item.value in text
+        assert win.pattern_zh in text
+        for t in view.result.settlement.transfers:
+            assert t.why in text
+        # the help screen names the hand's pattern
+        await pilot.press("question_mark")
+        await pilot.pause()
+        help_text = str(app.screen.query_one("#help").render())
+        assert win.pattern_zh in help_text
