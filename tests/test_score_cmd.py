@@ -1,0 +1,79 @@
+"""The ``score`` sub-command glue (``net/score_cmd.py``): single input, text and JSON output,
+exit statuses, and a hand that does not win."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from net import score_cmd
+
+G01 = {"rules": "gejiu", "wins": [{"seat": "S", "hand": "123m 456p 789s EEE 5m", "tile": "5m",
+                                   "how": "discard", "from": "W"}]}
+
+
+def run(argv: list[str], stdin: str = "", monkeypatch: pytest.MonkeyPatch | None = None
+        ) -> tuple[int, str, str]:
+    parser = argparse.ArgumentParser()
+    score_cmd.add_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["score", *argv])
+    if monkeypatch is not None:
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    out, err = io.StringIO(), io.StringIO()
+    code = args.func(args, out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_readable_table_in_both_languages(monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, _ = run([], json.dumps(G01), monkeypatch)
+    assert code == 0
+    assert "平胡" in out and "Basic hand" in out and "Gejiu" in out and "个旧" in out
+    assert "S +5" in out
+    code, out_zh, _ = run(["--lang", "zh"], json.dumps(G01), monkeypatch)
+    assert code == 0 and out_zh.index("个旧") < out_zh.index("Gejiu")
+
+
+def test_json_output(tmp_path: Path) -> None:
+    f = tmp_path / "g01.json"
+    f.write_text(json.dumps(G01), encoding="utf-8")
+    code, out, _ = run(["--file", str(f), "--json"])
+    result = json.loads(out)
+    assert code == 0
+    assert result["net"] == {"E": -2, "S": 5, "W": -2, "N": -1}
+    assert result["next_dealer"] == "S"
+    assert {
+        k: v for k, v in result["transfers"][1].items() if k != "why"
+    } == {"from": "W", "to": "S", "amount": 2}
+    assert result["wins"][0]["pattern"] == {"zh": "平胡", "en": "Basic hand"}
+
+
+def test_a_hand_that_does_not_win_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    bad = json.loads(json.dumps(G01))
+    bad["wins"][0]["tile"] = "6m"
+    code, out, _ = run([], json.dumps(bad), monkeypatch)
+    assert code == 1
+    assert "does not win" in out and "6m" in out
+    code, out, _ = run(["--json"], json.dumps(bad), monkeypatch)
+    assert code == 1 and json.loads(out)["win"] is False
+
+
+def test_malformed_input_exits_non_zero(monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, err = run([], "{not json", monkeypatch)
+    assert code == 2 and out == "" and "not JSON" in err
+    code, _, err = run([], json.dumps({"rules": "gejiu", "dealer": "Q"}), monkeypatch)
+    assert code == 2 and "dealer" in err
+
+
+def test_batch_text_lines_and_errors(tmp_path: Path) -> None:
+    f = tmp_path / "batch.jsonl"
+    f.write_text("\n".join([json.dumps(G01), "", json.dumps({"rules": "x"})]) + "\n",
+                 encoding="utf-8")
+    code, out, _ = run(["--batch", str(f)])
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 3
+    assert "S +5" in lines[0]
+    assert "error" in json.loads(lines[1]) and "rules" in json.loads(lines[2])["error"]
