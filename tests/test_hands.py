@@ -378,3 +378,18 @@ def test_standard_shape_agrees_with_mahjong_library() -> None:
         agreed += 1
         wins += ours
     assert agreed == 10_000 and 2_000 < wins < 9_000
+
+
+@pytest.mark.parametrize("rules", ["yichun", "shangrao", "gejiu"])
+def test_scoring_readings_agree_with_the_fast_detector(rules: str) -> None:
+    """The scorer reads hands through ``readings``; it must accept exactly the hands
+    ``can_win`` accepts (with wilds in Shangrao)."""
+    rng = random.Random(f"readings-{rules}")
+    for _ in range(4_000):
+        concealed, melds = _random_hand(rng, rules)
+        wild = None
+        if rules == "shangrao" and rng.random() < 0.7:
+            wild = _with_wilds(rng, concealed, melds, rng.choice((1, 1, 2, 3, 4)))
+        assert bool(readings(rules, concealed, melds, wild)) == can_win(
+            rules, concealed, melds, wild
+        ), (concealed, melds, wild)
