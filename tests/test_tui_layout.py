@@ -1,0 +1,167 @@
+"""The table layout: nothing overflows at 80×24, row diffs, faces, hints, help and prompts."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+from rich.cells import cell_len
+
+from engine.actions import Action
+from engine.game import Game
+from engine.melds import MeldType
+from engine.scenario import rigged_hand
+from engine.table import Phase
+from engine.tiles import parse_tile, parse_tiles
+from engine.view import MeldView, PondView, View, build_view
+from tui.client import TableUpdate
+from tui.faces import Face, big, glyph, small, small_width
+from tui.layout import UiState, build_rows, claim_prompt, ready_hint, unseen_counts
+from tui.result_text import help_lines
+from tui.rules_text import SUMMARIES
+from tui.settings import Settings
+from tui.table_screen import TABLE_BINDINGS
+
+
+def crowded_view(rules: str) -> View:
+    """Every seat with four kongs (face-down and claimed ones) and a 24-tile pond."""
+    hand = rigged_hand(rules, {0: "123m 456p 789s EEE SS"}, seed=1)
+    view = build_view(hand, 0)
+    kinds = parse_tiles("1m 9m 1p 9p 1s 9s E S W N Z F B 5m 5p 5s 2m 3p 4s 6m 7p 8s 2p 3s")
+    seats = []
+    for p in view.seats:
+        melds = (
+            MeldView(MeldType.MGANG, tuple([parse_tile("8m")] * 4), parse_tile("8m"),
+                     (p.seat + 1) % 4),
+            MeldView(MeldType.AGANG, None, None, None),
+            MeldView(MeldType.CHI, tuple(parse_tiles("789p")), parse_tile("8p"),
+                     (p.seat + 3) % 4),
+            MeldView(MeldType.BGANG, tuple([parse_tile("Z")] * 4), parse_tile("Z"),
+                     (p.seat + 2) % 4),
+        )
+        pond = tuple(PondView(k, 1 if i == 3 else None, i == 5) for i, k in enumerate(kinds))
+        seats.append(dataclasses.replace(p, melds=melds, pond=pond, concealed_count=1,
+                                         ting=True, lighter=True, bought=True, flown=2,
+                                         score=-12345))
+    return dataclasses.replace(view, seats=tuple(seats), hand=(parse_tile("E"),),
+                               drawn=parse_tile("E"), last_discard=(1, kinds[-1]))
+
+
+@pytest.mark.parametrize("rules", ["yichun", "shangrao", "gejiu"])
+@pytest.mark.parametrize("face", list(Face))
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_nothing_overflows_at_80x24(rules: str, face: Face, lang: str) -> None:
+    view = crowded_view(rules)
+    update = TableUpdate(view=view, deadline=10.0, timer_seconds=30.0, hands_per_game=8)
+    ui = UiState(face=face, lang=lang, now=5.0, message="x" * 200)
+    rows = build_rows(update, ui, 80, 24)
+    assert len(rows) == 24
+    for y, row in enumerate(rows):
+        end = 0
+        for x, text, _style in row:
+            assert x >= end, f"row {y}: span at {x} overlaps the previous one ending at {end}"
+            end = x + cell_len(text)
+        assert end <= 80, f"row {y} is {end} cells wide"
+    flat = "".join(t for row in rows for _, t, _ in row)
+    # every pond's latest discard and every seat's melds are on screen
+    assert small(view.seats[1].pond[-1].kind, face) in flat
+    assert flat.count(small(parse_tile("Z"), face)) >= 4
+
+
+def test_seats_are_placed_from_the_viewer() -> None:
+    """上家 on the left, 下家 on the right, 对家 across — for every viewer seat."""
+    hand = rigged_hand("gejiu", {0: "123m 456p 789s EEE SS"}, seed=2)
+    for viewer in range(4):
+        update = TableUpdate(view=build_view(hand, viewer), hands_per_game=8)
+        rows = build_rows(update, UiState(lang="en"), 80, 24)
+        left = [t for x, t, _ in rows[2] if x < 18]
+        right = [t for x, t, _ in rows[2] if x >= 62]
+        wind = "ESWN"
+        assert f"Left {wind[(viewer + 3) % 4]}" in "".join(left)
+        assert f"Right {wind[(viewer + 1) % 4]}" in "".join(right)
+        assert f"Across {wind[(viewer + 2) % 4]}" in "".join(t for _, t, _ in rows[1])
+
+
+def test_too_small_shows_a_notice() -> None:
+    view = crowded_view("yichun")
+    rows = build_rows(TableUpdate(view=view), UiState(lang="en"), 60, 20)
+    text = " ".join(t for row in rows for _, t, _ in row)
+    assert "80×24" in text and "60×20" in text
+
+
+@pytest.mark.parametrize("face", list(Face))
+def test_faces_have_fixed_cell_widths(face: Face) -> None:
+    for k in range(34):
+        assert cell_len(small(k, face)) == small_width(face)
+        top, bottom = big(k, face)
+        assert cell_len(top) == cell_len(bottom) == 4
+    assert glyph(parse_tile("Z")) == "中"  # never 🀄
+    assert "\U0001F004" not in "".join(small(k, Face.GLYPH) for k in range(34))
+    assert small(parse_tile("5m"), Face.ASCII) == "5m"
+    assert big(parse_tile("5m"), Face.CJK) == (" 五 ", " 萬 ")
+
+
+def test_waits_hint_counts_unseen_tiles() -> None:
+    hand = rigged_hand("yichun", {0: "123m 456p 789s 11s 5m 6m Z"}, seed=4)
+    view = build_view(hand, 0)
+    tiles = list(view.hand) + ([view.drawn] if view.drawn is not None else [])
+    cursor = tiles.index(parse_tile("Z"))
+    discard, waits = ready_hint(view, cursor)
+    assert discard == parse_tile("Z")
+    assert sorted(waits) == parse_tiles("4m 7m")
+    unseen = unseen_counts(view)
+    assert unseen[parse_tile("4m")] <= 4 and unseen[parse_tile("1s")] <= 2
+
+
+def test_claim_prompt_lists_each_chi_set() -> None:
+    hand = rigged_hand("shangrao", {0: "3456m 99p 111s 78s EE F"}, wild="B",
+                       draws="2p 3p 5m", seed=3)
+    # E discards F; S, W and N discard what they draw (N: 5m)
+    hand.apply(0, Action.discard(parse_tile("F")))
+    for seat in (1, 2, 3):
+        while hand.phase is Phase.CLAIM:
+            for s in hand.to_act():
+                hand.apply(s, Action.pass_())
+        assert hand.current == seat and hand.drawn is not None
+        hand.apply(seat, Action.discard(hand.drawn // 4))
+        while hand.phase is Phase.CLAIM and 0 not in hand.to_act():
+            for s in hand.to_act():
+                hand.apply(s, Action.pass_())
+    view = build_view(hand, 0)
+    prompt = claim_prompt(view, "en", Face.ASCII)
+    assert prompt is not None
+    assert [c.hotkey for c in prompt.choices] == ["pass", "chi", "chi"]
+
+
+@pytest.mark.parametrize("rules", ["yichun", "shangrao", "gejiu"])
+def test_help_lists_every_pattern_and_key(rules: str) -> None:
+    text = "\n".join(help_lines(rules, "en", TABLE_BINDINGS, {}))
+    for p in SUMMARIES[rules].patterns + SUMMARIES[rules].modifiers:
+        assert p.zh in text and p.en in text
+    for b in TABLE_BINDINGS:
+        assert b.id is not None
+        if not b.id.startswith("pick-"):
+            assert f"({b.id})" in text
+    assert "pick-1 … pick-14" in text
+
+
+def test_settings_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    s = Settings.load(path)
+    assert s.lang == "en"
+    s.lang, s.tiles, s.keys = "zh", "glyph", {"win": "h"}
+    assert s.save() == path
+    again = Settings.load(path)
+    assert (again.lang, again.tiles, again.keys) == ("zh", "glyph", {"win": "h"})
+    path.write_text("not json", encoding="utf-8")
+    assert Settings.load(path).lang == "en"
+
+
+def test_game_scores_reach_the_update() -> None:
+    game = Game("gejiu", 1)
+    game.new_hand()
+    assert game.hand is not None
+    update = TableUpdate(view=build_view(game.hand, 0), hands_per_game=game.hands_per_game)
+    rows = build_rows(update, UiState(lang="zh"), 120, 40)
+    assert "第1/8盘" in "".join(t for _, t, _ in rows[0])
