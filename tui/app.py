@@ -41,7 +41,7 @@ class TableUpdated(Message):
 
 
 class MahjongApp(App[None]):
-    CSS_PATH = [str(p) for p in CSS_PATHS]
+    CSS_PATH = [str(p) for p in CSS_PATHS]  # noqa: RUF012
     ENABLE_COMMAND_PALETTE = False
     TITLE = "mahjong-ssh"
 

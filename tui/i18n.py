@@ -137,7 +137,10 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "ng_seed": ("Seed (empty = random)", "随机种子（留空随机）"),
     "ng_start": ("Start 开始", "开始"),
     "ng_options": ("Table options 牌桌选项", "牌桌选项"),
-    "ng_help": ("Tab moves · Enter starts · F1: help · Ctrl+S: settings", "Tab 切换 · Enter 开始 · F1 帮助 · Ctrl+S 设置"),
+    "ng_help": (
+        "Tab moves · Enter starts · F1: help · Ctrl+S: settings",
+        "Tab 切换 · Enter 开始 · F1 帮助 · Ctrl+S 设置",
+    ),
     "bad_option": ("{key}: {problem}", "{key}: {problem}"),
     "set_title": ("Settings 设置", "设置"),
     "set_lang": ("Language 语言", "语言"),
@@ -147,7 +150,10 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "set_suggest": ("Show the computer's suggested discard", "显示电脑建议的出牌"),
     "set_hints": ("Show winning tiles when ready", "听牌时显示胡哪些牌"),
     "set_saved": ("Saved to {path}", "已保存到 {path}"),
-    "set_keys": ("Keys can be remapped in the file under \"keys\"", "按键可在文件中 \"keys\" 下修改"),
+    "set_keys": (
+        "Keys can be remapped in the file under \"keys\"",
+        "按键可在文件中 \"keys\" 下修改",
+    ),
     "close": ("Esc: close", "Esc 关闭"),
     # help
     "help_title": ("Help 帮助", "帮助"),

@@ -323,7 +323,7 @@ def build_rows(update: TableUpdate, ui: UiState, width: int, height: int) -> lis
         _too_small(c, ui.lang)
         return c.frozen()
     view = update.view
-    lang, face = ui.lang, ui.face
+    face = ui.face
     me = view.viewer if view.viewer is not None else 0
     side_w = min(30, 18 + (width - MIN_WIDTH) // 4)
     centre_x = side_w + 1
@@ -511,7 +511,7 @@ def _centre(c: Canvas, update: TableUpdate, ui: UiState, x0: int, w: int, top: i
         for k in view.kong_tiles:
             pcs += tile_pieces([k], face) if k is not None else [("--", "dim")]
             pcs.append((" ", "info"))
-        lines.append(pcs + [(tail, "info")])
+        lines.append([*pcs, (tail, "info")])
     elif view.rules == "yichun":
         buyers = [seat_wind(p.seat, lang) for p in view.seats if p.bought]
         lighters = [seat_wind(p.seat, lang) for p in view.seats if p.lighter]

@@ -70,13 +70,15 @@ def hand_result_lines(update: TableUpdate, lang: str, face: Face) -> list[str]:
         star = "[b $turn]胡[/] " if winner else "   "
         out.append(f" {star}{escape(seat_label(me, s, lang)):<8} {hand}  {melds}")
     if res.win_tile is not None:
-        out.append(f"    {escape(tr(lang, 'res_win_tile'))}: {tile_markup(res.win_tile, face, True)}")
+        label = escape(tr(lang, "res_win_tile"))
+        out.append(f"    {label}: {tile_markup(res.win_tile, face, True)}")
     out.append("")
     if not settlement.wins:
         out.append(f"[b]{escape(tr(lang, 'res_draw'))}[/]")
     for w in settlement.wins:
         pattern = f"{w.pattern_zh} {w.pattern_en}" if lang == "en" else w.pattern_zh
-        out.append(f"[b $turn]{escape(tr(lang, 'res_winner', who=seat_label(me, w.seat, lang), pattern=pattern))}[/]")
+        who = seat_label(me, w.seat, lang)
+        out.append(f"[b $turn]{escape(tr(lang, 'res_winner', who=who, pattern=pattern))}[/]")
         for item in w.items:
             tiles = f"  {tiles_markup(item.tiles, face)}" if item.tiles else ""
             out.append(f"   {escape(item.zh)} {escape(item.en)}  [b]{escape(item.value)}[/]{tiles}")
@@ -114,7 +116,8 @@ def game_result_lines(update: TableUpdate, lang: str) -> list[str]:
         who = " ".join(seat_wind(s, lang) for s in h.winners) or tr(lang, "drawn_short")
         row = f"{tr(lang, 'game_hand', n=h.hand_no):<8}" + "".join(f"{v:>+10d}" for v in h.net)
         out.append(escape(row) + f"   {escape(who)}")
-    out.append(escape(f"{tr(lang, 'res_totals'):<8}" + "".join(f"{v:>+10d}" for v in update.totals)))
+    totals = "".join(f"{v:>+10d}" for v in update.totals)
+    out.append(escape(f"{tr(lang, 'res_totals'):<8}" + totals))
     best = max(range(4), key=lambda s: update.totals[s])
     out.append("")
     out.append(f"[b $turn]{escape(tr(lang, 'game_winner', who=seat_label(me, best, lang)))}[/]")
@@ -130,7 +133,11 @@ def key_label(keys: str) -> str:
 
 def help_lines(rules: str, lang: str, bindings: Sequence[Binding],
                keymap: dict[str, str]) -> list[str]:
-    out = [f"[b $turn]{escape(tr(lang, 'help_title'))}[/]", "", f"[b]{escape(tr(lang, 'help_keys'))}[/]"]
+    out = [
+        f"[b $turn]{escape(tr(lang, 'help_title'))}[/]",
+        "",
+        f"[b]{escape(tr(lang, 'help_keys'))}[/]",
+    ]
     picks = [b for b in bindings if (b.id or "").startswith("pick-")]
     for b in bindings:
         if b in picks:

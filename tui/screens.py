@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static, Checkbox
+from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Static
 
 from engine.rulesets import RULESETS, OptionError, OptionSpec
 from themes import THEME_NAMES
@@ -40,7 +40,7 @@ def markup(lines: list[str]) -> Content:
 
 
 class HandResultScreen(_Page):
-    BINDINGS = [
+    BINDINGS = [  # noqa: RUF012
         Binding("enter,space", "next", "Next hand 下一盘", id="result-next"),
         Binding("question_mark,f1", "help", "Help", id="result-help", show=False),
         Binding("t", "face", "Tiles", id="result-tiles", show=False),
@@ -72,7 +72,7 @@ class HandResultScreen(_Page):
 
 
 class GameResultScreen(_Page):
-    BINDINGS = [
+    BINDINGS = [  # noqa: RUF012
         Binding("enter,space", "new_game", "New game 新游戏", id="game-new"),
         Binding("q", "quit", "Quit", id="game-quit", show=False),
     ]
@@ -91,7 +91,7 @@ class GameResultScreen(_Page):
 
 
 class HelpScreen(_Page):
-    BINDINGS = [
+    BINDINGS = [  # noqa: RUF012
         Binding("escape,question_mark,q,f1", "close", "Close", id="help-close"),
     ]
 
@@ -113,7 +113,7 @@ class HelpScreen(_Page):
 
 
 class NewGameScreen(_Page):
-    BINDINGS = [
+    BINDINGS = [  # noqa: RUF012
         Binding("f1", "help", "Help", id="new-help", show=False),
         Binding("ctrl+s", "settings", "Settings", id="new-settings", show=False),
     ]
@@ -214,7 +214,7 @@ class NewGameScreen(_Page):
 
 
 class SettingsScreen(_Page):
-    BINDINGS = [Binding("escape", "close", "Close", id="settings-close")]
+    BINDINGS = [Binding("escape", "close", "Close", id="settings-close")]  # noqa: RUF012
 
     def compose(self) -> ComposeResult:
         s = self.mj.settings

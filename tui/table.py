@@ -31,7 +31,7 @@ STYLE_PARTS = (
 class TableView(Widget):
     """The whole table screen as rows of cached strips."""
 
-    COMPONENT_CLASSES = {f"tv--{p}" for p in STYLE_PARTS}
+    COMPONENT_CLASSES = {f"tv--{p}" for p in STYLE_PARTS}  # noqa: RUF012
 
     DEFAULT_CSS = """
     TableView { width: 1fr; height: 1fr; }
