@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any
 
 from engine.melds import Meld, MeldType
+from engine.rulesets import RULESETS, OptionError
 from engine.situation import (
     SEAT_LETTERS,
     Item,
@@ -18,18 +19,6 @@ from engine.situation import (
     WinScore,
 )
 from engine.tiles import NUM_KINDS, Kind, format_tiles
-
-# Option keys of every ruleset (ambiguities.md #93) and their defaults.
-OPTION_DEFAULTS: Final[Mapping[str, Mapping[str, Any]]] = {
-    "yichun": {"base_point": 1, "discarder_pays_double": True, "max_lighters": 1,
-               "spectator_stakes": True},
-    "shangrao": {"base_point": 1, "discard_wins": False},
-    "gejiu": {"base_point": 1, "first_roller": 0},
-}
-KNOWN_OPTIONS: Final = frozenset(
-    {"base_point", "hands_per_game", "turn_seconds", "claim_seconds", "discarder_pays_double",
-     "max_lighters", "spectator_stakes", "discard_wins", "first_roller"}
-)
 
 
 class SituationError(ValueError):
@@ -55,29 +44,22 @@ def count_seat(start: int, n: int) -> int:
 
 
 def resolve_options(situation: Situation) -> dict[str, Any]:
-    """The ruleset's option defaults overlaid with the situation's; unknown keys are refused,
-    keys of another ruleset are ignored (the calculator takes any ruleset's input)."""
-    out = dict(OPTION_DEFAULTS[situation.rules])
+    """The ruleset's option defaults overlaid with the situation's, checked by the ruleset's own
+    option specs; unknown keys are refused, keys of another ruleset are ignored (the calculator
+    takes any ruleset's input)."""
+    known = {spec.key: spec for cls in RULESETS.values() for spec in cls.options_spec}
+    own = {spec.key: spec for spec in RULESETS[situation.rules].options_spec}
+    out: dict[str, Any] = {key: spec.default for key, spec in own.items()}
     for key, value in situation.options.items():
-        if key not in KNOWN_OPTIONS:
+        if key not in known:
             raise SituationError(
-                f"options.{key}", f"unknown option (known: {', '.join(sorted(KNOWN_OPTIONS))})"
+                f"options.{key}", f"unknown option (known: {', '.join(sorted(known))})"
             )
-        if key not in out:
-            continue
-        default = out[key]
-        if isinstance(default, bool):
-            if not isinstance(value, bool):
-                raise SituationError(f"options.{key}", f"must be true or false, got {value!r}")
-        elif key == "max_lighters" and value is None:
-            pass
-        elif isinstance(value, bool) or not isinstance(value, int):
-            raise SituationError(f"options.{key}", f"must be a whole number, got {value!r}")
-        elif key == "base_point" and value < 1:
-            raise SituationError(f"options.{key}", f"must be at least 1, got {value}")
-        elif value < 0:
-            raise SituationError(f"options.{key}", f"must not be negative, got {value}")
-        out[key] = value
+        if key in own:
+            try:
+                out[key] = own[key].check(value)
+            except OptionError as exc:
+                raise SituationError(f"options.{key}", str(exc)) from None
     return out
 
 
