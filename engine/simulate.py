@@ -129,8 +129,10 @@ def simulate(
     players: Sequence[Player] | None = None,
     options: Mapping[str, Any] | None = None,
     check: bool = True,
+    on_hand: Callable[[Hand], None] | None = None,
 ) -> SimulationReport:
-    """Play ``hands`` hands (one long game) and return the statistics."""
+    """Play ``hands`` hands (one long game) and return the statistics; ``on_hand`` is called
+    with every finished hand (e.g. to write its record)."""
     from engine.bots import BasicPlayer
 
     opts = dict(options or {})
@@ -148,12 +150,18 @@ def simulate(
         try:
             play_hand(hand, seats, check=check, on_violation=fail)
         except SimulationViolation:
+            if on_hand is not None:
+                on_hand(hand)  # the record up to the violation
             raise
         except Exception as exc:  # an engine error is a violation too
+            if on_hand is not None:
+                on_hand(hand)
             raise SimulationViolation(
                 seed, hand.hand_no, hand.seed, len(hand.actions), f"{type(exc).__name__}: {exc}"
             ) from exc
         summary = game.finish_hand()
+        if on_hand is not None:
+            on_hand(hand)
         if check and sum(game.scores) + sum(game.spectator_scores.values()) != 0:
             raise SimulationViolation(
                 seed, hand.hand_no, hand.seed, len(hand.actions), "running scores not zero-sum"

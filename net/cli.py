@@ -13,9 +13,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine.record import RecordError, dumps, final_state, parse_lines, replay_lines
+from engine.record import (
+    RecordError,
+    dumps,
+    final_state,
+    hand_lines,
+    parse_lines,
+    replay_lines,
+)
 from engine.rulesets import RULESETS, OptionError
 from engine.simulate import SimulationViolation, simulate
+from engine.table import Hand
 
 
 def _options(pairs: list[str] | None) -> dict[str, Any]:
@@ -37,9 +45,16 @@ def _options(pairs: list[str] | None) -> dict[str, Any]:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     started = time.perf_counter()
+    record = open(args.record, "w", encoding="utf-8") if args.record else None  # noqa: SIM115
+
+    def write_record(hand: Hand) -> None:
+        if record is not None:
+            record.write(dumps(hand_lines(hand)))
+
     try:
         report = simulate(
-            args.rules, args.hands, args.seed, options=_options(args.option), check=not args.fast
+            args.rules, args.hands, args.seed, options=_options(args.option),
+            check=not args.fast, on_hand=write_record,
         )
     except SimulationViolation as exc:
         print(f"VIOLATION: {exc}", file=sys.stderr)
@@ -52,6 +67,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except OptionError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    finally:
+        if record is not None:
+            record.close()
     elapsed = time.perf_counter() - started
     data = report.to_json()
     data["seconds"] = round(elapsed, 3)
@@ -130,7 +148,6 @@ def cmd_record(args: argparse.Namespace) -> int:
     """Play one game with computer players and write its record (for examples and tests)."""
     from engine.bots import BasicPlayer
     from engine.game import Game
-    from engine.record import hand_lines
     from engine.simulate import play_hand
 
     game = Game(args.rules, args.seed, {**_options(args.option), "hands_per_game": args.hands})
@@ -204,6 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", metavar="KEY=VALUE")
     p.add_argument("--json", action="store_true")
     p.add_argument("--fast", action="store_true", help="skip the per-action checks")
+    p.add_argument("--record", metavar="FILE", help="write every hand's game record to FILE")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("replay", help="re-run a game record, check it, print the result")

@@ -62,3 +62,12 @@ def test_violation_names_seed_and_action_index() -> None:
 def test_bad_option(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--rules", "gejiu", "--hands", "1", "--option", "nope=1"]) == 2
     assert "has no option 'nope'" in capsys.readouterr().err
+
+
+def test_simulate_writes_records_that_replay(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "sim.jsonl"
+    assert main(["simulate", "--rules", "shangrao", "--hands", "4", "--seed", "6",
+                 "--record", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(path)]) == 0
+    assert capsys.readouterr().out.count("match the record") == 4
