@@ -4,6 +4,7 @@ action index."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -64,7 +65,9 @@ def test_bad_option(capsys: pytest.CaptureFixture[str]) -> None:
     assert "has no option 'nope'" in capsys.readouterr().err
 
 
-def test_simulate_writes_records_that_replay(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_simulate_writes_records_that_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "sim.jsonl"
     assert main(["simulate", "--rules", "shangrao", "--hands", "4", "--seed", "6",
                  "--record", str(path)]) == 0
