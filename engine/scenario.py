@@ -98,7 +98,7 @@ def rigged_hand(
             need = 14 if seat == dealer else 13
             new_hands[seat], rest = rest[:need], rest[need:]
     for seat in range(4):
-        hand.seats[seat].concealed = new_hands[seat]
+        hand.seats[seat].set_concealed(new_hands[seat])
     if hand.kong_slots:
         if kong_tiles is None:
             slot_ids, rest = rest[:2], rest[2:]
@@ -139,7 +139,6 @@ def rigged_hand(
         for st in hand.seats:
             st.got = sum(1 for t in st.concealed if t // 4 == hand.wild)
     hand._legal_cache.clear()
-    hand._ready_cache.clear()
     hand.seat_rev = [r + 1 for r in hand.seat_rev]
     hand.pond_rev = [r + 1 for r in hand.pond_rev]
     hand.check_invariants()

@@ -106,11 +106,27 @@ class SeatState:
     baodiao: bool = False  # Shangrao: in 宝吊头 state
     touji: bool = False  # Shangrao 偷机: declined a 宝吊头 win while in the state
 
+    counts: list[int] = field(default_factory=lambda: [0] * 34)  # kinds of ``concealed``
+
     def kinds(self) -> list[Kind]:
         return [t // 4 for t in self.concealed]
 
     def count(self, kind: Kind) -> int:
-        return sum(1 for t in self.concealed if t // 4 == kind)
+        return self.counts[kind]
+
+    def add(self, tile: TileId) -> None:
+        self.concealed.append(tile)
+        self.counts[tile // 4] += 1
+
+    def remove(self, tile: TileId) -> None:
+        self.concealed.remove(tile)
+        self.counts[tile // 4] -= 1
+
+    def set_concealed(self, tiles: list[TileId]) -> None:
+        self.concealed = list(tiles)
+        self.counts = [0] * 34
+        for t in tiles:
+            self.counts[t // 4] += 1
 
 
 @dataclass
@@ -159,7 +175,6 @@ class Hand:
         self.events: list[Event] = []
         self.version = 0
         self._legal_cache: dict[int, tuple[list[Action], frozenset[Action]]] = {}
-        self._ready_cache: dict[int, tuple[tuple[TileId, ...], int, bool]] = {}
         self.view_cache: dict[Any, Any] = {}  # for engine.view: per-seat public parts
         self.seat_rev = [0, 0, 0, 0]  # bumped whenever a seat's public state changes
         self.pond_rev = [0, 0, 0, 0]  # bumped whenever a seat's pond changes
@@ -367,7 +382,7 @@ class Hand:
     def _receive(self, seat: int, tile: TileId) -> None:
         st = self.seats[seat]
         self.seat_rev[seat] += 1
-        st.concealed.append(tile)
+        st.add(tile)
         if self.wild is not None and tile // 4 == self.wild:
             self._got_wild(seat)
 
@@ -383,9 +398,9 @@ class Hand:
             for k in range(4):
                 seat = (self.dealer + k) % 4
                 for _ in range(4):
-                    self.seats[seat].concealed.append(self.wall.draw_head())
+                    self.seats[seat].add(self.wall.draw_head())
         for k in (0, 1, 2, 3, 0):  # dealer T[48], 下家 T[49], 对家 T[50], 上家 T[51], dealer T[52]
-            self.seats[(self.dealer + k) % 4].concealed.append(self.wall.draw_head())
+            self.seats[(self.dealer + k) % 4].add(self.wall.draw_head())
         self.seat_rev = [r + 1 for r in self.seat_rev]
         self.events.append(Event(EventType.DEAL, self.dealer))
         if self.ruleset.has_wild:
@@ -430,15 +445,13 @@ class Hand:
 
     def _own_win_possible(self, seat: int) -> bool:
         st = self.seats[seat]
-        return self.ruleset.can_win(st.kinds(), st.melds, self.wild)
+        return self.ruleset.can_win_counts(st.counts, st.melds, self.wild)
 
     def _kong_choices(self, seat: int) -> list[Action]:
         st = self.seats[seat]
         if st.ting or not self.ruleset.can_supply_replacement(self.remaining()):
             return []
-        counts = [0] * 34
-        for t in st.concealed:
-            counts[t // 4] += 1
+        counts = st.counts
         pengs = {m.kind for m in st.melds if m.type is MeldType.PENG}
         candidates = [k for k in range(34) if counts[k] == 4 or (counts[k] and k in pengs)]
         if self.wild is not None and self.wild in candidates:
@@ -461,7 +474,8 @@ class Hand:
 
     def _turn_choices(self, seat: int) -> list[Action]:
         st = self.seats[seat]
-        kinds = sorted(set(st.kinds()))
+        counts = st.counts
+        kinds = [k for k in range(34) if counts[k]]
         if self.after_claim:
             return [Action.discard(k) for k in kinds]
         out: list[Action] = []
@@ -485,7 +499,7 @@ class Hand:
             tile = self.drawn
         else:
             tile = min(t for t in st.concealed if t // 4 == kind)
-        st.concealed.remove(tile)
+        st.remove(tile)
         self.seat_rev[seat] += 1
         if tile == self.drawn:
             self.drawn = None
@@ -637,15 +651,13 @@ class Hand:
     # claims (common.md §10)
     # ------------------------------------------------------------------------------------
     def _wins_with(self, seat: int, kind: Kind) -> bool:
-        """Whether ``seat``'s concealed hand plus ``kind`` wins (with a cached cheap pre-test)."""
-        st = self.seats[seat]
-        key = tuple(st.concealed)
-        cached = self._ready_cache.get(seat)
-        if cached is None or cached[0] != key or cached[1] != len(st.melds):
-            ready = self.ruleset.maybe_ready(st.kinds(), st.melds, self.wild)
-            cached = (key, len(st.melds), ready)
-            self._ready_cache[seat] = cached
-        return cached[2] and self.ruleset.can_win([*st.kinds(), kind], st.melds, self.wild)
+        """Whether ``seat``'s concealed hand plus ``kind`` wins."""
+        counts = self.seats[seat].counts
+        counts[kind] += 1
+        try:
+            return self.ruleset.can_win_counts(counts, self.seats[seat].melds, self.wild)
+        finally:
+            counts[kind] -= 1
 
     def _claim_choices(self, seat: int, discarder: int, tile: TileId) -> list[Action]:
         kind = tile // 4
@@ -653,26 +665,26 @@ class Hand:
         if self.wild is not None and kind == self.wild:
             return []  # a discarded wild can never be claimed
         out: list[Action] = []
-        kinds = st.kinds()
+        counts = st.counts
         if self.ruleset.discard_wins() and self._wins_with(seat, kind):
             out.append(Action.win())
         if st.ting or self.wall.remaining <= 0 or self.remaining() <= 0:
             return out  # [A-16]: the last discard may only be won on
         if self.ruleset.kong_tiles and self.ruleset.hand_is_drawn(self.remaining()):
             return out  # Gejiu: no claims that would need a draw past 顶黄
-        n = kinds.count(kind)
+        n = counts[kind]
         if n >= 3 and self.ruleset.can_supply_replacement(self.remaining()):
             out.extend(Action(ActionType.MINGGANG, kind, slot=s) for s in self._slots())
         if n >= 2:
             out.append(Action(ActionType.PENG, kind))
         if seat == (discarder + 1) % 4:
             out.extend(
-                Action(ActionType.CHI, kind, pair) for pair in self._chi_pairs(kinds, kind)
+                Action(ActionType.CHI, kind, pair) for pair in self._chi_pairs(counts, kind)
             )
         return out
 
-    def _chi_pairs(self, kinds: list[Kind], kind: Kind) -> list[tuple[Kind, Kind]]:
-        have = set(kinds)
+    def _chi_pairs(self, counts: list[int], kind: Kind) -> list[tuple[Kind, Kind]]:
+        have = {k for k in range(34) if counts[k]}
         if self.wild is not None:
             have.discard(self.wild)  # wilds are never used in chi
         pairs: list[tuple[Kind, Kind]] = []

@@ -51,7 +51,7 @@ def resampled(hand: Hand, viewer: int | None, rnd: random.Random) -> Hand:
         wall.seq[i] = pool.pop()
     for s in others:
         n = len(h.seats[s].concealed)
-        h.seats[s].concealed = [pool.pop() for _ in range(n)]
+        h.seats[s].set_concealed([pool.pop() for _ in range(n)])
     if drawn_index is not None:
         h.drawn = h.seats[h.current].concealed[drawn_index]
     h._legal_cache.clear()

@@ -129,6 +129,14 @@ class Ruleset:
 
         return can_win(self.name, concealed, melds, wild)
 
+    def can_win_counts(
+        self, counts: Sequence[int], melds: Sequence[Meld], wild: Kind | None = None
+    ) -> bool:
+        """:meth:`can_win` over a 34-entry count array (the winning tile included)."""
+        from engine.hands import can_win_counts
+
+        return can_win_counts(self.name, counts, melds, wild)
+
     def waits(
         self, concealed: Sequence[Kind], melds: Sequence[Meld], wild: Kind | None = None
     ) -> list[Kind]:
