@@ -174,7 +174,7 @@ class Hand:
         self.actions: list[tuple[int, Action]] = []
         self.events: list[Event] = []
         self.version = 0
-        self._legal_cache: dict[int, tuple[list[Action], frozenset[Action]]] = {}
+        self._legal_cache: dict[int, list[Action]] = {}
         self.view_cache: dict[Any, Any] = {}  # for engine.view: per-seat public parts
         self.seat_rev = [0, 0, 0, 0]  # bumped whenever a seat's public state changes
         self.pond_rev = [0, 0, 0, 0]  # bumped whenever a seat's pond changes
@@ -242,6 +242,8 @@ class Hand:
 
     def remaining(self) -> int:
         """R: tiles not yet in any hand or pond (the Gejiu kong tiles included)."""
+        if not self.kong_slots:
+            return self.wall.remaining
         return self.wall.remaining + sum(1 for t in self.kong_slots if t is not None)
 
     def to_act(self) -> list[int]:
@@ -256,13 +258,12 @@ class Hand:
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Everything ``seat`` may do now (empty when the table is not waiting for it)."""
-        return list(self._legal(seat)[0])
+        return list(self._legal(seat))
 
-    def _legal(self, seat: int) -> tuple[list[Action], frozenset[Action]]:
+    def _legal(self, seat: int) -> list[Action]:
         cached = self._legal_cache.get(seat)
         if cached is None:
-            actions = self._compute_legal(seat)
-            cached = (actions, frozenset(actions))
+            cached = self._compute_legal(seat)
             self._legal_cache[seat] = cached
         return cached
 
@@ -285,8 +286,8 @@ class Hand:
     def apply(self, seat: int, action: Action) -> None:
         if not 0 <= seat < 4:
             raise IllegalActionError(seat, action, "there is no such seat", [])
-        legal, allowed = self._legal(seat)
-        if action not in allowed:
+        legal = self._legal(seat)
+        if action not in legal:  # identity first: players answer with the offered objects
             raise IllegalActionError(seat, action, self._why_illegal(seat, action), list(legal))
         self.actions.append((seat, action))
         self.version += 1

@@ -184,7 +184,7 @@ def build_view(hand: Hand, viewer: int | None) -> View:
         window_from=hand.window_from if hand.window_from is not None else (
             hand.pending_kong.seat if hand.pending_kong is not None else None
         ),
-        legal=tuple(hand._legal(viewer)[0]) if viewer is not None else (),
+        legal=tuple(hand._legal(viewer)) if viewer is not None else (),
         events=_recent_events(hand, viewer, ended),
         result=result,
     )
@@ -203,7 +203,16 @@ def _pond(hand: Hand, s: int) -> tuple[PondView, ...]:
     cached = hand.view_cache.get(key)
     if cached is not None and cached[0] == hand.pond_rev[s]:
         return cached[1]  # type: ignore[no-any-return]
-    pond = tuple(PondView(p.kind, p.claimed_by, p.ting) for p in hand.seats[s].discards)
+    discards = hand.seats[s].discards
+    if (
+        cached is not None
+        and len(cached[1]) == len(discards) - 1
+        and (not cached[1] or cached[1][-1].claimed_by == discards[-2].claimed_by)
+    ):  # one discard more (a claim only ever marks the then-last discard)
+        p = discards[-1]
+        pond = (*cached[1], PondView(p.kind, p.claimed_by, p.ting))
+    else:
+        pond = tuple(PondView(p.kind, p.claimed_by, p.ting) for p in discards)
     hand.view_cache[key] = (hand.pond_rev[s], pond)
     return pond
 
