@@ -244,7 +244,7 @@ class Hand:
         """R: tiles not yet in any hand or pond (the Gejiu kong tiles included)."""
         if not self.kong_slots:
             return self.wall.remaining
-        return self.wall.remaining + sum(1 for t in self.kong_slots if t is not None)
+        return self.wall.remaining + len(self.kong_slots) - self.kong_slots.count(None)
 
     def to_act(self) -> list[int]:
         """Seats whose decision the table is waiting for."""

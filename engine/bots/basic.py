@@ -46,25 +46,36 @@ class BasicPlayer:
     level = "easy"
 
     def choose(self, view: View) -> Action:
-        legal = list(view.legal)
+        legal = view.legal
         if not legal:
             raise ValueError("the table is not waiting for this seat")
-        by_type: dict[ActionType, list[Action]] = {}
+        discards: list[Action] = []
+        kong: Action | None = None
+        peng: Action | None = None
+        buying = False
         for a in legal:
-            by_type.setdefault(a.type, []).append(a)
-        for wanted in (ActionType.WIN, ActionType.POND_WIN):
-            if wanted in by_type:
-                return by_type[wanted][0]
-        if ActionType.BUY in by_type or ActionType.NO_BUY in by_type:
+            t = a.type
+            if t is ActionType.WIN or t is ActionType.POND_WIN:
+                return a
+            if t is ActionType.DISCARD:
+                discards.append(a)
+            elif t is ActionType.ANGANG or t is ActionType.BUGANG or t is ActionType.MINGGANG:
+                kong = kong or a
+            elif t is ActionType.PENG:
+                peng = peng or a
+            elif t is ActionType.BUY or t is ActionType.NO_BUY:
+                buying = True
+        if buying:
             plain = [a for a in legal if not a.lighter]
             no_buy = [a for a in plain if a.type is ActionType.NO_BUY]
             return no_buy[0] if no_buy else plain[0]
-        if ActionType.DISCARD in by_type:
-            for kong in (ActionType.ANGANG, ActionType.BUGANG):
-                if kong in by_type:
-                    return by_type[kong][0]
-            return self._discard(view, by_type[ActionType.DISCARD])
-        return self._claim(view, by_type)
+        if kong is not None:
+            return kong
+        if discards:
+            return self._discard(view, discards)
+        if peng is not None and self._wants_peng(view, peng):
+            return peng
+        return Action.pass_()
 
     def _discard(self, view: View, discards: list[Action]) -> Action:
         tiles = list(view.hand) + ([view.drawn] if view.drawn is not None else [])
@@ -86,17 +97,11 @@ class BasicPlayer:
                 return ting
         return choice
 
-    def _claim(self, view: View, by_type: dict[ActionType, list[Action]]) -> Action:
-        if ActionType.MINGGANG in by_type:
-            return by_type[ActionType.MINGGANG][0]
-        if ActionType.PENG in by_type:
-            a = by_type[ActionType.PENG][0]
-            assert a.tile is not None
-            counts = to_counts(view.hand)
-            k = a.tile
-            isolated = is_honour(k) or all(
-                not (0 <= k % 9 + d <= 8 and counts[k + d] > 0) for d in (-2, -1, 1, 2)
-            )
-            if isolated:
-                return a
-        return Action.pass_()
+    def _wants_peng(self, view: View, peng: Action) -> bool:
+        """Peng honours and pairs that have no neighbours to make a run with."""
+        k = peng.tile
+        assert k is not None
+        if is_honour(k):
+            return True
+        counts = to_counts(view.hand)
+        return all(not (0 <= k % 9 + d <= 8 and counts[k + d] > 0) for d in (-2, -1, 1, 2))
