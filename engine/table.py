@@ -29,6 +29,7 @@ from engine.situation import (
     Spectator,
     Win,
     WinMethod,
+    seat_name,
 )
 from engine.tiles import NUM_TILES, Kind, TileId, is_suited, kind_to_str, next_kind, rank_of
 from engine.tiles import WINDS as WIND_KINDS
@@ -141,10 +142,6 @@ class PendingKong:
 
 class InvariantError(AssertionError):
     """The table's state broke a rule that must always hold (a bug, never a player error)."""
-
-
-def _seat(s: int) -> str:
-    return "ESWN"[s]
 
 
 class Hand:
@@ -316,7 +313,8 @@ class Hand:
                 return "you already answered this discard"
             if self.phase in (Phase.CLAIM, Phase.ROB):
                 return "no claim was offered to you on this tile"
-            return f"it is not your move (waiting for {', '.join(_seat(s) for s in self.to_act())})"
+            waiting = ", ".join(seat_name(s) for s in self.to_act())
+            return f"it is not your move (waiting for {waiting})"
         if action.type in CLAIMS and self.phase is Phase.TURN and action.type is not ActionType.WIN:
             return "there is no discard to claim in your own turn"
         if action.type is ActionType.WIN:
@@ -743,21 +741,7 @@ class Hand:
                 and len(self.seats[self.dealer].discards) == 1
             )
             how = WinMethod.EARTHLY if earthly else WinMethod.DISCARD
-            self.wins = []
-            for s in winners:
-                st = self.seats[s]
-                self.wins.append(
-                    Win(
-                        seat=s,
-                        hand=tuple(sorted(st.kinds())),
-                        melds=tuple(st.melds),
-                        tile=tile // 4,
-                        how=how,
-                        from_seat=discarder,
-                        baodiao=self._baodiao_of(s, tile // 4, st.kinds()),
-                    )
-                )
-                self.events.append(Event(EventType.WIN, s, tile // 4, source=discarder))
+            self._record_wins(winners, tile // 4, how, discarder, EventType.WIN)
             self.robbed_tile = tile
             self.seats[discarder].discards[-1].claimed_by = winners[0]
             self.seat_rev[discarder] += 1
@@ -775,6 +759,26 @@ class Hand:
                 self._claim_set(s, a, discarder, tile)
                 return
         self._next_turn_after(discarder)
+
+    def _record_wins(
+        self, winners: list[int], kind: Kind, how: WinMethod, source: int, event: EventType
+    ) -> None:
+        """Wins on another seat's tile (a discard or a robbed kong tile)."""
+        self.wins = []
+        for s in winners:
+            hand = self.seats[s].kinds()
+            self.wins.append(
+                Win(
+                    seat=s,
+                    hand=tuple(sorted(hand)),
+                    melds=tuple(self.seats[s].melds),
+                    tile=kind,
+                    how=how,
+                    from_seat=source,
+                    baodiao=self._baodiao_of(s, kind, hand),
+                )
+            )
+            self.events.append(Event(event, s, kind, source=source))
 
     def _claim_set(self, seat: int, action: Action, discarder: int, tile: TileId) -> None:
         st = self.seats[seat]
@@ -903,21 +907,7 @@ class Hand:
         if robbers:
             if not self.ruleset.several_discard_winners and not self.ruleset.robs_added_kong:
                 robbers = robbers[:1]  # Gejiu: first in play order after the konger
-            self.wins = []
-            for s in robbers:
-                st = self.seats[s]
-                self.wins.append(
-                    Win(
-                        seat=s,
-                        hand=tuple(sorted(st.kinds())),
-                        melds=tuple(st.melds),
-                        tile=pk.tile // 4,
-                        how=WinMethod.ROB_KONG,
-                        from_seat=pk.seat,
-                        baodiao=self._baodiao_of(s, pk.tile // 4, st.kinds()),
-                    )
-                )
-                self.events.append(Event(EventType.ROBBED, s, pk.tile // 4, source=pk.seat))
+            self._record_wins(robbers, pk.tile // 4, WinMethod.ROB_KONG, pk.seat, EventType.ROBBED)
             self.robbed_tile = pk.tile
             self._end_hand()
             return
@@ -1031,7 +1021,7 @@ class Hand:
         for s, st in enumerate(self.seats):
             n = len(st.concealed) + 3 * len(st.melds)
             if self.phase is not Phase.BUY and n not in (13, 14):
-                raise InvariantError(f"seat {_seat(s)} holds {n} tiles (counting sets as 3)")
+                raise InvariantError(f"seat {seat_name(s)} holds {n} tiles (counting sets as 3)")
 
     # ------------------------------------------------------------------------------------
     # records
@@ -1043,9 +1033,9 @@ class Hand:
             "rules": self.ruleset.name,
             "options": dict(self.ruleset.options),
             "seed": self.seed,
-            "dealer": _seat(self.dealer),
+            "dealer": seat_name(self.dealer),
             "hand_no": self.hand_no,
             "scores": list(self.scores_before),
-            "spectators": [{"name": s.name, "backs": _seat(s.backs)} for s in self.spectators],
-            "allow_spectators": [_seat(s) for s in self.allow_spectators],
+            "spectators": [{"name": s.name, "backs": seat_name(s.backs)} for s in self.spectators],
+            "allow_spectators": [seat_name(s) for s in self.allow_spectators],
         }

@@ -38,11 +38,6 @@ def seat_letter(seat: int | str) -> str:
     return SEAT_LETTERS[seat] if isinstance(seat, int) else seat
 
 
-def count_seat(start: int, n: int) -> int:
-    """``count(from, n)`` of ``common.md`` §3: counting counter-clockwise, ``start`` = 1."""
-    return (start + n - 1) % 4
-
-
 def resolve_options(situation: Situation) -> dict[str, Any]:
     """The ruleset's option defaults overlaid with the situation's, checked by the ruleset's own
     option specs; unknown keys are refused, keys of another ruleset are ignored (the calculator

@@ -18,7 +18,6 @@ from engine.scoring.common import (
     check_kongs,
     check_seat,
     check_several_wins,
-    count_seat,
     full_concealed,
     item,
     kong_points,
@@ -29,6 +28,7 @@ from engine.scoring.common import (
     win_field,
 )
 from engine.situation import Item, Settlement, Situation, Transfer, Win, WinMethod, WinScore
+from engine.wall import count_seat
 
 _DISCARD_LIKE = (WinMethod.DISCARD, WinMethod.ROB_KONG, WinMethod.EARTHLY)
 _ALLOWED = (
