@@ -31,7 +31,7 @@ from engine.situation import (
     WinMethod,
     seat_name,
 )
-from engine.tiles import NUM_TILES, Kind, TileId, is_suited, kind_to_str, next_kind, rank_of
+from engine.tiles import NUM_TILES, Kind, TileId, kind_to_str, next_kind
 from engine.tiles import WINDS as WIND_KINDS
 from engine.wall import Dice, Wall, count_seat, live_sequence, shuffle_tiles
 
@@ -452,6 +452,8 @@ class Hand:
             return []
         counts = st.counts
         pengs = {m.kind for m in st.melds if m.type is MeldType.PENG}
+        if 4 not in counts and not pengs:
+            return []
         candidates = [k for k in range(34) if counts[k] == 4 or (counts[k] and k in pengs)]
         if self.wild is not None and self.wild in candidates:
             candidates.remove(self.wild)
@@ -683,21 +685,23 @@ class Hand:
         return out
 
     def _chi_pairs(self, counts: list[int], kind: Kind) -> list[tuple[Kind, Kind]]:
-        have = {k for k in range(34) if counts[k]}
-        if self.wild is not None:
-            have.discard(self.wild)  # wilds are never used in chi
+        wild = self.wild  # wilds are never used in chi
+
+        def has(k: Kind) -> bool:
+            return counts[k] > 0 and k != wild
+
         pairs: list[tuple[Kind, Kind]] = []
-        if is_suited(kind):
-            r = rank_of(kind)
+        if kind < 27:
+            r = kind % 9  # 0-based rank
             for lo in (r - 2, r - 1, r):
-                if lo < 1 or lo + 2 > 9:
+                if lo < 0 or lo + 2 > 8:
                     continue
-                others = [kind - r + x for x in (lo, lo + 1, lo + 2) if x != r]
-                if all(o in have for o in others):
-                    pairs.append((others[0], others[1]))
+                a, b = (kind - r + x for x in (lo, lo + 1, lo + 2) if x != r)
+                if has(a) and has(b):
+                    pairs.append((a, b))
         elif self.ruleset.honour_chi:
             group = WIND_KINDS if kind in WIND_KINDS else (31, 32, 33)
-            cands = sorted(k for k in have if k in group and k != kind)
+            cands = [k for k in group if k != kind and has(k)]
             for i in range(len(cands)):
                 for j in range(i + 1, len(cands)):
                     pairs.append((cands[i], cands[j]))
