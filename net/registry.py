@@ -1,0 +1,695 @@
+"""The table registry: every table is one engine :class:`~engine.game.Game` in this process,
+shared by the sessions seated at it.
+
+A :class:`SharedTable` runs one task on the event loop: it lets computer players act for empty
+seats (and for dropped players once their grace period is over), runs the turn timer and the
+claim window for human seats, and publishes a :class:`~tui.client.TableUpdate` to every
+connected seat after each action. A :class:`SeatClient` is one session's handle on one seat (or
+on the spectators' bench): it implements :class:`tui.client.TableClient`, so the same
+``MahjongApp`` that ``play`` runs drives it. Callbacks only ever call ``post_message`` on their
+own session's app (pitfall 2); nothing here touches a widget.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Protocol
+
+from engine.actions import Action, IllegalActionError
+from engine.bots.basic import BasicPlayer
+from engine.game import Game
+from engine.record import dumps, hand_lines
+from engine.rulesets import RULESETS, OptionError, find_ruleset
+from engine.table import Phase
+from engine.view import View, build_view
+from net.sanitize import clean_line
+from net.store import Account, ActionRow, Store, TableRow
+from tui.client import TableUpdate, UpdateCallback
+from tui.local import expiry_action
+
+log = logging.getLogger("net.registry")
+
+SEAT_NAMES = ("E", "S", "W", "N")
+
+
+class Player(Protocol):
+    def choose(self, view: View) -> Action: ...
+
+
+def basic_player(level: str) -> Player:
+    """The computer player for ``level`` (easy/normal/hard); one kind for now."""
+    return BasicPlayer()
+
+
+class TableState(Enum):
+    WAITING = "waiting"  # seats being taken; no game yet
+    PLAYING = "playing"
+    BETWEEN = "between hands"
+    OVER = "game over"
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    name: str  # "" when empty
+    human: bool
+    connected: bool
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """What the lobby and the waiting screen show about a table."""
+
+    name: str
+    rules: str
+    options: tuple[tuple[str, Any], ...]
+    seats: tuple[SeatInfo, SeatInfo, SeatInfo, SeatInfo]
+    spectators: int
+    state: TableState
+    hand_no: int
+    hands_per_game: int
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    who: str
+    text: str
+
+
+InfoCallback = Callable[[TableInfo | ChatLine], None]
+
+
+@dataclass
+class Occupant:
+    account_id: int
+    name: str
+
+
+@dataclass
+class Seat:
+    occupant: Occupant | None = None
+    clients: list[SeatClient] = field(default_factory=list)
+    dropped_at: float | None = None  # the last client left (monotonic)
+    ready: bool = False  # ready for the next hand
+
+
+@dataclass
+class TableConfig:
+    """Server-side knobs (tests shorten them)."""
+
+    bot_delay: float = 0.5  # a computer player's pause before a turn action
+    grace_seconds: float = 20.0  # a dropped player's seat waits this long for a bot
+    next_hand_seconds: float = 60.0  # the result screen waits this long for everyone
+    bot_level: str = "normal"
+
+
+class SharedTable:
+    """One table: one Game, four seats, any number of spectators."""
+
+    def __init__(
+        self,
+        name: str,
+        rules: str,
+        options: Mapping[str, Any],
+        config: TableConfig,
+        store: Store | None = None,
+        player_factory: Callable[[str], Player] = basic_player,
+    ) -> None:
+        self.name = name
+        self.rules = rules
+        self.options = dict(options)
+        self.ruleset = find_ruleset(rules, self.options)  # validates the options
+        self.config = config
+        self.store = store
+        self.player_factory = player_factory
+        self.seats = [Seat() for _ in range(4)]
+        self.spectators: list[SeatClient] = []
+        self.bots: dict[int, Player] = {}
+        self.game: Game | None = None
+        self.game_seed: int | None = None
+        self.game_no = 0
+        self.hands_started = 0
+        self.hand_ended_at: float | None = None
+        self._deadlines: dict[int, float] = {}
+        self._timer_total: dict[int, float] = {}
+        self._last: dict[int | None, TableUpdate] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._wake: asyncio.Event | None = None
+        self._closed = False
+        self.on_info: list[InfoCallback] = []  # the lobby listens here
+        self.actions_applied = 0
+
+    # --- seats ----------------------------------------------------------------------------
+    def seat_of(self, account_id: int) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat.occupant is not None and seat.occupant.account_id == account_id:
+                return i
+        return None
+
+    def join(self, account: Account, spectate: bool = False) -> SeatClient:
+        """Reconnect ``account`` to its seat, else sit it in a free seat, else on the bench."""
+        index = self.seat_of(account.id)
+        if index is None and not spectate:
+            free = [i for i, s in enumerate(self.seats) if s.occupant is None]
+            if free:
+                index = free[0]
+                self.seats[index].occupant = Occupant(account.id, account.nickname)
+                self.seats[index].ready = True
+                self._save()
+        client = SeatClient(self, index, account)
+        if index is None:
+            self.spectators.append(client)
+        else:
+            seat = self.seats[index]
+            seat.clients.append(client)
+            seat.dropped_at = None
+            if self.game is not None:
+                self.bots.pop(index, None)
+            if self.game is None and all(s.occupant is not None for s in self.seats):
+                self.start()
+        self._changed()
+        return client
+
+    def leave(self, client: SeatClient) -> None:
+        """A session ends (dropped or quit)."""
+        if client in self.spectators:
+            self.spectators.remove(client)
+        elif client.seat_index is not None:
+            seat = self.seats[client.seat_index]
+            if client in seat.clients:
+                seat.clients.remove(client)
+            if not seat.clients:
+                if self.game is None:  # nothing to hold the seat for
+                    seat.occupant = None
+                    self._save()
+                else:
+                    seat.dropped_at = time.monotonic()
+        self._changed()
+
+    def stand(self, client: SeatClient) -> None:
+        """Give up the seat for good: a computer player takes it."""
+        index = client.seat_index
+        if index is None:
+            return
+        seat = self.seats[index]
+        if client in seat.clients:
+            seat.clients.remove(client)
+        if not seat.clients:
+            seat.occupant = None
+            seat.dropped_at = None
+        client.seat_index = None
+        self.spectators.append(client)
+        self._save()
+        self._changed()
+
+    @property
+    def humans_connected(self) -> int:
+        return sum(1 for s in self.seats if s.clients) + len(self.spectators)
+
+    def is_bot(self, index: int, now: float | None = None) -> bool:
+        seat = self.seats[index]
+        if seat.occupant is None:
+            return True
+        if seat.clients or seat.dropped_at is None:
+            return False
+        now = time.monotonic() if now is None else now
+        return now - seat.dropped_at >= self.config.grace_seconds
+
+    def _bot(self, index: int) -> Player:
+        bot = self.bots.get(index)
+        if bot is None:
+            bot = self.bots[index] = self.player_factory(self.config.bot_level)
+        return bot
+
+    # --- the game -------------------------------------------------------------------------
+    @property
+    def state(self) -> TableState:
+        game = self.game
+        if game is None or game.hand is None:
+            return TableState.WAITING
+        if game.is_over:
+            return TableState.OVER
+        if game.hand.is_over:
+            return TableState.BETWEEN
+        return TableState.PLAYING
+
+    def start(self, seed: int | None = None) -> str | None:
+        """Start a game now; computer players take the empty seats."""
+        if self.game is not None and not self.game.is_over:
+            return None
+        if seed is None:
+            seed = random.randrange(1 << 31)
+        try:
+            game = Game(self.ruleset, seed)
+        except (OptionError, ValueError) as exc:
+            return str(exc)
+        self.game_seed = seed
+        self.game_no += 1
+        self.hands_started = 0
+        self.game = game
+        self._new_hand()
+        if self.store is not None:
+            self.store.drop_actions(self.name, self.game_no)
+        self._save()
+        self._run_loop()
+        self._changed()
+        return None
+
+    def _new_hand(self) -> None:
+        game = self.game
+        assert game is not None
+        game.new_hand()
+        self.hands_started += 1
+        self.hand_ended_at = None
+        self._deadlines.clear()
+        for seat in self.seats:
+            seat.ready = False
+        self._save()
+        self._publish()
+
+    def apply(self, index: int, action: Action) -> str | None:
+        game = self.game
+        if game is None or game.hand is None:
+            return "no game in progress"
+        hand = game.hand
+        try:
+            game.apply(index, action)
+        except IllegalActionError as exc:
+            return exc.reason
+        self.actions_applied += 1
+        self._deadlines.pop(index, None)
+        if self.store is not None:
+            self.store.add_action(self.name, ActionRow(
+                self.game_no, hand.hand_no, len(hand.actions) - 1, index, action.to_json()))
+        if hand.is_over:
+            self._hand_over()
+        self._publish()
+        self._kick()
+        return None
+
+    def _hand_over(self) -> None:
+        game = self.game
+        assert game is not None and game.hand is not None
+        self.hand_ended_at = time.monotonic()
+        self._deadlines.clear()
+        for seat in self.seats:
+            seat.ready = False
+        if self.store is not None:
+            self.store.finish_hand(self.name, self.game_no, game.hand.hand_no,
+                                   dumps(hand_lines(game.hand)))
+            if game.is_over:
+                rows = []
+                for i, seat in enumerate(self.seats):
+                    if seat.occupant is None:
+                        continue
+                    wins = sum(1 for h in game.history if i in h.winners)
+                    rows.append((seat.occupant.account_id, i, game.scores[i], wins,
+                                 len(game.history)))
+                self.store.finish_game(self.name, self.game_no, self.rules, rows)
+        self._changed()
+
+    def ready(self, index: int | None) -> None:
+        """A seat has seen the hand's result."""
+        if index is not None:
+            self.seats[index].ready = True
+        self._kick()
+
+    def _everyone_ready(self) -> bool:
+        return all(s.ready or not s.clients for s in self.seats)
+
+    # --- the loop -------------------------------------------------------------------------
+    def _run_loop(self) -> None:
+        if self._task is None or self._task.done():
+            self._wake = asyncio.Event()
+            self._task = asyncio.get_running_loop().create_task(self._run(),
+                                                                name=f"table {self.name}")
+        else:
+            self._kick()
+
+    def _kick(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
+
+    async def _wait(self, deadline: float | None) -> bool:
+        assert self._wake is not None
+        timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+        try:
+            await asyncio.wait_for(self._wake.wait(), timeout)
+        except TimeoutError:
+            return False
+        finally:
+            self._wake.clear()
+        return True
+
+    async def _run(self) -> None:
+        try:
+            while not self._closed:
+                await self._step()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bug here must not take the server down
+            log.exception("table %s: loop failed", self.name)
+
+    def _grace_deadline(self) -> float | None:
+        out = [s.dropped_at + self.config.grace_seconds for s in self.seats
+               if s.occupant is not None and not s.clients and s.dropped_at is not None
+               and time.monotonic() - s.dropped_at < self.config.grace_seconds]
+        return min(out) if out else None
+
+    async def _step(self) -> None:
+        game = self.game
+        hand = game.hand if game is not None else None
+        if game is None or hand is None or self.humans_connected == 0:
+            await self._wait(None)  # nobody watching: the table sleeps
+            return
+        if hand.is_over:
+            if game.is_over:
+                await self._wait(None)
+                return
+            ended = self.hand_ended_at or time.monotonic()
+            deadline = ended + self.config.next_hand_seconds
+            if self._everyone_ready() or time.monotonic() >= deadline:
+                self._new_hand()
+                self._changed()
+                return
+            await self._wait(deadline)
+            return
+        now = time.monotonic()
+        to_act = hand.to_act()
+        for s in list(self._deadlines):
+            if s not in to_act:
+                del self._deadlines[s]
+        bots = [s for s in to_act if self.is_bot(s, now)]
+        humans = [s for s in to_act if s not in bots]
+        if bots:
+            seat = bots[0]
+            if not humans and hand.phase not in (Phase.CLAIM, Phase.ROB):
+                stamp = (hand, hand.version)
+                await asyncio.sleep(self.config.bot_delay if self.config.bot_delay > 0 else 0)
+                if self.game is not game or (game.hand, hand.version) != stamp:
+                    return
+            action = self._bot(seat).choose(build_view(hand, seat))
+            error = self.apply(seat, action)
+            if error:
+                log.error("table %s: bot %s played an illegal action: %s", self.name, seat, error)
+                self.apply(seat, expiry_action(build_view(hand, seat)))
+            return
+        seconds = self._timer_for(hand.phase)
+        if seconds > 0:
+            for s in humans:
+                if s not in self._deadlines:
+                    self._deadlines[s] = now + seconds
+                    self._timer_total[s] = float(seconds)
+        self._publish()
+        waits = [d for d in (*(self._deadlines.get(s) for s in humans),
+                             self._grace_deadline()) if d is not None]
+        deadline = min(waits) if waits else None
+        stamp = (hand, hand.version)
+        woke = await self._wait(deadline)
+        if woke or self.game is not game or (game.hand, hand.version) != stamp:
+            return
+        now = time.monotonic()
+        for s in humans:
+            d = self._deadlines.get(s)
+            if d is not None and d <= now and s in hand.to_act():
+                with contextlib.suppress(IllegalActionError, StopIteration):
+                    self.apply(s, expiry_action(build_view(hand, s)))
+                break
+
+    def _timer_for(self, phase: Phase) -> int:
+        key = "claim_seconds" if phase in (Phase.CLAIM, Phase.ROB) else "turn_seconds"
+        return int(self.ruleset.options.get(key) or 0)
+
+    # --- publishing -----------------------------------------------------------------------
+    def names(self) -> tuple[str, str, str, str]:
+        out = []
+        now = time.monotonic()
+        for i, seat in enumerate(self.seats):
+            if seat.occupant is None:
+                out.append("bot 电脑")
+            elif self.game is not None and self.is_bot(i, now):
+                out.append(f"{seat.occupant.name} (bot)")
+            elif not seat.clients:
+                out.append(f"{seat.occupant.name} (away)")
+            else:
+                out.append(seat.occupant.name)
+        return (out[0], out[1], out[2], out[3])
+
+    def update_for(self, index: int | None) -> TableUpdate | None:
+        game = self.game
+        if game is None or game.hand is None:
+            return None
+        view = build_view(game.hand, index)
+        deadline = self._deadlines.get(index) if index is not None and view.my_move else None
+        return TableUpdate(
+            view=view,
+            deadline=deadline,
+            timer_seconds=self._timer_total.get(index, 0.0) if deadline is not None and
+            index is not None else 0.0,
+            totals=(game.scores[0], game.scores[1], game.scores[2], game.scores[3]),
+            history=tuple(game.history),
+            hands_per_game=game.hands_per_game,
+            game_over=game.is_over,
+            names=self.names(),
+        )
+
+    def _publish(self) -> None:
+        if self.game is None:
+            return
+        for index, seat in enumerate(self.seats):
+            if seat.clients:
+                self._send(index, list(seat.clients))
+        if self.spectators:
+            self._send(None, list(self.spectators))
+
+    def _send(self, index: int | None, clients: list[SeatClient]) -> None:
+        update = self.update_for(index)
+        if update is None or update == self._last.get(index):
+            return
+        self._last[index] = update
+        for client in clients:
+            client.deliver(update)
+
+    def info(self) -> TableInfo:
+        now = time.monotonic()
+        seats = tuple(
+            SeatInfo(s.occupant.name if s.occupant else "", s.occupant is not None,
+                     bool(s.clients) or (s.occupant is not None and not self.is_bot(i, now)))
+            for i, s in enumerate(self.seats)
+        )
+        game = self.game
+        return TableInfo(
+            name=self.name,
+            rules=self.rules,
+            options=tuple(sorted(self.options.items())),
+            seats=(seats[0], seats[1], seats[2], seats[3]),
+            spectators=len(self.spectators),
+            state=self.state,
+            hand_no=game.hand.hand_no if game is not None and game.hand is not None else 0,
+            hands_per_game=int(self.ruleset.options["hands_per_game"]),
+        )
+
+    def _changed(self) -> None:
+        info = self.info()
+        for client in self.clients():
+            client.deliver_info(info)
+        for cb in list(self.on_info):
+            cb(info)
+        if self.game is not None:
+            self._last.clear()  # names may have changed
+            self._publish()
+        self._kick()
+
+    def clients(self) -> list[SeatClient]:
+        return [c for s in self.seats for c in s.clients] + list(self.spectators)
+
+    def chat(self, who: str, text: str) -> None:
+        line = clean_line(text)
+        if not line:
+            return
+        msg = ChatLine(who, line)
+        for client in self.clients():
+            client.deliver_info(msg)
+
+    # --- persistence ----------------------------------------------------------------------
+    def row(self) -> TableRow:
+        return TableRow(self.name, self.rules, self.options, {
+            "seats": [
+                {"account": s.occupant.account_id, "name": s.occupant.name} if s.occupant
+                else None for s in self.seats
+            ],
+            "game_seed": self.game_seed,
+            "game_no": self.game_no,
+            "hands_started": self.hands_started,
+        })
+
+    def _save(self) -> None:
+        if self.store is not None:
+            self.store.save_table(self.row())
+
+    @classmethod
+    def restore(cls, row: TableRow, config: TableConfig, store: Store,
+                player_factory: Callable[[str], Player] = basic_player) -> SharedTable:
+        """Rebuild a table from its row and its recorded actions: the game is replayed from
+        its seed, so it resumes at its last applied action with all scores."""
+        table = cls(row.name, row.rules, row.options, config, store, player_factory)
+        state = row.state
+        now = time.monotonic()
+        for i, s in enumerate(state.get("seats", [None] * 4)[:4]):
+            if s:
+                table.seats[i].occupant = Occupant(int(s["account"]), str(s["name"]))
+                table.seats[i].dropped_at = now  # the grace period starts at the restart
+        table.game_no = int(state.get("game_no", 0))
+        seed = state.get("game_seed")
+        started = int(state.get("hands_started", 0))
+        if seed is not None and started > 0:
+            game = Game(table.ruleset, int(seed))
+            by_hand: dict[int, list[ActionRow]] = {}
+            for a in store.actions(row.name, table.game_no):
+                by_hand.setdefault(a.hand_no, []).append(a)
+            for hand_no in range(1, started + 1):
+                hand = game.new_hand()
+                for a in by_hand.get(hand_no, []):
+                    game.apply(a.seat, Action.from_json(a.action))
+                if hand_no < started and not hand.is_over:
+                    log.error("table %s: hand %d is not over in the record", row.name, hand_no)
+                    break
+            table.game = game
+            table.game_seed = int(seed)
+            table.hands_started = started
+            if game.hand is not None and game.hand.is_over:
+                table.hand_ended_at = now
+        return table
+
+    def close(self) -> None:
+        self._closed = True
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+
+class SeatClient:
+    """One session's seat at a shared table: a :class:`tui.client.TableClient`."""
+
+    def __init__(self, table: SharedTable, seat_index: int | None, account: Account) -> None:
+        self.table = table
+        self.seat_index = seat_index
+        self.account = account
+        self._callbacks: list[UpdateCallback] = []
+        self._info_callbacks: list[InfoCallback] = []
+        self.closed = False
+
+    @property
+    def seat(self) -> int:
+        return self.seat_index if self.seat_index is not None else 0
+
+    @property
+    def spectating(self) -> bool:
+        return self.seat_index is None
+
+    # --- TableClient ----------------------------------------------------------------------
+    def subscribe(self, callback: UpdateCallback) -> None:
+        self._callbacks.append(callback)
+        update = self.table.update_for(self.seat_index)
+        if update is not None:
+            callback(update)
+
+    def send(self, action: Action) -> str | None:
+        if self.seat_index is None:
+            return "spectators cannot play 旁观者不能出牌"
+        return self.table.apply(self.seat_index, action)
+
+    def next_hand(self) -> None:
+        self.table.ready(self.seat_index)
+
+    def new_game(self, rules: str, options: Mapping[str, Any], seed: int | None) -> str | None:
+        """At a shared table a new game keeps the table's rules (after a game is over)."""
+        return self.table.start()
+
+    def set_paused(self, paused: bool) -> None:
+        pass  # the table does not wait for one small terminal
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self._callbacks.clear()
+        self._info_callbacks.clear()
+        self.table.leave(self)
+
+    # --- beyond TableClient ---------------------------------------------------------------
+    def subscribe_info(self, callback: InfoCallback) -> None:
+        self._info_callbacks.append(callback)
+        callback(self.table.info())
+
+    def deliver(self, update: TableUpdate) -> None:
+        for cb in list(self._callbacks):
+            cb(update)
+
+    def deliver_info(self, info: TableInfo | ChatLine) -> None:
+        for cb in list(self._info_callbacks):
+            cb(info)
+
+    def start(self) -> str | None:
+        if self.seat_index is None:
+            return "only a seated player can start 只有入座的玩家可以开始"
+        return self.table.start()
+
+    def chat(self, text: str) -> None:
+        self.table.chat(self.account.nickname, text)
+
+    def stand(self) -> None:
+        self.table.stand(self)
+
+
+class Registry:
+    """All tables of the process, by name."""
+
+    def __init__(self, config: TableConfig | None = None, store: Store | None = None,
+                 player_factory: Callable[[str], Player] = basic_player) -> None:
+        self.config = config or TableConfig()
+        self.store = store
+        self.player_factory = player_factory
+        self.tables: dict[str, SharedTable] = {}
+
+    def load(self) -> int:
+        if self.store is None:
+            return 0
+        for row in self.store.load_tables():
+            try:
+                table = SharedTable.restore(row, self.config, self.store, self.player_factory)
+            except Exception:
+                log.exception("table %s could not be restored", row.name)
+                continue
+            self.tables[row.name] = table
+        return len(self.tables)
+
+    def get_or_create(self, name: str, rules: str | None = None,
+                      options: Mapping[str, Any] | None = None) -> SharedTable:
+        table = self.tables.get(name)
+        if table is None:
+            rules = rules or "yichun"
+            if rules not in RULESETS:
+                raise ValueError(f"unknown ruleset {rules!r} (one of {', '.join(RULESETS)})")
+            table = SharedTable(name, rules, options or {}, self.config, self.store,
+                                self.player_factory)
+            self.tables[name] = table
+            table._save()
+        return table
+
+    def resume(self) -> None:
+        """After a restart: let every restored game's loop run (it sleeps until someone
+        connects)."""
+        for table in self.tables.values():
+            if table.game is not None:
+                table._run_loop()
+
+    def close(self) -> None:
+        for table in self.tables.values():
+            table.close()

@@ -1,0 +1,599 @@
+"""``mahjong-ssh serve``: one asyncssh server, one Textual app per SSH session, one table
+registry shared by all (design/ssh-textual.md).
+
+Login: the SSH public key is the account, the SSH user name the nickname (made unique); with
+``allow_anonymous`` a client without a key gets in by keyboard-interactive with no question,
+under its nickname. Only session channels exist: no port, agent or X11 forwarding, no SFTP or
+SCP, and the only commands are ``join NAME [--rules R]``, ``watch NAME``, ``stats`` and
+``help``; a plain ``ssh -t`` opens the lobby.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import logging
+import os
+import shlex
+import signal
+import sys
+import time
+from collections import Counter
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from net.driver import SSHDriver, clear_parser_cache
+from net.registry import Registry, SharedTable, TableConfig
+from net.sanitize import clean_name
+from net.store import Account, Store
+
+log = logging.getLogger("net.server")
+
+HELP_TEXT = """\
+mahjong-ssh: Chinese regional mahjong (宜春 Yichun, 上饶 Shangrao, 个旧 Gejiu) over SSH
+
+  ssh -t -p PORT HOST                     the lobby: tables, create, join, watch 大厅
+  ssh -t -p PORT HOST join NAME [--rules yichun|shangrao|gejiu]
+                                          sit at table NAME (created if new) 入座
+  ssh -t -p PORT HOST watch NAME          watch table NAME without seeing any hand 旁观
+  ssh -p PORT HOST stats                  the leaderboard 排行榜
+  ssh -p PORT HOST help                   this text 帮助
+
+Your SSH key is your account; your SSH user name (NAME@HOST) is your nickname.
+The hand starts when four people sit, or when a seated player presses S
+(computer players take the empty seats). 四人入座即开始，或按 S 由电脑补位开始。
+"""
+
+
+def default_data_dir() -> Path:
+    """``$XDG_DATA_HOME/mahjong-ssh`` (``~/.local/share/mahjong-ssh``; Windows: %LOCALAPPDATA%)."""
+    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"]) / "mahjong-ssh"
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "mahjong-ssh"
+
+
+@dataclass
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = 2222
+    data_dir: Path = field(default_factory=default_data_dir)
+    allow_anonymous: bool = True
+    max_connections_per_address: int = 20
+    max_auth_attempts: int = 6
+    login_timeout: float = 30.0
+    idle_seconds: float = 1800.0  # no key from a session this long: it is closed
+    table: TableConfig = field(default_factory=TableConfig)
+    write_high_water: int = 256 * 1024
+
+
+# --- pitfall 1: no stdout/stderr redirection for SSH apps -------------------------------------
+_redirect_patched = False
+
+
+def neutralise_redirects() -> None:
+    """``App._process_messages`` wraps each app's life in ``redirect_stdout``/``stderr``; with
+    overlapping sessions they are restored out of order (``sys.stdout`` left pointing at a dead
+    app, which is never freed). For apps marked ``mj_remote`` the redirect does nothing."""
+    global _redirect_patched
+    if _redirect_patched:
+        return
+    import textual.app as textual_app
+
+    real_out, real_err = textual_app.redirect_stdout, textual_app.redirect_stderr
+
+    def _remote(target: Any) -> bool:
+        app = getattr(target, "app", None)
+        return bool(getattr(app, "mj_remote", False))
+
+    def redirect_out(target: Any) -> AbstractContextManager[Any]:
+        return nullcontext() if _remote(target) else real_out(target)
+
+    def redirect_err(target: Any) -> AbstractContextManager[Any]:
+        return nullcontext() if _remote(target) else real_err(target)
+
+    textual_app.redirect_stdout = redirect_out  # type: ignore[assignment]
+    textual_app.redirect_stderr = redirect_err  # type: ignore[assignment]
+    _redirect_patched = True
+
+
+# --- commands -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Command:
+    name: str  # "lobby", "join", "watch", "stats", "help"
+    table: str = ""
+    rules: str | None = None
+
+
+class CommandError(ValueError):
+    pass
+
+
+TABLE_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+
+
+def valid_table_name(name: str) -> bool:
+    return 0 < len(name) <= 24 and set(name) <= TABLE_NAME_CHARS
+
+
+def parse_command(text: str | None) -> Command:
+    if text is None or not text.strip():
+        return Command("lobby")
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    head, rest = words[0], words[1:]
+    if head in ("stats", "help") and not rest:
+        return Command(head)
+    if head in ("join", "watch") and rest:
+        name, rules = rest[0], None
+        extra = rest[1:]
+        if head == "join" and len(extra) == 2 and extra[0] in ("--rules", "-r"):
+            rules = extra[1].lower()
+            extra = []
+        elif head == "join" and len(extra) == 1 and extra[0].startswith("--rules="):
+            rules = extra[0].split("=", 1)[1].lower()
+            extra = []
+        if extra or not valid_table_name(name):
+            raise CommandError(f"bad {head} command")
+        from engine.rulesets import RULESETS
+
+        if rules is not None and rules not in RULESETS:
+            raise CommandError(f"unknown ruleset {rules!r}: {', '.join(RULESETS)}")
+        return Command(head, name, rules)
+    raise CommandError("unknown command")
+
+
+# --- per connection ------------------------------------------------------------------------
+class _Connection(asyncssh.SSHServer):
+    """Login policy for one connection."""
+
+    def __init__(self, server: MahjongServer) -> None:
+        self.server = server
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.address = "?"
+        self.username = ""
+        self.fingerprint: str | None = None
+        self.account: Account | None = None
+        self.attempts = 0
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        peer = conn.get_extra_info("peername")
+        self.address = str(peer[0]) if peer else "?"
+        count = self.server.per_address[self.address] + 1
+        self.server.per_address[self.address] = count
+        self.server.connections += 1
+        if count > self.server.config.max_connections_per_address:
+            log.warning("too many connections from %s", self.address)
+            asyncio.get_running_loop().call_soon(
+                conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                "too many connections from your address 连接过多")
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.server.per_address[self.address] -= 1
+        if self.server.per_address[self.address] <= 0:
+            del self.server.per_address[self.address]
+        self.server.connections -= 1
+
+    def begin_auth(self, username: str) -> bool:
+        self.username = username
+        return True
+
+    def _attempt(self) -> bool:
+        self.attempts += 1
+        if self.attempts > self.server.config.max_auth_attempts and self.conn is not None:
+            self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                                 "too many authentication attempts")
+            return False
+        return True
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        if not self._attempt():
+            return False
+        self.fingerprint = key.get_fingerprint("sha256")
+        return True
+
+    def kbdint_auth_supported(self) -> bool:
+        return self.server.config.allow_anonymous
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        # No question: a client without a key joins under its SSH user name.
+        if not self._attempt():
+            return False
+        self.fingerprint = None
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def auth_completed(self) -> None:
+        nickname = clean_name(self.username)
+        store = self.server.store
+        if self.fingerprint is not None:
+            self.account = store.account_for_key(self.fingerprint, nickname)
+        else:
+            self.account = store.account_anonymous(nickname)
+        log.info("%s logged in as %s (%s)", self.address, self.account.nickname,
+                 self.fingerprint or "no key")
+
+    def session_requested(self) -> asyncssh.SSHServerSession[bytes]:
+        return Session(self.server, self)
+
+    def connection_requested(self, *args: Any) -> bool:  # no port forwarding
+        return False
+
+    def server_requested(self, *args: Any) -> bool:  # no remote forwarding
+        return False
+
+    def unix_connection_requested(self, *args: Any) -> bool:
+        return False
+
+    def unix_server_requested(self, *args: Any) -> bool:
+        return False
+
+
+class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
+    """One session channel: a command's text, or a Textual app bound to the channel."""
+
+    def __init__(self, server: MahjongServer, conn: _Connection) -> None:
+        self.server = server
+        self.conn = conn
+        self.chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self.term: str | None = None
+        self.size = (80, 24)
+        self.command: Command | None = None
+        self.command_error: str | None = None
+        self.app: Any = None
+        self.driver: SSHDriver | None = None
+        self._early: list[bytes] = []
+        self._task: asyncio.Task[None] | None = None
+        self.last_input = time.monotonic()
+        self._idle: asyncio.TimerHandle | None = None
+        self.ended = False
+
+    # --- asyncssh callbacks ---------------------------------------------------------------
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
+        self.chan = chan
+        chan.set_write_buffer_limits(high=64 * 1024, low=16 * 1024)
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
+                      term_modes: Any) -> bool:
+        self.term = term_type or "xterm"
+        width, height = term_size[0], term_size[1]
+        self.size = (width or 80, height or 24)
+        return True
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int,
+                              pixheight: int) -> None:
+        self.size = (max(1, width), max(1, height))
+        if self.driver is not None:
+            self.driver.resize(*self.size)
+
+    def shell_requested(self) -> bool:
+        self.command = Command("lobby")
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        try:
+            self.command = parse_command(command)
+        except CommandError as exc:
+            log.info("%s: refused command %r: %s", self.conn.address, command[:80], exc)
+            return False
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        return False  # no SFTP, nothing else
+
+    def break_received(self, msec: int) -> bool:
+        return False
+
+    def session_started(self) -> None:
+        chan = self.chan
+        assert chan is not None
+        command = self.command or Command("lobby")
+        if command.name == "help":
+            self._text(HELP_TEXT)
+            return
+        if command.name == "stats":
+            self._text(self.server.stats_text())
+            return
+        if self.term is None:
+            self._text("This needs a terminal: ssh -t ... 需要终端：请加 -t\n\n" + HELP_TEXT,
+                       status=1)
+            return
+        self._task = asyncio.get_running_loop().create_task(self._run_app(command))
+        self.server.sessions.add(self)
+
+    def data_received(self, data: bytes, datatype: Any) -> None:
+        self.last_input = time.monotonic()
+        if self.driver is not None:
+            self.driver.feed(data)
+        elif len(self._early) < 64:
+            self._early.append(data)
+
+    def eof_received(self) -> bool:
+        self._end_app()
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._end_app()
+        self.chan = None
+
+    def pause_writing(self) -> None:
+        pass
+
+    def resume_writing(self) -> None:
+        if self.driver is not None:
+            self.driver.drained()
+
+    # --- plumbing -------------------------------------------------------------------------
+    def _text(self, text: str, status: int = 0) -> None:
+        chan = self.chan
+        assert chan is not None
+        eol = "\r\n" if self.term is not None else "\n"
+        chan.write(text.replace("\n", eol).encode("utf-8"))
+        chan.exit(status)
+
+    def _end_app(self) -> None:
+        app = self.app
+        if app is not None and not self.ended:
+            self.ended = True
+            with contextlib.suppress(Exception):
+                app.exit()
+
+    def _check_idle(self) -> None:
+        self._idle = None
+        if self.app is None or self.ended:
+            return
+        idle = self.server.config.idle_seconds
+        left = self.last_input + idle - time.monotonic()
+        if left <= 0:
+            log.info("%s: idle, closing", self.conn.address)
+            self._end_app()
+            return
+        self._idle = asyncio.get_running_loop().call_later(left + 0.5, self._check_idle)
+
+    def _build_driver(self, app: Any, *, debug: bool = False, mouse: bool = True,
+                      size: tuple[int, int] | None = None) -> SSHDriver:
+        assert self.chan is not None
+        driver = SSHDriver(app, channel=self.chan, debug=debug, mouse=mouse, size=self.size,
+                           high_water=self.server.config.write_high_water)
+        self.driver = driver
+        early, self._early = self._early, []
+        for data in early:
+            driver.feed(data)
+        return driver
+
+    async def _run_app(self, command: Command) -> None:
+        from net.remote_app import RemoteApp
+
+        account = self.conn.account
+        assert account is not None and self.chan is not None
+        env = self.chan.get_environment()
+        colorterm = str(env.get("COLORTERM", "")) if env else ""
+        status = 0
+        client = None
+        try:
+            if command.name == "lobby":
+                from net.lobby import LobbyApp
+
+                lobby = LobbyApp(self.server, account, term=self.term or "xterm",
+                                 colorterm=colorterm)
+                chosen = await self._run(lobby)
+                if self.driver is not None:
+                    self.driver.close()
+                    self.driver = None
+                if not isinstance(chosen, Command) or self.ended or self.chan is None:
+                    return
+                command = chosen
+            table = self.server.table_for(command)
+            if table is None:
+                self._write_line(f"no table named {command.table} 没有这个牌桌")
+                status = 1
+                return
+            client = table.join(account, spectate=command.name == "watch")
+            app = RemoteApp(client, term=self.term or "xterm", colorterm=colorterm)
+            await self._run(app)
+            status = app.return_code or 0
+        except Exception:
+            log.exception("%s: session crashed", self.conn.address)
+            status = 1
+            with contextlib.suppress(Exception):
+                self._write_line("\x1b[?1049l\x1b[?25hSorry: this session failed. 会话出错。")
+        finally:
+            if client is not None:
+                client.close()
+            if self.driver is not None:
+                self.driver.close()
+            if self._idle is not None:
+                self._idle.cancel()
+                self._idle = None
+            self.app = None
+            self.driver = None
+            self.ended = True
+            self.server.sessions.discard(self)
+            clear_parser_cache()
+            chan = self.chan
+            if chan is not None:
+                with contextlib.suppress(Exception):
+                    chan.exit(status)
+
+    async def _run(self, app: Any) -> Any:
+        self.app = app
+        app.driver_class = self._build_driver
+        if self._idle is None:
+            self._idle = asyncio.get_running_loop().call_later(
+                self.server.config.idle_seconds, self._check_idle)
+        if self.ended:  # the client left while we were setting up
+            return None
+        return await app.run_async(size=self.size)
+
+    def _write_line(self, text: str) -> None:
+        if self.chan is not None:
+            self.chan.write((text + "\r\n").encode("utf-8"))
+
+
+class MahjongServer:
+    """The server: SSH listener, table registry and store."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.data_dir = Path(config.data_dir)
+        self.store: Store
+        self.registry: Registry
+        self.per_address: Counter[str] = Counter()
+        self.connections = 0
+        self.sessions: set[Session] = set()
+        self.acceptor: asyncssh.SSHAcceptor | None = None
+        self.host_key: asyncssh.SSHKey | None = None
+        self.port = config.port
+
+    def host_key_path(self) -> Path:
+        return self.data_dir / "ssh_host_ed25519_key"
+
+    def load_host_key(self) -> asyncssh.SSHKey:
+        """Generated once (mode 0600) in the data folder."""
+        path = self.host_key_path()
+        if path.exists():
+            return asyncssh.read_private_key(str(path))
+        key = asyncssh.generate_private_key("ssh-ed25519", comment="mahjong-ssh host key")
+        fd = os.open(str(path), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(key.export_private_key())
+        return key
+
+    async def start(self) -> int:
+        neutralise_redirects()
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(OSError):
+            os.chmod(self.data_dir, 0o700)
+        self.host_key = self.load_host_key()
+        self.store = Store(self.data_dir / "mahjong.sqlite3")
+        self.registry = Registry(self.config.table, self.store)
+        restored = self.registry.load()
+        if restored:
+            log.info("restored %d tables", restored)
+        self.registry.resume()
+        self.acceptor = await asyncssh.create_server(
+            lambda: _Connection(self),
+            self.config.host,
+            self.config.port,
+            server_host_keys=[self.host_key],
+            encoding=None,
+            line_editor=False,
+            agent_forwarding=False,
+            x11_forwarding=False,
+            allow_scp=False,
+            sftp_factory=None,
+            allow_pty=True,
+            kbdint_auth=self.config.allow_anonymous,
+            password_auth=False,
+            login_timeout=self.config.login_timeout,
+            keepalive_interval=15,
+            keepalive_count_max=4,
+        )
+        self.port = self.acceptor.sockets[0].getsockname()[1]
+        return self.port
+
+    def table_for(self, command: Command) -> SharedTable | None:
+        if command.name == "watch":
+            return self.registry.tables.get(command.table)
+        return self.registry.get_or_create(command.table, command.rules)
+
+    def stats_text(self) -> str:
+        rows = self.store.leaderboard()
+        lines = ["Leaderboard 排行榜", ""]
+        if not rows:
+            lines.append("No finished games yet. 还没有完成的对局。")
+        else:
+            lines.append(f"{'#':>3}  {'player':<16} {'games':>5} {'hands':>5} {'wins':>5} "
+                         f"{'score':>7}")
+            for i, r in enumerate(rows, 1):
+                lines.append(f"{i:>3}  {r.nickname:<16} {r.games:>5} {r.hands:>5} {r.wins:>5} "
+                             f"{r.score:>+7}")
+        tables = self.registry.tables.values()
+        lines += ["", f"Tables 牌桌: {len(tables)}"]
+        for t in tables:
+            info = t.info()
+            seated = sum(1 for s in info.seats if s.name)
+            lines.append(f"  {t.name:<16} {t.rules:<9} {seated}/4 seated  {info.state.value}")
+        return "\n".join(lines) + "\n"
+
+    async def close(self) -> None:
+        for session in list(self.sessions):
+            session._end_app()
+        tasks = [s._task for s in list(self.sessions) if s._task is not None]
+        if tasks:
+            await asyncio.wait(tasks, timeout=2)
+        if self.acceptor is not None:
+            self.acceptor.close()
+            await self.acceptor.wait_closed()
+        self.registry.close()
+        self.store.close()
+
+
+def fingerprint_banner(server: MahjongServer) -> str:
+    assert server.host_key is not None
+    host = server.config.host
+    shown = "HOST" if host in ("0.0.0.0", "::", "") else host
+    fp = server.host_key.get_fingerprint("sha256")
+    return (
+        f"mahjong-ssh serving on {host}:{server.port} (data: {server.data_dir})\n"
+        f"host key fingerprint: {fp}\n"
+        f"connect:  ssh -t -p {server.port} YOURNAME@{shown} join TABLE\n"
+        f"lobby:    ssh -t -p {server.port} YOURNAME@{shown}\n"
+    )
+
+
+async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> None:
+    server = MahjongServer(config)
+    await server.start()
+    print(fingerprint_banner(server), flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    if ready is not None:
+        ready.set()
+    try:
+        await stop.wait()
+    finally:
+        await server.close()
+
+
+def main(args: argparse.Namespace) -> int:
+    """Entry point of ``mahjong-ssh serve``."""
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("asyncssh").setLevel(logging.WARNING)
+    gc.set_threshold(10_000, 20, 100)  # design note: default thresholds cost 20-40% CPU
+    config = ServerConfig(
+        host=getattr(args, "host", None) or "127.0.0.1",
+        port=int(getattr(args, "port", None) or 2222),
+        data_dir=Path(args.data) if getattr(args, "data", None) else default_data_dir(),
+        allow_anonymous=not getattr(args, "no_anonymous", False),
+    )
+    for name, attr in (("grace", "grace_seconds"), ("bot_delay", "bot_delay")):
+        value = getattr(args, name, None)
+        if value is not None:
+            setattr(config.table, attr, float(value))
+    try:
+        asyncio.run(serve(config))
+    except OSError as exc:
+        print(f"mahjong-ssh serve: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return 0
