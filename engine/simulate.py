@@ -49,6 +49,9 @@ class SimulationReport:
     seat_wins: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     seat_net: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     total_paid: int = 0  # sum of positive nets over hands (what changed hands)
+    labels: tuple[str, ...] = ()  # each seat's player (e.g. its computer level), if named
+    seat_hand_net: list[list[int]] = field(default_factory=lambda: [[], [], [], []])
+    seat_deal_ins: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # hands, not wins
 
     def mean_payment(self) -> float:
         return self.total_paid / self.hands if self.hands else 0.0
@@ -66,7 +69,60 @@ class SimulationReport:
             "seat_wins": self.seat_wins,
             "seat_net": self.seat_net,
             "mean_payment_per_hand": round(self.mean_payment(), 3),
+            "seat_deal_ins": self.seat_deal_ins,
+            "seats": [st.to_json() for st in self.seat_stats()],
+            "levels": [st.to_json() for st in self.label_stats()],
         }
+
+    def seat_stats(self) -> list[SeatStats]:
+        """Per seat: mean points per hand with a 95% interval, win and deal-in rates."""
+        labels = self.labels or tuple("ESWN")
+        return [
+            SeatStats.of(f"{'ESWN'[s]} {labels[s]}" if self.labels else labels[s],
+                         [float(v) for v in self.seat_hand_net[s]],
+                         self.seat_wins[s], self.seat_deal_ins[s])
+            for s in range(4)
+        ]
+
+    def label_stats(self) -> list[SeatStats]:
+        """Per label (computer level) over its seats: the per-hand mean of those seats' nets
+        (so the interval comes from the spread of whole hands)."""
+        if not self.labels:
+            return []
+        out = []
+        for label in sorted(set(self.labels), key=self.labels.index):
+            seats = [s for s in range(4) if self.labels[s] == label]
+            per_hand = [sum(self.seat_hand_net[s][i] for s in seats) / len(seats)
+                        for i in range(self.hands)]
+            out.append(SeatStats.of(
+                f"{label} x{len(seats)}", per_hand,
+                sum(self.seat_wins[s] for s in seats) / len(seats),
+                sum(self.seat_deal_ins[s] for s in seats) / len(seats),
+            ))
+        return out
+
+
+@dataclass(frozen=True)
+class SeatStats:
+    name: str
+    hands: int
+    mean: float  # points per hand
+    ci95: float  # half-width of the 95% confidence interval of the mean (normal approx.)
+    win_rate: float
+    deal_in_rate: float
+
+    @classmethod
+    def of(cls, name: str, nets: Sequence[float], wins: float, deal_ins: float) -> SeatStats:
+        n = len(nets)
+        mean = sum(nets) / n if n else 0.0
+        var = sum((x - mean) ** 2 for x in nets) / (n - 1) if n > 1 else 0.0
+        half = 1.96 * (var / n) ** 0.5 if n else 0.0
+        return cls(name, n, mean, half, wins / n if n else 0.0, deal_ins / n if n else 0.0)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "hands": self.hands, "mean": round(self.mean, 3),
+                "ci95": round(self.ci95, 3), "win_rate": round(self.win_rate, 4),
+                "deal_in_rate": round(self.deal_in_rate, 4)}
 
 
 def check_view(hand: Hand, view: View) -> None:
@@ -130,16 +186,23 @@ def simulate(
     options: Mapping[str, Any] | None = None,
     check: bool = True,
     on_hand: Callable[[Hand], None] | None = None,
+    levels: Sequence[str] | None = None,
 ) -> SimulationReport:
     """Play ``hands`` hands (one long game) and return the statistics; ``on_hand`` is called
-    with every finished hand (e.g. to write its record)."""
-    from engine.bots import BasicPlayer
+    with every finished hand (e.g. to write its record). ``levels`` names a computer level
+    per seat (``easy`` / ``normal`` / ``hard``) instead of ``players``."""
+    from engine.bots import BasicPlayer, make_player
 
     opts = dict(options or {})
     opts["hands_per_game"] = hands
+    if levels is not None:
+        if len(levels) != 4:
+            raise ValueError(f"four seats need four levels, got {len(levels)}")
+        players = [make_player(level) for level in levels]
     game = Game(rules, seed, opts)
     seats: Sequence[Player] = players or [BasicPlayer() for _ in range(4)]
-    report = SimulationReport(rules=game.ruleset.name, seed=seed)
+    report = SimulationReport(rules=game.ruleset.name, seed=seed,
+                              labels=tuple(levels) if levels is not None else ())
     for _ in range(hands):
         hand = game.new_hand()
         current = hand
@@ -181,5 +244,8 @@ def simulate(
             report.win_methods[win.how.value] += 1
         for s in range(4):
             report.seat_net[s] += summary.net[s]
+            report.seat_hand_net[s].append(summary.net[s])
+        for s in {w.from_seat for w in hand.wins if w.from_seat is not None}:
+            report.seat_deal_ins[s] += 1  # discarded the winning tile or had its kong robbed
         report.total_paid += sum(v for v in settlement.net.values() if v > 0)
     return report

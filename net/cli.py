@@ -54,7 +54,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         report = simulate(
             args.rules, args.hands, args.seed, options=_options(args.option),
-            check=not args.fast, on_hand=write_record,
+            check=not args.fast, on_hand=write_record, levels=args.seats,
         )
     except SimulationViolation as exc:
         print(f"VIOLATION: {exc}", file=sys.stderr)
@@ -88,9 +88,24 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print(f"  mean payment per hand: {report.mean_payment():.2f}")
     print("  net per seat: " + ", ".join(f"{'ESWN'[s]} {v:+d}" for s, v in
                                           enumerate(report.seat_net)))
+    if args.seats:
+        print("  points per hand (95% interval), win rate, deal-in rate:")
+        for st in report.seat_stats() + report.label_stats():
+            print(f"    {st.name:12} {st.mean:+8.3f} ± {st.ci95:6.3f}   win {st.win_rate:6.1%}"
+                  f"   deal-in {st.deal_in_rate:6.1%}")
     print(f"  {data['hands_per_second']} hands/s ({elapsed:.2f} s, checks "
           f"{'off' if args.fast else 'on'})")
     return 0
+
+
+def _levels(text: str) -> list[str]:
+    from engine.bots import LEVELS
+
+    levels = [x.strip() for x in text.split(",")]
+    if len(levels) != 4 or any(x not in LEVELS for x in levels):
+        raise argparse.ArgumentTypeError(
+            f"four levels separated by commas, each one of {', '.join(LEVELS)}: got {text!r}")
+    return levels
 
 
 # --- replay ----------------------------------------------------------------------------------
@@ -222,6 +237,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--fast", action="store_true", help="skip the per-action checks")
     p.add_argument("--record", metavar="FILE", help="write every hand's game record to FILE")
+    p.add_argument("--seats", type=_levels, metavar="L,L,L,L",
+                   help="computer level per seat E,S,W,N (easy, normal, hard); default all easy")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("replay", help="re-run a game record, check it, print the result")

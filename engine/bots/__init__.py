@@ -1,8 +1,48 @@
 """Computer players. Each sees exactly one seat's :class:`~engine.view.View` — the same view a
-human gets — and answers with one of its legal actions."""
+human gets — and answers with one of its legal actions.
+
+Levels: ``easy`` (:class:`BasicPlayer`), ``normal`` (:class:`NormalPlayer`: shortest way to a
+win) and ``hard`` (:class:`HardPlayer`: also the value of the hands within reach, and defence).
+"""
 
 from __future__ import annotations
 
-from engine.bots.basic import BasicPlayer
+from typing import Final, Protocol
 
-__all__ = ["BasicPlayer"]
+from engine.actions import Action, ActionType
+from engine.bots.basic import BasicPlayer
+from engine.bots.hard import HardPlayer
+from engine.bots.normal import NormalPlayer
+from engine.view import View
+
+LEVELS: Final = ("easy", "normal", "hard")
+
+
+class Player(Protocol):
+    def choose(self, view: View) -> Action: ...
+
+
+def make_player(level: str) -> Player:
+    """A computer player of ``level``: ``"easy"``, ``"normal"`` or ``"hard"``."""
+    if level == "easy":
+        return BasicPlayer()
+    if level == "normal":
+        return NormalPlayer()
+    if level == "hard":
+        return HardPlayer()
+    raise ValueError(f"unknown computer level {level!r} (one of: {', '.join(LEVELS)})")
+
+
+_HINTER: Final = NormalPlayer()
+
+
+def suggest_discard(view: View) -> Action | None:
+    """The ``normal`` player's discard for the table's hint, or ``None`` when the seat has no
+    discard to make now (its claim decisions are not hinted)."""
+    if not view.my_move or not any(a.type is ActionType.DISCARD for a in view.legal):
+        return None
+    return _HINTER.discard(view)
+
+
+__all__ = ["LEVELS", "BasicPlayer", "HardPlayer", "NormalPlayer", "Player", "make_player",
+           "suggest_discard"]

@@ -1,0 +1,237 @@
+"""The ``hard`` computer player: the ``normal`` player's distances, plus what a hand is worth
+and what a discard risks.
+
+Offence: for every candidate discard it weighs the hands within reach by the ruleset's own
+pattern values (Yichun 清一色 5, 大七对 3, 小七对 4 / 豪华 8, 十三烂, 字一色; Shangrao clean / wild
+patterns, 碰碰糊, 七对, 十三浪, 九幺; Gejiu fan as 2^fan: 混一色 / 清一色 / 字一色, 大对子, 小七对,
+the 烂牌 family) discounted by how far each is: ``value × REACH^distance``, the number of
+improving tiles breaking ties. Claims are made when they raise that figure (so a peng that
+spoils seven pairs or a Yichun concealed hand is refused).
+
+Defence: each opponent's chance of being ready is read from its melds, the length of its
+pond and Gejiu's 报听; a tile's chance of being its wait from the unseen copies and the rank,
+and is zero for a tile the opponent let go by since its last turn (after 报听 its hand is
+locked, so since the declaration). The expected loss is weighted by what the ruleset makes the
+discarder pay (Yichun: twice the hand; Gejiu: one more fan; Shangrao: nothing without
+discard wins) and subtracted from the offence figure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from engine.actions import Action
+from engine.bots.normal import NormalPlayer, Seat, order_key, plain_discard
+from engine.bots.shape import INF, HandEval, group_vec, meld_facts
+from engine.melds import MeldType
+from engine.table import EventType
+from engine.tiles import NUM_KINDS, Kind
+from engine.view import SeatPublic
+
+DANGER_WEIGHT: Final = 8.0
+REACH: Final = 0.3  # how much one more missing tile discounts a hand's value
+POINTS: Final = {"yichun": 6.0, "shangrao": 6.0, "gejiu": 8.0}  # a value-1 win, in points
+READY_BY_MELDS: Final = (0.03, 0.1, 0.3, 0.6, 0.9)
+
+
+def _pung_jokers(counts: Sequence[int], sets: int) -> int:
+    """Jokers making ``sets`` pungs + a pair out of the hand (大七对 / 碰碰糊 / 大对子)."""
+    held = [c for c in counts if c]
+    pungs = sorted(3 - min(c, 3) for c in held) + [3] * (sets + 1)
+    best = 2 + sum(pungs[:sets])  # a pair of two jokers
+    top = pungs[:sets]
+    cut = top[-1] if top else 0
+    for c in held:
+        pc = 3 - min(c, 3)
+        rest = sum(top) - pc + pungs[sets] if sets and pc <= cut else sum(top)
+        best = min(best, max(0, 2 - c) + rest)
+    return best
+
+
+class HardPlayer(NormalPlayer):
+    level = "hard"
+
+    # --- offence --------------------------------------------------------------------------
+    def targets(self, seat: Seat, counts: list[int], wilds: int,
+                melds: list[tuple[MeldType, Kind]]) -> float:
+        """The hand's worth: max over reachable patterns of value × REACH^distance."""
+        rules = seat.view.rules
+        facts = meld_facts(melds)
+        ev = HandEval(rules, counts, wilds, facts)
+        shapes = ev.shapes()
+        floor = 0 if (sum(counts) + wilds) % 3 == 2 else 1
+        sets = 4 - facts.count
+        concealed = not facts.exposed
+        out: list[tuple[float, int]] = []
+
+        def add(value: float, jokers: int) -> None:
+            out.append((value, max(jokers - wilds, floor) if jokers < INF else INF))
+
+        clean = wilds == 0
+        if rules == "yichun":
+            base = 2.0 if concealed else 1.0  # 门清 doubles a concealed self-draw
+            out.append((base, shapes["standard"]))
+            if "seven_pairs" in shapes:
+                lux = 2.0 if any(c == 4 for c in counts) else 1.0
+                out.append((4.0 * lux * base, shapes["seven_pairs"]))
+                out.append((2.0 * base, shapes["knitted"]))
+            if facts.all_pungs:
+                add(3.0 * base, _pung_jokers(counts, sets))
+            if "zi" in shapes:
+                out.append((6.0 * base, shapes["zi"]))
+        elif rules == "shangrao":
+            out.append((2.0 if clean else 1.0, shapes["standard"]))
+            if "seven_pairs" in shapes:
+                lux = 2.0 if any(c == 4 for c in counts) else 1.0
+                out.append(((10.0 if clean else 4.0) * lux, shapes["seven_pairs"]))
+                out.append((4.0 if clean else 2.0, shapes["knitted"]))
+            if facts.all_pungs:
+                add(10.0 if clean else 4.0, _pung_jokers(counts, sets))
+            if "jiuyao" in shapes:
+                out.append((4.0 if clean else 2.0, shapes["jiuyao"]))
+        else:  # gejiu: payments go as 2^fan
+            out.append((1.0, shapes["standard"]))
+            if "seven_pairs" in shapes:
+                out.append((4.0, shapes["seven_pairs"]))
+                out.append((2.0, shapes["knitted"]))
+            if facts.all_pungs:
+                add(2.0, _pung_jokers(counts, sets))
+        # one suit: 清一色 (Yichun 5, Gejiu 2 fan), Gejiu 混一色 (1 fan) with honours
+        if rules != "shangrao":
+            hon = group_vec(tuple(counts[27:34]), 1 if rules == "gejiu" else 2)
+            for s in range(3):
+                if facts.suits - {s}:
+                    if rules == "gejiu" and not (facts.suits - {s, 3}):
+                        v = group_vec(tuple(counts[9 * s: 9 * s + 9]), 0)
+                        add(2.0, self._two_groups(v, hon, sets))
+                    continue
+                v = group_vec(tuple(counts[9 * s: 9 * s + 9]), 0)
+                if rules == "yichun":
+                    add(5.0 * (2.0 if concealed else 1.0), v[2 * sets + 1])
+                else:
+                    add(4.0, v[2 * sets + 1])
+                    add(2.0, self._two_groups(v, hon, sets))
+        return max(value * REACH ** dist for value, dist in out)
+
+    @staticmethod
+    def _two_groups(a: tuple[int, ...], b: tuple[int, ...], sets: int) -> int:
+        best = INF
+        for k in range(sets + 1):
+            best = min(best, a[2 * k] + b[2 * (sets - k) + 1], a[2 * k + 1] + b[2 * (sets - k)])
+        return best
+
+    # --- defence --------------------------------------------------------------------------
+    def dangers(self, seat: Seat) -> list[float]:
+        """Expected points lost by discarding each kind now."""
+        view = seat.view
+        out = [0.0] * NUM_KINDS
+        if view.rules == "shangrao" and not dict(view.options).get("discard_wins"):
+            return out  # only a robbed kong pays there
+        safe = self._safe(seat)
+        for p in view.seats:
+            if p.seat == seat.me:
+                continue
+            ready = self._ready_chance(p)
+            if ready < 0.05:
+                continue
+            cost = self._deal_in_cost(view.rules, p)
+            for k in range(NUM_KINDS):
+                if k in safe[p.seat] or seat.unseen[k] + seat.counts[k] == 0:
+                    continue
+                out[k] += ready * self._wait_chance(k, seat) * cost
+        return out
+
+    @staticmethod
+    def _ready_chance(p: SeatPublic) -> float:
+        if p.ting:
+            return 1.0
+        base = READY_BY_MELDS[min(len(p.melds), 4)]
+        return min(0.95, base + 0.03 * max(0, len(p.pond) - 6))
+
+    @staticmethod
+    def _deal_in_cost(rules: str, p: SeatPublic) -> float:
+        melds = [m for m in p.melds if m.tiles is not None]
+        pungs = len(melds) >= 2 and all(m.type is not MeldType.CHI for m in melds)
+        suits = {m.tiles[0] // 9 for m in melds if m.tiles is not None and m.tiles[0] < 27}
+        one_suit = len(melds) >= 2 and len(suits) <= 1
+        if rules == "yichun":
+            v = 1.5 * (3.0 if pungs else 1.0) * (4.0 if one_suit else 1.0)
+            return 2.0 * v  # the discarder pays twice the hand
+        fan = (1 if pungs else 0) + (1 if one_suit else 0)
+        return 2.0 ** (fan + 1) + 1.0  # one fan more than the others pay, and the hand ends
+
+    @staticmethod
+    def _wait_chance(k: Kind, seat: Seat) -> float:
+        live = seat.unseen[k]
+        if k >= 27:
+            shape = 0.5 if live >= 2 else 0.25
+        else:
+            r = k % 9
+            shape = 0.6 if r in (0, 8) else 0.8 if r in (1, 7) else 1.0
+            near = sum(seat.unseen[j] for j in range(k - k % 9 + max(0, r - 2),
+                                                     k - k % 9 + min(8, r + 2) + 1) if j != k)
+            shape *= 0.5 + near / 16.0
+        return shape * (0.3 + live / 4.0) / 8.0
+
+    @staticmethod
+    def _safe(seat: Seat) -> dict[int, set[Kind]]:
+        """Kinds each opponent let go by since its hand last changed (it always wins when it
+        can, so these are not its waits)."""
+        view = seat.view
+        safe: dict[int, set[Kind]] = {s: set() for s in range(4)}
+        for p in view.seats:
+            if p.ting:  # locked: everything it threw since the declaration
+                after = False
+                for d in p.pond:
+                    if d.ting:
+                        after = True
+                    if after:
+                        safe[p.seat].add(d.kind)
+        declared: set[int] = set()
+        for e in view.events:
+            if e.type is EventType.TING and e.seat is not None:
+                declared.add(e.seat)
+                safe[e.seat] = set()
+            elif e.type is EventType.DISCARD and e.tile is not None and e.seat is not None:
+                if e.seat not in declared:
+                    safe[e.seat] = set()
+                for s in range(4):
+                    if s != e.seat:
+                        safe[s].add(e.tile)
+            elif e.type in (EventType.CHI, EventType.PENG, EventType.MINGGANG) \
+                    and e.seat is not None:
+                safe[e.seat] = set()
+        return safe
+
+    # --- decisions ------------------------------------------------------------------------
+    def best_discard(self, seat: Seat,
+                     table: dict[Kind, tuple[int, int, dict[str, int]]] | None = None
+                     ) -> Action:
+        legal = seat.view.legal
+        if table is None:
+            table = seat.evaluator().discards(seat.unseen, seat.discard_kinds(legal), seat.wild,
+                                              self.uke_slack)
+        danger = self.dangers(seat)
+        best_d = min(v[0] for v in table.values())
+        scored = []
+        for k, (dist, uke, _) in table.items():
+            c = list(seat.counts)
+            w = seat.wilds
+            if seat.wild is not None and k == seat.wild:
+                w -= 1
+            else:
+                c[k] -= 1
+            worth = self.targets(seat, c, w, seat.melds) if dist == best_d else 0.0
+            # one point of expected loss weighs like eight improving tiles
+            scored.append((dist, -uke + DANGER_WEIGHT * danger[k], -worth,
+                           order_key(seat.counts, k, seat.view.rules, seat.wild), k))
+        return plain_discard(legal, min(scored)[-1])
+
+    def _after_discard(self, seat: Seat, c: list[int], melds: list[tuple[MeldType, Kind]],
+                       k: Kind) -> float:
+        c[k] -= 1
+        try:
+            return self.targets(seat, c, seat.wilds, melds)
+        finally:
+            c[k] += 1

@@ -1,0 +1,423 @@
+"""How far a hand is from winning, per shape: the measure the computer players decide by.
+
+Encoding: 34-entry count arrays of tile kinds (``engine.tiles``); Shangrao wilds are taken out
+of the counts and passed as a number (each may stand for any kind).
+
+**Distance** ``D`` = the fewest useful tiles the hand still has to receive to win, i.e. the
+number of jokers that complete it when any of its tiles may be thrown away (shanten + 1). A
+13-tile hand (3n+1) one tile from winning has ``D = 1``; a winning 14-tile hand has ``D = 0``.
+
+Standard shape (4 sets + pair, melds counted as sets): the concealed tiles are split into four
+groups (three suits, the honours). For each group a cached table gives, for every number of
+sets ``k`` (0–4) with or without the pair, the fewest jokers that turn **some** of the group's
+tiles into exactly ``k`` sets (+ pair); tiles left out cost nothing. The hand's distance is the
+cheapest way to share the sets still missing among the groups, minus the wilds held. The
+tables fill lazily by a memoised search over one group and are shared by every call, so a
+decision costs a few dictionary look-ups per candidate.
+
+Seven pairs, the knitted families (十三烂 / 十三浪 / 烂牌 / 一般高), Shangrao 九幺 and Yichun's
+free 字一色 have closed forms.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations, pairwise
+from typing import Final
+
+from engine.melds import MeldType
+from engine.tiles import NUM_KINDS, Kind, is_terminal_or_honour
+
+INF: Final = 99
+_SUIT: Final = 0
+_HON_PLAIN: Final = 1
+_HON_YICHUN: Final = 2
+
+
+def _windows(group: int, size: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """For each position i: the other members of every non-pung set containing i (members
+    below the lowest held tile can only be jokers)."""
+    out: list[tuple[tuple[int, ...], ...]] = []
+    for i in range(size):
+        wins: list[tuple[int, ...]] = []
+        if group == _SUIT:
+            for start in (i - 2, i - 1, i):
+                if 0 <= start <= 6:
+                    wins.append(tuple(j for j in range(start, start + 3) if j != i))
+        elif group == _HON_YICHUN:
+            if i < 4:
+                for trio in combinations(range(4), 3):
+                    if i in trio:
+                        wins.append(tuple(j for j in trio if j != i))
+            else:
+                wins.append(tuple(j for j in (4, 5, 6) if j != i))
+        out.append(tuple(wins))
+    return tuple(out)
+
+
+_WINDOWS: Final = {g: _windows(g, 9 if g == _SUIT else 7) for g in (_SUIT, _HON_PLAIN,
+                                                                      _HON_YICHUN)}
+_EMPTY: Final = tuple(3 * k + 2 * p for k in range(5) for p in range(2))
+_TABLES: Final[dict[int, dict[tuple[int, ...], tuple[int, ...]]]] = {
+    _SUIT: {}, _HON_PLAIN: {}, _HON_YICHUN: {}
+}
+
+Vec = tuple[int, ...]  # index 2k + pair: jokers for k sets (+ the pair)
+
+
+def group_vec(counts: tuple[int, ...], group: int) -> Vec:
+    """The table entry of one group (see the module docstring)."""
+    table = _TABLES[group]
+    hit = table.get(counts)
+    if hit is not None:
+        return hit
+    n = len(counts)
+    i = 0
+    while i < n and counts[i] == 0:
+        i += 1
+    if i == n:
+        table[counts] = _EMPTY
+        return _EMPTY
+    c = list(counts)
+    ci = c[i]
+    c[i] = ci - 1
+    best = list(group_vec(tuple(c), group))  # leave one copy of i out
+    for real in range(1, min(ci, 3) + 1):  # a pung with `real` copies of i
+        c[i] = ci - real
+        sub = group_vec(tuple(c), group)
+        cost = 3 - real
+        for x in range(2, 10):
+            v = sub[x - 2] + cost
+            if v < best[x]:
+                best[x] = v
+        if real <= 2:  # the pair
+            cost = 2 - real
+            for x in range(0, 10, 2):
+                v = sub[x] + cost
+                if v < best[x + 1]:
+                    best[x + 1] = v
+    c[i] = ci - 1
+    for others in _WINDOWS[group][i]:
+        held = [j for j in others if c[j] > 0]
+        for r in range(len(held) + 1):
+            for used in combinations(held, r):
+                d = list(c)
+                for j in used:
+                    d[j] -= 1
+                sub = group_vec(tuple(d), group)
+                cost = len(others) - r
+                for x in range(2, 10):
+                    v = sub[x - 2] + cost
+                    if v < best[x]:
+                        best[x] = v
+    out = tuple(best)
+    table[counts] = out
+    return out
+
+
+def combine(a: Vec, b: Vec) -> Vec:
+    """The vector of two groups together (at most one pair)."""
+    out = [INF] * 10
+    for ka in range(5):
+        a0, a1 = a[2 * ka], a[2 * ka + 1]
+        for kb in range(5 - ka):
+            b0, b1 = b[2 * kb], b[2 * kb + 1]
+            x = 2 * (ka + kb)
+            v = a0 + b0
+            if v < out[x]:
+                out[x] = v
+            v = min(a0 + b1, a1 + b0)
+            if v < out[x + 1]:
+                out[x + 1] = v
+    return tuple(out)
+
+
+def honour_group(rules: str) -> int:
+    return _HON_YICHUN if rules == "yichun" else _HON_PLAIN
+
+
+def group_vecs(counts: Sequence[int], rules: str) -> list[Vec]:
+    return [
+        group_vec(tuple(counts[0:9]), _SUIT),
+        group_vec(tuple(counts[9:18]), _SUIT),
+        group_vec(tuple(counts[18:27]), _SUIT),
+        group_vec(tuple(counts[27:34]), honour_group(rules)),
+    ]
+
+
+def standard_jokers(vecs: Sequence[Vec], sets: int) -> int:
+    """Jokers completing ``sets`` sets + the pair out of the four groups."""
+    ab = combine(vecs[0], vecs[1])
+    cd = combine(vecs[2], vecs[3])
+    best = INF
+    for k in range(sets + 1):
+        v = min(ab[2 * k] + cd[2 * (sets - k) + 1], ab[2 * k + 1] + cd[2 * (sets - k)])
+        if v < best:
+            best = v
+    return best
+
+
+# --- closed forms --------------------------------------------------------------------------
+
+
+def _best_gap(mask: int) -> int:
+    """Most ranks of ``mask`` that pairwise differ by >= 3 (十三烂 / 十三浪 within a suit)."""
+    best = 0
+    ranks = [r for r in range(9) if mask >> r & 1]
+    for n in range(min(3, len(ranks)), 0, -1):
+        for sub in combinations(ranks, n):
+            if all(b - a >= 3 for a, b in pairwise(sub)):
+                return n
+    return best
+
+
+_GAP_BEST: Final = tuple(_best_gap(m) for m in range(512))
+
+
+def seven_pairs_jokers(counts: Sequence[int]) -> int:
+    pairs = 0
+    singles = 0
+    for c in counts:
+        if c:
+            pairs += c // 2 if c < 4 else 2
+            singles += c & 1
+    need = max(0, 7 - pairs)
+    return min(singles, need) + 2 * max(0, need - singles)
+
+
+def knitted_kept(counts: Sequence[int], rules: str) -> int:
+    """Tiles of the hand a knitted hand can keep: 十三烂 / 十三浪 (gaps >= 3 in a suit) or, in
+    Gejiu, the 烂牌 family (one class 147 / 258 / 369 per suit)."""
+    honours = sum(1 for k in range(27, 34) if counts[k])
+    suited = 0
+    for base in (0, 9, 18):
+        if rules == "gejiu":
+            suited += max(
+                sum(1 for r in range(cls, 9, 3) if counts[base + r]) for cls in range(3)
+            )
+        else:
+            mask = 0
+            for r in range(9):
+                if counts[base + r]:
+                    mask |= 1 << r
+            suited += _GAP_BEST[mask]
+    return min(14, honours + suited)
+
+
+@dataclass(frozen=True)
+class MeldFacts:
+    """What the distance needs to know of a seat's declared melds."""
+
+    count: int
+    all_terminal_pungs: bool  # Shangrao 九幺 still possible
+    only_honour_angang: bool  # Yichun free 字一色 still possible
+    all_pungs: bool
+    suits: frozenset[int]  # suits (0–2) and 3 for honours that the melds use
+    exposed: bool  # a chi / peng / 明杠 (ends 门清 and the concealed-only shapes)
+
+
+NO_MELDS: Final = MeldFacts(0, True, True, True, frozenset(), False)
+
+
+def meld_facts(melds: Sequence[tuple[MeldType, Kind]]) -> MeldFacts:
+    """``melds``: (type, first tile) of each declared meld."""
+    if not melds:
+        return NO_MELDS
+    return MeldFacts(
+        count=len(melds),
+        all_terminal_pungs=all(t is not MeldType.CHI and is_terminal_or_honour(k)
+                               for t, k in melds),
+        only_honour_angang=all(t is MeldType.AGANG and k >= 27 for t, k in melds),
+        all_pungs=all(t is not MeldType.CHI for t, k in melds),
+        suits=frozenset(min(k // 9, 3) for _, k in melds),
+        exposed=any(t is not MeldType.AGANG for t, _ in melds),
+    )
+
+
+def distance(
+    rules: str, counts: Sequence[int], wilds: int, melds: MeldFacts, total: int
+) -> int:
+    """Fewest useful tiles still to receive to win (see the module docstring).
+
+    ``counts``: concealed tiles without the wilds; ``total``: concealed tiles with the wilds
+    (3n+1 or 3n+2)."""
+    sets = 4 - melds.count
+    best = standard_jokers(group_vecs(counts, rules), sets)
+    if melds.count == 0:
+        best = min(best, seven_pairs_jokers(counts), 14 - knitted_kept(counts, rules))
+    full = 3 * sets + 2
+    if rules == "shangrao" and melds.all_terminal_pungs:
+        best = min(best, full - sum(counts[k] for k in range(27) if k % 9 in (0, 8))
+                   - sum(counts[27:34]))
+    elif rules == "yichun" and melds.only_honour_angang:
+        best = min(best, full - sum(counts[27:34]))
+    return max(best - wilds, 0 if total % 3 == 2 else 1)
+
+
+def near_kinds(counts: Sequence[int], rules: str) -> list[Kind]:
+    """Kinds whose arrival can shorten the standard shape: within two ranks of a held suited
+    tile, the held honours (Yichun: every wind / dragon beside a held one)."""
+    out: set[Kind] = set()
+    for k in range(27):
+        if counts[k]:
+            base, r = k - k % 9, k % 9
+            out.update(range(base + max(0, r - 2), base + min(8, r + 2) + 1))
+    for k in range(27, 34):
+        if counts[k]:
+            if rules == "yichun":
+                out.update(range(27, 31) if k < 31 else range(31, 34))
+            else:
+                out.add(k)
+    return sorted(out)
+
+
+ALL_KINDS: Final = tuple(range(NUM_KINDS))
+
+
+# --- the evaluation of one decision -----------------------------------------------------------
+
+
+def _seven_pairs_parts(counts: Sequence[int]) -> tuple[int, int]:
+    pairs = singles = 0
+    for c in counts:
+        if c:
+            pairs += c // 2 if c < 4 else 2
+            singles += c & 1
+    return pairs, singles
+
+
+def _seven_from(pairs: int, singles: int) -> int:
+    need = max(0, 7 - pairs)
+    return min(singles, need) + 2 * max(0, need - singles)
+
+
+class HandEval:
+    """Distances of one seat's concealed hand, and of the hand after a discard / a draw.
+
+    ``counts``: the concealed tiles without wilds; ``wilds``: wilds held; ``melds``: facts of
+    the declared melds."""
+
+    def __init__(self, rules: str, counts: Sequence[int], wilds: int, melds: MeldFacts) -> None:
+        self.rules = rules
+        self.counts = list(counts)
+        self.wilds = wilds
+        self.melds = melds
+        self.sets = 4 - melds.count
+        self.hgroup = honour_group(rules)
+        self.total = sum(counts) + wilds
+
+    def _vec(self, counts: Sequence[int], g: int) -> Vec:
+        if g < 3:
+            return group_vec(tuple(counts[9 * g: 9 * g + 9]), _SUIT)
+        return group_vec(tuple(counts[27:34]), self.hgroup)
+
+    def _specials(self, counts: Sequence[int]) -> list[tuple[str, int]]:
+        """(shape, jokers) of the non-standard shapes still open."""
+        out: list[tuple[str, int]] = []
+        full = 3 * self.sets + 2
+        if self.melds.count == 0:
+            out.append(("seven_pairs", seven_pairs_jokers(counts)))
+            out.append(("knitted", 14 - knitted_kept(counts, self.rules)))
+        if self.rules == "shangrao" and self.melds.all_terminal_pungs:
+            kept = sum(counts[k] for k in range(27) if k % 9 in (0, 8)) + sum(counts[27:34])
+            out.append(("jiuyao", full - kept))
+        elif self.rules == "yichun" and self.melds.only_honour_angang:
+            out.append(("zi", full - sum(counts[27:34])))
+        return out
+
+    def shapes(self, counts: Sequence[int] | None = None, wilds: int | None = None
+               ) -> dict[str, int]:
+        """Distance per shape (``standard`` and the special shapes still open)."""
+        c = self.counts if counts is None else counts
+        w = self.wilds if wilds is None else wilds
+        floor = 0 if (sum(c) + w) % 3 == 2 else 1
+        vecs = [self._vec(c, g) for g in range(4)]
+        out = {"standard": max(standard_jokers(vecs, self.sets) - w, floor)}
+        for name, j in self._specials(c):
+            out[name] = max(j - w, floor)
+        return out
+
+    def discards(self, unseen: Sequence[int], candidates: Sequence[Kind], wild: Kind | None,
+                 uke_slack: int | None = 0) -> dict[Kind, tuple[int, int, dict[str, int]]]:
+        """For each candidate discard (a held non-wild kind, or ``wild``): (distance after it,
+        unseen tiles that would shorten it, distance per shape). The number of improving tiles
+        is only counted for discards whose distance is within ``uke_slack`` of the best (never
+        when it is ``None``; then it is -1)."""
+        rows: dict[Kind, tuple[int, dict[str, int], list[int], int]] = {}
+        for d in candidates:
+            c = list(self.counts)
+            w = self.wilds
+            if wild is not None and d == wild:
+                w -= 1
+            else:
+                c[d] -= 1
+            shapes = self.shapes(c, w)
+            rows[d] = (min(shapes.values()), shapes, c, w)
+        if not rows:
+            return {}
+        best = min(r[0] for r in rows.values())
+        out: dict[Kind, tuple[int, int, dict[str, int]]] = {}
+        for d, (dist, shapes, c, w) in rows.items():
+            uke = -1
+            if uke_slack is not None and dist <= best + uke_slack:
+                uke = self._ukeire(c, w, dist, shapes, unseen, wild)
+            out[d] = (dist, uke, shapes)
+        return out
+
+    def _ukeire(self, c: list[int], w: int, dist: int, shapes: dict[str, int],
+                unseen: Sequence[int], wild: Kind | None) -> int:
+        """Unseen tiles whose arrival lowers ``dist`` (the hand ``c`` + ``w`` wilds)."""
+        useful: set[Kind] = set()
+        if shapes["standard"] == dist:
+            vecs = [self._vec(c, g) for g in range(4)]
+            # the three other groups combined, per group
+            rest = []
+            for g in range(4):
+                o = [vecs[x] for x in range(4) if x != g]
+                rest.append(combine(combine(o[0], o[1]), o[2]))
+            T = self.sets
+            for k in (ALL_KINDS if w else near_kinds(c, self.rules)):  # a wild head: any
+                if unseen[k] <= 0 or k == wild:
+                    continue
+                g = min(k // 9, 3)
+                c[k] += 1
+                v = self._vec(c, g)
+                c[k] -= 1
+                r = rest[g]
+                j = INF
+                for x in range(T + 1):
+                    y = T - x
+                    j = min(j, v[2 * x] + r[2 * y + 1], v[2 * x + 1] + r[2 * y])
+                if j - w < dist:
+                    useful.add(k)
+        if shapes.get("seven_pairs") == dist:
+            pairs, singles = _seven_pairs_parts(c)
+            for k in range(NUM_KINDS):
+                if k in useful or unseen[k] <= 0 or k == wild:
+                    continue
+                n = c[k]
+                if n & 1:
+                    j = _seven_from(pairs + 1, singles - 1)
+                else:
+                    j = _seven_from(pairs, singles + 1)
+                if j - w < dist:
+                    useful.add(k)
+        if shapes.get("knitted") == dist:
+            kept = knitted_kept(c, self.rules)
+            for k in range(NUM_KINDS):
+                if k in useful or unseen[k] <= 0 or k == wild or c[k]:
+                    continue
+                c[k] += 1
+                if knitted_kept(c, self.rules) > kept:
+                    useful.add(k)
+                c[k] -= 1
+        if shapes.get("jiuyao") == dist:
+            useful.update(k for k in range(NUM_KINDS)
+                          if (k >= 27 or k % 9 in (0, 8)) and unseen[k] > 0 and k != wild)
+        if shapes.get("zi") == dist:
+            useful.update(k for k in range(27, 34) if unseen[k] > 0)
+        n = sum(unseen[k] for k in useful)
+        if wild is not None:
+            n += unseen[wild]
+        return n

@@ -1,0 +1,211 @@
+"""Computer players (issue 6): legal and deterministic at every level, fed only the seat's
+view, and a few positions where the right move is known."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.actions import Action, ActionType
+from engine.bots import LEVELS, HardPlayer, NormalPlayer, make_player, suggest_discard
+from engine.bots.normal import Seat
+from engine.bots.shape import NO_MELDS, HandEval, distance
+from engine.scenario import rigged_hand
+from engine.simulate import simulate
+from engine.table import Hand
+from engine.tiles import parse_tile, parse_tiles, to_counts
+from engine.view import View, build_view
+
+RULES = ("yichun", "shangrao", "gejiu")
+E, S, W, N = 0, 1, 2, 3
+
+
+class Spy:
+    """Wraps a player: checks that it is handed exactly its own seat's view, and logs."""
+
+    def __init__(self, level: str, seat: int, log: list[tuple[int, str]]) -> None:
+        self.player = make_player(level)
+        self.seat = seat
+        self.log = log
+
+    def choose(self, view: View) -> Action:
+        assert type(view) is View and view.viewer == self.seat and view.my_move
+        action = self.player.choose(view)
+        assert action in view.legal
+        self.log.append((self.seat, str(action)))
+        return action
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_every_level_plays_legally_with_checks(rules: str) -> None:
+    log: list[tuple[int, str]] = []
+    levels = ("hard", "normal", "easy", "normal")
+    players = [Spy(level, s, log) for s, level in enumerate(levels)]
+    report = simulate(rules, 3, 11, players=players, check=True)  # every invariant checked
+    assert report.hands == 3 and {s for s, _ in log} == {0, 1, 2, 3}
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_decisions_are_deterministic(rules: str) -> None:
+    runs = []
+    for _ in range(2):
+        log: list[tuple[int, str]] = []
+        players = [Spy(level, s, log) for s, level in enumerate(("hard", "normal", "hard",
+                                                                  "normal"))]
+        simulate(rules, 2, 5, players=players, check=False)
+        runs.append(log)
+    assert runs[0] == runs[1] and len(runs[0]) > 50
+
+
+def test_make_player_levels() -> None:
+    assert [make_player(level).__class__.__name__ for level in LEVELS] == [
+        "BasicPlayer", "NormalPlayer", "HardPlayer"]
+    with pytest.raises(ValueError, match="unknown computer level 'expert'"):
+        make_player("expert")
+
+
+def test_simulate_seats_reports_each_level() -> None:
+    report = simulate("gejiu", 4, 3, levels=("hard", "normal", "easy", "easy"), check=False)
+    names = [st.name for st in report.label_stats()]
+    assert names == ["hard x1", "normal x1", "easy x2"]
+    assert sum(st.mean for st in report.seat_stats()) == pytest.approx(0.0)
+    with pytest.raises(ValueError, match="unknown computer level"):
+        simulate("gejiu", 1, 3, levels=("hard", "normal", "easy", "pro"), check=False)
+
+
+def test_hidden_tiles_do_not_change_decisions() -> None:
+    """Same own hand and public facts, different hidden hands: same view, same decisions."""
+    own = "123m 456m 789p 1s 5s E F 9s"
+    others = [
+        {S: "234p 567p 345s 678s W", W: "111m 999m 22p 33p 44s 6s", N: "555m 666p 777s 88s 9p 1p"},
+        {S: "555m 666p 777s 88s 9p 1p", W: "234p 567p 345s 678s W", N: "111m 999m 22p 33p 44s 6s"},
+        {S: "111m 999m 22p 33p 44s 6s", W: "555m 666p 777s 88s 9p 1p", N: "234p 567p 345s 678s W"},
+    ]
+    views = []
+    for hidden in others:
+        hand = rigged_hand("gejiu", {E: own, **hidden}, seed=4, kong_tiles="7m 8m")
+        views.append(build_view(hand, E))
+    assert views[0] == views[1] == views[2]
+    for level in LEVELS:
+        player = make_player(level)
+        assert len({str(player.choose(v)) for v in views}) == 1
+
+
+# --- positions --------------------------------------------------------------------------------
+
+
+def _advance(hand: Hand, script: list[tuple[int, str]]) -> None:
+    """Apply the scripted actions in order; every seat asked in between passes."""
+    steps = list(script)
+    while steps:
+        seat, text = steps[0]
+        if seat in hand.to_act() and (hand.to_act()[0] == seat or
+                                      Action.pass_() not in hand.legal_actions(hand.to_act()[0])):
+            hand.apply(seat, Action.parse(text))
+            steps.pop(0)
+        else:
+            hand.apply(hand.to_act()[0], Action.pass_())
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_ready_hand_claims_the_win(level: str) -> None:
+    hand = rigged_hand("yichun", {E: "111m 234m 55p 99s 9p EE S", S: "123m 456m 789m 123p 9p"},
+                       draws="")
+    hand.apply(E, Action.parse("discard 9p"))
+    while S not in hand.to_act():
+        hand.apply(hand.to_act()[0], Action.pass_())
+    view = build_view(hand, S)
+    assert Action.win() in view.legal
+    assert make_player(level).choose(view) == Action.win()
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_complete_dealt_hand_wins(level: str) -> None:
+    hand = rigged_hand("gejiu", {E: "123m 456m 789m 123p 99s"})
+    assert make_player(level).choose(build_view(hand, E)) == Action.win()
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_shangrao_keeps_the_wild(level: str) -> None:
+    # wild 5m: throwing 9p or 1s keeps one tile from winning; throwing the wild does not
+    hand = rigged_hand("shangrao", {E: "5m 123p 456p 789s EE 9p 1s"}, wild="5m")
+    view = build_view(hand, E)
+    assert Action.discard(parse_tile("5m")) in view.legal and Action.win() not in view.legal
+    assert make_player(level).choose(view).tile in (parse_tile("9p"), parse_tile("1s"))
+
+
+def test_baodiao_shape_is_one_tile_from_winning_on_every_tile() -> None:
+    """宝吊头: the wild alone beside four sets; every unseen tile completes it."""
+    tiles = parse_tiles("123p 456p 789s EEE")
+    counts = to_counts(tiles)
+    unseen = [4 - c for c in counts]
+    unseen[parse_tile("5m")] = 3
+    ev = HandEval("shangrao", counts, 1, NO_MELDS)
+    assert min(ev.shapes().values()) == 1
+    counts2 = list(counts)
+    counts2[parse_tile("9s")] += 1  # the hand before throwing 9s
+    table = HandEval("shangrao", counts2, 1, NO_MELDS).discards(
+        unseen, [parse_tile("9s"), parse_tile("E")], parse_tile("5m"))
+    assert table[parse_tile("9s")][:2] == (1, sum(unseen))
+
+
+def test_normal_never_throws_a_wild_without_reason() -> None:
+    # wild 5m; the hand is far from ready and the wild is its only joker
+    hand = rigged_hand("shangrao", {E: "5m 19m 19p 19s ESWNZ 2p B"}, wild="5m")
+    view = build_view(hand, E)
+    for level in ("normal", "hard"):
+        assert make_player(level).choose(view).tile != parse_tile("5m")
+
+
+def test_hard_facing_gejiu_ting_avoids_the_riskiest_tile() -> None:
+    # S declares 报听 (waiting on W). E later holds two equally useless honours: E, thrown once
+    # before S's declaration (live), and F, thrown by W after it (S let it go: safe).
+    hands = {
+        E: "123m 456m 789p 11s E E 9s",
+        S: "234p 567p 345s 678s W",
+        W: "111m 999m 22p 33p 44s 6s",
+        N: "555m 666p 777s 88s 9p 1p",
+    }
+    hand = rigged_hand("gejiu", hands, draws="2m F S F", kong_tiles="7m 8m")
+    _advance(hand, [(E, "discard E"), (S, "discard 2m ting"), (W, "discard F"),
+                    (N, "discard S")])
+    assert hand.current == E and hand.seats[S].ting
+    view = build_view(hand, E)
+    seat = Seat.of(view)
+    danger = HardPlayer().dangers(seat)
+    assert danger[parse_tile("E")] > 0 == danger[parse_tile("F")]
+    assert NormalPlayer().choose(view) == Action.discard(parse_tile("E"))  # no defence
+    assert HardPlayer().choose(view) == Action.discard(parse_tile("F"))
+
+
+def test_suggest_discard_is_the_normal_discard() -> None:
+    hand = rigged_hand("shangrao", {E: "5m 123p 456p 789s EEE 9p"}, wild="5m")
+    assert suggest_discard(build_view(hand, E)) == Action.discard(parse_tile("9p"))
+    assert suggest_discard(build_view(hand, S)) is None  # not S's move
+
+
+@pytest.mark.parametrize(
+    ("rules", "tiles", "expected"),
+    [
+        ("gejiu", "123m 456m 789m 123p 9p", 1),  # ready: one tile
+        ("gejiu", "123m 456m 789m 12p 99s", 1),
+        ("gejiu", "123m 456m 789m 13p 9s E", 2),
+        ("gejiu", "1122m 3344p 5566s 7s", 1),  # seven pairs
+        ("yichun", "147m 258p 369s ESWN", 1),  # 十三烂 with one honour to come
+        ("yichun", "123m 456m 789m ES 99p", 1),  # a wind set waiting
+        ("gejiu", "123m 456m 789m 123p 99s", 0),
+    ],
+)
+def test_distance(rules: str, tiles: str, expected: int) -> None:
+    counts = to_counts(parse_tiles(tiles))
+    assert distance(rules, counts, 0, NO_MELDS, sum(counts)) == expected
+
+
+def test_claims_only_when_they_shorten_the_hand() -> None:
+    # S is ready (69p) with 55p: a peng of 5p would leave it just as far
+    hand = rigged_hand("yichun", {E: "111m 234m 55p 99s 6s EE S", S: "123m 456m 789s 55p 78p"})
+    hand.apply(E, Action.parse("discard 5p"))
+    while S not in hand.to_act():
+        hand.apply(hand.to_act()[0], Action.pass_())
+    view = build_view(hand, S)
+    assert any(a.type is ActionType.PENG for a in view.legal)
+    assert NormalPlayer().choose(view) == Action.pass_()
