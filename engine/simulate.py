@@ -8,6 +8,7 @@ holds exactly its own concealed tiles, and only counts of everybody else's). A v
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -157,7 +158,12 @@ def play_hand(
     check: bool = True,
     on_violation: Callable[[int, str], None] | None = None,
 ) -> None:
-    """Let ``players`` (one per seat) play ``hand`` to its end."""
+    """Let ``players`` (one per seat) play ``hand`` to its end. With ``check``, after every
+    action: the tile and zero-sum invariants, every view's structure and caches, and a re-deal
+    of the hidden tiles for one viewer in turn (:func:`engine.leaks.view_leaks`)."""
+    from engine.leaks import view_leaks
+
+    rng = random.Random(hand.seed)
     index = 0
     while not hand.is_over:
         waiting = hand.to_act()
@@ -170,8 +176,12 @@ def play_hand(
         if check:
             try:
                 hand.check_invariants()
-                for viewer in (0, 1, 2, 3, None):
+                viewers: tuple[int | None, ...] = (0, 1, 2, 3, None)
+                for viewer in viewers:
                     check_view(hand, build_view(hand, viewer))
+                leak_viewer = viewers[index % 5]
+                if view_leaks(hand, leak_viewer, rng):
+                    raise InvariantError(f"the view of {leak_viewer} depends on hidden tiles")
             except InvariantError as exc:
                 if on_violation is not None:
                     on_violation(index - 1, str(exc))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -134,3 +135,24 @@ def test_views_hide_concealed_kongs_in_yichun_only() -> None:
         own = build_view(hand, 0).seats[0].melds[0]
         assert other.type is MeldType.AGANG and own.tiles == (0, 0, 0, 0)
         assert (other.tiles is None) is hidden
+
+
+def test_leak_check_catches_a_leak(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The in-place re-deal check used by `simulate` sees a view that reads a hidden hand."""
+    import engine.view
+    from engine.leaks import view_leaks
+
+    hand = Game("gejiu", 5).new_hand()
+    rnd = random.Random(1)
+    assert not view_leaks(hand, 0, rnd)
+    real = engine.view._options
+
+    def leaky(h: Hand) -> tuple[tuple[str, object], ...]:
+        return (*real(h), ("peek", tuple(sorted(h.seats[1].kinds()))))
+
+    monkeypatch.setattr(engine.view, "_options", leaky)
+    assert view_leaks(hand, 0, rnd)
+    assert not view_leaks(hand, 1, rnd)  # seat 1 may see its own tiles
+    before = [list(st.concealed) for st in hand.seats], list(hand.wall.seq)
+    view_leaks(hand, None, rnd)
+    assert before == ([list(st.concealed) for st in hand.seats], list(hand.wall.seq))
