@@ -227,6 +227,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", choices=["zh", "en"], default=None)
     p.add_argument("--tiles", choices=["cjk", "glyph", "ascii"], default=None)
     p.add_argument("--theme", default=None)
+    p.add_argument("--bots", default=None, metavar="LEVEL[,LEVEL,LEVEL]",
+                   help="computer players: easy, normal (default) or hard; one, or one per seat")
+    p.add_argument("--data", default=None,
+                   help="data directory (game records go to DATA/records)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("simulate", help="computer players play; every invariant is checked")

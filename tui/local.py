@@ -1,10 +1,12 @@
 """``mahjong-ssh play``: you against three computer players in this terminal.
 
 :class:`LocalTable` implements :class:`tui.client.TableClient` for one human seat: it owns a
-:class:`engine.game.Game`, lets :class:`engine.bots.basic.BasicPlayer` play the other three
-seats on the asyncio loop with a short pause per move (so a human can follow), and runs the
-turn and claim timers from the table options (expiry discards the drawn tile — after a claim
-the rightmost tile — or passes; it never declares a win).
+:class:`engine.game.Game`, lets computer players (``--bots easy|normal|hard``, default
+normal) play the other three seats on the asyncio loop with a short pause per move (so a
+human can follow), and runs the turn and claim timers from the table options (expiry discards
+the drawn tile — after a claim the rightmost tile — or passes; it never declares a win).
+Every finished hand's game record is appended to ``<data dir>/records/``
+(``docs/game-record.md``).
 """
 
 from __future__ import annotations
@@ -12,14 +14,18 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import random
 import time
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, Protocol
 
 from engine.actions import Action, ActionType, IllegalActionError
+from engine.bots import make_player
 from engine.bots.basic import BasicPlayer
 from engine.game import Game
+from engine.record import dumps, hand_lines
 from engine.rulesets import OptionError
 from engine.table import Hand, Phase
 from engine.view import View, build_view
@@ -39,6 +45,7 @@ class LocalTable:
         bot_delay: float = 0.5,
         timers: bool = True,
         players: Mapping[int, Player] | None = None,
+        record_dir: Path | None = None,
     ) -> None:
         self.seat = seat
         self.bot_delay = bot_delay
@@ -54,6 +61,9 @@ class LocalTable:
         self._deadline: float | None = None
         self._timer_total = 0.0
         self._last: TableUpdate | None = None
+        self.record_dir = record_dir  # every finished hand's game record is appended there
+        self.record_path: Path | None = None
+        self._recorded: set[int] = set()
 
     # --- TableClient ---------------------------------------------------------------------
     def subscribe(self, callback: UpdateCallback) -> None:
@@ -198,10 +208,28 @@ class LocalTable:
         key = "claim_seconds" if phase in (Phase.CLAIM, Phase.ROB) else "turn_seconds"
         return int(opts.get(key) or 0)
 
+    def _record(self, game: Game, hand: Hand) -> None:
+        """Append the finished hand's record (``docs/game-record.md``) to this game's file."""
+        if self.record_dir is None or id(hand) in self._recorded:
+            return
+        self._recorded.add(id(hand))
+        try:
+            if self.record_path is None or hand.hand_no == 1:
+                self.record_dir.mkdir(parents=True, exist_ok=True)
+                stamp = time.strftime("%Y%m%d-%H%M%S")
+                name = f"{stamp}-{game.ruleset.name}-{game.seed}.jsonl"
+                self.record_path = self.record_dir / name
+            with self.record_path.open("a", encoding="utf-8") as f:
+                f.write(dumps(hand_lines(hand)))
+        except OSError:
+            self.record_dir = None  # an unwritable folder never stops the game
+
     def _publish(self, force: bool = False) -> None:
         game = self.game
         if game is None or game.hand is None:
             return
+        if game.hand.is_over:
+            self._record(game, game.hand)
         view = build_view(game.hand, self.seat)
         deadline = self._deadline if view.my_move else None
         update = TableUpdate(
@@ -238,6 +266,12 @@ def expiry_action(view: View) -> Action:
     return Action.pass_()
 
 
+def default_data_dir() -> Path:
+    """Where game data lives: ``$XDG_DATA_HOME/mahjong-ssh`` (``~/.local/share/mahjong-ssh``)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "mahjong-ssh"
+
+
 def main(args: argparse.Namespace) -> int:
     """Entry point of ``mahjong-ssh play``."""
     from tui.app import MahjongApp
@@ -250,7 +284,17 @@ def main(args: argparse.Namespace) -> int:
         settings.tiles = args.tiles
     if getattr(args, "theme", None):
         settings.theme = args.theme
-    table = LocalTable(bot_delay=settings.bot_delay)
+    levels = (getattr(args, "bots", None) or "normal").split(",")
+    if len(levels) == 1:
+        levels *= 3
+    try:
+        players = {seat: make_player(level) for seat, level in zip((1, 2, 3), levels, strict=True)}
+    except ValueError as exc:
+        print(f"mahjong-ssh play: --bots: {exc}")
+        return 2
+    data = getattr(args, "data", None)
+    record_dir = (Path(data) if data else default_data_dir()) / "records"
+    table = LocalTable(bot_delay=settings.bot_delay, players=players, record_dir=record_dir)
     app = MahjongApp(
         table,
         settings,
