@@ -96,6 +96,8 @@ class SSHDriver(Driver):
             self.frames_dropped += 1
             return
         if self.dropping:
+            if channel.get_write_buffer_size() <= self.high_water // 4:
+                self.drained()  # caught up without telling us: repaint everything
             return  # the rest of a dropped frame: wait for the drain and a full repaint
         raw = data.encode("utf-8", "replace")
         self.bytes_written += len(raw)

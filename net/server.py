@@ -265,7 +265,8 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     # --- asyncssh callbacks ---------------------------------------------------------------
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self.chan = chan
-        chan.set_write_buffer_limits(high=64 * 1024, low=16 * 1024)
+        high = self.server.config.write_high_water
+        chan.set_write_buffer_limits(high=high, low=high // 4)
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
                       term_modes: Any) -> bool:

@@ -148,19 +148,18 @@ class Store:
         """An account without a key: the nickname is all there is. A nickname held by a key
         account is not given away: the anonymous player gets a suffixed one."""
         now = time.time()
-        row = self.db.execute(
-            "SELECT id, nickname FROM accounts WHERE nickname = ? AND key_fingerprint IS NULL",
-            (wanted,)).fetchone()
-        if row is not None:
-            self.db.execute("UPDATE accounts SET last_seen = ? WHERE id = ?", (now, row[0]))
-            return Account(row[0], row[1], None)
-        name = self._unique_nickname(wanted)
-        if name != wanted:
+        name, n = wanted, 1
+        while True:
             row = self.db.execute(
-                "SELECT id, nickname FROM accounts WHERE nickname = ? AND key_fingerprint IS NULL",
-                (name,)).fetchone()
-            if row is not None:
-                return Account(row[0], row[1], None)
+                "SELECT id, key_fingerprint FROM accounts WHERE nickname = ?", (name,)
+            ).fetchone()
+            if row is None:
+                break
+            if row[1] is None:  # this nickname's anonymous account
+                self.db.execute("UPDATE accounts SET last_seen = ? WHERE id = ?", (now, row[0]))
+                return Account(row[0], name, None)
+            n += 1
+            name = f"{wanted[:13]}-{n}"
         cur = self.db.execute(
             "INSERT INTO accounts (key_fingerprint, nickname, created, last_seen) "
             "VALUES (NULL, ?, ?, ?)", (name, now, now))

@@ -1,0 +1,314 @@
+"""The server's parts without sockets, and the design note's eight pitfalls
+(design/ssh-textual.md): each has a test here or in ``test_net.py``."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import sys
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+import pytest
+from textual import events
+from textual._xterm_parser import XTermParser
+
+from net.driver import SSHDriver
+from net.registry import Registry, TableConfig
+from net.remote_app import RemoteApp, color_system
+from net.sanitize import clean_line, clean_name, strip_controls
+from net.server import CommandError, MahjongServer, neutralise_redirects, parse_command
+from net.store import Account, Store
+from net.testing import PtyClient, fast_config, start_server
+
+
+class FakeChannel:
+    def __init__(self) -> None:
+        self.out = bytearray()
+        self.buffered = 0
+        self.closing = False
+
+    def write(self, data: bytes) -> None:
+        self.out.extend(data)
+
+    def get_write_buffer_size(self) -> int:
+        return self.buffered
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+
+class FakeApp:
+    def __init__(self) -> None:
+        self.messages: list[Any] = []
+
+    def post_message(self, message: Any) -> bool:
+        self.messages.append(message)
+        return True
+
+    def pressed(self) -> list[str]:
+        return [m.key for m in self.messages if isinstance(m, events.Key)]
+
+
+# --- sanitising -------------------------------------------------------------------------------
+@pytest.mark.parametrize("raw", [
+    "\x1b[2J\x1b[H", "\x1b]0;title\x07", "\x1b]52;c;aGk=\x1b\\", "\x1bP+q544e\x1b\\",
+    "\x9b31m", "\x07\x08\x7f", "\u202e", "\x1bc", "\x1b", "\r\n",
+])
+def test_control_and_escape_sequences_are_stripped(raw: str) -> None:
+    out = clean_line(f"a{raw}b")
+    assert out in ("ab", "a b") or (raw == "\x1b" and out == "a")  # Esc b is a sequence
+    assert all(ch.isprintable() for ch in out)
+
+
+def test_names_are_cleaned_and_never_empty() -> None:
+    assert clean_name("bo\x1b[31mb") == "bob"
+    assert clean_name("\x1b[2J") == "player"
+    assert clean_name("a" * 40) == "a" * 16
+    assert clean_name("[b]old") == "bold"
+    assert strip_controls("东南西北") == "东南西北"
+
+
+def test_commands_parse_and_everything_else_is_refused() -> None:
+    assert parse_command(None).name == "lobby"
+    assert parse_command("join friday --rules gejiu").rules == "gejiu"
+    assert parse_command("join friday").table == "friday"
+    assert parse_command("watch friday").name == "watch"
+    for bad in ("rm -rf /", "join", "join ../x", "join a --rules poker", "stats x", "help me",
+                "join a b"):
+        with pytest.raises(CommandError):
+            parse_command(bad)
+
+
+# --- the store --------------------------------------------------------------------------------
+def test_accounts_by_key_and_anonymous_nicknames_are_unique(tmp_path: Path) -> None:
+    store = Store(tmp_path / "db.sqlite3")
+    a = store.account_for_key("SHA256:aaa", "ann")
+    assert store.account_for_key("SHA256:aaa", "other") == a
+    b = store.account_for_key("SHA256:bbb", "ann")
+    assert b.nickname != "ann" and b.id != a.id
+    anon = store.account_anonymous("ann")
+    assert anon.nickname not in ("ann", b.nickname) and anon.anonymous
+    assert store.account_anonymous("ann") == anon
+    store.close()
+    text = (tmp_path / "db.sqlite3").read_bytes()
+    assert b"ssh-ed25519" not in text  # only fingerprints, no key material
+
+
+async def test_a_table_is_restored_at_its_last_action(tmp_path: Path) -> None:
+    store = Store(tmp_path / "db.sqlite3")
+    reg = Registry(TableConfig(bot_delay=0), store)
+    t = reg.get_or_create("t1", "shangrao", {"hands_per_game": 2})
+    t.join(Account(1, "ann", "SHA256:x"))
+    t.start(seed=7)
+    game = t.game
+    assert game is not None and game.hand is not None
+    for _ in range(30):
+        hand = game.hand
+        seat = hand.to_act()[0]
+        from engine.view import build_view
+        from tui.local import expiry_action
+
+        assert t.apply(seat, expiry_action(build_view(hand, seat))) is None
+    reg.close()
+    reg2 = Registry(TableConfig(bot_delay=0), store)
+    assert reg2.load() == 1
+    t2 = reg2.tables["t1"]
+    assert t2.game is not None and t2.game.hand is not None
+    assert t2.game.hand.actions == game.hand.actions
+    assert t2.game.scores == game.scores and t2.seats[0].occupant is not None
+    assert t2.options == {"hands_per_game": 2}
+    store.close()
+
+
+# --- pitfall 1: stdout/stderr redirection -------------------------------------------------------
+def test_pitfall_1_no_stdout_redirect_for_ssh_apps() -> None:
+    import textual.app as ta
+
+    neutralise_redirects()
+
+    class Target:
+        app = RemoteApp.__new__(RemoteApp)
+
+    before = sys.stdout
+    with ta.redirect_stdout(Target()):  # type: ignore[attr-defined]
+        assert sys.stdout is before
+    with ta.redirect_stdout(None):  # other apps keep Textual's behaviour
+        assert sys.stdout is None
+    assert sys.stdout is before
+
+
+# --- pitfall 3: the parser cache keeps apps alive ------------------------------------------------
+async def test_pitfall_3_driver_close_clears_the_parser_cache() -> None:
+    app, chan = FakeApp(), FakeChannel()
+    d = SSHDriver(app, channel=chan, size=(80, 24))
+    d.start_application_mode()
+    d.feed(b"\x1b[97;5u")  # a kitty key sequence goes through the cached method
+    d.close()
+    info = XTermParser._parse_extended_key.cache_info()  # type: ignore[attr-defined]
+    assert info.currsize == 0
+
+
+# --- pitfall 4: nothing acts on the server --------------------------------------------------------
+def test_pitfall_4_palette_suspend_urls_files_disabled() -> None:
+    assert RemoteApp.ENABLE_COMMAND_PALETTE is False
+    d = SSHDriver.__new__(SSHDriver)
+    assert d.can_suspend is False
+    app = RemoteApp.__new__(RemoteApp)
+    assert app.open_url("https://example.org") is None
+    assert app.deliver_binary(b"x") is None
+    assert app.save_screenshot() == ""
+
+
+# --- pitfall 5: colours from the client's terminal ----------------------------------------------
+def test_pitfall_5_colour_system_follows_the_client() -> None:
+    assert color_system("xterm", "") == "standard"
+    assert color_system("xterm-256color", "") == "256"
+    assert color_system("tmux-256color", "") == "256"
+    assert color_system("xterm", "truecolor") == "truecolor"
+
+
+# --- pitfall 6: Esc timing ---------------------------------------------------------------
+async def test_pitfall_6_lone_esc_and_split_sequences() -> None:
+    app, chan = FakeApp(), FakeChannel()
+    d = SSHDriver(app, channel=chan, size=(80, 24))
+    d.start_application_mode()
+    d.feed(b"\x1b[")
+    d.feed(b"A")
+    assert app.pressed() == ["up"]
+    d.feed(b"\x1b")
+    assert app.pressed() == ["up"]  # not yet: it may start a sequence
+    for _ in range(50):
+        await asyncio.sleep(0.02)
+        if "escape" in app.pressed():
+            break
+    assert app.pressed() == ["up", "escape"]
+    d.feed("一x".encode()[:2])  # a character split across packets
+    d.feed("一x".encode()[2:])
+    assert app.pressed()[-2:] == ["一", "x"]
+    d.close()
+
+
+async def test_garbage_input_does_not_break_the_driver() -> None:
+    app, chan = FakeApp(), FakeChannel()
+    d = SSHDriver(app, channel=chan, size=(80, 24))
+    d.start_application_mode()
+    d.feed(b"\xff\xfe\x00\x9b\x1b[999999999999;;;;M\x1b]\x1bP")
+    d.feed(b"q")
+    await asyncio.sleep(0.2)
+    assert "q" in app.pressed()
+    d.close()
+
+
+# --- pitfall 7: slow clients ------------------------------------------------------------
+async def test_pitfall_7_frames_are_dropped_then_repainted() -> None:
+    app, chan = FakeApp(), FakeChannel()
+    d = SSHDriver(app, channel=chan, size=(80, 24), high_water=1000)
+    d.write("frame 1")
+    assert bytes(chan.out).endswith(b"frame 1")
+    chan.buffered = 5000  # the client stopped reading
+    d.write("frame 2")
+    d.write("frame 3")
+    assert b"frame 2" not in chan.out and d.dropping and d.frames_dropped == 2
+    chan.buffered = 0
+    d.drained()
+    assert not d.dropping
+    assert isinstance(app.messages[-1], events.Resize)  # a full repaint
+    d.write("frame 4")
+    assert bytes(chan.out).endswith(b"frame 4")
+
+
+@pytest.fixture
+async def server(tmp_path: Path):
+    srv = await start_server(fast_config(tmp_path))
+    yield srv
+    await srv.close()
+
+
+async def test_pitfall_7_a_stalled_client_does_not_hold_up_the_others(
+        server: MahjongServer) -> None:
+    server.config.write_high_water = 4096
+    slow = PtyClient()
+    await slow.connect(server.port, "slow", None, command="join st", window=4096)
+    fast = PtyClient()
+    await fast.connect(server.port, "fast", None, command="join st")
+    await slow.wait_for("fast")
+    assert slow.chan is not None
+    slow.chan.pause_reading()
+    t = server.registry.tables["st"]
+    fast.send("s")
+    await fast.wait_for("宜春")
+    for i in range(30):  # chat lines redraw both screens; only one client reads
+        t.chat("bot", f"line {i} " + "x" * 60)
+        await fast.wait_for(f"line {i}")
+    drivers = [s.driver for s in server.sessions if s.conn.account.nickname == "slow"]
+    assert drivers and drivers[0] is not None and drivers[0].frames_dropped > 0
+    slow.chan.resume_reading()
+    await slow.wait_for(lambda text: "宜春" in text and "Hand 1/" in text)
+    await asyncio.sleep(0.3)
+    assert not drivers[0].dropping  # drained, repainted, writing again
+    await slow.close()
+    await fast.close()
+
+
+# --- pitfalls 2 and 8: cross-session work goes through messages; one update per action
+async def test_pitfall_2_chat_lands_on_each_sessions_own_app(server: MahjongServer) -> None:
+    a = await PtyClient().connect(server.port, "amy", None, command="join p2")
+    b = await PtyClient().connect(server.port, "bob", None, command="join p2")
+    await b.wait_for("amy")
+    a.send("/")
+    await asyncio.sleep(0.2)
+    a.send("ping\r")
+    await b.wait_for("amy: ping")
+    await a.wait_for("amy: ping")
+    apps = [s.app for s in server.sessions]
+    assert len(apps) == 2
+    for app in apps:
+        assert [n.message for n in app._notifications] == ["amy: ping"]
+    await a.close()
+    await b.close()
+
+
+async def test_pitfall_8_an_unchanged_view_is_not_sent_again(tmp_path: Path) -> None:
+    reg = Registry(TableConfig(bot_delay=0))
+    t = reg.get_or_create("p8", "gejiu")
+    client = t.join(Account(1, "ann"))
+    got: list[Any] = []
+    client.subscribe(got.append)
+    t.start(seed=3)
+    n = len(got)
+    t._publish()
+    t._publish()
+    assert len(got) == n  # nothing changed: nothing sent
+    from tui.app import TableUpdated
+
+    assert TableUpdated(got[-1]).can_replace(TableUpdated(got[0]))  # bursts render once
+    reg.close()
+
+
+async def test_fifty_sessions_keep_gc_and_stdout_clean(server: MahjongServer) -> None:
+    before = sys.stdout
+    clients = [await PtyClient().connect(server.port, f"g{i}", None,
+                                         command=f"join g{i % 3}") for i in range(6)]
+    for c in clients:
+        await c.wait_for("Table")
+    for c in clients:
+        await c.close()
+    for _ in range(100):
+        if not server.sessions:
+            break
+        await asyncio.sleep(0.02)
+    assert sys.stdout is before
+    gc.collect()
+    assert not [o for o in gc.get_objects() if isinstance(o, RemoteApp)]
+
+
+def test_keys_are_not_stored(tmp_path: Path) -> None:
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    store = Store(tmp_path / "k.sqlite3")
+    store.account_for_key(key.get_fingerprint("sha256"), "kim")
+    store.close()
+    blob = (tmp_path / "k.sqlite3").read_bytes() + b"".join(
+        p.read_bytes() for p in tmp_path.glob("k.sqlite3*"))
+    assert key.export_public_key() not in blob
