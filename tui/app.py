@@ -78,7 +78,7 @@ class MahjongApp(App[None]):
             self.register_theme(theme)
         self.apply_theme(self.settings.theme)
         if self.settings.keys:
-            self.set_keymap(self._keymap())
+            self.set_keymap(self._settings_keymap())
         self.client.subscribe(self._on_client_update)
         if self.table_ready:
             self._game_no += 1
@@ -92,7 +92,8 @@ class MahjongApp(App[None]):
         else:
             self.push_screen(NewGameScreen(self.settings.rules))
 
-    def _keymap(self) -> dict[str, str]:
+    def _settings_keymap(self) -> dict[str, str]:
+        """The settings' key remapping (binding id -> keys); not ``App._keymap``."""
         return {k: v for k, v in self.settings.keys.items() if isinstance(v, str) and v}
 
     def apply_theme(self, name: str) -> None:

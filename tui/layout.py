@@ -12,12 +12,13 @@ top, 下家 (next player, who plays after you) on the RIGHT, yourself at the bot
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from rich.cells import cell_len, set_cell_size
 
 from engine.actions import Action, ActionType
+from engine.hands import waits
 from engine.melds import Meld
 from engine.table import Event, EventType, Phase
 from engine.tiles import Kind
@@ -184,8 +185,6 @@ _WAITS_CACHE: dict[tuple[object, ...], dict[Kind, str]] = {}
 
 def waits_of(view: View, concealed: Sequence[Kind]) -> dict[Kind, str]:
     """Winning tiles of a 3n+1 concealed hand with the viewer's melds (cached)."""
-    from engine.hands import waits
-
     me = view.seats[view.viewer or 0]
     key = (view.rules, tuple(sorted(concealed)), me.melds, view.wild)
     hit = _WAITS_CACHE.get(key)
@@ -242,14 +241,20 @@ def ready_hint(view: View, cursor: int) -> tuple[Kind | None, dict[Kind, str]]:
 
 
 class Canvas:
+    """Spans placed at cell positions, row by row (only the rows drawn on are kept)."""
+
     def __init__(self, width: int, height: int) -> None:
         self.width = width
         self.height = height
-        self.rows: list[list[Span]] = [[] for _ in range(height)]
+        self.rows: dict[int, list[Span]] = {}
 
     def put(self, x: int, y: int, text: str, style: str = "text") -> int:
         if 0 <= y < self.height and text and x < self.width:
-            self.rows[y].append((x, text, style))
+            row = self.rows.get(y)
+            if row is None:
+                self.rows[y] = [(x, text, style)]
+            else:
+                row.append((x, text, style))
         return x + cell_len(text)
 
     def pieces(self, x: int, y: int, pieces: Sequence[Piece]) -> int:
@@ -258,7 +263,8 @@ class Canvas:
         return x
 
     def frozen(self) -> list[Row]:
-        return [tuple(sorted(r, key=lambda s: s[0])) for r in self.rows]
+        rows = self.rows
+        return [tuple(sorted(rows.get(y, ()), key=_span_x)) for y in range(self.height)]
 
 
 def pieces_width(pieces: Sequence[Piece]) -> int:
@@ -317,32 +323,249 @@ def _score(p: SeatPublic) -> str:
 
 
 def build_rows(update: TableUpdate, ui: UiState, width: int, height: int) -> list[Row]:
-    """Every row of the table screen at ``width`` × ``height`` cells."""
-    c = Canvas(width, height)
-    if width < MIN_WIDTH or height < MIN_HEIGHT:
-        _too_small(c, ui.lang)
-        return c.frozen()
-    view = update.view
-    face = ui.face
-    me = view.viewer if view.viewer is not None else 0
-    side_w = min(30, 18 + (width - MIN_WIDTH) // 4)
-    centre_x = side_w + 1
-    centre_w = width - 2 * side_w - 2
-    mid_top, mid_bottom = 2, height - 7
+    """Every row of the table screen at ``width`` × ``height`` cells (no caching)."""
+    return TableRows().build(update, ui, width, height)
 
-    _status_row(c, update, ui, me)
-    _across_row(c, view, ui, (me + 2) % 4, 1)
-    _side(c, view, ui, (me + 3) % 4, 0, side_w, mid_top, mid_bottom)
-    _side(c, view, ui, (me + 1) % 4, width - side_w, side_w, mid_top, mid_bottom)
 
-    pitch = small_width(face) + 1
-    per_row = max(1, centre_w // pitch)
-    pond_rows = max(2, min(4, -(-24 // per_row)))
-    _pond(c, view, (me + 2) % 4, centre_x, mid_top, centre_w, pond_rows, face)
-    _pond(c, view, me, centre_x, mid_bottom - pond_rows + 1, centre_w, pond_rows, face)
-    _centre(c, update, ui, centre_x, centre_w, mid_top + pond_rows, mid_bottom - pond_rows)
-    _bottom(c, update, ui, me, height)
-    return c.frozen()
+RegionRows = dict[int, Row]  # y -> the region's spans on that row, in drawing order
+
+
+class TableRows:
+    """:func:`build_rows` for one screen, frame after frame, with a cache per region.
+
+    The table is drawn as regions (status line, each opponent, each pond, the centre, your
+    hand, the action line, the log). Each region has a key made of exactly the data it draws;
+    the engine keeps a seat's :class:`SeatPublic` the same object while that seat's public state
+    is unchanged, so most keys compare by identity. A region whose key is unchanged reuses its
+    spans, and only the rows touched by a changed region are assembled again (an unchanged row
+    is the same tuple object as in the previous frame).
+    """
+
+    def __init__(self) -> None:
+        self._regions: dict[str, tuple[object, RegionRows]] = {}
+        self._order: list[RegionRows] = []
+        self._rows: list[Row] = []
+        self._size = (0, 0)
+        self._events: dict[int, tuple[Event, list[Span] | None, int]] = {}
+        self._events_style: tuple[int, str, Face] | None = None
+        self._ready: tuple[object, tuple[Kind | None, dict[Kind, str]]] = ((), (None, {}))
+        self._waits: tuple[object, list[Piece] | None] = ((), None)
+        self.regions_built = 0  # regions drawn again by the last build (tests, bench)
+
+    def _region(self, name: str, key: object, size: tuple[int, int],
+                draw: Callable[[Canvas], object]) -> RegionRows:
+        hit = self._regions.get(name)
+        if hit is not None and hit[0] == key:
+            return hit[1]
+        c = Canvas(*size)
+        draw(c)
+        rows = {y: tuple(r) for y, r in c.rows.items()}
+        self._regions[name] = (key, rows)
+        self.regions_built += 1
+        return rows
+
+    def build(self, update: TableUpdate, ui: UiState, width: int, height: int) -> list[Row]:
+        self.regions_built = 0
+        if width < MIN_WIDTH or height < MIN_HEIGHT:
+            c = Canvas(width, height)
+            _too_small(c, ui.lang)
+            self._size = (0, 0)
+            self._order = []
+            return c.frozen()
+        size = (width, height)
+        view = update.view
+        lang, face = ui.lang, ui.face
+        me = view.viewer if view.viewer is not None else 0
+        side_w = min(30, 18 + (width - MIN_WIDTH) // 4)
+        centre_x = side_w + 1
+        centre_w = width - 2 * side_w - 2
+        mid_top, mid_bottom = 2, height - 7
+        seats = view.seats
+        common = (size, lang, face, view.viewer, view.dealer, view.rules)
+        region = self._region
+        left, across, right = (me + 3) % 4, (me + 2) % 4, (me + 1) % 4
+
+        timer = _timer_state(update, ui.now)
+        status_key = (size, lang, me, view.rules, view.hand_no, update.hands_per_game,
+                      view.dealer, view.remaining, view.phase, view.my_move, view.current, timer)
+        pitch = small_width(face) + 1
+        per_row = max(1, centre_w // pitch)
+        pond_rows = max(2, min(4, -(-24 // per_row)))
+        across_pond_y = mid_top
+        my_pond_y = mid_bottom - pond_rows + 1
+
+        parts = [
+            region("status", status_key, size, lambda c: _status_row(c, update, ui, me, timer)),
+            region("across", (common, seats[across], _acting(view, across)), size,
+                   lambda c: _across_row(c, view, ui, across, 1)),
+            region("left", (common, seats[left], _acting(view, left)), size,
+                   lambda c: _side(c, view, ui, left, 0, side_w, mid_top, mid_bottom, False)),
+            region("left-pond", (size, face, seats[left].pond, _last_flag(view, left),
+                                 _side_pond_top(seats[left], mid_top)), size,
+                   lambda c: _pond(c, view, left, 1, _side_pond_top(seats[left], mid_top),
+                                   side_w - 1, mid_bottom - _side_pond_top(seats[left], mid_top)
+                                   + 1, face)),
+            region("right", (common, seats[right], _acting(view, right)), size,
+                   lambda c: _side(c, view, ui, right, width - side_w, side_w, mid_top,
+                                   mid_bottom, False)),
+            region("right-pond", (size, face, seats[right].pond, _last_flag(view, right),
+                                  _side_pond_top(seats[right], mid_top)), size,
+                   lambda c: _pond(c, view, right, width - side_w + 1,
+                                   _side_pond_top(seats[right], mid_top), side_w - 1,
+                                   mid_bottom - _side_pond_top(seats[right], mid_top) + 1,
+                                   face)),
+            region("pond-across", (size, face, seats[across].pond, _last_flag(view, across)),
+                   size, lambda c: _pond(c, view, across, centre_x, across_pond_y, centre_w,
+                                         pond_rows, face)),
+            region("pond-me", (size, face, seats[me].pond, _last_flag(view, me)), size,
+                   lambda c: _pond(c, view, me, centre_x, my_pond_y, centre_w, pond_rows,
+                                   face)),
+        ]
+        waits = self._waits_hint(view, ui)
+        top, bottom = mid_top + pond_rows, mid_bottom - pond_rows
+        flags = tuple((p.bought, p.lighter) for p in seats) if view.rules == "yichun" else ()
+        centre_key = (common, view.remaining, view.dice, view.wild, view.wild_indicator,
+                      view.kong_tiles, flags, ui.prompt, view.last_discard,
+                      view.phase is Phase.ENDED, ui.message, waits,
+                      ui.suggestion if ui.show_suggestion else None)
+        parts.append(region("centre", centre_key, size,
+                            lambda c: _draw_centre(c, _centre_lines(update, ui, me, waits),
+                                                   centre_x, centre_w, top, bottom)))
+
+        tiles = hand_tiles(view)
+        cursor = max(0, min(ui.cursor, len(tiles) - 1)) if tiles else -1
+        selecting = view.my_move and view.phase is Phase.TURN and ui.prompt is None
+        mine = seats[me]
+        parts.append(region("me", (common, mine, _acting(view, me)), size,
+                            lambda c: _me_row(c, view, ui, me, height - 6)))
+        parts.append(region("hand", (size, face, lang, view.hand, view.drawn, view.wild, cursor,
+                                     selecting, mine.melds), size,
+                            lambda c: _hand(c, view, ui, me, tiles, cursor, selecting,
+                                            height - 5)))
+        prompt = ui.prompt
+        if prompt is not None:
+            act_key: object = (size, prompt, ui.selected)
+        else:
+            my_turn = view.my_move and view.phase is Phase.TURN and bool(tiles)
+            act_key = (size, lang, face, my_turn, view.my_move, view.phase is Phase.ENDED,
+                       view.legal if my_turn else None, tiles[cursor] if my_turn else None,
+                       tuple(ui.keys.items()))
+        parts.append(region("action", act_key, size,
+                            lambda c: _action_row(c, view, ui, tiles, cursor, height - 2)))
+        parts.append(region("log", (size, lang, face, me, view.events), size,
+                            lambda c: self._log(c, view, ui, me, height - 1)))
+
+        # assemble only the rows a changed region touches
+        if size != self._size or len(parts) != len(self._order):
+            dirty: set[int] | range = range(height)
+            self._rows = [()] * height
+        else:
+            dirty = set()
+            for new, old in zip(parts, self._order, strict=True):
+                if new is not old:
+                    dirty.update(new)
+                    dirty.update(old)
+        for y in dirty:
+            spans: list[Span] = []
+            for part in parts:
+                row = part.get(y)
+                if row:
+                    spans.extend(row)
+            spans.sort(key=_span_x)
+            self._rows[y] = tuple(spans)
+        self._size = size
+        self._order = parts
+        return list(self._rows)
+
+    # --- cached pieces ---------------------------------------------------------------------
+    def _waits_hint(self, view: View, ui: UiState) -> list[Piece] | None:
+        """The "waits" line; the winning tiles are worked out again only when the own hand
+        (or the picked tile) changed, the unseen counts when a tile became visible."""
+        if not ui.show_waits:
+            return None
+        tiles_key = (view.rules, view.phase in (Phase.BUY, Phase.ENDED), view.viewer,
+                     view.hand, view.drawn,
+                     ui.cursor if (len(view.hand) + (view.drawn is not None)) % 3 == 2 else -1,
+                     view.seats[view.viewer or 0].melds, view.wild)
+        if self._ready[0] != tiles_key:
+            self._ready = (tiles_key, ready_hint(view, ui.cursor))
+        ready = self._ready[1]
+        if not ready[1]:
+            return None
+        key = (tiles_key, ui.lang, ui.face, view.seats, view.wild_indicator, view.kong_tiles)
+        if self._waits[0] != key:
+            self._waits = (key, waits_pieces(view, ui, ready))
+        return self._waits[1]
+
+    def _event(self, e: Event, me: int, lang: str, face: Face) -> tuple[list[Span] | None, int]:
+        """An event of the log as spans relative to its start, and its width (cached)."""
+        style = (me, lang, face)
+        if style != self._events_style:
+            self._events.clear()
+            self._events_style = style
+        hit = self._events.get(id(e))
+        if hit is not None and hit[0] is e:
+            return hit[1], hit[2]
+        pcs = event_pieces(e, me, lang, face)
+        spans: list[Span] | None = None
+        w = 0
+        if pcs is not None:
+            spans = []
+            for text, st in pcs:
+                if text:
+                    spans.append((w, text, st))
+                    w += cell_len(text)
+        if len(self._events) > 256:
+            self._events.clear()
+        self._events[id(e)] = (e, spans, w)
+        return spans, w
+
+    def _log(self, c: Canvas, view: View, ui: UiState, me: int, y: int) -> None:
+        """The latest moves that fit on the last row, oldest first."""
+        width = c.width - 2
+        chosen: list[tuple[list[Span], int]] = []
+        used = 0
+        for e in reversed(view.events):
+            spans, w = self._event(e, me, ui.lang, ui.face)
+            if spans is None:
+                continue
+            if used + w + 3 > width:
+                break
+            chosen.append((spans, w))
+            used += w + 3
+        out: list[Span] = []
+        x = 1
+        for i, (spans, w) in enumerate(reversed(chosen)):
+            if i:
+                out.append((x, " · ", "dim"))
+                x += 3
+            out.extend([(x + dx, text, st) for dx, text, st in spans])
+            x += w
+        if out and 0 <= y < c.height:
+            c.rows.setdefault(y, []).extend(out)
+
+
+def _span_x(span: Span) -> int:
+    return span[0]
+
+
+def _last_flag(view: View, seat: int) -> bool:
+    """Whether ``seat``'s newest discard is the highlighted latest discard."""
+    last = view.last_discard
+    return last is not None and last[0] == seat and view.phase in (
+        Phase.CLAIM, Phase.DECLARE, Phase.TURN, Phase.ENDED)
+
+
+def _timer_state(update: TableUpdate, now: float) -> tuple[int, int, bool] | None:
+    """(full cells of the bar, seconds shown, low) of the timer, or None."""
+    if update.deadline is None or update.timer_seconds <= 0:
+        return None
+    left = max(0.0, update.deadline - now)
+    frac = min(1.0, left / update.timer_seconds)
+    return round(frac * TIMER_BAR), int(left + 0.999), frac < 0.3
+
+
+TIMER_BAR = 10
 
 
 def _too_small(c: Canvas, lang: str) -> None:
@@ -361,7 +584,8 @@ def _too_small(c: Canvas, lang: str) -> None:
         c.put(max(0, (c.width - cell_len(ln)) // 2), top + i, ln, "notice")
 
 
-def _status_row(c: Canvas, update: TableUpdate, ui: UiState, me: int) -> None:
+def _status_row(c: Canvas, update: TableUpdate, ui: UiState, me: int,
+                timer: tuple[int, int, bool] | None) -> None:
     view, lang = update.view, ui.lang
     parts = [
         rules_title(view.rules, lang),
@@ -388,14 +612,11 @@ def _status_row(c: Canvas, update: TableUpdate, ui: UiState, me: int) -> None:
     x = c.put(x, 0, " " + turn + " ", "status-em" if view.my_move else "status")
     # timer bar at the right end
     right = c.width
-    if update.deadline is not None and update.timer_seconds > 0:
-        left = max(0.0, update.deadline - ui.now)
-        frac = min(1.0, left / update.timer_seconds)
-        bar_w = 10
-        full = round(frac * bar_w)
-        secs = f" {int(left + 0.999):>2d}s "
+    if timer is not None:
+        full, left_s, low = timer
+        bar_w = TIMER_BAR
+        secs = f" {left_s:>2d}s "
         start = right - bar_w - cell_len(secs) - 2
-        low = frac < 0.3
         x2 = c.put(start, 0, "⏱ ", "status")
         x2 = c.put(x2, 0, "█" * full, "timer-low" if low else "timer")
         x2 = c.put(x2, 0, "░" * (bar_w - full), "timer-empty")
@@ -432,8 +653,11 @@ def _across_row(c: Canvas, view: View, ui: UiState, seat: int, y: int) -> None:
 
 
 def _side(
-    c: Canvas, view: View, ui: UiState, seat: int, x0: int, w: int, top: int, bottom: int
+    c: Canvas, view: View, ui: UiState, seat: int, x0: int, w: int, top: int, bottom: int,
+    pond: bool = True,
 ) -> None:
+    """An opponent at the side: name, score, tiles and flags, melds, then (``pond``) the
+    discards."""
     lang, face = ui.lang, ui.face
     p = view.seats[seat]
     acting = _acting(view, seat)
@@ -455,8 +679,13 @@ def _side(
             pcs = meld_pieces(m, face, lang, dense=True)
         c.pieces(x0 + 1, y, pcs)
         y += 1
-    y += 1 if p.melds else 0
-    _pond(c, view, seat, x0 + 1, y, w - 1, bottom - y + 1, face)
+    if pond:
+        y += 1 if p.melds else 0
+        _pond(c, view, seat, x0 + 1, y, w - 1, bottom - y + 1, face)
+
+
+def _side_pond_top(p: SeatPublic, top: int) -> int:
+    return top + 2 + len(p.melds) + (1 if p.melds else 0)
 
 
 def _pond(
@@ -493,10 +722,31 @@ def _pond(
         c.put(x0 - 1, y0, "…", "dim")
 
 
-def _centre(c: Canvas, update: TableUpdate, ui: UiState, x0: int, w: int, top: int,
-            bottom: int) -> None:
+def waits_pieces(view: View, ui: UiState,
+                 ready: tuple[Kind | None, dict[Kind, str]] | None = None) -> list[Piece] | None:
+    """The hint line of the winning tiles (with how many of each are unseen), or None.
+    ``ready`` is :func:`ready_hint`'s answer when the caller has it already."""
+    lang, face = ui.lang, ui.face
+    discard, waits = ready if ready is not None else ready_hint(view, ui.cursor)
+    if not waits:
+        return None
+    unseen = unseen_counts(view)
+    pcs: list[Piece]
+    if discard is not None:
+        h, _, tail = tr(lang, "waits_after", tile="\0").partition("\0")
+        pcs = [(h, "hint"), *tile_pieces([discard], face), (tail, "hint")]
+    else:
+        pcs = [(tr(lang, "waits"), "hint")]
+    for k in waits:
+        pcs.append((" ", "hint"))
+        pcs += tile_pieces([k], face)
+        pcs.append((f"×{unseen[k]}", "hint"))
+    return pcs
+
+
+def _centre_lines(update: TableUpdate, ui: UiState, me: int,
+                  waits: list[Piece] | None) -> tuple[tuple[Piece, ...], ...]:
     view, lang, face = update.view, ui.lang, ui.face
-    me = view.viewer if view.viewer is not None else 0
     lines: list[list[Piece]] = []
     lines.append([(tr(lang, "wall", n=view.remaining) + " · " + tr(lang, "dice", n=view.dice),
                    "info")])
@@ -532,23 +782,16 @@ def _centre(c: Canvas, update: TableUpdate, ui: UiState, x0: int, w: int, top: i
         lines.append([(h, "info"), *tile_pieces([kind], face), (tail, "info")])
     if ui.message:
         lines.append([(ui.message, "error")])
-    if ui.show_waits:
-        discard, waits = ready_hint(view, ui.cursor)
-        if waits:
-            unseen = unseen_counts(view)
-            if discard is not None:
-                h, _, tail = tr(lang, "waits_after", tile="\0").partition("\0")
-                pcs = [(h, "hint"), *tile_pieces([discard], face), (tail, "hint")]
-            else:
-                pcs = [(tr(lang, "waits"), "hint")]
-            for k in waits:
-                pcs.append((" ", "hint"))
-                pcs += tile_pieces([k], face)
-                pcs.append((f"×{unseen[k]}", "hint"))
-            lines.append(pcs)
+    if waits:
+        lines.append(waits)
     if ui.show_suggestion and ui.suggestion is not None:
         h, _, tail = tr(lang, "suggest", tile="\0").partition("\0")
         lines.append([(h, "hint"), *tile_pieces([ui.suggestion], face), (tail, "hint")])
+    return tuple(tuple(ln) for ln in lines)
+
+
+def _draw_centre(c: Canvas, lines: Sequence[Sequence[Piece]], x0: int, w: int, top: int,
+                 bottom: int) -> None:
     avail = bottom - top + 1
     lines = lines[:avail]
     y = top + max(0, (avail - len(lines)) // 2)
@@ -584,28 +827,30 @@ def _key(ui: UiState, binding: str, default: str) -> str:
     return ui.keys.get(binding, default)
 
 
-def _bottom(c: Canvas, update: TableUpdate, ui: UiState, me: int, height: int) -> None:
-    view, lang, face = update.view, ui.lang, ui.face
+def _me_row(c: Canvas, view: View, ui: UiState, me: int, y: int) -> None:
+    lang = ui.lang
     p = view.seats[me]
-    y_info, y_top, y_bot, y_idx, y_act, y_log = (height - 6, height - 5, height - 4, height - 3,
-                                                 height - 2, height - 1)
     acting = _acting(view, me)
-    x = c.put(0, y_info, "▶" if acting else " ", "turn-mark")
-    x = c.put(x, y_info, seat_label(me, me, lang), "label-turn" if acting else "label")
-    x = c.put(x, y_info, " " + _score(p), "score")
+    x = c.put(0, y, "▶" if acting else " ", "turn-mark")
+    x = c.put(x, y, seat_label(me, me, lang), "label-turn" if acting else "label")
+    x = c.put(x, y, " " + _score(p), "score")
     for piece in seat_flags(view, p, lang):
-        x = c.put(x, y_info, " ", "text")
-        x = c.put(x, y_info, *piece)
+        x = c.put(x, y, " ", "text")
+        x = c.put(x, y, *piece)
 
-    tiles = hand_tiles(view)
+
+def _hand(c: Canvas, view: View, ui: UiState, me: int, tiles: list[Kind], cursor: int,
+          selecting: bool, y_top: int) -> None:
+    """The own hand (two rows of big tiles), the index keys under it, the own melds."""
+    lang, face = ui.lang, ui.face
+    p = view.seats[me]
+    y_bot, y_idx = y_top + 1, y_top + 2
     n_hand = len(view.hand)
     melds_w = sum(pieces_width(meld_pieces(m, face, lang)) + 3 for m in p.melds)
     pitch = BIG_WIDTH + 1
     if 1 + len(tiles) * pitch + 2 + melds_w > c.width:
         pitch = BIG_WIDTH
-    cursor = max(0, min(ui.cursor, len(tiles) - 1)) if tiles else -1
     x = 1
-    selecting = view.my_move and view.phase is Phase.TURN and ui.prompt is None
     for i, k in enumerate(tiles):
         if i == n_hand and view.drawn is not None:
             x += 2
@@ -631,7 +876,9 @@ def _bottom(c: Canvas, update: TableUpdate, ui: UiState, me: int, height: int) -
         c.put(x, y_bot, label, "dim")
         x = end + 3
 
-    # action row
+
+def _action_row(c: Canvas, view: View, ui: UiState, tiles: list[Kind], cursor: int,
+                y_act: int) -> None:
     prompt = ui.prompt
     if prompt is not None:
         x = 1
@@ -645,9 +892,6 @@ def _bottom(c: Canvas, update: TableUpdate, ui: UiState, me: int, height: int) -
             x = c.put(x, y_act, " ", "text")
     else:
         c.pieces(1, y_act, _action_hints(view, ui, tiles, cursor))
-
-    # log row
-    _log(c, view, ui, me, y_log)
 
 
 def _action_hints(view: View, ui: UiState, tiles: list[Kind], cursor: int) -> list[Piece]:
@@ -706,25 +950,3 @@ _EVENT_KEYS = {
     "ev_peng", "ev_minggang", "ev_angang", "ev_bugang", "ev_robbed", "ev_win", "ev_pond_win",
     "ev_jiebao", "ev_four_wilds", "ev_exhausted",
 }
-
-
-def _log(c: Canvas, view: View, ui: UiState, me: int, y: int) -> None:
-    items: list[list[Piece]] = []
-    for e in view.events:
-        pcs = event_pieces(e, me, ui.lang, ui.face)
-        if pcs is not None:
-            items.append(pcs)
-    width = c.width - 2
-    chosen: list[list[Piece]] = []
-    used = 0
-    for pcs in reversed(items):
-        w = pieces_width(pcs) + 3
-        if used + w > width:
-            break
-        chosen.append(pcs)
-        used += w
-    x = 1
-    for i, pcs in enumerate(reversed(chosen)):
-        if i:
-            x = c.put(x, y, " · ", "dim")
-        x = c.pieces(x, y, pcs)

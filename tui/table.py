@@ -11,12 +11,14 @@ from __future__ import annotations
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
+from textual.color import Color
+from textual.filter import LineFilter
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
 from tui.client import TableUpdate
-from tui.layout import Row, UiState, build_rows
+from tui.layout import Row, TableRows, UiState
 
 STYLE_PARTS = (
     "text", "status", "status-dim", "status-em", "timer", "timer-low", "timer-empty",
@@ -41,10 +43,14 @@ class TableView(Widget):
         super().__init__(id=id)
         self.update_data: TableUpdate | None = None
         self.ui = UiState()
+        self._tv_builder = TableRows()
         self._tv_rows: list[Row] = []
         self._tv_strips: list[Strip | None] = []
         self._tv_size = (0, 0)
         self._tv_styles: dict[str, Style] = {}
+        # (text, style key) -> (segment, cells): a tile or word is styled and measured once
+        self._tv_segments: dict[tuple[str, str], tuple[Segment, int]] = {}
+        self._tv_filters: tuple[tuple[LineFilter, ...], Color] | None = None
         self.rows_refreshed = 0  # rows repainted by the last redraw (for tests and the bench)
 
     # --- data in --------------------------------------------------------------------------
@@ -55,10 +61,10 @@ class TableView(Widget):
 
     def redraw(self) -> None:
         """Rebuild the rows and repaint the ones that changed."""
-        width, height = self.size.width, self.size.height
+        width, height = self.size
         if width <= 0 or height <= 0 or self.update_data is None:
             return
-        rows = build_rows(self.update_data, self.ui, width, height)
+        rows = self._tv_builder.build(self.update_data, self.ui, width, height)
         if (width, height) != self._tv_size or len(rows) != len(self._tv_rows):
             self._tv_size = (width, height)
             self._tv_rows = rows
@@ -66,14 +72,20 @@ class TableView(Widget):
             self.rows_refreshed = len(rows)
             self.refresh()
             return
-        changed = 0
+        changed: list[Region] = []
         for y, row in enumerate(rows):
-            if row != self._tv_rows[y]:
+            old = self._tv_rows[y]
+            if row is not old and row != old:
                 self._tv_rows[y] = row
                 self._tv_strips[y] = None
-                self.refresh(Region(0, y, width, 1))
-                changed += 1
-        self.rows_refreshed = changed
+                if changed and changed[-1].bottom == y:  # extend a run of changed rows
+                    last = changed[-1]
+                    changed[-1] = Region(0, last.y, width, last.height + 1)
+                else:
+                    changed.append(Region(0, y, width, 1))
+        if changed:
+            self.refresh(*changed)
+        self.rows_refreshed = sum(r.height for r in changed)
 
     def on_resize(self) -> None:
         self.redraw()
@@ -81,11 +93,14 @@ class TableView(Widget):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._tv_styles.clear()
+        self._tv_segments.clear()
+        self._tv_filters = None  # the background may have changed
         self._tv_strips = [None] * len(self._tv_rows)
         self.refresh()
 
     # --- drawing --------------------------------------------------------------------------
     def _style(self, key: str) -> Style:
+        """The style of a span key ("tile-man+sel"), with the app's line filters applied."""
         style = self._tv_styles.get(key)
         if style is None:
             parts = key.split("+")
@@ -94,11 +109,28 @@ class TableView(Widget):
             ) if len(parts) > 1 else self.get_component_rich_style(f"tv--{key}")
             if len(parts) > 1:
                 style = self.get_component_rich_style("tv--text") + style
+            if self._tv_filters is not None:
+                filters, background = self._tv_filters
+                for f in filters:
+                    style = f.apply([Segment("x", style)], background)[0].style or style
             self._tv_styles[key] = style
         return style
 
+    def _check_filters(self) -> None:
+        """The app's line filters (ANSI colours to true colour, NO_COLOR, …) change style by
+        style, so they are applied to the styles once instead of to every strip of every frame:
+        when the filters change, every style and strip is made again."""
+        filters = tuple(self.app.get_line_filters())
+        if self._tv_filters is None or self._tv_filters[0] != filters:
+            self._tv_filters = (filters, self.background_colors[1])
+            self._tv_styles.clear()
+            self._tv_segments.clear()
+            self._tv_strips = [None] * len(self._tv_rows)
+
     def render_line(self, y: int) -> Strip:
-        width = self.size.width
+        width = self._tv_size[0] or self.size.width
+        if self._tv_filters is None:
+            self._check_filters()
         if y >= len(self._tv_rows):
             return Strip([Segment(" " * width, self._style("text"))], width)
         strip = self._tv_strips[y]
@@ -107,27 +139,50 @@ class TableView(Widget):
             self._tv_strips[y] = strip
         return strip
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The compositor's entry point, without Textual's per-line styling pass.
+
+        The rows are complete lines (this widget has no border, padding, tint or opacity) and
+        their styles are already filtered, so the cached strips go out as they are.
+        """
+        self._check_filters()
+        render_line = self.render_line
+        strips = [render_line(y) for y in crop.line_range]
+        x1, x2 = crop.column_span
+        if x1 != 0 or x2 != (self._tv_size[0] or self.size.width):
+            strips = [s.crop(x1, x2) for s in strips]
+        return strips
+
     def _build_strip(self, row: Row, width: int) -> Strip:
+        segment_of = self._tv_segments.get
         base = self._style("text")
         segments: list[Segment] = []
+        add = segments.append
         pos = 0
         for x, text, key in row:
             if x >= width:
                 break
             if x > pos:
-                segments.append(Segment(" " * (x - pos), base))
+                add(Segment(" " * (x - pos), base))
                 pos = x
             elif x < pos:  # overlap: drop the covered beginning
                 cut = pos - x
                 if cut >= cell_len(text):
                     continue
                 text = set_cell_size(text[::-1], cell_len(text) - cut)[::-1]
-            tw = cell_len(text)
+            hit = segment_of((text, key))
+            if hit is None:
+                hit = (Segment(text, self._style(key)), cell_len(text))
+                if len(self._tv_segments) > 4096:
+                    self._tv_segments.clear()
+                self._tv_segments[(text, key)] = hit
+            segment, tw = hit
             if pos + tw > width:
                 text = set_cell_size(text, width - pos)
+                segment = Segment(text, segment.style)
                 tw = width - pos
-            segments.append(Segment(text, self._style(key)))
+            add(segment)
             pos += tw
         if pos < width:
-            segments.append(Segment(" " * (width - pos), base))
+            add(Segment(" " * (width - pos), base))
         return Strip(segments, width)

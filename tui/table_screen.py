@@ -8,10 +8,10 @@ file can remap it (``"keys": {"win": "w"}``).
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from engine.actions import Action, ActionType
@@ -67,7 +67,10 @@ TABLE_BINDINGS: list[Binding] = [
 
 
 class TableScreen(Screen[None]):
-    BINDINGS = TABLE_BINDINGS
+    BINDINGS: ClassVar[list[BindingType]] = [*TABLE_BINDINGS]
+    # The table widget covers the whole screen: the screen's own background is never seen,
+    # so it is drawn as blank lines instead of being styled line by line on every frame.
+    BLANK = True
 
     def __init__(self) -> None:
         super().__init__()
@@ -75,6 +78,7 @@ class TableScreen(Screen[None]):
         self.ui = UiState()
         self._quit_armed = 0.0
         self._bot = BasicPlayer()
+        self._table: TableView | None = None
 
     @property
     def mj(self) -> MahjongApp:
@@ -91,7 +95,9 @@ class TableScreen(Screen[None]):
 
     @property
     def table(self) -> TableView:
-        return self.query_one(TableView)
+        if self._table is None:
+            self._table = self.query_one(TableView)
+        return self._table
 
     def _sync_settings(self) -> None:
         s = self.mj.settings
