@@ -218,7 +218,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=2222)
     p.add_argument("--data", default=None, help="data directory (host key, database)")
-    p.add_argument("--no-anonymous", action="store_true")
+    p.add_argument("--no-anonymous", action="store_true",
+                   help="refuse clients without an SSH key")
+    p.add_argument("--grace", type=float, default=None,
+                   help="seconds a dropped player's seat waits before a computer player takes "
+                   "it (default 20)")
+    p.add_argument("--bot-delay", type=float, default=None,
+                   help="computer players' pause before a move, seconds (default 0.5)")
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("play", help="play against three computer players in this terminal")
