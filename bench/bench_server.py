@@ -55,7 +55,8 @@ async def _run(tables: int, seconds: float) -> dict[str, float]:
     data = tempfile.mkdtemp(prefix="mj-bench-")
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "net.cli", "serve", "--port", str(port), "--data", data],
+        [sys.executable, "-m", "net.cli", "serve", "--port", str(port), "--data", data,
+         "--max-per-address", "1000"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
     )
     assert proc.stdout is not None

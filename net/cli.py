@@ -225,6 +225,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "it (default 20)")
     p.add_argument("--bot-delay", type=float, default=None,
                    help="computer players' pause before a move, seconds (default 0.5)")
+    p.add_argument("--max-per-address", type=int, default=None,
+                   help="connections allowed from one address (default 20)")
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("play", help="play against three computer players in this terminal")

@@ -586,6 +586,8 @@ def main(args: argparse.Namespace) -> int:
         data_dir=Path(args.data) if getattr(args, "data", None) else default_data_dir(),
         allow_anonymous=not getattr(args, "no_anonymous", False),
     )
+    if getattr(args, "max_per_address", None):
+        config.max_connections_per_address = int(args.max_per_address)
     for name, attr in (("grace", "grace_seconds"), ("bot_delay", "bot_delay")):
         value = getattr(args, name, None)
         if value is not None:
