@@ -174,6 +174,7 @@ class Hand:
         self._legal_cache: dict[int, list[Action]] = {}
         self.view_cache: dict[Any, Any] = {}  # for engine.view: per-seat public parts
         self.seat_rev = [0, 0, 0, 0]  # bumped whenever a seat's public state changes
+        self._ready_cache: dict[int, tuple[int, bool]] = {}  # seat -> (seat_rev, maybe ready)
         self.pond_rev = [0, 0, 0, 0]  # bumped whenever a seat's pond changes
         self.private_events = 0  # events some viewers may not see (Shangrao 四个宝)
 
@@ -486,7 +487,7 @@ class Hand:
         if st.ting and self.drawn is not None:
             out.append(Action.discard(self.drawn // 4))
             return out
-        out.extend(Action.discard(k) for k in kinds)
+        out.extend([Action.discard(k) for k in kinds])
         if self.ruleset.has_ting and not st.ting:
             ready = self.ruleset.ready_discards(st.kinds(), st.melds)
             out.extend(Action.discard(k, ting=True) for k in ready)
@@ -652,8 +653,20 @@ class Hand:
     # claims (common.md §10)
     # ------------------------------------------------------------------------------------
     def _wins_with(self, seat: int, kind: Kind) -> bool:
-        """Whether ``seat``'s concealed hand plus ``kind`` wins."""
-        counts = self.seats[seat].counts
+        """Whether ``seat``'s concealed hand plus ``kind`` wins. A cheap joker test per seat
+        hand (cached until the seat's tiles change) skips the exact test for hands that no
+        tile completes."""
+        st = self.seats[seat]
+        cached = self._ready_cache.get(seat)
+        if cached is None or cached[0] != self.seat_rev[seat]:
+            cached = (
+                self.seat_rev[seat],
+                self.ruleset.maybe_ready_counts(st.counts, st.melds, self.wild),
+            )
+            self._ready_cache[seat] = cached
+        if not cached[1]:
+            return False
+        counts = st.counts
         counts[kind] += 1
         try:
             return self.ruleset.can_win_counts(counts, self.seats[seat].melds, self.wild)

@@ -151,11 +151,18 @@ class Ruleset:
         """A cheap test that never says no to a hand that is one tile from winning
         (``concealed`` has 3n+1 tiles): one joker completes some shape. ``False`` means no
         tile can complete it, so the table skips the exact test."""
-        from engine.hands import jiuyao_ok, seven_pairs_quads, standard_ok
-
         counts = [0] * 34
         for k in concealed:
             counts[k] += 1
+        return self.maybe_ready_counts(counts, melds, wild)
+
+    def maybe_ready_counts(
+        self, counts: Sequence[int], melds: Sequence[Meld], wild: Kind | None = None
+    ) -> bool:
+        """:meth:`maybe_ready` over a 34-entry count array (left unchanged)."""
+        from engine.hands import jiuyao_ok, seven_pairs_quads, standard_ok
+
+        counts = list(counts)
         jokers = 1
         if wild is not None:
             jokers += counts[wild]
