@@ -58,6 +58,7 @@ class Prompt:
     kind: str  # "claim", "rob", "buy", "declare", "kong"
     title: tuple[Piece, ...]
     choices: tuple[Choice, ...]
+    notes: tuple[tuple[Piece, ...], ...] = ()  # lines under the title that explain the choices
 
 
 @dataclass
@@ -119,12 +120,17 @@ def claim_prompt(view: View, lang: str, face: Face) -> Prompt | None:
                 text += " " + tr(lang, "opt_lighter")
             hot = "" if a.lighter else ("buy" if a.type is ActionType.BUY else "no-buy")
             choices.append(Choice(a, ((text, "choice"),), hot))
-        return Prompt("buy", ((tr(lang, "buy_q"), "prompt-title"),), tuple(choices))
+        notes = [((tr(lang, "buy_note"), "hint"),)]
+        if any(c.action is not None and c.action.lighter for c in choices):
+            notes.append(((tr(lang, "lighter_note"), "hint"),))
+        return Prompt("buy", ((tr(lang, "buy_q"), "prompt-title"),), tuple(choices),
+                      tuple(notes))
     if view.phase is Phase.DECLARE:
         choices = [Choice(Action.pass_(), ((tr(lang, "opt_pass"), "choice"),), "pass")]
         choices += [Choice(a, ((tr(lang, "opt_pond"), "choice"),), "pond-win")
                     for a in legal if a.type is ActionType.POND_WIN]
-        return Prompt("declare", ((tr(lang, "declare_q"), "prompt-title"),), tuple(choices))
+        return Prompt("declare", ((tr(lang, "declare_q"), "prompt-title"),), tuple(choices),
+                      (((tr(lang, "declare_note"), "hint"),),))
     if view.phase not in (Phase.CLAIM, Phase.ROB):
         return None
     tile = view.window_tile
@@ -292,8 +298,8 @@ def meld_pieces(m: MeldView, face: Face, lang: str, dense: bool = False) -> list
                 marked = True
             else:
                 out.append((small(k, face), tile_style(k)))
-    if m.source is not None:
-        out.append((seat_wind(m.source, lang), "src"))
+    if m.source is not None:  # claimed from that seat (as on the result screen)
+        out.append((("" if dense else "←") + seat_wind(m.source, lang), "src"))
     return out
 
 
@@ -381,7 +387,8 @@ class TableRows:
         centre_w = width - 2 * side_w - 2
         mid_top, mid_bottom = 2, height - 7
         seats = view.seats
-        common = (size, lang, face, view.viewer, view.dealer, view.rules)
+        common = (size, lang, face, view.viewer, view.dealer, view.rules,
+                  view.phase is Phase.BUY)
         region = self._region
         left, across, right = (me + 3) % 4, (me + 2) % 4, (me + 1) % 4
 
@@ -391,7 +398,9 @@ class TableRows:
         pitch = small_width(face) + 1
         per_row = max(1, centre_w // pitch)
         pond_rows = max(2, min(4, -(-24 // per_row)))
-        across_pond_y = mid_top
+        # each centre pond has a caption row naming its seat; a dim rule on each side of the
+        # centre keeps the side seats' discards apart from the centre's
+        across_pond_y = mid_top + 1
         my_pond_y = mid_bottom - pond_rows + 1
 
         parts = [
@@ -421,8 +430,11 @@ class TableRows:
                    lambda c: _pond(c, view, me, centre_x, my_pond_y, centre_w, pond_rows,
                                    face)),
         ]
+        parts.append(region("frame", (common, me), size,
+                            lambda c: _frame(c, view, ui, me, side_w, centre_x, centre_w,
+                                             mid_top, mid_bottom, my_pond_y - 1)))
         waits = self._waits_hint(view, ui)
-        top, bottom = mid_top + pond_rows, mid_bottom - pond_rows
+        top, bottom = across_pond_y + pond_rows, my_pond_y - 2
         flags = tuple((p.bought, p.lighter) for p in seats) if view.rules == "yichun" else ()
         centre_key = (common, view.remaining, view.dice, view.wild, view.wild_indicator,
                       view.kong_tiles, flags, ui.prompt, view.last_discard,
@@ -595,7 +607,7 @@ def _status_row(c: Canvas, update: TableUpdate, ui: UiState, me: int,
     ]
     if view.phase is Phase.ENDED:
         turn = tr(lang, "ended")
-    elif view.my_move and view.phase is Phase.TURN:
+    elif view.my_move and view.phase in (Phase.TURN, Phase.DECLARE):
         turn = tr(lang, "your_turn")
     elif view.phase in (Phase.TURN, Phase.DECLARE) and view.current is not None:
         turn = tr(lang, "turn_of", who=seat_label(me, view.current, lang))
@@ -634,7 +646,8 @@ def _across_row(c: Canvas, view: View, ui: UiState, seat: int, y: int) -> None:
     head.append(("▶" if acting else " ", "turn-mark"))
     head.append((seat_label(view.viewer or 0, seat, lang), "label-turn" if acting else "label"))
     head.append((" " + _score(p), "score"))
-    head.append((" " + tr(lang, "tiles_left", n=p.concealed_count), "dim"))
+    if view.phase is not Phase.BUY:  # nothing is dealt while buying
+        head.append((" " + tr(lang, "tiles_left", n=p.concealed_count), "dim"))
     for piece in seat_flags(view, p, lang):
         head.append((" ", "text"))
         head.append(piece)
@@ -665,7 +678,8 @@ def _side(
     x = c.put(x, top, seat_label(view.viewer or 0, seat, lang), "label-turn" if acting else "label")
     score = _score(p)
     c.put(x0 + w - cell_len(score) - 1, top, score, "score")
-    line: list[Piece] = [(" " + tr(lang, "tiles_left", n=p.concealed_count), "dim")]
+    line: list[Piece] = [(" " + tr(lang, "tiles_left", n=p.concealed_count), "dim")] if (
+        view.phase is not Phase.BUY) else []
     for piece in seat_flags(view, p, lang):
         line.append((" ", "text"))
         line.append(piece)
@@ -682,6 +696,18 @@ def _side(
     if pond:
         y += 1 if p.melds else 0
         _pond(c, view, seat, x0 + 1, y, w - 1, bottom - y + 1, face)
+
+
+def _frame(c: Canvas, view: View, ui: UiState, me: int, side_w: int, x0: int, w: int,
+           top: int, bottom: int, my_caption_y: int) -> None:
+    """The rules between the sides and the centre, and the captions of the centre ponds."""
+    for y in range(top, bottom + 1):
+        c.put(side_w, y, "│", "dim")
+        c.put(c.width - side_w - 1, y, "│", "dim")
+    for seat, y in (((me + 2) % 4, top), (me, my_caption_y)):
+        text = tr(ui.lang, "pond_of", who=seat_label(me, seat, ui.lang))
+        tw = cell_len(text)
+        c.put(x0 + max(0, (w - tw) // 2), y, set_cell_size(text, min(w, tw)), "dim")
 
 
 def _side_pond_top(p: SeatPublic, top: int) -> int:
@@ -773,6 +799,7 @@ def _centre_lines(update: TableUpdate, ui: UiState, me: int,
     if prompt is not None:
         lines.append([])
         lines.append(list(prompt.title))
+        lines.extend(list(n) for n in prompt.notes)
         lines.append([(_keys_hint(ui), "dim")])
     elif view.last_discard is not None and view.phase is not Phase.ENDED:
         seat, kind = view.last_discard
@@ -793,6 +820,8 @@ def _centre_lines(update: TableUpdate, ui: UiState, me: int,
 def _draw_centre(c: Canvas, lines: Sequence[Sequence[Piece]], x0: int, w: int, top: int,
                  bottom: int) -> None:
     avail = bottom - top + 1
+    if len(lines) > avail:  # the spacing lines go first
+        lines = [ln for ln in lines if ln]
     lines = lines[:avail]
     y = top + max(0, (avail - len(lines)) // 2)
     for ln in lines:

@@ -7,12 +7,15 @@ its value, then every transfer and the new totals.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
+from rich.cells import cell_len
 from textual.binding import Binding
+from textual.content import Content
 from textual.markup import escape
 
-from engine.tiles import Kind
+from engine.tiles import Kind, parse_tiles
 from engine.view import MeldView
 from tui.client import TableUpdate
 from tui.faces import Face, small, suit_class
@@ -44,11 +47,65 @@ def meld_markup(m: MeldView, face: Face, lang: str) -> str:
     return f"{m.type.zh}({tiles_markup(m.tiles, face)}){escape(src)}"
 
 
+def pad(text: str, cells: int) -> str:
+    """``text`` (escaped) padded with spaces to ``cells`` terminal cells."""
+    return escape(text) + " " * max(0, cells - cell_len(text))
+
+
+def seat_or_name(p: int | str, viewer: int, lang: str) -> str:
+    return seat_label(viewer, p, lang) if isinstance(p, int) else str(p)
+
+
 def party(p: int | str, viewer: int, lang: str) -> str:
     return seat_label(viewer, p, lang) if isinstance(p, int) else escape(str(p))
 
 
-def hand_result_lines(update: TableUpdate, lang: str, face: Face) -> list[str]:
+def markup_width(text: str) -> int:
+    """Cells that a line of markup takes on screen."""
+    return Content.from_markup(text).cell_length
+
+
+def wrap_plain(text: str, width: int, indent: int) -> list[str]:
+    """``text`` in lines of at most ``width`` cells, broken before a ``×`` factor or else at a
+    space; the lines after the first start with ``indent`` spaces (cells, never ``len``)."""
+    lines: list[str] = []
+    lead = len(text) - len(text.lstrip(" "))
+    line = text[:lead]
+    # break before a factor ("×2 买 W bought" stays together), else at any space
+    units = re.split(r" (?=×)", text[lead:])
+    words = [u for unit in units for u in (
+        [unit] if cell_len(unit) <= width - indent else unit.split(" "))]
+    for word in words:
+        cand = f"{line} {word}" if line.strip() else line + word
+        if line.strip() and cell_len(cand) > width:
+            lines.append(line)
+            line = " " * indent + word
+        else:
+            line = cand
+    lines.append(line)
+    return lines
+
+
+_ENGINE_TILES = re.compile(r"\[(\w+) ([0-9mpsEWSNZFB ]+)\]")
+
+
+def readable_why(why: str, face: Face) -> str:
+    """The engine writes a meld as ``[agang 3333s]``: show its tiles instead."""
+
+    def tiles(m: re.Match[str]) -> str:
+        try:
+            kinds = parse_tiles(m.group(2))
+        except ValueError:
+            return m.group(0)
+        return "(" + " ".join(small(k, face).strip() for k in kinds) + ")"
+
+    return _ENGINE_TILES.sub(tiles, why)
+
+
+def hand_result_lines(update: TableUpdate, lang: str, face: Face,
+                      width: int = 76) -> list[str]:
+    """The hand result as markup lines no wider than ``width`` cells (long lines continue
+    on an indented line)."""
     view = update.view
     me = view.viewer if view.viewer is not None else 0
     res = view.result
@@ -68,7 +125,25 @@ def hand_result_lines(update: TableUpdate, lang: str, face: Face) -> list[str]:
         hand = tiles_markup(res.hands[s], face, mark)
         melds = "  ".join(meld_markup(m, face, lang) for m in res.melds[s])
         star = "[b $turn]胡[/] " if winner else "   "
-        out.append(f" {star}{escape(seat_label(me, s, lang)):<8} {hand}  {melds}")
+        head = f" {star}{pad(seat_label(me, s, lang), 8)} "
+        head_w = 13
+        hand_w = markup_width(hand)
+        melds_w = markup_width(melds) if melds else 0
+        if not melds or head_w + hand_w + 2 + melds_w <= width:
+            out.append(f"{head}{hand}  {melds}".rstrip())
+        else:
+            out.append(f"{head}{hand}")
+            line, used = "", 0
+            for m in res.melds[s]:
+                mk = meld_markup(m, face, lang)
+                mw = markup_width(mk)
+                if line and head_w + used + 2 + mw > width:
+                    out.append(" " * head_w + line)
+                    line, used = "", 0
+                line = f"{line}  {mk}" if line else mk
+                used += mw + (2 if used else 0)
+            if line:
+                out.append(" " * head_w + line)
     if res.win_tile is not None:
         label = escape(tr(lang, "res_win_tile"))
         out.append(f"    {label}: {tile_markup(res.win_tile, face, True)}")
@@ -80,26 +155,31 @@ def hand_result_lines(update: TableUpdate, lang: str, face: Face) -> list[str]:
         who = seat_label(me, w.seat, lang)
         out.append(f"[b $turn]{escape(tr(lang, 'res_winner', who=who, pattern=pattern))}[/]")
         for item in w.items:
-            tiles = f"  {tiles_markup(item.tiles, face)}" if item.tiles else ""
-            out.append(f"   {escape(item.zh)} {escape(item.en)}  [b]{escape(item.value)}[/]{tiles}")
+            text = f"   {escape(item.zh)} {escape(item.en)}  [b]{escape(item.value)}[/]"
+            tiles = tiles_markup(item.tiles, face) if item.tiles else ""
+            if tiles and markup_width(text) + 2 + markup_width(tiles) > width:
+                out.append(text)
+                out.append("      " + tiles)
+            else:
+                out.append(f"{text}  {tiles}" if tiles else text)
         out.append(f"   {escape(tr(lang, 'res_total', v=w.value))}")
     out.append("")
     out.append(f"[b]{escape(tr(lang, 'res_transfers'))}[/]")
     for t in settlement.transfers:
-        out.append("   " + escape(tr(
-            lang, "res_pays", payer=party(t.payer, me, lang), payee=party(t.payee, me, lang),
-            amount=t.amount, why=t.why,
-        )))
+        line = "   " + tr(lang, "res_pays", payer=seat_or_name(t.payer, me, lang),
+                          payee=seat_or_name(t.payee, me, lang), amount=t.amount,
+                          why=readable_why(t.why, face))
+        out.extend(escape(part) for part in wrap_plain(line, width, 6))
     if not settlement.transfers:
         out.append("   —")
     out.append("")
     out.append(f"[b]{escape(tr(lang, 'res_net'))} / {escape(tr(lang, 'res_totals'))}[/]")
     for s in range(4):
         net = settlement.net.get(s, 0)
-        out.append(f"   {escape(seat_label(me, s, lang)):<8} {net:+6d}   →  {update.totals[s]:+6d}")
+        out.append(f"   {pad(seat_label(me, s, lang), 8)} {net:+6d}   →  {update.totals[s]:+6d}")
     for k, v in settlement.net.items():
         if isinstance(k, str):
-            out.append(f"   {escape(k):<8} {v:+6d}")
+            out.append(f"   {pad(k, 8)} {v:+6d}")
     if settlement.next_dealer is not None:
         out.append("   " + escape(tr(lang, "res_next_dealer",
                                      seat=seat_label(me, settlement.next_dealer, lang))))
@@ -110,14 +190,14 @@ def game_result_lines(update: TableUpdate, lang: str) -> list[str]:
     view = update.view
     me = view.viewer if view.viewer is not None else 0
     out = [f"[b $turn]{escape(tr(lang, 'game_title', rules=rules_title(view.rules, lang)))}[/]", ""]
-    header = "        " + "".join(f"{seat_label(me, s, lang):>10}" for s in range(4))
-    out.append(escape(header))
+    labels = [seat_label(me, s, lang) for s in range(4)]
+    out.append(" " * 8 + "".join(" " * max(0, 10 - cell_len(x)) + escape(x) for x in labels))
     for h in update.history:
         who = " ".join(seat_wind(s, lang) for s in h.winners) or tr(lang, "drawn_short")
-        row = f"{tr(lang, 'game_hand', n=h.hand_no):<8}" + "".join(f"{v:>+10d}" for v in h.net)
-        out.append(escape(row) + f"   {escape(who)}")
+        row = pad(tr(lang, 'game_hand', n=h.hand_no), 8) + "".join(f"{v:>+10d}" for v in h.net)
+        out.append(row + f"   {escape(who)}")
     totals = "".join(f"{v:>+10d}" for v in update.totals)
-    out.append(escape(f"{tr(lang, 'res_totals'):<8}" + totals))
+    out.append(pad(tr(lang, 'res_totals'), 8) + totals)
     best = max(range(4), key=lambda s: update.totals[s])
     out.append("")
     out.append(f"[b $turn]{escape(tr(lang, 'game_winner', who=seat_label(me, best, lang)))}[/]")

@@ -58,7 +58,8 @@ class HandResultScreen(_Page):
             yield Static(tr(self.lang, key), classes="keys")
 
     def _content(self) -> Content:
-        return markup(hand_result_lines(self.update, self.lang, self.mj.face))
+        width = max(40, self.app.size.width - 4)  # padding and the scroll bar
+        return markup(hand_result_lines(self.update, self.lang, self.mj.face, width))
 
     def action_next(self) -> None:
         self.mj.after_hand_result(self.update)

@@ -212,6 +212,7 @@ class TableScreen(Screen[None]):
     def action_cursor(self, delta: int) -> None:
         if self.update is None:
             return
+        self.ui.message = ""
         if self.ui.prompt is not None:
             n = len(self.ui.prompt.choices)
             self.ui.selected = (self.ui.selected + delta) % n
@@ -229,6 +230,7 @@ class TableScreen(Screen[None]):
         tiles = hand_tiles(self.update.view)
         if index < len(tiles):
             self.ui.cursor = index
+            self.ui.message = ""
             self._redraw()
 
     def action_confirm(self) -> None:

@@ -1,0 +1,152 @@
+"""Pilot tests of the prompts a whole game rarely reaches: Gejiu 报听 and 塘子烂糊 (rigged
+tables), the Yichun 买 / 丢打火机 prompt, and key remapping from the settings file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.cells import cell_len
+from test_tui_play import DrawDiscard, wait_for
+
+from engine.actions import ActionType
+from engine.game import Game
+from engine.scenario import rigged_hand
+from engine.table import Phase
+from engine.tiles import parse_tile, parse_tiles
+from tui.app import MahjongApp
+from tui.layout import INDEX_LABELS, hand_tiles
+from tui.local import LocalTable
+from tui.screens import HandResultScreen
+from tui.settings import Settings
+from tui.table import TableView
+from tui.table_screen import INDEX_KEYS, TableScreen
+
+
+def table_text(app: MahjongApp) -> str:
+    """The table as plain text, row by row (what a terminal shows, without colours)."""
+    view = app.screen.query_one(TableView)
+    lines = []
+    for row in view._tv_rows:
+        line, pos = "", 0
+        for x, text, _ in row:
+            if x > pos:
+                line += " " * (x - pos)
+                pos = x
+            line += text
+            pos += cell_len(text)
+        lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
+def gejiu_app(tmp_path: Path, hands: dict[int, str], draws: str, lang: str = "en",
+              keys: dict[str, str] | None = None) -> tuple[MahjongApp, LocalTable, Game]:
+    options = {"turn_seconds": 0, "claim_seconds": 0}
+    hand = rigged_hand("gejiu", hands, draws=draws, dealer=0, seed=5, options=options)
+    game = Game("gejiu", 5, options)
+    table = LocalTable(bot_delay=0, timers=False, players={s: DrawDiscard() for s in (1, 2, 3)})
+    settings = Settings.load(tmp_path / "settings.json")
+    settings.tiles, settings.lang = "cjk", lang
+    if keys:
+        settings.keys = keys
+    app = MahjongApp(table, settings, table_ready=True)
+    game.hand = hand
+    return app, table, game
+
+
+async def test_gejiu_ting_by_keyboard(tmp_path: Path) -> None:
+    """b discards the picked tile and declares 报听; the table shows 听 and the waits."""
+    app, table, game = gejiu_app(tmp_path, {0: "123m 456p 789s 11s 55m E"}, "N W S 2p 7p")
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert game.hand is not None
+        table.start_hand(game, game.hand)
+        view = await wait_for(pilot, app, lambda v: v.my_move and v.phase is Phase.TURN, "turn")
+        assert "b: 报听 ready" in table_text(app)
+        tiles = hand_tiles(view)
+        await pilot.press(INDEX_KEYS[tiles.index(parse_tile("5m"))])
+        await pilot.press("b")  # 5m does not leave a ready hand: refused, with the reason
+        await pilot.pause()
+        assert not game.hand.seats[0].ting
+        assert "报听" in table_text(app)
+        await pilot.press(INDEX_KEYS[tiles.index(parse_tile("E"))])
+        text = table_text(app)
+        assert "Discard 东 → waits: 5萬×2 1條×2" in text
+        assert "not possible" not in text  # moving the cursor clears the message
+        await pilot.press("b")
+        view = await wait_for(pilot, app, lambda v: v.seats[0].ting, "报听")
+        await pilot.pause()
+        text = table_text(app)
+        print(text)
+        assert "You E +0 庄 dealer 听 ready" in text
+        assert "You ▶东 · You 报听" in text
+        assert "waits: 5萬×2 1條×2" in text
+
+
+async def test_gejiu_pond_win_by_keyboard(tmp_path: Path) -> None:
+    """Fourteen discards of 烂牌 open the 塘子烂糊 prompt; d declares it and the result
+    screen names it."""
+    order = parse_tiles("Z 147m 258p 369s ESWN")
+    app, table, game = gejiu_app(tmp_path, {0: "147m 258p 369s ESWNZ"}, "", lang="zh")
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert game.hand is not None
+        table.start_hand(game, game.hand)
+        for kind in order:
+            view = await wait_for(pilot, app, lambda v: v.my_move and v.phase is Phase.TURN,
+                                  "turn")
+            tiles = hand_tiles(view)
+            await pilot.press(INDEX_KEYS[tiles.index(kind)])
+            await pilot.press("enter")
+            await pilot.pause()
+        view = await wait_for(pilot, app, lambda v: v.my_move and v.phase is Phase.DECLARE,
+                              "塘子烂糊")
+        await pilot.pause()
+        text = table_text(app)
+        print(text)
+        assert "你的14张出牌成塘子烂糊，胡吗？" in text
+        assert "d 胡塘子烂糊 · x 过" in text
+        assert "[过]  塘子烂糊" in text.splitlines()[-2]
+        assert "轮到你" in text.splitlines()[0]
+        await pilot.press("d")
+        view = await wait_for(pilot, app, lambda v: v.phase is Phase.ENDED, "hand over")
+        for _ in range(5):
+            await pilot.pause()
+        assert isinstance(app.screen, HandResultScreen)
+        result = str(app.screen.query_one("#result").render())
+        print(result)
+        assert "塘子烂糊" in result and "烂牌 Knitted" in result
+
+
+async def test_yichun_buy_prompt_explains_buy_and_lighter(tmp_path: Path) -> None:
+    options = {"turn_seconds": 0, "claim_seconds": 0}
+    table = LocalTable(bot_delay=0, timers=False)
+    settings = Settings.load(tmp_path / "settings.json")
+    settings.tiles, settings.lang = "cjk", "en"
+    app = MahjongApp(table, settings, rules="yichun", seed=7, options=options)
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = await wait_for(pilot, app, lambda v: v.my_move and v.phase is Phase.BUY, "buy")
+        await pilot.pause()
+        text = table_text(app)
+        print(text)
+        assert "Buy (买) this hand?" in text
+        assert "买 buy: your wins and payments ×2" in text
+        assert "+打火机 lighter: all payments ×2 again" in text
+        assert " 0 tiles" not in text  # nothing is dealt while buying
+        lighter = [a for a in view.legal if a.lighter and a.type is ActionType.BUY]
+        assert lighter and "买 Buy +打火机" in text.splitlines()[-2]
+        await pilot.press("m")
+        await wait_for(pilot, app, lambda v: v.seats[0].bought is True, "bought")
+
+
+async def test_remapped_key_works(tmp_path: Path) -> None:
+    """A key remapped in settings.json (binding id -> keys) drives the table."""
+    app, table, game = gejiu_app(tmp_path, {0: "123m 456p 789s 11s 55m E"}, "N W S 2p 7p",
+                                 keys={"cursor-left": "left,a"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert game.hand is not None
+        table.start_hand(game, game.hand)
+        await wait_for(pilot, app, lambda v: v.my_move and v.phase is Phase.TURN, "turn")
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        before = screen.ui.cursor
+        await pilot.press("a")
+        assert screen.ui.cursor == (before - 1) % 14
+        assert len(INDEX_LABELS) == 14
