@@ -1,5 +1,6 @@
 """The lobby (``ssh -t -p PORT HOST``): the tables with ruleset, options, seats, spectators
-and state; type a table name to sit (a new name creates the table), or ``watch NAME``.
+and state; type a table name to sit (a new name creates the table), or ``watch NAME``; or
+``new`` (Ctrl-N) for the form that creates a table with its options and computer levels.
 
 The lobby is its own small app; when the player picks a table it exits with the
 :class:`~net.server.Command` and the session runs the table app on the same channel.
@@ -7,15 +8,19 @@ The lobby is its own small app; when the player picks a table it exits with the
 
 from __future__ import annotations
 
+import shlex
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import Console
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
-from textual.widgets import Input, Static
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select, Static
 
+from engine.bots import LEVELS
+from engine.rulesets import RULESETS, OptionError, OptionSpec, find_ruleset
 from net.remote_app import color_system
 from net.sanitize import clean_line
 from net.store import Account
@@ -24,11 +29,152 @@ if TYPE_CHECKING:
     from net.server import Command, MahjongServer
 
 
+def option_specs(rules: str) -> tuple[OptionSpec, ...]:
+    return RULESETS[rules].options_spec
+
+
+def parse_option_text(spec: OptionSpec, raw: str) -> Any:
+    """A form field's text → an option value (checked later by the ruleset)."""
+    raw = raw.strip()
+    if not raw:
+        return None if spec.allow_none else spec.default
+    if isinstance(spec.default, bool):
+        low = raw.lower()
+        if low in ("on", "yes", "true", "1", "y"):
+            return True
+        if low in ("off", "no", "false", "0", "n"):
+            return False
+        raise OptionError(f"option {spec.key!r} is on/off, got {raw!r}")
+    try:
+        return int(raw)
+    except ValueError:
+        raise OptionError(f"option {spec.key!r} is a whole number, got {raw!r}") from None
+
+
+def option_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return "" if value is None else str(value)
+
+
+class CreateTableScreen(ModalScreen[Any]):
+    """A new table: name, ruleset, every option of the ruleset, a computer level per seat.
+    Dismissed with the join :class:`~net.server.Command`, or ``None``."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel 取消", id="create-cancel"),
+        Binding("ctrl+s", "create", "Create 创建", id="create-ok"),
+    ]
+    DEFAULT_CSS = """
+    CreateTableScreen { align: center middle; }
+    CreateTableScreen > Vertical { width: 78; height: 90%; border: round $accent;
+                                   background: $surface; padding: 0 1; }
+    CreateTableScreen .row { height: 3; }
+    CreateTableScreen .row > Label { width: 36; padding: 1 1 0 0; }
+    CreateTableScreen .row > Input { width: 1fr; }
+    CreateTableScreen .row > Select { width: 1fr; }
+    CreateTableScreen #options { height: 1fr; }
+    CreateTableScreen #create-msg { height: auto; color: $error; }
+    CreateTableScreen #create-buttons { height: 3; }
+    """
+
+    def __init__(self, name: str = "", rules: str = "yichun") -> None:
+        super().__init__()
+        self.initial_name = name
+        self.rules = rules
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("New table 新牌桌   (Tab: next field · Ctrl-S: create 创建 · Esc: "
+                         "cancel 取消)", markup=False)
+            with Horizontal(classes="row"):
+                yield Label("Table name 牌桌名")
+                yield Input(self.initial_name, id="create-name", max_length=24)
+            with Horizontal(classes="row"):
+                yield Label("Ruleset 规则")
+                yield Select([(f"{cls.en} {cls.zh}", key) for key, cls in RULESETS.items()],
+                             value=self.rules, allow_blank=False, id="create-rules")
+            with VerticalScroll(id="options"):
+                yield from self._option_rows(self.rules)
+            yield Static("", id="create-msg", markup=False)
+            with Horizontal(id="create-buttons"):
+                yield Button("Create 创建", id="create-ok", variant="primary")
+                yield Button("Cancel 取消", id="create-cancel")
+
+    def _option_rows(self, rules: str) -> list[Horizontal]:
+        rows = []
+        for spec in option_specs(rules):
+            hint = " (empty: none 空=不限)" if spec.allow_none else ""
+            rows.append(Horizontal(
+                Label(f"{spec.zh} {spec.key}{hint}"),
+                Input(option_text(spec.default), id=f"opt-{spec.key}",
+                      tooltip=f"{spec.en} · {spec.zh}"),
+                classes="row"))
+        for i in range(4):
+            rows.append(Horizontal(
+                Label(f"Computer at {'ESWN'[i]} {'东南西北'[i]} if empty 空位电脑"),
+                Select([(level, level) for level in LEVELS], value="normal",
+                       allow_blank=False, id=f"bot-{i}"),
+                classes="row"))
+        return rows
+
+    async def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id != "create-rules" or event.value == self.rules:
+            return
+        self.rules = str(event.value)
+        box = self.query_one("#options", VerticalScroll)
+        await box.remove_children()
+        await box.mount_all(self._option_rows(self.rules))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "create-ok":
+            self.action_create()
+        else:
+            self.action_cancel()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_create()
+
+    def command(self) -> Any:
+        """The join command the form describes; CommandError/OptionError with a message."""
+        from net.server import Command, CommandError, valid_table_name
+
+        name = self.query_one("#create-name", Input).value.strip()
+        if not valid_table_name(name):
+            raise CommandError("table name: up to 24 letters, digits, - or _ 牌桌名只能用字母数字")
+        app = self.app
+        if isinstance(app, LobbyApp) and name in app.server.registry.tables:
+            raise CommandError(f"table {name} exists: type its name to sit 牌桌已存在")
+        options: dict[str, Any] = {}
+        for spec in option_specs(self.rules):
+            value = parse_option_text(spec, self.query_one(f"#opt-{spec.key}", Input).value)
+            if value != spec.default:
+                options[spec.key] = value
+        find_ruleset(self.rules, options)  # OptionError with the ruleset's message
+        levels = tuple(str(self.query_one(f"#bot-{i}", Select).value) for i in range(4))
+        return Command("join", name, self.rules, tuple(sorted(options.items())),
+                       (levels[0], levels[1], levels[2], levels[3]))
+
+    def action_create(self) -> None:
+        try:
+            command = self.command()
+        except ValueError as exc:  # OptionError, CommandError
+            self.query_one("#create-msg", Static).update(f"{exc}")
+            return
+        self.dismiss(command)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class LobbyApp(App[Any]):
     ENABLE_COMMAND_PALETTE = False
     mj_remote = True
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q,escape", "quit", "Quit", show=False, priority=True),
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+        Binding("escape", "quit", "Quit", show=False),
+        Binding("ctrl+n", "create", "New table 新牌桌", show=False),
     ]
     CSS = """
     #tables { height: 1fr; padding: 1 2; }
@@ -54,8 +200,8 @@ class LobbyApp(App[Any]):
         with Vertical():
             yield Static(self._content(), id="tables")
             yield Static("", id="msg")
-            yield Input(placeholder="table name [yichun|shangrao|gejiu] · watch NAME · "
-                        "Esc: quit 退出", id="entry", max_length=60)
+            yield Input(placeholder="table name [yichun|shangrao|gejiu] [key=value ...] · "
+                        "new · watch NAME · Esc: quit 退出", id="entry", max_length=120)
 
     def on_mount(self) -> None:
         self.set_interval(1.0, self._refresh)
@@ -82,28 +228,55 @@ class LobbyApp(App[Any]):
             opts = ", ".join(f"{k}={v}" for k, v in info.options)
             if opts:
                 t.append(f"      {opts}\n")
-        t.append("\nType a table name and Enter to sit (a new name creates it, with a ruleset:"
-                 " 'friday gejiu'); 'watch NAME' to watch.\n"
-                 "输入牌桌名并回车入座；'watch 名字' 旁观。\n")
+        t.append("\nType a table name and Enter to sit (a new name creates it, with a ruleset"
+                 " and options: 'friday gejiu hands_per_game=4 bots=hard'); 'new' or Ctrl-N:"
+                 " the new-table form; 'watch NAME' to watch.\n"
+                 "输入牌桌名并回车入座（新名字即建桌）；'new' 或 Ctrl-N 建桌表单；"
+                 "'watch 名字' 旁观。\n")
         return t
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        from net.server import CommandError, parse_command
+        from net.server import parse_command
 
         words = clean_line(event.value).split()
         if not words:
             return
+        if words == ["new"]:
+            self.action_create()
+            return
         if words[0] != "watch":
-            words = ["join", words[0], *(["--rules", words[1]] if len(words) > 1 else [])]
+            args = ["join", words[0]]
+            for word in words[1:]:
+                key, eq, value = word.partition("=")
+                if not eq and word.lower() in RULESETS:
+                    args += ["--rules", word.lower()]
+                elif eq and key == "bots":
+                    args += ["--bots", value]
+                elif eq:
+                    args += ["--option", word]
+                else:
+                    args.append(word)
+            words = args
         try:
-            command: Command = parse_command(" ".join(words))
-        except CommandError as exc:
-            self.query_one("#msg", Static).update(Text(f"{exc} (names: letters, digits, - _)"))
+            command: Command = parse_command(" ".join(shlex.quote(w) for w in words))
+            if command.name == "join" and command.table in self.server.registry.tables:
+                self.server.registry.get_or_create(command.table, command.rules,
+                                                   dict(command.options), command.bots)
+        except ValueError as exc:  # CommandError, TableExists
+            self.query_one("#msg", Static).update(Text(str(exc)))
             return
         if command.name == "watch" and command.table not in self.server.registry.tables:
             self.query_one("#msg", Static).update(Text(f"no table {command.table} 没有这个牌桌"))
             return
         self.exit(command)
+
+    def action_create(self) -> None:
+        def chosen(command: Any) -> None:
+            if command is not None:
+                self.exit(command)
+
+        if not isinstance(self.screen, CreateTableScreen):
+            self.push_screen(CreateTableScreen(), chosen)
 
     # pitfall 4
     def action_command_palette(self) -> None:

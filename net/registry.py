@@ -23,10 +23,11 @@ from enum import Enum
 from typing import Any, Protocol
 
 from engine.actions import Action, IllegalActionError
-from engine.bots.basic import BasicPlayer
+from engine.bots import LEVELS, make_player
 from engine.game import Game
 from engine.record import dumps, hand_lines
 from engine.rulesets import RULESETS, OptionError, find_ruleset
+from engine.situation import Spectator
 from engine.table import Phase
 from engine.view import View, build_view
 from net.sanitize import clean_line
@@ -44,8 +45,62 @@ class Player(Protocol):
 
 
 def basic_player(level: str) -> Player:
-    """The computer player for ``level`` (easy/normal/hard); one kind for now."""
-    return BasicPlayer()
+    """The computer player for ``level`` (easy/normal/hard): :func:`engine.bots.make_player`."""
+    return make_player(level)
+
+
+MAX_STAKERS = 4  # yichun.md §7.7: at most 4 spectators stake at a table
+
+
+def parse_levels(text: str) -> tuple[str, str, str, str]:
+    """``LEVEL`` or ``L,L,L,L`` (seats E,S,W,N) → four levels; ValueError with a message."""
+    parts = [p.strip().lower() for p in text.split(",")]
+    if len(parts) == 1:
+        parts *= 4
+    if len(parts) != 4 or any(p not in LEVELS for p in parts):
+        raise ValueError(f"computer level: one of {', '.join(LEVELS)}, or four separated by "
+                         f"commas (seats E,S,W,N), got {text!r} 电脑等级")
+    return (parts[0], parts[1], parts[2], parts[3])
+
+
+@dataclass(frozen=True)
+class Stake:
+    """压鸽子: a spectator (an account) backs a seated player."""
+
+    account_id: int
+    name: str
+    backs: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"account": self.account_id, "name": self.name, "backs": self.backs}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Stake:
+        return cls(int(d["account"]), str(d["name"]), int(d["backs"]))
+
+
+@dataclass(frozen=True)
+class HandStakes:
+    """The stakes fixed for one hand before its break roll."""
+
+    stakes: tuple[Stake, ...] = ()
+    allow: tuple[int, ...] = (0, 1, 2, 3)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"stakes": [s.to_json() for s in self.stakes], "allow": list(self.allow)}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> HandStakes:
+        return cls(tuple(Stake.from_json(x) for x in d.get("stakes", [])),
+                   tuple(int(x) for x in d.get("allow", (0, 1, 2, 3))))
+
+    def spectators(self) -> tuple[Spectator, ...]:
+        return tuple(Spectator(s.name, s.backs) for s in self.stakes)
+
+
+def spectator_name(nickname: str) -> str:
+    """The engine names a spectator by a string that is not a seat letter."""
+    return f"{nickname}*" if nickname in SEAT_NAMES else nickname
 
 
 class TableState(Enum):
@@ -74,6 +129,16 @@ class TableInfo:
     state: TableState
     hand_no: int
     hands_per_game: int
+    allow: tuple[bool, bool, bool, bool] = (True, True, True, True)  # 压鸽子 per seat
+    stakes_possible: bool = False  # Yichun with the spectator_stakes option on
+    stakes: tuple[tuple[str, int], ...] = ()  # chosen (name, seat): from the next hand
+    hand_stakes: tuple[tuple[str, int], ...] = ()  # fixed for the hand in play
+    bot_levels: tuple[str, str, str, str] = ("normal", "normal", "normal", "normal")
+
+    @property
+    def stakes_enabled(self) -> bool:
+        """yichun.md §7.7: at least two seated players allow spectators."""
+        return self.stakes_possible and sum(self.allow) >= 2
 
 
 @dataclass(frozen=True)
@@ -97,6 +162,7 @@ class Seat:
     clients: list[SeatClient] = field(default_factory=list)
     dropped_at: float | None = None  # the last client left (monotonic)
     ready: bool = False  # ready for the next hand
+    allow_spectators: bool = True  # 压鸽子: spectators may back this seat
 
 
 @dataclass
@@ -120,12 +186,16 @@ class SharedTable:
         config: TableConfig,
         store: Store | None = None,
         player_factory: Callable[[str], Player] = basic_player,
+        bot_levels: tuple[str, str, str, str] | None = None,
     ) -> None:
         self.name = name
         self.rules = rules
         self.options = dict(options)
         self.ruleset = find_ruleset(rules, self.options)  # validates the options
         self.config = config
+        self.bot_levels: tuple[str, str, str, str] = bot_levels or (config.bot_level,) * 4
+        self.stakes: dict[int, Stake] = {}  # by account id; fixed for the next hand
+        self.hand_stakes: dict[int, HandStakes] = {}  # by hand number, this game
         self.store = store
         self.player_factory = player_factory
         self.seats = [Seat() for _ in range(4)]
@@ -161,6 +231,7 @@ class SharedTable:
                 index = free[0]
                 self.seats[index].occupant = Occupant(account.id, account.nickname)
                 self.seats[index].ready = True
+                self.stakes.pop(account.id, None)  # a seated player does not stake
                 self._save()
         client = SeatClient(self, index, account)
         if index is None:
@@ -224,8 +295,61 @@ class SharedTable:
     def _bot(self, index: int) -> Player:
         bot = self.bots.get(index)
         if bot is None:
-            bot = self.bots[index] = self.player_factory(self.config.bot_level)
+            bot = self.bots[index] = self.player_factory(self.bot_levels[index])
         return bot
+
+    # --- 压鸽子 (Yichun spectator stakes, yichun.md §7.7) ---------------------------------------
+    @property
+    def stakes_possible(self) -> bool:
+        return self.rules == "yichun" and bool(self.ruleset.options.get("spectator_stakes"))
+
+    def allowed_seats(self) -> tuple[int, ...]:
+        return tuple(i for i, s in enumerate(self.seats) if s.allow_spectators)
+
+    def stakes_enabled(self) -> bool:
+        return self.stakes_possible and len(self.allowed_seats()) >= 2
+
+    def set_allow(self, index: int, allow: bool) -> None:
+        """A seated player's "allow spectators" setting (applies from the next hand)."""
+        self.seats[index].allow_spectators = allow
+        self._save()
+        self._changed()
+
+    def stake(self, account: Account, backs: int | None) -> str | None:
+        """A spectator backs seat ``backs`` from the next hand (``None``: no stake)."""
+        if not self.stakes_possible:
+            return "no spectator stakes at this table 本桌不能压鸽子"
+        if self.seat_of(account.id) is not None:
+            return "seated players do not stake 入座玩家不能压鸽子"
+        if backs is None:
+            if self.stakes.pop(account.id, None) is not None:
+                self._save()
+                self._changed()
+            return None
+        if not 0 <= backs < 4:
+            return "no such seat 没有这个座位"
+        if not self.seats[backs].allow_spectators:
+            return f"{SEAT_NAMES[backs]} does not allow spectators {SEAT_NAMES[backs]}不允许压鸽子"
+        if account.id not in self.stakes and len(self.stakes) >= MAX_STAKERS:
+            return f"at most {MAX_STAKERS} spectators stake 最多{MAX_STAKERS}人压鸽子"
+        self.stakes[account.id] = Stake(account.id, spectator_name(account.nickname), backs)
+        self._save()
+        self._changed()
+        return None
+
+    def _stakes_for_hand(self) -> HandStakes:
+        """What the next hand's break roll fixes: the stakes on seats that allow them, when
+        at least two seats allow them; else none."""
+        allow = self.allowed_seats()
+        if not self.stakes_enabled():
+            return HandStakes((), allow)
+        chosen = tuple(s for s in self.stakes.values() if s.backs in allow)[:MAX_STAKERS]
+        return HandStakes(chosen, allow)
+
+    def _fix_stakes(self, game: Game, hand_no: int, stakes: HandStakes) -> None:
+        self.hand_stakes[hand_no] = stakes
+        game.spectators = stakes.spectators()
+        game.allow_spectators = stakes.allow
 
     # --- the game -------------------------------------------------------------------------
     @property
@@ -252,6 +376,7 @@ class SharedTable:
         self.game_seed = seed
         self.game_no += 1
         self.hands_started = 0
+        self.hand_stakes = {}
         self.game = game
         self._new_hand()
         if self.store is not None:
@@ -264,6 +389,9 @@ class SharedTable:
     def _new_hand(self) -> None:
         game = self.game
         assert game is not None
+        if game.hand is not None and game.hand.is_over:
+            game.finish_hand()
+        self._fix_stakes(game, len(game.history) + 1, self._stakes_for_hand())
         game.new_hand()
         self.hands_started += 1
         self.hand_ended_at = None
@@ -312,7 +440,24 @@ class SharedTable:
                     rows.append((seat.occupant.account_id, i, game.scores[i], wins,
                                  len(game.history)))
                 self.store.finish_game(self.name, self.game_no, self.rules, rows)
+                self.store.finish_stakes(self.name, self.game_no, self.rules,
+                                         self.stake_results())
         self._changed()
+
+    def stake_results(self) -> list[tuple[int, int, int]]:
+        """(account_id, score, hands staked) of every spectator who staked this game."""
+        game = self.game
+        if game is None:
+            return []
+        accounts: dict[str, int] = {}
+        hands: dict[str, int] = {}
+        for hand_no, hs in self.hand_stakes.items():
+            if hand_no > len(game.history):
+                continue
+            for st in hs.stakes:
+                accounts[st.name] = st.account_id
+                hands[st.name] = hands.get(st.name, 0) + 1
+        return [(accounts[n], game.spectator_scores.get(n, 0), hands[n]) for n in accounts]
 
     def ready(self, index: int | None) -> None:
         """A seat has seen the hand's result."""
@@ -409,9 +554,9 @@ class SharedTable:
         self._publish()
         waits = [d for d in (*(self._deadlines.get(s) for s in humans),
                              self._grace_deadline()) if d is not None]
-        deadline = min(waits) if waits else None
+        wake_at = min(waits) if waits else None
         stamp = (hand, hand.version)
-        woke = await self._wait(deadline)
+        woke = await self._wait(wake_at)
         if woke or self.game is not game or (game.hand, hand.version) != stamp:
             return
         now = time.monotonic()
@@ -493,7 +638,19 @@ class SharedTable:
             state=self.state,
             hand_no=game.hand.hand_no if game is not None and game.hand is not None else 0,
             hands_per_game=int(self.ruleset.options["hands_per_game"]),
+            allow=(self.seats[0].allow_spectators, self.seats[1].allow_spectators,
+                   self.seats[2].allow_spectators, self.seats[3].allow_spectators),
+            stakes_possible=self.stakes_possible,
+            stakes=tuple((s.name, s.backs) for s in self.stakes.values()),
+            hand_stakes=tuple((s.name, s.backs) for s in self._current_stakes().stakes),
+            bot_levels=self.bot_levels,
         )
+
+    def _current_stakes(self) -> HandStakes:
+        game = self.game
+        if game is None or game.hand is None:
+            return HandStakes()
+        return self.hand_stakes.get(game.hand.hand_no, HandStakes())
 
     def _changed(self) -> None:
         info = self.info()
@@ -527,6 +684,10 @@ class SharedTable:
             "game_seed": self.game_seed,
             "game_no": self.game_no,
             "hands_started": self.hands_started,
+            "allow": [s.allow_spectators for s in self.seats],
+            "stakes": [s.to_json() for s in self.stakes.values()],
+            "hand_stakes": {str(k): v.to_json() for k, v in self.hand_stakes.items()},
+            "bot_levels": list(self.bot_levels),
         })
 
     def _save(self) -> None:
@@ -538,8 +699,17 @@ class SharedTable:
                 player_factory: Callable[[str], Player] = basic_player) -> SharedTable:
         """Rebuild a table from its row and its recorded actions: the game is replayed from
         its seed, so it resumes at its last applied action with all scores."""
-        table = cls(row.name, row.rules, row.options, config, store, player_factory)
         state = row.state
+        levels = state.get("bot_levels")
+        table = cls(row.name, row.rules, row.options, config, store, player_factory,
+                    parse_levels(",".join(levels)) if levels else None)
+        for seat, allow in zip(table.seats, state.get("allow", [True] * 4), strict=False):
+            seat.allow_spectators = bool(allow)
+        for d in state.get("stakes", []):
+            st = Stake.from_json(d)
+            table.stakes[st.account_id] = st
+        table.hand_stakes = {int(k): HandStakes.from_json(v)
+                             for k, v in state.get("hand_stakes", {}).items()}
         now = time.monotonic()
         for i, s in enumerate(state.get("seats", [None] * 4)[:4]):
             if s:
@@ -554,6 +724,9 @@ class SharedTable:
             for a in store.actions(row.name, table.game_no):
                 by_hand.setdefault(a.hand_no, []).append(a)
             for hand_no in range(1, started + 1):
+                hs = table.hand_stakes.get(hand_no, HandStakes((), table.allowed_seats()))
+                game.spectators = hs.spectators()
+                game.allow_spectators = hs.allow
                 hand = game.new_hand()
                 for a in by_hand.get(hand_no, []):
                     game.apply(a.seat, Action.from_json(a.action))
@@ -587,7 +760,12 @@ class SeatClient:
 
     @property
     def seat(self) -> int:
+        """``TableClient.seat``: the seat's view (a spectator sees from E)."""
         return self.seat_index if self.seat_index is not None else 0
+
+    @seat.setter
+    def seat(self, value: int) -> None:  # TableClient declares a plain attribute
+        raise AttributeError("a shared table's seat changes only by joining or standing")
 
     @property
     def spectating(self) -> bool:
@@ -647,6 +825,23 @@ class SeatClient:
     def stand(self) -> None:
         self.table.stand(self)
 
+    def stake(self, backs: int | None) -> str | None:
+        """压鸽子: back seat ``backs`` from the next hand (``None``: withdraw)."""
+        if self.seat_index is not None:
+            return "seated players do not stake 入座玩家不能压鸽子"
+        return self.table.stake(self.account, backs)
+
+    def set_allow(self, allow: bool) -> str | None:
+        """A seated player allows spectators to back them (from the next hand)."""
+        if self.seat_index is None:
+            return "only a seated player can allow spectators 只有入座玩家可以设置"
+        self.table.set_allow(self.seat_index, allow)
+        return None
+
+
+class TableExists(ValueError):
+    """Joining an existing table with settings of a new one."""
+
 
 class Registry:
     """All tables of the process, by name."""
@@ -671,16 +866,33 @@ class Registry:
         return len(self.tables)
 
     def get_or_create(self, name: str, rules: str | None = None,
-                      options: Mapping[str, Any] | None = None) -> SharedTable:
+                      options: Mapping[str, Any] | None = None,
+                      bots: tuple[str, str, str, str] | None = None) -> SharedTable:
+        """The table ``name``; created with ``rules``, ``options`` and computer ``bots``
+        levels when new. For an existing table, settings that differ from its own raise
+        :class:`TableExists` (options are chosen when a table is created). Bad options raise
+        :class:`~engine.rulesets.OptionError`, an unknown ruleset ValueError."""
         table = self.tables.get(name)
-        if table is None:
-            rules = rules or "yichun"
-            if rules not in RULESETS:
-                raise ValueError(f"unknown ruleset {rules!r} (one of {', '.join(RULESETS)})")
-            table = SharedTable(name, rules, options or {}, self.config, self.store,
-                                self.player_factory)
-            self.tables[name] = table
-            table._save()
+        if table is not None:
+            problems = []
+            if rules is not None and rules != table.rules:
+                problems.append(f"rules {table.rules}")
+            if options and any(table.ruleset.options.get(k) != v for k, v in options.items()):
+                problems.append("other options")
+            if bots is not None and bots != table.bot_levels:
+                problems.append("other computer levels")
+            if problems:
+                raise TableExists(
+                    f"table {name} already exists with {', '.join(problems)}; options are "
+                    f"set when a table is created 牌桌已存在，选项只能在创建时设置")
+            return table
+        rules = rules or "yichun"
+        if rules not in RULESETS:
+            raise ValueError(f"unknown ruleset {rules!r} (one of {', '.join(RULESETS)})")
+        table = SharedTable(name, rules, options or {}, self.config, self.store,
+                            self.player_factory, bots)
+        self.tables[name] = table
+        table._save()
         return table
 
     def resume(self) -> None:

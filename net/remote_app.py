@@ -22,6 +22,7 @@ from textual.widgets import Input, Static
 from net.registry import ChatLine, SeatClient, TableInfo, TableState
 from net.sanitize import clean_line
 from tui.app import MahjongApp, TableUpdated
+from tui.client import TableUpdate
 from tui.settings import Settings
 from tui.table_screen import TableScreen
 
@@ -41,6 +42,14 @@ def color_system(term: str, colorterm: str) -> str:
     if "256color" in term or term.startswith(("tmux", "screen-256")):
         return "256"
     return "standard"
+
+
+def stakes_line(info: TableInfo) -> str:
+    """One line about 压鸽子 at the table: who allows it, who backs whom."""
+    allow = "".join("ESWN"[i] for i, a in enumerate(info.allow) if a) or "-"
+    state = "on 开" if info.stakes_enabled else "off 关 (needs 2 seats that allow 需两人允许)"
+    chosen = ", ".join(f"{n}→{'ESWN'[b]}" for n, b in info.stakes) or "none 无"
+    return f"压鸽子 spectator stakes {state}; allow 允许: {allow}; stakes 押: {chosen}"
 
 
 class InfoChanged(Message):
@@ -79,10 +88,16 @@ class WaitingScreen(Screen[None]):
         if info.spectators:
             t.append(f"\n  spectators 旁观: {info.spectators}\n")
         opts = ", ".join(f"{k}={v}" for k, v in info.options) or "defaults 默认"
-        t.append(f"\n  options 选项: {opts}\n\n")
-        t.append("The hand starts when four people sit, or press S to start now.\n")
+        t.append(f"\n  options 选项: {opts}\n")
+        t.append(f"  computer players 电脑: {' '.join(info.bot_levels)}\n")
+        if info.stakes_possible:
+            t.append(f"  {stakes_line(info)}\n")
+        t.append("\nThe hand starts when four people sit, or press S to start now.\n")
         t.append("四人入座即开始，或按 S 立即开始（电脑补位）。\n\n")
-        t.append("S / Enter: start 开始 · /: chat 聊天 · q: leave 离开\n")
+        t.append("S / Enter: start 开始 · /: chat 聊天 · q: leave 离开")
+        if info.stakes_possible:
+            t.append(" · a: allow spectators 允许压鸽子 · y: stake 压鸽子")
+        t.append("\n")
         if self.message:
             t.append(f"\n{self.message}\n", style="bold")
         return t
@@ -133,6 +148,70 @@ class ChatScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+class StakeScreen(ModalScreen[None]):
+    """压鸽子: a spectator chooses the seated player to back (from the next hand)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("1", "back(0)", "E", id="stake-e"),
+        Binding("2", "back(1)", "S", id="stake-s"),
+        Binding("3", "back(2)", "W", id="stake-w"),
+        Binding("4", "back(3)", "N", id="stake-n"),
+        Binding("0", "back(-1)", "None 不押", id="stake-none"),
+        Binding("escape,y,q", "close", "Close 关闭", id="stake-close"),
+    ]
+    DEFAULT_CSS = """
+    StakeScreen { align: center middle; }
+    StakeScreen > Static { width: 64; height: auto; border: round $accent; padding: 1 2;
+                           background: $surface; }
+    """
+
+    def __init__(self, info: TableInfo) -> None:
+        super().__init__()
+        self.info = info
+        self.message = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._content(), id="stake")
+
+    def _content(self) -> Text:
+        info = self.info
+        app = self.app
+        me = app.seat_client.account.nickname if isinstance(app, RemoteApp) else ""
+        t = Text()
+        t.append("压鸽子 Spectator stakes\n\n", style="bold")
+        t.append("Back a seated player: you win or lose what they do, from the next hand.\n"
+                 "押一位入座玩家：从下一盘起输赢与其相同。\n\n")
+        for i, seat in enumerate(info.seats):
+            who = seat.name or "bot 电脑"
+            ok = "" if info.allow[i] else "  (does not allow 不允许)"
+            t.append(f"  {i + 1}  {'ESWN'[i]} {'东南西北'[i]}  {who}{ok}\n")
+        t.append("  0  no stake 不押\n\n")
+        mine = [b for n, b in info.stakes if n in (me, f"{me}*")]
+        t.append(f"Your stake 你押: {'ESWN'[mine[0]] if mine else 'none 无'}\n")
+        if not info.stakes_enabled:
+            t.append("Stakes are off until two seated players allow them. 需两人允许。\n")
+        t.append("1-4: back 押 · 0: none 不押 · Esc: close 关闭\n")
+        if self.message:
+            t.append(f"\n{self.message}\n", style="bold")
+        return t
+
+    def show(self, info: TableInfo) -> None:
+        self.info = info
+        if self.is_mounted:
+            self.query_one("#stake", Static).update(self._content())
+
+    def action_back(self, seat: int) -> None:
+        app = self.app
+        assert isinstance(app, RemoteApp)
+        error = app.seat_client.stake(None if seat < 0 else seat)
+        self.message = error or ("stake set: from the next hand 已押，下一盘起生效" if seat >= 0
+                                 else "no stake 不押")
+        self.query_one("#stake", Static).update(self._content())
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
 class RemoteApp(MahjongApp):
     """``MahjongApp`` for one SSH session at a shared table."""
 
@@ -140,6 +219,9 @@ class RemoteApp(MahjongApp):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
         Binding("slash", "chat", "Chat 聊天", id="chat", show=False),
+        Binding("y", "stake", "Stake 压鸽子 (spectators, Yichun)", id="stake", show=False),
+        Binding("a", "allow_spectators", "Allow spectators 允许压鸽子 (Yichun)", id="allow",
+                show=False),
     ]
     mj_remote = True  # net.server neutralises stdout/stderr redirection for these (pitfall 1)
 
@@ -162,6 +244,8 @@ class RemoteApp(MahjongApp):
         )
         self.waiting: WaitingScreen | None = None
         self.chat_lines: list[ChatLine] = []
+        self.info: TableInfo | None = None
+        self._stake_told: tuple[int, int] | None = None  # (game, hand) of the last notice
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -178,6 +262,10 @@ class RemoteApp(MahjongApp):
             del self.chat_lines[:-50]
             self.notify(f"{info.who}: {info.text}", markup=False, timeout=8)
             return
+        self.info = info
+        for screen in self.screen_stack:
+            if isinstance(screen, StakeScreen):
+                screen.show(info)
         if info.state is TableState.WAITING:
             if self.waiting is None:
                 self.waiting = WaitingScreen(info)
@@ -198,10 +286,53 @@ class RemoteApp(MahjongApp):
         if self.waiting is not None:
             self._close_waiting()
         super().on_table_updated(message)
+        self._tell_stake_result(message.update)
+
+    def _tell_stake_result(self, update: TableUpdate) -> None:
+        """A spectator who staked sees their net for the hand and the game."""
+        view = update.view
+        if not self.seat_client.spectating or view.result is None:
+            return
+        settlement = view.result.settlement
+        key = (self._game_no, view.hand_no)
+        if self._stake_told == key:
+            return
+        me = self.seat_client.account.nickname
+        name = next((n for n in (me, f"{me}*") if n in settlement.net), None)
+        if name is None:
+            return
+        self._stake_told = key
+        total = sum(dict(h.spectator_net).get(name, 0) for h in update.history)
+        self.notify(f"压鸽子 your stake 你的输赢: {settlement.net[name]:+d} "
+                    f"(game 本局 {total:+d})", markup=False, timeout=15)
 
     def action_chat(self) -> None:
         if not isinstance(self.screen, ChatScreen):
             self.push_screen(ChatScreen())
+
+    def action_stake(self) -> None:
+        info = self.info or self.seat_client.table.info()
+        if not self.seat_client.spectating:
+            self.notify("seated players do not stake; a: allow spectators 入座玩家按 a 允许压鸽子",
+                        markup=False)
+        elif not info.stakes_possible:
+            self.notify("no spectator stakes at this table 本桌不能压鸽子", markup=False)
+        elif not isinstance(self.screen, StakeScreen):
+            self.push_screen(StakeScreen(info))
+
+    def action_allow_spectators(self) -> None:
+        client = self.seat_client
+        if client.spectating or client.seat_index is None:
+            self.notify("spectators: y to stake 旁观者按 y 压鸽子", markup=False)
+            return
+        if not client.table.stakes_possible:
+            self.notify("no spectator stakes at this table 本桌不能压鸽子", markup=False)
+            return
+        allow = not client.table.seats[client.seat_index].allow_spectators
+        client.set_allow(allow)
+        self.notify(("spectators may back you 允许压鸽子" if allow else
+                     "spectators may not back you 不允许压鸽子") + " (from the next hand 下一盘起)",
+                    markup=False)
 
     # --- a shared table's game ends: the next game keeps its rules -------------------------
     def show_new_game(self) -> None:
@@ -229,14 +360,14 @@ class RemoteApp(MahjongApp):
     def open_url(self, url: str, *, new_tab: bool = True) -> None:
         pass
 
-    def deliver_binary(self, *args: Any, **kwargs: Any) -> str | None:  # type: ignore[override]
+    def deliver_binary(self, *args: Any, **kwargs: Any) -> str | None:
         return None
 
-    def save_screenshot(self, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]
+    def save_screenshot(self, *args: Any, **kwargs: Any) -> str:
         return ""
 
-    def deliver_screenshot(self, *args: Any, **kwargs: Any) -> str | None:  # type: ignore[override]
+    def deliver_screenshot(self, *args: Any, **kwargs: Any) -> str | None:
         return None
 
-    def action_screenshot(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+    def action_screenshot(self, *args: Any, **kwargs: Any) -> None:
         pass

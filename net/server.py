@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import json
 import logging
 import os
 import shlex
@@ -39,8 +40,13 @@ HELP_TEXT = """\
 mahjong-ssh: Chinese regional mahjong (宜春 Yichun, 上饶 Shangrao, 个旧 Gejiu) over SSH
 
   ssh -t -p PORT HOST                     the lobby: tables, create, join, watch 大厅
-  ssh -t -p PORT HOST join NAME [--rules yichun|shangrao|gejiu]
-                                          sit at table NAME (created if new) 入座
+  ssh -t -p PORT HOST join NAME [--rules yichun|shangrao|gejiu] [--option KEY=VALUE ...]
+                      [--bots easy|normal|hard|L,L,L,L]
+                                          sit at table NAME (created if new, with these
+                                          options and computer levels) 入座／建桌
+  options 选项: base_point, hands_per_game, turn_seconds, claim_seconds (all);
+    discarder_pays_double, max_lighters, spectator_stakes (yichun); discard_wins
+    (shangrao); first_roller (gejiu).  e.g. --option hands_per_game=4
   ssh -t -p PORT HOST watch NAME          watch table NAME without seeing any hand 旁观
   ssh -p PORT HOST stats                  the leaderboard 排行榜
   ssh -p PORT HOST help                   this text 帮助
@@ -86,7 +92,8 @@ def neutralise_redirects() -> None:
         return
     import textual.app as textual_app
 
-    real_out, real_err = textual_app.redirect_stdout, textual_app.redirect_stderr
+    real_out = textual_app.redirect_stdout  # type: ignore[attr-defined]
+    real_err = textual_app.redirect_stderr  # type: ignore[attr-defined]
 
     def _remote(target: Any) -> bool:
         app = getattr(target, "app", None)
@@ -98,8 +105,8 @@ def neutralise_redirects() -> None:
     def redirect_err(target: Any) -> AbstractContextManager[Any]:
         return nullcontext() if _remote(target) else real_err(target)
 
-    textual_app.redirect_stdout = redirect_out  # type: ignore[assignment]
-    textual_app.redirect_stderr = redirect_err  # type: ignore[assignment]
+    textual_app.redirect_stdout = redirect_out  # type: ignore[attr-defined, assignment]
+    textual_app.redirect_stderr = redirect_err  # type: ignore[attr-defined, assignment]
     _redirect_patched = True
 
 
@@ -109,17 +116,60 @@ class Command:
     name: str  # "lobby", "join", "watch", "stats", "help"
     table: str = ""
     rules: str | None = None
+    options: tuple[tuple[str, Any], ...] = ()  # table options for a new table
+    bots: tuple[str, str, str, str] | None = None  # computer levels per seat E,S,W,N
 
 
 class CommandError(ValueError):
-    pass
+    """A refused command. ``shown``: the session prints the message (a join or watch command
+    with bad arguments); otherwise the channel is refused."""
+
+    def __init__(self, message: str, shown: bool = False) -> None:
+        super().__init__(message)
+        self.shown = shown
 
 
 TABLE_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+JOIN_USAGE = ("join NAME [--rules yichun|shangrao|gejiu] [--option KEY=VALUE ...] "
+              "[--bots LEVEL|L,L,L,L]")
 
 
 def valid_table_name(name: str) -> bool:
     return 0 < len(name) <= 24 and set(name) <= TABLE_NAME_CHARS
+
+
+def option_value(key: str, raw: str) -> Any:
+    """``--option key=value``: JSON values (true, 3, null), also on/off/yes/no."""
+    low = raw.strip().lower()
+    words = {"on": True, "yes": True, "off": False, "no": False, "none": None, "": None}
+    if low in words:
+        return words[low]
+    try:
+        return json.loads(low)
+    except json.JSONDecodeError:
+        raise CommandError(f"option {key!r}: {raw!r} is not a value (true, 3, null) "
+                           f"选项值无效", shown=True) from None
+
+
+def parse_options(pairs: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key:
+            raise CommandError(f"--option needs KEY=VALUE, got {pair!r}", shown=True)
+        out[key.strip()] = option_value(key, raw)
+    return out
+
+
+def check_table_settings(rules: str | None, options: dict[str, Any]) -> None:
+    """Validate a new table's options with its ruleset: CommandError with the engine's
+    message (``OptionError``)."""
+    from engine.rulesets import OptionError, find_ruleset
+
+    try:
+        find_ruleset(rules or "yichun", options)
+    except (OptionError, ValueError) as exc:
+        raise CommandError(str(exc), shown=True) from None
 
 
 def parse_command(text: str | None) -> Command:
@@ -132,23 +182,53 @@ def parse_command(text: str | None) -> Command:
     head, rest = words[0], words[1:]
     if head in ("stats", "help") and not rest:
         return Command(head)
-    if head in ("join", "watch") and rest:
-        name, rules = rest[0], None
-        extra = rest[1:]
-        if head == "join" and len(extra) == 2 and extra[0] in ("--rules", "-r"):
-            rules = extra[1].lower()
-            extra = []
-        elif head == "join" and len(extra) == 1 and extra[0].startswith("--rules="):
-            rules = extra[0].split("=", 1)[1].lower()
-            extra = []
-        if extra or not valid_table_name(name):
-            raise CommandError(f"bad {head} command")
-        from engine.rulesets import RULESETS
+    if head not in ("join", "watch"):
+        raise CommandError("unknown command")
+    if not rest:
+        raise CommandError(f"usage: {JOIN_USAGE} · watch NAME", shown=True)
+    name, extra = rest[0], rest[1:]
+    if not valid_table_name(name):
+        raise CommandError(f"bad table name {name[:30]!r}: up to 24 letters, digits, - or _ "
+                           f"牌桌名只能用字母数字", shown=True)
+    if head == "watch":
+        if extra:
+            raise CommandError("usage: watch NAME", shown=True)
+        return Command(head, name)
+    rules: str | None = None
+    pairs: list[str] = []
+    bots: tuple[str, str, str, str] | None = None
+    i = 0
+    while i < len(extra):
+        word = extra[i]
+        flag, eq, value = word.partition("=")
+        if flag not in ("--rules", "-r", "--option", "-o", "--bots", "-b"):
+            raise CommandError(f"unknown argument {word[:30]!r}; usage: {JOIN_USAGE}",
+                               shown=True)
+        if not eq:
+            if i + 1 >= len(extra):
+                raise CommandError(f"{flag} needs a value; usage: {JOIN_USAGE}", shown=True)
+            value = extra[i + 1]
+            i += 1
+        i += 1
+        if flag in ("--rules", "-r"):
+            rules = value.lower()
+        elif flag in ("--option", "-o"):
+            pairs.append(value)
+        else:
+            from net.registry import parse_levels
 
-        if rules is not None and rules not in RULESETS:
-            raise CommandError(f"unknown ruleset {rules!r}: {', '.join(RULESETS)}")
-        return Command(head, name, rules)
-    raise CommandError("unknown command")
+            try:
+                bots = parse_levels(value)
+            except ValueError as exc:
+                raise CommandError(str(exc), shown=True) from None
+    from engine.rulesets import RULESETS
+
+    if rules is not None and rules not in RULESETS:
+        raise CommandError(f"unknown ruleset {rules!r}: {', '.join(RULESETS)}", shown=True)
+    options = parse_options(pairs)
+    if options:
+        check_table_settings(rules, options)
+    return Command(head, name, rules, tuple(sorted(options.items())), bots)
 
 
 # --- per connection ------------------------------------------------------------------------
@@ -290,7 +370,9 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.command = parse_command(command)
         except CommandError as exc:
             log.info("%s: refused command %r: %s", self.conn.address, command[:80], exc)
-            return False
+            if not exc.shown:
+                return False
+            self.command_error = str(exc)
         return True
 
     def subsystem_requested(self, subsystem: str) -> bool:
@@ -302,6 +384,9 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def session_started(self) -> None:
         chan = self.chan
         assert chan is not None
+        if self.command_error is not None:
+            self._text(f"error 错误: {self.command_error}\n", status=2)
+            return
         command = self.command or Command("lobby")
         if command.name == "help":
             self._text(HELP_TEXT)
@@ -398,7 +483,12 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 if not isinstance(chosen, Command) or self.ended or self.chan is None:
                     return
                 command = chosen
-            table = self.server.table_for(command)
+            try:
+                table = self.server.table_for(command)
+            except ValueError as exc:  # TableExists, OptionError, unknown ruleset
+                self._write_line(f"error 错误: {exc}")
+                status = 2
+                return
             if table is None:
                 self._write_line(f"no table named {command.table} 没有这个牌桌")
                 status = 1
@@ -510,7 +600,8 @@ class MahjongServer:
     def table_for(self, command: Command) -> SharedTable | None:
         if command.name == "watch":
             return self.registry.tables.get(command.table)
-        return self.registry.get_or_create(command.table, command.rules)
+        return self.registry.get_or_create(command.table, command.rules, dict(command.options),
+                                           command.bots)
 
     def stats_text(self) -> str:
         rows = self.store.leaderboard()

@@ -65,6 +65,16 @@ CREATE TABLE IF NOT EXISTS results (
     finished REAL NOT NULL,
     PRIMARY KEY (table_name, game_no, seat)
 );
+CREATE TABLE IF NOT EXISTS stake_results (  -- Yichun 压鸽子: a spectator's result in a game
+    table_name TEXT NOT NULL,
+    game_no INTEGER NOT NULL,
+    account_id INTEGER NOT NULL,
+    score INTEGER NOT NULL,
+    hands INTEGER NOT NULL,               -- hands in which the spectator's stake applied
+    rules TEXT NOT NULL,
+    finished REAL NOT NULL,
+    PRIMARY KEY (table_name, game_no, account_id)
+);
 """
 
 
@@ -221,10 +231,23 @@ class Store:
             "hands, rules, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(table, game_no, a, s, sc, w, h, rules, now) for a, s, sc, w, h in rows])
 
+    def finish_stakes(self, table: str, game_no: int, rules: str,
+                      rows: list[tuple[int, int, int]]) -> None:
+        """``rows``: (account_id, score, hands) for each spectator who staked (压鸽子)."""
+        now = time.time()
+        self.db.executemany(
+            "INSERT OR REPLACE INTO stake_results (table_name, game_no, account_id, score, "
+            "hands, rules, finished) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(table, game_no, a, sc, h, rules, now) for a, sc, h in rows])
+
     def leaderboard(self, limit: int = 20) -> list[LeaderRow]:
+        """Seated results and spectators' stake results (压鸽子) together; a game counts
+        once per account and role."""
         rows = self.db.execute(
             "SELECT a.nickname, COUNT(*), SUM(r.hands), SUM(r.wins), SUM(r.score) "
-            "FROM results r JOIN accounts a ON a.id = r.account_id "
+            "FROM (SELECT account_id, hands, wins, score FROM results "
+            "      UNION ALL SELECT account_id, hands, 0, score FROM stake_results) r "
+            "JOIN accounts a ON a.id = r.account_id "
             "GROUP BY r.account_id ORDER BY SUM(r.score) DESC, SUM(r.wins) DESC, a.nickname "
             "LIMIT ?", (limit,)).fetchall()
         return [LeaderRow(n, g, h or 0, w or 0, s or 0) for n, g, h, w, s in rows]

@@ -98,9 +98,18 @@ async def test_help_stats_and_refused_commands(server: MahjongServer) -> None:
     assert r.exit_status == 0 and "join NAME" in str(r.stdout)
     r = await run_command(server.port, "ann", "stats")
     assert r.exit_status == 0 and "Leaderboard" in str(r.stdout)
-    for bad in ("ls -la", "sh -c id", "join", "join a;b", "stats now"):
+    for bad in ("ls -la", "sh -c id", "stats now", "scp -f x"):
         with pytest.raises(asyncssh.ChannelOpenError):
             await run_command(server.port, "ann", bad)
+    # a join or watch command with bad arguments gets the reason, and no table is made
+    for bad, why in (("join", "usage"), ("join a;b", "bad table name"),
+                     ("join t --rules yichun --option max_lighters=9", "at most 4"),
+                     ("join t --rules gejiu --option discard_wins=on", "no option"),
+                     ("join t --bots genius", "computer level"),
+                     ("join t --option hands_per_game=two", "not a value")):
+        r = await run_command(server.port, "ann", bad)
+        assert r.exit_status == 2 and why in str(r.stdout), (bad, r.stdout)
+    assert not server.registry.tables
 
 
 async def test_no_port_forwarding_and_no_sftp(server: MahjongServer) -> None:
@@ -326,3 +335,39 @@ async def test_spectators_see_no_concealed_tile(server: MahjongServer) -> None:
     assert upd is not None and upd.view.hand == () and upd.view.legal == ()
     await a.close()
     await w.close()
+
+
+async def test_options_on_the_command_line_and_stakes_by_keys(server: MahjongServer) -> None:
+    a = await join(server, "amy", new_key(),
+                   "join ys --rules yichun --option hands_per_game=2 --option base_point=3 "
+                   "--bots easy")
+    await a.wait_for("press S")
+    t = server.registry.tables["ys"]
+    assert t.ruleset.options["base_point"] == 3 and t.bot_levels == ("easy",) * 4
+    await a.wait_for("base_point=3")
+    again = await join(server, "bob", new_key(), "join ys --rules gejiu")
+    await again.closed.wait()
+    assert again.exit_status == 2 and "already exists" in again.text()
+    a.send("a")  # amy does not allow spectators ...
+    await until(lambda: not t.seats[0].allow_spectators, what="the allow key")
+    a.send("a")  # ... and allows them again
+    await until(lambda: t.seats[0].allow_spectators, what="the allow key again")
+    w = await join(server, "wes", new_key(), "watch ys")
+    await w.wait_for("Table")
+    w.send("y")
+    await w.wait_for("Spectator stakes")
+    w.send("2")  # S is a computer seat and allows by default
+    await w.wait_for("stake set")
+    assert [(s.name, s.backs) for s in t.stakes.values()] == [("wes", 1)]
+    w.send("\x1b")
+    a.send("s")  # the stakes are fixed before the first hand's break roll
+    await until(lambda: t.game is not None, what="the start")
+    assert t.game is not None and t.game.hand is not None
+    assert [(s.name, s.backs) for s in t.game.hand.spectators] == [("wes", 1)]
+    await play_by_keys(t, {0: a}, max_actions=600)
+    assert t.game.hand.is_over and t.game.hand.settlement is not None
+    await w.wait_for("your stake")
+    net = t.game.hand.settlement.net.get("wes", 0)
+    await w.wait_for(f"{net:+d}")
+    for c in (a, w, again):
+        await c.close()

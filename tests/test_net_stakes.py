@@ -1,0 +1,255 @@
+"""Yichun 压鸽子 at a shared table (yichun.md §7.7, A-Y8): spectators back a seated player who
+allows it, the stakes are fixed before each hand's break roll, settled by the engine, kept
+across a restart and counted on the leaderboard; table options and computer levels."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from textual.screen import Screen
+from textual.widgets import Input, Select, Static
+
+from engine.bots.basic import BasicPlayer
+from engine.bots.hard import HardPlayer
+from engine.bots.normal import NormalPlayer
+from engine.rulesets import OptionError
+from engine.situation import Spectator
+from engine.table import Phase
+from engine.view import build_view
+from net.lobby import CreateTableScreen, LobbyApp
+from net.registry import Registry, SharedTable, TableConfig, TableExists, parse_levels
+from net.server import Command, CommandError, parse_command
+from net.store import Account, Store
+
+ANN, WES, VAL = Account(1, "ann", "SHA256:a"), Account(2, "wes", "SHA256:w"), Account(3, "E")
+
+
+def play_out(t: SharedTable) -> None:
+    """Computer players act for every seat until the hand is over (no await: the table's
+    own loop does not run meanwhile)."""
+    game = t.game
+    assert game is not None and game.hand is not None
+    hand = game.hand
+    for _ in range(2000):
+        if hand.is_over:
+            return
+        seat = hand.to_act()[0]
+        assert t.apply(seat, t._bot(seat).choose(build_view(hand, seat))) is None
+    raise AssertionError("the hand did not end")
+
+
+def new_table(store: Store | None, **options: object) -> tuple[Registry, SharedTable]:
+    reg = Registry(TableConfig(bot_delay=0, bot_level="easy"), store)
+    return reg, reg.get_or_create("y1", "yichun", {"hands_per_game": 2, **options})
+
+
+async def test_a_stake_applies_from_the_next_hand_and_mirrors_its_player(
+        tmp_path: Path) -> None:
+    store = Store(tmp_path / "db.sqlite3")
+    for a in (ANN, WES, VAL):
+        store.db.execute("INSERT INTO accounts (id, nickname, created, last_seen) "
+                         "VALUES (?, ?, 0, 0)", (a.id, a.nickname))
+    reg, t = new_table(store)
+    t.join(ANN)
+    t.start(seed=11)
+    wes = t.join(WES, spectate=True)
+    val = t.join(VAL, spectate=True)
+    assert wes.stake(0) is None and val.stake(2) is None  # mid-hand: from the next hand
+    assert t.game is not None and t.game.hand is not None
+    assert t.game.hand.spectators == ()
+    assert t.info().stakes == (("wes", 0), ("E*", 2)) and t.info().hand_stakes == ()
+    play_out(t)
+    t._new_hand()
+    hand = t.game.hand
+    assert hand is not None and hand.hand_no == 2
+    assert hand.spectators == (Spectator("wes", 0), Spectator("E*", 2))
+    assert t.info().hand_stakes == (("wes", 0), ("E*", 2))
+    assert wes.stake(1) is None  # a change now waits for a hand that never comes
+    play_out(t)
+    s = hand.settlement
+    assert s is not None
+    mirror = sum(tr.amount for tr in s.transfers if tr.payee == "wes") - sum(
+        tr.amount for tr in s.transfers if tr.payer == "wes")
+    assert s.net.get("wes", 0) == mirror
+    primary = [tr for tr in s.transfers if isinstance(tr.payer, int) and isinstance(tr.payee, int)]
+    seat0 = sum(tr.amount for tr in primary if tr.payee == 0) - sum(
+        tr.amount for tr in primary if tr.payer == 0)
+    assert s.net.get("wes", 0) == seat0  # the spectator wins/loses exactly E's primary result
+    assert sum(s.net.values()) == 0 and s.net.get("wes", 0) != 0  # (seed: E's hand scores)
+    assert t.game.is_over
+    assert t.game.spectator_scores["wes"] == s.net.get("wes", 0)
+    board = {r.nickname: r for r in store.leaderboard()}
+    assert board["wes"].score == s.net.get("wes", 0) and board["wes"].hands == 1
+    assert board["E"].score == s.net.get("E*", 0)
+    assert board["ann"].score == t.game.scores[0] and board["ann"].hands == 2
+    reg.close()
+    store.close()
+
+
+async def test_stakes_need_two_allowing_seats_and_bad_choices_are_refused() -> None:
+    reg, t = new_table(None)
+    ann = t.join(ANN)
+    assert ann.stake(1) is not None  # a seated player does not stake
+    for seat in (1, 2, 3):
+        t.set_allow(seat, False)
+    wes = t.join(WES, spectate=True)
+    assert "does not allow" in (wes.stake(1) or "")
+    assert wes.stake(0) is None
+    assert not t.info().stakes_enabled  # one seat allows: stakes are off
+    t.start(seed=5)
+    assert t.game is not None and t.game.hand is not None
+    assert t.game.hand.spectators == () and t.hand_stakes[1].stakes == ()
+    others = [t.join(Account(10 + i, f"s{i}"), spectate=True) for i in range(4)]
+    t.set_allow(1, True)
+    assert t.info().stakes_enabled
+    assert [c.stake(1) for c in others[:3]] == [None] * 3
+    assert "at most 4" in (others[3].stake(1) or "")
+    assert others[0].stake(None) is None and others[3].stake(1) is None
+    assert ann.set_allow(False) is None and t.seats[0].allow_spectators is False
+    t.set_allow(2, True)  # S and W allow: stakes stay on
+    play_out(t)
+    t._new_hand()
+    assert t.game.hand is not None
+    # E withdrew its permission: the stake on E is not applied; three stakes on S are
+    assert {sp.backs for sp in t.game.hand.spectators} == {1}
+    assert len(t.game.hand.spectators) == 3
+    # a spectator who sits down loses the stake
+    t.stand(ann)
+    t.join(WES)
+    assert 2 not in t.stakes
+    reg.close()
+    reg2 = Registry(TableConfig())
+    g = reg2.get_or_create("g", "gejiu")
+    assert "no spectator stakes" in (g.join(WES, spectate=True).stake(0) or "")
+    off = reg2.get_or_create("o", "yichun", {"spectator_stakes": False})
+    assert "no spectator stakes" in (off.join(WES, spectate=True).stake(0) or "")
+
+
+async def test_stakes_and_levels_survive_a_restart(tmp_path: Path) -> None:
+    store = Store(tmp_path / "db.sqlite3")
+    reg = Registry(TableConfig(bot_delay=0), store)
+    t = reg.get_or_create("r1", "yichun", {"hands_per_game": 3, "base_point": 2},
+                          bots=("easy", "easy", "easy", "easy"))
+    t.join(ANN)
+    t.set_allow(3, False)
+    t.start(seed=21)
+    wes = t.join(WES, spectate=True)
+    assert wes.stake(1) is None
+    play_out(t)
+    t._new_hand()
+    for _ in range(12):  # into hand 2, with the stake applied
+        hand = t.game.hand  # type: ignore[union-attr]
+        seat = hand.to_act()[0]
+        t.apply(seat, t._bot(seat).choose(build_view(hand, seat)))
+    game = t.game
+    assert game is not None and game.hand is not None
+    reg.close()
+    reg2 = Registry(TableConfig(bot_delay=0), store)
+    assert reg2.load() == 1
+    t2 = reg2.tables["r1"]
+    assert t2.game is not None and t2.game.hand is not None
+    assert t2.game.hand.actions == game.hand.actions
+    assert t2.game.hand.spectators == (Spectator("wes", 1),)
+    assert t2.game.hand.allow_spectators == (0, 1, 2)
+    assert t2.stakes == t.stakes and t2.hand_stakes == t.hand_stakes
+    assert t2.game.spectator_scores.get("wes", 0) == game.spectator_scores.get("wes", 0)
+    assert [s.allow_spectators for s in t2.seats] == [True, True, True, False]
+    assert t2.bot_levels == ("easy",) * 4 and t2.ruleset.options["base_point"] == 2
+    store.close()
+
+
+async def test_options_and_levels_when_a_table_is_created() -> None:
+    reg = Registry(TableConfig())
+    with pytest.raises(OptionError, match="max_lighters"):
+        reg.get_or_create("x", "yichun", {"max_lighters": 9})
+    with pytest.raises(OptionError, match="no option"):
+        reg.get_or_create("x", "gejiu", {"discard_wins": True})
+    assert "x" not in reg.tables
+    t = reg.get_or_create("x", "shangrao", {"discard_wins": True, "turn_seconds": 0},
+                          bots=parse_levels("easy,normal,hard,easy"))
+    assert t.ruleset.options["discard_wins"] is True and t._timer_for(Phase.TURN) == 0
+    kinds = [type(t._bot(i)) for i in range(4)]
+    assert kinds == [BasicPlayer, NormalPlayer, HardPlayer, BasicPlayer]
+    assert reg.get_or_create("x") is t and reg.get_or_create("x", "shangrao") is t
+    with pytest.raises(TableExists, match="rules shangrao"):
+        reg.get_or_create("x", "gejiu")
+    with pytest.raises(TableExists, match="options"):
+        reg.get_or_create("x", options={"discard_wins": False})
+    assert reg.get_or_create("x", options={"discard_wins": True}) is t
+    with pytest.raises(ValueError, match="computer level"):
+        parse_levels("genius")
+    assert parse_levels("HARD") == ("hard",) * 4
+    await asyncio.sleep(0)
+
+
+# --- creating a table from the lobby --------------------------------------------------------
+def lobby_app() -> LobbyApp:
+    server = SimpleNamespace(registry=Registry(TableConfig()))
+    return LobbyApp(server, Account(1, "ann"))  # type: ignore[arg-type]
+
+
+def message(screen: Screen[Any], selector: str) -> str:
+    return str(screen.query_one(selector, Static).render())
+
+
+async def test_lobby_form_creates_a_table_with_options_and_levels() -> None:
+    app = lobby_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("ctrl+n")
+        form = app.screen
+        assert isinstance(form, CreateTableScreen)
+        assert form.query("#opt-max_lighters") and not form.query("#opt-discard_wins")
+        form.query_one("#create-name", Input).value = "fri"
+        form.query_one("#create-rules", Select).value = "shangrao"
+        await pilot.pause()
+        await pilot.pause()
+        assert form.query("#opt-discard_wins") and not form.query("#opt-max_lighters")
+        form.query_one("#opt-hands_per_game", Input).value = "0"
+        await pilot.press("ctrl+s")
+        assert "at least 1" in message(form, "#create-msg")  # the ruleset's own message
+        assert app.screen is form
+        form.query_one("#opt-hands_per_game", Input).value = "4"
+        form.query_one("#opt-discard_wins", Input).value = "maybe"
+        await pilot.press("ctrl+s")
+        assert "on/off" in message(form, "#create-msg")
+        form.query_one("#opt-discard_wins", Input).value = "on"
+        form.query_one("#bot-2", Select).value = "hard"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert app.return_value == Command(
+        "join", "fri", "shangrao", (("discard_wins", True), ("hands_per_game", 4)),
+        ("normal", "normal", "hard", "normal"))
+
+
+async def test_lobby_line_takes_a_ruleset_options_and_levels() -> None:
+    app = lobby_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        entry = app.query_one("#entry", Input)
+        entry.value = "sat gejiu first_roller=9"
+        await pilot.press("enter")
+        assert "at most 3" in message(app.screen, "#msg")
+        entry.value = "sat gejiu first_roller=2 hands_per_game=3 bots=easy"
+        await pilot.press("enter")
+        await pilot.pause()
+    assert app.return_value == Command(
+        "join", "sat", "gejiu", (("first_roller", 2), ("hands_per_game", 3)), ("easy",) * 4)
+
+
+def test_join_commands_carry_options_and_levels() -> None:
+    c = parse_command("join f --rules yichun --option max_lighters=null -o base_point=5 "
+                      "--option=spectator_stakes=off --bots=easy,normal,hard,hard")
+    assert c == Command("join", "f", "yichun", (("base_point", 5), ("max_lighters", None),
+                                                ("spectator_stakes", False)),
+                        ("easy", "normal", "hard", "hard"))
+    for bad, why in (("join f --option base_point=0", "at least 1"),
+                     ("join f --rules shangrao --option max_lighters=1", "no option"),
+                     ("join f --bots easy,hard", "computer level"),
+                     ("join f --colour red", "unknown argument"),
+                     ("join f --option", "needs a value")):
+        with pytest.raises(CommandError, match=why) as info:
+            parse_command(bad)
+        assert info.value.shown
