@@ -163,7 +163,10 @@ class TableView(Widget):
             if x >= width:
                 break
             if x > pos:
-                add(Segment(" " * (x - pos), base))
+                if segments and segments[-1].style is base:
+                    segments[-1] = Segment(segments[-1].text + " " * (x - pos), base)
+                else:
+                    add(Segment(" " * (x - pos), base))
                 pos = x
             elif x < pos:  # overlap: drop the covered beginning
                 cut = pos - x
@@ -181,8 +184,14 @@ class TableView(Widget):
                 text = set_cell_size(text, width - pos)
                 segment = Segment(text, segment.style)
                 tw = width - pos
-            add(segment)
+            if segments and segments[-1].style is segment.style:  # one segment per style run
+                segments[-1] = Segment(segments[-1].text + segment.text, segment.style)
+            else:
+                add(segment)
             pos += tw
         if pos < width:
-            add(Segment(" " * (width - pos), base))
+            if segments and segments[-1].style is base:
+                segments[-1] = Segment(segments[-1].text + " " * (width - pos), base)
+            else:
+                add(Segment(" " * (width - pos), base))
         return Strip(segments, width)
