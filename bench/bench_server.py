@@ -1,19 +1,36 @@
 """The SSH server under load: N tables x 4 PTY clients, one discard per table every 0.5 s.
 
-The server runs as a subprocess (``mahjong-ssh serve`` on a free port, temporary data folder);
-the clients are asyncssh sessions with a PTY in this process. For each table, every 0.5 s the
-client whose screen says "Your turn" presses Enter; the latency is the time from that key until
-all four sessions have received output after it. Reported: p50/p99 latency, server CPU share,
-server RSS per session, connect-to-first-screen time.
+The server runs as a subprocess (``mahjong-ssh serve`` on a free port, temporary data folder,
+tables created with ``join NAME --option hands_per_game=1000`` so no game ends during a run).
+The clients are asyncssh sessions with a PTY drawn into pyte screens, spread over several
+worker processes (``multiprocessing``), each driving whole tables, so the clients' own CPU
+does not sit on one core.
 
-``MJ_BENCH_TABLES`` (default ``5,25``) lists the table counts; ``MJ_BENCH_SECONDS`` (default
-10) is the measuring time per count.
+For each table, every 0.5 s, once all four screens agree on the table (same wall count, the
+same player to move), the client whose status row says "Your turn" presses Enter (a discard).
+Latency = from that key (``time.perf_counter`` in the worker, just before the write) until
+*each* of the four screens shows the effect — its status row (timer stripped) differs from
+what it showed at the key — checked right after every incoming data chunk is fed into the pyte
+screen (no polling). The figure is the slowest of the four. Claim prompts are passed (``x``)
+and buying prompts answered (Enter) without timing them.
+
+Reported per table count: p50/p99 of key → all four screens, keys timed and keys that timed
+out (2 s; not in the percentiles), server CPU share (``/proc/<pid>/stat`` of the server over
+the measuring window), the workers' CPU share and pyte's time to draw one frame (≥ 1 KB; part
+of every latency), server RSS per session, connect → first screen (all workers connect at
+once), and the load average.
+
+Environment: ``MJ_BENCH_TABLES`` (default ``5,25``) table counts; ``MJ_BENCH_SECONDS``
+(default 10) measuring time per count; ``MJ_BENCH_WORKERS`` (default 4) client processes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import multiprocessing as mp
 import os
+import queue
 import re
 import socket
 import statistics
@@ -21,9 +38,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+TICK = 0.5  # one discard per table every 0.5 s (the design note's load)
+KEY_TIMEOUT = 2.0
 
 
 def _free_port() -> int:
@@ -49,87 +70,234 @@ def _pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-async def _run(tables: int, seconds: float) -> dict[str, float]:
+# --- one worker process ------------------------------------------------------------------------
+def status_row(client: Any) -> str:
+    """Row 0 of the client's pyte screen without the timer bar."""
+    screen = client.screen
+    row = screen.buffer[0]
+    text = "".join(row[x].data for x in range(screen.columns))
+    return text.split("⏱")[0].rstrip()
+
+
+def row_parts(row: str) -> tuple[str, str]:
+    """(wall part, turn part) of a status row."""
+    parts = [p.strip() for p in row.split("│")]
+    return (parts[3] if len(parts) > 3 else "", parts[4] if len(parts) > 4 else "")
+
+
+@dataclass
+class Pending:
+    t0: float
+    before: list[str]
+    done: list[float | None]
+    finished: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class TableDriver:
+    """The four clients of one table, and the keys pressed at it."""
+
+    def __init__(self, clients: list[Any], feed_times: list[float]) -> None:
+        self.clients = clients
+        self.pending: Pending | None = None
+        self.changed = asyncio.Event()
+        for i, c in enumerate(clients):
+            c.on_data = lambda client, i=i: self._on_data(i)
+            c.stream.feed = self._timed_feed(c.stream.feed, feed_times)
+
+    @staticmethod
+    def _timed_feed(feed: Any, times: list[float]) -> Any:
+        """pyte's feed, timed: the client-side part of each latency."""
+        def timed(data: bytes) -> None:
+            t0 = time.perf_counter()
+            feed(data)
+            if len(data) >= 1000:
+                times.append(time.perf_counter() - t0)
+        return timed
+
+    def _on_data(self, i: int) -> None:
+        now = time.perf_counter()
+        p = self.pending
+        if p is not None and p.done[i] is None and status_row(self.clients[i]) != p.before[i]:
+            p.done[i] = now
+            if all(d is not None for d in p.done):
+                p.finished.set()
+        self.changed.set()
+
+    def mover(self) -> Any | None:
+        """The client to press Enter for a timed discard, when all four screens agree."""
+        rows = [status_row(c) for c in self.clients]
+        parts = [row_parts(r) for r in rows]
+        if len({w for w, _ in parts}) != 1:
+            return None
+        movers = [i for i, (_, turn) in enumerate(parts) if turn == "Your turn"]
+        if len(movers) != 1:
+            return None
+        others = [turn.split() for i, (_, turn) in enumerate(parts) if i != movers[0]]
+        if not all(len(w) >= 3 and w[-2:] == ["to", "play"] for w in others) or len(
+                {w[-3] for w in others}) != 1:  # "Left N to play", "Across N to play", ...
+            return None
+        return self.clients[movers[0]]
+
+    def untimed(self) -> bool:
+        """Answer the prompts that are not timed; True if a key was sent."""
+        sent = False
+        for c in self.clients:
+            text = "\n".join(c.screen.display)
+            if "Enter: next hand" in text or "this hand?" in text:
+                c.send("\r")
+                sent = True
+            elif "Pass 过" in text and "Your turn" not in status_row(c):
+                c.send("x")
+                sent = True
+        return sent
+
+    async def run(self, stop_at: float, latencies: list[float], timeouts: list[int]) -> None:
+        next_tick = time.perf_counter()
+        while time.perf_counter() < stop_at:
+            wait = next_tick - time.perf_counter()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            mover = self.mover()
+            if mover is None:
+                if not self.untimed():
+                    self.changed.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self.changed.wait(), 0.25)
+                else:
+                    await asyncio.sleep(0.05)
+                continue
+            p = Pending(time.perf_counter(), [status_row(c) for c in self.clients], [None] * 4)
+            self.pending = p
+            p.t0 = time.perf_counter()
+            mover.send("\r")
+            try:
+                await asyncio.wait_for(p.finished.wait(), KEY_TIMEOUT)
+                done = [d for d in p.done if d is not None]
+                latencies.append(max(done) - p.t0)
+            except TimeoutError:
+                timeouts[0] += 1
+            self.pending = None
+            next_tick = p.t0 + TICK
+
+
+async def _worker(port: int, tables: list[int], seconds: float, ready: Any, start: Any,
+                  out: Any) -> None:
     from net.testing import PtyClient
 
+    connect_times: list[float] = []
+    feed_times: list[float] = []
+    drivers: list[TableDriver] = []
+    for t in tables:
+        group = []
+        for i in range(4):
+            c = PtyClient()
+            c.keep_raw = False
+            started = time.perf_counter()
+            await c.connect(port, f"b{t}x{i}", None,
+                            command=f"join bench{t} --option hands_per_game=1000")
+            await c.wait_for(lambda text: "Table" in text or "Hand " in text, 30)
+            connect_times.append(time.perf_counter() - started)
+            group.append(c)
+        drivers.append(TableDriver(group, feed_times))
+    for d in drivers:
+        for c in d.clients:
+            await c.wait_for(lambda text: "Hand 1/" in text, 30)
+    ready.put(("ready", os.getpid()))
+    await asyncio.to_thread(start.wait)
+    cpu0 = time.process_time()
+    wall0 = time.perf_counter()
+    latencies: list[float] = []
+    timeouts = [0]
+    feed_times.clear()
+    stop_at = time.perf_counter() + seconds
+    await asyncio.gather(*(d.run(stop_at, latencies, timeouts) for d in drivers))
+    cpu = (time.process_time() - cpu0) / (time.perf_counter() - wall0)
+    out.put({"latencies": latencies, "timeouts": timeouts[0], "connect": connect_times,
+             "cpu": cpu, "feeds": feed_times})
+    for d in drivers:
+        for c in d.clients:
+            await c.close()
+
+
+def _worker_main(port: int, tables: list[int], seconds: float, ready: Any, start: Any,
+                 out: Any) -> None:
+    try:
+        asyncio.run(_worker(port, tables, seconds, ready, start, out))
+    except Exception as exc:  # report, do not hang the parent
+        ready.put(("error", repr(exc)))
+        out.put({"error": repr(exc)})
+
+
+# --- the parent --------------------------------------------------------------------------------
+def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
     data = tempfile.mkdtemp(prefix="mj-bench-")
     port = _free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "net.cli", "serve", "--port", str(port), "--data", data,
-         "--max-per-address", "1000"],
+         "--max-per-address", "100000"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
     )
     assert proc.stdout is not None
-    while b"connect:" not in (await asyncio.to_thread(proc.stdout.readline)):
+    while b"connect:" not in proc.stdout.readline():
         pass
+    ctx = mp.get_context("spawn")
+    ready, out, start = ctx.Queue(), ctx.Queue(), ctx.Event()
+    workers = max(1, min(workers, tables))
+    shares = [list(range(w, tables, workers)) for w in range(workers)]
+    procs: list[Any] = []
     try:
         idle_rss = _proc_rss(proc.pid)
-        groups: list[list[PtyClient]] = []
-        connect_times: list[float] = []
-        for t in range(tables):
-            group = []
-            for i in range(4):
-                c = PtyClient()
-                c.keep_raw = False
-                started = time.perf_counter()
-                await c.connect(port, f"b{t}x{i}", None, command=f"join bench{t}")
-                await c.wait_for(lambda text: "Table" in text or "Hand " in text, 20)
-                connect_times.append(time.perf_counter() - started)
-                group.append(c)
-            groups.append(group)
-        for group in groups:
-            await group[0].wait_for(lambda text: "Hand 1/" in text, 20)
+        procs = [ctx.Process(target=_worker_main, args=(port, share, seconds, ready, start, out))
+                 for share in shares]
+        for p in procs:
+            p.start()
+        for _ in procs:
+            kind, detail = ready.get(timeout=600)
+            if kind == "error":
+                raise RuntimeError(f"a worker failed: {detail}")
         rss = _proc_rss(proc.pid)
-        latencies: list[float] = []
-        stop_at = time.monotonic() + seconds
-
-        async def drive(group: list[PtyClient]) -> None:
-            while time.monotonic() < stop_at:
-                await asyncio.sleep(0.5)
-                movers = [c for c in group if "Your turn" in c.screen.display[0]
-                          or "this hand?" in c.text()]
-                if not movers:
-                    if any("Enter: next hand" in c.text() for c in group):
-                        for c in group:
-                            c.send("\r")
-                    continue
-                counts = [c.bytes_in for c in group]
-                t0 = time.perf_counter()
-                movers[0].send("\r")
-                done = [False] * 4
-                end = time.monotonic() + 2.0
-                while not all(done) and time.monotonic() < end:
-                    for i, c in enumerate(group):
-                        if not done[i] and c.bytes_in > counts[i]:
-                            done[i] = True
-                    if not all(done):
-                        waits = [c.changed.wait() for i, c in enumerate(group) if not done[i]]
-                        for c in group:
-                            c.changed.clear()
-                        await asyncio.wait([asyncio.ensure_future(w) for w in waits],
-                                           timeout=0.05, return_when=asyncio.FIRST_COMPLETED)
-                if all(done):
-                    latencies.append(time.perf_counter() - t0)
-
+        time.sleep(1.0)  # let the first hands' buying round settle
         cpu0, wall0 = _proc_cpu(proc.pid), time.perf_counter()
-        await asyncio.gather(*(drive(g) for g in groups))
-        cpu = (_proc_cpu(proc.pid) - cpu0) / (time.perf_counter() - wall0)
-        for group in groups:
-            for c in group:
-                await c.close()
+        load0 = os.getloadavg()[0]
+        start.set()
+        results = []
+        for _ in procs:
+            try:
+                results.append(out.get(timeout=seconds + 120))
+            except queue.Empty:
+                raise RuntimeError("a worker did not report") from None
+        wall = time.perf_counter() - wall0
+        cpu = (_proc_cpu(proc.pid) - cpu0) / wall
+        errors = [r["error"] for r in results if "error" in r]
+        if errors:
+            raise RuntimeError(f"worker errors: {errors}")
+        latencies = [x for r in results for x in r["latencies"]]
+        connect = [x for r in results for x in r["connect"]]
+        feeds = [x for r in results for x in r["feeds"]]
         return {
             "tables": tables,
             "sessions": tables * 4,
+            "workers": workers,
             "p50_ms": _pct(latencies, 0.5) * 1000,
             "p99_ms": _pct(latencies, 0.99) * 1000,
+            "max_ms": max(latencies) * 1000 if latencies else float("nan"),
             "samples": len(latencies),
+            "timeouts": sum(int(r["timeouts"]) for r in results),
+            "keys_per_s": len(latencies) / seconds,
             "server_cpu": cpu,
+            "client_cpu": sum(float(r["cpu"]) for r in results),
+            "pyte_ms": (_pct(feeds, 0.5) * 1000, _pct(feeds, 0.99) * 1000),
             "rss_per_session_mib": (rss - idle_rss) / (tables * 4),
             "idle_rss_mib": idle_rss,
-            "connect_p50_ms": statistics.median(connect_times) * 1000,
-            "connect_max_ms": max(connect_times) * 1000,
+            "connect_p50_ms": statistics.median(connect) * 1000,
+            "connect_max_ms": max(connect) * 1000,
+            "load": (load0, os.getloadavg()[0]),
         }
     finally:
+        for p in procs:
+            p.join(30)
+            if p.is_alive():
+                p.kill()
         proc.terminate()
         proc.wait(10)
 
@@ -137,14 +305,21 @@ async def _run(tables: int, seconds: float) -> dict[str, float]:
 def main() -> None:
     counts = [int(x) for x in os.environ.get("MJ_BENCH_TABLES", "5,25").split(",") if x]
     seconds = float(os.environ.get("MJ_BENCH_SECONDS", "10"))
+    workers = int(os.environ.get("MJ_BENCH_WORKERS", "4"))
+    print(f"{os.cpu_count()} CPUs; {seconds:g} s per count; client workers: {workers}; "
+          f"one discard per table every {TICK} s", flush=True)
     for n in counts:
-        r = asyncio.run(_run(n, seconds))
+        r = _run(n, seconds, workers)
         print(f"{r['tables']:4d} tables {r['sessions']:4d} sessions: key→4 screens "
-              f"p50 {r['p50_ms']:.1f} ms p99 {r['p99_ms']:.1f} ms ({r['samples']} keys); "
-              f"server CPU {r['server_cpu'] * 100:.0f}%; RSS/session "
+              f"p50 {r['p50_ms']:.1f} ms p99 {r['p99_ms']:.1f} ms max {r['max_ms']:.0f} ms "
+              f"({r['samples']} keys, {r['keys_per_s']:.1f}/s, {r['timeouts']} timed out); "
+              f"server CPU {r['server_cpu'] * 100:.0f}%; client CPU "
+              f"{r['client_cpu'] * 100:.0f}% ({r['workers']} workers; pyte per frame ≥1 KB "
+              f"p50 {r['pyte_ms'][0]:.1f} ms p99 {r['pyte_ms'][1]:.1f} ms); RSS/session "
               f"{r['rss_per_session_mib']:.2f} MiB (idle {r['idle_rss_mib']:.0f} MiB); "
-              f"connect→first screen p50 {r['connect_p50_ms']:.0f} ms "
-              f"max {r['connect_max_ms']:.0f} ms", flush=True)
+              f"connect→first screen p50 {r['connect_p50_ms']:.0f} ms max "
+              f"{r['connect_max_ms']:.0f} ms; load {r['load'][0]:.1f}→{r['load'][1]:.1f}",
+              flush=True)
 
 
 if __name__ == "__main__":

@@ -4,8 +4,10 @@ registry shared by all (design/ssh-textual.md).
 Login: the SSH public key is the account, the SSH user name the nickname (made unique); with
 ``allow_anonymous`` a client without a key gets in by keyboard-interactive with no question,
 under its nickname. Only session channels exist: no port, agent or X11 forwarding, no SFTP or
-SCP, and the only commands are ``join NAME [--rules R]``, ``watch NAME``, ``stats`` and
-``help``; a plain ``ssh -t`` opens the lobby.
+SCP, and the only commands are ``join NAME [--rules R] [--option KEY=VALUE ...] [--bots L]``
+(the options and computer levels apply when the table is created), ``watch NAME``, ``stats``
+and ``help``; a plain ``ssh -t`` opens the lobby. A join or watch command with bad arguments
+gets the reason (exit status 2); anything else is refused.
 """
 
 from __future__ import annotations
