@@ -209,3 +209,56 @@ def test_claims_only_when_they_shorten_the_hand() -> None:
     view = build_view(hand, S)
     assert any(a.type is ActionType.PENG for a in view.legal)
     assert NormalPlayer().choose(view) == Action.pass_()
+
+
+# --- hard: value, 斗地主, deal-in costs ----------------------------------------------------------
+
+
+def test_hard_follows_the_dealer_in_doudizhu() -> None:
+    # Gejiu: E (dealer) throws 1s, S and W follow; N holds 1s inside 123s. Not following makes
+    # N the 地主 (pays 1 to each); following makes it 大地主 (the dealer pays N 2): worth a set.
+    hands = {E: "123m 456m 789p 1s 9s NN F", S: "234m 678p 345s 1s N EE",
+             W: "111m 999m 22p 33p 45s 1s", N: "234m 678p 123s 9m E W F"}
+    hand = rigged_hand("gejiu", hands, draws="5p 6p 7p", kong_tiles="7m 8m")
+    _advance(hand, [(E, "discard 1s"), (S, "discard 1s"), (W, "discard 1s")])
+    while hand.current != N or hand.drawn is None:
+        hand.apply(hand.to_act()[0], Action.pass_())
+    view = build_view(hand, N)
+    assert HardPlayer()._ddz_bonus(Seat.of(view)) == {parse_tile("1s"): 5.0}
+    assert NormalPlayer().choose(view) != Action.discard(parse_tile("1s"))
+    assert HardPlayer().choose(view) == Action.discard(parse_tile("1s"))
+
+
+def test_hard_keeps_a_clean_shangrao_hand() -> None:
+    # wild 5m: throwing 6m or 8p both leave the hand one tile from a (wild) win, but only
+    # keeping 5m 6m (the wild as itself) can still win clean (平糊自摸 pays 2, not 1)
+    hand = rigged_hand("shangrao", {E: "5m 6m 8p 123p 456p 789s 11s"}, wild="5m")
+    view = build_view(hand, E)
+    assert NormalPlayer().choose(view) == Action.discard(parse_tile("6m"))
+    assert HardPlayer().choose(view) == Action.discard(parse_tile("8p"))
+
+
+def test_hard_weighs_a_deal_in_by_what_the_discarder_pays() -> None:
+    from engine.bots.hard import HardPlayer as H
+    from engine.melds import MeldType
+    from engine.view import MeldView, SeatPublic
+
+    def opponent(melds: tuple[MeldView, ...], bought: bool = False) -> SeatPublic:
+        return SeatPublic(seat=S, concealed_count=13 - 3 * len(melds), has_drawn=False,
+                          melds=melds, pond=(), bought=bought, lighter=False, ting=False,
+                          flown=0, score=0)
+
+    def peng(tile: str) -> MeldView:
+        k = parse_tile(tile)
+        return MeldView(MeldType.PENG, (k, k, k), k, E)
+
+    chi = MeldView(MeldType.CHI, tuple(parse_tiles("123p")), parse_tile("1p"), E)
+    plain = opponent((chi, peng("9s")))
+    flush_pungs = opponent((peng("2m"), peng("7m")))
+    # Yichun: the discarder pays twice the hand; 清一色 × 大七对 makes it far dearer, buyers more
+    assert H._deal_in_cost("yichun", flush_pungs, False) > 5 * H._deal_in_cost("yichun", plain,
+                                                                                False)
+    assert H._deal_in_cost("yichun", opponent((chi,), True), True) == pytest.approx(
+        4 * H._deal_in_cost("yichun", opponent((chi,)), False))
+    # Gejiu: everybody pays every win, the discarder one fan more: a smaller extra
+    assert H._deal_in_cost("gejiu", plain, False) < H._deal_in_cost("yichun", plain, False)

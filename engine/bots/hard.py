@@ -21,15 +21,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from engine.actions import Action
-from engine.bots.normal import NormalPlayer, Seat, order_key, plain_discard
-from engine.bots.shape import INF, HandEval, group_vec, meld_facts
+from engine.actions import Action, ActionType
+from engine.bots.normal import NormalPlayer, Seat, after_claim, order_key, plain_discard
+from engine.bots.shape import INF, HandEval, combine, group_vec, group_vecs, meld_facts
 from engine.melds import MeldType
 from engine.table import EventType
 from engine.tiles import NUM_KINDS, Kind
 from engine.view import SeatPublic
 
-DANGER_WEIGHT: Final = 8.0
+DANGER_WEIGHT: Final = 1.0
+UKE_BASE: Final = 16.0  # improving tiles: (uke + UKE_BASE) / (20 + UKE_BASE) scales the worth
+UKE_SLACK: Final = 1
+LONGER: float = 0.5  # a discard lengthening the hand: its worth discounted once more
+DIST_SLACK: int = 0  # discards this much longer than the best compete on their figure
+BAODIAO: Final = 3.0  # Shangrao 宝吊头
+CLAIM_MARGIN: Final = 1.0
+KONG_BONUS: Final = {"yichun": 2.0, "shangrao": 3.0, "gejiu": 0.0}  # points a 明杠 brings
+DDZ_FOLLOW: Final = 0.2  # chance that a later seat follows the dealer's discard
+DDZ_WEIGHT: Final = 1.0
 REACH: Final = 0.3  # how much one more missing tile discounts a hand's value
 POINTS: Final = {"yichun": 6.0, "shangrao": 6.0, "gejiu": 8.0}  # a value-1 win, in points
 READY_BY_MELDS: Final = (0.03, 0.1, 0.3, 0.6, 0.9)
@@ -82,6 +91,20 @@ class HardPlayer(NormalPlayer):
                 out.append((6.0 * base, shapes["zi"]))
         elif rules == "shangrao":
             out.append((2.0 if clean else 1.0, shapes["standard"]))
+            wild = seat.wild
+            if wilds and wild is not None:  # the wilds as their own kind: a clean hand
+                nat = list(counts)
+                nat[wild] += wilds
+                cs = HandEval(rules, nat, 0, facts).shapes()
+                out.append((2.0, cs["standard"]))
+                if "seven_pairs" in cs:
+                    out.append((10.0, cs["seven_pairs"]))
+                # 宝吊头: one wild kept as the head, complete sets around it
+                vecs = group_vecs(counts, rules)
+                sets_only = combine(combine(vecs[0], vecs[1]), combine(vecs[2], vecs[3]))
+                if sets_only[2 * sets] < INF:  # the sets, then any tile for the head
+                    bd = max(sets_only[2 * sets] - (wilds - 1), 0) + floor
+                    out.append((BAODIAO, bd))
             if "seven_pairs" in shapes:
                 lux = 2.0 if any(c == 4 for c in counts) else 1.0
                 out.append(((10.0 if clean else 4.0) * lux, shapes["seven_pairs"]))
@@ -135,11 +158,11 @@ class HardPlayer(NormalPlayer):
             ready = self._ready_chance(p)
             if ready < 0.05:
                 continue
-            cost = self._deal_in_cost(view.rules, p)
+            cost = self._deal_in_cost(view.rules, p, bool(view.seats[seat.me].bought))
             for k in range(NUM_KINDS):
                 if k in safe[p.seat] or seat.unseen[k] + seat.counts[k] == 0:
                     continue
-                out[k] += ready * self._wait_chance(k, seat) * cost
+                out[k] += DANGER_WEIGHT * ready * self._wait_chance(k, seat) * cost
         return out
 
     @staticmethod
@@ -150,16 +173,17 @@ class HardPlayer(NormalPlayer):
         return min(0.95, base + 0.03 * max(0, len(p.pond) - 6))
 
     @staticmethod
-    def _deal_in_cost(rules: str, p: SeatPublic) -> float:
+    def _deal_in_cost(rules: str, p: SeatPublic, me_bought: bool) -> float:
         melds = [m for m in p.melds if m.tiles is not None]
         pungs = len(melds) >= 2 and all(m.type is not MeldType.CHI for m in melds)
         suits = {m.tiles[0] // 9 for m in melds if m.tiles is not None and m.tiles[0] < 27}
         one_suit = len(melds) >= 2 and len(suits) <= 1
         if rules == "yichun":
             v = 1.5 * (3.0 if pungs else 1.0) * (4.0 if one_suit else 1.0)
-            return 2.0 * v  # the discarder pays twice the hand
+            return 2.0 * v * (2.0 if p.bought else 1.0) * (2.0 if me_bought else 1.0)
         fan = (1 if pungs else 0) + (1 if one_suit else 0)
-        return 2.0 ** (fan + 1) + 1.0  # one fan more than the others pay, and the hand ends
+        # everybody pays every win; dealing in costs one fan more than paying anyway
+        return 2.0 ** fan + 0.5
 
     @staticmethod
     def _wait_chance(k: Kind, seat: Seat) -> float:
@@ -205,16 +229,17 @@ class HardPlayer(NormalPlayer):
         return safe
 
     # --- decisions ------------------------------------------------------------------------
-    def best_discard(self, seat: Seat,
-                     table: dict[Kind, tuple[int, int, dict[str, int]]] | None = None
-                     ) -> Action:
-        legal = seat.view.legal
-        if table is None:
-            table = seat.evaluator().discards(seat.unseen, seat.discard_kinds(legal), seat.wild,
-                                              self.uke_slack)
+    def score_discards(self, seat: Seat,
+                       table: dict[Kind, tuple[int, int, dict[str, int]]]) -> dict[Kind, float]:
+        """Each candidate discard's figure in points: what the hand left is worth (pattern
+        value × REACH^distance × a factor for the improving tiles), minus the expected loss of
+        dealing in, plus Gejiu's 斗地主 gain."""
+        rules = seat.view.rules
         danger = self.dangers(seat)
+        bonus = self._ddz_bonus(seat)
+        pts = POINTS[rules]
+        out: dict[Kind, float] = {}
         best_d = min(v[0] for v in table.values())
-        scored = []
         for k, (dist, uke, _) in table.items():
             c = list(seat.counts)
             w = seat.wilds
@@ -222,11 +247,123 @@ class HardPlayer(NormalPlayer):
                 w -= 1
             else:
                 c[k] -= 1
-            worth = self.targets(seat, c, w, seat.melds) if dist == best_d else 0.0
-            # one point of expected loss weighs like eight improving tiles
-            scored.append((dist, -uke + DANGER_WEIGHT * danger[k], -worth,
-                           order_key(seat.counts, k, seat.view.rules, seat.wild), k))
-        return plain_discard(legal, min(scored)[-1])
+            worth = self.targets(seat, c, w, seat.melds)
+            speed = (max(uke, 0) + UKE_BASE) / (20.0 + UKE_BASE)
+            slower = LONGER ** (dist - best_d)
+            out[k] = pts * worth * speed * slower - danger[k] + bonus.get(k, 0.0)
+        return out
+
+    def best_discard(self, seat: Seat,
+                     table: dict[Kind, tuple[int, int, dict[str, int]]] | None = None
+                     ) -> Action:
+        legal = seat.view.legal
+        table = seat.evaluator().discards(seat.unseen, seat.discard_kinds(legal), seat.wild,
+                                          UKE_SLACK)
+        scores = self.score_discards(seat, table)
+        rules, wild = seat.view.rules, seat.wild
+        best_d = min(v[0] for v in table.values())
+
+        follow = {k for k, v in self._ddz_bonus(seat).items() if v >= 0.5}
+
+        def slack(k: Kind) -> int:  # following 斗地主 may cost distance: its figure decides
+            return 0 if k in follow else max(0, table[k][0] - best_d - DIST_SLACK)
+
+        choice = min(scores, key=lambda k: (slack(k), -round(scores[k], 9), table[k][0],
+                                            -table[k][1],
+                                            order_key(seat.counts, k, rules, wild), k))
+        return plain_discard(legal, choice)
+
+    def _hand_figure(self, seat: Seat, c: list[int], melds: list[tuple[MeldType, Kind]]
+                     ) -> float:
+        """The best worth after one discard from the concealed ``c`` (a 3n+2 hand)."""
+        best = 0.0
+        for k in range(NUM_KINDS):
+            if c[k]:
+                c[k] -= 1
+                best = max(best, self.targets(seat, c, seat.wilds, melds))
+                c[k] += 1
+        if seat.wilds and not best:
+            best = self.targets(seat, c, seat.wilds - 1, melds)
+        return best
+
+    def claim(self, seat: Seat, kinds: dict[ActionType, list[Action]]) -> Action:
+        """Claim as ``normal`` does (when it shortens the hand), unless the hand's worth falls
+        (a claim spoiling seven pairs or a big concealed hand is refused)."""
+        action = super().claim(seat, kinds)
+        if action.type is ActionType.PASS:
+            return action
+        now = self.targets(seat, list(seat.counts), seat.wilds, seat.melds)
+        c, melds = after_claim(seat, action)
+        if action.type is ActionType.MINGGANG:
+            fig = self.targets(seat, c, seat.wilds, melds)
+            fig += KONG_BONUS.get(seat.view.rules, 0.0) / POINTS[seat.view.rules]
+        else:
+            fig = self._hand_figure(seat, c, melds)
+        return action if fig >= now * CLAIM_MARGIN else Action.pass_()
+
+    def kong(self, seat: Seat, kinds: dict[ActionType, list[Action]], best: int
+             ) -> Action | None:
+        """Yichun / Shangrao: a concealed or added kong when the hand's worth plus the kong's
+        bonus points beats keeping the tiles (Gejiu: as ``normal``, for its kong tiles)."""
+        rules = seat.view.rules
+        if rules == "gejiu":
+            return super().kong(seat, kinds, best)
+        now = self._hand_figure(seat, list(seat.counts), seat.melds)
+        options: list[tuple[float, Action]] = []
+        for a in kinds.get(ActionType.ANGANG, []) + kinds.get(ActionType.BUGANG, []):
+            t = a.tile
+            assert t is not None
+            c = list(seat.counts)
+            melds = list(seat.melds)
+            if a.type is ActionType.ANGANG:
+                c[t] -= 4
+                melds.append((MeldType.AGANG, t))
+                pts = 2.0 * KONG_BONUS[rules]
+            else:
+                c[t] -= 1
+                melds = [(MeldType.MGANG, m[1]) if m[1] == t and m[0] is MeldType.PENG else m
+                         for m in melds]
+                pts = KONG_BONUS[rules]
+            fig = self.targets(seat, c, seat.wilds, melds) + pts / POINTS[rules]
+            if fig >= now:
+                options.append((fig, a))
+        if not options:
+            return None
+        return max(options, key=lambda o: (o[0], -(o[1].tile or 0)))[1]
+
+    # --- 斗地主 -----------------------------------------------------------------------------
+    @staticmethod
+    def _ddz_bonus(seat: Seat) -> dict[Kind, float]:
+        """Gejiu: the expected 斗地主 gain of following the dealer's discard now (following
+        never costs: a seat that does not follow may be the one who pays)."""
+        view = seat.view
+        if view.rules != "gejiu" or seat.me == view.dealer:
+            return {}
+        if any(p.melds for p in view.seats):
+            return {}  # a claim or kong has ended 斗地主
+        ponds = {p.seat: p.pond for p in view.seats}
+        d = view.dealer
+        k = len(ponds[seat.me])
+        if len(ponds[d]) != k + 1:
+            return {}
+        for j in range(k):  # every earlier circuit must have paid
+            x = ponds[d][j].kind
+            if sum(1 for o in (1, 2, 3) if ponds[(d + o) % 4][j].kind == x) < 2:
+                return {}
+        x = ponds[d][k].kind
+        if not seat.counts[x]:
+            return {}
+        off = (seat.me - d) % 4
+        before = sum(1 for o in range(1, off) if ponds[(d + o) % 4][k].kind == x)
+        after = 3 - off
+        p = DDZ_FOLLOW
+        if after == 0:
+            gain = 5.0 if before == 2 else 1.0 if before == 1 else 0.0
+        elif after == 1:
+            gain = 1.0 + 4.0 * p if before == 1 else p
+        else:
+            gain = 2.0 * p + 3.0 * p * p
+        return {x: gain * DDZ_WEIGHT}
 
     def _after_discard(self, seat: Seat, c: list[int], melds: list[tuple[MeldType, Kind]],
                        k: Kind) -> float:
