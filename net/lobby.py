@@ -228,6 +228,11 @@ class LobbyApp(App[Any]):
             opts = ", ".join(f"{k}={v}" for k, v in info.options)
             if opts:
                 t.append(f"      {opts}\n")
+            if set(info.bot_levels) != {"normal"}:
+                t.append(f"      computer 电脑: {','.join(info.bot_levels)}\n")
+            if info.stakes_possible and (info.stakes or not info.stakes_enabled):
+                on = "on 开" if info.stakes_enabled else "off 关"
+                t.append(f"      压鸽子 stakes {on}: {len(info.stakes)}/4\n")
         t.append("\nType a table name and Enter to sit (a new name creates it, with a ruleset"
                  " and options: 'friday gejiu hands_per_game=4 bots=hard'); 'new' or Ctrl-N:"
                  " the new-table form; 'watch NAME' to watch.\n"

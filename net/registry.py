@@ -231,6 +231,7 @@ class SharedTable:
                 index = free[0]
                 self.seats[index].occupant = Occupant(account.id, account.nickname)
                 self.seats[index].ready = True
+                self.seats[index].allow_spectators = True  # each player's own setting
                 self.stakes.pop(account.id, None)  # a seated player does not stake
                 self._save()
         client = SeatClient(self, index, account)

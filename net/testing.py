@@ -19,10 +19,11 @@ from net.server import MahjongServer, ServerConfig
 
 
 def fast_config(data_dir: Path, **table: Any) -> ServerConfig:
-    """A fast server: no bot pause, short grace, port 0."""
+    """A fast server: no bot pause, short grace, the quickest computer players, port 0."""
     tc = TableConfig(bot_delay=table.pop("bot_delay", 0.0),
                      grace_seconds=table.pop("grace_seconds", 1.0),
-                     next_hand_seconds=table.pop("next_hand_seconds", 60.0))
+                     next_hand_seconds=table.pop("next_hand_seconds", 60.0),
+                     bot_level=table.pop("bot_level", "easy"))
     return ServerConfig(host="127.0.0.1", port=0, data_dir=data_dir, table=tc, **table)
 
 
