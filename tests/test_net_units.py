@@ -312,3 +312,47 @@ def test_keys_are_not_stored(tmp_path: Path) -> None:
     blob = (tmp_path / "k.sqlite3").read_bytes() + b"".join(
         p.read_bytes() for p in tmp_path.glob("k.sqlite3*"))
     assert key.export_public_key() not in blob
+
+
+# --- the server benchmark's reading of the screens ----------------------------------------------
+class ScreenClient:
+    """What ``bench.bench_server.TableDriver`` needs of a client: a pyte screen and keys."""
+
+    def __init__(self) -> None:
+        import pyte
+
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.ByteStream(self.screen)
+        self.sent: list[str] = []
+        self.on_data: Any = None
+
+    def show(self, row0: str) -> None:
+        self.stream.feed(b"\x1b[H\x1b[2K" + row0.encode())
+        if self.on_data is not None:
+            self.on_data(self)
+
+    def send(self, keys: str) -> None:
+        self.sent.append(keys)
+
+
+async def test_bench_times_a_key_until_each_screen_shows_its_effect() -> None:
+    from bench.bench_server import Pending, TableDriver, status_row
+
+    head = " 宜春 Yichun │ Hand 1/8 │ Dealer E │ Wall {} │ {}"
+    cs = [ScreenClient() for _ in range(4)]
+    d = TableDriver(cs, [])  # type: ignore[arg-type]
+    turns = ["Your turn", "Left E to play", "Across E to play", "Right E to play"]
+    for c, turn in zip(cs, turns, strict=True):
+        c.show(head.format(80, turn) + " ⏱ ██████ 30s")
+    assert status_row(cs[0]) == head.format(80, "Your turn")  # the timer is not part of it
+    assert d.mover() is cs[0]
+    cs[3].show(head.format(81, "Right E to play"))  # one screen lags: no key yet
+    assert d.mover() is None
+    cs[3].show(head.format(80, "Right E to play"))
+    p = Pending(0.0, [status_row(c) for c in cs], [None] * 4)
+    d.pending = p
+    cs[0].show(head.format(80, "Your turn") + " ⏱ █████ 29s")  # only the timer moved
+    assert p.done[0] is None
+    for c in cs:
+        c.show(head.format(80, "Claim window"))
+    assert all(t is not None for t in p.done) and p.finished.is_set()
