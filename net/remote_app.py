@@ -245,7 +245,8 @@ class RemoteApp(MahjongApp):
         self.waiting: WaitingScreen | None = None
         self.chat_lines: list[ChatLine] = []
         self.info: TableInfo | None = None
-        self._stake_told: tuple[int, int] | None = None  # (game, hand) of the last notice
+        self._stake_told: tuple[int, int] | None = None  # (game, hand) of the last result
+        self._stake_heard: tuple[int, int] | None = None  # (game, hand) of the last stake
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -266,6 +267,7 @@ class RemoteApp(MahjongApp):
         for screen in self.screen_stack:
             if isinstance(screen, StakeScreen):
                 screen.show(info)
+        self._tell_stake(info)
         if info.state is TableState.WAITING:
             if self.waiting is None:
                 self.waiting = WaitingScreen(info)
@@ -287,6 +289,18 @@ class RemoteApp(MahjongApp):
             self._close_waiting()
         super().on_table_updated(message)
         self._tell_stake_result(message.update)
+
+    def _tell_stake(self, info: TableInfo) -> None:
+        """A spectator hears once per hand whom their stake backs in it."""
+        if not self.seat_client.spectating or info.hand_no == 0:
+            return
+        me = self.seat_client.account.nickname
+        mine = [b for n, b in info.hand_stakes if n in (me, f"{me}*")]
+        key = (self.seat_client.table.game_no, info.hand_no)
+        if mine and self._stake_heard != key:
+            self._stake_heard = key
+            self.notify(f"压鸽子 this hand you back 本盘你押 {'ESWN'[mine[0]]} "
+                        f"{info.seats[mine[0]].name or 'bot 电脑'}", markup=False, timeout=8)
 
     def _tell_stake_result(self, update: TableUpdate) -> None:
         """A spectator who staked sees their net for the hand and the game."""

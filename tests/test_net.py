@@ -364,6 +364,7 @@ async def test_options_on_the_command_line_and_stakes_by_keys(server: MahjongSer
     await until(lambda: t.game is not None, what="the start")
     assert t.game is not None and t.game.hand is not None
     assert [(s.name, s.backs) for s in t.game.hand.spectators] == [("wes", 1)]
+    await w.wait_for("本盘你押 S")
     await play_by_keys(t, {0: a}, max_actions=600)
     assert t.game.hand.is_over and t.game.hand.settlement is not None
     await w.wait_for("your stake")
