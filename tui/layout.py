@@ -78,9 +78,18 @@ class UiState:
     keys: dict[str, str] = field(default_factory=dict)  # binding id -> key shown in hints
 
 
+_TILE_STYLES: dict[tuple[Kind, tuple[str, ...]], str] = {}
+
+
 def tile_style(kind: Kind, *mods: str) -> str:
-    base = "tile-" + suit_class(kind).value
-    return "+".join((base, *mods)) if mods else base
+    """The style key of a tile: its suit's colour plus modifiers (``tile-man+sel``)."""
+    key = (kind, mods)
+    style = _TILE_STYLES.get(key)
+    if style is None:
+        base = "tile-" + suit_class(kind).value
+        style = "+".join((base, *mods)) if mods else base
+        _TILE_STYLES[key] = style
+    return style
 
 
 def hand_tiles(view: View) -> list[Kind]:
@@ -436,7 +445,7 @@ class TableRows:
         waits = self._waits_hint(view, ui)
         top, bottom = across_pond_y + pond_rows, my_pond_y - 2
         flags = tuple((p.bought, p.lighter) for p in seats) if view.rules == "yichun" else ()
-        centre_key = (common, view.remaining, view.dice, view.wild, view.wild_indicator,
+        centre_key = (common, view.dice, view.wild, view.wild_indicator,
                       view.kong_tiles, flags, ui.prompt, view.last_discard,
                       view.phase is Phase.ENDED, ui.message, waits,
                       ui.suggestion if ui.show_suggestion else None)
@@ -774,8 +783,8 @@ def _centre_lines(update: TableUpdate, ui: UiState, me: int,
                   waits: list[Piece] | None) -> tuple[tuple[Piece, ...], ...]:
     view, lang, face = update.view, ui.lang, ui.face
     lines: list[list[Piece]] = []
-    lines.append([(tr(lang, "wall", n=view.remaining) + " · " + tr(lang, "dice", n=view.dice),
-                   "info")])
+    # the wall count is on the status line only: here it would repaint a row on every draw
+    lines.append([(tr(lang, "dice", n=view.dice), "info")])
     if view.rules == "shangrao" and view.wild is not None and view.wild_indicator is not None:
         h, _, rest = tr(lang, "wild", wild="\0", ind="\1").partition("\0")
         mid, _, tail = rest.partition("\1")
