@@ -327,6 +327,12 @@ def seat_flags(view: View, p: SeatPublic, lang: str) -> list[Piece]:
     return out
 
 
+def _held(p: SeatPublic) -> int:
+    """Concealed tiles without a freshly drawn one (13, 10, 7, …): the ▶ mark already says
+    who holds a drawn tile, and a count that stays put is not repainted on every draw."""
+    return p.concealed_count - (1 if p.has_drawn else 0)
+
+
 def _acting(view: View, seat: int) -> bool:
     if view.phase in (Phase.TURN, Phase.DECLARE):
         return view.current == seat
@@ -656,7 +662,7 @@ def _across_row(c: Canvas, view: View, ui: UiState, seat: int, y: int) -> None:
     head.append((seat_label(view.viewer or 0, seat, lang), "label-turn" if acting else "label"))
     head.append((" " + _score(p), "score"))
     if view.phase is not Phase.BUY:  # nothing is dealt while buying
-        head.append((" " + tr(lang, "tiles_left", n=p.concealed_count), "dim"))
+        head.append((" " + tr(lang, "tiles_left", n=_held(p)), "dim"))
     for piece in seat_flags(view, p, lang):
         head.append((" ", "text"))
         head.append(piece)
@@ -687,7 +693,7 @@ def _side(
     x = c.put(x, top, seat_label(view.viewer or 0, seat, lang), "label-turn" if acting else "label")
     score = _score(p)
     c.put(x0 + w - cell_len(score) - 1, top, score, "score")
-    line: list[Piece] = [(" " + tr(lang, "tiles_left", n=p.concealed_count), "dim")] if (
+    line: list[Piece] = [(" " + tr(lang, "tiles_left", n=_held(p)), "dim")] if (
         view.phase is not Phase.BUY) else []
     for piece in seat_flags(view, p, lang):
         line.append((" ", "text"))
@@ -832,7 +838,9 @@ def _draw_centre(c: Canvas, lines: Sequence[Sequence[Piece]], x0: int, w: int, t
     if len(lines) > avail:  # the spacing lines go first
         lines = [ln for ln in lines if ln]
     lines = lines[:avail]
-    y = top + max(0, (avail - len(lines)) // 2)
+    # placed as if there were at least six lines: a line coming or going (a message, the
+    # waits) does not move the others
+    y = top + max(0, (avail - max(len(lines), 6)) // 2)
     for ln in lines:
         wdt = pieces_width(ln)
         if wdt > w:
