@@ -3,18 +3,22 @@ tables), the Yichun 买 / 丢打火机 prompt, and key remapping from the settin
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from rich.cells import cell_len
 from test_tui_play import DrawDiscard, wait_for
 
-from engine.actions import ActionType
+from engine.actions import Action, ActionType
 from engine.game import Game
 from engine.scenario import rigged_hand
 from engine.table import Phase
 from engine.tiles import parse_tile, parse_tiles
+from engine.view import build_view
 from tui.app import MahjongApp
-from tui.layout import INDEX_LABELS, hand_tiles
+from tui.client import TableUpdate
+from tui.faces import Face
+from tui.layout import INDEX_LABELS, UiState, build_rows, claim_prompt, hand_tiles
 from tui.local import LocalTable
 from tui.screens import HandResultScreen
 from tui.settings import Settings
@@ -150,3 +154,45 @@ async def test_remapped_key_works(tmp_path: Path) -> None:
         await pilot.press("a")
         assert screen.ui.cursor == (before - 1) % 14
         assert len(INDEX_LABELS) == 14
+
+
+def test_gejiu_claim_kongs_name_their_kong_tile() -> None:
+    """Gejiu offers a 明杠 on a discard once per face-up kong tile: each choice names it."""
+    hand = rigged_hand("gejiu", {0: "777m 456p 789s 11s 55m E"}, kong_tiles="1p 6s")
+    view = build_view(hand, 0)
+    seven = parse_tile("7m")
+    view = dataclasses.replace(
+        view, phase=Phase.CLAIM, my_move=True, window_tile=seven, window_from=1,
+        legal=(Action.pass_(), Action(ActionType.PENG, tile=seven),
+               Action(ActionType.MINGGANG, tile=seven, slot=0),
+               Action(ActionType.MINGGANG, tile=seven, slot=1)))
+    prompt = claim_prompt(view, "en", Face.CJK)
+    assert prompt is not None
+    labels = ["".join(t for t, _ in c.label) for c in prompt.choices]
+    assert labels == ["Pass 过", "Pung 碰", "Kong 杠 (杠牌 1筒)", "Kong 杠 (杠牌 6條)"]
+
+
+def test_many_claim_choices_take_the_log_row() -> None:
+    """Three chows, a pung and two Gejiu kongs do not fit one row at 80 columns: the choices
+    go on over the log's row, each whole."""
+    hand = rigged_hand("gejiu", {0: "3467m 5m 55m 456p 789s E"}, kong_tiles="1p 6s")
+    view = build_view(hand, 0)
+    five = parse_tile("5m")
+    legal = (Action.pass_(),
+             Action(ActionType.CHI, tiles=tuple(parse_tiles("34m"))),
+             Action(ActionType.CHI, tiles=tuple(parse_tiles("46m"))),
+             Action(ActionType.CHI, tiles=tuple(parse_tiles("67m"))),
+             Action(ActionType.PENG, tile=five),
+             Action(ActionType.MINGGANG, tile=five, slot=0),
+             Action(ActionType.MINGGANG, tile=five, slot=1),
+             Action.win())
+    view = dataclasses.replace(view, phase=Phase.CLAIM, my_move=True, window_tile=five,
+                               window_from=3, legal=legal)
+    ui = UiState(lang="en", face=Face.CJK, prompt=claim_prompt(view, "en", Face.CJK))
+    rows = build_rows(TableUpdate(view=view), ui, 80, 24)
+    text = ["".join(t for _, t, _ in row) for row in rows[-2:]]
+    for row in rows[-2:]:
+        assert row and row[-1][0] + cell_len(row[-1][1]) <= 80
+    both = " ".join(text)
+    assert both.count("Chi 吃") == 3 and "Pung 碰" in both and "胡 Win" in both
+    assert "(杠牌 1筒)" in both and "(杠牌 6條)" in both

@@ -162,11 +162,26 @@ def claim_prompt(view: View, lang: str, face: Face) -> Prompt | None:
         elif a.type is ActionType.PENG:
             choices.append(Choice(a, (("碰" if lang == "zh" else "Pung 碰", "choice"),), "peng"))
         elif a.type is ActionType.MINGGANG:
-            choices.append(Choice(a, (("杠" if lang == "zh" else "Kong 杠", "choice"),), "kong"))
+            pieces = [("杠" if lang == "zh" else "Kong 杠", "choice")]
+            pieces += _slot_pieces(view, a, lang, face)  # Gejiu: which kong tile it takes
+            choices.append(Choice(a, tuple(pieces), "kong"))
         elif a.type is ActionType.WIN:
             text = tr(lang, "opt_rob" if view.phase is Phase.ROB else "opt_win")
             choices.append(Choice(a, ((text, "choice-win"),), "win"))
     return Prompt("rob" if view.phase is Phase.ROB else "claim", tuple(title), tuple(choices))
+
+
+def _slot_pieces(view: View, a: Action, lang: str, face: Face) -> list[Piece]:
+    """`` (杠牌 1筒)``: the Gejiu kong tile a kong takes, or nothing."""
+    if a.slot is None or a.slot >= len(view.kong_tiles):
+        return []
+    slot_tile = view.kong_tiles[a.slot]
+    h2, _, t2 = tr(lang, "opt_slot", n="\0").partition("\0")
+    pieces: list[Piece] = [(h2, "choice")]
+    if slot_tile is not None:
+        pieces += tile_pieces([slot_tile], face)
+    pieces.append((t2, "choice"))
+    return pieces
 
 
 def kong_prompt(view: View, lang: str, face: Face) -> Prompt | None:
@@ -181,13 +196,7 @@ def kong_prompt(view: View, lang: str, face: Face) -> Prompt | None:
         pieces: list[Piece] = [(head, "choice"), *tile_pieces([a.tile], face)]
         if tail:
             pieces.append((tail, "choice"))
-        if a.slot is not None and a.slot < len(view.kong_tiles):
-            slot_tile = view.kong_tiles[a.slot]
-            h2, _, t2 = tr(lang, "opt_slot", n="\0").partition("\0")
-            pieces.append((h2, "choice"))
-            if slot_tile is not None:
-                pieces += tile_pieces([slot_tile], face)
-            pieces.append((t2, "choice"))
+        pieces += _slot_pieces(view, a, lang, face)
         choices.append(Choice(a, tuple(pieces), "kong"))
     choices.append(Choice(None, ((tr(lang, "opt_cancel"), "choice"),), "pass"))
     return Prompt("kong", ((tr(lang, "kong_q"), "prompt-title"),), tuple(choices))
@@ -479,8 +488,11 @@ class TableRows:
                        tuple(ui.keys.items()))
         parts.append(region("action", act_key, size,
                             lambda c: _action_row(c, view, ui, tiles, cursor, height - 2)))
-        parts.append(region("log", (size, lang, face, me, view.events), size,
-                            lambda c: self._log(c, view, ui, me, height - 1)))
+        # choices too many for one row take the log's row too
+        log_shown = prompt_rows(prompt, width) == 1
+        parts.append(region("log", (size, lang, face, me, view.events, log_shown), size,
+                            lambda c: self._log(c, view, ui, me, height - 1) if log_shown
+                            else None))
 
         # assemble only the rows a changed region touches
         if size != self._size or len(parts) != len(self._order):
@@ -930,6 +942,10 @@ def _action_row(c: Canvas, view: View, ui: UiState, tiles: list[Kind], cursor: i
         x = 1
         for i, ch in enumerate(prompt.choices):
             sel = i == ui.selected
+            if x > 1 and x + choice_width(ch) > c.width - 1:  # go on on the log's row
+                if y_act + 1 >= c.height:
+                    break
+                x, y_act = 1, y_act + 1
             x = c.put(x, y_act, "[" if sel else " ", "choice-sel" if sel else "text")
             for text, style in ch.label:
                 x = c.put(x, y_act, text, style + "+sel" if sel and style.startswith("tile")
@@ -938,6 +954,18 @@ def _action_row(c: Canvas, view: View, ui: UiState, tiles: list[Kind], cursor: i
             x = c.put(x, y_act, " ", "text")
     else:
         c.pieces(1, y_act, _action_hints(view, ui, tiles, cursor))
+
+
+def choice_width(ch: Choice) -> int:
+    """Cells a choice takes on the action row (brackets and the gap included)."""
+    return pieces_width(ch.label) + 3
+
+
+def prompt_rows(prompt: Prompt | None, width: int) -> int:
+    """Rows the choices of ``prompt`` take at ``width`` (1, or 2 when they take the log's)."""
+    if prompt is None:
+        return 1
+    return 1 if 1 + sum(choice_width(ch) for ch in prompt.choices) <= width - 1 else 2
 
 
 def _action_hints(view: View, ui: UiState, tiles: list[Kind], cursor: int) -> list[Piece]:
