@@ -1,9 +1,13 @@
 """The table widget: one Line-API widget that caches a strip per row and redraws changed rows.
 
-:func:`tui.layout.build_rows` gives the rows as span tuples; a row equal to the previous
-frame's keeps its cached :class:`~textual.strip.Strip` and is not refreshed, so a discard
-repaints only the few rows it touches. Styles come from the widget's component classes, which
-the theme's ``.tcss`` colours: no colour is written here.
+:class:`tui.layout.TableRows` gives the rows as span tuples, redrawing only the regions whose
+data changed; a row equal to the previous frame's keeps its cached
+:class:`~textual.strip.Strip` and is not refreshed, so a discard repaints only the few rows it
+touches (runs of changed rows go to one ``refresh`` call). Styles come from the widget's
+component classes, which the theme's ``.tcss`` colours (no colour is written here); the app's
+line filters are applied to each style once, and :meth:`TableView.render_lines` hands the
+cached strips to the compositor without Textual's per-line styling pass (this widget has no
+border, padding or tint).
 """
 
 from __future__ import annotations
