@@ -30,17 +30,20 @@ from engine.tiles import NUM_KINDS, Kind
 from engine.view import SeatPublic
 
 DANGER_WEIGHT: Final = 1.0
-UKE_BASE: Final = 16.0  # improving tiles: (uke + UKE_BASE) / (20 + UKE_BASE) scales the worth
+UKE_BASE: Final = 8.0  # improving tiles: (uke + UKE_BASE) / (20 + UKE_BASE) scales the worth
 UKE_SLACK: Final = 1
 LONGER: float = 0.5  # a discard lengthening the hand: its worth discounted once more
 DIST_SLACK: int = 0  # discards this much longer than the best compete on their figure
 BAODIAO: Final = 3.0  # Shangrao 宝吊头
+CONCEALED: Final = 1.25  # Yichun 门清: ×2, but only on a self-draw (a fifth of the wins)
+SLOW_PAIRS: Final = 0.6  # seven pairs: few tiles improve it, each step comes slower
 CLAIM_MARGIN: Final = 1.0
 KONG_BONUS: Final = {"yichun": 2.0, "shangrao": 3.0, "gejiu": 0.0}  # points a 明杠 brings
 DDZ_FOLLOW: Final = 0.2  # chance that a later seat follows the dealer's discard
 DDZ_WEIGHT: Final = 1.0
 REACH: Final = 0.3  # how much one more missing tile discounts a hand's value
 POINTS: Final = {"yichun": 6.0, "shangrao": 6.0, "gejiu": 8.0}  # a value-1 win, in points
+READY_MIN: float = 0.25  # weaker signals than this are not acted on
 READY_BY_MELDS: Final = (0.03, 0.1, 0.3, 0.6, 0.9)
 
 
@@ -79,11 +82,11 @@ class HardPlayer(NormalPlayer):
 
         clean = wilds == 0
         if rules == "yichun":
-            base = 2.0 if concealed else 1.0  # 门清 doubles a concealed self-draw
+            base = CONCEALED if concealed else 1.0  # 门清 doubles a concealed self-draw
             out.append((base, shapes["standard"]))
             if "seven_pairs" in shapes:
                 lux = 2.0 if any(c == 4 for c in counts) else 1.0
-                out.append((4.0 * lux * base, shapes["seven_pairs"]))
+                out.append((SLOW_PAIRS * 4.0 * lux * base, shapes["seven_pairs"]))
                 out.append((2.0 * base, shapes["knitted"]))
             if facts.all_pungs:
                 add(3.0 * base, _pung_jokers(counts, sets))
@@ -98,7 +101,7 @@ class HardPlayer(NormalPlayer):
                 cs = HandEval(rules, nat, 0, facts).shapes()
                 out.append((2.0, cs["standard"]))
                 if "seven_pairs" in cs:
-                    out.append((10.0, cs["seven_pairs"]))
+                    out.append((SLOW_PAIRS * 10.0, cs["seven_pairs"]))
                 # 宝吊头: one wild kept as the head, complete sets around it
                 vecs = group_vecs(counts, rules)
                 sets_only = combine(combine(vecs[0], vecs[1]), combine(vecs[2], vecs[3]))
@@ -107,7 +110,7 @@ class HardPlayer(NormalPlayer):
                     out.append((BAODIAO, bd))
             if "seven_pairs" in shapes:
                 lux = 2.0 if any(c == 4 for c in counts) else 1.0
-                out.append(((10.0 if clean else 4.0) * lux, shapes["seven_pairs"]))
+                out.append((SLOW_PAIRS * (10.0 if clean else 4.0) * lux, shapes["seven_pairs"]))
                 out.append((4.0 if clean else 2.0, shapes["knitted"]))
             if facts.all_pungs:
                 add(10.0 if clean else 4.0, _pung_jokers(counts, sets))
@@ -116,7 +119,7 @@ class HardPlayer(NormalPlayer):
         else:  # gejiu: payments go as 2^fan
             out.append((1.0, shapes["standard"]))
             if "seven_pairs" in shapes:
-                out.append((4.0, shapes["seven_pairs"]))
+                out.append((SLOW_PAIRS * 4.0, shapes["seven_pairs"]))
                 out.append((2.0, shapes["knitted"]))
             if facts.all_pungs:
                 add(2.0, _pung_jokers(counts, sets))
@@ -131,7 +134,7 @@ class HardPlayer(NormalPlayer):
                     continue
                 v = group_vec(tuple(counts[9 * s: 9 * s + 9]), 0)
                 if rules == "yichun":
-                    add(5.0 * (2.0 if concealed else 1.0), v[2 * sets + 1])
+                    add(5.0 * base, v[2 * sets + 1])
                 else:
                     add(4.0, v[2 * sets + 1])
                     add(2.0, self._two_groups(v, hon, sets))
@@ -156,7 +159,7 @@ class HardPlayer(NormalPlayer):
             if p.seat == seat.me:
                 continue
             ready = self._ready_chance(p)
-            if ready < 0.05:
+            if ready < READY_MIN:
                 continue
             cost = self._deal_in_cost(view.rules, p, bool(view.seats[seat.me].bought))
             for k in range(NUM_KINDS):
