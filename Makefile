@@ -22,6 +22,7 @@ serve: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check engine tui net tests bench
 	$(BIN)/mypy engine
+	$(BIN)/mypy tui net
 	$(BIN)/lint-imports
 
 test: lint
