@@ -262,3 +262,11 @@ def test_hard_weighs_a_deal_in_by_what_the_discarder_pays() -> None:
         4 * H._deal_in_cost("yichun", opponent((chi,)), False))
     # Gejiu: everybody pays every win, the discarder one fan more: a smaller extra
     assert H._deal_in_cost("gejiu", plain, False) < H._deal_in_cost("yichun", plain, False)
+
+
+def test_hard_takes_a_shangrao_concealed_kong_for_its_bonus() -> None:
+    # 自摸杠 earns 2 from each other seat whoever wins; it costs this far hand one step
+    hand = rigged_hand("shangrao", {E: "569m 22223p 779s ZZB"}, wild="1s")
+    view = build_view(hand, E)
+    assert NormalPlayer().choose(view) == Action.discard(parse_tile("B"))
+    assert HardPlayer().choose(view).type is ActionType.ANGANG

@@ -1,19 +1,29 @@
 """The ``hard`` computer player: the ``normal`` player's distances, plus what a hand is worth
-and what a discard risks.
+and what a discard risks or earns.
 
-Offence: for every candidate discard it weighs the hands within reach by the ruleset's own
-pattern values (Yichun 清一色 5, 大七对 3, 小七对 4 / 豪华 8, 十三烂, 字一色; Shangrao clean / wild
-patterns, 碰碰糊, 七对, 十三浪, 九幺; Gejiu fan as 2^fan: 混一色 / 清一色 / 字一色, 大对子, 小七对,
-the 烂牌 family) discounted by how far each is: ``value × REACH^distance``, the number of
-improving tiles breaking ties. Claims are made when they raise that figure (so a peng that
-spoils seven pairs or a Yichun concealed hand is refused).
+Discards: among the discards that keep the shortest distance (and any that follows Gejiu's
+斗地主), the one with the best figure in points: ``POINTS × worth × speed − danger + 斗地主``.
+``worth`` is the best pattern value within reach discounted by ``REACH^distance`` (Yichun
+清一色 5, 大七对 3, 小七对 4 / 豪华 8, 十三烂, 字一色, 门清 weighted by how often it pays; Shangrao
+clean / wild 平糊, 碰碰糊, 七对, 十三浪, 九幺, the wilds read as their own kind for a clean hand,
+宝吊头 3; Gejiu fan as 2^fan: 混一色 / 清一色, 大对子, 小七对, the 烂牌 family); ``speed`` grows
+with the improving tiles; ``danger`` is the expected loss of dealing in (below).
+
+斗地主 (Gejiu): the expected side payment of following the dealer's discard of the running
+circuit (following never costs: the one seat that does not follow pays), which may cost a step.
+
+Claims are the ``normal`` player's, refused only when the hand's worth falls (a claim spoiling
+a much bigger hand). Kongs (Yichun, Shangrao) are taken when the worth plus the kong's bonus
+points (杠分 / 碰杠 1, 自摸杠 2 from each seat) beats keeping the tiles, even a step longer.
 
 Defence: each opponent's chance of being ready is read from its melds, the length of its
-pond and Gejiu's 报听; a tile's chance of being its wait from the unseen copies and the rank,
-and is zero for a tile the opponent let go by since its last turn (after 报听 its hand is
-locked, so since the declaration). The expected loss is weighted by what the ruleset makes the
-discarder pay (Yichun: twice the hand; Gejiu: one more fan; Shangrao: nothing without
-discard wins) and subtracted from the offence figure.
+pond and Gejiu's 报听 (weak signals below ``READY_MIN`` are ignored); a tile's chance of being
+its wait from the unseen copies and the rank, and is zero for a tile the opponent let go by
+since its last turn (after 报听 its hand is locked, so since the declaration). The expected
+loss is weighted by what the ruleset makes the discarder pay (Yichun: twice the hand, ×2 per
+buyer of the two; Gejiu: one fan more than everybody pays anyway; Shangrao: nothing without
+discard wins). Defence never lengthens the hand: measured against ``normal`` players, folding
+lost more wins than it saved deal-ins.
 """
 
 from __future__ import annotations
@@ -367,11 +377,3 @@ class HardPlayer(NormalPlayer):
         else:
             gain = 2.0 * p + 3.0 * p * p
         return {x: gain * DDZ_WEIGHT}
-
-    def _after_discard(self, seat: Seat, c: list[int], melds: list[tuple[MeldType, Kind]],
-                       k: Kind) -> float:
-        c[k] -= 1
-        try:
-            return self.targets(seat, c, seat.wilds, melds)
-        finally:
-            c[k] += 1
