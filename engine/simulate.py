@@ -19,6 +19,8 @@ from engine.game import Game
 from engine.table import Hand, InvariantError, Phase
 from engine.view import View, build_view
 
+GAME_LENGTH = 1000  # the most hands_per_game allows
+
 
 class Player(Protocol):
     def choose(self, view: View) -> Action: ...
@@ -198,27 +200,39 @@ def simulate(
     on_hand: Callable[[Hand], None] | None = None,
     levels: Sequence[str] | None = None,
 ) -> SimulationReport:
-    """Play ``hands`` hands (one long game) and return the statistics; ``on_hand`` is called
-    with every finished hand (e.g. to write its record). ``levels`` names a computer level
-    per seat (``easy`` / ``normal`` / ``hard``) instead of ``players``."""
+    """Play ``hands`` hands and return the statistics; ``on_hand`` is called with every
+    finished hand (e.g. to write its record). ``levels`` names a computer level per seat
+    (``easy`` / ``normal`` / ``hard``) instead of ``players``.
+
+    The hands are played as consecutive games of at most :data:`GAME_LENGTH` hands (the
+    longest game the table options allow): the first game has ``seed``, the next ones seeds
+    drawn from ``random.Random(seed)``, so the first N hands are the same whatever ``hands`` is.
+    """
     from engine.bots import BasicPlayer, make_player
 
+    if hands < 0:
+        raise ValueError(f"cannot play {hands} hands")
     opts = dict(options or {})
-    opts["hands_per_game"] = hands
+    opts["hands_per_game"] = min(hands, GAME_LENGTH) or 1
     if levels is not None:
         if len(levels) != 4:
             raise ValueError(f"four seats need four levels, got {len(levels)}")
         players = [make_player(level) for level in levels]
+    game_seeds = random.Random(seed)
     game = Game(rules, seed, opts)
     seats: Sequence[Player] = players or [BasicPlayer() for _ in range(4)]
     report = SimulationReport(rules=game.ruleset.name, seed=seed,
                               labels=tuple(levels) if levels is not None else ())
-    for _ in range(hands):
+    for played in range(hands):
+        if game.is_over:
+            opts["hands_per_game"] = min(hands - played, GAME_LENGTH)
+            game = Game(rules, game_seeds.getrandbits(63), opts)
         hand = game.new_hand()
         current = hand
+        number = played + 1
 
-        def fail(index: int, problem: str, h: Hand = current) -> None:
-            raise SimulationViolation(seed, h.hand_no, h.seed, index, problem)
+        def fail(index: int, problem: str, h: Hand = current, n: int = number) -> None:
+            raise SimulationViolation(seed, n, h.seed, index, problem)
 
         try:
             play_hand(hand, seats, check=check, on_violation=fail)
@@ -230,14 +244,14 @@ def simulate(
             if on_hand is not None:
                 on_hand(hand)
             raise SimulationViolation(
-                seed, hand.hand_no, hand.seed, len(hand.actions), f"{type(exc).__name__}: {exc}"
+                seed, number, hand.seed, len(hand.actions), f"{type(exc).__name__}: {exc}"
             ) from exc
         summary = game.finish_hand()
         if on_hand is not None:
             on_hand(hand)
         if check and sum(game.scores) + sum(game.spectator_scores.values()) != 0:
             raise SimulationViolation(
-                seed, hand.hand_no, hand.seed, len(hand.actions), "running scores not zero-sum"
+                seed, number, hand.seed, len(hand.actions), "running scores not zero-sum"
             )
         report.hands += 1
         report.actions += len(hand.actions)

@@ -74,3 +74,14 @@ def test_simulate_writes_records_that_replay(
     capsys.readouterr()
     assert main(["replay", str(path)]) == 0
     assert capsys.readouterr().out.count("match the record") == 4
+
+
+def test_simulate_beyond_one_game() -> None:
+    """More hands than one game holds are played as consecutive games; the first hands are the
+    same whatever the total."""
+    from engine.simulate import GAME_LENGTH
+
+    long = simulate("shangrao", GAME_LENGTH + 3, 2, check=False)
+    assert long.hands == GAME_LENGTH + 3
+    short = simulate("shangrao", 5, 2, check=False)
+    assert long.seat_hand_net[0][:5] == short.seat_hand_net[0]
