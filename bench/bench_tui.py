@@ -153,7 +153,7 @@ def _pct(values: list[float], q: float) -> float:
 
 
 def main() -> None:
-    updates = int(sys.argv[1]) if len(sys.argv) > 1 else 300
+    updates = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 300
     w, h = (int(x) for x in sys.argv[2].split("x")) if len(sys.argv) > 2 else (80, 24)
     gc.set_threshold(10_000, 20, 100)
     print(f"table updates at {w}x{h}, {updates} per ruleset (CPU excludes the engine's work)")
