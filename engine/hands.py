@@ -69,6 +69,11 @@ _WINDOWS: Final = {
     _HONOURS_PLAIN: _windows(_HONOURS_PLAIN, 7),
     _HONOURS_YICHUN: _windows(_HONOURS_YICHUN, 7),
 }
+# Public names for other engine modules (the computer players' distance tables).
+GROUP_SUIT: Final = _SUIT
+GROUP_HONOURS_PLAIN: Final = _HONOURS_PLAIN
+GROUP_HONOURS_YICHUN: Final = _HONOURS_YICHUN
+SET_WINDOWS: Final = _WINDOWS
 
 
 @functools.cache

@@ -26,38 +26,15 @@ from dataclasses import dataclass
 from itertools import combinations, pairwise
 from typing import Final
 
+from engine.hands import GROUP_HONOURS_PLAIN, GROUP_HONOURS_YICHUN, GROUP_SUIT, SET_WINDOWS
 from engine.melds import MeldType
 from engine.tiles import NUM_KINDS, Kind, is_terminal_or_honour
 
 INF: Final = 99
-_SUIT: Final = 0
-_HON_PLAIN: Final = 1
-_HON_YICHUN: Final = 2
-
-
-def _windows(group: int, size: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """For each position i: the other members of every non-pung set containing i (members
-    below the lowest held tile can only be jokers)."""
-    out: list[tuple[tuple[int, ...], ...]] = []
-    for i in range(size):
-        wins: list[tuple[int, ...]] = []
-        if group == _SUIT:
-            for start in (i - 2, i - 1, i):
-                if 0 <= start <= 6:
-                    wins.append(tuple(j for j in range(start, start + 3) if j != i))
-        elif group == _HON_YICHUN:
-            if i < 4:
-                for trio in combinations(range(4), 3):
-                    if i in trio:
-                        wins.append(tuple(j for j in trio if j != i))
-            else:
-                wins.append(tuple(j for j in (4, 5, 6) if j != i))
-        out.append(tuple(wins))
-    return tuple(out)
-
-
-_WINDOWS: Final = {g: _windows(g, 9 if g == _SUIT else 7) for g in (_SUIT, _HON_PLAIN,
-                                                                      _HON_YICHUN)}
+_SUIT: Final = GROUP_SUIT
+_HON_PLAIN: Final = GROUP_HONOURS_PLAIN
+_HON_YICHUN: Final = GROUP_HONOURS_YICHUN
+_WINDOWS: Final = SET_WINDOWS  # the other members of every non-pung set containing a position
 _EMPTY: Final = tuple(3 * k + 2 * p for k in range(5) for p in range(2))
 _TABLES: Final[dict[int, dict[tuple[int, ...], tuple[int, ...]]]] = {
     _SUIT: {}, _HON_PLAIN: {}, _HON_YICHUN: {}
