@@ -298,8 +298,12 @@ def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
             p.join(30)
             if p.is_alive():
                 p.kill()
-        proc.terminate()
-        proc.wait(10)
+        proc.terminate()  # closing hundreds of sessions can take a while
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 def main() -> None:
