@@ -62,7 +62,7 @@ class WaitingScreen(Screen[None]):
     """Before the first hand: who sits where; S starts with computer players."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s,enter", "start", "Start 开始", id="wait-start"),
+        Binding("s,S,enter", "start", "Start 开始", id="wait-start"),
         Binding("slash", "chat", "Chat 聊天", id="wait-chat"),
         Binding("q", "leave", "Leave 离开", id="wait-quit"),
     ]

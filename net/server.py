@@ -35,6 +35,7 @@ from net.driver import SSHDriver, clear_parser_cache
 from net.registry import Registry, SharedTable, TableConfig
 from net.sanitize import clean_name
 from net.store import Account, Store
+from tui.local import default_data_dir
 
 log = logging.getLogger("net.server")
 
@@ -57,14 +58,6 @@ Your SSH key is your account; your SSH user name (NAME@HOST) is your nickname.
 The hand starts when four people sit, or when a seated player presses S
 (computer players take the empty seats). 四人入座即开始，或按 S 由电脑补位开始。
 """
-
-
-def default_data_dir() -> Path:
-    """``$XDG_DATA_HOME/mahjong-ssh`` (``~/.local/share/mahjong-ssh``; Windows: %LOCALAPPDATA%)."""
-    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
-        return Path(os.environ["LOCALAPPDATA"]) / "mahjong-ssh"
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "mahjong-ssh"
 
 
 @dataclass

@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import os
 import random
+import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -267,7 +268,11 @@ def expiry_action(view: View) -> Action:
 
 
 def default_data_dir() -> Path:
-    """Where game data lives: ``$XDG_DATA_HOME/mahjong-ssh`` (``~/.local/share/mahjong-ssh``)."""
+    """Where game data lives (records; the server's key and database): the platform's data
+    folder, ``$XDG_DATA_HOME/mahjong-ssh`` (``~/.local/share/mahjong-ssh``; Windows:
+    ``%LOCALAPPDATA%``)."""
+    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"]) / "mahjong-ssh"
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "mahjong-ssh"
 
