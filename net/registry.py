@@ -34,6 +34,7 @@ from net.sanitize import clean_line
 from net.store import Account, ActionRow, Store, TableRow
 from tui.client import TableUpdate, UpdateCallback
 from tui.local import expiry_action
+from tui.waker import Waker
 
 log = logging.getLogger("net.registry")
 
@@ -210,7 +211,7 @@ class SharedTable:
         self._timer_total: dict[int, float] = {}
         self._last: dict[int | None, TableUpdate] = {}
         self._task: asyncio.Task[None] | None = None
-        self._wake: asyncio.Event | None = None
+        self._waker = Waker()
         self._closed = False
         self.on_info: list[InfoCallback] = []  # the lobby listens here
         self.actions_applied = 0
@@ -419,7 +420,7 @@ class SharedTable:
         if hand.is_over:
             self._hand_over()
         self._publish()
-        self._kick()
+        self._waker.kick()
         return None
 
     def _hand_over(self) -> None:
@@ -464,7 +465,7 @@ class SharedTable:
         """A seat has seen the hand's result."""
         if index is not None:
             self.seats[index].ready = True
-        self._kick()
+        self._waker.kick()
 
     def _everyone_ready(self) -> bool:
         return all(s.ready or not s.clients for s in self.seats)
@@ -472,26 +473,10 @@ class SharedTable:
     # --- the loop -------------------------------------------------------------------------
     def _run_loop(self) -> None:
         if self._task is None or self._task.done():
-            self._wake = asyncio.Event()
             self._task = asyncio.get_running_loop().create_task(self._run(),
                                                                 name=f"table {self.name}")
         else:
-            self._kick()
-
-    def _kick(self) -> None:
-        if self._wake is not None:
-            self._wake.set()
-
-    async def _wait(self, deadline: float | None) -> bool:
-        assert self._wake is not None
-        timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-        try:
-            await asyncio.wait_for(self._wake.wait(), timeout)
-        except TimeoutError:
-            return False
-        finally:
-            self._wake.clear()
-        return True
+            self._waker.kick()
 
     async def _run(self) -> None:
         try:
@@ -512,11 +497,11 @@ class SharedTable:
         game = self.game
         hand = game.hand if game is not None else None
         if game is None or hand is None or self.humans_connected == 0:
-            await self._wait(None)  # nobody watching: the table sleeps
+            await self._waker.wait(None)  # nobody watching: the table sleeps
             return
         if hand.is_over:
             if game.is_over:
-                await self._wait(None)
+                await self._waker.wait(None)
                 return
             ended = self.hand_ended_at or time.monotonic()
             deadline = ended + self.config.next_hand_seconds
@@ -524,7 +509,7 @@ class SharedTable:
                 self._new_hand()
                 self._changed()
                 return
-            await self._wait(deadline)
+            await self._waker.wait(deadline)
             return
         now = time.monotonic()
         to_act = hand.to_act()
@@ -557,7 +542,7 @@ class SharedTable:
                              self._grace_deadline()) if d is not None]
         wake_at = min(waits) if waits else None
         stamp = (hand, hand.version)
-        woke = await self._wait(wake_at)
+        woke = await self._waker.wait(wake_at)
         if woke or self.game is not game or (game.hand, hand.version) != stamp:
             return
         now = time.monotonic()
@@ -662,7 +647,7 @@ class SharedTable:
         if self.game is not None:
             self._last.clear()  # names may have changed
             self._publish()
-        self._kick()
+        self._waker.kick()
 
     def clients(self) -> list[SeatClient]:
         return [c for s in self.seats for c in s.clients] + list(self.spectators)

@@ -31,6 +31,7 @@ from engine.rulesets import OptionError
 from engine.table import Hand, Phase
 from engine.view import View, build_view
 from tui.client import TableUpdate, UpdateCallback
+from tui.waker import Waker
 
 
 class Player(Protocol):
@@ -56,7 +57,7 @@ class LocalTable:
         self.bots.update(players or {})
         self._callbacks: list[UpdateCallback] = []
         self._task: asyncio.Task[None] | None = None
-        self._wake: asyncio.Event | None = None
+        self._waker = Waker()
         self._paused = False
         self._closed = False
         self._deadline: float | None = None
@@ -104,7 +105,7 @@ class LocalTable:
             return exc.reason
         self._deadline = None
         self._publish()
-        self._kick()
+        self._waker.kick()
         return None
 
     def next_hand(self) -> None:
@@ -114,13 +115,13 @@ class LocalTable:
         game.new_hand()
         self._deadline = None
         self._publish(force=True)
-        self._kick()
+        self._waker.kick()
 
     def set_paused(self, paused: bool) -> None:
         if paused != self._paused:
             self._paused = paused
             self._deadline = None
-            self._kick()
+            self._waker.kick()
 
     def close(self) -> None:
         self._closed = True
@@ -132,26 +133,9 @@ class LocalTable:
     # --- the loop --------------------------------------------------------------------------
     def _start(self) -> None:
         if self._task is None or self._task.done():
-            self._wake = asyncio.Event()
             self._task = asyncio.get_running_loop().create_task(self._run())
         else:
-            self._kick()
-
-    def _kick(self) -> None:
-        if self._wake is not None:
-            self._wake.set()
-
-    async def _wait(self, deadline: float | None) -> bool:
-        """Sleep until kicked (True) or until ``deadline`` (False)."""
-        assert self._wake is not None
-        timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-        try:
-            await asyncio.wait_for(self._wake.wait(), timeout)
-        except TimeoutError:
-            return False
-        finally:
-            self._wake.clear()
-        return True
+            self._waker.kick()
 
     async def _run(self) -> None:
         while not self._closed:
@@ -159,7 +143,7 @@ class LocalTable:
             hand = game.hand if game is not None else None
             if game is None or hand is None or hand.is_over or self._paused:
                 self._publish()
-                await self._wait(None)
+                await self._waker.wait(None)
                 continue
             to_act = hand.to_act()
             bots = [s for s in to_act if s != self.seat]
@@ -188,7 +172,7 @@ class LocalTable:
                 else:
                     self._deadline = None
                 self._publish()
-                woke = await self._wait(self._deadline)
+                woke = await self._waker.wait(self._deadline)
                 if (
                     not woke
                     and self.game is game
@@ -201,7 +185,7 @@ class LocalTable:
                     self._deadline = None
                     self._publish()
                 continue
-            await self._wait(None)  # nobody to act (should not happen)
+            await self._waker.wait(None)  # nobody to act (should not happen)
 
     @staticmethod
     def _timer_for(game: Game, phase: Phase) -> int:
