@@ -132,6 +132,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "game_title": ("Game over — {rules}", "游戏结束 — {rules}"),
     "game_hand": ("Hand {n}", "第{n}盘"),
     "game_winner": ("Winner: {who}", "赢家: {who}"),
+    "game_tied": ("Level at the top: {who}", "并列第一: {who}"),
     "game_keys": ("Enter: new game · q: quit", "Enter 新游戏 · q 退出"),
     "drawn_short": ("drawn", "荒"),
     # new game / settings

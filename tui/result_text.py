@@ -198,9 +198,12 @@ def game_result_lines(update: TableUpdate, lang: str) -> list[str]:
         out.append(row + f"   {escape(who)}")
     totals = "".join(f"{v:>+10d}" for v in update.totals)
     out.append(pad(tr(lang, 'res_totals'), 8) + totals)
-    best = max(range(4), key=lambda s: update.totals[s])
+    top = max(update.totals)
+    best = [s for s in range(4) if update.totals[s] == top]
+    who = ", ".join(seat_label(me, s, lang) for s in best)
     out.append("")
-    out.append(f"[b $turn]{escape(tr(lang, 'game_winner', who=seat_label(me, best, lang)))}[/]")
+    key = "game_winner" if len(best) == 1 else "game_tied"
+    out.append(f"[b $turn]{escape(tr(lang, key, who=who))}[/]")
     return out
 
 
