@@ -324,19 +324,8 @@ class HardPlayer(NormalPlayer):
         now = self._hand_figure(seat, list(seat.counts), seat.melds)
         options: list[tuple[float, Action]] = []
         for a in kinds.get(ActionType.ANGANG, []) + kinds.get(ActionType.BUGANG, []):
-            t = a.tile
-            assert t is not None
-            c = list(seat.counts)
-            melds = list(seat.melds)
-            if a.type is ActionType.ANGANG:
-                c[t] -= 4
-                melds.append((MeldType.AGANG, t))
-                pts = 2.0 * KONG_BONUS[rules]
-            else:
-                c[t] -= 1
-                melds = [(MeldType.MGANG, m[1]) if m[1] == t and m[0] is MeldType.PENG else m
-                         for m in melds]
-                pts = KONG_BONUS[rules]
+            c, melds = self.after_kong(seat, a)
+            pts = KONG_BONUS[rules] * (2.0 if a.type is ActionType.ANGANG else 1.0)
             fig = self.targets(seat, c, seat.wilds, melds) + pts / POINTS[rules]
             if fig >= now:
                 options.append((fig, a))

@@ -181,21 +181,29 @@ class NormalPlayer:
         """A concealed or added kong that does not lengthen the hand (the best slot)."""
         options: list[tuple[int, int, Action]] = []
         for a in kinds.get(ActionType.ANGANG, []) + kinds.get(ActionType.BUGANG, []):
-            t = a.tile
-            assert t is not None
-            c = list(seat.counts)
-            melds = list(seat.melds)
-            if a.type is ActionType.ANGANG:
-                c[t] -= 4
-                melds.append((MeldType.AGANG, t))
-            else:
-                c[t] -= 1
+            c, melds = self.after_kong(seat, a)
             d = self.kong_distance(seat, c, melds, a)
             if d <= best:
                 options.append((d, 0 if a.type is ActionType.ANGANG else 1, a))
         if not options:
             return None
         return min(options, key=lambda o: (o[0], o[1], o[2].slot or 0))[2]
+
+    @staticmethod
+    def after_kong(seat: Seat, a: Action) -> tuple[list[int], list[tuple[MeldType, Kind]]]:
+        """The concealed counts and melds after the 暗杠 / 补杠 ``a``."""
+        t = a.tile
+        assert t is not None
+        c = list(seat.counts)
+        melds = list(seat.melds)
+        if a.type is ActionType.ANGANG:
+            c[t] -= 4
+            melds.append((MeldType.AGANG, t))
+        else:
+            c[t] -= 1
+            melds = [(MeldType.MGANG, k) if k == t and m is MeldType.PENG else (m, k)
+                     for m, k in melds]
+        return c, melds
 
     @staticmethod
     def kong_distance(seat: Seat, c: list[int], melds: list[tuple[MeldType, Kind]],
