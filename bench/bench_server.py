@@ -2,26 +2,29 @@
 
 The server runs as a subprocess (``mahjong-ssh serve`` on a free port, temporary data folder,
 tables created with ``join NAME --option hands_per_game=1000`` so no game ends during a run).
-The clients are asyncssh sessions with a PTY drawn into pyte screens, spread over several
-worker processes (``multiprocessing``), each driving whole tables, so the clients' own CPU
-does not sit on one core.
+The clients are asyncssh sessions with a PTY drawn into ``net.testing.LightScreen`` (a terminal
+that reads just what Textual sends, about twenty times cheaper than pyte and checked against
+pyte in the tests), spread over several worker processes (``multiprocessing``), each driving
+whole tables, so the clients' own CPU takes as little of the machine as it can.
 
 For each table, every 0.5 s, once all four screens agree on the table (same wall count, the
 same player to move), the client whose status row says "Your turn" presses Enter (a discard).
 Latency = from that key (``time.perf_counter`` in the worker, just before the write) until
 *each* of the four screens shows the effect — its status row (timer stripped) differs from
-what it showed at the key — checked right after every incoming data chunk is fed into the pyte
+what it showed at the key — checked right after every incoming data chunk is fed into the
 screen (no polling). The figure is the slowest of the four. Claim prompts are passed (``x``)
 and buying prompts answered (Enter) without timing them.
 
 Reported per table count: p50/p99 of key → all four screens, keys timed and keys that timed
 out (2 s; not in the percentiles), server CPU share (``/proc/<pid>/stat`` of the server over
-the measuring window), the workers' CPU share and pyte's time to draw one frame (≥ 1 KB; part
-of every latency), server RSS per session, connect → first screen (all workers connect at
-once), and the load average.
+the measuring window), the workers' CPU share and the client screen's time to draw one frame
+(≥ 1 KB; part of every latency), server RSS per session, connect → first screen (all workers
+connect at once), and the load average.
 
 Environment: ``MJ_BENCH_TABLES`` (default ``5,25``) table counts; ``MJ_BENCH_SECONDS``
-(default 10) measuring time per count; ``MJ_BENCH_WORKERS`` (default 4) client processes.
+(default 10) measuring time per count; ``MJ_BENCH_WORKERS`` (default 4) client processes;
+``MJ_BENCH_PYSPY=PREFIX`` records the server with ``py-spy`` (not a dependency: install it)
+into ``PREFIX-N.txt``, collapsed stacks, for each table count N.
 """
 
 from __future__ import annotations
@@ -72,10 +75,8 @@ def _pct(values: list[float], q: float) -> float:
 
 # --- one worker process ------------------------------------------------------------------------
 def status_row(client: Any) -> str:
-    """Row 0 of the client's pyte screen without the timer bar."""
-    screen = client.screen
-    row = screen.buffer[0]
-    text = "".join(row[x].data for x in range(screen.columns))
+    """Row 0 of the client's screen without the timer bar."""
+    text: str = client.screen.row(0)
     return text.split("⏱")[0].rstrip()
 
 
@@ -106,7 +107,7 @@ class TableDriver:
 
     @staticmethod
     def _timed_feed(feed: Any, times: list[float]) -> Any:
-        """pyte's feed, timed: the client-side part of each latency."""
+        """The screen's feed, timed: the client-side part of each latency."""
         def timed(data: bytes) -> None:
             t0 = time.perf_counter()
             feed(data)
@@ -190,7 +191,7 @@ async def _worker(port: int, tables: list[int], seconds: float, ready: Any, star
     for t in tables:
         group = []
         for i in range(4):
-            c = PtyClient()
+            c = PtyClient(light=True)
             c.keep_raw = False
             started = time.perf_counter()
             await c.connect(port, f"b{t}x{i}", None,
@@ -260,6 +261,12 @@ def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
         cpu0, wall0 = _proc_cpu(proc.pid), time.perf_counter()
         load0 = os.getloadavg()[0]
         start.set()
+        spy = None
+        if os.environ.get("MJ_BENCH_PYSPY"):  # a profile of the server over the window
+            spy = subprocess.Popen(
+                ["py-spy", "record", "-p", str(proc.pid), "-d", str(int(seconds)), "-r", "200",
+                 "-f", "raw", "-o", f"{os.environ['MJ_BENCH_PYSPY']}-{tables}.txt"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         results = []
         for _ in procs:
             try:
@@ -268,6 +275,8 @@ def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
                 raise RuntimeError("a worker did not report") from None
         wall = time.perf_counter() - wall0
         cpu = (_proc_cpu(proc.pid) - cpu0) / wall
+        if spy is not None:
+            spy.wait(60)
         errors = [r["error"] for r in results if "error" in r]
         if errors:
             raise RuntimeError(f"worker errors: {errors}")
@@ -286,7 +295,7 @@ def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
             "keys_per_s": len(latencies) / seconds,
             "server_cpu": cpu,
             "client_cpu": sum(float(r["cpu"]) for r in results),
-            "pyte_ms": (_pct(feeds, 0.5) * 1000, _pct(feeds, 0.99) * 1000),
+            "screen_ms": (_pct(feeds, 0.5) * 1000, _pct(feeds, 0.99) * 1000),
             "rss_per_session_mib": (rss - idle_rss) / (tables * 4),
             "idle_rss_mib": idle_rss,
             "connect_p50_ms": statistics.median(connect) * 1000,
@@ -318,8 +327,8 @@ def main() -> None:
               f"p50 {r['p50_ms']:.1f} ms p99 {r['p99_ms']:.1f} ms max {r['max_ms']:.0f} ms "
               f"({r['samples']} keys, {r['keys_per_s']:.1f}/s, {r['timeouts']} timed out); "
               f"server CPU {r['server_cpu'] * 100:.0f}%; client CPU "
-              f"{r['client_cpu'] * 100:.0f}% ({r['workers']} workers; pyte per frame ≥1 KB "
-              f"p50 {r['pyte_ms'][0]:.1f} ms p99 {r['pyte_ms'][1]:.1f} ms); RSS/session "
+              f"{r['client_cpu'] * 100:.0f}% ({r['workers']} workers; screen per frame ≥1 KB "
+              f"p50 {r['screen_ms'][0]:.1f} ms p99 {r['screen_ms'][1]:.1f} ms); RSS/session "
               f"{r['rss_per_session_mib']:.2f} MiB (idle {r['idle_rss_mib']:.0f} MiB); "
               f"connect→first screen p50 {r['connect_p50_ms']:.0f} ms max "
               f"{r['connect_max_ms']:.0f} ms; load {r['load'][0]:.1f}→{r['load'][1]:.1f}",

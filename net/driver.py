@@ -71,6 +71,7 @@ class SSHDriver(Driver):
         self._decode = getincrementaldecoder("utf-8")(errors="replace").decode
         self._input_enabled = False
         self._pending: list[str] = []
+        self._out: list[str] = []  # this frame's pieces, sent by ``flush``
         self._tick_handle: asyncio.TimerHandle | None = None
         self._closed = False
 
@@ -86,19 +87,35 @@ class SSHDriver(Driver):
 
     # --- output ---------------------------------------------------------------------------
     def write(self, data: str) -> None:
+        """Buffer ``data``; ``flush`` (Textual calls it after each frame, and the loop's next
+        turn at the latest) sends the frame as one channel write: one SSH packet, one socket
+        send, instead of one per piece (sync start, the update, sync end)."""
+        if self._closed:
+            return
+        if not self._out:
+            self._loop.call_soon(self.flush)
+        self._out.append(data)
+
+    def flush(self) -> None:
+        if not self._out:
+            return
+        data = "".join(self._out)
+        self._out.clear()
         channel = self.channel
         if self._closed or channel.is_closing():
             return
-        if channel.get_write_buffer_size() > self.high_water:
-            if not self.dropping:
-                log.info("client slow: dropping frames")
+        buffered = channel.get_write_buffer_size()
+        if self.dropping:
+            if buffered > self.high_water // 4:
+                self.frames_dropped += 1
+                return
+            self.drained()  # caught up without telling us: repaint everything
+            return  # this frame is stale: the repaint follows
+        if buffered > self.high_water:
+            log.info("client slow: dropping frames")
             self.dropping = True
             self.frames_dropped += 1
             return
-        if self.dropping:
-            if channel.get_write_buffer_size() <= self.high_water // 4:
-                self.drained()  # caught up without telling us: repaint everything
-            return  # the rest of a dropped frame: wait for the drain and a full repaint
         raw = data.encode("utf-8", "replace")
         self.bytes_written += len(raw)
         try:
@@ -116,9 +133,6 @@ class SSHDriver(Driver):
         width, height = self.size
         size = Size(width, height)
         self._app.post_message(events.Resize(size, size))
-
-    def flush(self) -> None:
-        pass
 
     # --- input ----------------------------------------------------------------------------
     def send_message(self, message: Message) -> None:
@@ -236,6 +250,7 @@ class SSHDriver(Driver):
 
     def close(self) -> None:
         """Pitfall 3a: finish the parser's generator and clear the class-level cache."""
+        self.flush()  # the terminal's modes, restored by ``stop_application_mode``
         self._closed = True
         self.disable_input()
         self._finish_parser()

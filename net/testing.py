@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
+from codecs import getincrementaldecoder
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import asyncssh
 import pyte
+from wcwidth import wcwidth
 
 from net.registry import TableConfig
 from net.server import MahjongServer, ServerConfig
@@ -31,6 +34,114 @@ async def start_server(config: ServerConfig) -> MahjongServer:
     server = MahjongServer(config)
     await server.start()
     return server
+
+
+_TOKEN = re.compile(r"\x1b\[([0-9;?<=>]*)([ -/]*[@-~])|\x1b[^\[]|[\r\n\x08]|[^\x1b\r\n\x08]+")
+_PARTIAL = re.compile(r"\x1b(\[[0-9;?<=>]*[ -/]*)?\Z")
+
+
+class LightScreen:
+    """A terminal screen that knows just what Textual sends: cursor moves (CUP and relative),
+    text (wide characters take two cells), erases; colours and modes are skipped.
+
+    About twenty times cheaper than pyte, so a benchmark's hundreds of clients measure the
+    server, not themselves. ``display`` reads as pyte's does (tests compare the two).
+    """
+
+    def __init__(self, columns: int = 80, lines: int = 24) -> None:
+        self.columns = columns
+        self.lines = lines
+        self.grid = [[" "] * columns for _ in range(lines)]
+        self.x = self.y = 0
+        self._decoder = getincrementaldecoder("utf-8")(errors="replace")
+        self._held = ""
+
+    def resize(self, lines: int, columns: int) -> None:
+        self.grid = [(row + [" "] * columns)[:columns] for row in self.grid[:lines]]
+        self.grid += [[" "] * columns for _ in range(lines - len(self.grid))]
+        self.lines, self.columns = lines, columns
+        self.x, self.y = min(self.x, columns - 1), min(self.y, lines - 1)
+
+    @property
+    def display(self) -> list[str]:
+        return ["".join(row) for row in self.grid]
+
+    def row(self, y: int) -> str:
+        return "".join(self.grid[y])
+
+    def feed(self, data: bytes) -> None:
+        text = self._held + self._decoder.decode(data)
+        held = _PARTIAL.search(text)
+        if held is not None:  # a sequence cut by the packet: keep it for the next chunk
+            self._held, text = held.group(), text[:held.start()]
+        else:
+            self._held = ""
+        for m in _TOKEN.finditer(text):
+            token = m.group()
+            if token[0] == "\x1b":
+                final = m.group(2)
+                if final is not None:
+                    self._csi(m.group(1), final)
+            elif token == "\r":
+                self.x = 0
+            elif token == "\n":
+                self.y = min(self.y + 1, self.lines - 1)
+            elif token == "\x08":
+                self.x = max(self.x - 1, 0)
+            else:
+                self._text(token)
+
+    def _text(self, text: str) -> None:
+        row, x, columns = self.grid[self.y], self.x, self.columns
+        for ch in text:
+            width = 1 if ch < "\u1100" else wcwidth(ch)
+            if width <= 0:
+                continue
+            if x + width > columns:
+                break
+            row[x] = ch
+            if width == 2:
+                row[x + 1] = ""
+            x += width
+        self.x = min(x, columns - 1)
+
+    def _csi(self, params: str, final: str) -> None:
+        if params.startswith("?") or final == "m":
+            return
+        args = [int(a) if a else 0 for a in params.split(";")] if params else []
+        n = args[0] if args and args[0] else 1
+        if final in "Hf":
+            row = args[0] if args and args[0] else 1
+            col = args[1] if len(args) > 1 and args[1] else 1
+            self.y, self.x = min(row, self.lines) - 1, min(col, self.columns) - 1
+        elif final == "A":
+            self.y = max(self.y - n, 0)
+        elif final == "B":
+            self.y = min(self.y + n, self.lines - 1)
+        elif final == "C":
+            self.x = min(self.x + n, self.columns - 1)
+        elif final == "D":
+            self.x = max(self.x - n, 0)
+        elif final == "G":
+            self.x = min(n, self.columns) - 1
+        elif final == "K":
+            mode = args[0] if args else 0
+            row = self.grid[self.y]
+            start, end = {0: (self.x, self.columns), 1: (0, self.x + 1)}.get(
+                mode, (0, self.columns))
+            row[start:end] = [" "] * (end - start)
+        elif final == "J":
+            mode = args[0] if args else 0
+            if mode == 0:
+                self.grid[self.y][self.x:] = [" "] * (self.columns - self.x)
+                rows = range(self.y + 1, self.lines)
+            elif mode == 1:
+                self.grid[self.y][:self.x + 1] = [" "] * (self.x + 1)
+                rows = range(self.y)
+            else:
+                rows = range(self.lines)
+            for y in rows:
+                self.grid[y] = [" "] * self.columns
 
 
 class _Client(asyncssh.SSHClient):
@@ -61,9 +172,14 @@ class _ClientSession(asyncssh.SSHClientSession):  # type: ignore[type-arg]
 class PtyClient:
     """One player's terminal: an SSH session with a PTY drawn into a pyte screen."""
 
-    def __init__(self, width: int = 80, height: int = 24) -> None:
-        self.screen = pyte.Screen(width, height)
-        self.stream = pyte.ByteStream(self.screen)
+    def __init__(self, width: int = 80, height: int = 24, light: bool = False) -> None:
+        self.screen: Any
+        self.stream: Any
+        if light:  # the benchmark's many clients: see ``LightScreen``
+            self.screen = self.stream = LightScreen(width, height)
+        else:
+            self.screen = pyte.Screen(width, height)
+            self.stream = pyte.ByteStream(self.screen)
         self.conn: asyncssh.SSHClientConnection | None = None
         self.chan: asyncssh.SSHClientChannel[bytes] | None = None
         self.changed = asyncio.Event()

@@ -16,7 +16,7 @@ from engine.table import Phase
 from net.registry import SharedTable
 from net.remote_app import RemoteApp
 from net.server import MahjongServer
-from net.testing import PtyClient, fast_config, run_command, start_server
+from net.testing import LightScreen, PtyClient, fast_config, run_command, start_server
 
 
 @pytest.fixture
@@ -372,3 +372,29 @@ async def test_options_on_the_command_line_and_stakes_by_keys(server: MahjongSer
     await w.wait_for(f"输赢: {net:+d}")
     for c in (a, w, again):
         await c.close()
+
+
+async def test_the_benchmarks_light_screen_reads_as_pyte(server: MahjongServer) -> None:
+    """``LightScreen`` (the benchmark's cheap terminal) shows what pyte shows, frame by frame,
+    whatever the packet boundaries."""
+    c = await join(server, "lena", new_key(), "join ls --rules shangrao")
+    await c.wait_for("press S")
+    c.send("s")
+    await c.wait_for("上饶")
+    t = server.registry.tables["ls"]
+    await play_by_keys(t, {0: c}, max_actions=12)
+    c.send("?")  # the help screen: other widgets, other sequences
+    await c.wait_for(lambda text: "宝" in text and text.count("\n") == 23)
+    await asyncio.sleep(0.2)
+    raw = bytes(c.raw)
+    assert len(raw) > 5000
+    rng = __import__("random").Random(5)
+    for _ in range(3):
+        light = LightScreen(80, 24)
+        i = 0
+        while i < len(raw):
+            n = rng.choice([1, 2, 3, 7, 64, 1000, 5000])
+            light.feed(raw[i:i + n])
+            i += n
+        assert light.display == c.screen.display
+    await c.close()

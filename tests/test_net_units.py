@@ -26,11 +26,13 @@ from net.testing import PtyClient, fast_config, start_server
 class FakeChannel:
     def __init__(self) -> None:
         self.out = bytearray()
+        self.writes = 0
         self.buffered = 0
         self.closing = False
 
     def write(self, data: bytes) -> None:
         self.out.extend(data)
+        self.writes += 1
 
     def get_write_buffer_size(self) -> int:
         return self.buffered
@@ -205,18 +207,24 @@ async def test_garbage_input_does_not_break_the_driver() -> None:
 async def test_pitfall_7_frames_are_dropped_then_repainted() -> None:
     app, chan = FakeApp(), FakeChannel()
     d = SSHDriver(app, channel=chan, size=(80, 24), high_water=1000)
-    d.write("frame 1")
-    assert bytes(chan.out).endswith(b"frame 1")
+    for piece in ("<sync>", "frame 1", "</sync>"):  # as Textual writes a frame
+        d.write(piece)
+    assert chan.writes == 0
+    d.flush()
+    assert chan.writes == 1 and bytes(chan.out).endswith(b"<sync>frame 1</sync>")
     chan.buffered = 5000  # the client stopped reading
-    d.write("frame 2")
-    d.write("frame 3")
+    for frame in ("frame 2", "frame 3"):
+        d.write(frame)
+        d.flush()
     assert b"frame 2" not in chan.out and d.dropping and d.frames_dropped == 2
     chan.buffered = 0
     d.drained()
     assert not d.dropping
     assert isinstance(app.messages[-1], events.Resize)  # a full repaint
     d.write("frame 4")
-    assert bytes(chan.out).endswith(b"frame 4")
+    await asyncio.sleep(0)  # no flush: the loop's next turn sends it
+    await asyncio.sleep(0)
+    assert bytes(chan.out).endswith(b"frame 4") and chan.writes == 2
 
 
 @pytest.fixture
@@ -316,13 +324,12 @@ def test_keys_are_not_stored(tmp_path: Path) -> None:
 
 # --- the server benchmark's reading of the screens ----------------------------------------------
 class ScreenClient:
-    """What ``bench.bench_server.TableDriver`` needs of a client: a pyte screen and keys."""
+    """What ``bench.bench_server.TableDriver`` needs of a client: a light screen and keys."""
 
     def __init__(self) -> None:
-        import pyte
+        from net.testing import LightScreen
 
-        self.screen = pyte.Screen(80, 24)
-        self.stream = pyte.ByteStream(self.screen)
+        self.screen = self.stream = LightScreen(80, 24)
         self.sent: list[str] = []
         self.on_data: Any = None
 
