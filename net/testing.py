@@ -126,10 +126,9 @@ class LightScreen:
             self.x = min(n, self.columns) - 1
         elif final == "K":
             mode = args[0] if args else 0
-            row = self.grid[self.y]
             start, end = {0: (self.x, self.columns), 1: (0, self.x + 1)}.get(
                 mode, (0, self.columns))
-            row[start:end] = [" "] * (end - start)
+            self.grid[self.y][start:end] = [" "] * (end - start)
         elif final == "J":
             mode = args[0] if args else 0
             if mode == 0:
