@@ -3,17 +3,23 @@
 The server runs as a subprocess (``mahjong-ssh serve`` on a free port, temporary data folder,
 tables created with ``join NAME --option hands_per_game=1000`` so no game ends during a run).
 The clients are asyncssh sessions with a PTY drawn into ``net.testing.LightScreen`` (a terminal
-that reads just what Textual sends, about twenty times cheaper than pyte and checked against
+that reads just what Textual sends, about ten times cheaper than pyte and checked against
 pyte in the tests), spread over several worker processes (``multiprocessing``), each driving
 whole tables, so the clients' own CPU takes as little of the machine as it can.
 
-For each table, every 0.5 s, once all four screens agree on the table (same wall count, the
-same player to move), the client whose status row says "Your turn" presses Enter (a discard).
+The tables are independent, as real ones are: table i of N starts its beat i/N of the way into
+the first 0.5 s (tables that all discarded at the same instant would measure a burst the load
+does not have). For each table, every 0.5 s, once all four screens agree on the table (same
+wall count, the same player to move), the client whose status row says "Your turn" presses
+Enter (a discard).
 Latency = from that key (``time.perf_counter`` in the worker, just before the write) until
 *each* of the four screens shows the effect — its status row (timer stripped) differs from
 what it showed at the key — checked right after every incoming data chunk is fed into the
 screen (no polling). The figure is the slowest of the four. Claim prompts are passed (``x``)
 and buying prompts answered (Enter) without timing them.
+
+The server runs under ``bench.instrumented_server``, which adds two probes over the measuring
+window: the event loop's lag and the garbage collector's pauses.
 
 Reported per table count: p50/p99 of key → all four screens, keys timed and keys that timed
 out (2 s; not in the percentiles), server CPU share (``/proc/<pid>/stat`` of the server over
@@ -23,6 +29,7 @@ connect at once), and the load average.
 
 Environment: ``MJ_BENCH_TABLES`` (default ``5,25``) table counts; ``MJ_BENCH_SECONDS``
 (default 10) measuring time per count; ``MJ_BENCH_WORKERS`` (default 4) client processes;
+``MJ_BENCH_SLOW=1`` reports the loop's slow turns (see ``bench.instrumented_server``);
 ``MJ_BENCH_PYSPY=PREFIX`` records the server with ``py-spy`` (not a dependency: install it)
 into ``PREFIX-N.txt``, collapsed stacks, for each table count N.
 """
@@ -31,6 +38,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import multiprocessing as mp
 import os
 import queue
@@ -152,8 +160,9 @@ class TableDriver:
                 sent = True
         return sent
 
-    async def run(self, stop_at: float, latencies: list[float], timeouts: list[int]) -> None:
-        next_tick = time.perf_counter()
+    async def run(self, stop_at: float, latencies: list[float], timeouts: list[int],
+                  offset: float = 0.0) -> None:
+        next_tick = time.perf_counter() + offset
         while time.perf_counter() < stop_at:
             wait = next_tick - time.perf_counter()
             if wait > 0:
@@ -181,8 +190,8 @@ class TableDriver:
             next_tick = p.t0 + TICK
 
 
-async def _worker(port: int, tables: list[int], seconds: float, ready: Any, start: Any,
-                  out: Any) -> None:
+async def _worker(port: int, tables: list[int], total: int, seconds: float, ready: Any,
+                  start: Any, out: Any) -> None:
     from net.testing import PtyClient
 
     connect_times: list[float] = []
@@ -211,7 +220,8 @@ async def _worker(port: int, tables: list[int], seconds: float, ready: Any, star
     timeouts = [0]
     feed_times.clear()
     stop_at = time.perf_counter() + seconds
-    await asyncio.gather(*(d.run(stop_at, latencies, timeouts) for d in drivers))
+    await asyncio.gather(*(d.run(stop_at, latencies, timeouts, TICK * t / total)
+                           for t, d in zip(tables, drivers, strict=True)))
     cpu = (time.process_time() - cpu0) / (time.perf_counter() - wall0)
     out.put({"latencies": latencies, "timeouts": timeouts[0], "connect": connect_times,
              "cpu": cpu, "feeds": feed_times})
@@ -220,10 +230,10 @@ async def _worker(port: int, tables: list[int], seconds: float, ready: Any, star
             await c.close()
 
 
-def _worker_main(port: int, tables: list[int], seconds: float, ready: Any, start: Any,
-                 out: Any) -> None:
+def _worker_main(port: int, tables: list[int], total: int, seconds: float, ready: Any,
+                 start: Any, out: Any) -> None:
     try:
-        asyncio.run(_worker(port, tables, seconds, ready, start, out))
+        asyncio.run(_worker(port, tables, total, seconds, ready, start, out))
     except Exception as exc:  # report, do not hang the parent
         ready.put(("error", repr(exc)))
         out.put({"error": repr(exc)})
@@ -233,10 +243,12 @@ def _worker_main(port: int, tables: list[int], seconds: float, ready: Any, start
 def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
     data = tempfile.mkdtemp(prefix="mj-bench-")
     port = _free_port()
+    stats, mark = Path(data) / "probes.json", Path(data) / "measuring"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "net.cli", "serve", "--port", str(port), "--data", data,
-         "--max-per-address", "100000"],
+        [sys.executable, "-m", "bench.instrumented_server", "serve", "--port", str(port),
+         "--data", data, "--max-per-address", "100000"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        env={**os.environ, "MJ_BENCH_STATS": str(stats), "MJ_BENCH_MARK": str(mark)},
     )
     assert proc.stdout is not None
     while b"connect:" not in proc.stdout.readline():
@@ -248,7 +260,8 @@ def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
     procs: list[Any] = []
     try:
         idle_rss = _proc_rss(proc.pid)
-        procs = [ctx.Process(target=_worker_main, args=(port, share, seconds, ready, start, out))
+        procs = [ctx.Process(target=_worker_main,
+                             args=(port, share, tables, seconds, ready, start, out))
                  for share in shares]
         for p in procs:
             p.start()
@@ -260,6 +273,7 @@ def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
         time.sleep(1.0)  # let the first hands' buying round settle
         cpu0, wall0 = _proc_cpu(proc.pid), time.perf_counter()
         load0 = os.getloadavg()[0]
+        mark.touch()
         start.set()
         spy = None
         if os.environ.get("MJ_BENCH_PYSPY"):  # a profile of the server over the window
@@ -275,6 +289,7 @@ def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
                 raise RuntimeError("a worker did not report") from None
         wall = time.perf_counter() - wall0
         cpu = (_proc_cpu(proc.pid) - cpu0) / wall
+        mark.unlink()
         if spy is not None:
             spy.wait(60)
         errors = [r["error"] for r in results if "error" in r]
@@ -283,7 +298,13 @@ def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
         latencies = [x for r in results for x in r["latencies"]]
         connect = [x for r in results for x in r["connect"]]
         feeds = [x for r in results for x in r["feeds"]]
+        probes = _stop(proc, stats)
+        gcs = [x for g in probes["gc"].values() for x in g]
         return {
+            "gc": (len(gcs) / wall, max(gcs, default=0.0) * 1000, sum(gcs) / wall,
+                   len(probes["gc"]["2"])),
+            "lag_ms": (_pct(probes["lag"], 0.99) * 1000, max(probes["lag"], default=0.0) * 1000),
+            "bursts": probes.get("bursts"),
             "tables": tables,
             "sessions": tables * 4,
             "workers": workers,
@@ -307,12 +328,23 @@ def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
             p.join(30)
             if p.is_alive():
                 p.kill()
+        _stop(proc, stats)
+
+
+def _stop(proc: subprocess.Popen[bytes], stats: Path) -> dict[str, Any]:
+    """End the server; its probes (``bench.instrumented_server``), if it wrote them."""
+    if proc.poll() is None:
         proc.terminate()  # closing hundreds of sessions can take a while
         try:
             proc.wait(60)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+    try:
+        probes: dict[str, Any] = json.loads(stats.read_text())
+    except (OSError, ValueError):
+        probes = {"gc": {"0": [], "1": [], "2": []}, "lag": []}
+    return probes
 
 
 def main() -> None:
@@ -331,8 +363,16 @@ def main() -> None:
               f"p50 {r['screen_ms'][0]:.1f} ms p99 {r['screen_ms'][1]:.1f} ms); RSS/session "
               f"{r['rss_per_session_mib']:.2f} MiB (idle {r['idle_rss_mib']:.0f} MiB); "
               f"connect→first screen p50 {r['connect_p50_ms']:.0f} ms max "
-              f"{r['connect_max_ms']:.0f} ms; load {r['load'][0]:.1f}→{r['load'][1]:.1f}",
+              f"{r['connect_max_ms']:.0f} ms; loop lag p99 {r['lag_ms'][0]:.1f} ms max "
+              f"{r['lag_ms'][1]:.0f} ms; GC {r['gc'][0]:.1f}/s (full {r['gc'][3]}) max "
+              f"{r['gc'][1]:.1f} ms, {r['gc'][2] * 100:.1f}% of the time; load "
+              f"{r['load'][0]:.1f}→{r['load'][1]:.1f}",
               flush=True)
+        if r["bursts"] is not None:  # MJ_BENCH_SLOW=1
+            worst = sorted(r["bursts"], reverse=True)[:3]
+            print(f"     loop turns over 30 ms: {len(r['bursts'])}; worst: " + "; ".join(
+                f"{t * 1000:.0f} ms ({cpu * 1000:.0f} ms CPU, {ready} ready, "
+                f"{len(slow)} over 4 ms)" for t, cpu, ready, slow in worst), flush=True)
 
 
 if __name__ == "__main__":

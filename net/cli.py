@@ -187,21 +187,15 @@ def cmd_record(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    try:
-        from net import server
-    except ImportError:
-        print("mahjong-ssh serve: the SSH server is not built yet (issue 5); "
-              "try `mahjong-ssh simulate` or `mahjong-ssh score`", file=sys.stderr)
-        return 3
+    from net import server
+
     return int(server.main(args))
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    try:
-        from tui import local
-    except ImportError:
-        print("mahjong-ssh play: the terminal table is not built yet (issue 4)", file=sys.stderr)
-        return 3
+    from tui import local, textual_fixes
+
+    textual_fixes.apply()
     return int(local.main(args))
 
 

@@ -35,6 +35,7 @@ from net.driver import SSHDriver, clear_parser_cache
 from net.registry import Registry, SharedTable, TableConfig
 from net.sanitize import clean_name
 from net.store import Account, Store
+from tui import textual_fixes
 from tui.local import default_data_dir
 
 log = logging.getLogger("net.server")
@@ -534,6 +535,7 @@ class MahjongServer:
     """The server: SSH listener, table registry and store."""
 
     def __init__(self, config: ServerConfig) -> None:
+        textual_fixes.apply()  # no cyclic garbage per line drawn
         self.config = config
         self.data_dir = Path(config.data_dir)
         self.store: Store

@@ -1,0 +1,114 @@
+"""``mahjong-ssh serve`` with two probes for the server benchmark, written as JSON on exit to
+the file named by ``MJ_BENCH_STATS``: the garbage collector's pauses (per generation) and the
+event loop's lag (how late a 5 ms sleep wakes up), both from the moment ``MJ_BENCH_MARK``'s
+file appears (the start of the measuring window) so start-up and connecting are left out.
+With ``MJ_BENCH_SLOW=1`` it also records the loop's turns that ran longer than 30 ms: the CPU
+they took, how many callbacks were ready, and which of them took more than 4 ms (for a session
+task, its name) — what a latency spike was made of.
+
+Run as ``python -m bench.instrumented_server serve ...`` (the same arguments as ``serve``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import gc
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import net.server
+from net import cli
+
+STATS: dict[str, Any] = {"gc": {"0": [], "1": [], "2": []}, "gc_cpu": {"0": [], "1": [], "2": []},
+                         "gc_collected": [], "lag": []}
+_started: list[float] = []
+_in_burst: list[tuple[float, str]] = []
+
+
+def _measuring() -> bool:
+    mark = os.environ.get("MJ_BENCH_MARK")
+    return mark is not None and Path(mark).exists()
+
+
+def _gc_probe(phase: str, info: dict[str, int]) -> None:
+    if phase == "start":
+        _started[:] = [time.perf_counter(), time.thread_time()]
+    elif _started and _measuring():
+        gen = str(info["generation"])
+        STATS["gc"][gen].append(time.perf_counter() - _started[0])
+        STATS["gc_cpu"][gen].append(time.thread_time() - _started[1])
+        STATS["gc_collected"].append(info["collected"])
+
+
+async def _lag_probe() -> None:
+    while True:
+        t0 = time.perf_counter()
+        await asyncio.sleep(0.005)
+        if _measuring():
+            STATS["lag"].append(time.perf_counter() - t0 - 0.005)
+
+
+_serve = net.server.serve
+
+
+async def _serve_probed(*args: Any, **kwargs: Any) -> None:
+    task = asyncio.create_task(_lag_probe())
+    try:
+        await _serve(*args, **kwargs)
+    finally:
+        task.cancel()
+
+
+def _write() -> None:
+    path = os.environ.get("MJ_BENCH_STATS")
+    if path:
+        Path(path).write_text(json.dumps(STATS))
+
+
+def _slow_callbacks(limit: float = 0.03) -> None:
+    """Record the loop callbacks that ran longer than ``limit`` (what made the lag)."""
+    run = asyncio.events.Handle._run
+    STATS["slow"] = []
+
+    def timed(self: asyncio.events.Handle) -> None:
+        t0 = time.perf_counter()
+        run(self)
+        took = time.perf_counter() - t0
+        if took > 0.004:
+            what = repr(self)[:160]
+            task = getattr(self._callback, "__self__", None)  # type: ignore[attr-defined]
+            if isinstance(task, asyncio.Task):
+                coro = task.get_coro()
+                what = f"{getattr(coro, '__qualname__', coro)} [{task.get_name()}]"
+            _in_burst.append((round(took * 1000, 1), what))
+        if took > limit and _measuring():
+            STATS["slow"].append((took, repr(self)[:300]))
+
+    asyncio.events.Handle._run = timed  # type: ignore[method-assign]
+    once = asyncio.base_events.BaseEventLoop._run_once  # type: ignore[attr-defined]
+    STATS["bursts"] = []
+
+    def timed_once(self: asyncio.AbstractEventLoop) -> None:
+        _in_burst.clear()
+        ready = len(self._ready)  # type: ignore[attr-defined]
+        t0, c0 = time.perf_counter(), time.thread_time()
+        once(self)
+        took = time.perf_counter() - t0
+        if took > limit and _measuring():
+            STATS["bursts"].append((took, time.thread_time() - c0, ready, list(_in_burst)))
+
+    asyncio.base_events.BaseEventLoop._run_once = timed_once  # type: ignore[attr-defined]
+
+
+if __name__ == "__main__":
+    if os.environ.get("MJ_BENCH_SLOW"):
+        _slow_callbacks()
+    gc.callbacks.append(_gc_probe)
+    net.server.serve = _serve_probed
+    atexit.register(_write)
+    sys.exit(cli.main(sys.argv[1:]))

@@ -1,0 +1,56 @@
+"""``tui.textual_fixes``: a strip never holds itself in its caches, and what the fixed methods
+return is what Textual's return."""
+
+from __future__ import annotations
+
+import gc
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.strip import Strip
+
+from tui import textual_fixes
+
+
+def _holds_itself(strip: Strip) -> bool:
+    for name in Strip.__slots__:
+        cache = getattr(strip, name, None)
+        for value in getattr(cache, "_cache", {}).values():
+            if value is strip or (isinstance(value, list) and any(v is strip for v in value)):
+                return True
+    return False
+
+
+def _strip() -> Strip:
+    return Strip([Segment("一万 ", Style(bold=True)), Segment("east", None)], 9)
+
+
+def test_a_strip_drawn_by_the_compositor_holds_no_reference_to_itself() -> None:
+    textual_fixes.apply()
+    textual_fixes.apply()  # once is enough; twice changes nothing
+    s = _strip()
+    assert s.divide([9]) == [s] and s.crop_extend(0, 9, None) is s
+    assert not _holds_itself(s)
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        for _ in range(50):
+            s = _strip()
+            s.divide([9])
+            s.crop_extend(0, 9, None)
+        del s
+        assert gc.collect() == 0
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+
+
+def test_the_other_cases_are_textuals_own() -> None:
+    textual_fixes.apply()
+    s = _strip()
+    parts = s.divide([5, 9])
+    assert [p.text for p in parts] == ["一万 ", "east"]
+    assert s.divide([5, 9]) is parts  # cached as before
+    assert s.crop_extend(2, 12, None).text == "万 east   "
+    assert s.crop_extend(0, 4, None).text == "一万"
+    assert s.divide([20]) == []
