@@ -607,6 +607,30 @@ def _timer_state(update: TableUpdate, now: float) -> tuple[int, int, bool] | Non
 TIMER_BAR = 10
 
 
+def next_timer_change(update: TableUpdate, now: float) -> float | None:
+    """The ``time.monotonic()`` after ``now`` at which :func:`_timer_state` next changes (a
+    second shown, a cell of the bar, the low colour), or None when the timer is off or ran
+    out."""
+    if update.deadline is None or update.timer_seconds <= 0:
+        return None
+    left = update.deadline - now
+    if left <= 0:
+        return None
+    total = update.timer_seconds
+    state = _timer_state(update, now)
+    assert state is not None
+    full, secs, low = state
+    # the largest ``left`` below the current one at which each part differs
+    marks = [secs - 0.999]  # int(left + 0.999) drops below secs
+    if full > 0:
+        marks.append((full - 0.5) * total / TIMER_BAR)  # round(frac * TIMER_BAR) drops
+    if not low:
+        marks.append(0.3 * total)  # frac < 0.3
+    below = [m for m in marks if m < left]
+    mark = max(below) if below else 0.0
+    return update.deadline - max(0.0, mark) + 0.002
+
+
 def _too_small(c: Canvas, lang: str) -> None:
     text = tr(lang, "too_small", w=c.width, h=c.height)
     lines: list[str] = []

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
+from textual.timer import Timer
 
 from engine.actions import Action, ActionType
 from engine.bots.basic import BasicPlayer
@@ -30,6 +31,7 @@ from tui.layout import (
     claim_prompt,
     hand_tiles,
     kong_prompt,
+    next_timer_change,
 )
 from tui.table import TableView
 
@@ -79,6 +81,8 @@ class TableScreen(Screen[None]):
         self._quit_armed = 0.0
         self._bot = BasicPlayer()
         self._table: TableView | None = None
+        self._tick_timer: Timer | None = None
+        self._tick_at: float | None = None
 
     @property
     def mj(self) -> MahjongApp:
@@ -88,7 +92,6 @@ class TableScreen(Screen[None]):
         yield TableView(id="table")
 
     def on_mount(self) -> None:
-        self.set_interval(0.25, self._tick)
         self._sync_settings()
         if self.update is not None:
             self.apply_update(self.update)
@@ -149,6 +152,8 @@ class TableScreen(Screen[None]):
         self.ui.prompt = prompt
 
     def _tick(self) -> None:
+        self._tick_timer = None
+        self._tick_at = None
         if self.update is not None and self.update.deadline is not None:
             self._redraw()
 
@@ -157,6 +162,22 @@ class TableScreen(Screen[None]):
             return
         self.ui.now = time.monotonic()
         self.table.show(self.update, self.ui)
+        self._schedule_tick()
+
+    def _schedule_tick(self) -> None:
+        """Redraw when the timer's bar or seconds next change, and only then: a session whose
+        seat is not on the clock has no timer running at all (hundreds of sessions share the
+        process, and a periodic tick each would cost CPU while nothing happens)."""
+        update = self.update
+        at = next_timer_change(update, self.ui.now) if update is not None else None
+        if at == self._tick_at:
+            return
+        if self._tick_timer is not None:
+            self._tick_timer.stop()
+            self._tick_timer = None
+        self._tick_at = at
+        if at is not None:
+            self._tick_timer = self.set_timer(max(0.0, at - time.monotonic()), self._tick)
 
     def on_resize(self) -> None:
         small = self.size.width < MIN_WIDTH or self.size.height < MIN_HEIGHT
