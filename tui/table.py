@@ -13,8 +13,11 @@ border, padding or tint).
 from __future__ import annotations
 
 from rich.cells import cell_len, set_cell_size
+from rich.color import ColorSystem
+from rich.control import Control
 from rich.segment import Segment
 from rich.style import Style
+from textual._ansi_sequences import SYNC_END, SYNC_START
 from textual.color import Color
 from textual.filter import LineFilter
 from textual.geometry import Region
@@ -77,29 +80,36 @@ class TableView(Widget):
             self.refresh()
             return
         changed: list[Region] = []
+        ys: list[int] = []
         for y, row in enumerate(rows):
             old = self._tv_rows[y]
             if row is not old and row != old:
                 self._tv_rows[y] = row
                 self._tv_strips[y] = None
+                ys.append(y)
                 if changed and changed[-1].bottom == y:  # extend a run of changed rows
                     last = changed[-1]
                     changed[-1] = Region(0, last.y, width, last.height + 1)
                 else:
                     changed.append(Region(0, y, width, 1))
         if changed:
-            self._paint(changed)
-        self.rows_refreshed = sum(r.height for r in changed)
+            self._paint(changed, ys)
+        self.rows_refreshed = len(ys)
 
-    def _paint(self, regions: list[Region]) -> None:
+    def _paint(self, regions: list[Region], ys: list[int]) -> None:
         """Write the changed rows to the terminal now.
 
         ``refresh`` would get there through four hops of Textual's message pumps (a prompt to
         this widget, its idle handler, an ``Update`` message to the screen, the screen's idle
-        handler, then its update timer) — as much CPU as drawing the rows. When this screen is
-        the one shown and nothing else is pending, the rows are marked dirty and the screen's
-        own update (what its timer would run) is done at once: the same compositor path, less
-        CPU and no wait for the next frame tick. Otherwise Textual's way is taken.
+        handler, then its update timer) and the compositor — more CPU than building the rows.
+        When this screen is the one shown and nothing else is pending:
+
+        * if the table is the only widget on screen (no toast or tooltip over it), the rows
+          are written to the driver as Textual would write them (:meth:`_write_rows`);
+        * otherwise they are marked dirty and the screen's own update (what its timer would
+          run) is done at once: the compositor's path, without the hops or the frame tick.
+
+        Otherwise (another screen on top, a layout or full repaint pending) ``refresh``.
         """
         screen = self.screen
         app = self.app
@@ -108,15 +118,57 @@ class TableView(Widget):
             or app._batch_count
             or screen._layout_required
             or screen._recompose_required
+            or screen._repaint_required
             or self._layout_required
             or self._repaint_required
             or self not in screen._compositor.visible_widgets
         ):
             self.refresh(*regions)
             return
+        if self._write_rows(ys):
+            return
         self._set_dirty(*regions)
         screen._dirty_widgets.add(self)
         screen._on_timer_update()
+
+    def _write_rows(self, ys: list[int]) -> bool:
+        """Send rows ``ys`` to the terminal without the compositor, if nothing else is drawn
+        over them: the table must be alone on the screen, at its top left, covering it, with
+        a real driver. The bytes are those of Textual's partial update (a cursor move, then
+        each style run as :meth:`Strip.render` renders it, in one synchronized update), so the
+        frame is the same; no ``Strip`` is made (one is made later if the compositor asks).
+        Returns False (nothing written) when the compositor must do it."""
+        app = self.app
+        driver = app._driver
+        if driver is None or driver.is_inline or app.is_headless or app._closed:
+            return False
+        screen = self.screen
+        visible = screen._compositor.visible_widgets
+        if len(visible) != 2 or screen not in visible:
+            return False
+        region, clip = visible[self]
+        width, height = self._tv_size
+        if region != clip or region.offset != (0, 0) or region.size != (width, height):
+            return False
+        self._check_filters()
+        color_system = app.console._color_system or ColorSystem.TRUECOLOR
+        render_style = Strip.render_style
+        sync = app._sync_available
+        out = [SYNC_START] if sync else []
+        add = out.append
+        for y in ys:
+            add(f"\x1b[{y + 1};1H")
+            for text, style, _ in self._row_segments(self._tv_rows[y], width):
+                add(text if style is None else render_style(style, text, color_system))
+        cursor = screen.outer_size.clamp_offset(app.cursor_position)
+        add(Control.move_to(*cursor).segment.text)
+        app._previous_cursor_position = cursor
+        if sync:
+            add(SYNC_END)
+        driver.write("".join(out))
+        driver.flush()
+        app.post_display_hook()
+        return True
 
     def on_resize(self) -> None:
         self.redraw()
@@ -185,6 +237,10 @@ class TableView(Widget):
         return strips
 
     def _build_strip(self, row: Row, width: int) -> Strip:
+        return Strip(self._row_segments(row, width), width)
+
+    def _row_segments(self, row: Row, width: int) -> list[Segment]:
+        """A row as segments exactly ``width`` cells long, one per run of a style."""
         segment_of = self._tv_segments.get
         base = self._style("text")
         segments: list[Segment] = []
@@ -225,4 +281,4 @@ class TableView(Widget):
                 segments[-1] = Segment(segments[-1].text + " " * (width - pos), base)
             else:
                 add(Segment(" " * (width - pos), base))
-        return Strip(segments, width)
+        return segments

@@ -1,0 +1,91 @@
+"""Rows written straight to the terminal (``TableView._write_rows``) leave the terminal showing
+exactly what a full repaint by Textual's compositor shows, update after update."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pyte
+import pytest
+from textual.driver import Driver
+from textual.drivers.headless_driver import HeadlessDriver
+
+from bench.bench_tui import ScriptedClient
+from tui.app import MahjongApp
+from tui.settings import Settings
+from tui.table import TableView
+
+
+class PyteDriver(HeadlessDriver):
+    """Renders like a terminal driver, into a pyte screen."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.Stream(self.screen)
+
+    @property
+    def is_headless(self) -> bool:
+        return False
+
+    def write(self, data: str) -> None:
+        self.stream.feed(data)
+
+
+class PyteApp(MahjongApp):
+    def _build_driver(
+        self, headless: bool, inline: bool, mouse: bool, size: tuple[int, int] | None
+    ) -> Driver:
+        return PyteDriver(self, debug=False, mouse=False, size=size)
+
+
+def cells(screen: pyte.Screen) -> list[list[tuple[object, ...]]]:
+    return [[(c.data, c.fg, c.bg, c.bold, c.italics, c.underscore, c.reverse, c.strikethrough)
+             for c in (screen.buffer[y][x] for x in range(screen.columns))]
+            for y in range(screen.lines)]
+
+
+def full_repaint(app: MahjongApp) -> pyte.Screen:
+    """What the compositor draws for the whole screen, in a fresh terminal."""
+    screen = pyte.Screen(80, 24)
+    stream = pyte.Stream(screen)
+    for y, strip in enumerate(app.screen._compositor.render_strips()):
+        stream.feed(f"\x1b[{y + 1};1H" + strip.render(app.console))
+    return screen
+
+
+@pytest.mark.parametrize("rules", ["yichun", "gejiu"])
+async def test_rows_written_directly_match_a_full_repaint(
+    rules: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client = ScriptedClient(rules, seed=7)
+    written = 0
+    original = TableView._write_rows
+
+    def counting(view: TableView, ys: list[int]) -> bool:
+        nonlocal written
+        done = original(view, ys)
+        written += done
+        return done
+
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings.load(Path(tmp) / "settings.json")
+        app = PyteApp(client, settings, table_ready=True)
+        monkeypatch.setattr(TableView, "_write_rows", counting)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            for i in range(80):
+                hand = client.game.hand
+                assert hand is not None
+                app._result_shown = (app._game_no, hand.hand_no + (1 if hand.is_over else 0))
+                client.step()
+                await pilot.pause()
+                if i % 5 == 2:
+                    await pilot.press("left")
+                    await pilot.pause()
+                driver = app._driver
+                assert isinstance(driver, PyteDriver)
+                assert cells(driver.screen) == cells(full_repaint(app)), f"update {i}"
+    assert written > 40  # most updates took the direct path
