@@ -109,6 +109,9 @@ class MahjongApp(App[None]):
         self.post_message(TableUpdated(update))
 
     def on_table_updated(self, message: TableUpdated) -> None:
+        # Textual also calls the handler of each base class that has one: a subclass whose
+        # handler calls this one through super() would otherwise apply every update twice.
+        message.prevent_default()
         update = message.update
         self.update = update
         if self.table_screen is not None:
