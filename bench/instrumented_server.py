@@ -4,7 +4,8 @@ event loop's lag (how late a 5 ms sleep wakes up), both from the moment ``MJ_BEN
 file appears (the start of the measuring window) so start-up and connecting are left out.
 With ``MJ_BENCH_SLOW=1`` it also records the loop's turns that ran longer than 30 ms: the CPU
 they took, how many callbacks were ready, and which of them took more than 4 ms (for a session
-task, its name) — what a latency spike was made of.
+task, its name) — what a latency spike was made of. With ``MJ_BENCH_GARBAGE=1`` it counts
+the cyclic garbage found while measuring, by type.
 
 Run as ``python -m bench.instrumented_server serve ...`` (the same arguments as ``serve``).
 """
@@ -64,6 +65,30 @@ async def _serve_probed(*args: Any, **kwargs: Any) -> None:
         task.cancel()
 
 
+def _garbage_probe() -> None:
+    """Keep what the collector finds while measuring (``gc.DEBUG_SAVEALL``) and count it by
+    type on exit: where cyclic garbage comes from."""
+    saving = False
+
+    def probe(phase: str, info: dict[str, int]) -> None:
+        nonlocal saving
+        if phase == "start" and _measuring() != saving:
+            saving = not saving
+            gc.set_debug(gc.DEBUG_SAVEALL if saving else 0)
+
+    gc.callbacks.append(probe)
+
+    def count() -> None:
+        gc.set_debug(0)
+        kinds: dict[str, int] = {}
+        for o in gc.garbage:
+            name = type(o).__qualname__
+            kinds[name] = kinds.get(name, 0) + 1
+        STATS["garbage"] = sorted(kinds.items(), key=lambda kv: -kv[1])[:40]
+
+    atexit.register(count)
+
+
 def _write() -> None:
     path = os.environ.get("MJ_BENCH_STATS")
     if path:
@@ -106,9 +131,11 @@ def _slow_callbacks(limit: float = 0.03) -> None:
 
 
 if __name__ == "__main__":
+    atexit.register(_write)  # runs last: after the probes' own exit handlers
     if os.environ.get("MJ_BENCH_SLOW"):
         _slow_callbacks()
+    if os.environ.get("MJ_BENCH_GARBAGE"):
+        _garbage_probe()
     gc.callbacks.append(_gc_probe)
     net.server.serve = _serve_probed
-    atexit.register(_write)
     sys.exit(cli.main(sys.argv[1:]))
