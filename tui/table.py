@@ -2,8 +2,10 @@
 
 :class:`tui.layout.TableRows` gives the rows as span tuples, redrawing only the regions whose
 data changed; a row equal to the previous frame's keeps its cached
-:class:`~textual.strip.Strip` and is not refreshed, so a discard repaints only the few rows it
-touches (runs of changed rows go to one ``refresh`` call). Styles come from the widget's
+:class:`~textual.strip.Strip` and is not repainted, so a discard repaints only the few rows it
+touches. Changed rows are painted at once (:meth:`TableView._paint`): written straight to the
+driver when the table is alone on its screen, else through the screen's compositor update, else
+(another screen on top, a layout pending) by ``refresh``. Styles come from the widget's
 component classes, which the theme's ``.tcss`` colours (no colour is written here); the app's
 line filters are applied to each style once, and :meth:`TableView.render_lines` hands the
 cached strips to the compositor without Textual's per-line styling pass (this widget has no
