@@ -54,3 +54,18 @@ def test_the_other_cases_are_textuals_own() -> None:
     assert s.crop_extend(2, 12, None).text == "万 east   "
     assert s.crop_extend(0, 4, None).text == "一万"
     assert s.divide([20]) == []
+
+
+def test_css_is_parsed_once_per_process_for_the_same_variables() -> None:
+    from textual.css.stylesheet import Stylesheet
+
+    textual_fixes.apply()
+    css = "TableView { background: $surface; color: $text; }"
+    where = ("test", "TableView")
+
+    dark = {"surface": "#101010", "text": "#e0e0e0"}
+    light = {"surface": "#f0f0f0", "text": "#202020"}
+    a, b = Stylesheet(variables=dark), Stylesheet(variables=dict(dark))
+    assert a._parse_rules(css, where) is b._parse_rules(css, where)  # shared, not re-parsed
+    lit = Stylesheet(variables=light)._parse_rules(css, where)  # the variables are in the key
+    assert str(lit[0].styles.background) != str(a._parse_rules(css, where)[0].styles.background)

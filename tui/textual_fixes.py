@@ -7,13 +7,23 @@ refers to itself is cyclic garbage once dropped, so every line drawn was left fo
 collector: with 40 sessions its pauses reached 90 ms of CPU (``python -m bench server``).
 The fixes return what the originals return in those cases, without caching the strip in
 itself.
+
+Each app has its own ``Stylesheet`` and parses the same CSS again (the app's, every widget's
+defaults, again on each theme change): in a server with many sessions, most of the CPU of a new
+session. Parsed rules depend only on the CSS, where it came from and the theme's variables, and
+nothing changes them after parsing, so one process-wide cache, keyed on all of these, serves
+every app.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from rich.style import Style
+from textual.cache import LRUCache
+from textual.css.model import RuleSet
+from textual.css.stylesheet import Stylesheet
 from textual.strip import Strip
 
 _applied = False
@@ -37,7 +47,22 @@ def apply() -> None:
             return self
         return crop_extend(self, start, end, style)
 
+    parse_rules = Stylesheet._parse_rules
+    shared: LRUCache[tuple[Any, ...], list[RuleSet]] = LRUCache(512)
+
+    def parse_rules_shared(self: Stylesheet, css: str, read_from: Any,
+                           is_default_rules: bool = False, tie_breaker: int = 0,
+                           scope: str = "") -> list[RuleSet]:
+        key = (css, read_from, is_default_rules, tie_breaker, scope,
+               tuple(sorted(self._variables.items())))
+        rules = shared.get(key)
+        if rules is None:
+            rules = parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
+            shared[key] = rules
+        return rules
+
     divide_fixed.__doc__ = divide.__doc__
     crop_extend_fixed.__doc__ = crop_extend.__doc__
     Strip.divide = divide_fixed  # type: ignore[method-assign]
     Strip.crop_extend = crop_extend_fixed  # type: ignore[method-assign]
+    Stylesheet._parse_rules = parse_rules_shared  # type: ignore[method-assign]
