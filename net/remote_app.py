@@ -249,7 +249,9 @@ class RemoteApp(MahjongApp):
         self._stake_heard: tuple[int, int] | None = None  # (game, hand) of the last stake
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # Textual runs ``MahjongApp.on_mount`` itself after this one (it calls the handler of
+        # each class in the MRO): calling it through super() too made a second table screen
+        # and a second subscription to the table.
         self.seat_client.subscribe_info(self._on_info)
 
     # --- table info and chat: callbacks only post (pitfall 2) ------------------------------

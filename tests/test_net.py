@@ -398,3 +398,26 @@ async def test_the_benchmarks_light_screen_reads_as_pyte(server: MahjongServer) 
             i += n
         assert light.display == c.screen.display
     await c.close()
+
+
+async def test_a_session_has_one_table_screen_and_one_subscription(server: MahjongServer) -> None:
+    """Textual calls each class's ``on_mount`` itself: the remote app must not call its base's
+    again (that made a second table screen, and every update was delivered twice)."""
+    from tui.table_screen import TableScreen
+
+    c = await join(server, "una", new_key(), "join once")
+    await c.wait_for("press S")
+    c.send("s")
+    await c.wait_for("宜春")
+    (session,) = server.sessions
+    app = session.app
+    assert sum(isinstance(s, TableScreen) for s in app.screen_stack) == 1
+    assert len(app.seat_client._callbacks) == 1
+    delivered: list[object] = []
+    app.table_screen.apply_update = delivered.append
+    t = server.registry.tables["once"]
+    await play_by_keys(t, {0: c}, max_actions=1)
+    await until(lambda: len(delivered) >= 1, what="an update")
+    await asyncio.sleep(0.2)
+    assert len(delivered) == len({id(u) for u in delivered})  # no update applied twice
+    await c.close()
