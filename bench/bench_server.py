@@ -25,7 +25,8 @@ Reported per table count: p50/p99 of key → all four screens, keys timed and ke
 out (2 s; not in the percentiles), server CPU share (``/proc/<pid>/stat`` of the server over
 the measuring window), the workers' CPU share and the client screen's time to draw one frame
 (≥ 1 KB; part of every latency), server RSS per session, connect → first screen (all workers
-connect at once), and the load average.
+connect at once before the window; and one new player a second during it, ``join`` to a table
+of their own), and the load average.
 
 Environment: ``MJ_BENCH_TABLES`` (default ``5,25``) table counts; ``MJ_BENCH_SECONDS``
 (default 10) measuring time per count; ``MJ_BENCH_WORKERS`` (default 4) client processes;
@@ -220,14 +221,34 @@ async def _worker(port: int, tables: list[int], total: int, seconds: float, read
     timeouts = [0]
     feed_times.clear()
     stop_at = time.perf_counter() + seconds
+    under_load: list[float] = []
+    probe = [_connect_probe(port, stop_at, under_load)] if 0 in tables else []
     await asyncio.gather(*(d.run(stop_at, latencies, timeouts, TICK * t / total)
-                           for t, d in zip(tables, drivers, strict=True)))
+                           for t, d in zip(tables, drivers, strict=True)), *probe)
     cpu = (time.process_time() - cpu0) / (time.perf_counter() - wall0)
     out.put({"latencies": latencies, "timeouts": timeouts[0], "connect": connect_times,
-             "cpu": cpu, "feeds": feed_times})
+             "cpu": cpu, "feeds": feed_times, "under_load": under_load})
     for d in drivers:
         for c in d.clients:
             await c.close()
+
+
+async def _connect_probe(port: int, stop_at: float, times: list[float]) -> None:
+    """One new player a second while the load runs: ``ssh … join`` to a table of their own,
+    timed until the first screen shows (the table waiting for the start key)."""
+    from net.testing import PtyClient
+
+    k = 0
+    while time.perf_counter() < stop_at - 1.0:
+        await asyncio.sleep(1.0)
+        c = PtyClient(light=True)
+        c.keep_raw = False
+        started = time.perf_counter()
+        await c.connect(port, f"probe{k}", None, command=f"join probe{k}")
+        await c.wait_for("press S", 30)
+        times.append(time.perf_counter() - started)
+        await c.close()
+        k += 1
 
 
 def _worker_main(port: int, tables: list[int], total: int, seconds: float, ready: Any,
@@ -297,6 +318,7 @@ def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
             raise RuntimeError(f"worker errors: {errors}")
         latencies = [x for r in results for x in r["latencies"]]
         connect = [x for r in results for x in r["connect"]]
+        under_load = [x for r in results for x in r["under_load"]]
         feeds = [x for r in results for x in r["feeds"]]
         probes = _stop(proc, stats)
         gcs = [x for g in probes["gc"].values() for x in g]
@@ -321,6 +343,8 @@ def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
             "idle_rss_mib": idle_rss,
             "connect_p50_ms": statistics.median(connect) * 1000,
             "connect_max_ms": max(connect) * 1000,
+            "connect_loaded_ms": (statistics.median(under_load) * 1000 if under_load else 0.0,
+                                  max(under_load, default=0.0) * 1000, len(under_load)),
             "load": (load0, os.getloadavg()[0]),
         }
     finally:
@@ -362,8 +386,10 @@ def main() -> None:
               f"{r['client_cpu'] * 100:.0f}% ({r['workers']} workers; screen per frame ≥1 KB "
               f"p50 {r['screen_ms'][0]:.1f} ms p99 {r['screen_ms'][1]:.1f} ms); RSS/session "
               f"{r['rss_per_session_mib']:.2f} MiB (idle {r['idle_rss_mib']:.0f} MiB); "
-              f"connect→first screen p50 {r['connect_p50_ms']:.0f} ms max "
-              f"{r['connect_max_ms']:.0f} ms; loop lag p99 {r['lag_ms'][0]:.1f} ms max "
+              f"connect→first screen: all at once p50 {r['connect_p50_ms']:.0f} ms max "
+              f"{r['connect_max_ms']:.0f} ms, one a second under the load p50 "
+              f"{r['connect_loaded_ms'][0]:.0f} ms max {r['connect_loaded_ms'][1]:.0f} ms "
+              f"(n={r['connect_loaded_ms'][2]}); loop lag p99 {r['lag_ms'][0]:.1f} ms max "
               f"{r['lag_ms'][1]:.0f} ms; GC {r['gc'][0]:.1f}/s (full {r['gc'][3]}) max "
               f"{r['gc'][1]:.1f} ms, {r['gc'][2] * 100:.1f}% of the time; load "
               f"{r['load'][0]:.1f}→{r['load'][1]:.1f}",
