@@ -170,3 +170,28 @@ async def test_whole_hand_by_keyboard(rules: str, tmp_path: Path) -> None:
         await pilot.pause()
         help_text = str(app.screen.query_one("#help").render())
         assert win.pattern_zh in help_text
+
+
+async def test_a_discard_draws_the_new_view_once_not_the_old_one_first(tmp_path: Path) -> None:
+    """An accepted key does not repaint the old view (without its prompt) before the table's
+    update arrives: one redraw per update."""
+    app, table, game = make_app("yichun", tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert game.hand is not None
+        table.start_hand(game, game.hand)
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        await wait_for(pilot, app, lambda v: v.my_move and v.phase is Phase.TURN, "turn")
+        shown: list[object] = []
+        redraw = screen._redraw
+
+        def counting() -> None:
+            shown.append(screen.update)
+            redraw()
+
+        screen._redraw = counting  # type: ignore[method-assign]
+        before = screen.update
+        await pilot.press("enter")
+        await wait_for(pilot, app, lambda v: len(v.seats[0].pond) == 1, "discard")
+        assert before not in shown  # the old view was not painted again
+        assert shown, "the new view was drawn"
