@@ -5,7 +5,8 @@ file appears (the start of the measuring window) so start-up and connecting are 
 With ``MJ_BENCH_SLOW=1`` it also records the loop's turns that ran longer than 30 ms: the CPU
 they took, how many callbacks were ready, and which of them took more than 4 ms (for a session
 task, its name) — what a latency spike was made of. With ``MJ_BENCH_GARBAGE=1`` it counts
-the cyclic garbage found while measuring, by type.
+the cyclic garbage found while measuring, by type. ``MJ_BENCH_GC=A,B,C`` sets the collector's
+thresholds instead of the server's own.
 
 Run as ``python -m bench.instrumented_server serve ...`` (the same arguments as ``serve``).
 """
@@ -58,6 +59,9 @@ _serve = net.server.serve
 
 
 async def _serve_probed(*args: Any, **kwargs: Any) -> None:
+    thresholds = os.environ.get("MJ_BENCH_GC")  # e.g. "10000,5,100": try other thresholds
+    if thresholds:
+        gc.set_threshold(*(int(x) for x in thresholds.split(",")))
     task = asyncio.create_task(_lag_probe())
     try:
         await _serve(*args, **kwargs)
