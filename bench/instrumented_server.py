@@ -6,7 +6,8 @@ With ``MJ_BENCH_SLOW=1`` it also records the loop's turns that ran longer than 3
 they took, how many callbacks were ready, and which of them took more than 4 ms (for a session
 task, its name) — what a latency spike was made of. With ``MJ_BENCH_GARBAGE=1`` it counts
 the cyclic garbage found while measuring, by type. ``MJ_BENCH_GC=A,B,C`` sets the collector's
-thresholds instead of the server's own.
+thresholds instead of the server's own; ``MJ_BENCH_FULLGC=1`` times one full collection 5 s
+into the window (``full_gc``: objects collected, seconds, objects tracked).
 
 Run as ``python -m bench.instrumented_server serve ...`` (the same arguments as ``serve``).
 """
@@ -48,11 +49,19 @@ def _gc_probe(phase: str, info: dict[str, int]) -> None:
 
 
 async def _lag_probe() -> None:
+    full_at = None
     while True:
         t0 = time.perf_counter()
         await asyncio.sleep(0.005)
         if _measuring():
             STATS["lag"].append(time.perf_counter() - t0 - 0.005)
+            if os.environ.get("MJ_BENCH_FULLGC") and full_at is None:
+                full_at = t0 + 5.0
+            if full_at is not None and t0 > full_at:  # one full collection, timed
+                full_at = float("inf")
+                c0 = time.perf_counter()
+                STATS["full_gc"] = (gc.collect(), time.perf_counter() - c0,
+                                    len(gc.get_objects()))
 
 
 _serve = net.server.serve

@@ -648,6 +648,8 @@ def fingerprint_banner(server: MahjongServer) -> str:
 async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> None:
     server = MahjongServer(config)
     await server.start()
+    gc.collect()
+    gc.freeze()  # what start-up made lives as long as the process: no full collection rescans it
     print(fingerprint_banner(server), flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
