@@ -36,6 +36,8 @@ from tui.client import TableUpdate, UpdateCallback
 from tui.local import expiry_action
 from tui.waker import Waker
 
+THREADED_LEVELS = frozenset({"hard"})  # computer players that decide off the event loop
+
 log = logging.getLogger("net.registry")
 
 SEAT_NAMES = ("E", "S", "W", "N")
@@ -525,7 +527,18 @@ class SharedTable:
                 await asyncio.sleep(self.config.bot_delay if self.config.bot_delay > 0 else 0)
                 if self.game is not game or (game.hand, hand.version) != stamp:
                     return
-            action = self._bot(seat).choose(build_view(hand, seat))
+            player, view = self._bot(seat), build_view(hand, seat)
+            if self.bot_levels[seat] in THREADED_LEVELS:
+                # A deep player thinks in a thread: the loop (every session's screen) gets the
+                # interpreter back at least every 5 ms (the GIL's switch interval) instead of
+                # waiting out the whole decision. The view is a snapshot; the table may have
+                # moved on meanwhile (a claim, a timer), and then the answer is dropped.
+                stamp = (hand, hand.version)
+                action = await asyncio.to_thread(player.choose, view)
+                if self.game is not game or (game.hand, hand.version) != stamp:
+                    return
+            else:
+                action = player.choose(view)
             error = self.apply(seat, action)
             if error:
                 log.error("table %s: bot %s played an illegal action: %s", self.name, seat, error)

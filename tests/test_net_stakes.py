@@ -253,3 +253,35 @@ def test_join_commands_carry_options_and_levels() -> None:
         with pytest.raises(CommandError, match=why) as info:
             parse_command(bad)
         assert info.value.shown
+
+
+async def test_a_hard_computer_player_thinks_off_the_event_loop() -> None:
+    """``hard`` decisions run in a thread (the loop serves every session meanwhile); the table
+    still plays its hand to the end, each answer applied on the loop."""
+    import threading
+
+    reg = Registry(TableConfig(bot_delay=0, bot_level="hard", grace_seconds=0))
+    t = reg.get_or_create("h1", "gejiu", {"hands_per_game": 1})
+    ann = t.join(ANN)
+    t.join(WES, spectate=True)  # somebody watches: the table runs
+    assert t.start(seed=3) is None
+    threads: set[int] = set()
+    for seat in range(4):
+        player = t._bot(seat)
+        choose = player.choose
+
+        def traced(view: Any, choose: Any = choose) -> Any:
+            threads.add(threading.get_ident())
+            return choose(view)
+
+        player.choose = traced  # type: ignore[method-assign]
+    ann.close()  # the human leaves: after the grace period (0 s) a computer plays the seat
+    game = t.game
+    assert game is not None and game.hand is not None
+    for _ in range(2000):
+        if game.hand.is_over:
+            break
+        await asyncio.sleep(0.01)
+    assert game.hand.is_over and game.hand.settlement is not None
+    assert threads and threading.get_ident() not in threads
+    reg.close()
