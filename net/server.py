@@ -531,6 +531,14 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.chan.write((text + "\r\n").encode("utf-8"))
 
 
+# Ciphers the server offers. Not chacha20-poly1305, which clients prefer: asyncssh does it in
+# 22.6 µs per 1.8 KB frame against 5.5 µs for AES-GCM and 4.7 µs for AES-CTR with an EtM MAC
+# (measured with asyncssh.encryption on this machine), and every frame of every session is
+# encrypted on the one event loop. All are standard; OpenSSH then picks aes128-ctr.
+ENCRYPTION_ALGS = ("aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "aes128-ctr",
+                   "aes192-ctr", "aes256-ctr")
+
+
 class MahjongServer:
     """The server: SSH listener, table registry and store."""
 
@@ -590,6 +598,7 @@ class MahjongServer:
             login_timeout=self.config.login_timeout,
             keepalive_interval=15,
             keepalive_count_max=4,
+            encryption_algs=ENCRYPTION_ALGS,
         )
         self.port = self.acceptor.sockets[0].getsockname()[1]
         return self.port

@@ -421,3 +421,13 @@ async def test_a_session_has_one_table_screen_and_one_subscription(server: Mahjo
     await asyncio.sleep(0.2)
     assert len(delivered) == len({id(u) for u in delivered})  # no update applied twice
     await c.close()
+
+
+async def test_the_cipher_is_aes_not_chacha(server: MahjongServer) -> None:
+    """chacha20-poly1305 costs four times the CPU per frame in asyncssh: not offered."""
+    c = await join(server, "cy", new_key(), "join ciphers")
+    await c.wait_for("press S")
+    assert c.conn is not None
+    cipher = c.conn.get_extra_info("send_cipher")
+    assert cipher is not None and "aes" in cipher and "chacha" not in cipher
+    await c.close()
