@@ -28,7 +28,7 @@ from engine.game import Game
 from engine.record import dumps, hand_lines
 from engine.rulesets import RULESETS, OptionError, find_ruleset
 from engine.situation import Spectator
-from engine.table import Phase
+from engine.table import Hand, Phase
 from engine.view import View, build_view
 from net.sanitize import clean_line
 from net.store import Account, ActionRow, Store, TableRow
@@ -421,6 +421,8 @@ class SharedTable:
                 self.game_no, hand.hand_no, len(hand.actions) - 1, index, action.to_json()))
         if hand.is_over:
             self._hand_over()
+        else:  # the next player's timer is in the update they get now, not in a second one
+            self._arm_timers(hand, time.monotonic())
         self._publish()
         self._waker.kick()
         return None
@@ -514,12 +516,7 @@ class SharedTable:
             await self._waker.wait(deadline)
             return
         now = time.monotonic()
-        to_act = hand.to_act()
-        for s in list(self._deadlines):
-            if s not in to_act:
-                del self._deadlines[s]
-        bots = [s for s in to_act if self.is_bot(s, now)]
-        humans = [s for s in to_act if s not in bots]
+        bots, humans = self._arm_timers(hand, now)
         if bots:
             seat = bots[0]
             if not humans and hand.phase not in (Phase.CLAIM, Phase.ROB):
@@ -544,12 +541,6 @@ class SharedTable:
                 log.error("table %s: bot %s played an illegal action: %s", self.name, seat, error)
                 self.apply(seat, expiry_action(build_view(hand, seat)))
             return
-        seconds = self._timer_for(hand.phase)
-        if seconds > 0:
-            for s in humans:
-                if s not in self._deadlines:
-                    self._deadlines[s] = now + seconds
-                    self._timer_total[s] = float(seconds)
         self._publish()
         waits = [d for d in (*(self._deadlines.get(s) for s in humans),
                              self._grace_deadline()) if d is not None]
@@ -565,6 +556,23 @@ class SharedTable:
                 with contextlib.suppress(IllegalActionError, StopIteration):
                     self.apply(s, expiry_action(build_view(hand, s)))
                 break
+
+    def _arm_timers(self, hand: Hand, now: float) -> tuple[list[int], list[int]]:
+        """The seats to act, as (computer, human); once no computer is to act first, each
+        human's timer starts (a running one is kept)."""
+        to_act = hand.to_act()
+        for s in list(self._deadlines):
+            if s not in to_act:
+                del self._deadlines[s]
+        bots = [s for s in to_act if self.is_bot(s, now)]
+        humans = [s for s in to_act if s not in bots]
+        seconds = self._timer_for(hand.phase)
+        if not bots and seconds > 0:
+            for s in humans:
+                if s not in self._deadlines:
+                    self._deadlines[s] = now + seconds
+                    self._timer_total[s] = float(seconds)
+        return bots, humans
 
     def _timer_for(self, phase: Phase) -> int:
         key = "claim_seconds" if phase in (Phase.CLAIM, Phase.ROB) else "turn_seconds"

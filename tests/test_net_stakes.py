@@ -285,3 +285,42 @@ async def test_a_hard_computer_player_thinks_off_the_event_loop() -> None:
     assert game.hand.is_over and game.hand.settlement is not None
     assert threads and threading.get_ident() not in threads
     reg.close()
+
+
+async def test_each_action_sends_each_seat_one_update_with_its_timer() -> None:
+    """The next player's timer is in the update the action sends, not in a second update a
+    moment later (a fifth more frames for nothing)."""
+    import collections
+
+    from tui.local import expiry_action
+
+    reg = Registry(TableConfig(bot_delay=0))
+    t = reg.get_or_create("u1", "yichun", {"hands_per_game": 10})
+    clients = [t.join(a) for a in (ANN, WES, VAL, Account(4, "kai", "SHA256:k"))]
+    got: collections.Counter[int] = collections.Counter()
+    timers: list[bool] = []
+    for i, c in enumerate(clients):
+        def seen(u: Any, i: int = i) -> None:
+            got[i] += 1
+            if u.view.my_move:
+                timers.append(u.deadline is not None)
+        c.subscribe(seen)
+    if t.game is None:
+        assert t.start(seed=1) is None
+    await asyncio.sleep(0.05)
+    got.clear()
+    timers.clear()
+    assert t.game is not None and t.game.hand is not None
+    hand = t.game.hand
+    actions = 0
+    while actions < 40 and not hand.is_over:
+        seat = hand.to_act()[0]
+        client = next(c for c in clients if c.seat_index == seat)
+        assert client.send(expiry_action(build_view(hand, seat))) is None
+        actions += 1
+        await asyncio.sleep(0.01)
+    assert actions >= 20
+    # at most one each (a seat whose view an action leaves as it was gets none)
+    assert all(actions - 3 <= got[i] <= actions for i in range(4)), (dict(got), actions)
+    assert timers and all(timers)  # whoever is to move has a running timer in that update
+    reg.close()
