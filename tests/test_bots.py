@@ -270,36 +270,3 @@ def test_hard_takes_a_shangrao_concealed_kong_for_its_bonus() -> None:
     view = build_view(hand, E)
     assert NormalPlayer().choose(view) == Action.discard(parse_tile("B"))
     assert HardPlayer().choose(view).type is ActionType.ANGANG
-
-
-# --- hard: speed (two-step count) and waits normal players throw ---------------------------------
-
-
-def test_hard_counts_improving_tiles_two_steps_ahead() -> None:
-    # one tile from ready: throwing 9p keeps the most improving tiles (9), throwing 2m keeps 8
-    # whose arrivals leave the better waits
-    hand = rigged_hand("yichun", {E: "23334m 116689p 567s"})
-    view = build_view(hand, E)
-    seat = Seat.of(view)
-    table = seat.evaluator().discards(seat.unseen, seat.discard_kinds(view.legal), None)
-    assert table[parse_tile("9p")][:2] == (2, 9) and table[parse_tile("2m")][:2] == (2, 8)
-    assert NormalPlayer().choose(view) == Action.discard(parse_tile("9p"))
-    assert HardPlayer().choose(view) == Action.discard(parse_tile("2m"))
-
-
-def test_two_step_count_of_a_ready_shape() -> None:
-    from engine.bots.hard import two_step_ukeire
-    counts = to_counts(parse_tiles("123m 456m 789p 23s 5p 9s"))  # one tile from ready
-    ev = HandEval("gejiu", counts, 0, NO_MELDS)
-    unseen = [4 - c for c in counts]
-    # 1s / 4s (4 each) leave a single wait (3 copies); 5p / 9s (3 each) leave 14s (8)
-    assert two_step_ukeire(ev, list(counts), 0, 2, unseen, None) == 2 * 4 * 3 + 2 * 3 * 8
-
-
-def test_hard_waits_on_a_tile_normal_players_throw() -> None:
-    # Gejiu: ready either on 5p or on 中 (three unseen each); normal players let an isolated
-    # honour go first, so hard keeps the honour as its wait
-    hand = rigged_hand("gejiu", {E: "123m 456m 789p 234s 5p Z"}, kong_tiles="7m 8m")
-    view = build_view(hand, E)
-    assert NormalPlayer().choose(view) == Action.discard(parse_tile("Z"))
-    assert HardPlayer().choose(view) == Action.discard(parse_tile("5p"))

@@ -55,57 +55,6 @@ REACH: Final = 0.3  # how much one more missing tile discounts a hand's value
 POINTS: Final = {"yichun": 6.0, "shangrao": 6.0, "gejiu": 8.0}  # a value-1 win, in points
 READY_MIN: float = 0.25  # weaker signals than this are not acted on
 READY_BY_MELDS: Final = (0.03, 0.1, 0.3, 0.6, 0.9)
-UKE2_TOP: Final = 5  # two-step counts for this many of the best one-step discards
-UKE2_BLEND: Final = 0.3  # speed = (uke2 + BLEND·best) / ((1 + BLEND)·best)
-# Worth of the patterns in the discard figure (Yichun: measured against normal players, chasing
-# it cost more wins than it earned; there the figure is speed and defence only)
-VALUE_IN_DISCARDS: Final = {"yichun": False, "shangrao": True, "gejiu": True}
-THROWN_HONOUR: Final = {"yichun": 0.3, "shangrao": 0.0, "gejiu": 1.0}
-THROWN_TERMINAL: Final = {"yichun": 0.5, "shangrao": 0.0, "gejiu": 0.5}
-
-
-def two_step_ukeire(ev: HandEval, c: list[int], w: int, dist: int, unseen: list[int],
-                    wild: Kind | None) -> int:
-    """Σ over the draws that shorten the hand ``c`` + ``w`` wilds (at ``dist``), weighted by
-    their unseen copies, of the most improving tiles reachable after the best discard."""
-    useful: list[Kind] = []
-    for k in range(NUM_KINDS):
-        if unseen[k] <= 0 or k == wild:
-            continue
-        c[k] += 1
-        if min(ev.shapes(c, w).values()) < dist:
-            useful.append(k)
-        c[k] -= 1
-    total = 0
-    for k in useful:
-        copies = unseen[k]
-        c[k] += 1
-        unseen[k] -= 1
-        best = 0
-        for d in range(NUM_KINDS):
-            if not c[d]:
-                continue
-            c[d] -= 1
-            shapes = ev.shapes(c, w)
-            m = min(shapes.values())
-            if m == dist - 1:
-                best = max(best, ev._ukeire(c, w, m, shapes, unseen, wild))
-            c[d] += 1
-        unseen[k] += 1
-        c[k] -= 1
-        total += copies * best
-    return total
-
-
-def thrown_weight(rules: str, k: Kind) -> float:
-    """How readily ``normal`` players let a kind go (isolated honours and terminals first): a
-    wait on it is worth more when discard wins pay (Shangrao: self-draws only)."""
-    if k >= 27:
-        return 1.0 + THROWN_HONOUR[rules]
-    r = k % 9
-    if r in (0, 8):
-        return 1.0 + THROWN_TERMINAL[rules]
-    return 1.0 + 0.4 * THROWN_TERMINAL[rules] if r in (1, 7) else 1.0
 
 
 def _pung_jokers(counts: Sequence[int], sets: int) -> int:
@@ -296,59 +245,23 @@ class HardPlayer(NormalPlayer):
     def score_discards(self, seat: Seat,
                        table: dict[Kind, tuple[int, int, dict[str, int]]]) -> dict[Kind, float]:
         """Each candidate discard's figure in points: what the hand left is worth (pattern
-        value × REACH^distance, where the ruleset's measure keeps it) × its speed, minus the
-        expected loss of dealing in, plus Gejiu's 斗地主 gain. Speed: away from ready, the
-        two-step count of improving tiles (each improving draw × the best count after the next
-        discard); when ready, the waits weighted by how readily ``normal`` players throw
-        them."""
+        value × REACH^distance × a factor for the improving tiles), minus the expected loss of
+        dealing in, plus Gejiu's 斗地主 gain."""
         rules = seat.view.rules
         danger = self.dangers(seat)
         bonus = self._ddz_bonus(seat)
         pts = POINTS[rules]
-        wild = seat.wild
+        out: dict[Kind, float] = {}
         best_d = min(v[0] for v in table.values())
-        ev = seat.evaluator()
-        hands: dict[Kind, tuple[list[int], int]] = {}
-        for k in table:
+        for k, (dist, uke, _) in table.items():
             c = list(seat.counts)
             w = seat.wilds
-            if wild is not None and k == wild:
+            if seat.wild is not None and k == seat.wild:
                 w -= 1
             else:
                 c[k] -= 1
-            hands[k] = (c, w)
-        alt: dict[Kind, float] = {}  # the speed measure replacing the one-step count
-        top = sorted((k for k in table if table[k][0] == best_d),
-                     key=lambda k: (-table[k][1], order_key(seat.counts, k, rules, wild), k))
-        if best_d >= 2 and len(top) > 1:
-            unseen = list(seat.unseen)
-            for k in top[:UKE2_TOP]:
-                c, w = hands[k]
-                alt[k] = float(two_step_ukeire(ev, list(c), w, best_d, unseen, wild))
-        elif best_d == 1 and len(top) > 1 and rules != "shangrao":
-            for k in top:
-                c, w = list(hands[k][0]), hands[k][1]
-                waits = 0.0
-                for t in range(NUM_KINDS):
-                    if seat.unseen[t] <= 0 or t == wild:
-                        continue
-                    c[t] += 1
-                    if min(ev.shapes(c, w).values()) == 0:
-                        waits += seat.unseen[t] * thrown_weight(rules, t)
-                    c[t] -= 1
-                alt[k] = waits
-        top_alt = max(alt.values(), default=0.0)
-        value = VALUE_IN_DISCARDS[rules]
-        out: dict[Kind, float] = {}
-        for k, (dist, uke, _) in table.items():
-            c, w = hands[k]
-            worth = self.targets(seat, c, w, seat.melds) if value else 1.0
-            if best_d >= 2 and top_alt > 0:
-                speed = (alt.get(k, 0.0) + UKE2_BLEND * top_alt) / ((1 + UKE2_BLEND) * top_alt)
-            elif k in alt:
-                speed = (alt[k] + UKE_BASE) / (20.0 + UKE_BASE)
-            else:
-                speed = (max(uke, 0) + UKE_BASE) / (20.0 + UKE_BASE)
+            worth = self.targets(seat, c, w, seat.melds)
+            speed = (max(uke, 0) + UKE_BASE) / (20.0 + UKE_BASE)
             slower = LONGER ** (dist - best_d)
             out[k] = pts * worth * speed * slower - danger[k] + bonus.get(k, 0.0)
         return out
