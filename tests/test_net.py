@@ -414,7 +414,13 @@ async def test_a_session_has_one_table_screen_and_one_subscription(server: Mahjo
     assert sum(isinstance(s, TableScreen) for s in app.screen_stack) == 1
     assert len(app.seat_client._callbacks) == 1
     delivered: list[object] = []
-    app.table_screen.apply_update = delivered.append
+    apply_update = app.table_screen.apply_update
+
+    def recording(update: object) -> None:
+        delivered.append(update)
+        apply_update(update)
+
+    app.table_screen.apply_update = recording
     t = server.registry.tables["once"]
     await play_by_keys(t, {0: c}, max_actions=1)
     await until(lambda: len(delivered) >= 1, what="an update")
