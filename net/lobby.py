@@ -21,7 +21,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from engine.bots import LEVELS
 from engine.rulesets import RULESETS, OptionError, OptionSpec, find_ruleset
-from net.remote_app import color_system
+from net.remote_app import ServerSide, color_system
 from net.sanitize import clean_line
 from net.store import Account
 
@@ -168,8 +168,7 @@ class CreateTableScreen(ModalScreen[Any]):
         self.dismiss(None)
 
 
-class LobbyApp(App[Any]):
-    ENABLE_COMMAND_PALETTE = False
+class LobbyApp(ServerSide, App[Any]):
     mj_remote = True
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
@@ -283,12 +282,3 @@ class LobbyApp(App[Any]):
         if not isinstance(self.screen, CreateTableScreen):
             self.push_screen(CreateTableScreen(), chosen)
 
-    # pitfall 4
-    def action_command_palette(self) -> None:
-        pass
-
-    def action_suspend_process(self) -> None:
-        pass
-
-    def open_url(self, url: str, *, new_tab: bool = True) -> None:
-        pass

@@ -212,10 +212,38 @@ class StakeScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class RemoteApp(MahjongApp):
-    """``MahjongApp`` for one SSH session at a shared table."""
+class ServerSide:
+    """Pitfall 4, for every app a session runs (the lobby and the table): nothing acts on the
+    server's machine — no command palette, suspend, URL opening, file delivery or
+    screenshot. Listed first among the bases so these come before ``App``'s."""
 
     ENABLE_COMMAND_PALETTE = False
+
+    def action_command_palette(self) -> None:
+        pass
+
+    def action_suspend_process(self) -> None:
+        pass
+
+    def open_url(self, url: str, *, new_tab: bool = True) -> None:
+        pass
+
+    def deliver_binary(self, *args: Any, **kwargs: Any) -> str | None:
+        return None
+
+    def save_screenshot(self, *args: Any, **kwargs: Any) -> str:
+        return ""
+
+    def deliver_screenshot(self, *args: Any, **kwargs: Any) -> str | None:
+        return None
+
+    def action_screenshot(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+
+class RemoteApp(ServerSide, MahjongApp):
+    """``MahjongApp`` for one SSH session at a shared table."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
         Binding("slash", "chat", "Chat 聊天", id="chat", show=False),
@@ -365,25 +393,3 @@ class RemoteApp(MahjongApp):
         update = self.seat_client.table.update_for(self.seat_client.seat_index)
         if update is not None:
             self.post_message(TableUpdated(update))
-
-    # --- pitfall 4: nothing acts on the server's machine -----------------------------------
-    def action_command_palette(self) -> None:
-        pass
-
-    def action_suspend_process(self) -> None:
-        pass
-
-    def open_url(self, url: str, *, new_tab: bool = True) -> None:
-        pass
-
-    def deliver_binary(self, *args: Any, **kwargs: Any) -> str | None:
-        return None
-
-    def save_screenshot(self, *args: Any, **kwargs: Any) -> str:
-        return ""
-
-    def deliver_screenshot(self, *args: Any, **kwargs: Any) -> str | None:
-        return None
-
-    def action_screenshot(self, *args: Any, **kwargs: Any) -> None:
-        pass

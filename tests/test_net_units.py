@@ -154,13 +154,17 @@ async def test_pitfall_3_driver_close_clears_the_parser_cache() -> None:
 
 # --- pitfall 4: nothing acts on the server --------------------------------------------------------
 def test_pitfall_4_palette_suspend_urls_files_disabled() -> None:
-    assert RemoteApp.ENABLE_COMMAND_PALETTE is False
+    from net.lobby import LobbyApp
+
     d = SSHDriver.__new__(SSHDriver)
     assert d.can_suspend is False
-    app = RemoteApp.__new__(RemoteApp)
-    assert app.open_url("https://example.org") is None
-    assert app.deliver_binary(b"x") is None
-    assert app.save_screenshot() == ""
+    for cls in (RemoteApp, LobbyApp):  # the table and the lobby alike
+        assert cls.ENABLE_COMMAND_PALETTE is False
+        app = cls.__new__(cls)
+        assert app.open_url("https://example.org") is None
+        assert app.deliver_binary(b"x") is None
+        assert app.save_screenshot() == ""
+        assert app.deliver_screenshot() is None
 
 
 # --- pitfall 5: colours from the client's terminal ----------------------------------------------
