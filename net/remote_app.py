@@ -58,8 +58,40 @@ class InfoChanged(Message):
         self.info = info
 
 
-class WaitingScreen(Screen[None]):
+class InfoPanel(Screen[None]):
+    """A screen showing the table's info as one text (``PANEL`` is its ``Static``'s id),
+    drawn again when the info changes or a key's outcome is to be said."""
+
+    PANEL: ClassVar[str]
+
+    def __init__(self, info: TableInfo) -> None:
+        super().__init__()
+        self.info = info
+        self.message = ""
+
+    def _body(self) -> Text:
+        raise NotImplementedError
+
+    def _content(self) -> Text:
+        t = self._body()
+        if self.message:
+            t.append(f"\n{self.message}\n", style="bold")
+        return t
+
+    def show(self, info: TableInfo) -> None:
+        self.info = info
+        if self.is_mounted:
+            self.query_one(f"#{self.PANEL}", Static).update(self._content())
+
+    def say(self, message: str) -> None:
+        self.message = message
+        self.query_one(f"#{self.PANEL}", Static).update(self._content())
+
+
+class WaitingScreen(InfoPanel):
     """Before the first hand: who sits where; S starts with computer players."""
+
+    PANEL = "waiting"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s,S,enter", "start", "Start 开始", id="wait-start"),
@@ -67,16 +99,11 @@ class WaitingScreen(Screen[None]):
         Binding("q", "leave", "Leave 离开", id="wait-quit"),
     ]
 
-    def __init__(self, info: TableInfo) -> None:
-        super().__init__()
-        self.info = info
-        self.message = ""
-
     def compose(self) -> ComposeResult:
         with Vertical(classes="page"):
             yield Static(self._content(), id="waiting")
 
-    def _content(self) -> Text:
+    def _body(self) -> Text:
         info = self.info
         t = Text()
         t.append(f"Table 牌桌 {info.name}", style="bold")
@@ -98,22 +125,14 @@ class WaitingScreen(Screen[None]):
         if info.stakes_possible:
             t.append(" · a: allow spectators 允许压鸽子 · y: stake 压鸽子")
         t.append("\n")
-        if self.message:
-            t.append(f"\n{self.message}\n", style="bold")
         return t
-
-    def show(self, info: TableInfo) -> None:
-        self.info = info
-        if self.is_mounted:
-            self.query_one("#waiting", Static).update(self._content())
 
     def action_start(self) -> None:
         app = self.app
         assert isinstance(app, RemoteApp)
         error = app.seat_client.start()
         if error:
-            self.message = error
-            self.query_one("#waiting", Static).update(self._content())
+            self.say(error)
 
     def action_chat(self) -> None:
         self.app.push_screen(ChatScreen())
@@ -148,8 +167,10 @@ class ChatScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class StakeScreen(ModalScreen[None]):
+class StakeScreen(InfoPanel, ModalScreen[None]):
     """压鸽子: a spectator chooses the seated player to back (from the next hand)."""
+
+    PANEL = "stake"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("1", "back(0)", "E", id="stake-e"),
@@ -165,15 +186,10 @@ class StakeScreen(ModalScreen[None]):
                            background: $surface; }
     """
 
-    def __init__(self, info: TableInfo) -> None:
-        super().__init__()
-        self.info = info
-        self.message = ""
-
     def compose(self) -> ComposeResult:
         yield Static(self._content(), id="stake")
 
-    def _content(self) -> Text:
+    def _body(self) -> Text:
         info = self.info
         app = self.app
         me = app.seat_client.account.nickname if isinstance(app, RemoteApp) else ""
@@ -191,22 +207,14 @@ class StakeScreen(ModalScreen[None]):
         if not info.stakes_enabled:
             t.append("Stakes are off until two seated players allow them. 需两人允许。\n")
         t.append("1-4: back 押 · 0: none 不押 · Esc: close 关闭\n")
-        if self.message:
-            t.append(f"\n{self.message}\n", style="bold")
         return t
-
-    def show(self, info: TableInfo) -> None:
-        self.info = info
-        if self.is_mounted:
-            self.query_one("#stake", Static).update(self._content())
 
     def action_back(self, seat: int) -> None:
         app = self.app
         assert isinstance(app, RemoteApp)
         error = app.seat_client.stake(None if seat < 0 else seat)
-        self.message = error or ("stake set: from the next hand 已押，下一盘起生效" if seat >= 0
-                                 else "no stake 不押")
-        self.query_one("#stake", Static).update(self._content())
+        self.say(error or ("stake set: from the next hand 已押，下一盘起生效" if seat >= 0
+                           else "no stake 不押"))
 
     def action_close(self) -> None:
         self.dismiss(None)
