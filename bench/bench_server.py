@@ -30,6 +30,7 @@ of their own), and the load average.
 
 Environment: ``MJ_BENCH_TABLES`` (default ``5,25``) table counts; ``MJ_BENCH_SECONDS``
 (default 10) measuring time per count; ``MJ_BENCH_WORKERS`` (default 4) client processes;
+``MJ_BENCH_PROBE=0`` leaves out the one new player a second;
 ``MJ_BENCH_SLOW=1`` reports the loop's slow turns (see ``bench.instrumented_server``);
 ``MJ_BENCH_PYSPY=PREFIX`` records the server with ``py-spy`` (not a dependency: install it)
 into ``PREFIX-N.txt``, collapsed stacks, for each table count N.
@@ -65,9 +66,11 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _proc_cpu(pid: int) -> float:
+def _proc_times(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds of a process."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tck = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tck, int(fields[12]) / tck
 
 
 def _proc_rss(pid: int) -> float:
@@ -222,7 +225,8 @@ async def _worker(port: int, tables: list[int], total: int, seconds: float, read
     feed_times.clear()
     stop_at = time.perf_counter() + seconds
     under_load: list[float] = []
-    probe = [_connect_probe(port, stop_at, under_load)] if 0 in tables else []
+    probing = os.environ.get("MJ_BENCH_PROBE", "1") != "0"
+    probe = [_connect_probe(port, stop_at, under_load)] if 0 in tables and probing else []
     await asyncio.gather(*(d.run(stop_at, latencies, timeouts, TICK * t / total)
                            for t, d in zip(tables, drivers, strict=True)), *probe)
     cpu = (time.process_time() - cpu0) / (time.perf_counter() - wall0)
@@ -292,7 +296,7 @@ def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
                 raise RuntimeError(f"a worker failed: {detail}")
         rss = _proc_rss(proc.pid)
         time.sleep(1.0)  # let the first hands' buying round settle
-        cpu0, wall0 = _proc_cpu(proc.pid), time.perf_counter()
+        (user0, sys0), wall0 = _proc_times(proc.pid), time.perf_counter()
         load0 = os.getloadavg()[0]
         mark.touch()
         start.set()
@@ -309,7 +313,9 @@ def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
             except queue.Empty:
                 raise RuntimeError("a worker did not report") from None
         wall = time.perf_counter() - wall0
-        cpu = (_proc_cpu(proc.pid) - cpu0) / wall
+        user1, sys1 = _proc_times(proc.pid)
+        cpu = (user1 - user0 + sys1 - sys0) / wall
+        cpu_sys = (sys1 - sys0) / wall
         mark.unlink()
         if spy is not None:
             spy.wait(60)
@@ -337,6 +343,7 @@ def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
             "timeouts": sum(int(r["timeouts"]) for r in results),
             "keys_per_s": len(latencies) / seconds,
             "server_cpu": cpu,
+            "server_sys": cpu_sys,
             "client_cpu": sum(float(r["cpu"]) for r in results),
             "screen_ms": (_pct(feeds, 0.5) * 1000, _pct(feeds, 0.99) * 1000),
             "rss_per_session_mib": (rss - idle_rss) / (tables * 4),
@@ -382,7 +389,8 @@ def main() -> None:
         print(f"{r['tables']:4d} tables {r['sessions']:4d} sessions: key→4 screens "
               f"p50 {r['p50_ms']:.1f} ms p99 {r['p99_ms']:.1f} ms max {r['max_ms']:.0f} ms "
               f"({r['samples']} keys, {r['keys_per_s']:.1f}/s, {r['timeouts']} timed out); "
-              f"server CPU {r['server_cpu'] * 100:.0f}%; client CPU "
+              f"server CPU {r['server_cpu'] * 100:.0f}% "
+              f"({r['server_sys'] * 100:.0f}% in the kernel); client CPU "
               f"{r['client_cpu'] * 100:.0f}% ({r['workers']} workers; screen per frame ≥1 KB "
               f"p50 {r['screen_ms'][0]:.1f} ms p99 {r['screen_ms'][1]:.1f} ms); RSS/session "
               f"{r['rss_per_session_mib']:.2f} MiB (idle {r['idle_rss_mib']:.0f} MiB); "
