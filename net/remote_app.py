@@ -322,9 +322,14 @@ class RemoteApp(ServerSide, MahjongApp):
                 self.pop_screen()
             self.pop_screen()
 
+    def table_now(self) -> bool:
+        return self.seat_client.table.state is not TableState.WAITING
+
     def on_table_updated(self, message: TableUpdated) -> None:
         if self.waiting is not None:
             self._close_waiting()
+        if self.table_screen is None:  # the table was waiting when this session began
+            self.open_table()
         super().on_table_updated(message)
         self._tell_stake_result(message.update)
 
