@@ -69,3 +69,50 @@ def test_css_is_parsed_once_per_process_for_the_same_variables() -> None:
     assert a._parse_rules(css, where) is b._parse_rules(css, where)  # shared, not re-parsed
     lit = Stylesheet(variables=light)._parse_rules(css, where)  # the variables are in the key
     assert str(lit[0].styles.background) != str(a._parse_rules(css, where)[0].styles.background)
+
+
+async def test_a_resize_to_the_size_a_screen_is_laid_out_at_lays_out_nothing() -> None:
+    """The ``Resize`` a new screen's first layout sends it, at the size it was just laid out
+    at, no longer lays it out again (with the SSH driver that pass drew the whole screen once
+    more); a real resize (another size) still does."""
+    from textual import events
+    from textual._compositor import Compositor
+    from textual.app import App, ComposeResult
+    from textual.geometry import Size
+    from textual.screen import Screen
+    from textual.widgets import Static
+
+    textual_fixes.apply()
+
+    class Page(Screen[None]):
+        def compose(self) -> ComposeResult:
+            yield Static("east wind " * 30, id="text")
+
+    layouts: list[int] = []
+    reflow = Compositor.reflow
+
+    def counting(self: Compositor, parent: object, size: Size) -> object:
+        layouts.append(size.width)
+        return reflow(self, parent, size)  # type: ignore[arg-type]
+
+    Compositor.reflow = counting  # type: ignore[assignment,method-assign]
+    try:
+        app = App[None]()
+        async with app.run_test(size=(40, 10)) as pilot:
+            page = Page()
+            await app.push_screen(page)
+            for _ in range(5):
+                await pilot.pause()
+            assert layouts and layouts[-1] == 40
+            layouts.clear()
+            page.post_message(events.Resize(Size(40, 10), Size(40, 10)))
+            for _ in range(5):
+                await pilot.pause()
+            assert layouts == []
+            await pilot.resize_terminal(60, 12)
+            for _ in range(5):
+                await pilot.pause()
+            assert page.query_one("#text").size.width == 60
+            assert layouts and layouts[-1] == 60
+    finally:
+        Compositor.reflow = reflow  # type: ignore[method-assign]

@@ -8,6 +8,13 @@ collector: with 40 sessions its pauses reached 90 ms of CPU (``python -m bench s
 The fixes return what the originals return in those cases, without caching the strip in
 itself.
 
+A screen shown for the first time is laid out and drawn in full as it resumes, then again for
+the ``Resize`` event that first layout sends it, at the same size (then by its update timer, for
+what mounting its widgets asked). The fix ignores a ``Resize`` at the size the screen's
+compositor is already laid out at: a real resize has a new size, and a widget that changed asks
+for its own layout, which the screen's update does as usual. One full layout and repaint less
+per screen shown — every connect, every hand's result.
+
 Each app has its own ``Stylesheet`` and parses the same CSS again (the app's, every widget's
 defaults, again on each theme change): in a server with many sessions, most of the CPU of a new
 session. Parsed rules depend only on the CSS, where it came from and the theme's variables, and
@@ -21,9 +28,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rich.style import Style
+from textual import events
 from textual.cache import LRUCache
 from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
+from textual.screen import Screen
 from textual.strip import Strip
 
 _applied = False
@@ -61,8 +70,17 @@ def apply() -> None:
             shared[key] = rules
         return rules
 
+    screen_on_resize = Screen._on_resize
+
+    async def screen_on_resize_once(self: Screen[Any], event: events.Resize) -> None:
+        if event.size == self._compositor.size and self._compositor.layers:
+            event.stop()  # already laid out and drawn at this size
+            return
+        await screen_on_resize(self, event)
+
     divide_fixed.__doc__ = divide.__doc__
     crop_extend_fixed.__doc__ = crop_extend.__doc__
     Strip.divide = divide_fixed  # type: ignore[method-assign]
     Strip.crop_extend = crop_extend_fixed  # type: ignore[method-assign]
     Stylesheet._parse_rules = parse_rules_shared  # type: ignore[method-assign]
+    Screen._on_resize = screen_on_resize_once  # type: ignore[method-assign]
