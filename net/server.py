@@ -571,6 +571,10 @@ class MahjongServer:
 
     async def start(self) -> int:
         neutralise_redirects()
+        # the session apps, imported now rather than by the first player's connect (which
+        # paid 80-100 ms for it)
+        import net.lobby
+        import net.remote_app  # noqa: F401
         self.data_dir.mkdir(parents=True, exist_ok=True)
         with contextlib.suppress(OSError):
             os.chmod(self.data_dir, 0o700)
