@@ -23,3 +23,41 @@ def test_level_at_the_top() -> None:
     text = _lines((0, 0, 0, 0))
     assert "Level at the top:" in text and "Winner:" not in text
     assert _lines((4, 4, -4, -4)).count(",") >= 1
+
+
+def test_result_lines_parsed_one_by_one_are_the_text_parsed_whole() -> None:
+    """The result screens parse each line of markup once (cached) and join them: the same
+    content as parsing the whole text, for every ruleset, viewer, tile face and language."""
+    from textual.content import Content
+
+    from engine.bots.normal import NormalPlayer
+    from tui.faces import Face
+    from tui.result_text import hand_result_lines, lines_content
+
+    player = NormalPlayer()
+    checked = 0
+    for rules in ("yichun", "shangrao", "gejiu"):
+        game = Game(rules, 11, {"hands_per_game": 4})
+        for _ in range(3):
+            hand = game.new_hand()
+            while not hand.is_over:
+                seat = hand.to_act()[0]
+                game.apply(seat, player.choose(build_view(hand, seat)))
+            for viewer in range(4):
+                update = TableUpdate(view=build_view(hand, viewer), totals=tuple(game.scores))
+                for face in Face:
+                    for lang in ("en", "zh"):
+                        lines = hand_result_lines(update, lang, face, 60 + 8 * viewer)
+                        whole = Content.from_markup("\n".join(lines))
+                        joined = lines_content(lines)
+                        assert joined.plain == whole.plain
+                        assert joined.spans == whole.spans
+                        checked += 1
+        for lang in ("en", "zh"):
+            over = TableUpdate(view=build_view(hand, 0), totals=tuple(game.scores),
+                               game_over=True)
+            lines = game_result_lines(over, lang)
+            whole = Content.from_markup("\n".join(lines))
+            assert (lines_content(lines).plain, lines_content(lines).spans) == (
+                whole.plain, whole.spans)
+    assert checked == 3 * 3 * 4 * len(Face) * 2

@@ -19,7 +19,7 @@ from themes import THEME_NAMES
 from tui.client import TableUpdate
 from tui.i18n import tr
 from tui.layout import rules_title
-from tui.result_text import game_result_lines, hand_result_lines, help_lines
+from tui.result_text import game_result_lines, hand_result_lines, help_lines, lines_content
 
 if TYPE_CHECKING:
     from tui.app import MahjongApp
@@ -36,7 +36,7 @@ class _Page(Screen[None]):
 
 
 def markup(lines: list[str]) -> Content:
-    return Content.from_markup("\n".join(lines))
+    return lines_content(lines)
 
 
 class HandResultScreen(_Page):
