@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.actions import Action
 from engine.game import Game
 from engine.view import build_view
 from tui.client import TableUpdate
@@ -38,3 +39,61 @@ def test_no_timer_no_redraw() -> None:
     view = build_view(game.hand, 0)
     assert next_timer_change(TableUpdate(view=view), 0.0) is None
     assert next_timer_change(TableUpdate(view=view, deadline=5.0, timer_seconds=10.0), 6.0) is None
+
+
+async def test_the_table_screen_counts_down_without_textual_timers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table's timer is redrawn as its seconds change, by loop timers: a Textual ``Timer``
+    per session per move (a task each, a ``repr`` and a signature inspected per firing) was 7%
+    of the server's CPU. The fallback redraw after a sent move is one too."""
+    import asyncio
+    import re
+    import tempfile
+    import time
+    from dataclasses import replace
+    from pathlib import Path
+
+    import textual.timer
+
+    from bench.bench_tui import ScriptedClient
+    from tui.app import MahjongApp
+    from tui.settings import Settings
+    from tui.table_screen import TableScreen
+
+    made: list[object] = []
+    init = textual.timer.Timer.__init__
+
+    def recording(self: textual.timer.Timer, target: object, *args: object, **kw: object) -> None:
+        made.append(target)
+        init(self, target, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(textual.timer.Timer, "__init__", recording)
+    client = ScriptedClient("gejiu", seed=3)
+    with tempfile.TemporaryDirectory() as tmp:
+        app = MahjongApp(client, Settings.load(Path(tmp) / "s.json"), table_ready=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            made.clear()  # Textual's own (the screen's update timer)
+
+            def seconds() -> int:
+                text = "".join(t for _, t, _ in screen.table._tv_rows[0])
+                m = re.search(r"(\d+)s", text)
+                assert m is not None, text
+                return int(m.group(1))
+
+            base = client.callbacks[0]
+            for _ in range(10):  # moves, each with a fresh deadline
+                client.step()
+                update = app.update
+                assert update is not None
+                base(replace(update, deadline=time.monotonic() + 2.6, timer_seconds=3.0))
+                await pilot.pause()
+            assert seconds() == 3
+            await asyncio.sleep(1.3)
+            await pilot.pause()
+            assert seconds() == 2  # the countdown moved on its own
+            screen._send(Action.pass_())  # refused or not: no Textual timer either
+            await pilot.pause()
+    assert not [t for t in made if isinstance(t, TableScreen)]
