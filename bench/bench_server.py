@@ -21,8 +21,8 @@ and buying prompts answered (Enter) without timing them.
 The server runs under ``bench.instrumented_server``, which adds two probes over the measuring
 window: the event loop's lag and the garbage collector's pauses.
 
-Reported per table count: p50/p99 of key → all four screens, keys timed and keys that timed
-out (2 s; not in the percentiles), server CPU share (``/proc/<pid>/stat`` of the server over
+Reported per table count: p50/p99 of key → all four screens (and → the first of them), keys
+timed and keys that timed out (2 s; not in the percentiles), server CPU share (``/proc/<pid>/stat`` of the server over
 the measuring window), the workers' CPU share and the client screen's time to draw one frame
 (≥ 1 KB; part of every latency), server RSS per session, connect → first screen (all workers
 connect at once before the window; and one new player a second during it, ``join`` to a table
@@ -165,7 +165,7 @@ class TableDriver:
         return sent
 
     async def run(self, stop_at: float, latencies: list[float], timeouts: list[int],
-                  offset: float = 0.0) -> None:
+                  offset: float = 0.0, firsts: list[float] | None = None) -> None:
         next_tick = time.perf_counter() + offset
         while time.perf_counter() < stop_at:
             wait = next_tick - time.perf_counter()
@@ -188,6 +188,8 @@ class TableDriver:
                 await asyncio.wait_for(p.finished.wait(), KEY_TIMEOUT)
                 done = [d for d in p.done if d is not None]
                 latencies.append(max(done) - p.t0)
+                if firsts is not None:
+                    firsts.append(min(done) - p.t0)
             except TimeoutError:
                 timeouts[0] += 1
             self.pending = None
@@ -221,16 +223,18 @@ async def _worker(port: int, tables: list[int], total: int, seconds: float, read
     cpu0 = time.process_time()
     wall0 = time.perf_counter()
     latencies: list[float] = []
+    firsts: list[float] = []
     timeouts = [0]
     feed_times.clear()
     stop_at = time.perf_counter() + seconds
     under_load: list[float] = []
     probing = os.environ.get("MJ_BENCH_PROBE", "1") != "0"
     probe = [_connect_probe(port, stop_at, under_load)] if 0 in tables and probing else []
-    await asyncio.gather(*(d.run(stop_at, latencies, timeouts, TICK * t / total)
+    await asyncio.gather(*(d.run(stop_at, latencies, timeouts, TICK * t / total, firsts)
                            for t, d in zip(tables, drivers, strict=True)), *probe)
     cpu = (time.process_time() - cpu0) / (time.perf_counter() - wall0)
-    out.put({"latencies": latencies, "timeouts": timeouts[0], "connect": connect_times,
+    out.put({"latencies": latencies, "firsts": firsts, "timeouts": timeouts[0],
+             "connect": connect_times,
              "cpu": cpu, "feeds": feed_times, "under_load": under_load})
     for d in drivers:
         for c in d.clients:
@@ -323,6 +327,7 @@ def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
         if errors:
             raise RuntimeError(f"worker errors: {errors}")
         latencies = [x for r in results for x in r["latencies"]]
+        firsts = [x for r in results for x in r["firsts"]]
         connect = [x for r in results for x in r["connect"]]
         under_load = [x for r in results for x in r["under_load"]]
         feeds = [x for r in results for x in r["feeds"]]
@@ -338,6 +343,7 @@ def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
             "workers": workers,
             "p50_ms": _pct(latencies, 0.5) * 1000,
             "p99_ms": _pct(latencies, 0.99) * 1000,
+            "first_ms": (_pct(firsts, 0.5) * 1000, _pct(firsts, 0.99) * 1000),
             "max_ms": max(latencies) * 1000 if latencies else float("nan"),
             "samples": len(latencies),
             "timeouts": sum(int(r["timeouts"]) for r in results),
@@ -388,6 +394,7 @@ def main() -> None:
         r = _run(n, seconds, workers)
         print(f"{r['tables']:4d} tables {r['sessions']:4d} sessions: key→4 screens "
               f"p50 {r['p50_ms']:.1f} ms p99 {r['p99_ms']:.1f} ms max {r['max_ms']:.0f} ms "
+              f"(first screen p50 {r['first_ms'][0]:.1f} ms p99 {r['first_ms'][1]:.1f} ms) "
               f"({r['samples']} keys, {r['keys_per_s']:.1f}/s, {r['timeouts']} timed out); "
               f"server CPU {r['server_cpu'] * 100:.0f}% "
               f"({r['server_sys'] * 100:.0f}% in the kernel); client CPU "
