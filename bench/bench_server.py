@@ -22,10 +22,11 @@ The server runs under ``bench.instrumented_server``, which adds two probes over 
 window: the event loop's lag and the garbage collector's pauses.
 
 Reported per table count: p50/p99 of key → all four screens (and → the first of them), keys
-timed and keys that timed out (2 s; not in the percentiles), server CPU share (``/proc/<pid>/stat`` of the server over
-the measuring window), the workers' CPU share and the client screen's time to draw one frame
-(≥ 1 KB; part of every latency), server RSS per session, connect → first screen (all workers
-connect at once before the window; and one new player a second during it, ``join`` to a table
+timed and keys that timed out (2 s; not in the percentiles), server CPU share
+(``/proc/<pid>/stat`` of the server over the measuring window, and the kernel's part of it), the
+workers' CPU share and the client screen's time to draw one frame (≥ 1 KB; part of every
+latency), server RSS per session, connect → first screen (all workers connect at once before
+the window; and one new player a second during it, ``join`` to a table
 of their own), and the load average.
 
 Environment: ``MJ_BENCH_TABLES`` (default ``5,25``) table counts; ``MJ_BENCH_SECONDS``
