@@ -94,7 +94,7 @@ class MahjongApp(App[None]):
     def table_now(self) -> bool:
         """Whether the table screen opens at once when the client already has a game (a
         remote session at a table still waiting for its players opens it with the first
-        update instead: building it was a third of the server's CPU for such a connect)."""
+        update instead: building it was a quarter of the server's CPU for such a connect)."""
         return True
 
     def open_table(self) -> None:
