@@ -89,3 +89,31 @@ async def test_rows_written_directly_match_a_full_repaint(
                 assert isinstance(driver, PyteDriver)
                 assert cells(driver.screen) == cells(full_repaint(app)), f"update {i}"
     assert written > 40  # most updates took the direct path
+
+
+async def test_a_table_screen_given_its_update_before_mounting_draws_it() -> None:
+    """A remote session at a waiting table opens its table screen with the first update, which
+    the screen keeps until mounted; it must draw it then, with no later update (a table waiting
+    for a key sends none, and the screen stayed blank)."""
+    from tui.table_screen import TableScreen
+
+    client = ScriptedClient("shangrao", seed=5)
+    with tempfile.TemporaryDirectory() as tmp:
+        app = PyteApp(client, Settings.load(Path(tmp) / "settings.json"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            hand = client.game.hand
+            assert hand is not None
+            from engine.view import build_view
+            from tui.client import TableUpdate
+
+            screen = TableScreen()
+            screen.apply_update(TableUpdate(view=build_view(hand, 0), hands_per_game=8))
+            await app.push_screen(screen)
+            for _ in range(5):
+                await pilot.pause()
+            rows = screen.table._tv_rows
+            assert rows and "Hand 1/8" in "".join(t for _, t, _ in rows[0])
+            driver = app._driver
+            assert isinstance(driver, PyteDriver)
+            assert "Hand 1/8" in driver.screen.display[0]

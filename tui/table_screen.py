@@ -82,6 +82,7 @@ class TableScreen(Screen[None]):
         self._quit_armed = 0.0
         self._bot = BasicPlayer()
         self._table: TableView | None = None
+        self._live = False  # mounted and not yet unmounted
         self._tick_timer: asyncio.TimerHandle | None = None
         self._tick_at: float | None = None
         self._sent: asyncio.TimerHandle | None = None
@@ -95,10 +96,12 @@ class TableScreen(Screen[None]):
         yield TableView(id="table")
 
     def on_mount(self) -> None:
+        # Textual's ``is_mounted`` turns true only after the mount handlers: an update kept
+        # before the mount would not be drawn here, and a table waiting for a key stayed blank
+        self._live = True
         self._sync_settings()
         if self.update is not None:
             self.apply_update(self.update)
-
     @property
     def table(self) -> TableView:
         if self._table is None:
@@ -123,7 +126,7 @@ class TableScreen(Screen[None]):
     def apply_update(self, update: TableUpdate) -> None:
         prev = self.update
         self.update = update
-        if not self.is_mounted:
+        if not self._live:
             return
         view = update.view
         tiles = hand_tiles(view)
@@ -173,6 +176,7 @@ class TableScreen(Screen[None]):
             self.app._handle_exception(error)
 
     def on_unmount(self) -> None:
+        self._live = False
         for handle in (self._tick_timer, self._sent):
             if handle is not None:
                 handle.cancel()
@@ -185,7 +189,7 @@ class TableScreen(Screen[None]):
             self._redraw()
 
     def _redraw(self) -> None:
-        if self.update is None or not self.is_mounted:
+        if self.update is None or not self._live:
             return
         self.ui.now = time.monotonic()
         self.table.show(self.update, self.ui)
