@@ -325,6 +325,9 @@ class RemoteApp(ServerSide, MahjongApp):
     def table_now(self) -> bool:
         return self.seat_client.table.state is not TableState.WAITING
 
+    def direct_update_ok(self, update: TableUpdate) -> bool:
+        return self.waiting is None and super().direct_update_ok(update)
+
     def on_table_updated(self, message: TableUpdated) -> None:
         if self.waiting is not None:
             self._close_waiting()
@@ -405,4 +408,4 @@ class RemoteApp(ServerSide, MahjongApp):
         self.switch_screen(self.table_screen)
         update = self.seat_client.table.update_for(self.seat_client.seat_index)
         if update is not None:
-            self.post_message(TableUpdated(update))
+            self._post_update(update)
