@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.game import Game
 from engine.view import build_view
 from tui.client import TableUpdate
+from tui.faces import Face
 from tui.result_text import game_result_lines
 
 
@@ -31,7 +32,6 @@ def test_result_lines_parsed_one_by_one_are_the_text_parsed_whole() -> None:
     from textual.content import Content
 
     from engine.bots.normal import NormalPlayer
-    from tui.faces import Face
     from tui.result_text import hand_result_lines, lines_content
 
     player = NormalPlayer()
@@ -53,6 +53,7 @@ def test_result_lines_parsed_one_by_one_are_the_text_parsed_whole() -> None:
                         assert joined.plain == whole.plain
                         assert joined.spans == whole.spans
                         checked += 1
+                        _check_widths(update, face, lang)
         for lang in ("en", "zh"):
             over = TableUpdate(view=build_view(hand, 0), totals=tuple(game.scores),
                                game_over=True)
@@ -61,3 +62,31 @@ def test_result_lines_parsed_one_by_one_are_the_text_parsed_whole() -> None:
             assert (lines_content(lines).plain, lines_content(lines).spans) == (
                 whole.plain, whole.spans)
     assert checked == 3 * 3 * 4 * len(Face) * 2
+
+
+def _check_widths(update: TableUpdate, face: Face, lang: str) -> None:
+    """The widths the result lines are wrapped by, worked out from their pieces, are the
+    widths of the markup as Textual parses it."""
+    from rich.cells import cell_len
+    from textual.content import Content
+    from textual.markup import escape
+
+    from tui.result_text import meld_markup, meld_width, tiles_markup, tiles_width
+
+    res = update.view.result
+    if res is None:
+        return
+
+    def parsed(markup: str) -> int:
+        return Content.from_markup(markup).cell_length
+
+    for s in range(4):
+        assert tiles_width(res.hands[s], face) == parsed(tiles_markup(res.hands[s], face))
+        for m in res.melds[s]:
+            assert meld_width(m, face, lang) == parsed(meld_markup(m, face, lang))
+    for w in res.settlement.wins:
+        for item in w.items:
+            text = f"   {escape(item.zh)} {escape(item.en)}  [b]{escape(item.value)}[/]"
+            assert parsed(text) == 6 + cell_len(item.zh) + cell_len(item.en) + cell_len(item.value)
+            if item.tiles:
+                assert tiles_width(item.tiles, face) == parsed(tiles_markup(item.tiles, face))

@@ -41,6 +41,19 @@ def tiles_markup(kinds: Iterable[Kind], face: Face, mark: Kind | None = None) ->
     return " ".join(out)
 
 
+def tiles_width(kinds: Sequence[Kind], face: Face) -> int:
+    """Cells that :func:`tiles_markup` takes on screen (worked out, not parsed)."""
+    return sum(cell_len(small(k, face)) for k in kinds) + max(0, len(kinds) - 1)
+
+
+def meld_width(m: MeldView, face: Face, lang: str) -> int:
+    """Cells that :func:`meld_markup` takes on screen."""
+    if m.tiles is None:
+        return 4
+    src = f"←{seat_wind(m.source, lang)}" if m.source is not None else ""
+    return cell_len(m.type.zh) + 2 + tiles_width(m.tiles, face) + cell_len(src)
+
+
 def meld_markup(m: MeldView, face: Face, lang: str) -> str:
     if m.tiles is None:
         return "[$tile-back]▒▒▒▒[/]"
@@ -67,11 +80,6 @@ def line_content(text: str) -> Content:
     a third of the CPU of showing a hand's result, and the four seats of a table see many of
     the same lines (each hand, each meld)."""
     return Content.from_markup(text)
-
-
-def markup_width(text: str) -> int:
-    """Cells that a line of markup takes on screen."""
-    return line_content(text).cell_length
 
 
 def lines_content(lines: list[str]) -> Content:
@@ -141,8 +149,8 @@ def hand_result_lines(update: TableUpdate, lang: str, face: Face,
         star = "[b $turn]胡[/] " if winner else "   "
         head = f" {star}{pad(seat_label(me, s, lang), 8)} "
         head_w = 13
-        hand_w = markup_width(hand)
-        melds_w = markup_width(melds) if melds else 0
+        hand_w = tiles_width(res.hands[s], face)
+        melds_w = sum(meld_width(m, face, lang) + 2 for m in res.melds[s]) - 2 if melds else 0
         if not melds or head_w + hand_w + 2 + melds_w <= width:
             out.append(f"{head}{hand}  {melds}".rstrip())
         else:
@@ -150,7 +158,7 @@ def hand_result_lines(update: TableUpdate, lang: str, face: Face,
             line, used = "", 0
             for m in res.melds[s]:
                 mk = meld_markup(m, face, lang)
-                mw = markup_width(mk)
+                mw = meld_width(m, face, lang)
                 if line and head_w + used + 2 + mw > width:
                     out.append(" " * head_w + line)
                     line, used = "", 0
@@ -170,8 +178,9 @@ def hand_result_lines(update: TableUpdate, lang: str, face: Face,
         out.append(f"[b $turn]{escape(tr(lang, 'res_winner', who=who, pattern=pattern))}[/]")
         for item in w.items:
             text = f"   {escape(item.zh)} {escape(item.en)}  [b]{escape(item.value)}[/]"
+            text_w = 6 + cell_len(item.zh) + cell_len(item.en) + cell_len(item.value)
             tiles = tiles_markup(item.tiles, face) if item.tiles else ""
-            if tiles and markup_width(text) + 2 + markup_width(tiles) > width:
+            if tiles and text_w + 2 + tiles_width(item.tiles, face) > width:
                 out.append(text)
                 out.append("      " + tiles)
             else:
