@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextvars
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from textual import active_app
@@ -101,3 +102,58 @@ async def test_an_update_never_overtakes_one_still_queued() -> None:
             client.step()
             await pilot.pause()
             assert app._queued is None and seen[-1] is app.update
+
+
+async def test_one_result_screen_shows_every_hand() -> None:
+    """The app keeps one hand-result screen: shown again for the next hand with that hand's
+    result, scrolled back to the top; the last hand's Enter still leads to the game result."""
+    from textual.containers import VerticalScroll
+    from textual.widgets import Static
+
+    from tui.screens import GameResultScreen
+
+    client = ScriptedClient("gejiu", seed=4)
+    with tempfile.TemporaryDirectory() as tmp:
+        app = MahjongApp(client, Settings.load(Path(tmp) / "s.json"), table_ready=True)
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(5):
+                await pilot.pause()
+            shown: list[tuple[HandResultScreen, str]] = []
+            deliver = client.callbacks[0]
+
+            def last_hand(update: TableUpdate) -> None:  # the second hand ends the game
+                over = update.view.phase is Phase.ENDED and update.view.hand_no == 2
+                deliver(replace(update, game_over=over, hands_per_game=2))
+
+            client.callbacks[0] = last_hand
+            for hand_no in (1, 2):
+                while not client.game.hand.is_over:  # type: ignore[union-attr]
+                    client.step()
+                    await pilot.pause()
+                for _ in range(5):
+                    await pilot.pause()
+                screen = app.screen
+                assert isinstance(screen, HandResultScreen)
+                text = str(screen.query_one("#result", Static).render())
+                assert f"Hand {hand_no} result" in text
+                keys = str(screen.query_one(".keys", Static).render())
+                assert ("game result" in keys) == (hand_no == 2)
+                scroller = screen.query_one(VerticalScroll)
+                assert scroller.scroll_y == 0
+                shown.append((screen, text))
+                if hand_no == 1:
+                    assert scroller.max_scroll_y > 0
+                    scroller.scroll_end(animate=False)  # read to the end, then go on
+                    await pilot.pause()
+                    assert scroller.scroll_y > 0
+                    await pilot.press("enter")
+                    client.game.new_hand()
+                    client.publish()
+                    for _ in range(5):
+                        await pilot.pause()
+                    assert app.screen is app.table_screen
+            assert shown[0][0] is shown[1][0] and shown[0][1] != shown[1][1]
+            await pilot.press("enter")  # the last hand: the game's result
+            for _ in range(5):
+                await pilot.pause()
+            assert isinstance(app.screen, GameResultScreen)

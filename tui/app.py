@@ -71,6 +71,7 @@ class MahjongApp(App[None]):
         self.table_screen: TableScreen | None = None
         self.update: TableUpdate | None = None
         self._result_shown: tuple[int, int] | None = None
+        self._result_screen: HandResultScreen | None = None
         self._game_no = 0
         self.table_ready = table_ready  # the client already has (or will start) a game
         self._update_context: contextvars.Context | None = None  # this app's, once mounted
@@ -183,7 +184,20 @@ class MahjongApp(App[None]):
             key = (self._game_no, view.hand_no)
             if self._result_shown != key:
                 self._result_shown = key
-                self.push_screen(HandResultScreen(update))
+                self.push_screen(self._hand_result(update))
+
+    def _hand_result(self, update: TableUpdate) -> HandResultScreen:
+        """The result screen, showing ``update``: one per app, installed so that it is kept
+        (with its widgets and styles) while not shown."""
+        screen = self._result_screen
+        if screen is None or screen in self.screen_stack:
+            screen = HandResultScreen(update)
+            if self._result_screen is None:
+                self._result_screen = screen
+                self.install_screen(screen, "hand-result")
+        else:
+            screen.show(update)
+        return screen
 
     def start_game(self, rules: str, options: Mapping[str, Any], seed: int | None) -> str | None:
         self._game_no += 1

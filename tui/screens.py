@@ -54,8 +54,20 @@ class HandResultScreen(_Page):
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="page"):
             yield Static(self._content(), id="result")
-            key = "res_last" if self.update.game_over else "res_next"
-            yield Static(tr(self.lang, key), classes="keys")
+            yield Static(self._keys(), classes="keys")
+
+    def show(self, update: TableUpdate) -> None:
+        """Another hand's result in this screen: the app keeps one result screen and shows it
+        again each hand (building and styling its widgets anew was half of the CPU of showing
+        a result, four times per table at every hand's end)."""
+        self.update = update
+        if self.is_mounted:
+            self.query_one("#result", Static).update(self._content())
+            self.query_one(".keys", Static).update(self._keys())
+            self.query_one(VerticalScroll).scroll_home(animate=False)
+
+    def _keys(self) -> str:
+        return tr(self.lang, "res_last" if self.update.game_over else "res_next")
 
     def _content(self) -> Content:
         width = max(40, self.app.size.width - 4)  # padding and the scroll bar
