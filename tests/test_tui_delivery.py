@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import contextvars
 import tempfile
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
 
-from textual import active_app
+from textual._context import active_app
+from textual.pilot import Pilot
 
 from bench.bench_tui import ScriptedClient
 from engine.table import Phase
@@ -18,90 +21,93 @@ from tui.screens import HandResultScreen
 from tui.settings import Settings
 
 
-async def test_moves_are_applied_directly_and_results_through_messages() -> None:
-    client = ScriptedClient("gejiu", seed=9)
+@asynccontextmanager
+async def running(rules: str, seed: int
+                  ) -> AsyncIterator[tuple[ScriptedClient, MahjongApp, Pilot[None]]]:
+    """An app at a scripted table, its table screen shown."""
+    client = ScriptedClient(rules, seed=seed)
     with tempfile.TemporaryDirectory() as tmp:
         app = MahjongApp(client, Settings.load(Path(tmp) / "s.json"), table_ready=True)
-        posted: list[TableUpdate] = []
-        applied: list[tuple[TableUpdate, object]] = []
         async with app.run_test(size=(80, 24)) as pilot:
             for _ in range(5):
                 await pilot.pause()
-            screen = app.table_screen
-            assert screen is not None and app.screen is screen
-            post = app.post_message
+            yield client, app, pilot
 
-            def recording_post(message: object) -> bool:
-                if isinstance(message, TableUpdated):
-                    posted.append(message.update)
-                return post(message)  # type: ignore[arg-type]
 
-            app.post_message = recording_post  # type: ignore[method-assign]
-            apply = screen.apply_update
+async def test_moves_are_applied_directly_and_results_through_messages() -> None:
+    posted: list[TableUpdate] = []
+    applied: list[tuple[TableUpdate, object]] = []
+    async with running("gejiu", 9) as (client, app, pilot):
+        screen = app.table_screen
+        assert screen is not None and app.screen is screen
+        post = app.post_message
 
-            def recording_apply(update: TableUpdate) -> None:
-                applied.append((update, active_app.get(None)))
-                apply(update)
+        def recording_post(message: object) -> bool:
+            if isinstance(message, TableUpdated):
+                posted.append(message.update)
+            return post(message)  # type: ignore[arg-type]
 
-            screen.apply_update = recording_apply  # type: ignore[method-assign]
-            # another app's context, as when another session's key makes the move
-            other = contextvars.copy_context()
-            other.run(active_app.set, MahjongApp(client, app.settings))
-            callback = client.callbacks[0]
-            client.callbacks[0] = lambda u: other.run(callback, u)
-            moves = 0
-            while not client.game.hand.is_over and moves < 40:  # type: ignore[union-attr]
-                client.step()
-                moves += 1
+        app.post_message = recording_post  # type: ignore[method-assign]
+        apply = screen.apply_update
+
+        def recording_apply(update: TableUpdate) -> None:
+            applied.append((update, active_app.get(None)))
+            apply(update)
+
+        screen.apply_update = recording_apply  # type: ignore[method-assign]
+        # another app's context, as when another session's key makes the move
+        other = contextvars.copy_context()
+        other.run(active_app.set, MahjongApp(client, app.settings))
+        callback = client.callbacks[0]
+        client.callbacks[0] = lambda u: other.run(callback, u)
+        moves = 0
+        while not client.game.hand.is_over and moves < 40:  # type: ignore[union-attr]
+            client.step()
+            moves += 1
+            await pilot.pause()
+        assert posted == [] or posted[-1].view.phase is Phase.ENDED
+        assert len(applied) >= moves - 1
+        assert all(who is app for _, who in applied)  # drawn as this app, not the other
+        if client.game.hand.is_over:  # type: ignore[union-attr]
+            for _ in range(5):
                 await pilot.pause()
-            assert posted == [] or posted[-1].view.phase is Phase.ENDED
-            assert len(applied) >= moves - 1
-            assert all(who is app for _, who in applied)  # drawn as this app, not the other
-            if client.game.hand.is_over:  # type: ignore[union-attr]
-                for _ in range(5):
-                    await pilot.pause()
-                assert isinstance(app.screen, HandResultScreen)
+            assert isinstance(app.screen, HandResultScreen)
 
 
 async def test_an_update_never_overtakes_one_still_queued() -> None:
     """An update that went through a message (a screen was changing) is drawn before any
     later one: those follow it through the queue until it has been handled."""
-    client = ScriptedClient("yichun", seed=2)
-    with tempfile.TemporaryDirectory() as tmp:
-        app = MahjongApp(client, Settings.load(Path(tmp) / "s.json"), table_ready=True)
-        async with app.run_test(size=(80, 24)) as pilot:
-            for _ in range(5):
-                await pilot.pause()
-            screen = app.table_screen
-            assert screen is not None
-            seen: list[TableUpdate] = []
-            apply = screen.apply_update
+    async with running("yichun", 2) as (client, app, pilot):
+        screen = app.table_screen
+        assert screen is not None
+        seen: list[TableUpdate] = []
+        apply = screen.apply_update
 
-            def recording(update: TableUpdate) -> None:
-                seen.append(update)
-                apply(update)
+        def recording(update: TableUpdate) -> None:
+            seen.append(update)
+            apply(update)
 
-            screen.apply_update = recording  # type: ignore[method-assign]
+        screen.apply_update = recording  # type: ignore[method-assign]
+        client.step()
+        first = app._undelivered
+        assert first is not None
+        app._undelivered = None
+        app._post_update(first)  # queued; the app has not had its turn yet
+        later: list[TableUpdate | None] = []
+        for _ in range(3):  # deliveries the loop runs before the app's turn
             client.step()
-            first = app._undelivered
-            assert first is not None
-            app._undelivered = None
-            app._post_update(first)  # queued; the app has not had its turn yet
-            later = []
-            for _ in range(3):  # deliveries the loop runs before the app's turn
-                client.step()
-                later.append(app._undelivered)
-                app._deliver()
-            for _ in range(5):
-                await pilot.pause()
-            sent = [first, *later]
-            order = [next(i for i, u in enumerate(sent) if u is x) for x in seen]
-            assert order == sorted(set(order))  # in order (queued ones may be coalesced)
-            assert seen[-1] is later[-1] and app.update is later[-1] and app._queued is None
-            # and with nothing queued, the next move is drawn directly again
-            client.step()
+            later.append(app._undelivered)
+            app._deliver()
+        for _ in range(5):
             await pilot.pause()
-            assert app._queued is None and seen[-1] is app.update
+        sent = [first, *later]
+        order = [next(i for i, u in enumerate(sent) if u is x) for x in seen]
+        assert order == sorted(set(order))  # in order (queued ones may be coalesced)
+        assert seen[-1] is later[-1] and app.update is later[-1] and app._queued is None
+        # and with nothing queued, the next move is drawn directly again
+        client.step()
+        await pilot.pause()
+        assert app._queued is None and seen[-1] is app.update
 
 
 async def test_one_result_screen_shows_every_hand() -> None:
@@ -112,48 +118,43 @@ async def test_one_result_screen_shows_every_hand() -> None:
 
     from tui.screens import GameResultScreen
 
-    client = ScriptedClient("gejiu", seed=4)
-    with tempfile.TemporaryDirectory() as tmp:
-        app = MahjongApp(client, Settings.load(Path(tmp) / "s.json"), table_ready=True)
-        async with app.run_test(size=(80, 24)) as pilot:
+    async with running("gejiu", 4) as (client, app, pilot):
+        shown: list[tuple[HandResultScreen, str]] = []
+        deliver = client.callbacks[0]
+
+        def last_hand(update: TableUpdate) -> None:  # the second hand ends the game
+            over = update.view.phase is Phase.ENDED and update.view.hand_no == 2
+            deliver(replace(update, game_over=over, hands_per_game=2))
+
+        client.callbacks[0] = last_hand
+        for hand_no in (1, 2):
+            while not client.game.hand.is_over:  # type: ignore[union-attr]
+                client.step()
+                await pilot.pause()
             for _ in range(5):
                 await pilot.pause()
-            shown: list[tuple[HandResultScreen, str]] = []
-            deliver = client.callbacks[0]
-
-            def last_hand(update: TableUpdate) -> None:  # the second hand ends the game
-                over = update.view.phase is Phase.ENDED and update.view.hand_no == 2
-                deliver(replace(update, game_over=over, hands_per_game=2))
-
-            client.callbacks[0] = last_hand
-            for hand_no in (1, 2):
-                while not client.game.hand.is_over:  # type: ignore[union-attr]
-                    client.step()
-                    await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, HandResultScreen)
+            text = str(screen.query_one("#result", Static).render())
+            assert f"Hand {hand_no} result" in text
+            keys = str(screen.query_one(".keys", Static).render())
+            assert ("game result" in keys) == (hand_no == 2)
+            scroller = screen.query_one(VerticalScroll)
+            assert scroller.scroll_y == 0
+            shown.append((screen, text))
+            if hand_no == 1:
+                assert scroller.max_scroll_y > 0
+                scroller.scroll_end(animate=False)  # read to the end, then go on
+                await pilot.pause()
+                assert scroller.scroll_y > 0
+                await pilot.press("enter")
+                client.game.new_hand()
+                client.publish()
                 for _ in range(5):
                     await pilot.pause()
-                screen = app.screen
-                assert isinstance(screen, HandResultScreen)
-                text = str(screen.query_one("#result", Static).render())
-                assert f"Hand {hand_no} result" in text
-                keys = str(screen.query_one(".keys", Static).render())
-                assert ("game result" in keys) == (hand_no == 2)
-                scroller = screen.query_one(VerticalScroll)
-                assert scroller.scroll_y == 0
-                shown.append((screen, text))
-                if hand_no == 1:
-                    assert scroller.max_scroll_y > 0
-                    scroller.scroll_end(animate=False)  # read to the end, then go on
-                    await pilot.pause()
-                    assert scroller.scroll_y > 0
-                    await pilot.press("enter")
-                    client.game.new_hand()
-                    client.publish()
-                    for _ in range(5):
-                        await pilot.pause()
-                    assert app.screen is app.table_screen
-            assert shown[0][0] is shown[1][0] and shown[0][1] != shown[1][1]
-            await pilot.press("enter")  # the last hand: the game's result
-            for _ in range(5):
-                await pilot.pause()
-            assert isinstance(app.screen, GameResultScreen)
+                assert app.screen is app.table_screen
+        assert shown[0][0] is shown[1][0] and shown[0][1] != shown[1][1]
+        await pilot.press("enter")  # the last hand: the game's result
+        for _ in range(5):
+            await pilot.pause()
+        assert isinstance(app.screen, GameResultScreen)
