@@ -176,9 +176,7 @@ class MahjongApp(App[None]):
         if message.seq == self._queued:  # the messages are handled in order (or replaced)
             self._queued = None
         update = message.update
-        self.update = update
-        if self.table_screen is not None:
-            self.table_screen.apply_update(update)
+        self.apply_table_update(update)
         view = update.view
         if view.phase is Phase.ENDED:
             key = (self._game_no, view.hand_no)
