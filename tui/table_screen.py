@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
@@ -85,8 +86,6 @@ class TableScreen(Screen[None]):
         self._live = False  # mounted and not yet unmounted
         self._tick_timer: asyncio.TimerHandle | None = None
         self._tick_at: float | None = None
-        self._sent: asyncio.TimerHandle | None = None
-        self._sent_before: TableUpdate | None = None
 
     @property
     def mj(self) -> MahjongApp:
@@ -102,6 +101,7 @@ class TableScreen(Screen[None]):
         self._sync_settings()
         if self.update is not None:
             self.apply_update(self.update)
+
     @property
     def table(self) -> TableView:
         if self._table is None:
@@ -177,10 +177,9 @@ class TableScreen(Screen[None]):
 
     def on_unmount(self) -> None:
         self._live = False
-        for handle in (self._tick_timer, self._sent):
-            if handle is not None:
-                handle.cancel()
-        self._tick_timer = self._sent = None
+        if self._tick_timer is not None:
+            self._tick_timer.cancel()
+            self._tick_timer = None
 
     def _tick(self) -> None:
         self._tick_timer = None
@@ -227,16 +226,11 @@ class TableScreen(Screen[None]):
         # The table has posted its new view to this app already: drawing now would only paint
         # the old view without its prompt, one frame before the new one (a fifth of the CPU
         # of a key at a four-player table). Should no update come, draw anyway.
-        if self._sent is not None:
-            self._sent.cancel()
-        self._sent_before = before
-        self._sent = self._later(0.3, self._redraw_if_no_update)
+        self._later(0.3, partial(self._redraw_if_still, before))
 
-    def _redraw_if_no_update(self) -> None:
-        self._sent = None
-        if self.update is self._sent_before:
+    def _redraw_if_still(self, before: TableUpdate | None) -> None:
+        if self.update is before:
             self._redraw()
-        self._sent_before = None
 
     def _say(self, key: str, **fields: object) -> None:
         self.ui.message = tr(self.ui.lang, key, **fields)
