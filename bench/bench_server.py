@@ -339,6 +339,7 @@ def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
                    len(probes["gc"]["2"])),
             "lag_ms": (_pct(probes["lag"], 0.99) * 1000, max(probes["lag"], default=0.0) * 1000),
             "bursts": probes.get("bursts"),
+            "garbage": probes.get("garbage"),
             "tables": tables,
             "sessions": tables * 4,
             "workers": workers,
@@ -410,11 +411,17 @@ def main() -> None:
               f"{r['gc'][1]:.1f} ms, {r['gc'][2] * 100:.1f}% of the time; load "
               f"{r['load'][0]:.1f}→{r['load'][1]:.1f}",
               flush=True)
+        if r["garbage"] is not None:  # MJ_BENCH_GARBAGE=1
+            print("     cyclic garbage while measuring: " + ", ".join(
+                f"{name} {n}" for name, n in r["garbage"][:20]), flush=True)
         if r["bursts"] is not None:  # MJ_BENCH_SLOW=1
             worst = sorted(r["bursts"], reverse=True)[:3]
             print(f"     loop turns over 30 ms: {len(r['bursts'])}; worst: " + "; ".join(
                 f"{t * 1000:.0f} ms ({cpu * 1000:.0f} ms CPU, {ready} ready, "
                 f"{len(slow)} over 4 ms)" for t, cpu, ready, slow in worst), flush=True)
+            for _t, _cpu, _ready, slow in worst:
+                print("       over 4 ms: " + "; ".join(f"{ms} ms {what}" for ms, what in slow),
+                      flush=True)
 
 
 if __name__ == "__main__":
