@@ -153,12 +153,21 @@ class SSHDriver(Driver):
         assert parser is not None
         try:
             for message in parser.feed(text):
-                self.process_message(message)
+                self._process(message)
         except Exception:  # a parser error must not end the session: start a fresh parser
             log.info("input parser reset after bad input", exc_info=True)
             self._finish_parser()
             self._parser = XTermParser()
         self._schedule_tick()
+
+    def _process(self, message: Message) -> None:
+        """A parsed event: a key the app can act on at once (``key_now``) is handled as it
+        arrives, without the four loop turns of Textual's key dispatch; the rest is posted."""
+        if isinstance(message, events.Key):
+            key_now = getattr(self._app, "key_now", None)
+            if key_now is not None and key_now(message):
+                return
+        self.process_message(message)
 
     def _schedule_tick(self) -> None:
         parser = self._parser
@@ -175,7 +184,7 @@ class SSHDriver(Driver):
             return
         try:
             for message in parser.tick():
-                self.process_message(message)
+                self._process(message)
         except Exception:
             self._finish_parser()
             self._parser = XTermParser()

@@ -196,6 +196,31 @@ async def test_pitfall_6_lone_esc_and_split_sequences() -> None:
     d.close()
 
 
+async def test_keys_the_app_takes_at_once_are_not_posted() -> None:
+    """The driver offers each key to the app's ``key_now`` first (the table screen acts on it
+    in the same loop turn); only what it declines is posted, in order."""
+
+    class QuickApp(FakeApp):
+        def __init__(self) -> None:
+            super().__init__()
+            self.taken: list[str] = []
+
+        def key_now(self, event: events.Key) -> bool:
+            if event.key in ("left", "x"):
+                self.taken.append(event.key)
+                return True
+            return False
+
+    app, chan = QuickApp(), FakeChannel()
+    d = SSHDriver(app, channel=chan, size=(80, 24))
+    d.start_application_mode()
+    d.feed(b"\x1b[Dqx\x1b[200~x\x1b[201~")
+    assert app.taken == ["left", "x"]
+    assert app.pressed() == ["q"]
+    assert any(isinstance(m, events.Paste) for m in app.messages)  # a paste is not a key
+    d.close()
+
+
 async def test_garbage_input_does_not_break_the_driver() -> None:
     app, chan = FakeApp(), FakeChannel()
     d = SSHDriver(app, channel=chan, size=(80, 24))

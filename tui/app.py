@@ -17,6 +17,9 @@ import contextvars
 from collections.abc import Mapping
 from typing import Any
 
+from textual import events
+from textual._context import active_app
+from textual.actions import SkipAction
 from textual.app import App
 from textual.message import Message
 
@@ -33,6 +36,18 @@ from tui.screens import (
 )
 from tui.settings import Settings
 from tui.table_screen import TableScreen
+
+# The apps given an update while a key is handled at once (``MahjongApp.key_now``): each is
+# drawn as the key's action returns, in its own context, rather than on the loop's next turn.
+_KEY_NOW: contextvars.ContextVar[list[MahjongApp] | None] = contextvars.ContextVar(
+    "mahjong_key_now", default=None)
+
+
+def _app_now() -> App[Any] | None:
+    try:
+        return active_app.get()
+    except LookupError:
+        return None
 
 
 class TableUpdated(Message):
@@ -135,9 +150,31 @@ class MahjongApp(App[None]):
             self._post_update(update)
             return
         self._undelivered = update
+        pending = _KEY_NOW.get()
+        if pending is not None:  # during a key handled at once: delivered when it is done
+            if self not in pending:
+                pending.append(self)
+            return
         if self._delivery is None:
             self._delivery = asyncio.get_running_loop().call_soon(
                 self._deliver, context=self._update_context)
+
+    def _deliver_now(self) -> None:
+        """Deliver the kept update now, in this app's context (it may be another app's key
+        that published it), instead of on the loop's next turn."""
+        if self._delivery is not None:
+            self._delivery.cancel()
+            self._delivery = None
+        if _app_now() is self:
+            self._deliver()
+            return
+        context = self._update_context
+        try:
+            assert context is not None
+            context.run(self._deliver)
+        except RuntimeError:  # its context is running further up the stack: next turn
+            self._delivery = asyncio.get_running_loop().call_soon(self._deliver,
+                                                                  context=context)
 
     def _deliver(self) -> None:
         self._delivery = None
@@ -151,6 +188,61 @@ class MahjongApp(App[None]):
             self.apply_table_update(update)
         except Exception as error:  # as Textual does for an error in a handler
             self._handle_exception(error)
+
+    # --- keys -----------------------------------------------------------------------------
+    def key_now(self, event: events.Key) -> bool:
+        """Handle a key at once (called by a driver as its bytes arrive, from any context),
+        when it can only run a table-screen action and nothing is waiting before it; else
+        return False and the driver posts the key as usual.
+
+        A posted key crosses four turns of the event loop before its action runs (the app's
+        queue, forwarded to the screen, bubbled back to the app, then the bindings); on a busy
+        server every turn waits for all the sessions' work that became ready in the turn
+        before. Run here, the key's action, the engine and the publish to every seat happen in
+        the turn its bytes arrive in, and the table's sessions draw it in the next."""
+        context = self._update_context
+        if context is None:
+            return False
+        return context.run(self._key_now, event)
+
+    def _key_now(self, event: events.Key) -> bool:
+        screen = self.table_screen
+        if (self._exit or not self.is_running or screen is None or not screen.live
+                or self._queued is not None or self._undelivered is not None
+                or not self._message_queue.empty() or not screen._message_queue.empty()
+                or not self.screen_stack or self.screen_stack[-1] is not screen):
+            return False
+        focused = screen.focused
+        if focused is not None and focused is not screen.table:
+            return False
+        key = event.key
+        chain = screen._modal_binding_chain
+        if any(b.priority for _, m in chain for b in m.key_to_bindings.get(key, ())):
+            return False
+        for namespace, bindings in chain:
+            for binding in bindings.key_to_bindings.get(key, ()):
+                if namespace is not screen:
+                    return False  # the app's own, or a widget's: Textual runs it
+                target, name, params = self._parse_action(binding.action, screen)
+                method = getattr(target, f"action_{name}", None)
+                if (target is not screen or not callable(method)
+                        or asyncio.iscoroutinefunction(method)
+                        or not target.check_action(name, params)):
+                    return False
+                pending: list[MahjongApp] = []
+                token = _KEY_NOW.set(pending)
+                try:
+                    method(*params)
+                except SkipAction:  # Textual would go on to the next binding: let it
+                    return False
+                except Exception as error:  # as Textual does for an error in an action
+                    self._handle_exception(error)
+                finally:
+                    _KEY_NOW.reset(token)
+                    for app in pending:
+                        app._deliver_now()
+                return True
+        return False
 
     def _post_update(self, update: TableUpdate) -> None:
         self._posts += 1

@@ -103,6 +103,11 @@ class TableScreen(Screen[None]):
             self.apply_update(self.update)
 
     @property
+    def live(self) -> bool:
+        """Mounted and not yet unmounted (unlike ``is_mounted``, true in ``on_mount``)."""
+        return self._live
+
+    @property
     def table(self) -> TableView:
         if self._table is None:
             self._table = self.query_one(TableView)

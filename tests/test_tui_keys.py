@@ -1,0 +1,134 @@
+"""A key the table screen can act on is handled as its bytes arrive (``MahjongApp.key_now``),
+not after four turns of the event loop; anything else still goes through Textual's dispatch.
+The updates it causes are drawn, each app in its own context, as the key's action returns."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from textual import events
+from textual._context import active_app
+from textual.message import Message
+
+from bench.bench_tui import ScriptedClient
+from engine.actions import Action
+from engine.table import Phase
+from engine.view import build_view
+from tests.test_tui_delivery import running
+from tui.app import MahjongApp
+from tui.client import TableUpdate
+from tui.screens import HelpScreen
+from tui.settings import Settings
+
+
+class Nothing(Message):
+    pass
+
+
+def key(name: str) -> events.Key:
+    return events.Key(name, name if len(name) == 1 else None)
+
+
+async def test_a_table_key_is_acted_on_at_once() -> None:
+    async with running("gejiu", 9) as (_client, app, _pilot):
+        screen = app.table_screen
+        assert screen is not None and screen.update is not None
+        before = screen.ui.cursor
+        assert app.key_now(key("left"))  # no pause: done when the call returns
+        assert screen.ui.cursor != before
+        assert app.key_now(key("right"))
+        assert screen.ui.cursor == before
+
+
+async def test_other_keys_and_other_moments_are_left_to_textual() -> None:
+    async with running("gejiu", 9) as (_client, app, pilot):
+        screen = app.table_screen
+        assert screen is not None
+        assert not app.key_now(key("z"))  # bound to nothing
+        assert not app.key_now(key("ctrl+q"))  # the app's own binding, not the table's
+        app.post_message(Nothing())  # something waits in the app's queue: keep the order
+        assert not app.key_now(key("left"))
+        await pilot.pause()
+        assert app.key_now(key("left"))
+        app.push_screen(HelpScreen(app.update.view.rules if app.update else "gejiu"))
+        await pilot.pause()
+        assert not app.key_now(key("left"))  # the help screen is on top
+        app.pop_screen()
+        await pilot.pause()
+        assert app.key_now(key("left"))
+        app.set_keymap({"cursor-left": "j"})  # a remapped key follows the keymap
+        await pilot.pause()
+        assert not app.key_now(key("left"))
+        before = screen.ui.cursor
+        assert app.key_now(key("j"))
+        assert screen.ui.cursor != before
+
+
+class SharedClient(ScriptedClient):
+    """Two apps at one table: seat 0's app plays, seat 1's watches; ``send`` applies the
+    action and tells both apps at once (as the server's table does)."""
+
+    def __init__(self, rules: str, seed: int, seat: int) -> None:
+        super().__init__(rules, seed)
+        self.seat = seat
+        self.others: list[SharedClient] = []
+
+    def update(self) -> TableUpdate:
+        hand = self.game.hand
+        assert hand is not None
+        return TableUpdate(view=build_view(hand, self.seat), hands_per_game=1000,
+                           totals=tuple(self.game.scores))  # type: ignore[arg-type]
+
+    def send(self, action: Action) -> str | None:
+        hand = self.game.hand
+        assert hand is not None
+        hand.apply(self.seat, action)
+        for client in [self, *self.others]:
+            update = client.update()
+            for cb in client.callbacks:
+                cb(update)
+        return None
+
+    def new_game(self, rules: str, options: Mapping[str, Any], seed: int | None) -> str | None:
+        return None
+
+
+async def test_the_key_s_updates_are_drawn_as_it_returns_each_in_its_own_app() -> None:
+    mine = SharedClient("gejiu", 5, seat=0)
+    theirs = SharedClient("gejiu", 5, seat=1)
+    theirs.game = mine.game
+    mine.others = [theirs]
+    hand = mine.game.hand
+    assert hand is not None
+    while hand.to_act()[0] != 0 or build_view(hand, 0).phase is not Phase.TURN:
+        seat = hand.to_act()[0]
+        hand.apply(seat, mine.players[seat].choose(build_view(hand, seat)))
+    with tempfile.TemporaryDirectory() as tmp:
+        a = MahjongApp(mine, Settings.load(Path(tmp) / "a.json"), table_ready=True)
+        b = MahjongApp(theirs, Settings.load(Path(tmp) / "b.json"), table_ready=True)
+        async with a.run_test(size=(80, 24)) as pa, b.run_test(size=(80, 24)) as pb:
+            for _ in range(5):
+                await pa.pause()
+                await pb.pause()
+            sa, sb = a.table_screen, b.table_screen
+            assert sa is not None and sb is not None and sa.update is not None
+            drawn: list[tuple[str, object]] = []
+            for name, screen in (("a", sa), ("b", sb)):
+                apply = screen.apply_update
+
+                def recording(update: TableUpdate, name: str = name, apply: Any = apply
+                              ) -> None:
+                    drawn.append((name, active_app.get(None)))
+                    apply(update)
+
+                screen.apply_update = recording  # type: ignore[method-assign]
+            discards = len(sa.update.view.seats[0].pond)
+            assert a.key_now(key("enter"))  # discard the selected tile
+            # both drawn before key_now returned, each as its own app
+            assert sorted(drawn, key=lambda d: d[0]) == [("a", a), ("b", b)]
+            assert len(sa.update.view.seats[0].pond) == discards + 1
+            assert sb.update is not None
+            assert len(sb.update.view.seats[0].pond) == discards + 1
