@@ -132,3 +132,17 @@ async def test_the_key_s_updates_are_drawn_as_it_returns_each_in_its_own_app() -
             assert len(sa.update.view.seats[0].pond) == discards + 1
             assert sb.update is not None
             assert len(sb.update.view.seats[0].pond) == discards + 1
+
+
+async def test_keys_that_open_screens_or_quit_work_at_once_too() -> None:
+    async with running("yichun", 3) as (_client, app, pilot):
+        assert app.key_now(key("question_mark"))
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert not app.key_now(key("q"))  # the help screen's keys are Textual's to handle
+        app.pop_screen()
+        await pilot.pause()
+        assert app.key_now(key("q")) and app.is_running  # once: "press again to quit"
+        assert app.key_now(key("q"))
+        await pilot.pause()
+        assert app._exit
