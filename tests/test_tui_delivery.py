@@ -113,10 +113,7 @@ async def test_an_update_never_overtakes_one_still_queued() -> None:
 async def test_one_result_screen_shows_every_hand() -> None:
     """The app keeps one hand-result screen: shown again for the next hand with that hand's
     result, scrolled back to the top; the last hand's Enter still leads to the game result."""
-    from textual.containers import VerticalScroll
-    from textual.widgets import Static
-
-    from tui.screens import GameResultScreen
+    from tui.screens import GameResultScreen, LinesView
 
     async with running("gejiu", 4) as (client, app, pilot):
         shown: list[tuple[HandResultScreen, str]] = []
@@ -135,11 +132,11 @@ async def test_one_result_screen_shows_every_hand() -> None:
                 await pilot.pause()
             screen = app.screen
             assert isinstance(screen, HandResultScreen)
-            text = str(screen.query_one("#result", Static).render())
+            scroller = screen.query_one(LinesView)
+            text = scroller.text
             assert f"Hand {hand_no} result" in text
-            keys = str(screen.query_one(".keys", Static).render())
+            keys = text.splitlines()[-1]
             assert ("game result" in keys) == (hand_no == 2)
-            scroller = screen.query_one(VerticalScroll)
             assert scroller.scroll_y == 0
             shown.append((screen, text))
             if hand_no == 1:
@@ -158,3 +155,36 @@ async def test_one_result_screen_shows_every_hand() -> None:
         for _ in range(5):
             await pilot.pause()
         assert isinstance(app.screen, GameResultScreen)
+
+
+async def test_the_result_lines_are_drawn_as_styled_and_scroll_with_an_indicator() -> None:
+    """The result screen's lines view draws each line of the result (after a one-cell margin)
+    with its styles, the keys last, and a one-column indicator when the lines do not fit."""
+    from tui.screens import LinesView
+
+    async with running("gejiu", 4) as (client, app, pilot):
+        await pilot.resize_terminal(80, 12)
+        while not client.game.hand.is_over:  # type: ignore[union-attr]
+            client.step()
+            await pilot.pause()
+        for _ in range(5):
+            await pilot.pause()
+        assert isinstance(app.screen, HandResultScreen)
+        view = app.screen.query_one(LinesView)
+        assert view.has_focus  # the arrow keys scroll it
+        lines = view.text.splitlines()
+        width, height = view.size
+        assert (width, height) == (80, 12) and len(lines) > height
+        shown = [view.render_line(y) for y in range(height)]
+        assert all(strip.cell_length == width for strip in shown)
+        for y, strip in enumerate(shown):
+            assert strip.text[:-1].rstrip() == (" " + lines[y]).rstrip()
+        marks = [strip.text[-1] for strip in shown]
+        assert marks[0] == "▐" and marks[-1] == " "  # at the top: the thumb is at the top
+        styled = [seg for strip in shown for seg in strip if seg.text.strip()]
+        assert len({seg.style for seg in styled}) > 2  # tiles and titles keep their colours
+        await pilot.press("end")
+        await pilot.pause()
+        shown = [view.render_line(y) for y in range(height)]
+        assert shown[-1].text[:-1].strip() == lines[-1].strip()  # the keys, at the end
+        assert shown[-1].text[-1] == "▐" and shown[0].text[-1] == " "

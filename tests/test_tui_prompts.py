@@ -20,7 +20,7 @@ from tui.client import TableUpdate
 from tui.faces import Face
 from tui.layout import INDEX_LABELS, UiState, build_rows, claim_prompt, hand_tiles
 from tui.local import LocalTable
-from tui.screens import HandResultScreen
+from tui.screens import HandResultScreen, LinesView
 from tui.settings import Settings
 from tui.table import TableView
 from tui.table_screen import INDEX_KEYS, TableScreen
@@ -114,7 +114,7 @@ async def test_gejiu_pond_win_by_keyboard(tmp_path: Path) -> None:
         for _ in range(5):
             await pilot.pause()
         assert isinstance(app.screen, HandResultScreen)
-        result = str(app.screen.query_one("#result").render())
+        result = app.screen.query_one(LinesView).text
         print(result)
         assert "塘子烂糊" in result and "烂牌 Knitted" in result
 
