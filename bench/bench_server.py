@@ -45,6 +45,7 @@ import json
 import multiprocessing as mp
 import os
 import queue
+import random
 import re
 import socket
 import statistics
@@ -59,6 +60,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 TICK = 0.5  # one discard per table every 0.5 s (the design note's load)
 KEY_TIMEOUT = 2.0
+# Each player reads a hand's result for 1 to READ_SECONDS s (seeded per table) before pressing
+# Enter, as people do: tables that all pressed at once stayed in step for the whole run, every
+# table's hand ending in the same second (``MJ_BENCH_READ=0`` keeps them in step).
+READ_SECONDS = float(os.environ.get("MJ_BENCH_READ", "6"))
 
 
 def _free_port() -> int:
@@ -110,10 +115,12 @@ class Pending:
 class TableDriver:
     """The four clients of one table, and the keys pressed at it."""
 
-    def __init__(self, clients: list[Any], feed_times: list[float]) -> None:
+    def __init__(self, clients: list[Any], feed_times: list[float], seed: int = 0) -> None:
         self.clients = clients
         self.pending: Pending | None = None
         self.changed = asyncio.Event()
+        self.rng = random.Random(seed)
+        self.read_until: list[float | None] = [None] * len(clients)  # reading a hand's result
         for i, c in enumerate(clients):
             c.on_data = lambda client, i=i: self._on_data(i)
             c.stream.feed = self._timed_feed(c.stream.feed, feed_times)
@@ -155,9 +162,18 @@ class TableDriver:
     def untimed(self) -> bool:
         """Answer the prompts that are not timed; True if a key was sent."""
         sent = False
-        for c in self.clients:
+        now = time.perf_counter()
+        for i, c in enumerate(self.clients):
             text = "\n".join(c.screen.display)
-            if "Enter: next hand" in text or "this hand?" in text:
+            if "Enter: next hand" in text and READ_SECONDS > 0:  # a person reads the result
+                until = self.read_until[i]
+                if until is None:
+                    self.read_until[i] = now + self.rng.uniform(1.0, READ_SECONDS)
+                elif now >= until:
+                    self.read_until[i] = None
+                    c.send("\r")
+                    sent = True
+            elif "Enter: next hand" in text or "this hand?" in text:
                 c.send("\r")
                 sent = True
             elif "Pass 过" in text and "Your turn" not in status_row(c):
@@ -215,7 +231,7 @@ async def _worker(port: int, tables: list[int], total: int, seconds: float, read
             await c.wait_for(lambda text: "Table" in text or "Hand " in text, 30)
             connect_times.append(time.perf_counter() - started)
             group.append(c)
-        drivers.append(TableDriver(group, feed_times))
+        drivers.append(TableDriver(group, feed_times, seed=t))
     for d in drivers:
         for c in d.clients:
             await c.wait_for(lambda text: "Hand 1/" in text, 30)
