@@ -188,3 +188,26 @@ async def test_the_result_lines_are_drawn_as_styled_and_scroll_with_an_indicator
         shown = [view.render_line(y) for y in range(height)]
         assert shown[-1].text[:-1].strip() == lines[-1].strip()  # the keys, at the end
         assert shown[-1].text[-1] == "▐" and shown[0].text[-1] == " "
+
+
+async def test_the_result_is_laid_out_again_for_a_new_width() -> None:
+    from rich.cells import cell_len
+
+    from tui.screens import LinesView
+
+    async with running("yichun", 2) as (client, app, pilot):
+        while not client.game.hand.is_over:  # type: ignore[union-attr]
+            client.step()
+            await pilot.pause()
+        for _ in range(5):
+            await pilot.pause()
+        assert isinstance(app.screen, HandResultScreen)
+        view = app.screen.query_one(LinesView)
+        wide = view.text
+        await pilot.resize_terminal(50, 24)
+        for _ in range(3):
+            await pilot.pause()
+        narrow = view.text
+        assert narrow != wide  # long payment lines are broken again for 46 cells
+        assert max(cell_len(line) for line in narrow.splitlines()) < max(
+            cell_len(line) for line in wide.splitlines())

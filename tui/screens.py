@@ -155,6 +155,9 @@ class HandResultScreen(_Page):
         self._composed = True  # Textual's is_mounted is still false here
         self.show(self.update)
 
+    def on_resize(self) -> None:
+        self.show(self.update)  # the lines are laid out for the window's width
+
     def show(self, update: TableUpdate) -> None:
         """Another hand's result in this screen: the app keeps one result screen and shows it
         again each hand (building and styling its widgets anew was half of the CPU of showing
