@@ -62,7 +62,9 @@ async def test_rows_written_directly_match_a_full_repaint(
 ) -> None:
     client = ScriptedClient(rules, seed=7)
     written = 0
+    as_text = 0
     original = TableView._write_rows
+    row_ansi = TableView._row_ansi
 
     def counting(view: TableView, ys: list[int]) -> bool:
         nonlocal written
@@ -70,10 +72,17 @@ async def test_rows_written_directly_match_a_full_repaint(
         written += done
         return done
 
+    def counting_rows(view: TableView, *args: Any) -> str | None:
+        nonlocal as_text
+        line = row_ansi(view, *args)
+        as_text += line is not None
+        return line
+
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings.load(Path(tmp) / "settings.json")
         app = PyteApp(client, settings, table_ready=True)
         monkeypatch.setattr(TableView, "_write_rows", counting)
+        monkeypatch.setattr(TableView, "_row_ansi", counting_rows)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             for i in range(80):
@@ -89,6 +98,7 @@ async def test_rows_written_directly_match_a_full_repaint(
                 assert isinstance(driver, PyteDriver)
                 assert cells(driver.screen) == cells(full_repaint(app)), f"update {i}"
     assert written > 40  # most updates took the direct path
+    assert as_text > 200  # and their rows were written from the spans, not from segments
 
 
 async def test_a_table_screen_given_its_update_before_mounting_draws_it() -> None:

@@ -59,6 +59,9 @@ class TableView(Widget):
         self._tv_styles: dict[str, Style] = {}
         # (text, style key) -> (segment, cells): a tile or word is styled and measured once
         self._tv_segments: dict[tuple[str, str], tuple[Segment, int]] = {}
+        # style key -> its SGR parameters for the driver's colour system (direct writes)
+        self._tv_codes: dict[str, str] = {}
+        self._tv_codes_system: ColorSystem | None = None
         self._tv_filters: tuple[tuple[LineFilter, ...], Color] | None = None
         self.rows_refreshed = 0  # rows repainted by the last redraw (for tests and the bench)
 
@@ -158,10 +161,15 @@ class TableView(Widget):
         sync = app._sync_available
         out = [SYNC_START] if sync else []
         add = out.append
+        row_ansi = self._row_ansi
         for y in ys:
             add(f"\x1b[{y + 1};1H")
-            for text, style, _ in self._row_segments(self._tv_rows[y], width):
-                add(text if style is None else render_style(style, text, color_system))
+            line = row_ansi(self._tv_rows[y], width, color_system)
+            if line is None:  # overlapping or cut spans: as the segments render
+                for text, style, _ in self._row_segments(self._tv_rows[y], width):
+                    add(text if style is None else render_style(style, text, color_system))
+            else:
+                add(line)
         cursor = screen.outer_size.clamp_offset(app.cursor_position)
         add(Control.move_to(*cursor).segment.text)
         app._previous_cursor_position = cursor
@@ -179,6 +187,7 @@ class TableView(Widget):
         super().notify_style_update()
         self._tv_styles.clear()
         self._tv_segments.clear()
+        self._tv_codes.clear()
         self._tv_filters = None  # the background may have changed
         self._tv_strips = [None] * len(self._tv_rows)
         self.refresh()
@@ -210,6 +219,7 @@ class TableView(Widget):
             self._tv_filters = (filters, self.background_colors[1])
             self._tv_styles.clear()
             self._tv_segments.clear()
+            self._tv_codes.clear()
             self._tv_strips = [None] * len(self._tv_rows)
 
     def render_line(self, y: int) -> Strip:
@@ -240,6 +250,59 @@ class TableView(Widget):
 
     def _build_strip(self, row: Row, width: int) -> Strip:
         return Strip(self._row_segments(row, width), width)
+
+    def _row_ansi(self, row: Row, width: int, color_system: ColorSystem) -> str | None:
+        """A row as the terminal text Textual would write for its segments (one SGR run per
+        style, gaps in the base style, padded to ``width``), straight from its spans; None if
+        a span overlaps the one before or runs past ``width`` (then the segments do it)."""
+        codes = self._tv_codes
+        if self._tv_codes_system is not color_system:
+            codes.clear()
+            self._tv_codes_system = color_system
+        out: list[str] = []
+        add = out.append
+        run: list[str] = []
+        run_code = ""
+        pos = 0
+        base_code = codes.get("text")
+        if base_code is None:
+            base_code = codes["text"] = Strip.render_ansi(self._style("text"), color_system)
+        for x, text, key in row:
+            if x >= width:
+                break
+            if x < pos:
+                return None
+            if x > pos:
+                if run_code != base_code:
+                    if run:
+                        add(f"\x1b[{run_code}m{''.join(run)}\x1b[0m" if run_code else "".join(run))
+                    run = []
+                    run_code = base_code
+                run.append(" " * (x - pos))
+                pos = x
+            tw = cell_len(text)
+            if pos + tw > width:
+                return None
+            code = codes.get(key)
+            if code is None:
+                code = codes[key] = Strip.render_ansi(self._style(key), color_system)
+            if code != run_code:
+                if run:
+                    add(f"\x1b[{run_code}m{''.join(run)}\x1b[0m" if run_code else "".join(run))
+                run = []
+                run_code = code
+            run.append(text)
+            pos += tw
+        if pos < width:
+            if run_code != base_code:
+                if run:
+                    add(f"\x1b[{run_code}m{''.join(run)}\x1b[0m" if run_code else "".join(run))
+                run = []
+                run_code = base_code
+            run.append(" " * (width - pos))
+        if run:
+            add(f"\x1b[{run_code}m{''.join(run)}\x1b[0m" if run_code else "".join(run))
+        return "".join(out)
 
     def _row_segments(self, row: Row, width: int) -> list[Segment]:
         """A row as segments exactly ``width`` cells long, one per run of a style."""
