@@ -64,6 +64,11 @@ KEY_TIMEOUT = 2.0
 # Enter, as people do: tables that all pressed at once stayed in step for the whole run, every
 # table's hand ending in the same second (``MJ_BENCH_READ=0`` keeps them in step).
 READ_SECONDS = float(os.environ.get("MJ_BENCH_READ", "6"))
+# Table i of N makes its first discard STAGGER·i/N s in (default: spread over one beat). With
+# MJ_BENCH_STAGGER=25 MJ_BENCH_WARMUP=30 the tables' hands end at spread-out moments, as at
+# tables that did not all sit down in the same second, and the window opens once all play.
+STAGGER = float(os.environ.get("MJ_BENCH_STAGGER", "0.5"))
+WARMUP = float(os.environ.get("MJ_BENCH_WARMUP", "0"))
 
 
 def _free_port() -> int:
@@ -182,7 +187,8 @@ class TableDriver:
         return sent
 
     async def run(self, stop_at: float, latencies: list[float], timeouts: list[int],
-                  offset: float = 0.0, firsts: list[float] | None = None) -> None:
+                  offset: float = 0.0, firsts: list[float] | None = None,
+                  measure_from: float = 0.0) -> None:
         next_tick = time.perf_counter() + offset
         while time.perf_counter() < stop_at:
             wait = next_tick - time.perf_counter()
@@ -204,11 +210,13 @@ class TableDriver:
             try:
                 await asyncio.wait_for(p.finished.wait(), KEY_TIMEOUT)
                 done = [d for d in p.done if d is not None]
-                latencies.append(max(done) - p.t0)
-                if firsts is not None:
-                    firsts.append(min(done) - p.t0)
+                if p.t0 >= measure_from:
+                    latencies.append(max(done) - p.t0)
+                    if firsts is not None:
+                        firsts.append(min(done) - p.t0)
             except TimeoutError:
-                timeouts[0] += 1
+                if p.t0 >= measure_from:
+                    timeouts[0] += 1
             self.pending = None
             next_tick = p.t0 + TICK
 
@@ -237,18 +245,22 @@ async def _worker(port: int, tables: list[int], total: int, seconds: float, read
             await c.wait_for(lambda text: "Hand 1/" in text, 30)
     ready.put(("ready", os.getpid()))
     await asyncio.to_thread(start.wait)
-    cpu0 = time.process_time()
-    wall0 = time.perf_counter()
+    measure_from = time.perf_counter() + WARMUP
+    stop_at = measure_from + seconds
     latencies: list[float] = []
     firsts: list[float] = []
     timeouts = [0]
-    feed_times.clear()
-    stop_at = time.perf_counter() + seconds
     under_load: list[float] = []
     probing = os.environ.get("MJ_BENCH_PROBE", "1") != "0"
     probe = [_connect_probe(port, stop_at, under_load)] if 0 in tables and probing else []
-    await asyncio.gather(*(d.run(stop_at, latencies, timeouts, TICK * t / total, firsts)
-                           for t, d in zip(tables, drivers, strict=True)), *probe)
+    runs = asyncio.gather(*(d.run(stop_at, latencies, timeouts, STAGGER * t / total, firsts,
+                                  measure_from)
+                            for t, d in zip(tables, drivers, strict=True)), *probe)
+    await asyncio.sleep(max(0.0, measure_from - time.perf_counter()))
+    cpu0 = time.process_time()
+    wall0 = time.perf_counter()
+    feed_times.clear()
+    await runs
     cpu = (time.process_time() - cpu0) / (time.perf_counter() - wall0)
     out.put({"latencies": latencies, "firsts": firsts, "timeouts": timeouts[0],
              "connect": connect_times,
@@ -318,9 +330,11 @@ def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
         rss = _proc_rss(proc.pid)
         time.sleep(1.0)  # let the first hands' buying round settle
         (user0, sys0), wall0 = _proc_times(proc.pid), time.perf_counter()
+        start.set()
+        time.sleep(WARMUP)
+        (user0, sys0), wall0 = _proc_times(proc.pid), time.perf_counter()
         load0 = os.getloadavg()[0]
         mark.touch()
-        start.set()
         spy = None
         if os.environ.get("MJ_BENCH_PYSPY"):  # a profile of the server over the window
             spy = subprocess.Popen(
