@@ -146,3 +146,24 @@ async def test_keys_that_open_screens_or_quit_work_at_once_too() -> None:
         assert app.key_now(key("q"))
         await pilot.pause()
         assert app._exit
+
+
+async def test_paced_work_runs_one_item_a_loop_turn_in_its_own_context() -> None:
+    import asyncio
+    import contextvars
+
+    from tui.app import paced
+
+    who: contextvars.ContextVar[str] = contextvars.ContextVar("who", default="nobody")
+    ran: list[str] = []
+    for name in ("a", "b", "c"):
+        token = who.set(name)
+        paced(lambda: ran.append(who.get()))
+        who.reset(token)
+    assert ran == []
+    await asyncio.sleep(0)
+    assert ran == ["a"]  # one a turn: keys read in between are handled between them
+    await asyncio.sleep(0)
+    assert ran == ["a", "b"]
+    await asyncio.sleep(0)
+    assert ran == ["a", "b", "c"]

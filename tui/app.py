@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-from collections.abc import Mapping
+import weakref
+from collections import deque
+from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from textual import events
@@ -41,6 +44,36 @@ from tui.table_screen import TableScreen
 # drawn as the key's action returns, in its own context, rather than on the loop's next turn.
 _KEY_NOW: contextvars.ContextVar[list[MahjongApp] | None] = contextvars.ContextVar(
     "mahjong_key_now", default=None)
+
+
+# Work run one item per turn of each event loop (``paced``), in the context it was queued from.
+_PACED: weakref.WeakKeyDictionary[
+    asyncio.AbstractEventLoop, deque[tuple[contextvars.Context, Callable[[], None]]]
+] = weakref.WeakKeyDictionary()
+
+
+def paced(callback: Callable[[], None]) -> None:
+    """Run ``callback`` on a later turn of the event loop, no two such callbacks in one turn.
+
+    Every seat of a table shows the hand's result at the same moment, and a result screen is
+    a few milliseconds of one session's CPU; run together, the four held up every key that
+    arrived meanwhile for all four. Paced, the keys that arrive are handled between them."""
+    loop = asyncio.get_running_loop()
+    queue = _PACED.setdefault(loop, deque())
+    queue.append((contextvars.copy_context(), callback))
+    if len(queue) == 1:
+        loop.call_soon(_run_paced, loop, queue)
+
+
+def _run_paced(loop: asyncio.AbstractEventLoop,
+               queue: deque[tuple[contextvars.Context, Callable[[], None]]]) -> None:
+    context, callback = queue[0]
+    try:
+        context.run(callback)
+    finally:
+        queue.popleft()
+        if queue:
+            loop.call_soon(_run_paced, loop, queue)
 
 
 def _app_now() -> App[Any] | None:
@@ -274,7 +307,15 @@ class MahjongApp(App[None]):
             key = (self._game_no, view.hand_no)
             if self._result_shown != key:
                 self._result_shown = key
-                self.push_screen(self._hand_result(update))
+                paced(partial(self._show_result, update, key))
+
+    def _show_result(self, update: TableUpdate, key: tuple[int, int]) -> None:
+        if self._exit or not self.is_running or self._result_shown != key:
+            return
+        try:
+            self.push_screen(self._hand_result(update))
+        except Exception as error:  # as Textual does for an error in a handler
+            self._handle_exception(error)
 
     def _hand_result(self, update: TableUpdate) -> HandResultScreen:
         """The result screen, showing ``update``: one per app, installed so that it is kept
