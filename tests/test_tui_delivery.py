@@ -17,7 +17,7 @@ from bench.bench_tui import ScriptedClient
 from engine.table import Phase
 from tui.app import MahjongApp, TableUpdated
 from tui.client import TableUpdate
-from tui.screens import HandResultScreen
+from tui.screens import HandResultScreen, LinesView
 from tui.settings import Settings
 
 
@@ -113,7 +113,7 @@ async def test_an_update_never_overtakes_one_still_queued() -> None:
 async def test_one_result_screen_shows_every_hand() -> None:
     """The app keeps one hand-result screen: shown again for the next hand with that hand's
     result, scrolled back to the top; the last hand's Enter still leads to the game result."""
-    from tui.screens import GameResultScreen, LinesView
+    from tui.screens import GameResultScreen
 
     async with running("gejiu", 4) as (client, app, pilot):
         shown: list[tuple[HandResultScreen, str]] = []
@@ -157,20 +157,23 @@ async def test_one_result_screen_shows_every_hand() -> None:
         assert isinstance(app.screen, GameResultScreen)
 
 
+async def result_view(client: ScriptedClient, app: MahjongApp, pilot: Pilot[None]) -> LinesView:
+    """Play the hand to its end; the result screen's lines view."""
+    while not client.game.hand.is_over:  # type: ignore[union-attr]
+        client.step()
+        await pilot.pause()
+    for _ in range(5):
+        await pilot.pause()
+    assert isinstance(app.screen, HandResultScreen)
+    return app.screen.query_one(LinesView)
+
+
 async def test_the_result_lines_are_drawn_as_styled_and_scroll_with_an_indicator() -> None:
     """The result screen's lines view draws each line of the result (after a one-cell margin)
     with its styles, the keys last, and a one-column indicator when the lines do not fit."""
-    from tui.screens import LinesView
-
     async with running("gejiu", 4) as (client, app, pilot):
         await pilot.resize_terminal(80, 12)
-        while not client.game.hand.is_over:  # type: ignore[union-attr]
-            client.step()
-            await pilot.pause()
-        for _ in range(5):
-            await pilot.pause()
-        assert isinstance(app.screen, HandResultScreen)
-        view = app.screen.query_one(LinesView)
+        view = await result_view(client, app, pilot)
         assert view.has_focus  # the arrow keys scroll it
         lines = view.text.splitlines()
         width, height = view.size
@@ -193,16 +196,8 @@ async def test_the_result_lines_are_drawn_as_styled_and_scroll_with_an_indicator
 async def test_the_result_is_laid_out_again_for_a_new_width() -> None:
     from rich.cells import cell_len
 
-    from tui.screens import LinesView
-
     async with running("yichun", 2) as (client, app, pilot):
-        while not client.game.hand.is_over:  # type: ignore[union-attr]
-            client.step()
-            await pilot.pause()
-        for _ in range(5):
-            await pilot.pause()
-        assert isinstance(app.screen, HandResultScreen)
-        view = app.screen.query_one(LinesView)
+        view = await result_view(client, app, pilot)
         wide = view.text
         await pilot.resize_terminal(50, 24)
         for _ in range(3):

@@ -14,6 +14,9 @@ border, padding or tint).
 
 from __future__ import annotations
 
+from itertools import groupby
+from operator import itemgetter
+
 from rich.cells import cell_len, set_cell_size
 from rich.color import ColorSystem
 from rich.control import Control
@@ -259,26 +262,19 @@ class TableView(Widget):
         if self._tv_codes_system is not color_system:
             codes.clear()
             self._tv_codes_system = color_system
-        out: list[str] = []
-        add = out.append
-        run: list[str] = []
-        run_code = ""
-        pos = 0
         base_code = codes.get("text")
         if base_code is None:
             base_code = codes["text"] = Strip.render_ansi(self._style("text"), color_system)
+        pieces: list[tuple[str, str]] = []  # (SGR parameters, text), then merged into runs
+        add = pieces.append
+        pos = 0
         for x, text, key in row:
             if x >= width:
                 break
             if x < pos:
                 return None
             if x > pos:
-                if run_code != base_code:
-                    if run:
-                        add(f"\x1b[{run_code}m{''.join(run)}\x1b[0m" if run_code else "".join(run))
-                    run = []
-                    run_code = base_code
-                run.append(" " * (x - pos))
+                add((base_code, " " * (x - pos)))
                 pos = x
             tw = cell_len(text)
             if pos + tw > width:
@@ -286,22 +282,14 @@ class TableView(Widget):
             code = codes.get(key)
             if code is None:
                 code = codes[key] = Strip.render_ansi(self._style(key), color_system)
-            if code != run_code:
-                if run:
-                    add(f"\x1b[{run_code}m{''.join(run)}\x1b[0m" if run_code else "".join(run))
-                run = []
-                run_code = code
-            run.append(text)
+            add((code, text))
             pos += tw
         if pos < width:
-            if run_code != base_code:
-                if run:
-                    add(f"\x1b[{run_code}m{''.join(run)}\x1b[0m" if run_code else "".join(run))
-                run = []
-                run_code = base_code
-            run.append(" " * (width - pos))
-        if run:
-            add(f"\x1b[{run_code}m{''.join(run)}\x1b[0m" if run_code else "".join(run))
+            add((base_code, " " * (width - pos)))
+        out: list[str] = []
+        for code, run in groupby(pieces, key=itemgetter(0)):
+            text = "".join([t for _, t in run])
+            out.append(f"\x1b[{code}m{text}\x1b[0m" if code else text)
         return "".join(out)
 
     def _row_segments(self, row: Row, width: int) -> list[Segment]:
