@@ -191,6 +191,15 @@ async def test_the_result_lines_are_drawn_as_styled_and_scroll_with_an_indicator
         shown = [view.render_line(y) for y in range(height)]
         assert shown[-1].text[:-1].strip() == lines[-1].strip()  # the keys, at the end
         assert shown[-1].text[-1] == "▐" and shown[0].text[-1] == " "
+        # the app's line filters apply to these lines too (here: monochrome)
+        from textual.filter import Monochrome
+
+        app._filters.append(Monochrome())
+        view.notify_style_update()
+        colours = [seg.style.color.triplet for y in range(height - 1)
+                   for seg in view.render_line(y)
+                   if seg.style and seg.style.color and seg.text.strip(" ▐")]
+        assert colours and all(c is not None and c.red == c.green == c.blue for c in colours)
 
 
 async def test_the_result_is_laid_out_again_for_a_new_width() -> None:

@@ -231,8 +231,8 @@ class MahjongApp(App[None]):
         A posted key crosses four turns of the event loop before its action runs (the app's
         queue, forwarded to the screen, bubbled back to the app, then the bindings); on a busy
         server every turn waits for all the sessions' work that became ready in the turn
-        before. Run here, the key's action, the engine and the publish to every seat happen in
-        the turn its bytes arrive in, and the table's sessions draw it in the next."""
+        before. Run here, the key's action, the engine, the publish to every seat and the
+        seats' screens all happen in the turn its bytes arrive in."""
         context = self._update_context
         if context is None:
             return False

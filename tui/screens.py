@@ -99,6 +99,9 @@ class LinesView(ScrollView, can_focus=True):
                 style = base.rich_style + self.get_component_rich_style("lines--keys")
                 segments = [margin, Segment(self._keys, style)]
             strip = Strip(segments)
+            background = self.background_colors[1]
+            for line_filter in self.get_line_filters():  # as Textual's styling pass does
+                strip = strip.apply_filter(line_filter, background)
             self._strips[index] = strip
         return strip
 
