@@ -329,7 +329,6 @@ def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
                 raise RuntimeError(f"a worker failed: {detail}")
         rss = _proc_rss(proc.pid)
         time.sleep(1.0)  # let the first hands' buying round settle
-        (user0, sys0), wall0 = _proc_times(proc.pid), time.perf_counter()
         start.set()
         time.sleep(WARMUP)
         (user0, sys0), wall0 = _proc_times(proc.pid), time.perf_counter()
