@@ -32,7 +32,11 @@ of their own), and the load average.
 Environment: ``MJ_BENCH_TABLES`` (default ``5,25``) table counts; ``MJ_BENCH_SECONDS``
 (default 10) measuring time per count; ``MJ_BENCH_WORKERS`` (default 4) client processes;
 ``MJ_BENCH_PROBE=0`` leaves out the one new player a second;
+``MJ_BENCH_READ`` (default 6) the most seconds a player reads a hand's result (0: Enter at
+once); ``MJ_BENCH_STAGGER`` (default 0.5) the seconds over which the tables' first discards
+are spread, and ``MJ_BENCH_WARMUP`` (default 0) the seconds of play before the window opens;
 ``MJ_BENCH_SLOW=1`` reports the loop's slow turns (see ``bench.instrumented_server``);
+``MJ_BENCH_GARBAGE=1`` counts the cyclic garbage found while measuring, by type;
 ``MJ_BENCH_PYSPY=PREFIX`` records the server with ``py-spy`` (not a dependency: install it)
 into ``PREFIX-N.txt``, collapsed stacks, for each table count N.
 """
