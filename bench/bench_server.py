@@ -372,6 +372,7 @@ def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
                    len(probes["gc"]["2"])),
             "lag_ms": (_pct(probes["lag"], 0.99) * 1000, max(probes["lag"], default=0.0) * 1000),
             "bursts": probes.get("bursts"),
+            "slow_kinds": probes.get("slow_kinds"),
             "garbage": probes.get("garbage"),
             "tables": tables,
             "sessions": tables * 4,
@@ -455,6 +456,9 @@ def main() -> None:
             for _t, _cpu, _ready, slow in worst:
                 print("       over 4 ms: " + "; ".join(f"{ms} ms {what}" for ms, what in slow),
                       flush=True)
+            kinds = sorted((r["slow_kinds"] or {}).items(), key=lambda kv: -kv[1][1])[:8]
+            print("     callbacks over 4 ms by kind (count, total): " + "; ".join(
+                f"{what} {n}, {total * 1000:.0f} ms" for what, (n, total) in kinds), flush=True)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@ event loop's lag (how late a 5 ms sleep wakes up), both from the moment ``MJ_BEN
 file appears (the start of the measuring window) so start-up and connecting are left out.
 With ``MJ_BENCH_SLOW=1`` it also records the loop's turns that ran longer than 30 ms: the CPU
 they took, how many callbacks were ready, and which of them took more than 4 ms (for a session
-task, its name) — what a latency spike was made of. With ``MJ_BENCH_GARBAGE=1`` it counts
+task, its name) — what a latency spike was made of — and every callback over 4 ms by kind
+(count and total time). With ``MJ_BENCH_GARBAGE=1`` it counts
 the cyclic garbage found while measuring, by type. ``MJ_BENCH_GC=A,B,C`` sets the collector's
 thresholds instead of the server's own; ``MJ_BENCH_FULLGC=1`` times one full collection 5 s
 into the window (``full_gc``: objects collected, seconds, objects tracked).
@@ -19,6 +20,7 @@ import atexit
 import gc
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -122,6 +124,8 @@ def _slow_callbacks(limit: float = 0.03) -> None:
     """Record the loop callbacks that ran longer than ``limit`` (what made the lag)."""
     run = asyncio.events.Handle._run
     STATS["slow"] = []
+    kinds: dict[str, tuple[int, float]] = {}
+    STATS["slow_kinds"] = kinds  # callbacks over 4 ms while measuring: label → (count, s)
 
     def timed(self: asyncio.events.Handle) -> None:
         t0 = time.perf_counter()
@@ -134,6 +138,10 @@ def _slow_callbacks(limit: float = 0.03) -> None:
                 coro = task.get_coro()
                 what = f"{getattr(coro, '__qualname__', coro)} [{task.get_name()}]"
             _in_burst.append((round(took * 1000, 1), what))
+            if _measuring():  # by kind: the label without the object's own name
+                kind = re.sub(r"\[.*?\]|\(.*?\)|<|>| at 0x[0-9a-f]+", "", what)[:60]
+                n, total = kinds.get(kind, (0, 0.0))
+                kinds[kind] = (n + 1, total + took)
         if took > limit and _measuring():
             STATS["slow"].append((took, repr(self)[:300]))
 
