@@ -334,7 +334,10 @@ class RemoteApp(ServerSide, MahjongApp):
         if self.table_screen is None:  # the table was waiting when this session began
             self.open_table()
         super().on_table_updated(message)
-        self._tell_stake_result(message.update)
+
+    def apply_table_update(self, update: TableUpdate) -> None:
+        super().apply_table_update(update)
+        self._tell_stake_result(update)
 
     def _tell_stake(self, info: TableInfo) -> None:
         """A spectator hears once per hand whom their stake backs in it."""

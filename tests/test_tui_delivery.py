@@ -15,10 +15,11 @@ from textual.pilot import Pilot
 
 from bench.bench_tui import ScriptedClient
 from engine.table import Phase
+from tests.test_tui_prompts import table_text
 from tui.app import MahjongApp, TableUpdated
 from tui.client import TableUpdate
-from tui.screens import HandResultScreen, LinesView
 from tui.settings import Settings
+from tui.table import TableView
 
 
 @asynccontextmanager
@@ -34,7 +35,9 @@ async def running(rules: str, seed: int
             yield client, app, pilot
 
 
-async def test_moves_are_applied_directly_and_results_through_messages() -> None:
+async def test_moves_and_the_result_are_applied_directly() -> None:
+    """Every update of a hand, its end included, is drawn without a message (the result is
+    drawn over the table, on a later turn of the loop), in the app's own context."""
     posted: list[TableUpdate] = []
     applied: list[tuple[TableUpdate, object]] = []
     async with running("gejiu", 9) as (client, app, pilot):
@@ -61,17 +64,16 @@ async def test_moves_are_applied_directly_and_results_through_messages() -> None
         callback = client.callbacks[0]
         client.callbacks[0] = lambda u: other.run(callback, u)
         moves = 0
-        while not client.game.hand.is_over and moves < 40:  # type: ignore[union-attr]
+        while not client.game.hand.is_over:  # type: ignore[union-attr]
             client.step()
             moves += 1
             await pilot.pause()
-        assert posted == [] or posted[-1].view.phase is Phase.ENDED
-        assert len(applied) >= moves - 1
+        assert posted == []
+        assert len(applied) >= moves - 1 and applied[-1][0].view.phase is Phase.ENDED
         assert all(who is app for _, who in applied)  # drawn as this app, not the other
-        if client.game.hand.is_over:  # type: ignore[union-attr]
-            for _ in range(5):
-                await pilot.pause()
-            assert isinstance(app.screen, HandResultScreen)
+        for _ in range(5):
+            await pilot.pause()
+        assert app.screen is screen and "Hand 1 result" in screen.result_text
 
 
 async def test_an_update_never_overtakes_one_still_queued() -> None:
@@ -110,13 +112,14 @@ async def test_an_update_never_overtakes_one_still_queued() -> None:
         assert app._queued is None and seen[-1] is app.update
 
 
-async def test_one_result_screen_shows_every_hand() -> None:
-    """The app keeps one hand-result screen: shown again for the next hand with that hand's
-    result, scrolled back to the top; the last hand's Enter still leads to the game result."""
+async def test_each_hand_result_is_shown_over_the_table() -> None:
+    """The table screen shows each hand's result over the table (no screen of its own): that
+    hand's result, scrolled to the top; Enter closes it and draws the table again in full, and
+    the last hand's Enter leads to the game result."""
     from tui.screens import GameResultScreen
 
     async with running("gejiu", 4) as (client, app, pilot):
-        shown: list[tuple[HandResultScreen, str]] = []
+        shown: list[str] = []
         deliver = client.callbacks[0]
 
         def last_hand(update: TableUpdate) -> None:  # the second hand ends the game
@@ -124,48 +127,62 @@ async def test_one_result_screen_shows_every_hand() -> None:
             deliver(replace(update, game_over=over, hands_per_game=2))
 
         client.callbacks[0] = last_hand
+        screen = app.table_screen
+        assert screen is not None
+        table = screen.table
         for hand_no in (1, 2):
             while not client.game.hand.is_over:  # type: ignore[union-attr]
                 client.step()
                 await pilot.pause()
             for _ in range(5):
                 await pilot.pause()
-            screen = app.screen
-            assert isinstance(screen, HandResultScreen)
-            scroller = screen.query_one(LinesView)
-            text = scroller.text
+            assert app.screen is screen and table.page_shown
+            text = screen.result_text
             assert f"Hand {hand_no} result" in text
             keys = text.splitlines()[-1]
             assert ("game result" in keys) == (hand_no == 2)
-            assert scroller.scroll_y == 0
-            shown.append((screen, text))
+            assert table.page_top == 0
+            shown.append(text)
             if hand_no == 1:
-                assert scroller.max_scroll_y > 0
-                scroller.scroll_end(animate=False)  # read to the end, then go on
-                await pilot.pause()
-                assert scroller.scroll_y > 0
+                await pilot.press("end")  # read to the end, then go on
+                assert table.page_top > 0
+                await pilot.press("home")
+                assert table.page_top == 0
+                await pilot.press("pagedown")
+                assert table.page_top > 1
+                await pilot.press("up")
+                top = table.page_top
+                await pilot.press("down")
+                assert table.page_top == top + 1
+                await pilot.press("w", "1", "left")  # the table's own keys do nothing now
+                assert table.page_shown and screen.result is not None
                 await pilot.press("enter")
+                assert not table.page_shown and screen.result_text == ""
+                assert table.rows_refreshed == table.size.height  # the table, whole again
                 client.game.new_hand()
                 client.publish()
                 for _ in range(5):
                     await pilot.pause()
-                assert app.screen is app.table_screen
-        assert shown[0][0] is shown[1][0] and shown[0][1] != shown[1][1]
+                assert app.screen is screen and not table.page_shown
+                assert "Hand 2" in table_text(app)
+        assert shown[0] != shown[1]
         await pilot.press("enter")  # the last hand: the game's result
         for _ in range(5):
             await pilot.pause()
         assert isinstance(app.screen, GameResultScreen)
 
 
-async def result_view(client: ScriptedClient, app: MahjongApp, pilot: Pilot[None]) -> LinesView:
-    """Play the hand to its end; the result screen's lines view."""
+async def result_view(client: ScriptedClient, app: MahjongApp, pilot: Pilot[None]) -> TableView:
+    """Play the hand to its end; the table widget, showing the result."""
     while not client.game.hand.is_over:  # type: ignore[union-attr]
         client.step()
         await pilot.pause()
     for _ in range(5):
         await pilot.pause()
-    assert isinstance(app.screen, HandResultScreen)
-    return app.screen.query_one(LinesView)
+    screen = app.table_screen
+    assert screen is not None and app.screen is screen and screen.result is not None
+    assert screen.table.page_shown
+    return screen.table
 
 
 async def test_the_result_lines_are_drawn_as_styled_and_scroll_with_an_indicator() -> None:
@@ -174,8 +191,7 @@ async def test_the_result_lines_are_drawn_as_styled_and_scroll_with_an_indicator
     async with running("gejiu", 4) as (client, app, pilot):
         await pilot.resize_terminal(80, 12)
         view = await result_view(client, app, pilot)
-        assert view.has_focus  # the arrow keys scroll it
-        lines = view.text.splitlines()
+        lines = view.page_text.splitlines()
         width, height = view.size
         assert (width, height) == (80, 12) and len(lines) > height
         shown = [view.render_line(y) for y in range(height)]
@@ -207,11 +223,11 @@ async def test_the_result_is_laid_out_again_for_a_new_width() -> None:
 
     async with running("yichun", 2) as (client, app, pilot):
         view = await result_view(client, app, pilot)
-        wide = view.text
+        wide = view.page_text
         await pilot.resize_terminal(50, 24)
         for _ in range(3):
             await pilot.pause()
-        narrow = view.text
+        narrow = view.page_text
         assert narrow != wide  # long payment lines are broken again for 46 cells
         assert max(cell_len(line) for line in narrow.splitlines()) < max(
             cell_len(line) for line in wide.splitlines())

@@ -25,7 +25,6 @@ from tui.app import MahjongApp
 from tui.faces import Face
 from tui.local import LocalTable
 from tui.result_text import readable_why
-from tui.screens import HandResultScreen, LinesView
 from tui.settings import Settings
 from tui.table_screen import TableScreen
 
@@ -155,8 +154,8 @@ async def test_whole_hand_by_keyboard(rules: str, tmp_path: Path) -> None:
         for _ in range(5):
             await pilot.pause()
         assert view.result is not None and view.result.winners == (0,)
-        assert isinstance(app.screen, HandResultScreen)
-        text = app.screen.query_one(LinesView).text
+        assert app.screen is screen and screen.table.page_shown
+        text = screen.result_text
         win = view.result.settlement.wins[0]
         for item in win.items:
             assert item.zh in text and item.en in text and item.value in text

@@ -20,7 +20,6 @@ from tui.client import TableUpdate
 from tui.faces import Face
 from tui.layout import INDEX_LABELS, UiState, build_rows, claim_prompt, hand_tiles
 from tui.local import LocalTable
-from tui.screens import HandResultScreen, LinesView
 from tui.settings import Settings
 from tui.table import TableView
 from tui.table_screen import INDEX_KEYS, TableScreen
@@ -113,8 +112,8 @@ async def test_gejiu_pond_win_by_keyboard(tmp_path: Path) -> None:
         view = await wait_for(pilot, app, lambda v: v.phase is Phase.ENDED, "hand over")
         for _ in range(5):
             await pilot.pause()
-        assert isinstance(app.screen, HandResultScreen)
-        result = app.screen.query_one(LinesView).text
+        assert app.table_screen is not None and app.screen is app.table_screen
+        result = app.table_screen.result_text
         print(result)
         assert "塘子烂糊" in result and "烂牌 Knitted" in result
 

@@ -5,8 +5,8 @@ Table updates arrive through the client's callback, possibly from another task o
 keeps the update and schedules its delivery on the loop in this app's own context (captured as
 the app mounts), and a newer update replaces one not yet delivered, so a burst of moves renders
 once. The delivery applies the update to the table screen at once when that screen is the one
-shown and nothing else is pending; otherwise (a screen to open or close, a hand's result, an
-earlier update still queued) it posts a :class:`TableUpdated` message whose handler does the
+shown and nothing else is pending; otherwise (a screen to open or close, an earlier update
+still queued) it posts a :class:`TableUpdated` message whose handler does the
 rest. Going through the message pump for every move cost a sixth of the CPU of an update.
 """
 
@@ -32,7 +32,6 @@ from tui.client import TableClient, TableUpdate
 from tui.faces import Face, default_face
 from tui.screens import (
     GameResultScreen,
-    HandResultScreen,
     HelpScreen,
     NewGameScreen,
     SettingsScreen,
@@ -55,8 +54,8 @@ _PACED: weakref.WeakKeyDictionary[
 def paced(callback: Callable[[], None]) -> None:
     """Run ``callback`` on a later turn of the event loop, no two such callbacks in one turn.
 
-    Every seat of a table shows the hand's result at the same moment, and a result screen is
-    a few milliseconds of one session's CPU; run together, the four held up every key that
+    Every seat of a table shows the hand's result at the same moment, and drawing it is a
+    few milliseconds of one session's CPU; run together, the four held up every key that
     arrived meanwhile for all four. Paced, the keys that arrive are handled between them."""
     loop = asyncio.get_running_loop()
     queue = _PACED.setdefault(loop, deque())
@@ -119,7 +118,6 @@ class MahjongApp(App[None]):
         self.table_screen: TableScreen | None = None
         self.update: TableUpdate | None = None
         self._result_shown: tuple[int, int] | None = None
-        self._result_screen: HandResultScreen | None = None
         self._game_no = 0
         self.table_ready = table_ready  # the client already has (or will start) a game
         self._update_context: contextvars.Context | None = None  # this app's, once mounted
@@ -286,13 +284,18 @@ class MahjongApp(App[None]):
         """Whether ``update`` only redraws the table screen now shown."""
         screen = self.table_screen
         stack = self.screen_stack
-        return (screen is not None and screen.is_mounted and bool(stack) and stack[-1] is screen
-                and update.view.phase is not Phase.ENDED)
+        return screen is not None and screen.is_mounted and bool(stack) and stack[-1] is screen
 
     def apply_table_update(self, update: TableUpdate) -> None:
         self.update = update
         if self.table_screen is not None:
             self.table_screen.apply_update(update)
+        view = update.view
+        if view.phase is Phase.ENDED:  # the result, over the table, on a turn of its own
+            key = (self._game_no, view.hand_no)
+            if self._result_shown != key:
+                self._result_shown = key
+                paced(partial(self._show_result, update, key))
 
     def on_table_updated(self, message: TableUpdated) -> None:
         # Textual also calls the handler of each base class that has one: a subclass whose
@@ -300,35 +303,18 @@ class MahjongApp(App[None]):
         message.prevent_default()
         if message.seq == self._queued:  # the messages are handled in order (or replaced)
             self._queued = None
-        update = message.update
-        self.apply_table_update(update)
-        view = update.view
-        if view.phase is Phase.ENDED:
-            key = (self._game_no, view.hand_no)
-            if self._result_shown != key:
-                self._result_shown = key
-                paced(partial(self._show_result, update, key))
+        self.apply_table_update(message.update)
 
     def _show_result(self, update: TableUpdate, key: tuple[int, int]) -> None:
-        if self._exit or not self.is_running or self._result_shown != key:
+        """The hand's result, drawn over the table by the table screen itself."""
+        screen = self.table_screen
+        if (self._exit or not self.is_running or self._result_shown != key or screen is None
+                or not screen.live):
             return
         try:
-            self.push_screen(self._hand_result(update))
+            screen.show_result(update)
         except Exception as error:  # as Textual does for an error in a handler
             self._handle_exception(error)
-
-    def _hand_result(self, update: TableUpdate) -> HandResultScreen:
-        """The result screen, showing ``update``: one per app, installed so that it is kept
-        (with its widgets and styles) while not shown."""
-        screen = self._result_screen
-        if screen is None or screen in self.screen_stack:
-            screen = HandResultScreen(update)
-            if self._result_screen is None:
-                self._result_screen = screen
-                self.install_screen(screen, "hand-result")
-        else:
-            screen.show(update)
-        return screen
 
     def start_game(self, rules: str, options: Mapping[str, Any], seed: int | None) -> str | None:
         self._game_no += 1
@@ -345,9 +331,10 @@ class MahjongApp(App[None]):
 
     def after_hand_result(self, update: TableUpdate) -> None:
         if update.game_over:
-            self.switch_screen(GameResultScreen(update))
+            self.push_screen(GameResultScreen(update))
         else:
-            self.pop_screen()
+            if self.table_screen is not None:
+                self.table_screen.hide_result()
             self.client.next_hand()
 
     def show_new_game(self) -> None:

@@ -1,23 +1,19 @@
-"""The screens around the table: new game, hand result, game result, help, settings.
+"""The screens around the table: new game, game result, help, settings.
 
-They use ordinary widgets and may recompose, except the hand result: every session of a table
-shows it at every hand's end, so its lines are drawn by a :class:`LinesView`.
+They use ordinary widgets and may recompose. A hand's result is not among them: every session
+of a table shows it at every hand's end, so the table widget draws it over the table
+(:meth:`tui.table_screen.TableScreen.show_result`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rich.cells import cell_len
-from rich.segment import Segment
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
-from textual.geometry import Region, Size
 from textual.screen import Screen
-from textual.scroll_view import ScrollView
-from textual.strip import Strip
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Static
 
 from engine.rulesets import RULESETS, OptionError, OptionSpec
@@ -27,9 +23,7 @@ from tui.i18n import tr
 from tui.layout import rules_title
 from tui.result_text import (
     game_result_lines,
-    hand_result_lines,
     help_lines,
-    line_content,
     lines_content,
 )
 
@@ -49,143 +43,6 @@ class _Page(Screen[None]):
 
 def markup(lines: list[str]) -> Content:
     return lines_content(lines)
-
-
-class LinesView(ScrollView, can_focus=True):
-    """Lines of content that scroll, each styled into a strip once (Textual's Line API).
-
-    Every session of a table shows a hand's result at the same moment. In a ``Static`` inside
-    a ``VerticalScroll`` every line was styled, wrapped and padded again at each of the three
-    renders of a screen change (about 20 ms of a session's CPU at each hand's end); here a line
-    becomes a strip once per show, and :meth:`render_lines` hands the compositor the visible
-    strips as they are (this widget has no border or padding: the page's margin is a space
-    drawn at the start of each line). The last line is the keys, dimmed."""
-
-    COMPONENT_CLASSES = {"lines--keys"}  # noqa: RUF012
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self._lines: list[Content] = []
-        self._keys = ""
-        self._strips: list[Strip | None] = []
-
-    def show(self, lines: list[Content], keys: str) -> None:
-        """Show ``lines`` then ``keys``, from the top."""
-        self._lines = lines
-        self._keys = keys
-        self._strips = [None] * (len(lines) + 1)
-        width = 1 + max([line.cell_length for line in lines] + [cell_len(keys)])
-        self.virtual_size = Size(width, len(lines) + 1)
-        self.scroll_to(0, 0, animate=False, immediate=True)
-        self.refresh()
-
-    @property
-    def text(self) -> str:
-        """What is shown, as plain text (tests)."""
-        return "\n".join([line.plain for line in self._lines] + [self._keys])
-
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._strips = [None] * len(self._strips)
-
-    def _strip(self, index: int) -> Strip:
-        strip = self._strips[index]
-        if strip is None:
-            base = self.visual_style
-            margin = Segment(" ", base.rich_style)
-            if index < len(self._lines):
-                segments = [margin, *self._lines[index].render_segments(base)]
-            else:
-                style = base.rich_style + self.get_component_rich_style("lines--keys")
-                segments = [margin, Segment(self._keys, style)]
-            strip = Strip(segments)
-            background = self.background_colors[1]
-            for line_filter in self.get_line_filters():  # as Textual's styling pass does
-                strip = strip.apply_filter(line_filter, background)
-            self._strips[index] = strip
-        return strip
-
-    def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
-        index = y + scroll_y
-        width, height = self.size
-        style = self.visual_style.rich_style
-        total = len(self._strips)
-        if total > height > 0:  # a one-column scroll indicator (a ScrollBar widget cost
-            width -= 1  # more to render than all these lines)
-            size = max(1, height * height // total)
-            top = scroll_y * (height - size) // max(1, total - height)
-            mark = Segment("▐" if top <= y < top + size else " ",
-                           style + self.get_component_rich_style("lines--keys"))
-        else:
-            mark = None
-        if not 0 <= index < total:
-            strip = Strip.blank(width, style)
-        else:
-            strip = self._strip(index).crop_extend(scroll_x, scroll_x + width, style)
-        return strip if mark is None else Strip([*strip, mark], width + 1)
-
-    def render_lines(self, crop: Region) -> list[Strip]:
-        strips = [self.render_line(y) for y in crop.line_range]
-        x1, x2 = crop.column_span
-        if x1 != 0 or x2 != self.size.width:
-            strips = [strip.crop(x1, x2) for strip in strips]
-        return strips
-
-
-class HandResultScreen(_Page):
-    BINDINGS = [  # noqa: RUF012
-        Binding("enter,space", "next", "Next hand 下一盘", id="result-next"),
-        Binding("question_mark,f1", "help", "Help", id="result-help", show=False),
-        Binding("t", "face", "Tiles", id="result-tiles", show=False),
-        Binding("q", "quit", "Quit", id="result-quit", show=False),
-    ]
-
-    def __init__(self, update: TableUpdate) -> None:
-        super().__init__()
-        self.update = update
-
-    def compose(self) -> ComposeResult:
-        yield LinesView(id="result")
-
-    def render_lines(self, crop: Region) -> list[Strip]:
-        """The screen under its lines view (which covers it): blank, without Textual's styling
-        pass over every row at each render."""
-        blank = Strip.blank(crop.width, self.visual_style.rich_style)
-        return [blank] * crop.height
-
-    def on_mount(self) -> None:
-        self._composed = True  # Textual's is_mounted is still false here
-        self.show(self.update)
-
-    def on_resize(self) -> None:
-        self.show(self.update)  # the lines are laid out for the window's width
-
-    def show(self, update: TableUpdate) -> None:
-        """Another hand's result in this screen: the app keeps one result screen and shows it
-        again each hand (building and styling its widgets anew was half of the CPU of showing
-        a result, four times per table at every hand's end)."""
-        self.update = update
-        if getattr(self, "_composed", False):
-            self.query_one(LinesView).show(self._content(), self._keys())
-
-    def _keys(self) -> str:
-        return tr(self.lang, "res_last" if self.update.game_over else "res_next")
-
-    def _content(self) -> list[Content]:
-        width = max(40, self.app.size.width - 4)  # the margin and the scroll bar
-        lines = hand_result_lines(self.update, self.lang, self.mj.face, width)
-        return [line_content(line) for line in lines]
-
-    def action_next(self) -> None:
-        self.mj.after_hand_result(self.update)
-
-    def action_help(self) -> None:
-        self.mj.show_help()
-
-    def action_face(self) -> None:
-        self.mj.set_face(self.mj.face.next())
-        self.show(self.update)
 
 
 class GameResultScreen(_Page):

@@ -22,8 +22,10 @@ from rich.color import ColorSystem
 from rich.control import Control
 from rich.segment import Segment
 from rich.style import Style
+from textual import events
 from textual._ansi_sequences import SYNC_END, SYNC_START
 from textual.color import Color
+from textual.content import Content
 from textual.filter import LineFilter
 from textual.geometry import Region
 from textual.strip import Strip
@@ -38,8 +40,9 @@ STYLE_PARTS = (
     "tile-man", "tile-pin", "tile-sou", "tile-wind", "tile-dragon", "tile-back",
     "sel", "claimed", "claimed-pond", "last", "ting", "wild", "src",
     "index", "index-sel", "prompt-title", "choice", "choice-sel", "choice-win",
-    "keyhint", "keyhint-win", "hint", "error", "log", "notice",
+    "keyhint", "keyhint-win", "hint", "error", "log", "notice", "page-keys",
 )
+MARK = "▐"  # the page's one-column scroll indicator
 
 
 class TableView(Widget):
@@ -67,6 +70,11 @@ class TableView(Widget):
         self._tv_codes_system: ColorSystem | None = None
         self._tv_filters: tuple[tuple[LineFilter, ...], Color] | None = None
         self.rows_refreshed = 0  # rows repainted by the last redraw (for tests and the bench)
+        # a page of lines shown over the table (a hand's result), its strips and scroll
+        self._tv_page: list[Content] | None = None
+        self._tv_page_keys = ""
+        self._tv_page_strips: list[Strip | None] = []
+        self._tv_page_top = 0
 
     # --- data in --------------------------------------------------------------------------
     def show(self, update: TableUpdate | None, ui: UiState) -> None:
@@ -78,6 +86,8 @@ class TableView(Widget):
         """Rebuild the rows and repaint the ones that changed."""
         width, height = self.size
         if width <= 0 or height <= 0 or self.update_data is None:
+            return
+        if self._tv_page is not None:  # the page covers the table: drawn when it closes
             return
         rows = self._tv_builder.build(self.update_data, self.ui, width, height)
         if (width, height) != self._tv_size or len(rows) != len(self._tv_rows):
@@ -155,7 +165,7 @@ class TableView(Widget):
         if len(visible) != 2 or screen not in visible:
             return False
         region, clip = visible[self]
-        width, height = self._tv_size
+        width, height = self.size if self._tv_page is not None else self._tv_size
         if region != clip or region.offset != (0, 0) or region.size != (width, height):
             return False
         self._check_filters()
@@ -165,8 +175,12 @@ class TableView(Widget):
         out = [SYNC_START] if sync else []
         add = out.append
         row_ansi = self._row_ansi
+        page = self._tv_page is not None
         for y in ys:
             add(f"\x1b[{y + 1};1H")
+            if page:
+                add(self._page_line(y).render(app.console))
+                continue
             line = row_ansi(self._tv_rows[y], width, color_system)
             if line is None:  # overlapping or cut spans: as the segments render
                 for text, style, _ in self._row_segments(self._tv_rows[y], width):
@@ -184,6 +198,8 @@ class TableView(Widget):
         return True
 
     def on_resize(self) -> None:
+        if self._tv_page is not None:
+            self.refresh()
         self.redraw()
 
     def notify_style_update(self) -> None:
@@ -193,7 +209,122 @@ class TableView(Widget):
         self._tv_codes.clear()
         self._tv_filters = None  # the background may have changed
         self._tv_strips = [None] * len(self._tv_rows)
+        self._tv_page_strips = [None] * len(self._tv_page_strips)
         self.refresh()
+
+    # --- a page over the table -------------------------------------------------------------
+    def show_page(self, lines: list[Content], keys: str, top: int = 0) -> None:
+        """Show ``lines`` then ``keys`` (dimmed) over the whole table, scrolled to ``top``.
+
+        A hand's result is shown this way, in the table's own widget: every session of a table
+        shows it at the same moment, and a screen of its own (pushed, styled, composited, then
+        popped and the table composited again) cost each session about ten times more. Each
+        line is styled into a strip once per show; the rows are written as the table's are."""
+        self._tv_page = lines
+        self._tv_page_keys = keys
+        self._tv_page_strips = [None] * (len(lines) + 1)
+        self._tv_page_top = max(0, min(top, self._page_max_top()))
+        self._paint_all()
+
+    def hide_page(self) -> None:
+        """Close the page: the table is drawn again, whole."""
+        if self._tv_page is None:
+            return
+        self._tv_page = None
+        self._tv_page_strips = []
+        width, height = self.size
+        if width <= 0 or height <= 0 or self.update_data is None:
+            self.refresh()
+            return
+        rows = self._tv_builder.build(self.update_data, self.ui, width, height)
+        self._tv_size = (width, height)
+        self._tv_rows = rows
+        self._tv_strips = [None] * len(rows)
+        self._paint_all()
+
+    @property
+    def page_shown(self) -> bool:
+        return self._tv_page is not None
+
+    @property
+    def page_text(self) -> str:
+        """The page's lines and keys as plain text (tests); empty without a page."""
+        if self._tv_page is None:
+            return ""
+        return "\n".join([line.plain for line in self._tv_page] + [self._tv_page_keys])
+
+    @property
+    def page_top(self) -> int:
+        return self._tv_page_top
+
+    def _page_max_top(self) -> int:
+        return max(0, len(self._tv_page_strips) - self.size.height)
+
+    def scroll_page(self, delta: int | None = None, *, to: int | None = None) -> None:
+        """Scroll the page by ``delta`` lines or ``to`` a line (clamped); redrawn if moved."""
+        if self._tv_page is None:
+            return
+        top = self._tv_page_top + (delta or 0) if to is None else to
+        top = max(0, min(top, self._page_max_top()))
+        if top != self._tv_page_top:
+            self._tv_page_top = top
+            self._paint_all()
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        if self._tv_page is not None:
+            event.stop()
+            self.scroll_page(3)
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        if self._tv_page is not None:
+            event.stop()
+            self.scroll_page(-3)
+
+    def _paint_all(self) -> None:
+        width, height = self.size
+        if width <= 0 or height <= 0:
+            return
+        self._paint([Region(0, 0, width, height)], list(range(height)))
+        self.rows_refreshed = height
+
+    def _page_strip(self, index: int) -> Strip:
+        strip = self._tv_page_strips[index]
+        if strip is None:
+            assert self._tv_page is not None
+            base = self.visual_style
+            margin = Segment(" ", base.rich_style)
+            if index < len(self._tv_page):
+                segments = [margin, *self._tv_page[index].render_segments(base)]
+            else:
+                keys = base.rich_style + self.get_component_rich_style("tv--page-keys")
+                segments = [margin, Segment(self._tv_page_keys, keys)]
+            strip = Strip(segments)
+            background = self.background_colors[1]
+            for line_filter in self.app.get_line_filters():  # as Textual's styling pass does
+                strip = strip.apply_filter(line_filter, background)
+            self._tv_page_strips[index] = strip
+        return strip
+
+    def _page_line(self, y: int) -> Strip:
+        """Row ``y`` of the page: its line (scrolled), and a one-column indicator of where
+        the rows shown are when the page is taller than the window."""
+        width, height = self.size
+        style = self._style("text")
+        total = len(self._tv_page_strips)
+        index = y + self._tv_page_top
+        if total > height > 0:
+            width -= 1
+            size = max(1, height * height // total)
+            top = self._tv_page_top * (height - size) // max(1, total - height)
+            mark: Segment | None = Segment(MARK if top <= y < top + size else " ",
+                                           self._style("page-keys"))
+        else:
+            mark = None
+        if not 0 <= index < total:
+            strip = Strip.blank(width, style)
+        else:
+            strip = self._page_strip(index).crop_extend(0, width, style)
+        return strip if mark is None else Strip([*strip, mark], width + 1)
 
     # --- drawing --------------------------------------------------------------------------
     def _style(self, key: str) -> Style:
@@ -226,6 +357,8 @@ class TableView(Widget):
             self._tv_strips = [None] * len(self._tv_rows)
 
     def render_line(self, y: int) -> Strip:
+        if self._tv_page is not None:
+            return self._page_line(y)
         width = self._tv_size[0] or self.size.width
         if self._tv_filters is None:
             self._check_filters()
@@ -247,7 +380,8 @@ class TableView(Widget):
         render_line = self.render_line
         strips = [render_line(y) for y in crop.line_range]
         x1, x2 = crop.column_span
-        if x1 != 0 or x2 != (self._tv_size[0] or self.size.width):
+        full = self.size.width if self._tv_page is not None else self._tv_size[0]
+        if x1 != 0 or x2 != (full or self.size.width):
             strips = [s.crop(x1, x2) for s in strips]
         return strips
 

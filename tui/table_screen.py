@@ -35,6 +35,7 @@ from tui.layout import (
     kong_prompt,
     next_timer_change,
 )
+from tui.result_text import hand_result_lines, line_content
 from tui.table import TableView
 
 if TYPE_CHECKING:
@@ -67,7 +68,21 @@ TABLE_BINDINGS: list[Binding] = [
     Binding("question_mark,f1", "help", "Help 帮助", id="help", show=False),
     Binding("s", "settings", "Settings 设置", id="settings", show=False),
     Binding("q", "quit_table", "Quit 退出 (twice)", id="quit", show=False),
+    # the hand's result, shown over the table
+    Binding("up", "scroll_result(-1)", "Hand result: line up 结算上一行", id="result-up",
+            show=False),
+    Binding("down", "scroll_result(1)", "Hand result: line down 结算下一行", id="result-down",
+            show=False),
+    Binding("pageup", "scroll_result(-1, True)", "Hand result: page up 结算上一页",
+            id="result-page-up", show=False),
+    Binding("pagedown", "scroll_result(1, True)", "Hand result: page down 结算下一页",
+            id="result-page-down", show=False),
+    Binding("home", "result_end(False)", "Hand result: top 结算开头", id="result-top", show=False),
+    Binding("end", "result_end(True)", "Hand result: end 结算末尾", id="result-end", show=False),
 ]
+# what keys do while a hand's result is shown (the rest do nothing then)
+RESULT_ACTIONS = frozenset({"confirm", "scroll_result", "result_end", "face", "help",
+                            "quit_table"})
 
 
 class TableScreen(Screen[None]):
@@ -86,6 +101,7 @@ class TableScreen(Screen[None]):
         self._live = False  # mounted and not yet unmounted
         self._tick_timer: asyncio.TimerHandle | None = None
         self._tick_at: float | None = None
+        self.result: TableUpdate | None = None  # the hand's result shown over the table
 
     @property
     def mj(self) -> MahjongApp:
@@ -126,6 +142,50 @@ class TableScreen(Screen[None]):
         if self.update is not None:
             self._rebuild_prompt(self.update, keep=True)
         self._redraw()
+        if self.result is not None:
+            self._show_result_page(keep_top=True)
+
+    # --- the hand's result ----------------------------------------------------------------
+    def show_result(self, update: TableUpdate) -> None:
+        """Show the hand's result over the table, from its top (Enter goes on)."""
+        self.result = update
+        self._show_result_page(keep_top=False)
+
+    def hide_result(self) -> None:
+        self.result = None
+        if self._live:
+            self.table.hide_page()
+
+    @property
+    def result_text(self) -> str:
+        """The result shown, as plain text (tests); empty when none is."""
+        return self.table.page_text if self.result is not None and self._live else ""
+
+    def _show_result_page(self, keep_top: bool) -> None:
+        update = self.result
+        if update is None or not self._live:
+            return
+        lang = self.ui.lang
+        width = max(40, self.app.size.width - 4)  # the margin and the scroll indicator
+        lines = hand_result_lines(update, lang, self.mj.face, width)
+        keys = tr(lang, "res_last" if update.game_over else "res_next")
+        table = self.table
+        table.show_page([line_content(line) for line in lines], keys,
+                        table.page_top if keep_top and table.page_shown else 0)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.result is not None:
+            return action in RESULT_ACTIONS
+        return action not in RESULT_ACTIONS or action in ("confirm", "face", "help",
+                                                          "quit_table")
+
+    def action_scroll_result(self, delta: int, page: bool = False) -> None:
+        if page:
+            delta *= max(1, self.table.size.height - 1)
+        self.table.scroll_page(delta)
+
+    def action_result_end(self, end: bool) -> None:
+        self.table.scroll_page(to=1 << 30 if end else 0)
 
     # --- updates in -----------------------------------------------------------------------
     def apply_update(self, update: TableUpdate) -> None:
@@ -217,6 +277,8 @@ class TableScreen(Screen[None]):
     def on_resize(self) -> None:
         small = self.size.width < MIN_WIDTH or self.size.height < MIN_HEIGHT
         self.mj.client.set_paused(small)
+        if self.result is not None:  # the result's lines are laid out for the width
+            self._show_result_page(keep_top=True)
 
     # --- sending --------------------------------------------------------------------------
     def _send(self, action: Action) -> None:
@@ -299,6 +361,9 @@ class TableScreen(Screen[None]):
             self._redraw()
 
     def action_confirm(self) -> None:
+        if self.result is not None:
+            self.mj.after_hand_result(self.result)
+            return
         if self.update is None:
             return
         p = self.ui.prompt
@@ -397,6 +462,9 @@ class TableScreen(Screen[None]):
         self.mj.show_settings()
 
     def action_quit_table(self) -> None:
+        if self.result is not None:  # from a hand's result, q leaves at once
+            self.app.exit()
+            return
         now = time.monotonic()
         if now - self._quit_armed < 3.0:
             self.app.exit()
