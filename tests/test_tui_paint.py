@@ -51,8 +51,11 @@ def full_repaint(app: MahjongApp) -> pyte.Screen:
     """What the compositor draws for the whole screen, in a fresh terminal."""
     screen = pyte.Screen(80, 24)
     stream = pyte.Stream(screen)
+    table = app.screen.query_one(TableView)
+    shown = list(table._tv_shown)  # rendered here, not written to the app's terminal
     for y, strip in enumerate(app.screen._compositor.render_strips()):
         stream.feed(f"\x1b[{y + 1};1H" + strip.render(app.console))
+    table._tv_shown[:] = shown
     return screen
 
 
@@ -63,14 +66,22 @@ async def test_rows_written_directly_match_a_full_repaint(
     client = ScriptedClient(rules, seed=7)
     written = 0
     as_text = 0
+    parts = 0
     original = TableView._write_rows
     row_ansi = TableView._row_ansi
+    row_part = TableView._row_part
 
-    def counting(view: TableView, ys: list[int]) -> bool:
+    def counting(view: TableView, *args: Any) -> bool:
         nonlocal written
-        done = original(view, ys)
+        done = original(view, *args)
         written += done
         return done
+
+    def counting_parts(view: TableView, *args: Any) -> tuple[int, str] | None:
+        nonlocal parts
+        part = row_part(view, *args)
+        parts += part is not None
+        return part
 
     def counting_rows(view: TableView, *args: Any) -> str | None:
         nonlocal as_text
@@ -83,6 +94,7 @@ async def test_rows_written_directly_match_a_full_repaint(
         app = PyteApp(client, settings, table_ready=True)
         monkeypatch.setattr(TableView, "_write_rows", counting)
         monkeypatch.setattr(TableView, "_row_ansi", counting_rows)
+        monkeypatch.setattr(TableView, "_row_part", counting_parts)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             for i in range(80):
@@ -99,6 +111,7 @@ async def test_rows_written_directly_match_a_full_repaint(
                 assert cells(driver.screen) == cells(full_repaint(app)), f"update {i}"
     assert written > 40  # most updates took the direct path
     assert as_text > 200  # and their rows were written from the spans, not from segments
+    assert parts > 150  # most rows only from their first changed cell to their last
 
 
 async def test_a_table_screen_given_its_update_before_mounting_draws_it() -> None:

@@ -61,6 +61,10 @@ class TableView(Widget):
         self._tv_builder = TableRows()
         self._tv_rows: list[Row] = []
         self._tv_strips: list[Strip | None] = []
+        # per row, the spans this widget last wrote to the terminal itself, or None when the
+        # compositor drew it since (or will): only a row known to be on screen is updated
+        # cell range by cell range
+        self._tv_shown: list[Row | None] = []
         self._tv_size = (0, 0)
         self._tv_styles: dict[str, Style] = {}
         # (text, style key) -> (segment, cells): a tile or word is styled and measured once
@@ -99,22 +103,25 @@ class TableView(Widget):
             return
         changed: list[Region] = []
         ys: list[int] = []
+        before: dict[int, Row] = {}
         for y, row in enumerate(rows):
             old = self._tv_rows[y]
             if row is not old and row != old:
                 self._tv_rows[y] = row
                 self._tv_strips[y] = None
                 ys.append(y)
+                before[y] = old
                 if changed and changed[-1].bottom == y:  # extend a run of changed rows
                     last = changed[-1]
                     changed[-1] = Region(0, last.y, width, last.height + 1)
                 else:
                     changed.append(Region(0, y, width, 1))
         if changed:
-            self._paint(changed, ys)
+            self._paint(changed, ys, before)
         self.rows_refreshed = len(ys)
 
-    def _paint(self, regions: list[Region], ys: list[int]) -> None:
+    def _paint(self, regions: list[Region], ys: list[int],
+               before: dict[int, Row] | None = None) -> None:
         """Write the changed rows to the terminal now.
 
         ``refresh`` would get there through four hops of Textual's message pumps (a prompt to
@@ -143,18 +150,20 @@ class TableView(Widget):
         ):
             self.refresh(*regions)
             return
-        if self._write_rows(ys):
+        if self._write_rows(ys, before):
             return
         self._set_dirty(*regions)
         screen._dirty_widgets.add(self)
         screen._on_timer_update()
 
-    def _write_rows(self, ys: list[int]) -> bool:
+    def _write_rows(self, ys: list[int], before: dict[int, Row] | None = None) -> bool:
         """Send rows ``ys`` to the terminal without the compositor, if nothing else is drawn
         over them: the table must be alone on the screen, at its top left, covering it, with
         a real driver. The bytes are those of Textual's partial update (a cursor move, then
         each style run as :meth:`Strip.render` renders it, in one synchronized update), so the
         frame is the same; no ``Strip`` is made (one is made later if the compositor asks).
+        With the rows' previous spans (``before``), only the cells between the first and the
+        last span that changed are written (a discard changes a few cells of a row).
         Returns False (nothing written) when the compositor must do it."""
         app = self.app
         driver = app._driver
@@ -176,14 +185,33 @@ class TableView(Widget):
         add = out.append
         row_ansi = self._row_ansi
         page = self._tv_page is not None
+        shown = self._tv_shown
+        if len(shown) != len(self._tv_rows):
+            shown[:] = [None] * len(self._tv_rows)
+        if page:
+            shown[:] = [None] * len(shown)
         for y in ys:
             add(f"\x1b[{y + 1};1H")
             if page:
                 add(self._page_line(y).render(app.console))
                 continue
-            line = row_ansi(self._tv_rows[y], width, color_system)
+            row = self._tv_rows[y]
+            old = before.get(y) if before else None
+            if old is not None and (y >= len(shown) or shown[y] is not old):
+                old = None  # the terminal may show something else: the whole row
+            if y < len(shown):
+                shown[y] = row
+            if old is not None:
+                part = self._row_part(old, row, width, color_system)
+                if part is not None:
+                    x, changed = part
+                    if x:
+                        out[-1] = f"\x1b[{y + 1};{x + 1}H"
+                    add(changed)
+                    continue
+            line = row_ansi(row, width, color_system)
             if line is None:  # overlapping or cut spans: as the segments render
-                for text, style, _ in self._row_segments(self._tv_rows[y], width):
+                for text, style, _ in self._row_segments(row, width):
                     add(text if style is None else render_style(style, text, color_system))
             else:
                 add(line)
@@ -359,6 +387,8 @@ class TableView(Widget):
     def render_line(self, y: int) -> Strip:
         if self._tv_page is not None:
             return self._page_line(y)
+        if y < len(self._tv_shown):
+            self._tv_shown[y] = None
         width = self._tv_size[0] or self.size.width
         if self._tv_filters is None:
             self._check_filters()
@@ -388,10 +418,12 @@ class TableView(Widget):
     def _build_strip(self, row: Row, width: int) -> Strip:
         return Strip(self._row_segments(row, width), width)
 
-    def _row_ansi(self, row: Row, width: int, color_system: ColorSystem) -> str | None:
+    def _row_ansi(self, row: Row, width: int, color_system: ColorSystem, start: int = 0
+                  ) -> str | None:
         """A row as the terminal text Textual would write for its segments (one SGR run per
         style, gaps in the base style, padded to ``width``), straight from its spans; None if
-        a span overlaps the one before or runs past ``width`` (then the segments do it)."""
+        a span overlaps the one before or runs past ``width`` (then the segments do it).
+        With ``start``, the cells from ``start`` on (the spans must start there or later)."""
         codes = self._tv_codes
         if self._tv_codes_system is not color_system:
             codes.clear()
@@ -401,7 +433,7 @@ class TableView(Widget):
             base_code = codes["text"] = Strip.render_ansi(self._style("text"), color_system)
         pieces: list[tuple[str, str]] = []  # (SGR parameters, text), then merged into runs
         add = pieces.append
-        pos = 0
+        pos = start
         for x, text, key in row:
             if x >= width:
                 break
@@ -425,6 +457,42 @@ class TableView(Widget):
             text = "".join([t for _, t in run])
             out.append(f"\x1b[{code}m{text}\x1b[0m" if code else text)
         return "".join(out)
+
+    def _row_part(self, old: Row, new: Row, width: int, color_system: ColorSystem
+                  ) -> tuple[int, str] | None:
+        """The cells of ``new`` that differ from ``old`` as (first cell, terminal text): from
+        the first span that differs to the last, gaps as the base style. None when the whole
+        row must be written (spans that overlap or run past ``width``, nothing in common)."""
+        n_old, n_new = len(old), len(new)
+        head = 0
+        limit = min(n_old, n_new)
+        while head < limit and old[head] == new[head]:
+            head += 1
+        tail = 0
+        while tail < limit - head and old[n_old - 1 - tail] == new[n_new - 1 - tail]:
+            tail += 1
+        if head == 0 and tail == 0:
+            return None
+        # the changed cells: from where the first differing span (old or new) starts, or the
+        # common head ends, to where the common tail starts, or the row ends
+        if head:
+            x, text, _ = new[head - 1]
+            start = x + cell_len(text)
+        else:
+            start = 0
+        if tail:
+            end = new[n_new - tail][0]
+        else:
+            end = width
+            for row, n in ((old, n_old), (new, n_new)):
+                if n - tail > head:
+                    x, text, _ = row[n - 1 - tail]
+                    if x + cell_len(text) > width:
+                        return None
+        if end > width or start >= end:
+            return None
+        line = self._row_ansi((*new[head:n_new - tail],), end, color_system, start)
+        return None if line is None else (start, line)
 
     def _row_segments(self, row: Row, width: int) -> list[Segment]:
         """A row as segments exactly ``width`` cells long, one per run of a style."""
