@@ -231,3 +231,38 @@ async def test_the_result_is_laid_out_again_for_a_new_width() -> None:
         assert narrow != wide  # long payment lines are broken again for 46 cells
         assert max(cell_len(line) for line in narrow.splitlines()) < max(
             cell_len(line) for line in wide.splitlines())
+
+
+def test_result_lines_parsed_by_pieces_equal_the_whole_line_parsed() -> None:
+    """Each result line is parsed piece by piece (tiles, names, labels: each once per process);
+    the content must be exactly the whole line's: the same text and the same styled spans."""
+    from textual.content import Content
+
+    from engine.view import build_view
+    from tui.faces import Face
+    from tui.result_text import hand_result_lines, line_content, markup_chunks
+
+    pieces = 0
+    for rules in ("yichun", "shangrao", "gejiu"):
+        client = ScriptedClient(rules, seed=3)
+        for _ in range(3):  # hands
+            hand = client.game.hand
+            assert hand is not None
+            while not hand.is_over:
+                client.step()
+            for viewer in range(4):
+                update = TableUpdate(view=build_view(hand, viewer), hands_per_game=4,
+                                     totals=tuple(client.game.scores))  # type: ignore[arg-type]
+                for face in Face:
+                    for lang in ("en", "zh"):
+                        for line in hand_result_lines(update, lang, face, 60):
+                            whole = Content.from_markup(line)
+                            parsed = line_content(line)
+                            assert parsed.plain == whole.plain, line
+                            assert parsed.spans == whole.spans, line
+                            pieces += len(markup_chunks(line)) > 1
+            client.step()  # the next hand
+    assert pieces > 100
+    assert markup_chunks("[b]x [dim]y[/] z[/] w") == ["[b]x [dim]y[/] z[/]", " w"]
+    assert markup_chunks(r"a \[b] [i]c[/]") == [r"a \[b] ", "[i]c[/]"]
+    assert markup_chunks("[b]open") == ["[b]open"]  # unbalanced: parsed whole

@@ -141,9 +141,11 @@ def test_help_lists_every_pattern_and_key(rules: str) -> None:
         assert p.zh in text and p.en in text
     for b in TABLE_BINDINGS:
         assert b.id is not None
-        if not b.id.startswith("pick-"):
+        if not b.id.startswith(("pick-", "result-")):
             assert f"({b.id})" in text
     assert "pick-1 … pick-14" in text
+    assert "up down pageup pagedown home end  scroll a hand's result" in text
+    assert "result-up … result-end" in text
 
 
 def test_settings_round_trip(tmp_path: Path) -> None:

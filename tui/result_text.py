@@ -74,12 +74,51 @@ def party(p: int | str, viewer: int, lang: str) -> str:
     return seat_label(viewer, p, lang) if isinstance(p, int) else escape(str(p))
 
 
+_TAG = re.compile(r"(?<!\\)\[(/?)[^\[\]\n]*\]")  # a markup tag, not an escaped "\["
+_NOTHING = Content("")
+
+
+def markup_chunks(text: str) -> list[str]:
+    """``text`` cut where no markup tag is open: each piece is markup of its own (a tile,
+    a styled word, plain text between them). One piece when the tags do not balance."""
+    chunks: list[str] = []
+    depth = 0
+    start = 0
+    for m in _TAG.finditer(text):
+        if m.group(1):  # a closing tag
+            depth -= 1
+            if depth < 0:
+                return [text]
+            if depth == 0:
+                chunks.append(text[start:m.end()])
+                start = m.end()
+        else:
+            if depth == 0 and m.start() > start:
+                chunks.append(text[start:m.start()])
+                start = m.start()
+            depth += 1
+    if depth:
+        return [text]
+    if start < len(text):
+        chunks.append(text[start:])
+    return chunks
+
+
+@lru_cache(maxsize=8192)
+def _chunk_content(text: str) -> Content:
+    return Content.from_markup(text)
+
+
 @lru_cache(maxsize=4096)
 def line_content(text: str) -> Content:
-    """One line of markup as content, parsed once per process: parsing Textual's markup was
-    a third of the CPU of showing a hand's result, and the four seats of a table see many of
-    the same lines (each hand, each meld)."""
-    return Content.from_markup(text)
+    """One line of markup as content. Parsing Textual's markup was a third of the CPU of
+    showing a hand's result, and most lines differ between the four seats (each names the
+    seats as the viewer sees them), so a line is parsed piece by piece (:func:`markup_chunks`)
+    and each piece once per process: the tiles, the seat names and the labels repeat."""
+    chunks = markup_chunks(text)
+    if len(chunks) == 1:
+        return _chunk_content(text)
+    return _NOTHING.join([_chunk_content(chunk) for chunk in chunks])
 
 
 def lines_content(lines: list[str]) -> Content:
@@ -245,14 +284,19 @@ def help_lines(rules: str, lang: str, bindings: Sequence[Binding],
         f"[b]{escape(tr(lang, 'help_keys'))}[/]",
     ]
     picks = [b for b in bindings if (b.id or "").startswith("pick-")]
+    scrolls = [b for b in bindings if (b.id or "").startswith("result-")]
     for b in bindings:
-        if b in picks:
+        if b in picks or b in scrolls:
             continue
         keys = keymap.get(b.id or "", b.key)
         out.append(f"   {escape(key_label(keys)):<14} {escape(b.description)}  [dim]({b.id})[/]")
     if picks:
         keys = " ".join(key_label(keymap.get(b.id or "", b.key)) for b in picks)
         out.append(f"   {escape(keys)}  pick tile 1–14 [dim](pick-1 … pick-14)[/]")
+    if scrolls:
+        keys = " ".join(key_label(keymap.get(b.id or "", b.key)) for b in scrolls)
+        out.append(f"   {escape(keys)}  scroll a hand's result 翻看结算 "
+                   f"[dim]({scrolls[0].id} … {scrolls[-1].id})[/]")
     out.append("   [dim]" + escape(tr(lang, "set_keys")) + "[/]")
     out.append("")
     summary = SUMMARIES.get(rules)
