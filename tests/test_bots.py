@@ -270,3 +270,20 @@ def test_hard_takes_a_shangrao_concealed_kong_for_its_bonus() -> None:
     view = build_view(hand, E)
     assert NormalPlayer().choose(view) == Action.discard(parse_tile("B"))
     assert HardPlayer().choose(view).type is ActionType.ANGANG
+
+
+def test_hard_declines_a_plain_shangrao_win_for_baodiao() -> None:
+    # wild 5m: E draws E for 5m 123p 456p 789s EEE 9m, a 平糊 (the wild pairs 9m) worth 1;
+    # throwing 9m leaves the wild beside four sets — 宝吊头, worth 3, wins on every next draw
+    hand = rigged_hand("shangrao", {E: "5m 123p 456p 789s EE 9m",
+                                    N: "19m 19p 19s SWNZFB 28m"}, draws="E", wild="5m", dealer=N)
+    hand.apply(N, Action.discard(parse_tile("2m")))
+    while hand.to_act()[0] != E or build_view(hand, E).drawn is None:
+        seat = hand.to_act()[0]
+        hand.apply(seat, Action.pass_())
+    view = build_view(hand, E)
+    assert view.drawn == parse_tile("E") and Action.win() in view.legal
+    assert NormalPlayer().choose(view) == Action.win()
+    assert HardPlayer().choose(view) == Action.discard(parse_tile("9m"))
+    hand.apply(E, Action.discard(parse_tile("9m")))
+    assert hand.seats[E].baodiao

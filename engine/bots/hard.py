@@ -16,6 +16,11 @@ Claims are the ``normal`` player's, refused only when the hand's worth falls (a 
 a much bigger hand). Kongs (Yichun, Shangrao) are taken when the worth plus the kong's bonus
 points (杠分 / 碰杠 1, 自摸杠 2 from each seat) beats keeping the tiles, even a step longer.
 
+宝吊头 (Shangrao): a drawn win whose hand, less one tile, is one wild beside complete sets is
+declined for that discard when the plain win is small (平糊 1 / 2): in the 宝吊头 state every tile
+wins on the next draw at 3 (碰碰糊宝吊头 8), lost only when an opponent self-draws first or the
+wall runs out (``BAODIAO_KEEP``; +0.13 points a hand in paired deals against ``normal``).
+
 Defence: each opponent's chance of being ready is read from its melds, the length of its
 pond and Gejiu's 报听 (weak signals below ``READY_MIN`` are ignored); a tile's chance of being
 its wait from the unseen copies and the rank, and is zero for a tile the opponent let go by
@@ -34,10 +39,11 @@ from typing import Final
 from engine.actions import Action, ActionType
 from engine.bots.normal import NormalPlayer, Seat, after_claim, order_key, plain_discard
 from engine.bots.shape import INF, HandEval, combine, group_vec, group_vecs, meld_facts
-from engine.melds import MeldType
+from engine.hands import Reading, is_baodiao_pung_shape, is_baodiao_shape, readings
+from engine.melds import Meld, MeldType
 from engine.table import EventType
 from engine.tiles import NUM_KINDS, Kind
-from engine.view import SeatPublic
+from engine.view import SeatPublic, View
 
 DANGER_WEIGHT: Final = 1.0
 UKE_BASE: Final = 8.0  # improving tiles: (uke + UKE_BASE) / (20 + UKE_BASE) scales the worth
@@ -53,6 +59,8 @@ DDZ_FOLLOW: Final = 0.2  # chance that a later seat follows the dealer's discard
 DDZ_WEIGHT: Final = 1.0
 REACH: Final = 0.3  # how much one more missing tile discounts a hand's value
 POINTS: Final = {"yichun": 6.0, "shangrao": 6.0, "gejiu": 8.0}  # a value-1 win, in points
+BAODIAO_KEEP: Final = 0.85  # chance that no opponent self-draws before our next draw
+BAODIAO_LOSS: Final = 2.0  # points paid when one does (per hand, what a win costs a payer)
 READY_MIN: float = 0.25  # weaker signals than this are not acted on
 READY_BY_MELDS: Final = (0.03, 0.1, 0.3, 0.6, 0.9)
 
@@ -71,8 +79,66 @@ def _pung_jokers(counts: Sequence[int], sets: int) -> int:
     return best
 
 
+def shangrao_value(rs: Sequence[Reading]) -> int:
+    """Shangrao pattern value P of a self-drawn win (``shangrao.md`` §6, the 宝吊 rows aside)."""
+    best = 0
+    for r in rs:
+        term = 2 if r.terminal else 1  # 九幺 名目
+        if r.shape == "standard":
+            if r.pungs:
+                best = max(best, (10 if r.clean else 4) * term)
+            best = max(best, 2 if r.clean else 1)
+        elif r.shape == "seven_pairs":
+            best = max(best, (10 if r.clean else 4) * 2 ** r.quads * term)
+        elif r.shape in ("knitted", "jiuyao"):
+            best = max(best, (4 if r.seven_star else 2) * (2 if r.clean else 1))
+    return best
+
+
 class HardPlayer(NormalPlayer):
     level = "hard"
+
+    def choose(self, view: View) -> Action:
+        if view.rules == "shangrao" and view.my_move:
+            action = self.baodiao_decline(view)
+            if action is not None:
+                return action
+        return super().choose(view)
+
+    # --- Shangrao 宝吊头 ---------------------------------------------------------------------
+    @staticmethod
+    def baodiao_decline(view: View) -> Action | None:
+        """Shangrao: the discard that declines a drawn win to enter the 宝吊头 state, when
+        ``BAODIAO_KEEP`` × the 宝吊头 value (less ``BAODIAO_LOSS`` when an opponent wins first)
+        beats the win now; ``None`` to play on as usual. Only entering the state: staying in it
+        (偷机, for 宝吊宝 / 宝吊无宝 at 6) lost points in play against ``normal``."""
+        wild, me = view.wild, view.viewer
+        if wild is None or me is None or view.drawn is None or Action.win() not in view.legal:
+            return None
+        if view.remaining < 4 or is_baodiao_shape(list(view.hand), wild):
+            return None  # no draw of ours may come; or in the state already: take the win
+        tiles = [*view.hand, view.drawn]
+        melds = [Meld(m.type, m.tiles) for m in view.seats[me].melds if m.tiles is not None]
+        now = float(shangrao_value(readings("shangrao", tiles, melds, wild)))
+        last = view.events[-1] if view.events else None
+        if last is not None and last.type is EventType.REPLACEMENT and last.seat == me:
+            now *= 2  # 杠开
+        pungs = all(m.type is not MeldType.CHI for m in melds)
+        best: tuple[float, Kind] | None = None
+        for x in sorted(set(tiles) - {wild}):
+            rest = list(tiles)
+            rest.remove(x)
+            if is_baodiao_shape(rest, wild):
+                value = 8.0 if pungs and is_baodiao_pung_shape(rest, wild) else BAODIAO
+                if best is None or value > best[0]:
+                    best = (value, x)
+        if best is None:
+            return None
+        value, x = best
+        if 3 * BAODIAO_KEEP * value - (1 - BAODIAO_KEEP) * BAODIAO_LOSS <= 3 * now:
+            return None
+        action = Action.discard(x)
+        return action if action in view.legal else None
 
     # --- offence --------------------------------------------------------------------------
     def targets(self, seat: Seat, counts: list[int], wilds: int,
