@@ -539,11 +539,33 @@ ENCRYPTION_ALGS = ("aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "aes128-c
                    "aes192-ctr", "aes256-ctr")
 
 
+def quiet_packet_log() -> None:
+    """asyncssh formats a log line for every SSH packet sent or received (its name, a plural
+    byte count) before its logger checks whether packets are logged at all (debug level 3):
+    1–2% of the server's CPU, two packets per frame and key. This skips the formatting unless
+    that level is on (``asyncssh.set_debug_level(3)`` still logs them). Once per process."""
+    from asyncssh.logging import SSHLogger
+    from asyncssh.packet import SSHPacketLogger
+
+    log_packet = SSHPacketLogger._log_packet
+    if getattr(log_packet, "_quiet", False):
+        return
+
+    def quiet(self: SSHPacketLogger, msg: str, pkttype: int, pktid: int | None,
+              packet: Any, note: str) -> None:
+        if SSHLogger._debug_level >= 3:
+            log_packet(self, msg, pkttype, pktid, packet, note)
+
+    quiet._quiet = True  # type: ignore[attr-defined]
+    SSHPacketLogger._log_packet = quiet  # type: ignore[method-assign]
+
+
 class MahjongServer:
     """The server: SSH listener, table registry and store."""
 
     def __init__(self, config: ServerConfig) -> None:
         textual_fixes.apply()  # no cyclic garbage per line drawn
+        quiet_packet_log()
         self.config = config
         self.data_dir = Path(config.data_dir)
         self.store: Store

@@ -392,3 +392,40 @@ async def test_bench_times_a_key_until_each_screen_shows_its_effect() -> None:
     for c in cs:
         c.show(head.format(80, "Claim window"))
     assert all(t is not None for t in p.done) and p.finished.is_set()
+
+
+def test_packets_are_logged_only_at_asyncssh_debug_level_3() -> None:
+    """The server skips asyncssh's per-packet log formatting unless packets are logged."""
+    from asyncssh.logging import SSHLogger, logger
+    from asyncssh.packet import SSHPacketLogger
+
+    from net.server import quiet_packet_log
+
+    quiet_packet_log()
+    quiet_packet_log()  # once per process, whatever the calls
+
+    class Handler(SSHPacketLogger):
+        _handler_names = {94: "MSG_CHANNEL_DATA"}
+        logged: list[tuple[object, ...]] = []
+
+        @property
+        def logger(self) -> Any:
+            handler = self
+
+            class Log:
+                def packet(self, *args: object) -> None:
+                    handler.logged.append(args)
+
+            return Log()
+
+    h = Handler()
+    level = SSHLogger._debug_level
+    try:
+        asyncssh.set_debug_level(1)
+        h.log_sent_packet(94, 7, b"abc")
+        assert h.logged == []
+        asyncssh.set_debug_level(3)
+        h.log_sent_packet(94, 7, b"abc")
+        assert len(h.logged) == 1 and "MSG_CHANNEL_DATA (94)" in h.logged[0]
+    finally:
+        logger.set_debug_level(level)
