@@ -19,7 +19,6 @@ from operator import itemgetter
 
 from rich.cells import cell_len, set_cell_size
 from rich.color import ColorSystem
-from rich.control import Control
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -216,7 +215,7 @@ class TableView(Widget):
             else:
                 add(line)
         cursor = screen.outer_size.clamp_offset(app.cursor_position)
-        add(Control.move_to(*cursor).segment.text)
+        add(f"\x1b[{cursor.y + 1};{cursor.x + 1}H")  # as Rich's Control.move_to writes it
         app._previous_cursor_position = cursor
         if sync:
             add(SYNC_END)
