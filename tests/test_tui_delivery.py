@@ -186,27 +186,45 @@ async def result_view(client: ScriptedClient, app: MahjongApp, pilot: Pilot[None
 
 
 async def test_the_result_lines_are_drawn_as_styled_and_scroll_with_an_indicator() -> None:
-    """The result screen's lines view draws each line of the result (after a one-cell margin)
-    with its styles, the keys last, and a one-column indicator when the lines do not fit."""
+    """The result page draws each line of the result (after a one-cell margin) with its
+    styles, then the keys. When it does not fit, the lines scroll above the keys, which keep
+    the last row, and a one-column indicator shows where the rows shown are."""
     async with running("gejiu", 4) as (client, app, pilot):
         await pilot.resize_terminal(80, 12)
         view = await result_view(client, app, pilot)
         lines = view.page_text.splitlines()
+        body, keys = lines[:-1], lines[-1]
         width, height = view.size
-        assert (width, height) == (80, 12) and len(lines) > height
+        assert (width, height) == (80, 12) and len(lines) > height and "Enter" in keys
         shown = [view.render_line(y) for y in range(height)]
         assert all(strip.cell_length == width for strip in shown)
-        for y, strip in enumerate(shown):
-            assert strip.text[:-1].rstrip() == (" " + lines[y]).rstrip()
+        for y, strip in enumerate(shown[:-1]):
+            assert strip.text[:-1].rstrip() == (" " + body[y]).rstrip()
+        assert shown[-1].text[:-1].strip() == keys  # the keys stay in sight
         marks = [strip.text[-1] for strip in shown]
-        assert marks[0] == "▐" and marks[-1] == " "  # at the top: the thumb is at the top
+        assert marks[0] == "▐" and marks[-2] == " " and marks[-1] == " "  # thumb at the top
         styled = [seg for strip in shown for seg in strip if seg.text.strip()]
         assert len({seg.style for seg in styled}) > 2  # tiles and titles keep their colours
         await pilot.press("end")
         await pilot.pause()
         shown = [view.render_line(y) for y in range(height)]
-        assert shown[-1].text[:-1].strip() == lines[-1].strip()  # the keys, at the end
-        assert shown[-1].text[-1] == "▐" and shown[0].text[-1] == " "
+        assert shown[-2].text[:-1].strip() == body[-1].strip()  # the last line, at the end
+        assert shown[-1].text[:-1].strip() == keys
+        assert shown[-2].text[-1] == "▐" and shown[0].text[-1] == " "
+        await pilot.press("home")
+        await pilot.pause()
+        assert view.render_line(0).text[:-1].rstrip() == (" " + body[0]).rstrip()
+        await pilot.resize_terminal(80, 40)  # it fits: no indicator, the keys after the lines
+        for _ in range(3):
+            await pilot.pause()
+        shown = [view.render_line(y) for y in range(40)]
+        lines = view.page_text.splitlines()
+        assert len(lines) < 40 and all(strip.cell_length == 80 for strip in shown)
+        assert [strip.text.rstrip() for strip in shown[:len(lines)]] == [
+            (" " + line).rstrip() for line in lines]
+        await pilot.resize_terminal(80, 12)
+        for _ in range(3):
+            await pilot.pause()
         # the app's line filters apply to these lines too (here: monochrome)
         from textual.filter import Monochrome
 

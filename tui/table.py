@@ -284,8 +284,18 @@ class TableView(Widget):
     def page_top(self) -> int:
         return self._tv_page_top
 
+    def _page_body(self) -> int:
+        """Rows the page's lines get: all of them when lines and keys fit, else all but the
+        last, which keeps the keys in sight (0 without a page)."""
+        if self._tv_page is None:
+            return 0
+        height = self.size.height
+        return height if len(self._tv_page) + 1 <= height or height < 2 else height - 1
+
     def _page_max_top(self) -> int:
-        return max(0, len(self._tv_page_strips) - self.size.height)
+        if self._tv_page is None:
+            return 0
+        return max(0, len(self._tv_page) - self._page_body())
 
     def scroll_page(self, delta: int | None = None, *, to: int | None = None) -> None:
         """Scroll the page by ``delta`` lines or ``to`` a line (clamped); redrawn if moved."""
@@ -333,21 +343,27 @@ class TableView(Widget):
         return strip
 
     def _page_line(self, y: int) -> Strip:
-        """Row ``y`` of the page: its line (scrolled), and a one-column indicator of where
-        the rows shown are when the page is taller than the window."""
+        """Row ``y`` of the page. When the lines do not fit, they scroll above the keys, which
+        keep the last row, and a one-column indicator shows where the rows shown are."""
+        assert self._tv_page is not None
         width, height = self.size
         style = self._style("text")
-        total = len(self._tv_page_strips)
-        index = y + self._tv_page_top
-        if total > height > 0:
+        lines = len(self._tv_page)
+        body = self._page_body()
+        if body < height:  # scrolling: the lines above, the keys on the last row
             width -= 1
-            size = max(1, height * height // total)
-            top = self._tv_page_top * (height - size) // max(1, total - height)
-            mark: Segment | None = Segment(MARK if top <= y < top + size else " ",
-                                           self._style("page-keys"))
+            if y == height - 1:
+                index = lines
+                mark: Segment | None = Segment(" ", style)
+            else:
+                index = y + self._tv_page_top
+                size = max(1, body * body // lines)
+                top = self._tv_page_top * (body - size) // max(1, lines - body)
+                mark = Segment(MARK if top <= y < top + size else " ", self._style("page-keys"))
         else:
+            index = y
             mark = None
-        if not 0 <= index < total:
+        if not 0 <= index <= lines:
             strip = Strip.blank(width, style)
         else:
             strip = self._page_strip(index).crop_extend(0, width, style)
