@@ -287,3 +287,20 @@ def test_hard_declines_a_plain_shangrao_win_for_baodiao() -> None:
     assert HardPlayer().choose(view) == Action.discard(parse_tile("9m"))
     hand.apply(E, Action.discard(parse_tile("9m")))
     assert hand.seats[E].baodiao
+
+
+def test_hard_pengs_into_shangrao_baodiao() -> None:
+    # wild 5m: E is ready (5m 123p 456p 789s 99m 1s waits on 9m or 1s); pengs 9m leaves
+    # 5m 123p 456p 789s 1s, and throwing 1s the wild beside three sets: 宝吊头
+    hand = rigged_hand("shangrao", {E: "5m 123p 456p 789s 99m 1s",
+                                    N: "19m 19p 19s SWNZFB 28m"}, wild="5m", dealer=N)
+    hand.apply(N, Action.discard(parse_tile("9m")))
+    while hand.to_act()[0] != E:
+        hand.apply(hand.to_act()[0], Action.pass_())
+    view = build_view(hand, E)
+    peng = Action(ActionType.PENG, parse_tile("9m"))
+    assert peng in view.legal
+    assert NormalPlayer().choose(view) == Action.pass_()
+    assert HardPlayer().choose(view) == peng
+    hand.apply(E, peng)
+    assert HardPlayer().choose(build_view(hand, E)) == Action.discard(parse_tile("1s"))

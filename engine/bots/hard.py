@@ -20,6 +20,8 @@ points (杠分 / 碰杠 1, 自摸杠 2 from each seat) beats keeping the tiles, 
 declined for that discard when the plain win is small (平糊 1 / 2): in the 宝吊头 state every tile
 wins on the next draw at 3 (碰碰糊宝吊头 8), lost only when an opponent self-draws first or the
 wall runs out (``BAODIAO_KEEP``; +0.13 points a hand in paired deals against ``normal``).
+For the same state a ready hand pengs or chis a tile that leaves the wild beside complete sets
+after one discard, though the claim does not shorten it (+0.10 to +0.14 more).
 
 Defence: each opponent's chance of being ready is read from its melds, the length of its
 pond and Gejiu's 报听 (weak signals below ``READY_MIN`` are ignored); a tile's chance of being
@@ -370,7 +372,7 @@ class HardPlayer(NormalPlayer):
         (a claim spoiling seven pairs or a big concealed hand is refused)."""
         action = super().claim(seat, kinds)
         if action.type is ActionType.PASS:
-            return action
+            return self.baodiao_claim(seat, kinds) or action
         now = self.targets(seat, list(seat.counts), seat.wilds, seat.melds)
         c, melds = after_claim(seat, action)
         if action.type is ActionType.MINGGANG:
@@ -379,6 +381,27 @@ class HardPlayer(NormalPlayer):
         else:
             fig = self._hand_figure(seat, c, melds)
         return action if fig >= now * CLAIM_MARGIN else Action.pass_()
+
+    def baodiao_claim(self, seat: Seat, kinds: dict[ActionType, list[Action]]
+                      ) -> Action | None:
+        """Shangrao: a peng or chi that ``normal`` passes (it does not shorten the hand) but
+        after which one discard leaves the wild beside complete sets: the 宝吊头 state, where
+        every next draw wins at 3 — unless the hand is worth that already."""
+        wild = seat.wild
+        if seat.view.rules != "shangrao" or wild is None or not seat.wilds:
+            return None
+        if self.targets(seat, list(seat.counts), seat.wilds, seat.melds) >= BAODIAO * REACH:
+            return None
+        for t in (ActionType.PENG, ActionType.CHI):
+            for a in kinds.get(t, []):
+                c, _ = after_claim(seat, a)
+                tiles = [k for k in range(NUM_KINDS) for _ in range(c[k])] + [wild] * seat.wilds
+                for x in sorted(set(tiles) - {wild}):
+                    rest = list(tiles)
+                    rest.remove(x)
+                    if is_baodiao_shape(rest, wild):
+                        return a
+        return None
 
     def kong(self, seat: Seat, kinds: dict[ActionType, list[Action]], best: int
              ) -> Action | None:
