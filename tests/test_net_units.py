@@ -7,7 +7,7 @@ import asyncio
 import gc
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import asyncssh
 import pytest
@@ -405,8 +405,10 @@ def test_packets_are_logged_only_at_asyncssh_debug_level_3() -> None:
     quiet_packet_log()  # once per process, whatever the calls
 
     class Handler(SSHPacketLogger):
-        _handler_names = {94: "MSG_CHANNEL_DATA"}
-        logged: list[tuple[object, ...]] = []
+        _handler_names: ClassVar[dict[int, str]] = {94: "MSG_CHANNEL_DATA"}
+
+        def __init__(self) -> None:
+            self.logged: list[tuple[object, ...]] = []
 
         @property
         def logger(self) -> Any:
