@@ -284,3 +284,25 @@ def test_result_lines_parsed_by_pieces_equal_the_whole_line_parsed() -> None:
     assert markup_chunks("[b]x [dim]y[/] z[/] w") == ["[b]x [dim]y[/] z[/]", " w"]
     assert markup_chunks(r"a \[b] [i]c[/]") == [r"a \[b] ", "[i]c[/]"]
     assert markup_chunks("[b]open") == ["[b]open"]  # unbalanced: parsed whole
+
+
+async def test_the_result_page_in_a_tiny_window() -> None:
+    """A 20×8 (or one-row) window shows the result's first cells and its keys, nothing raises;
+    the page is whole again at 80×24."""
+    async with running("yichun", 2) as (client, app, pilot):
+        view = await result_view(client, app, pilot)
+        for size in ((20, 8), (20, 1), (80, 24)):
+            await pilot.resize_terminal(*size)
+            for _ in range(3):
+                await pilot.pause()
+            width, height = size
+            rows = [view.render_line(y) for y in range(height)]
+            assert all(strip.cell_length == width for strip in rows)
+            if height == 8:
+                assert "Enter" in rows[-1].text  # the keys keep the last row
+                await pilot.press("end", "pagedown", "up")
+                assert view.page_top > 0
+            if height == 1:
+                assert rows[0].text.startswith(" Hand 1")
+        assert view.render_line(0).text.startswith(" Hand 1")
+        assert app.table_screen is not None and app.table_screen.result is not None
