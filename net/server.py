@@ -542,7 +542,7 @@ ENCRYPTION_ALGS = ("aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "aes128-c
 def quiet_packet_log() -> None:
     """asyncssh formats a log line for every SSH packet sent or received (its name, a plural
     byte count) before its logger checks whether packets are logged at all (debug level 3):
-    1–2% of the server's CPU, two packets per frame and key. This skips the formatting unless
+    6% of the SSH write path in a py-spy profile at 25 tables. This skips the formatting unless
     that level is on (``asyncssh.set_debug_level(3)`` still logs them). Once per process."""
     from asyncssh.logging import SSHLogger
     from asyncssh.packet import SSHPacketLogger
