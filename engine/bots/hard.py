@@ -41,8 +41,9 @@ from typing import Final
 from engine.actions import Action, ActionType
 from engine.bots.normal import NormalPlayer, Seat, after_claim, order_key, plain_discard
 from engine.bots.shape import INF, HandEval, combine, group_vec, group_vecs, meld_facts
-from engine.hands import Reading, is_baodiao_pung_shape, is_baodiao_shape, readings
+from engine.hands import is_baodiao_pung_shape, is_baodiao_shape, readings
 from engine.melds import Meld, MeldType
+from engine.scoring.shangrao import pattern_value
 from engine.table import EventType
 from engine.tiles import NUM_KINDS, Kind
 from engine.view import SeatPublic, View
@@ -81,22 +82,6 @@ def _pung_jokers(counts: Sequence[int], sets: int) -> int:
     return best
 
 
-def shangrao_value(rs: Sequence[Reading]) -> int:
-    """Shangrao pattern value P of a self-drawn win (``shangrao.md`` §6, the 宝吊 rows aside)."""
-    best = 0
-    for r in rs:
-        term = 2 if r.terminal else 1  # 九幺 名目
-        if r.shape == "standard":
-            if r.pungs:
-                best = max(best, (10 if r.clean else 4) * term)
-            best = max(best, 2 if r.clean else 1)
-        elif r.shape == "seven_pairs":
-            best = max(best, (10 if r.clean else 4) * 2 ** r.quads * term)
-        elif r.shape in ("knitted", "jiuyao"):
-            best = max(best, (4 if r.seven_star else 2) * (2 if r.clean else 1))
-    return best
-
-
 class HardPlayer(NormalPlayer):
     level = "hard"
 
@@ -121,7 +106,7 @@ class HardPlayer(NormalPlayer):
             return None  # no draw of ours may come; or in the state already: take the win
         tiles = [*view.hand, view.drawn]
         melds = [Meld(m.type, m.tiles) for m in view.seats[me].melds if m.tiles is not None]
-        now = float(shangrao_value(readings("shangrao", tiles, melds, wild)))
+        now = float(pattern_value(readings("shangrao", tiles, melds, wild), self_drawn=True))
         last = view.events[-1] if view.events else None
         if last is not None and last.type is EventType.REPLACEMENT and last.seat == me:
             now *= 2  # 杠开

@@ -8,6 +8,7 @@ wild interpretations; self-draw: each other seat pays ``V × 2^f(p)``; 抢杠: t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.hands import Reading, is_baodiao_pung_shape, is_baodiao_shape, readings
@@ -49,6 +50,15 @@ def _candidates(win: Win, index: int, wild: int | None, self_drawn: bool) -> lis
     out: list[_Candidate] = []
     if baodiao:  # first, so that a tie names the 宝吊 row
         out.extend(_baodiao_candidates(win, index, wild, rs))
+    out.extend(pattern_candidates(rs, self_drawn, baodiao))
+    return out
+
+
+def pattern_candidates(rs: Sequence[Reading], self_drawn: bool,
+                       baodiao: bool = False) -> list[_Candidate]:
+    """The §6 rows other than the 宝吊 family (1–4, 11–18) that the readings ``rs`` of a
+    winning hand score; with ``baodiao`` (a 宝吊 win) no 碰碰糊 with wilds (row 6 instead)."""
+    out: list[_Candidate] = []
     for r in rs:
         cl = "清" if r.clean else ""
         if r.shape == "standard":
@@ -80,6 +90,13 @@ def _candidates(win: Win, index: int, wild: int | None, self_drawn: bool) -> lis
                                       4 * mult, False))
             out.append(_Candidate(f"{prefix_zh}{zh}", f"{en} ({tag})", 2 * mult, False))
     return out
+
+
+def pattern_value(rs: Sequence[Reading], self_drawn: bool) -> int:
+    """The best P × 九幺名目 of :func:`pattern_candidates`: what an ordinary win of these
+    readings is worth before the other 名目 (杠开, 单吊, 飞宝); 0 for no reading."""
+    return max((c.p * (2 if c.terminal else 1) for c in pattern_candidates(rs, self_drawn)),
+               default=0)
 
 
 def _baodiao_candidates(
