@@ -47,6 +47,18 @@ def table_line(text: str) -> str:
     return text.splitlines()[0].split("⏱")[0].strip()
 
 
+async def to_my_move(c: PtyClient) -> None:
+    """Wait until the table waits for this player (its turn, or a buy); a hand a computer
+    player won meanwhile (the game's seed is random) is left with Enter for the next one."""
+    while True:
+        text = await c.wait_for(lambda t: "Your turn" in t or "this hand?" in t
+                                or "Enter: next hand" in t, 30)
+        if "Enter: next hand" not in text:
+            return
+        c.send("\r")
+        await c.wait_for(lambda t: "Enter: next hand" not in t, 10)
+
+
 async def test_sigkill_and_restart_resume_the_table(tmp_path: Path) -> None:
     port = free_port()
     key = asyncssh.generate_private_key("ssh-ed25519")
@@ -57,12 +69,12 @@ async def test_sigkill_and_restart_resume_the_table(tmp_path: Path) -> None:
         await c.wait_for("press S")
         c.send("s")
         # computer players move (0.5 s each) until it is kim's turn: the table then waits
-        await c.wait_for(lambda t: "Your turn" in t or "this hand?" in t, 30)
+        await to_my_move(c)
         for _ in range(3):
             before = table_line(c.text())
             c.send("\r")
             await c.wait_for(lambda t, b=before: table_line(t) != b, 10)
-            await c.wait_for(lambda t: "Your turn" in t or "this hand?" in t, 30)
+            await to_my_move(c)
         shown = table_line(c.text())
         hand_row = [ln for ln in c.text().splitlines() if "You " in ln]
     finally:
