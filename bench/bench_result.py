@@ -1,11 +1,12 @@
-"""The CPU one session spends at a hand's end: showing the hand-result screen, then Enter and
-the next hand's first view (the table screen drawn again in full).
+"""The CPU one session spends at a hand's end: showing the hand's result (drawn over the
+table by the table widget), then Enter and the next hand's first view (the table drawn again
+in full, twice: as it closes the result and for the new hand).
 
 One app at 80×24 with a real driver writing to a counter (``bench.bench_tui.BenchApp``), at a
 table of computer players (``ScriptedClient``), for each ruleset; the first hand (imports,
-first build of the screen) is left out. Each line's markup is parsed once per process, as on
-the server, where the four sessions of a table share it: here each hand's lines are new, so
-the figures include the parsing the server's other three sessions skip.
+first build of the screen) is left out. Result lines are parsed piece by piece, each piece
+(a tile, a name, a label) once per process, as on the server, where the four sessions of a
+table share them: the pieces new in each hand are parsed here too.
 
 Run: ``.venv/bin/python -m bench result`` (``MJ_BENCH_HANDS``, default 8 per ruleset).
 """
