@@ -82,6 +82,18 @@ def _pung_jokers(counts: Sequence[int], sets: int) -> int:
     return best
 
 
+def baodiao_discards(tiles: Sequence[Kind], wild: Kind) -> list[tuple[Kind, list[Kind]]]:
+    """Shangrao: each discard (not a wild) of the 3n+2 ``tiles`` that leaves the 宝吊头 shape
+    (one wild beside complete sets), with the tiles left."""
+    out: list[tuple[Kind, list[Kind]]] = []
+    for x in sorted(set(tiles) - {wild}):
+        rest = list(tiles)
+        rest.remove(x)
+        if is_baodiao_shape(rest, wild):
+            out.append((x, rest))
+    return out
+
+
 class HardPlayer(NormalPlayer):
     level = "hard"
 
@@ -112,13 +124,10 @@ class HardPlayer(NormalPlayer):
             now *= 2  # 杠开
         pungs = all(m.type is not MeldType.CHI for m in melds)
         best: tuple[float, Kind] | None = None
-        for x in sorted(set(tiles) - {wild}):
-            rest = list(tiles)
-            rest.remove(x)
-            if is_baodiao_shape(rest, wild):
-                value = 8.0 if pungs and is_baodiao_pung_shape(rest, wild) else BAODIAO
-                if best is None or value > best[0]:
-                    best = (value, x)
+        for x, rest in baodiao_discards(tiles, wild):
+            value = 8.0 if pungs and is_baodiao_pung_shape(rest, wild) else BAODIAO
+            if best is None or value > best[0]:
+                best = (value, x)
         if best is None:
             return None
         value, x = best
@@ -381,11 +390,8 @@ class HardPlayer(NormalPlayer):
             for a in kinds.get(t, []):
                 c, _ = after_claim(seat, a)
                 tiles = [k for k in range(NUM_KINDS) for _ in range(c[k])] + [wild] * seat.wilds
-                for x in sorted(set(tiles) - {wild}):
-                    rest = list(tiles)
-                    rest.remove(x)
-                    if is_baodiao_shape(rest, wild):
-                        return a
+                if baodiao_discards(tiles, wild):
+                    return a
         return None
 
     def kong(self, seat: Seat, kinds: dict[ActionType, list[Action]], best: int
