@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from textual._context import active_app
 from textual.pilot import Pilot
 
@@ -306,3 +307,31 @@ async def test_the_result_page_in_a_tiny_window() -> None:
                 assert rows[0].text.startswith(" Hand 1")
         assert view.render_line(0).text.startswith(" Hand 1")
         assert app.table_screen is not None and app.table_screen.result is not None
+
+
+async def test_a_themes_css_variables_are_generated_once_per_process(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A theme's colour system is generated for the first app that uses it; later apps (every
+    new session on the server) reuse it, and get the same variables."""
+    from textual.app import App
+
+    import tui.app
+
+    monkeypatch.setattr(tui.app, "_CSS_VARIABLES", {})
+    generated: list[str] = []
+    base = App.get_css_variables
+
+    def counting(self: App[None]) -> dict[str, str]:
+        generated.append(self.current_theme.name)
+        return base(self)
+
+    monkeypatch.setattr(App, "get_css_variables", counting)
+    seen: list[dict[str, str]] = []
+    for _ in range(2):
+        async with running("yichun", 3) as (_client, app, _pilot):
+            seen.append(app.get_css_variables())
+            assert app.theme_variables and set(app.theme_variables) <= set(seen[-1])
+    assert seen[0] == seen[1] and "background" in seen[0]
+    assert len(generated) == len(set(generated))  # each theme once, whatever the apps did
+    seen[0]["background"] = "red"  # a caller changing its copy changes nobody else's
+    assert tui.app._CSS_VARIABLES[generated[-1]][1]["background"] != "red"

@@ -25,6 +25,7 @@ from textual._context import active_app
 from textual.actions import SkipAction
 from textual.app import App
 from textual.message import Message
+from textual.theme import Theme
 
 from engine.table import Phase
 from themes import CSS_PATHS, DEFAULT_VARIABLES, THEME_NAMES, THEMES
@@ -93,6 +94,9 @@ class TableUpdated(Message):
     def can_replace(self, message: Message) -> bool:
         return isinstance(message, TableUpdated)
 
+# theme name -> (the theme, its CSS variables, the app's ``theme_variables`` for it)
+_CSS_VARIABLES: dict[str, tuple[Theme, dict[str, str], dict[str, str]]] = {}
+
 
 class MahjongApp(App[None]):
     CSS_PATH = [str(p) for p in CSS_PATHS]  # noqa: RUF012
@@ -128,9 +132,16 @@ class MahjongApp(App[None]):
 
     # --- start-up -------------------------------------------------------------------------
     def get_css_variables(self) -> dict[str, str]:
-        variables = dict(DEFAULT_VARIABLES)
-        variables.update(super().get_css_variables())
-        return variables
+        """The theme's CSS variables, generated once per theme in the process: a theme's
+        colour system took about 0.75 ms to generate, twice for every new session."""
+        theme = self.current_theme
+        known = _CSS_VARIABLES.get(theme.name)
+        if known is None or known[0] is not theme:
+            variables = dict(DEFAULT_VARIABLES)
+            variables.update(super().get_css_variables())
+            known = _CSS_VARIABLES[theme.name] = (theme, variables, self.theme_variables)
+        self.theme_variables = dict(known[2])
+        return dict(known[1])
 
     def on_mount(self) -> None:
         self._update_context = contextvars.copy_context()
