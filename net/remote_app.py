@@ -269,6 +269,8 @@ class RemoteApp(ServerSide, MahjongApp):
         super().__init__(client, settings or RemoteSettings(), table_ready=True)
         self.seat_client = client
         self.use_command_palette = False
+        # no widget of the table's has a tooltip: no tooltip widget composed into every screen
+        self._disable_tooltips = True
         self.console = Console(
             color_system=color_system(term, colorterm),  # type: ignore[arg-type]
             file=self.console.file,
@@ -313,7 +315,7 @@ class RemoteApp(ServerSide, MahjongApp):
             if self.waiting is None:
                 self.waiting = WaitingScreen(info)
                 self.push_screen(self.waiting)
-            else:
+            elif info != self.waiting.info:
                 self.waiting.show(info)
         elif self.waiting is not None:
             self._close_waiting()
@@ -323,7 +325,32 @@ class RemoteApp(ServerSide, MahjongApp):
         if waiting is not None and waiting in self.screen_stack:
             while self.screen_stack and self.screen is not waiting:
                 self.pop_screen()
-            self.pop_screen()
+            if len(self.screen_stack) > 1:
+                self.pop_screen()
+            # else it is the session's first screen: the table screen replaces it
+
+    def get_default_screen(self) -> Screen[Any]:
+        """A session at a waiting table starts on the waiting screen itself, not on Textual's
+        blank default screen with the waiting screen pushed over it: composing, laying out
+        and resuming that blank screen (and its toast rack and tooltip) was about a fifth of
+        a new session's first work on the server."""
+        table = self.seat_client.table
+        if table.state is TableState.WAITING:
+            self.info = table.info()
+            self.waiting = WaitingScreen(self.info)
+            # as ``switch_screen`` leaves a screen, which this one will be replaced by
+            self.waiting._push_result_callback(self, None)
+            return self.waiting
+        return super().get_default_screen()
+
+    def open_table(self) -> None:
+        stack = self.screen_stack
+        if len(stack) == 1 and isinstance(stack[0], WaitingScreen) and self.waiting is None:
+            self._game_no += 1
+            self.table_screen = TableScreen()
+            self.switch_screen(self.table_screen)
+        else:
+            super().open_table()
 
     def table_now(self) -> bool:
         return self.seat_client.table.state is not TableState.WAITING
@@ -406,8 +433,10 @@ class RemoteApp(ServerSide, MahjongApp):
         if error:
             self.notify(error, markup=False)
             return
-        while len(self.screen_stack) > 2:
+        while len(self.screen_stack) > 1:
             self.pop_screen()
+        if not self.screen._result_callbacks:  # Textual's default screen: switched from too
+            self.screen._push_result_callback(self, None)
         self._game_no += 1
         self._result_shown = None
         self.table_screen = TableScreen()

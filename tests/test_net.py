@@ -420,9 +420,15 @@ async def test_a_session_has_one_table_screen_and_one_subscription(server: Mahjo
     # cost as much CPU as the rest of the connect)
     assert app.table_screen is None
     assert not any(isinstance(s, TableScreen) for s in app.screen_stack)
+    # and the waiting screen is the session's first screen, with no blank screen beneath it
+    assert [type(s).__name__ for s in app.screen_stack] == ["WaitingScreen"]
+    # no tooltip widget composed into the session's screens (nothing of the table's has one)
+    assert not app.screen.query("Tooltip")
     c.send("s")
     await c.wait_for("宜春")
     assert sum(isinstance(s, TableScreen) for s in app.screen_stack) == 1
+    assert [type(s).__name__ for s in app.screen_stack] == ["TableScreen"]
+    assert not app.screen.query("Tooltip") and app.screen.query("ToastRack")
     assert len(app.seat_client._callbacks) == 1
     delivered: list[object] = []
     apply_update = app.table_screen.apply_update
