@@ -37,6 +37,7 @@ once); ``MJ_BENCH_STAGGER`` (default 0.5) the seconds over which the tables' fir
 are spread, and ``MJ_BENCH_WARMUP`` (default 0) the seconds of play before the window opens;
 ``MJ_BENCH_SLOW=1`` reports the loop's slow turns (see ``bench.instrumented_server``);
 ``MJ_BENCH_GARBAGE=1`` counts the cyclic garbage found while measuring, by type;
+``MJ_BENCH_YOUNG=1`` counts, by type, what the collector's middle generation scans;
 ``MJ_BENCH_PYSPY=PREFIX`` records the server with ``py-spy`` (not a dependency: install it)
 into ``PREFIX-N.txt``, collapsed stacks, for each table count N.
 """
@@ -370,10 +371,13 @@ def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
         return {
             "gc": (len(gcs) / wall, max(gcs, default=0.0) * 1000, sum(gcs) / wall,
                    len(probes["gc"]["2"])),
+            "gc_gens": [(len(g), max(g, default=0.0) * 1000, _pct(g, 0.5) * 1000 if g else 0.0)
+                        for g in (probes["gc"][k] for k in ("0", "1", "2"))],
             "lag_ms": (_pct(probes["lag"], 0.99) * 1000, max(probes["lag"], default=0.0) * 1000),
             "bursts": probes.get("bursts"),
             "slow_kinds": probes.get("slow_kinds"),
             "garbage": probes.get("garbage"),
+            "young": probes.get("young"),
             "tables": tables,
             "sessions": tables * 4,
             "workers": workers,
@@ -442,12 +446,20 @@ def main() -> None:
               f"{r['connect_loaded_ms'][0]:.0f} ms max {r['connect_loaded_ms'][1]:.0f} ms "
               f"(n={r['connect_loaded_ms'][2]}); loop lag p99 {r['lag_ms'][0]:.1f} ms max "
               f"{r['lag_ms'][1]:.0f} ms; GC {r['gc'][0]:.1f}/s (full {r['gc'][3]}) max "
-              f"{r['gc'][1]:.1f} ms, {r['gc'][2] * 100:.1f}% of the time; load "
+              f"{r['gc'][1]:.1f} ms, {r['gc'][2] * 100:.1f}% of the time ("
+              + ", ".join(f"gen{i} {n}× p50 {p50:.1f} max {top:.1f} ms"
+                          for i, (n, top, p50) in enumerate(r["gc_gens"])) + "); load "
               f"{r['load'][0]:.1f}→{r['load'][1]:.1f}",
               flush=True)
         if r["garbage"] is not None:  # MJ_BENCH_GARBAGE=1
             print("     cyclic garbage while measuring: " + ", ".join(
                 f"{name} {n}" for name, n in r["garbage"][:20]), flush=True)
+        if r["young"] is not None:  # MJ_BENCH_YOUNG=1
+            n, objects, young, kinds = r["young"]
+            print(f"     a middle collection scans {objects / max(n, 1):.0f} objects, "
+                  f"{young / max(n, 1):.0f} of them in generation 0 (mean of {n}): "
+                  + ", ".join(f"{name} {k / max(n, 1):.0f}" for name, k in kinds[:25]),
+                  flush=True)
         if r["bursts"] is not None:  # MJ_BENCH_SLOW=1
             worst = sorted(r["bursts"], reverse=True)[:3]
             print(f"     loop turns over 30 ms: {len(r['bursts'])}; worst: " + "; ".join(

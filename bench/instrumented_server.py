@@ -8,7 +8,8 @@ task, its name) — what a latency spike was made of — and every callback over
 (count and total time). With ``MJ_BENCH_GARBAGE=1`` it counts
 the cyclic garbage found while measuring, by type. ``MJ_BENCH_GC=A,B,C`` sets the collector's
 thresholds instead of the server's own; ``MJ_BENCH_FULLGC=1`` times one full collection 5 s
-into the window (``full_gc``: objects collected, seconds, objects tracked).
+into the window (``full_gc``: objects collected, seconds, objects tracked);
+``MJ_BENCH_YOUNG=1`` counts by type what the first five middle-generation collections scan.
 
 Run as ``python -m bench.instrumented_server serve ...`` (the same arguments as ``serve``).
 """
@@ -114,6 +115,30 @@ def _garbage_probe() -> None:
     atexit.register(count)
 
 
+def _young_probe() -> None:
+    """What a middle-generation collection has to scan: at the start of up to 5 of them while
+    measuring, the objects of generations 0 and 1 counted by type (``MJ_BENCH_YOUNG=1``)."""
+    kinds: dict[str, int] = {}
+    seen = [0, 0, 0]  # collections sampled, objects seen, of which in generation 0
+
+    def probe(phase: str, info: dict[str, int]) -> None:
+        if phase != "start" or info["generation"] != 1 or seen[0] >= 5 or not _measuring():
+            return
+        seen[0] += 1
+        for gen in (0, 1):
+            for o in gc.get_objects(generation=gen):
+                name = type(o).__qualname__
+                if type(o) is tuple:  # by what they hold
+                    name = f"tuple{len(o)}({','.join(type(x).__name__ for x in o[:3])})"
+                kinds[name] = kinds.get(name, 0) + 1
+                seen[1] += 1
+                seen[2] += gen == 0
+        STATS["young"] = [seen[0], seen[1], seen[2],
+                          sorted(kinds.items(), key=lambda kv: -kv[1])[:30]]
+
+    gc.callbacks.insert(0, probe)  # before the pause probe starts its clock
+
+
 def _write() -> None:
     path = os.environ.get("MJ_BENCH_STATS")
     if path:
@@ -168,5 +193,7 @@ if __name__ == "__main__":
     if os.environ.get("MJ_BENCH_GARBAGE"):
         _garbage_probe()
     gc.callbacks.append(_gc_probe)
+    if os.environ.get("MJ_BENCH_YOUNG"):
+        _young_probe()
     net.server.serve = _serve_probed
     sys.exit(cli.main(sys.argv[1:]))
