@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import gc
 
+import pytest
 from rich.segment import Segment
 from rich.style import Style
+from textual.cache import FIFOCache
 from textual.strip import Strip
 
 from tui import textual_fixes
@@ -116,3 +118,26 @@ async def test_a_resize_to_the_size_a_screen_is_laid_out_at_lays_out_nothing() -
             assert layouts and layouts[-1] == 60
     finally:
         Compositor.reflow = reflow  # type: ignore[method-assign]
+
+
+def test_a_strips_caches_are_made_when_first_used() -> None:
+    """A new strip holds no cache objects; the first crop makes the crop cache, which then
+    serves the same crop again, and the other caches stay unmade."""
+    textual_fixes.apply()
+    s = _strip()
+    slots = {name: Strip.__dict__[name].slot for name in textual_fixes._STRIP_CACHES}
+    for slot in slots.values():
+        with pytest.raises(AttributeError):
+            slot.__get__(s, Strip)
+    gc.collect()
+    before = sum(isinstance(o, FIFOCache) for o in gc.get_objects())
+    strips = [_strip() for _ in range(100)]
+    assert sum(isinstance(o, FIFOCache) for o in gc.get_objects()) == before
+    cropped = s.crop(1, 5)
+    assert (cropped.text, cropped.cell_length) == (" 万 ", 4)
+    assert s.crop(1, 5) is cropped  # from the cache now made
+    assert isinstance(slots["_crop_cache"].__get__(s, Strip), FIFOCache)
+    with pytest.raises(AttributeError):
+        slots["_style_cache"].__get__(s, Strip)
+    assert s.apply_style(Style(italic=True)) is s.apply_style(Style(italic=True))
+    assert [x.text for x in strips[0].divide([2, 9])] == ["一", "万 east"]
