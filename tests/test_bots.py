@@ -304,3 +304,20 @@ def test_hard_pengs_into_shangrao_baodiao() -> None:
     assert HardPlayer().choose(view) == peng
     hand.apply(E, peng)
     assert HardPlayer().choose(build_view(hand, E)) == Action.discard(parse_tile("1s"))
+
+
+def test_hard_throws_the_lighter_only_when_dealing() -> None:
+    from engine.rulesets import find_ruleset
+    from engine.table import Phase
+
+    hand = Hand(find_ruleset("yichun", {}), seed=3, dealer=S)
+    seen = 0
+    while hand.phase is Phase.BUY:
+        seat = hand.to_act()[0]
+        view = build_view(hand, seat)
+        action = HardPlayer().choose(view)
+        assert action.lighter == (seat == S)
+        assert not NormalPlayer().choose(view).lighter
+        seen += seat == S
+        hand.apply(seat, action)
+    assert seen == 1 and hand.lighters == 1
