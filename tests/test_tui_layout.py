@@ -167,3 +167,28 @@ def test_game_scores_reach_the_update() -> None:
     update = TableUpdate(view=build_view(game.hand, 0), hands_per_game=game.hands_per_game)
     rows = build_rows(update, UiState(lang="zh"), 120, 40)
     assert "第1/8盘" in "".join(t for _, t, _ in rows[0])
+
+
+def test_spans_and_rows_are_shared_tuples_and_their_tables_stay_bounded(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two tables drawing the same view get the very same span and row objects (what a region
+    keeps is then never new to the garbage collector); the shared tables are emptied when
+    they grow past their bound, and drawing goes on the same."""
+    from tui import layout
+
+    game = Game("shangrao", 4)
+    game.new_hand()
+    assert game.hand is not None
+    update = TableUpdate(view=build_view(game.hand, 0), hands_per_game=game.hands_per_game)
+    ui = UiState(lang="en")
+    a = layout.TableRows().build(update, ui, 80, 24)
+    b = layout.TableRows().build(update, ui, 80, 24)
+    assert a == b and any(a)
+    assert all(ra is rb for ra, rb in zip(a, b, strict=True))
+    assert all(sa is sb for ra, rb in zip(a, b, strict=True) for sa, sb in zip(ra, rb, strict=True))
+    monkeypatch.setattr(layout, "_SPANS_MAX", 10)
+    monkeypatch.setattr(layout, "_ROWS_MAX", 3)
+    c = layout.TableRows().build(update, ui, 80, 24)  # starts past both bounds: emptied first
+    assert c == a
+    assert len(layout._SPANS) <= 10 + sum(len(r) for r in c)
+    assert len(layout._ROWS) <= 3 + len(c) + 1
