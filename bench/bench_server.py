@@ -37,7 +37,8 @@ once); ``MJ_BENCH_STAGGER`` (default 0.5) the seconds over which the tables' fir
 are spread, and ``MJ_BENCH_WARMUP`` (default 0) the seconds of play before the window opens;
 ``MJ_BENCH_SLOW=1`` reports the loop's slow turns (see ``bench.instrumented_server``);
 ``MJ_BENCH_GARBAGE=1`` counts the cyclic garbage found while measuring, by type;
-``MJ_BENCH_YOUNG=1`` counts, by type, what the collector's middle generation scans;
+``MJ_BENCH_YOUNG=1`` (``0``) counts, by type, what the collector's middle (youngest)
+generation scans;
 ``MJ_BENCH_PYSPY=PREFIX`` records the server with ``py-spy`` (not a dependency: install it)
 into ``PREFIX-N.txt``, collapsed stacks, for each table count N.
 """
@@ -456,8 +457,9 @@ def main() -> None:
                 f"{name} {n}" for name, n in r["garbage"][:20]), flush=True)
         if r["young"] is not None:  # MJ_BENCH_YOUNG=1
             n, objects, young, kinds = r["young"]
-            print(f"     a middle collection scans {objects / max(n, 1):.0f} objects, "
-                  f"{young / max(n, 1):.0f} of them in generation 0 (mean of {n}): "
+            print(f"     a collection scans {objects / max(n, 1):.0f} objects, "
+                  f"{young / max(n, 1):.0f} of them in generation 0 (mean of {n}; by type, "
+                  "each container weighed by its length + 1): "
                   + ", ".join(f"{name} {k / max(n, 1):.0f}" for name, k in kinds[:25]),
                   flush=True)
         if r["bursts"] is not None:  # MJ_BENCH_SLOW=1

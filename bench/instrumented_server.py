@@ -9,7 +9,9 @@ task, its name) — what a latency spike was made of — and every callback over
 the cyclic garbage found while measuring, by type. ``MJ_BENCH_GC=A,B,C`` sets the collector's
 thresholds instead of the server's own; ``MJ_BENCH_FULLGC=1`` times one full collection 5 s
 into the window (``full_gc``: objects collected, seconds, objects tracked);
-``MJ_BENCH_YOUNG=1`` counts by type what the first five middle-generation collections scan.
+``MJ_BENCH_YOUNG=1`` counts by type what the first five middle-generation collections scan
+(``MJ_BENCH_YOUNG=0``: young collections), weighing a container by its length + 1 (its pauses
+are then longer: for finding out what to cut, not for timing).
 
 Run as ``python -m bench.instrumented_server serve ...`` (the same arguments as ``serve``).
 """
@@ -116,21 +118,25 @@ def _garbage_probe() -> None:
 
 
 def _young_probe() -> None:
-    """What a middle-generation collection has to scan: at the start of up to 5 of them while
-    measuring, the objects of generations 0 and 1 counted by type (``MJ_BENCH_YOUNG=1``)."""
+    """What a collection has to scan: at the start of up to 5 of them while measuring, the
+    objects of the generations it collects, by type, each container weighed by its length + 1
+    (``MJ_BENCH_YOUNG=1``: middle-generation collections, ``0``: young ones)."""
     kinds: dict[str, int] = {}
     seen = [0, 0, 0]  # collections sampled, objects seen, of which in generation 0
 
+    which = int(os.environ.get("MJ_BENCH_YOUNG", "1"))  # 1: middle collections; 0: young
+
     def probe(phase: str, info: dict[str, int]) -> None:
-        if phase != "start" or info["generation"] != 1 or seen[0] >= 5 or not _measuring():
+        if phase != "start" or info["generation"] != which or seen[0] >= 5 or not _measuring():
             return
         seen[0] += 1
-        for gen in (0, 1):
+        for gen in range(which + 1):
             for o in gc.get_objects(generation=gen):
                 name = type(o).__qualname__
                 if type(o) is tuple:  # by what they hold
                     name = f"tuple{len(o)}({','.join(type(x).__name__ for x in o[:3])})"
-                kinds[name] = kinds.get(name, 0) + 1
+                weight = 1 + len(o) if isinstance(o, (list, tuple, dict, set)) else 1
+                kinds[name] = kinds.get(name, 0) + weight
                 seen[1] += 1
                 seen[2] += gen == 0
         STATS["young"] = [seen[0], seen[1], seen[2],
