@@ -141,3 +141,23 @@ def test_a_strips_caches_are_made_when_first_used() -> None:
         slots["_style_cache"].__get__(s, Strip)
     assert s.apply_style(Style(italic=True)) is s.apply_style(Style(italic=True))
     assert [x.text for x in strips[0].divide([2, 9])] == ["一", "万 east"]
+
+
+def test_the_variables_tokens_are_made_once_and_never_changed_by_parsing() -> None:
+    """Stylesheets with the same variables share one tokenisation of them; CSS that defines
+    one of them again does not change the shared tokens; new variables get their own."""
+    from textual.css.stylesheet import Stylesheet
+
+    textual_fixes.apply()
+    variables = {"accent": "#ff0000", "panel": "#101010"}
+    a, b = Stylesheet(variables=dict(variables)), Stylesheet(variables=dict(variables))
+    assert a._variable_tokens is b._variable_tokens
+    before = {k: list(v) for k, v in a._variable_tokens.items()}
+    a.add_source("$accent: #00ff00 $panel;\nScreen { background: $accent; }",
+                 read_from=("test", "redefines"))
+    a.parse()
+    assert {k: list(v) for k, v in b._variable_tokens.items()} == before
+    assert str(a.rules[0].styles.background) != "" and before["accent"][0].value == "#ff0000"
+    other = Stylesheet(variables={"accent": "#0000ff"})
+    assert other._variable_tokens is not a._variable_tokens
+    assert other._variable_tokens["accent"][0].value == "#0000ff"
