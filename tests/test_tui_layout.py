@@ -192,3 +192,32 @@ def test_spans_and_rows_are_shared_tuples_and_their_tables_stay_bounded(
     assert c == a
     assert len(layout._SPANS) <= 10 + sum(len(r) for r in c)
     assert len(layout._ROWS) <= 3 + len(c) + 1
+
+
+def test_the_log_keeps_only_the_events_it_draws() -> None:
+    """Across a whole hand the log's cache holds no more than the events it looked at (those
+    on its row, and the one that did not fit), never the hand's, and an event drawn again
+    reuses its spans."""
+    from engine.bots.basic import BasicPlayer
+    from engine.view import EVENTS_IN_VIEW
+    from tui import layout
+
+    game = Game("gejiu", 2)
+    game.new_hand()
+    hand = game.hand
+    assert hand is not None
+    rows = layout.TableRows()
+    ui = UiState(lang="en")
+    player = BasicPlayer()
+    reused = 0
+    biggest = 0
+    while not hand.is_over:
+        seat = hand.to_act()[0]
+        hand.apply(seat, player.choose(build_view(hand, seat)))
+        before = dict(rows._events)
+        rows.build(TableUpdate(view=build_view(hand, 0), hands_per_game=8), ui, 80, 24)
+        biggest = max(biggest, len(rows._events))
+        reused += sum(1 for k, v in rows._events.items() if before.get(k) is v)
+    assert len(hand.events) > 40
+    assert 0 < biggest <= EVENTS_IN_VIEW < len(hand.events)
+    assert reused > len(hand.events)

@@ -401,7 +401,9 @@ class TableRows:
         self._order: list[RegionRows] = []
         self._rows: list[Row] = []
         self._size = (0, 0)
+        # the log's events as spans: those the last log drew, and those this one draws
         self._events: dict[int, tuple[Event, list[Span] | None, int]] = {}
+        self._events_now: dict[int, tuple[Event, list[Span] | None, int]] = {}
         self._events_style: tuple[int, str, Face] | None = None
         self._ready: tuple[object, tuple[Kind | None, dict[Kind, str]]] = ((), (None, {}))
         self._waits: tuple[object, list[Piece] | None] = ((), None)
@@ -569,6 +571,7 @@ class TableRows:
             self._events_style = style
         hit = self._events.get(id(e))
         if hit is not None and hit[0] is e:
+            self._events_now[id(e)] = hit
             return hit[1], hit[2]
         pcs = event_pieces(e, me, lang, face)
         spans: list[Span] | None = None
@@ -579,9 +582,7 @@ class TableRows:
                 if text:
                     spans.append((w, text, st))
                     w += cell_len(text)
-        if len(self._events) > 256:
-            self._events.clear()
-        self._events[id(e)] = (e, spans, w)
+        self._events_now[id(e)] = (e, spans, w)
         return spans, w
 
     def _log(self, c: Canvas, view: View, ui: UiState, me: int, y: int) -> None:
@@ -589,6 +590,9 @@ class TableRows:
         width = c.width - 2
         chosen: list[tuple[list[Span], int]] = []
         used = 0
+        # only the events drawn now are kept for the next log: a cache of every event of the
+        # hand (in each session) was a tenth of what the collector's middle generation scanned
+        self._events_now = {}
         for e in reversed(view.events):
             spans, w = self._event(e, me, ui.lang, ui.face)
             if spans is None:
@@ -597,6 +601,7 @@ class TableRows:
                 break
             chosen.append((spans, w))
             used += w + 3
+        self._events, self._events_now = self._events_now, {}
         out: list[Span] = []
         x = 1
         for i, (spans, w) in enumerate(reversed(chosen)):
