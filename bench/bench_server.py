@@ -39,6 +39,7 @@ are spread, and ``MJ_BENCH_WARMUP`` (default 0) the seconds of play before the w
 ``MJ_BENCH_GARBAGE=1`` counts the cyclic garbage found while measuring, by type;
 ``MJ_BENCH_YOUNG=1`` (``0``) counts, by type, what the collector's middle (youngest)
 generation scans;
+``MJ_BENCH_LOG=FILE`` appends the server's log to FILE;
 ``MJ_BENCH_PYSPY=PREFIX`` records the server with ``py-spy`` (not a dependency: install it)
 into ``PREFIX-N.txt``, collapsed stacks, for each table count N.
 """
@@ -311,7 +312,8 @@ def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "bench.instrumented_server", "serve", "--port", str(port),
          "--data", data, "--max-per-address", "100000"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        cwd=ROOT, stdout=subprocess.PIPE,
+        stderr=open(log, "ab") if (log := os.environ.get("MJ_BENCH_LOG")) else subprocess.DEVNULL,  # noqa: SIM115
         env={**os.environ, "MJ_BENCH_STATS": str(stats), "MJ_BENCH_MARK": str(mark)},
     )
     assert proc.stdout is not None

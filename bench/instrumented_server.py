@@ -135,6 +135,11 @@ def _young_probe() -> None:
                 name = type(o).__qualname__
                 if type(o) is tuple:  # by what they hold
                     name = f"tuple{len(o)}({','.join(type(x).__name__ for x in o[:3])})"
+                elif type(o) is list:
+                    name = f"list[{type(o[0]).__name__ if o else ''}]"
+                elif type(o) is dict:  # by its first key: a name, or the keys' type
+                    first = next(iter(o), None)
+                    name = f"dict[{first[:24] if isinstance(first, str) else type(first).__name__}]"
                 weight = 1 + len(o) if isinstance(o, (list, tuple, dict, set)) else 1
                 kinds[name] = kinds.get(name, 0) + weight
                 seen[1] += 1
