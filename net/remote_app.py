@@ -338,17 +338,23 @@ class RemoteApp(ServerSide, MahjongApp):
         if table.state is TableState.WAITING:
             self.info = table.info()
             self.waiting = WaitingScreen(self.info)
-            # as ``switch_screen`` leaves a screen, which this one will be replaced by
-            self.waiting._push_result_callback(self, None)
             return self.waiting
         return super().get_default_screen()
+
+    def _replace_screen_with(self, screen: Screen[Any]) -> None:
+        """``switch_screen``, also from the first screen (Textual's default screen or the
+        waiting screen), which ``switch_screen`` would find without the result callback that
+        ``push_screen`` gives every other screen."""
+        if not self.screen._result_callbacks:
+            self.screen._push_result_callback(self, None)
+        self.switch_screen(screen)
 
     def open_table(self) -> None:
         stack = self.screen_stack
         if len(stack) == 1 and isinstance(stack[0], WaitingScreen) and self.waiting is None:
             self._game_no += 1
             self.table_screen = TableScreen()
-            self.switch_screen(self.table_screen)
+            self._replace_screen_with(self.table_screen)
         else:
             super().open_table()
 
@@ -435,12 +441,10 @@ class RemoteApp(ServerSide, MahjongApp):
             return
         while len(self.screen_stack) > 1:
             self.pop_screen()
-        if not self.screen._result_callbacks:  # Textual's default screen: switched from too
-            self.screen._push_result_callback(self, None)
         self._game_no += 1
         self._result_shown = None
         self.table_screen = TableScreen()
-        self.switch_screen(self.table_screen)
+        self._replace_screen_with(self.table_screen)
         update = self.seat_client.table.update_for(self.seat_client.seat_index)
         if update is not None:
             self._post_update(update)

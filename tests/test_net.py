@@ -455,3 +455,28 @@ async def test_the_cipher_is_aes_not_chacha(server: MahjongServer) -> None:
     cipher = c.conn.get_extra_info("send_cipher")
     assert cipher is not None and "aes" in cipher and "chacha" not in cipher
     await c.close()
+
+
+async def test_a_new_game_after_game_over_replaces_every_screen(server: MahjongServer) -> None:
+    """From the waiting screen (the session's first), through a one-hand game to its game
+    result, Enter starts the next game: one table screen, nothing beneath it."""
+    c = await join(server, "nell", new_key(), "join ng --rules gejiu --option hands_per_game=1")
+    await c.wait_for("press S")
+    (session,) = server.sessions
+    app = session.app
+    c.send("s")
+    await c.wait_for("个旧")
+    t = server.registry.tables["ng"]
+    first = app.table_screen
+    seat = t.seats.index(next(s for s in t.seats if s.clients))
+    await play_by_keys(t, {seat: c})
+    await c.wait_for("Enter: game result")
+    c.send("\r")
+    await c.wait_for("Game over")
+    assert [type(s).__name__ for s in app.screen_stack] == ["TableScreen", "GameResultScreen"]
+    c.send("\r")
+    await until(lambda: app.table_screen is not first, 5.0, "the next game's table")
+    await c.wait_for(lambda text: "个旧" in text and "Game over" not in text)
+    assert [type(s).__name__ for s in app.screen_stack] == ["TableScreen"]
+    assert app.screen is app.table_screen and t.game is not None and t.game_no == 2
+    await c.close()

@@ -94,6 +94,7 @@ class TableUpdated(Message):
     def can_replace(self, message: Message) -> bool:
         return isinstance(message, TableUpdated)
 
+
 # theme name -> (the theme, its CSS variables, the app's ``theme_variables`` for it)
 _CSS_VARIABLES: dict[str, tuple[Theme, dict[str, str], dict[str, str]]] = {}
 
