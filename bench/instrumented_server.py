@@ -123,7 +123,6 @@ def _young_probe() -> None:
     (``MJ_BENCH_YOUNG=1``: middle-generation collections, ``0``: young ones)."""
     kinds: dict[str, int] = {}
     seen = [0, 0, 0]  # collections sampled, objects seen, of which in generation 0
-
     which = int(os.environ.get("MJ_BENCH_YOUNG", "1"))  # 1: middle collections; 0: young
 
     def probe(phase: str, info: dict[str, int]) -> None:
@@ -138,7 +137,10 @@ def _young_probe() -> None:
                 elif type(o) is list:
                     name = f"list[{type(o[0]).__name__ if o else ''}]"
                 elif type(o) is dict:  # by its first key: a name, or the keys' type
-                    first = next(iter(o), None)
+                    try:  # (a computer player's thread may be changing it)
+                        first = next(iter(o), None)
+                    except RuntimeError:
+                        first = None
                     name = f"dict[{first[:24] if isinstance(first, str) else type(first).__name__}]"
                 weight = 1 + len(o) if isinstance(o, (list, tuple, dict, set)) else 1
                 kinds[name] = kinds.get(name, 0) + weight
