@@ -4,6 +4,17 @@ Checks after each action: all 136 tiles accounted for exactly once (wall, kong t
 melds, ponds); settlements zero-sum and running scores zero-sum; no view leaks (each seat's view
 holds exactly its own concealed tiles, and only counts of everybody else's). A violation raises
 :class:`SimulationViolation` naming the seed, the hand and the action index that reproduce it.
+
+Duplicate mode (``simulate(..., duplicate=True)``, ``mahjong-ssh simulate --duplicate``) plays
+every deal :data:`ROTATIONS` times with the levels rotated through the seats, so that each level
+meets the same tiles from every seat and the luck of the deal cancels out of the comparison.
+A *deal* is the first hand of a one-hand :class:`~engine.game.Game` with the deal's seed: that
+fixes everything a hand takes from its game (the hand's seed, hence the shuffle, the dice, the
+wild / kong tiles; the dealer, from the game's first-dealer roll; hand number 1; running scores
+0, 0, 0, 0) and nothing carries over from one deal to the next (no dealer kept after a win: that
+would make the next deal depend on who won this one). Buying (买) and the rest of a hand's
+ruleset state happen inside the hand, so the players' choices there are part of the play, not of
+the deal. The statistics are per level, with the 95% interval computed over deals.
 """
 
 from __future__ import annotations
@@ -15,11 +26,20 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from engine.actions import Action
-from engine.game import Game
+from engine.game import Game, HandSummary
+from engine.rulesets import find_ruleset
 from engine.table import Hand, InvariantError, Phase
 from engine.view import View, build_view
 
 GAME_LENGTH = 1000  # the most hands_per_game allows
+ROTATIONS = 4  # duplicate mode: plays per deal, one per rotation of the levels
+
+
+def rotation_levels(levels: Sequence[str], rotation: int) -> tuple[str, ...]:
+    """Each seat's level in play ``rotation`` of a duplicate deal: seat ``s`` gets
+    ``levels[(s - rotation) % 4]`` (every level moves one seat on, E→S→W→N, per rotation), so
+    over the four plays every level sits in every seat once."""
+    return tuple(levels[(s - rotation) % 4] for s in range(4))
 
 
 class Player(Protocol):
@@ -27,14 +47,18 @@ class Player(Protocol):
 
 
 class SimulationViolation(AssertionError):
-    def __init__(self, seed: int, hand_no: int, hand_seed: int, action_index: int, problem: str):
+    def __init__(self, seed: int, hand_no: int, hand_seed: int, action_index: int, problem: str,
+                 rotation: int | None = None):
         self.seed = seed
-        self.hand_no = hand_no
+        self.hand_no = hand_no  # in duplicate mode: the play's number, deal × 4 + rotation + 1
         self.hand_seed = hand_seed
         self.action_index = action_index
         self.problem = problem
+        self.rotation = rotation  # duplicate mode only
+        where = "" if rotation is None else (
+            f" (deal {(hand_no - 1) // ROTATIONS + 1}, rotation {rotation})")
         super().__init__(
-            f"violation at seed {seed}, hand {hand_no} (hand seed {hand_seed}), "
+            f"violation at seed {seed}, hand {hand_no}{where} (hand seed {hand_seed}), "
             f"action index {action_index}: {problem}"
         )
 
@@ -55,6 +79,17 @@ class SimulationReport:
     labels: tuple[str, ...] = ()  # each seat's player (e.g. its computer level), if named
     seat_hand_net: list[list[int]] = field(default_factory=lambda: [[], [], [], []])
     seat_deal_ins: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # hands, not wins
+    # duplicate mode: ``hands`` counts plays, play i being rotation i % 4 of deal i // 4 (so
+    # ``seat_hand_net[s][i]`` is seat s's net in it, with level ``rotation_levels(labels,
+    # i % 4)[s]``); wins and deal-ins are also booked per level
+    duplicate: bool = False
+    label_wins: Counter[str] = field(default_factory=Counter)
+    label_deal_ins: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def deals(self) -> int:
+        """Duplicate mode: the deals played (each :data:`ROTATIONS` times); else 0."""
+        return self.hands // ROTATIONS if self.duplicate else 0
 
     def mean_payment(self) -> float:
         return self.total_paid / self.hands if self.hands else 0.0
@@ -75,10 +110,15 @@ class SimulationReport:
             "seat_deal_ins": self.seat_deal_ins,
             "seats": [st.to_json() for st in self.seat_stats()],
             "levels": [st.to_json() for st in self.label_stats()],
+            "duplicate": ({"deals": self.deals, "plays_per_deal": ROTATIONS,
+                           "interval_over": "deals"} if self.duplicate else None),
         }
 
     def seat_stats(self) -> list[SeatStats]:
-        """Per seat: mean points per hand with a 95% interval, win and deal-in rates."""
+        """Per seat: mean points per hand with a 95% interval, win and deal-in rates. None in
+        duplicate mode, where a seat's player changes from play to play."""
+        if self.duplicate:
+            return []
         labels = self.labels or tuple("ESWN")
         return [
             SeatStats.of(f"{'ESWN'[s]} {labels[s]}" if self.labels else labels[s],
@@ -92,6 +132,8 @@ class SimulationReport:
         (so the interval comes from the spread of whole hands)."""
         if not self.labels:
             return []
+        if self.duplicate:
+            return self.duplicate_stats()
         out = []
         for label in sorted(set(self.labels), key=self.labels.index):
             seats = [s for s in range(4) if self.labels[s] == label]
@@ -104,6 +146,34 @@ class SimulationReport:
             ))
         return out
 
+    def deal_means(self, label: str) -> list[float]:
+        """Duplicate mode: per deal, ``label``'s mean net over every (play, seat) it held in
+        the deal's :data:`ROTATIONS` plays: the deal's one sample for that level."""
+        seats = [rotation_levels(self.labels, r) for r in range(ROTATIONS)]
+        out = []
+        for d in range(self.deals):
+            nets = [self.seat_hand_net[s][d * ROTATIONS + r]
+                    for r in range(ROTATIONS) for s in range(4) if seats[r][s] == label]
+            out.append(sum(nets) / len(nets))
+        return out
+
+    def duplicate_stats(self) -> list[SeatStats]:
+        """Duplicate mode, per level: mean points per hand, its 95% interval over DEALS (the
+        independent unit: a deal's plays share its tiles, so they are not independent samples),
+        win and deal-in rates per hand the level played in a seat."""
+        out = []
+        for label in sorted(set(self.labels), key=self.labels.index):
+            k = self.labels.count(label)
+            seat_hands = self.deals * ROTATIONS * k
+            st = SeatStats.of(f"{label} x{k}", self.deal_means(label), 0, 0)
+            out.append(SeatStats(
+                st.name, self.deals * ROTATIONS, st.mean, st.ci95,
+                self.label_wins[label] / seat_hands if seat_hands else 0.0,
+                self.label_deal_ins[label] / seat_hands if seat_hands else 0.0,
+                deals=self.deals,
+            ))
+        return out
+
 
 @dataclass(frozen=True)
 class SeatStats:
@@ -113,6 +183,7 @@ class SeatStats:
     ci95: float  # half-width of the 95% confidence interval of the mean (normal approx.)
     win_rate: float
     deal_in_rate: float
+    deals: int | None = None  # duplicate mode: the deals the interval is computed over
 
     @classmethod
     def of(cls, name: str, nets: Sequence[float], wins: float, deal_ins: float) -> SeatStats:
@@ -123,9 +194,13 @@ class SeatStats:
         return cls(name, n, mean, half, wins / n if n else 0.0, deal_ins / n if n else 0.0)
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "hands": self.hands, "mean": round(self.mean, 3),
-                "ci95": round(self.ci95, 3), "win_rate": round(self.win_rate, 4),
-                "deal_in_rate": round(self.deal_in_rate, 4)}
+        out: dict[str, Any] = {
+            "name": self.name, "hands": self.hands, "mean": round(self.mean, 3),
+            "ci95": round(self.ci95, 3), "win_rate": round(self.win_rate, 4),
+            "deal_in_rate": round(self.deal_in_rate, 4)}
+        if self.deals is not None:
+            out["deals"] = self.deals
+        return out
 
 
 def check_view(hand: Hand, view: View) -> None:
@@ -199,6 +274,7 @@ def simulate(
     check: bool = True,
     on_hand: Callable[[Hand], None] | None = None,
     levels: Sequence[str] | None = None,
+    duplicate: bool = False,
 ) -> SimulationReport:
     """Play ``hands`` hands and return the statistics; ``on_hand`` is called with every
     finished hand (e.g. to write its record). ``levels`` names a computer level per seat
@@ -207,17 +283,49 @@ def simulate(
     The hands are played as consecutive games of at most :data:`GAME_LENGTH` hands (the
     longest game the table options allow): the first game has ``seed``, the next ones seeds
     drawn from ``random.Random(seed)``, so the first N hands are the same whatever ``hands`` is.
+
+    With ``duplicate`` (which needs ``levels``), ``hands`` counts the hands played and must be
+    a multiple of :data:`ROTATIONS`: ``hands // 4`` deals are each played four times, play
+    ``r`` seating ``rotation_levels(levels, r)`` with players made afresh for it. Deal k is the
+    one hand of a ``Game`` whose seed is the k-th drawn from ``random.Random(seed)`` (see the
+    module docstring), so the first deals are the same whatever ``hands`` is.
     """
     from engine.bots import BasicPlayer, make_player
 
     if hands < 0:
         raise ValueError(f"cannot play {hands} hands")
-    opts = dict(options or {})
-    opts["hands_per_game"] = min(hands, GAME_LENGTH) or 1
     if levels is not None:
         if len(levels) != 4:
             raise ValueError(f"four seats need four levels, got {len(levels)}")
-        players = [make_player(level) for level in levels]
+        if not duplicate:
+            players = [make_player(level) for level in levels]
+    opts = dict(options or {})
+    if duplicate:
+        if levels is None or players is not None:
+            raise ValueError("duplicate mode needs levels (and makes its own players)")
+        if hands % ROTATIONS:
+            raise ValueError(f"duplicate mode plays each deal {ROTATIONS} times: "
+                             f"{hands} hands is not a multiple of {ROTATIONS}")
+        opts["hands_per_game"] = 1
+        report = SimulationReport(rules=find_ruleset(rules, opts).name, seed=seed,
+                                  labels=tuple(levels), duplicate=True)
+        deal_seeds = random.Random(seed)
+        for d in range(hands // ROTATIONS):
+            deal_seed = deal_seeds.getrandbits(63)
+            for r in range(ROTATIONS):
+                seated = rotation_levels(levels, r)
+                game = Game(rules, deal_seed, opts)
+                hand, summary = _play(game, [make_player(level) for level in seated], check,
+                                      on_hand, seed, d * ROTATIONS + r + 1, r)
+                _book(report, hand, summary)
+                assert hand.settlement is not None
+                for w in hand.settlement.wins:
+                    report.label_wins[seated[w.seat]] += 1
+                for s in _dealt_in(hand):
+                    report.label_deal_ins[seated[s]] += 1
+        return report
+
+    opts["hands_per_game"] = min(hands, GAME_LENGTH) or 1
     game_seeds = random.Random(seed)
     game = Game(rules, seed, opts)
     seats: Sequence[Player] = players or [BasicPlayer() for _ in range(4)]
@@ -227,49 +335,71 @@ def simulate(
         if game.is_over:
             opts["hands_per_game"] = min(hands - played, GAME_LENGTH)
             game = Game(rules, game_seeds.getrandbits(63), opts)
-        hand = game.new_hand()
-        current = hand
-        number = played + 1
+        hand, summary = _play(game, seats, check, on_hand, seed, played + 1)
+        _book(report, hand, summary)
+    return report
 
-        def fail(index: int, problem: str, h: Hand = current, n: int = number) -> None:
-            raise SimulationViolation(seed, n, h.seed, index, problem)
 
-        try:
-            play_hand(hand, seats, check=check, on_violation=fail)
-        except SimulationViolation:
-            if on_hand is not None:
-                on_hand(hand)  # the record up to the violation
-            raise
-        except Exception as exc:  # an engine error is a violation too
-            if on_hand is not None:
-                on_hand(hand)
-            raise SimulationViolation(
-                seed, number, hand.seed, len(hand.actions), f"{type(exc).__name__}: {exc}"
-            ) from exc
-        summary = game.finish_hand()
+def _play(
+    game: Game,
+    players: Sequence[Player],
+    check: bool,
+    on_hand: Callable[[Hand], None] | None,
+    seed: int,
+    number: int,
+    rotation: int | None = None,
+) -> tuple[Hand, HandSummary]:
+    """Play the game's next hand (hand ``number`` of the simulation) and settle it."""
+    hand = game.new_hand()
+
+    def fail(index: int, problem: str) -> None:
+        raise SimulationViolation(seed, number, hand.seed, index, problem, rotation)
+
+    try:
+        play_hand(hand, players, check=check, on_violation=fail)
+    except SimulationViolation:
+        if on_hand is not None:
+            on_hand(hand)  # the record up to the violation
+        raise
+    except Exception as exc:  # an engine error is a violation too
         if on_hand is not None:
             on_hand(hand)
-        if check and sum(game.scores) + sum(game.spectator_scores.values()) != 0:
-            raise SimulationViolation(
-                seed, number, hand.seed, len(hand.actions), "running scores not zero-sum"
-            )
-        report.hands += 1
-        report.actions += len(hand.actions)
-        settlement = hand.settlement
-        assert settlement is not None
-        if not settlement.wins:
-            report.draws += 1
-        if len(settlement.wins) > 1:
-            report.multi_winner_hands += 1
-        for w in settlement.wins:
-            report.wins_by_pattern[f"{w.pattern_zh} {w.pattern_en}"] += 1
-            report.seat_wins[w.seat] += 1
-        for win in hand.wins:
-            report.win_methods[win.how.value] += 1
-        for s in range(4):
-            report.seat_net[s] += summary.net[s]
-            report.seat_hand_net[s].append(summary.net[s])
-        for s in {w.from_seat for w in hand.wins if w.from_seat is not None}:
-            report.seat_deal_ins[s] += 1  # discarded the winning tile or had its kong robbed
-        report.total_paid += sum(v for v in settlement.net.values() if v > 0)
-    return report
+        raise SimulationViolation(
+            seed, number, hand.seed, len(hand.actions), f"{type(exc).__name__}: {exc}",
+            rotation,
+        ) from exc
+    summary = game.finish_hand()
+    if on_hand is not None:
+        on_hand(hand)
+    if check and sum(game.scores) + sum(game.spectator_scores.values()) != 0:
+        raise SimulationViolation(
+            seed, number, hand.seed, len(hand.actions), "running scores not zero-sum", rotation
+        )
+    return hand, summary
+
+
+def _dealt_in(hand: Hand) -> set[int]:
+    """The seats that discarded a winning tile or had a kong robbed."""
+    return {w.from_seat for w in hand.wins if w.from_seat is not None}
+
+
+def _book(report: SimulationReport, hand: Hand, summary: HandSummary) -> None:
+    report.hands += 1
+    report.actions += len(hand.actions)
+    settlement = hand.settlement
+    assert settlement is not None
+    if not settlement.wins:
+        report.draws += 1
+    if len(settlement.wins) > 1:
+        report.multi_winner_hands += 1
+    for w in settlement.wins:
+        report.wins_by_pattern[f"{w.pattern_zh} {w.pattern_en}"] += 1
+        report.seat_wins[w.seat] += 1
+    for win in hand.wins:
+        report.win_methods[win.how.value] += 1
+    for s in range(4):
+        report.seat_net[s] += summary.net[s]
+        report.seat_hand_net[s].append(summary.net[s])
+    for s in _dealt_in(hand):
+        report.seat_deal_ins[s] += 1  # hands, not wins
+    report.total_paid += sum(v for v in settlement.net.values() if v > 0)

@@ -22,7 +22,7 @@ from engine.record import (
     replay_lines,
 )
 from engine.rulesets import RULESETS, OptionError
-from engine.simulate import SimulationViolation, simulate
+from engine.simulate import ROTATIONS, SimulationViolation, simulate
 from engine.table import Hand
 
 
@@ -51,16 +51,30 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if record is not None:
             record.write(dumps(hand_lines(hand)))
 
+    if args.duplicate and (not args.seats or args.hands % ROTATIONS):
+        if record is not None:
+            record.close()
+        print(f"error: --duplicate needs --seats and --hands a multiple of {ROTATIONS} "
+              f"(hands played: each deal is played {ROTATIONS} times)", file=sys.stderr)
+        return 2
     try:
         report = simulate(
             args.rules, args.hands, args.seed, options=_options(args.option),
             check=not args.fast, on_hand=write_record, levels=args.seats,
+            duplicate=args.duplicate,
         )
     except SimulationViolation as exc:
         print(f"VIOLATION: {exc}", file=sys.stderr)
+        hands = exc.hand_no
+        extra = "".join(f" --option {o}" for o in args.option or [])
+        if args.seats:
+            extra += " --seats " + ",".join(args.seats)
+        if args.duplicate:
+            hands = -(-hands // ROTATIONS) * ROTATIONS  # up to the end of the deal
+            extra += " --duplicate"
         print(
             f"reproduce: mahjong-ssh simulate --rules {args.rules} --seed {exc.seed} "
-            f"--hands {exc.hand_no}",
+            f"--hands {hands}{extra}",
             file=sys.stderr,
         )
         return 1
@@ -78,7 +92,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
-    print(f"{report.rules}: {report.hands} hands, seed {report.seed}, 0 violations")
+    if report.duplicate:
+        print(f"{report.rules}: {report.hands} hands, duplicate: {report.deals} deals × "
+              f"{ROTATIONS} plays (levels rotated through the seats), seed {report.seed}, "
+              f"0 violations")
+    else:
+        print(f"{report.rules}: {report.hands} hands, seed {report.seed}, 0 violations")
     print(f"  actions {report.actions}, draws {report.draws}, "
           f"hands with several winners {report.multi_winner_hands}")
     print("  wins by pattern:")
@@ -89,7 +108,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print("  net per seat: " + ", ".join(f"{'ESWN'[s]} {v:+d}" for s, v in
                                           enumerate(report.seat_net)))
     if args.seats:
-        print("  points per hand (95% interval), win rate, deal-in rate:")
+        if report.duplicate:
+            print(f"  points per hand (95% interval over the {report.deals} deals: a level's "
+                  f"sample is its mean over a deal's {ROTATIONS} plays), win rate, "
+                  f"deal-in rate:")
+        else:
+            print("  points per hand (95% interval), win rate, deal-in rate:")
         for st in report.seat_stats() + report.label_stats():
             print(f"    {st.name:12} {st.mean:+8.3f} ± {st.ci95:6.3f}   win {st.win_rate:6.1%}"
                   f"   deal-in {st.deal_in_rate:6.1%}")
@@ -237,7 +261,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="computer players play; every invariant is checked")
     p.add_argument("--rules", choices=rules, required=True)
-    p.add_argument("--hands", type=int, default=1000)
+    p.add_argument("--hands", type=int, default=1000,
+                   help="hands played (default 1000); with --duplicate a multiple of 4, "
+                   "HANDS/4 deals each played 4 times")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--option", action="append", metavar="KEY=VALUE")
     p.add_argument("--json", action="store_true")
@@ -245,6 +271,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--record", metavar="FILE", help="write every hand's game record to FILE")
     p.add_argument("--seats", type=_levels, metavar="L,L,L,L",
                    help="computer level per seat E,S,W,N (easy, normal, hard); default all easy")
+    p.add_argument("--duplicate", action="store_true",
+                   help="duplicate (1 vs 3 rotation): play every deal (a hand's seed, dealer "
+                   "and zero scores) 4 times, seat s getting level L[(s - r) %% 4] in play r, "
+                   "with fresh players each play; statistics per level, the 95%% interval "
+                   "over deals. Needs --seats")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("replay", help="re-run a game record, check it, print the result")
