@@ -114,8 +114,8 @@ class ScriptedClient:
     def new_game(self, rules: str, options: Mapping[str, Any], seed: int | None) -> str | None:
         return None
 
-    def set_paused(self, paused: bool) -> None:
-        pass
+    def set_paused(self, paused: bool) -> bool:
+        return False
 
     def close(self) -> None:
         pass

@@ -797,8 +797,8 @@ class SeatClient:
         """At a shared table a new game keeps the table's rules (after a game is over)."""
         return self.table.start()
 
-    def set_paused(self, paused: bool) -> None:
-        pass  # the table does not wait for one small terminal
+    def set_paused(self, paused: bool) -> bool:
+        return False  # the table does not wait for one small terminal: its timer runs on
 
     def close(self) -> None:
         if self.closed:

@@ -17,7 +17,8 @@ from engine.tiles import parse_tile, parse_tiles
 from engine.view import MeldView, PondView, View, build_view
 from tui.client import TableUpdate
 from tui.faces import Face, big, glyph, small, small_width
-from tui.layout import UiState, build_rows, claim_prompt, ready_hint, unseen_counts
+from tui.i18n import tr
+from tui.layout import UiState, build_rows, claim_prompt, ready_hint, unseen_counts, wrap_cells
 from tui.result_text import help_lines
 from tui.rules_text import SUMMARIES
 from tui.settings import Settings
@@ -87,7 +88,33 @@ def test_too_small_shows_a_notice() -> None:
     view = crowded_view("yichun")
     rows = build_rows(TableUpdate(view=view), UiState(lang="en"), 60, 20)
     text = " ".join(t for row in rows for _, t, _ in row)
-    assert "80×24" in text and "60×20" in text
+    assert "80×24" in text and "60×20" in text and "paused" in text
+    # at a shared table the game goes on, and the notice says so
+    rows = build_rows(TableUpdate(view=view), UiState(lang="en", small_waits=False), 60, 20)
+    text = " ".join(t for row in rows for _, t, _ in row)
+    assert "plays on" in text and "paused" not in text
+
+
+@pytest.mark.parametrize("waits", [True, False])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_small_notice_breaks_between_words(lang: str, waits: bool) -> None:
+    view = crowded_view("gejiu")
+    rows = build_rows(TableUpdate(view=view), UiState(lang=lang, small_waits=waits), 20, 8)
+    lines = [" ".join(t for _, t, _ in row) for row in rows if row]
+    message = tr(lang, "too_small" if waits else "too_small_live", w=20, h=8)
+    assert all(cell_len(line) <= 18 for line in lines)
+    if lang == "en":  # every word whole, in order
+        assert " ".join(lines).split() == message.split()
+    else:  # every character in order; none of 。，） starts a line
+        assert "".join(lines).replace(" ", "") == message.replace(" ", "")
+        assert not any(line[0] in "。，）" for line in lines)
+
+
+def test_wrap_cells() -> None:
+    assert wrap_cells("Please enlarge the terminal", 10) == ["Please", "enlarge", "the", "terminal"]
+    assert wrap_cells("abcdefghijkl mn", 5) == ["abcde", "fghij", "kl mn"]  # a long word is cut
+    assert wrap_cells("现在 20×8）。游戏", 8) == ["现在", "20×8）。", "游戏"]
+    assert wrap_cells("", 5) == [""]
 
 
 @pytest.mark.parametrize("face", list(Face))

@@ -51,8 +51,10 @@ class TableClient(Protocol):
     def new_game(self, rules: str, options: Mapping[str, Any], seed: int | None) -> str | None:
         """Start a new game (a table may refuse: the message says why)."""
 
-    def set_paused(self, paused: bool) -> None:
-        """The seat cannot see the table (terminal too small); a table may ignore this."""
+    def set_paused(self, paused: bool) -> bool:
+        """The seat cannot see the table (terminal too small), or can again. Returns whether
+        the table waits for it meanwhile (a table shared with others plays on), which the
+        notice over the small terminal says."""
 
     def close(self) -> None:
         """The seat leaves; no more callbacks."""

@@ -11,6 +11,7 @@ top, 下家 (next player, who plays after you) on the RIGHT, yourself at the bot
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -77,6 +78,7 @@ class UiState:
     suggestion: Kind | None = None
     now: float = 0.0
     keys: dict[str, str] = field(default_factory=dict)  # binding id -> key shown in hints
+    small_waits: bool = True  # the table waits while the terminal is too small (not if shared)
 
 
 _TILE_STYLES: dict[tuple[Kind, tuple[str, ...]], str] = {}
@@ -425,7 +427,7 @@ class TableRows:
         self.regions_built = 0
         if width < MIN_WIDTH or height < MIN_HEIGHT:
             c = Canvas(width, height)
-            _too_small(c, ui.lang)
+            _too_small(c, ui.lang, ui.small_waits)
             self._size = (0, 0)
             self._order = []
             return c.frozen()
@@ -664,20 +666,59 @@ def next_timer_change(update: TableUpdate, now: float) -> float | None:
     return update.deadline - max(0.0, mark) + 0.002
 
 
-def _too_small(c: Canvas, lang: str) -> None:
-    text = tr(lang, "too_small", w=c.width, h=c.height)
-    lines: list[str] = []
-    line = ""
-    width = max(10, c.width - 2)
-    for ch in text:
-        if cell_len(line + ch) > width:
-            lines.append(line)
-            line = ""
-        line += ch
-    lines.append(line)
+def _too_small(c: Canvas, lang: str, waits: bool = True) -> None:
+    text = tr(lang, "too_small" if waits else "too_small_live", w=c.width, h=c.height)
+    lines = wrap_cells(text, max(10, c.width - 2))
     top = max(0, (c.height - len(lines)) // 2)
     for i, ln in enumerate(lines):
         c.put(max(0, (c.width - cell_len(ln)) // 2), top + i, ln, "notice")
+
+
+_WRAP_UNITS = re.compile(r"[^\s\u2e80-\uffef]+|[\u2e80-\uffef]|\s+")
+_NO_LINE_START = frozenset("。，、）」』】！？：；")  # CJK punctuation that closes
+
+
+def wrap_cells(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` cells, broken between words (and between CJK
+    characters, which need no space; closing CJK punctuation never starts a line); a word
+    longer than a line is cut."""
+    lines: list[list[str]] = []
+    line: list[str] = []
+    used = 0
+    for unit in _WRAP_UNITS.findall(text):
+        if unit.isspace():
+            if line and used < width:
+                line.append(" ")
+                used += 1
+            continue
+        while cell_len(unit) > width:  # a word wider than the line: cut it
+            if "".join(line).strip():
+                lines.append(line)
+            cut = 0
+            while cell_len(unit[:cut + 1]) <= width:
+                cut += 1
+            lines.append([unit[:cut]])
+            unit = unit[cut:]
+            line, used = [], 0
+        w = cell_len(unit)
+        if used + w > width:
+            carried: list[str] = []
+            if unit in _NO_LINE_START:  # the word or character before goes down with it
+                while len(line) > 1:
+                    carried.insert(0, line.pop())
+                    if carried[0] not in _NO_LINE_START and not carried[0].isspace():
+                        break
+                if sum(cell_len(u) for u in carried) + w > width:
+                    line += carried  # too long to carry: the punctuation starts the line
+                    carried = []
+            lines.append(line)
+            line = carried
+            used = sum(cell_len(u) for u in line)
+        line.append(unit)
+        used += w
+    lines.append(line)
+    out = ["".join(units).rstrip() for units in lines]
+    return [ln for ln in out if ln] or [""]
 
 
 def _status_row(c: Canvas, update: TableUpdate, ui: UiState, me: int,

@@ -117,11 +117,12 @@ class LocalTable:
         self._publish(force=True)
         self._waker.kick()
 
-    def set_paused(self, paused: bool) -> None:
+    def set_paused(self, paused: bool) -> bool:
         if paused != self._paused:
             self._paused = paused
             self._deadline = None
             self._waker.kick()
+        return True  # the computer players and the timer wait
 
     def close(self) -> None:
         self._closed = True

@@ -276,7 +276,10 @@ class TableScreen(Screen[None]):
 
     def on_resize(self) -> None:
         small = self.size.width < MIN_WIDTH or self.size.height < MIN_HEIGHT
-        self.mj.client.set_paused(small)
+        waits = self.mj.client.set_paused(small)
+        if small and waits != self.ui.small_waits:  # the notice says whether the game waits
+            self.ui.small_waits = waits
+            self._redraw()
         if self.result is not None:  # the result's lines are laid out for the width
             self._show_result_page(keep_top=True)
 
