@@ -24,6 +24,7 @@ import signal
 import sys
 import time
 from collections import Counter
+from collections.abc import Mapping
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +53,8 @@ mahjong-ssh: Chinese regional mahjong (宜春 Yichun, 上饶 Shangrao, 个旧 Ge
     discarder_pays_double, max_lighters, spectator_stakes (yichun); discard_wins
     (shangrao); first_roller (gejiu).  e.g. --option hands_per_game=4
   ssh -t -p PORT HOST watch NAME          watch table NAME without seeing any hand 旁观
+  --lang zh|en (after join NAME, watch NAME, or alone for the lobby): the table's language
+    语言; without it, Chinese when your ssh sends a zh_* LANG (SendEnv LANG LC_*)
   ssh -p PORT HOST stats                  the leaderboard 排行榜
   ssh -p PORT HOST help                   this text 帮助
 
@@ -114,6 +117,7 @@ class Command:
     rules: str | None = None
     options: tuple[tuple[str, Any], ...] = ()  # table options for a new table
     bots: tuple[str, str, str, str] | None = None  # computer levels per seat E,S,W,N
+    lang: str | None = None  # --lang: the table's language (None: from the client's locale)
 
 
 class CommandError(ValueError):
@@ -127,7 +131,29 @@ class CommandError(ValueError):
 
 TABLE_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 JOIN_USAGE = ("join NAME [--rules yichun|shangrao|gejiu] [--option KEY=VALUE ...] "
-              "[--bots LEVEL|L,L,L,L]")
+              "[--bots LEVEL|L,L,L,L] [--lang zh|en]")
+LANGS = ("en", "zh")
+
+
+def lang_value(value: str) -> str:
+    lang = value.strip().lower()
+    if lang not in LANGS:
+        raise CommandError(f"--lang takes zh or en, not {value[:10]!r} 语言只能是 zh 或 en",
+                           shown=True)
+    return lang
+
+
+def locale_lang(env: Mapping[str, Any] | None) -> str | None:
+    """The language of the client's locale, if its ssh sent one (``SendEnv LANG LC_*``, on by
+    default in Debian's ssh_config): "zh" for zh_CN.UTF-8 and the like, "en" for any other,
+    None when none came. LC_ALL, then LC_MESSAGES, then LANG, as POSIX orders them."""
+    if not env:
+        return None
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = str(env.get(name) or "").strip()
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    return None
 
 
 def valid_table_name(name: str) -> bool:
@@ -178,31 +204,34 @@ def parse_command(text: str | None) -> Command:
     head, rest = words[0], words[1:]
     if head in ("stats", "help") and not rest:
         return Command(head)
+    if head.partition("=")[0] in ("--lang", "-l"):  # the lobby, in a language
+        flag, eq, value = head.partition("=")
+        if (not eq and len(rest) != 1) or (eq and rest):
+            raise CommandError("usage: --lang zh|en (the lobby) 用法", shown=True)
+        return Command("lobby", lang=lang_value(value if eq else rest[0]))
     if head not in ("join", "watch"):
         raise CommandError("unknown command")
     if not rest:
-        raise CommandError(f"usage: {JOIN_USAGE} · watch NAME", shown=True)
+        raise CommandError(f"usage: {JOIN_USAGE} · watch NAME [--lang zh|en]", shown=True)
     name, extra = rest[0], rest[1:]
     if not valid_table_name(name):
         raise CommandError(f"bad table name {name[:30]!r}: up to 24 letters, digits, - or _ "
                            f"牌桌名只能用字母数字", shown=True)
-    if head == "watch":
-        if extra:
-            raise CommandError("usage: watch NAME", shown=True)
-        return Command(head, name)
+    usage = JOIN_USAGE if head == "join" else "watch NAME [--lang zh|en]"
+    flags = ("--rules", "-r", "--option", "-o", "--bots", "-b", "--lang", "-l")
     rules: str | None = None
     pairs: list[str] = []
     bots: tuple[str, str, str, str] | None = None
+    lang: str | None = None
     i = 0
     while i < len(extra):
         word = extra[i]
         flag, eq, value = word.partition("=")
-        if flag not in ("--rules", "-r", "--option", "-o", "--bots", "-b"):
-            raise CommandError(f"unknown argument {word[:30]!r}; usage: {JOIN_USAGE}",
-                               shown=True)
+        if flag not in (flags if head == "join" else ("--lang", "-l")):
+            raise CommandError(f"unknown argument {word[:30]!r}; usage: {usage}", shown=True)
         if not eq:
             if i + 1 >= len(extra):
-                raise CommandError(f"{flag} needs a value; usage: {JOIN_USAGE}", shown=True)
+                raise CommandError(f"{flag} needs a value; usage: {usage}", shown=True)
             value = extra[i + 1]
             i += 1
         i += 1
@@ -210,6 +239,8 @@ def parse_command(text: str | None) -> Command:
             rules = value.lower()
         elif flag in ("--option", "-o"):
             pairs.append(value)
+        elif flag in ("--lang", "-l"):
+            lang = lang_value(value)
         else:
             from net.registry import parse_levels
 
@@ -221,10 +252,12 @@ def parse_command(text: str | None) -> Command:
 
     if rules is not None and rules not in RULESETS:
         raise CommandError(f"unknown ruleset {rules!r}: {', '.join(RULESETS)}", shown=True)
+    if head == "watch":
+        return Command(head, name, lang=lang)
     options = parse_options(pairs)
     if options:
         check_table_settings(rules, options)
-    return Command(head, name, rules, tuple(sorted(options.items())), bots)
+    return Command(head, name, rules, tuple(sorted(options.items())), bots, lang)
 
 
 # --- per connection ------------------------------------------------------------------------
@@ -458,12 +491,13 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         return driver
 
     async def _run_app(self, command: Command) -> None:
-        from net.remote_app import RemoteApp
+        from net.remote_app import RemoteApp, RemoteSettings
 
         account = self.conn.account
         assert account is not None and self.chan is not None
         env = self.chan.get_environment()
         colorterm = str(env.get("COLORTERM", "")) if env else ""
+        lang = command.lang or locale_lang(env)
         status = 0
         client = None
         try:
@@ -479,6 +513,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 if not isinstance(chosen, Command) or self.ended or self.chan is None:
                     return
                 command = chosen
+                lang = command.lang or lang
             try:
                 table = self.server.table_for(command)
             except ValueError as exc:  # TableExists, OptionError, unknown ruleset
@@ -490,7 +525,8 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 status = 1
                 return
             client = table.join(account, spectate=command.name == "watch")
-            app = RemoteApp(client, term=self.term or "xterm", colorterm=colorterm)
+            settings = RemoteSettings(lang=lang) if lang else None
+            app = RemoteApp(client, settings, term=self.term or "xterm", colorterm=colorterm)
             await self._run(app)
             status = app.return_code or 0
         except Exception:

@@ -192,7 +192,8 @@ class PtyClient:
 
     async def connect(self, port: int, username: str, key: asyncssh.SSHKey | None = None,
                       command: str | None = None, term: str = "xterm-256color",
-                      pty: bool = True, window: int = 2 * 1024 * 1024) -> PtyClient:
+                      pty: bool = True, window: int = 2 * 1024 * 1024,
+                      env: dict[str, str] | None = None) -> PtyClient:
         self.conn = await asyncssh.connect(
             "127.0.0.1", port, username=username, known_hosts=None,
             client_keys=[key] if key is not None else None, agent_path=None,
@@ -203,7 +204,7 @@ class PtyClient:
             lambda: _ClientSession(self), command,
             term_type=term if pty else None,
             term_size=(self.screen.columns, self.screen.lines) if pty else None,
-            encoding=None, window=window,
+            encoding=None, window=window, env=tuple((env or {}).items()),
         )
         return self
 

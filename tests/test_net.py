@@ -31,9 +31,10 @@ def new_key() -> asyncssh.SSHKey:
 
 
 async def join(srv: MahjongServer, name: str, key: asyncssh.SSHKey | None, command: str,
-               width: int = 80, height: int = 24, term: str = "xterm-256color") -> PtyClient:
+               width: int = 80, height: int = 24, term: str = "xterm-256color",
+               env: dict[str, str] | None = None) -> PtyClient:
     c = PtyClient(width, height)
-    await c.connect(srv.port, name, key, command=command, term=term)
+    await c.connect(srv.port, name, key, command=command, term=term, env=env)
     return c
 
 
@@ -170,6 +171,24 @@ async def test_join_start_key_fills_seats_with_computer_players(server: MahjongS
     await c.wait_for("个旧")
     assert t.seats[1].occupant is None and t.is_bot(1)
     await c.close()
+
+
+async def test_the_table_speaks_the_language_asked_for(server: MahjongServer) -> None:
+    # --lang, else the locale the client's ssh sends (Debian's ssh_config: SendEnv LANG LC_*)
+    zh = await join(server, "zh1", new_key(), "join lang1", env={"LANG": "zh_CN.UTF-8"})
+    await zh.wait_for("press S")
+    zh.send("s")
+    await zh.wait_for("第1/")  # the status row in Chinese: 第1/8盘
+    en = await join(server, "en1", new_key(), "watch lang1", env={"LANG": "zh_CN.UTF-8",
+                                                                  "LC_ALL": "en_US.UTF-8"})
+    await en.wait_for("Hand 1/")
+    flag = await join(server, "zh2", new_key(), "watch lang1 --lang zh",
+                      env={"LANG": "en_GB.UTF-8"})
+    await flag.wait_for("第1/")
+    plain = await join(server, "en2", new_key(), "watch lang1")
+    await plain.wait_for("Hand 1/")
+    for c in (zh, en, flag, plain):
+        await c.close()
 
 
 async def test_resize_and_a_tiny_terminal(server: MahjongServer) -> None:

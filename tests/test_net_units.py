@@ -18,7 +18,14 @@ from net.driver import SSHDriver
 from net.registry import Registry, TableConfig
 from net.remote_app import RemoteApp, color_system
 from net.sanitize import clean_line, clean_name, strip_controls
-from net.server import CommandError, MahjongServer, neutralise_redirects, parse_command
+from net.server import (
+    Command,
+    CommandError,
+    MahjongServer,
+    locale_lang,
+    neutralise_redirects,
+    parse_command,
+)
 from net.store import Account, Store
 from net.testing import PtyClient, fast_config, start_server
 
@@ -78,9 +85,26 @@ def test_commands_parse_and_everything_else_is_refused() -> None:
     assert parse_command("join friday").table == "friday"
     assert parse_command("watch friday").name == "watch"
     for bad in ("rm -rf /", "join", "join ../x", "join a --rules poker", "stats x", "help me",
-                "join a b"):
+                "join a b", "join a --lang fr", "watch a --rules gejiu", "watch a --lang",
+                "--lang", "--lang zh x", "--lang=de"):
         with pytest.raises(CommandError):
             parse_command(bad)
+
+
+def test_the_language_of_a_command_and_of_the_client_locale() -> None:
+    assert parse_command("join friday --lang zh --rules gejiu").lang == "zh"
+    assert parse_command("join friday -l=EN").lang == "en"
+    assert parse_command("join friday").lang is None
+    assert parse_command("watch friday --lang zh") == Command("watch", "friday", lang="zh")
+    assert parse_command("--lang zh") == Command("lobby", lang="zh")
+    assert parse_command("--lang=en") == Command("lobby", lang="en")
+    assert locale_lang(None) is None and locale_lang({}) is None
+    assert locale_lang({"LANG": "zh_CN.UTF-8"}) == "zh"
+    assert locale_lang({"LANG": "zh_TW.Big5"}) == "zh"
+    assert locale_lang({"LANG": "de_DE.UTF-8"}) == "en"
+    assert locale_lang({"LANG": "zh_CN.UTF-8", "LC_ALL": "C"}) == "en"  # LC_ALL wins
+    assert locale_lang({"LANG": "en_US.UTF-8", "LC_MESSAGES": "zh_CN.UTF-8"}) == "zh"
+    assert locale_lang({"LC_ALL": "", "LANG": "zh_SG"}) == "zh"  # an empty one is unset
 
 
 # --- the store --------------------------------------------------------------------------------
