@@ -3,17 +3,20 @@ view, and a few positions where the right move is known."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from engine.actions import Action, ActionType
 from engine.bots import LEVELS, HardPlayer, NormalPlayer, make_player, suggest_discard
 from engine.bots.normal import Seat
 from engine.bots.shape import NO_MELDS, HandEval, distance
+from engine.melds import MeldType
 from engine.scenario import rigged_hand
 from engine.simulate import simulate
 from engine.table import Hand
 from engine.tiles import parse_tile, parse_tiles, to_counts
-from engine.view import View, build_view
+from engine.view import MeldView, View, build_view
 
 RULES = ("yichun", "shangrao", "gejiu")
 E, S, W, N = 0, 1, 2, 3
@@ -321,3 +324,41 @@ def test_hard_throws_the_lighter_only_when_dealing() -> None:
         seen += seat == S
         hand.apply(seat, action)
     assert seen == 1 and hand.lighters == 1
+
+
+def _yichun_offer(hands: dict[int, str], dealer: int, first: str | None,
+                  buyers: tuple[int, ...] = ()) -> View:
+    """E is offered S's discard of 2s: the dealer throws ``first`` (if E deals), claims are
+    passed, then S throws 2s."""
+    hand = rigged_hand("yichun", hands, dealer=dealer, buyers=buyers)
+    if first is not None:
+        hand.apply(dealer, Action.discard(parse_tile(first)))
+        while hand.to_act()[0] != S or build_view(hand, S).drawn is None:
+            hand.apply(hand.to_act()[0], Action.pass_())
+    hand.apply(S, Action.discard(parse_tile("2s")))
+    view = build_view(hand, E)
+    assert Action.win() in view.legal and view.my_move
+    return view
+
+
+def test_hard_passes_a_yichun_discard_win_for_a_concealed_self_draw() -> None:
+    # E deals, concealed and ready on 2s 4s 5s 7s 8s (16 unseen) at the start: a self-draw, paid
+    # by all three at x2 for 门清, is likely enough to beat S paying the discard alone
+    view = _yichun_offer({E: "123m 456m 3334567s N", S: "2s 19m 19p 9s EWNZFB 8m"}, E, "N")
+    assert NormalPlayer().choose(view) == Action.win()
+    assert HardPlayer().choose(view) == Action.pass_()
+    # near the wall's end, or with a peng (no 门清), the discard is taken
+    assert HardPlayer().choose(dataclasses.replace(view, remaining=12)) == Action.win()
+    peng = view.seats[E].melds + (MeldView(MeldType.PENG, parse_tiles("111p"), None, N),)
+    opened = dataclasses.replace(view, seats=tuple(
+        dataclasses.replace(p, melds=peng) if p.seat == E else p for p in view.seats))
+    assert HardPlayer().choose(opened) == Action.win()
+
+
+def test_hard_takes_a_yichun_earthly_win() -> None:
+    # S deals and throws 2s first: E's win is 地糊 (12), never passed, though W and N bought
+    # (a self-draw would be paid 2+2+2 against the dealer's 2)
+    view = _yichun_offer({E: "123m 456m 3334567s", S: "2s 19m 19p 9s EWNZFB 8m 7m"}, S, None,
+                         buyers=(W, N))
+    assert HardPlayer.menqing_pass(dataclasses.replace(view, dealer=W))  # not the first: passed
+    assert HardPlayer().choose(view) == Action.win()

@@ -28,6 +28,15 @@ who must buy and draws first — comes out ahead (+0.36 ± 0.22 points a dealt h
 ``normal`` players, where a free seat nets −0.14 to 0.00 by its place: buying never pays), so
 doubling its hands earns while not dealing it would double a loss.
 
+门清 (Yichun): a discard win offered to a concealed hand (no chi, peng or 明杠) is passed when a
+self-draw is likely enough: a self-draw is paid by all three (×2 for 门清, each payer's own
+buying factor) where the discard is paid by the discarder alone at ×2, so it pays Σ B(payer) /
+B(discarder) times as much (2 to 4). The chance of drawing a winning tile before an opponent
+wins (``MQ_HAZARD`` per opponent turn) from the unseen copies of the waits and the draws left,
+times that ratio, must beat ``MQ_MARGIN`` (the wins passed and the deal-ins while waiting). There
+is no 过水 in Yichun: a later discard may still be taken. Never on the dealer's first discard
+(地糊, 12).
+
 Defence: each opponent's chance of being ready is read from its melds, the length of its
 pond and Gejiu's 报听 (weak signals below ``READY_MIN`` are ignored); a tile's chance of being
 its wait from the unseen copies and the rank, and is zero for a tile the opponent let go by
@@ -46,10 +55,10 @@ from typing import Final
 from engine.actions import Action, ActionType
 from engine.bots.normal import NormalPlayer, Seat, after_claim, order_key, plain_discard
 from engine.bots.shape import INF, HandEval, combine, group_vec, group_vecs, meld_facts
-from engine.hands import is_baodiao_pung_shape, is_baodiao_shape, readings
+from engine.hands import is_baodiao_pung_shape, is_baodiao_shape, readings, waits
 from engine.melds import Meld, MeldType
 from engine.scoring.shangrao import pattern_value
-from engine.table import EventType
+from engine.table import EventType, Phase
 from engine.tiles import NUM_KINDS, Kind
 from engine.view import SeatPublic, View
 
@@ -69,6 +78,8 @@ REACH: Final = 0.3  # how much one more missing tile discounts a hand's value
 POINTS: Final = {"yichun": 6.0, "shangrao": 6.0, "gejiu": 8.0}  # a value-1 win, in points
 BAODIAO_KEEP: Final = 0.85  # chance that no opponent self-draws before our next draw
 BAODIAO_LOSS: Final = 2.0  # points paid when one does (per hand, what a win costs a payer)
+MQ_HAZARD: Final = 0.03  # 门清: chance that an opponent wins on one of its turns
+MQ_MARGIN: float = 1.5  # 门清: a self-draw's expected worth over the discard win's, to pass
 READY_MIN: float = 0.25  # weaker signals than this are not acted on
 READY_BY_MELDS: Final = (0.03, 0.1, 0.3, 0.6, 0.9)
 
@@ -99,6 +110,19 @@ def baodiao_discards(tiles: Sequence[Kind], wild: Kind) -> list[tuple[Kind, list
     return out
 
 
+def self_draw_chance(outs: int, unseen: int, draws: int, hazard: float = MQ_HAZARD) -> float:
+    """The chance of drawing one of ``outs`` winning tiles (of ``unseen`` tiles not seen) in
+    ``draws`` draws before any of the three opponents wins (``hazard`` on each of their turns)."""
+    chance, alive, left = 0.0, 1.0, max(unseen, outs + 1)
+    for _ in range(draws):
+        alive *= (1.0 - hazard) ** 3
+        p = outs / left
+        chance += alive * p
+        alive *= 1.0 - p
+        left = max(outs + 1, left - 4)
+    return chance
+
+
 class HardPlayer(NormalPlayer):
     level = "hard"
 
@@ -111,7 +135,32 @@ class HardPlayer(NormalPlayer):
             action = self.baodiao_decline(view)
             if action is not None:
                 return action
+        if view.rules == "yichun" and view.my_move and self.menqing_pass(view):
+            return Action.pass_()
         return super().choose(view)
+
+    # --- Yichun 门清 ------------------------------------------------------------------------
+    @staticmethod
+    def menqing_pass(view: View) -> bool:
+        """Yichun: whether to pass the discard win offered now, for a 门清 self-draw."""
+        me, source = view.viewer, view.window_from
+        if me is None or source is None or view.phase is not Phase.CLAIM:
+            return False
+        if Action.win() not in view.legal:
+            return False
+        mine = view.seats[me]
+        if any(m.type is not MeldType.AGANG for m in mine.melds):
+            return False  # not concealed: a self-draw pays no more than the discarder does
+        if source == view.dealer and len(view.seats[source].pond) == 1:
+            return False  # perhaps 地糊
+        melds = [Meld(m.type, m.tiles) for m in mine.melds if m.tiles is not None]
+        unseen = Seat.of(view).unseen
+        outs = sum(unseen[k] for k in waits("yichun", list(view.hand), melds))
+        if not outs:
+            return False
+        factor = {p.seat: 2 if p.bought else 1 for p in view.seats}
+        ratio = sum(f for s, f in factor.items() if s != me) / factor[source]
+        return self_draw_chance(outs, sum(unseen), view.remaining // 4) * ratio > MQ_MARGIN
 
     # --- Shangrao 宝吊头 ---------------------------------------------------------------------
     @staticmethod
