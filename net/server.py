@@ -53,8 +53,9 @@ mahjong-ssh: Chinese regional mahjong (宜春 Yichun, 上饶 Shangrao, 个旧 Ge
     discarder_pays_double, max_lighters, spectator_stakes (yichun); discard_wins
     (shangrao); first_roller (gejiu).  e.g. --option hands_per_game=4
   ssh -t -p PORT HOST watch NAME          watch table NAME without seeing any hand 旁观
-  --lang zh|en (after join NAME, watch NAME, or alone for the lobby): the table's language
-    语言; without it, Chinese when your ssh sends a zh_* LANG (SendEnv LANG LC_*)
+  ssh -t -p PORT HOST lobby --lang zh     --lang zh|en also after join NAME / watch NAME: the
+                                          table's language 语言 (default: Chinese when your
+                                          ssh sends a zh_* LANG, as SendEnv LANG LC_* does)
   ssh -p PORT HOST stats                  the leaderboard 排行榜
   ssh -p PORT HOST help                   this text 帮助
 
@@ -204,11 +205,16 @@ def parse_command(text: str | None) -> Command:
     head, rest = words[0], words[1:]
     if head in ("stats", "help") and not rest:
         return Command(head)
-    if head.partition("=")[0] in ("--lang", "-l"):  # the lobby, in a language
-        flag, eq, value = head.partition("=")
-        if (not eq and len(rest) != 1) or (eq and rest):
-            raise CommandError("usage: --lang zh|en (the lobby) 用法", shown=True)
-        return Command("lobby", lang=lang_value(value if eq else rest[0]))
+    if head == "lobby" or head.partition("=")[0] in ("--lang", "-l"):
+        # the lobby, perhaps in a language: "lobby --lang zh" (ssh reads a --lang right after
+        # the host as its own option: "ssh HOST -- --lang zh" passes it on)
+        args = rest if head == "lobby" else words
+        if not args:
+            return Command("lobby")
+        flag, eq, value = args[0].partition("=")
+        if flag not in ("--lang", "-l") or (not eq and len(args) != 2) or (eq and len(args) != 1):
+            raise CommandError("usage: lobby [--lang zh|en] 用法", shown=True)
+        return Command("lobby", lang=lang_value(value if eq else args[1]))
     if head not in ("join", "watch"):
         raise CommandError("unknown command")
     if not rest:

@@ -187,7 +187,13 @@ async def test_the_table_speaks_the_language_asked_for(server: MahjongServer) ->
     await flag.wait_for("第1/")
     plain = await join(server, "en2", new_key(), "watch lang1")
     await plain.wait_for("Hand 1/")
-    for c in (zh, en, flag, plain):
+    lobby = await join(server, "zh3", new_key(), "lobby --lang zh")  # through the lobby
+    await lobby.wait_for("welcome")
+    lobby.send("lang2\r")
+    await lobby.wait_for("press S")
+    lobby.send("s")
+    await lobby.wait_for("第1/")
+    for c in (zh, en, flag, plain, lobby):
         await c.close()
 
 

@@ -86,7 +86,7 @@ def test_commands_parse_and_everything_else_is_refused() -> None:
     assert parse_command("watch friday").name == "watch"
     for bad in ("rm -rf /", "join", "join ../x", "join a --rules poker", "stats x", "help me",
                 "join a b", "join a --lang fr", "watch a --rules gejiu", "watch a --lang",
-                "--lang", "--lang zh x", "--lang=de"):
+                "--lang", "--lang zh x", "--lang=de", "lobby zh", "lobby --lang", "lobby x y"):
         with pytest.raises(CommandError):
             parse_command(bad)
 
@@ -98,6 +98,8 @@ def test_the_language_of_a_command_and_of_the_client_locale() -> None:
     assert parse_command("watch friday --lang zh") == Command("watch", "friday", lang="zh")
     assert parse_command("--lang zh") == Command("lobby", lang="zh")
     assert parse_command("--lang=en") == Command("lobby", lang="en")
+    assert parse_command("lobby --lang zh") == Command("lobby", lang="zh")
+    assert parse_command("lobby") == Command("lobby")
     assert locale_lang(None) is None and locale_lang({}) is None
     assert locale_lang({"LANG": "zh_CN.UTF-8"}) == "zh"
     assert locale_lang({"LANG": "zh_TW.Big5"}) == "zh"
