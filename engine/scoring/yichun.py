@@ -121,8 +121,24 @@ def _value(win: Win, index: int) -> tuple[int, str, str, list[Item]]:
     return best
 
 
+def _is_set(tiles: tuple[int, ...]) -> bool:
+    """A chi meld is a Yichun set: a chow, three different winds or 中發白 (``yichun.md`` §3)."""
+    a, b, c = tiles  # sorted kinds
+    if c < 27:
+        return a // 9 == c // 9 and b == a + 1 and c == b + 1
+    if a < 27:
+        return False
+    return len({a, b, c}) == 3 and (c <= 30 or a >= 31)
+
+
 def _check_win(situation: Situation, win: Win, index: int) -> None:
     check_seat(win_field(index, "seat"), win.seat)
+    for j, m in enumerate(win.melds):
+        if m.type is MeldType.CHI and not _is_set(m.tiles):
+            raise SituationError(
+                win_field(index, f"melds[{j}]"),
+                f"{m} is not a set (a chow, three different winds or 中發白)",
+            )
     if win.how not in _ALLOWED:
         raise SituationError(win_field(index, "how"), f"Yichun has no {win.how.value} win")
     check_from(win, index, win.how in _DISCARD_LIKE)
@@ -229,6 +245,13 @@ def score(situation: Situation) -> Settlement:
                 why.append(f"×{2**lighters} 丢打火机 lighters")
             ledger.pay(p, w.seat, amount, " ".join(why))
     if situation.wins:
+        # a robbed 补杠 is not completed and earns nothing (yichun.md §8), even if listed
+        w0 = situation.wins[0]
+        if w0.how is WinMethod.ROB_KONG and w0.from_seat is not None:
+            kongs[w0.from_seat] = [
+                m for m in kongs[w0.from_seat]
+                if not (m.type is MeldType.BGANG and m.kind == w0.tile)
+            ]
         for seat in range(4):
             for m in kongs[seat]:
                 pts = kong_points(m)
