@@ -121,6 +121,12 @@ def _pond_fan(situation: Situation, win: Win, index: int) -> tuple[int, str, str
         raise SituationError(
             win_field(index, "melds"), "塘子烂糊 needs no chi, peng or 明杠 this hand"
         )
+    counts = to_counts([*pond, *(k for m in win.melds for k in m.tiles)])
+    for k, c in enumerate(counts):
+        if c > 4:
+            raise SituationError(
+                "pond", f"{c} copies of {format_tiles([k])} with the 暗杠 melds (a tile has 4)"
+            )
     fam = lanpai_family(pond)
     if fam is None:
         raise NotAWinError(
@@ -136,14 +142,16 @@ def _doudizhu(situation: Situation, ledger: Ledger) -> None:
     """斗地主 (``gejiu.md`` §7): circuits of dealer-led discards until one pays nothing."""
     dealer = situation.dealer
     circuits = situation.doudizhu
+    for n, circuit in enumerate(circuits):  # every entry is checked, also after the chain stops
+        if circuit is not None and len(circuit) != 4 and not (
+            len(circuit) < 4 and n == len(circuits) - 1
+        ):
+            raise SituationError(
+                f"doudizhu[{n}]", f"a circuit is four discards, got {len(circuit)}"
+            )
     for n, circuit in enumerate(circuits):
-        name = f"doudizhu[{n}]"
-        if circuit is None:
-            break
-        if len(circuit) != 4:
-            if len(circuit) < 4 and n == len(circuits) - 1:
-                break  # an unfinished circuit is ignored
-            raise SituationError(name, f"a circuit is four discards, got {len(circuit)}")
+        if circuit is None or len(circuit) < 4:
+            break  # void, or the unfinished last circuit (ignored)
         ref = circuit[0]
         followers = [j for j in (1, 2, 3) if circuit[j] == ref]
         seats = [(dealer + j) % 4 for j in range(4)]
