@@ -103,8 +103,7 @@ def _baodiao_candidates(
     win: Win, index: int, wild: int | None, rs: list[Reading]
 ) -> list[_Candidate]:
     """Rows 5–10: a 宝吊 win (``shangrao.md`` §5)."""
-    if wild is None:
-        raise SituationError(win_field(index, "baodiao"), "宝吊头 needs the wild (wild/indicator)")
+    assert wild is not None  # checked by _check_win
     if not is_baodiao_shape(win.hand, wild):
         raise SituationError(
             win_field(index, "baodiao"),
@@ -168,6 +167,12 @@ def _ordinary(
 
 def _check_win(situation: Situation, win: Win, index: int, discard_wins: bool) -> None:
     check_seat(win_field(index, "seat"), win.seat)
+    for j, m in enumerate(win.melds):
+        a, b, c = m.tiles[:3]  # sorted kinds
+        if m.type is MeldType.CHI and not (c < 27 and a // 9 == c // 9 and b == a + 1 == c - 1):
+            raise SituationError(
+                win_field(index, f"melds[{j}]"), f"{m} is not a chow of one suit (§4)"
+            )
     how = win.how
     if how is WinMethod.POND:
         raise SituationError(win_field(index, "how"), "Shangrao has no pond win")
@@ -194,6 +199,41 @@ def _check_win(situation: Situation, win: Win, index: int, discard_wins: bool) -
     if how in (WinMethod.HEAVENLY, WinMethod.EARTHLY) and win.melds:
         raise SituationError(win_field(index, "melds"), f"{how.value} comes before any meld")
     check_from(win, index, how in (WinMethod.DISCARD, WinMethod.ROB_KONG))
+    if how is WinMethod.EARTHLY and win.from_seat is None and discard_wins:
+        raise SituationError(
+            win_field(index, "from"),
+            "with options.discard_wins 地糊 is a win on the dealer's first discard (from the "
+            "dealer) [A-S1]",
+        )
+    if win.baodiao is not BaoDiao.NONE:
+        if how in (WinMethod.HEAVENLY, WinMethod.EARTHLY):
+            raise SituationError(
+                win_field(index, "baodiao"),
+                f"{how.value}: the winner has not discarded yet, so is in no 宝吊头 state (§5)",
+            )
+        if situation.wild is None:
+            raise SituationError(
+                win_field(index, "baodiao"), "宝吊头 needs the wild (wild/indicator)"
+            )
+    wild = situation.wild
+    if wild is None:
+        return
+    for j, m in enumerate(win.melds):
+        if wild in m.tiles:
+            raise SituationError(
+                win_field(index, f"melds[{j}]"),
+                f"{m} holds the wild {format_tiles([wild])}: wilds are never used in chi, peng "
+                "or kong (§3, A-S15)",
+            )
+    claimed = how in (WinMethod.DISCARD, WinMethod.ROB_KONG) or (
+        how is WinMethod.EARTHLY and win.from_seat is not None
+    )
+    if claimed and win.tile == wild:
+        raise SituationError(
+            win_field(index, "tile"),
+            f"{format_tiles([wild])} is the wild: a discarded wild can never be claimed and no "
+            "kong holds a wild (§3)",
+        )
 
 
 def _check_wild_counts(situation: Situation) -> None:
@@ -224,6 +264,24 @@ def score(situation: Situation) -> Settlement:
         _check_win(situation, w, i, discard_wins)
     kongs = check_kongs(situation)
     wild = situation.wild
+    for seat, melds in situation.kongs.items():
+        for m in melds:
+            if m.kind == wild:
+                raise SituationError(
+                    f"kongs.{seat_letter(seat)}",
+                    f"{m} is a kong of the wild: wilds are never used in a kong (§3, A-S15)",
+                )
+    for w in situation.wins:
+        if w.how in (WinMethod.HEAVENLY, WinMethod.EARTHLY) and any(situation.kongs.values()):
+            raise SituationError(
+                "kongs", f"{w.how.value} comes before any kong (§6 rows 19–20: no chi/peng/kong)"
+            )
+    for w in situation.wins:  # a robbed 补杠 is not completed: no 碰杠 bonus (common.md §12)
+        if w.how is WinMethod.ROB_KONG and w.from_seat is not None:
+            kongs[w.from_seat] = [
+                m for m in kongs[w.from_seat]
+                if not (m.type is MeldType.BGANG and m.kind == w.tile)
+            ]
     flown = {s: situation.flown.get(s, 0) for s in range(4)}
 
     ledger = Ledger(int(opts["base_point"]))
