@@ -478,15 +478,14 @@ class Hand:
         st = self.seats[seat]
         counts = st.counts
         kinds = [k for k in range(34) if counts[k]]
-        if self.after_claim:
-            return [Action.discard(k) for k in kinds]
         out: list[Action] = []
-        if self._own_win_possible(seat):
-            out.append(Action.win())
-        out.extend(self._kong_choices(seat))
-        if st.ting and self.drawn is not None:
-            out.append(Action.discard(self.drawn // 4))
-            return out
+        if not self.after_claim:  # after a chi / peng: discard at once, no win, no kong
+            if self._own_win_possible(seat):
+                out.append(Action.win())
+            out.extend(self._kong_choices(seat))
+            if st.ting and self.drawn is not None:
+                out.append(Action.discard(self.drawn // 4))
+                return out
         out.extend([Action.discard(k) for k in kinds])
         if self.ruleset.has_ting and not st.ting:
             ready = self.ruleset.ready_discards(st.kinds(), st.melds)
