@@ -334,3 +334,11 @@ def test_cli_exit_status_for_a_claimed_wild() -> None:
     out, err = io.StringIO(), io.StringIO()
     assert score_cmd.run_single(json.dumps(obj), True, "en", out, err) == score_cmd.EXIT_MALFORMED
     assert "wins[0].tile" in err.getvalue()
+
+
+def test_several_robbers_share_the_robbed_tile() -> None:
+    # README / common §12: several winners only on one robbed kong, i.e. one tile
+    refused({"wild": "9m", "wins": [
+        win("123m 456m 789p 23s 55s", "4s", "rob_kong", seat="E", frm="S"),
+        win("111p 456p 789p 23s 99s", "1s", "rob_kong", seat="N", frm="S"),
+    ]}, "wins[1].tile")

@@ -259,6 +259,11 @@ def score(situation: Situation) -> Settlement:
     check_seat("dealer", situation.dealer)
     discard_wins = bool(opts["discard_wins"])
     check_several_wins(situation, (WinMethod.ROB_KONG,))
+    for i, w in enumerate(situation.wins[1:], 1):
+        if w.tile != situation.wins[0].tile:
+            raise SituationError(
+                win_field(i, "tile"), "several robbers win on the one robbed tile (common §12)"
+            )
     _check_wild_counts(situation)
     for i, w in enumerate(situation.wins):
         _check_win(situation, w, i, discard_wins)
