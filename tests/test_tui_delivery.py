@@ -24,13 +24,13 @@ from tui.table import TableView
 
 
 @asynccontextmanager
-async def running(rules: str, seed: int
+async def running(rules: str, seed: int, size: tuple[int, int] = (80, 24)
                   ) -> AsyncIterator[tuple[ScriptedClient, MahjongApp, Pilot[None]]]:
     """An app at a scripted table, its table screen shown."""
     client = ScriptedClient(rules, seed=seed)
     with tempfile.TemporaryDirectory() as tmp:
         app = MahjongApp(client, Settings.load(Path(tmp) / "s.json"), table_ready=True)
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with app.run_test(size=size) as pilot:
             for _ in range(5):
                 await pilot.pause()
             yield client, app, pilot
@@ -111,6 +111,34 @@ async def test_an_update_never_overtakes_one_still_queued() -> None:
         client.step()
         await pilot.pause()
         assert app._queued is None and seen[-1] is app.update
+
+
+async def test_on_a_large_terminal_the_result_is_shown_in_the_tables_box() -> None:
+    """Past the table's largest size the table is centred, and a hand's result is drawn in
+    the same box: its first line where the table's first row was, one cell in."""
+    from tui.layout import MAX_HEIGHT, MAX_WIDTH
+
+    width, height = MAX_WIDTH + 40, MAX_HEIGHT + 10
+    x0, y0 = 20, 5
+    async with running("shangrao", 3, size=(width, height)) as (client, app, pilot):
+        screen = app.table_screen
+        assert screen is not None
+        table = screen.table
+        assert table._tv_rows[y0] and table._tv_rows[y0][0][0] >= x0  # the status row
+        assert not any(table._tv_rows[:y0])
+        while not client.game.hand.is_over:  # type: ignore[union-attr]
+            client.step()
+            await pilot.pause()
+        for _ in range(5):
+            await pilot.pause()
+        assert table.page_shown
+        strips = [table._page_line(y) for y in range(height)]
+        assert all(strip.cell_length == width for strip in strips)
+        lines = [strip.text for strip in strips]
+        assert not any(line.strip() for line in lines[:y0])
+        assert lines[y0][:x0 + 1].strip() == "" and lines[y0][x0 + 1:].startswith("Hand 1 result")
+        keys = next(y for y, line in enumerate(lines) if "next hand" in line)
+        assert y0 < keys < y0 + MAX_HEIGHT and not any(line.strip() for line in lines[keys + 1:])
 
 
 async def test_each_hand_result_is_shown_over_the_table() -> None:

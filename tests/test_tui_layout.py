@@ -18,7 +18,17 @@ from engine.view import MeldView, PondView, View, build_view
 from tui.client import TableUpdate
 from tui.faces import Face, big, glyph, small, small_width
 from tui.i18n import tr
-from tui.layout import UiState, build_rows, claim_prompt, ready_hint, unseen_counts, wrap_cells
+from tui.layout import (
+    MAX_HEIGHT,
+    MAX_WIDTH,
+    TableRows,
+    UiState,
+    build_rows,
+    claim_prompt,
+    ready_hint,
+    unseen_counts,
+    wrap_cells,
+)
 from tui.result_text import help_lines
 from tui.rules_text import SUMMARIES
 from tui.settings import Settings
@@ -82,6 +92,32 @@ def test_seats_are_placed_from_the_viewer() -> None:
         assert f"Left {wind[(viewer + 3) % 4]}" in "".join(left)
         assert f"Right {wind[(viewer + 1) % 4]}" in "".join(right)
         assert f"Across {wind[(viewer + 2) % 4]}" in "".join(t for _, t, _ in rows[1])
+
+
+@pytest.mark.parametrize("size", [(200, 60), (MAX_WIDTH + 1, MAX_HEIGHT + 3), (300, 30)])
+def test_a_large_terminal_gets_the_table_at_its_largest_size_centred(
+        size: tuple[int, int]) -> None:
+    """Past MAX_WIDTH × MAX_HEIGHT the table is drawn at that size in the middle of the
+    screen: the same rows as on a terminal of exactly that size, moved."""
+    width, height = size
+    view = crowded_view("yichun")
+    update = TableUpdate(view=view, deadline=10.0, timer_seconds=30.0, hands_per_game=8)
+    ui = UiState(lang="en", now=5.0)
+    w, h = min(width, MAX_WIDTH), min(height, MAX_HEIGHT)
+    inner = build_rows(update, ui, w, h)
+    rows = build_rows(update, ui, width, height)
+    assert len(rows) == height
+    x0, y0 = (width - w) // 2, (height - h) // 2
+    assert x0 > 0 or y0 > 0
+    assert rows[:y0] == [()] * y0 and rows[y0 + h:] == [()] * (height - y0 - h)
+    for a, b in zip(inner, rows[y0:y0 + h], strict=True):
+        assert b == tuple((x + x0, text, style) for x, text, style in a)
+    # drawn again by the same builder after the terminal shrank and grew back: nothing stale
+    builder = TableRows()
+    builder.build(update, ui, width, height)
+    assert builder.build(update, ui, width - 7, height) == build_rows(update, ui, width - 7,
+                                                                      height)
+    assert builder.build(update, ui, width, height) == rows
 
 
 def test_too_small_shows_a_notice() -> None:

@@ -35,6 +35,10 @@ Piece = tuple[str, str]  # (text, style key)
 
 MIN_WIDTH = 80
 MIN_HEIGHT = 24
+# a larger terminal gets the table at this size at most, centred: spread over a whole big
+# screen, the seats drift to the corners with empty rows and columns between them
+MAX_WIDTH = 140
+MAX_HEIGHT = 44
 INDEX_LABELS = "1234567890-=[]"
 
 RULES_NAMES = {"yichun": ("宜春", "Yichun"), "shangrao": ("上饶", "Shangrao"),
@@ -410,6 +414,9 @@ class TableRows:
         self._ready: tuple[object, tuple[Kind | None, dict[Kind, str]]] = ((), (None, {}))
         self._waits: tuple[object, list[Piece] | None] = ((), None)
         self.regions_built = 0  # regions drawn again by the last build (tests, bench)
+        # a large terminal's rows moved to the middle, by the table-sized row they come from
+        self._shifted: dict[int, tuple[Row, Row]] = {}
+        self._shift_x = 0
 
     def _region(self, name: str, key: object, size: tuple[int, int],
                 draw: Callable[[Canvas], object]) -> RegionRows:
@@ -424,6 +431,31 @@ class TableRows:
         return rows
 
     def build(self, update: TableUpdate, ui: UiState, width: int, height: int) -> list[Row]:
+        """The screen's rows; a terminal larger than ``MAX_WIDTH`` × ``MAX_HEIGHT`` gets the
+        table at that size in its middle (the rows shifted, shared while unchanged)."""
+        inner_w, inner_h = min(width, MAX_WIDTH), min(height, MAX_HEIGHT)
+        rows = self._build(update, ui, inner_w, inner_h)
+        if (inner_w, inner_h) == (width, height):
+            self._shifted = {}
+            return rows
+        x0, y0 = (width - inner_w) // 2, (height - inner_h) // 2
+        if x0 != self._shift_x:
+            self._shifted, self._shift_x = {}, x0
+        shifted: dict[int, tuple[Row, Row]] = {}
+        out: list[Row] = [()] * y0
+        for row in rows:
+            hit = self._shifted.get(id(row))
+            if hit is None or hit[0] is not row:
+                moved = _row([_interned(sp, sp) for sp in
+                              ((x + x0, text, style) for x, text, style in row)]) if x0 else row
+                hit = (row, moved)
+            shifted[id(row)] = hit
+            out.append(hit[1])
+        self._shifted = shifted
+        out.extend([()] * (height - y0 - inner_h))
+        return out
+
+    def _build(self, update: TableUpdate, ui: UiState, width: int, height: int) -> list[Row]:
         self.regions_built = 0
         if width < MIN_WIDTH or height < MIN_HEIGHT:
             c = Canvas(width, height)

@@ -31,7 +31,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from tui.client import TableUpdate
-from tui.layout import Row, TableRows, UiState
+from tui.layout import MAX_HEIGHT, MAX_WIDTH, Row, TableRows, UiState
 
 STYLE_PARTS = (
     "text", "status", "status-dim", "status-em", "timer", "timer-low", "timer-empty",
@@ -285,12 +285,19 @@ class TableView(Widget):
     def page_top(self) -> int:
         return self._tv_page_top
 
+    def _page_box(self) -> tuple[int, int, int, int]:
+        """(x, y, width, height) of the page: the table's own box, centred in a terminal
+        larger than the table's largest size."""
+        width, height = self.size
+        w, h = min(width, MAX_WIDTH), min(height, MAX_HEIGHT)
+        return (width - w) // 2, (height - h) // 2, w, h
+
     def _page_body(self) -> int:
         """Rows the page's lines get: all of them when lines and keys fit, else all but the
         last, which keeps the keys in sight (0 without a page)."""
         if self._tv_page is None:
             return 0
-        height = self.size.height
+        height = self._page_box()[3]
         return height if len(self._tv_page) + 1 <= height or height < 2 else height - 1
 
     def _page_max_top(self) -> int:
@@ -347,8 +354,21 @@ class TableView(Widget):
         """Row ``y`` of the page. When the lines do not fit, they scroll above the keys, which
         keep the last row, and a one-column indicator shows where the rows shown are."""
         assert self._tv_page is not None
-        width, height = self.size
+        x0, y0, width, height = self._page_box()
         style = self._style("text")
+        full = self.size.width
+        if (x0, y0) != (0, 0):  # a large terminal: the page in the table's box, centred
+            if not 0 <= y - y0 < height:
+                return Strip.blank(full, style)
+            segments = [*Strip.blank(x0, style)] if x0 else []
+            segments.extend(self._page_row(y - y0, width, height, style))
+            if full - x0 - width > 0:
+                segments.extend(Strip.blank(full - x0 - width, style))
+            return Strip(segments, full)
+        return self._page_row(y, width, height, style)
+
+    def _page_row(self, y: int, width: int, height: int, style: Style) -> Strip:
+        assert self._tv_page is not None
         lines = len(self._tv_page)
         body = self._page_body()
         if body < height:  # scrolling: the lines above, the keys on the last row
