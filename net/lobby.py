@@ -20,7 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from engine.bots import LEVELS
-from engine.rulesets import RULESETS, OptionError, OptionSpec, find_ruleset
+from engine.rulesets import RULESETS, UNLIMITED, OptionError, OptionSpec, find_ruleset
 from net.remote_app import ServerSide, color_system
 from net.sanitize import clean_line
 from net.store import Account
@@ -38,6 +38,8 @@ def parse_option_text(spec: OptionSpec, raw: str) -> Any:
     raw = raw.strip()
     if not raw:
         return None if spec.allow_none else spec.default
+    if spec.allow_none and raw.lower() in UNLIMITED:
+        return None
     if isinstance(spec.default, bool):
         low = raw.lower()
         if low in ("on", "yes", "true", "1", "y"):

@@ -163,8 +163,11 @@ def valid_table_name(name: str) -> bool:
 
 def option_value(key: str, raw: str) -> Any:
     """``--option key=value``: JSON values (true, 3, null), also on/off/yes/no."""
+    from engine.rulesets import UNLIMITED
+
     low = raw.strip().lower()
-    words = {"on": True, "yes": True, "off": False, "no": False, "none": None, "": None}
+    words = {"on": True, "yes": True, "off": False, "no": False, "": None,
+             **dict.fromkeys(UNLIMITED)}
     if low in words:
         return words[low]
     try:

@@ -91,6 +91,27 @@ def test_commands_parse_and_everything_else_is_refused() -> None:
             parse_command(bad)
 
 
+def test_an_option_without_limit_is_written_as_unlimited() -> None:
+    """yichun.md §7.5: max_lighters may be "unlimited" — in a JSON situation, in --option and
+    in the lobby's form, as well as null / empty; other options stay whole numbers."""
+    from engine.rulesets import OptionError, find_ruleset
+    from engine.rulesets.yichun import Yichun
+    from net.lobby import parse_option_text
+    from net.server import parse_options
+
+    assert parse_options(["max_lighters=unlimited"]) == {"max_lighters": None}
+    assert parse_options(["max_lighters=无限", "hands_per_game=4"]) == {
+        "max_lighters": None, "hands_per_game": 4}
+    ruleset = find_ruleset("yichun", {"max_lighters": "Unlimited"})
+    assert ruleset.options["max_lighters"] is None and ruleset.max_lighters() == 4
+    assert find_ruleset("yichun", {"max_lighters": 2}).max_lighters() == 2
+    spec = next(s for s in Yichun.options_spec if s.key == "max_lighters")
+    assert parse_option_text(spec, " unlimited ") is None and parse_option_text(spec, "3") == 3
+    for bad in ({"max_lighters": "lots"}, {"hands_per_game": "unlimited"}):
+        with pytest.raises(OptionError, match="whole number"):
+            find_ruleset("yichun", bad)
+
+
 def test_the_language_of_a_command_and_of_the_client_locale() -> None:
     assert parse_command("join friday --lang zh --rules gejiu").lang == "zh"
     assert parse_command("join friday -l=EN").lang == "en"

@@ -16,7 +16,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Static
 
-from engine.rulesets import RULESETS, OptionError, OptionSpec
+from engine.rulesets import RULESETS, UNLIMITED, OptionError, OptionSpec
 from themes import THEME_NAMES
 from tui.client import TableUpdate
 from tui.i18n import tr
@@ -154,7 +154,7 @@ class NewGameScreen(_Page):
         if isinstance(spec.default, bool):
             return self.query_one(f"#opt-{spec.key}", Checkbox).value
         text = self.query_one(f"#opt-{spec.key}", Input).value.strip()
-        if not text:
+        if not text or (spec.allow_none and text.lower() in UNLIMITED):
             if spec.allow_none:
                 return None
             raise OptionError(f"{spec.key}: a whole number is needed")

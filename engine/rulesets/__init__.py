@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.rulesets.base import OptionError, OptionSpec, Ruleset
+from engine.rulesets.base import UNLIMITED, OptionError, OptionSpec, Ruleset
 from engine.rulesets.gejiu import Gejiu
 from engine.rulesets.shangrao import Shangrao
 from engine.rulesets.yichun import Yichun
@@ -24,5 +24,5 @@ def find_ruleset(name: str, options: Mapping[str, Any] | None = None) -> Ruleset
     return cls(options)
 
 
-__all__ = ["RULESETS", "Gejiu", "OptionError", "OptionSpec", "Ruleset", "Shangrao", "Yichun",
-           "find_ruleset"]
+__all__ = ["RULESETS", "UNLIMITED", "Gejiu", "OptionError", "OptionSpec", "Ruleset", "Shangrao",
+           "Yichun", "find_ruleset"]

@@ -20,6 +20,9 @@ class OptionError(ValueError):
     """A table option that does not exist or has a value it cannot take."""
 
 
+UNLIMITED = ("unlimited", "none", "无限", "不限")  # words for an option's "no limit" (None)
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """One table option: its key, default, allowed values and a description in both languages."""
@@ -33,6 +36,8 @@ class OptionSpec:
     allow_none: bool = False  # None = unlimited / off
 
     def check(self, value: Any) -> int | bool | None:
+        if self.allow_none and isinstance(value, str) and value.strip().lower() in UNLIMITED:
+            value = None
         if value is None:
             if self.allow_none:
                 return None

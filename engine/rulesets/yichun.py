@@ -19,7 +19,8 @@ class Yichun(Ruleset):
         ),
         OptionSpec(
             "max_lighters", 1,
-            "Lighters (丢打火机) per hand; empty = unlimited, 0 = off [A-Y7]", "打火机上限",
+            "Lighters (丢打火机) per hand; empty or unlimited = no limit, 0 = off [A-Y7]",
+            "打火机上限",
             0, 4, allow_none=True,
         ),
         OptionSpec(
