@@ -19,7 +19,7 @@ from engine.game import Game
 from engine.melds import MeldType
 from engine.rulesets import find_ruleset
 from engine.scenario import play, rigged_hand
-from engine.situation import WinMethod
+from engine.situation import BaoDiao, WinMethod
 from engine.table import EventType, Hand, Phase
 from engine.tiles import kind_to_str, next_kind, parse_tile, parse_tiles
 from engine.wall import count_seat, live_sequence, shuffle_tiles
@@ -360,6 +360,16 @@ def test_yichun_exposed_kong_from_a_discard_is_not_robbed() -> None:
     assert hand.kongs_in_turn == 1 and not hand.after_claim
 
 
+def test_shangrao_exposed_kong_from_a_discard_is_not_robbed() -> None:
+    """shangrao.md / common.md §12 [A-S12]: only a 补杠 is robbable; N, whose hand takes 7s, is
+    neither asked on the discard (no discard wins) nor on W's 明杠 (碰杠 from a discard)."""
+    hand = rigged_hand("shangrao", MINGGANG, wild="B", tail="F")
+    play(hand, "E: discard 7s")
+    assert hand.to_act() == [W]
+    play(hand, "W: minggang 7s")
+    assert hand.phase is Phase.TURN and hand.current == W and hand.from_replacement
+
+
 # S pengs E's 6p holding three (it keeps one), adds it later (补杠) with a tile it already held.
 PENG_THEN_ADD = {
     E: "6p 111s 999s 999m 55m 12p",
@@ -455,9 +465,7 @@ def test_shangrao_wilds_are_never_claimed_nor_used_in_claims() -> None:
     hands = {E: "3p 5p 123m 789m 111s 99s E", S: "6p 6p 4p 5p 7s 8s 234s 147m Z"}
     hand = rigged_hand("shangrao", hands, wild="6p")
     play(hand, "E: discard 5p")  # peng would need a wild as the second 5p; chi 46p a wild 6p
-    assert strs(hand, S) == set() or "peng 5p" not in strs(hand, S)
-    assert not any(a.type is ActionType.CHI and parse_tile("6p") in a.tiles
-                   for a in hand.legal_actions(S))
+    assert hand.phase is Phase.TURN and hand.current == S  # no claim window at all
 
 
 # --- the end of the wall (common.md §12, [A-10], [A-16], gejiu.md §2) -------------------------
@@ -768,3 +776,79 @@ def test_shangrao_rotation() -> None:
     throw_drawn(game.hand)
     assert game.hand.is_over and not game.hand.wins
     assert next_dealer(game) == N
+
+
+# --- 杠开 chains and 天糊 / 地糊 timing ---------------------------------------------------------
+
+
+def test_shangrao_exposed_kong_then_concealed_kong_counts_two() -> None:
+    """common.md §9.5 / §11: after a 明杠 the claimer takes a replacement and goes on at 2c (may
+    kong again, win = 杠开); [A-S19]: k counts every kong in unbroken succession, the first may
+    be a 明杠 claimed from a discard."""
+    hands = {E: "7s 13m 789m 111p 345s E B", S: "777s 2222m 56p 99p FF"}
+    hand = rigged_hand("shangrao", hands, wild="N", tail="4p 9p")
+    play(hand, "E: discard 7s; S: minggang 7s")
+    assert hand.current == S and hand.drawn is not None and hand.drawn // 4 == parse_tile("4p")
+    assert "win" not in strs(hand, S)
+    play(hand, "S: angang 2m")
+    assert hand.drawn is not None and hand.drawn // 4 == parse_tile("9p")
+    play(hand, "S: win")
+    w = hand.wins[0]
+    assert w.how is WinMethod.KONG_REPLACEMENT and w.kongs_in_turn == 2
+
+
+def test_yichun_earthly_only_without_a_kong_before() -> None:
+    """yichun.md §4 #13 / [A-Y14]: 地糊 = a win on the dealer's first discard with no claim or
+    kong before it; after the dealer's first-turn 暗杠 the same win is an ordinary discard win;
+    [A-Y24]: 天糊 only on the dealt 14 before any action."""
+    hands = {E: "1111m 5p 789m 111s 99s E", S: "5p 456s 678p 345m 222m"}
+    hand = rigged_hand("yichun", hands, tail="E")
+    assert "win" not in strs(hand, E)
+    play(hand, "E: angang 1m; E: discard 5p; S: win")
+    assert hand.wins[0].how is WinMethod.DISCARD
+    hand = rigged_hand("yichun", hands, tail="E")
+    play(hand, "E: discard 5p; S: win")
+    assert hand.wins[0].how is WinMethod.EARTHLY
+
+
+# --- Shangrao 宝吊头 / 偷机 as play states (shangrao.md §5 [A-S5]) -----------------------------
+
+BAODIAO = {
+    E: "5p 123m 789m 111p 99p E W",
+    S: "5m 5p 5p 123s 456s 789s E",  # wild 5m
+}
+
+
+def test_shangrao_baodiao_state_reached_by_peng_first_draw_is_head() -> None:
+    """shangrao.md §5: the state is entered by the player's discard that leaves one wild + sets
+    (reached here by a peng); on the first draw in the state a win with a second wild is a plain
+    宝吊头 (宝吊宝 needs 偷机, [A-S5])."""
+    hand = rigged_hand("shangrao", BAODIAO, wild="5m", draws="B B B 5m")
+    play(hand, "E: discard 5p; S: peng 5p; S: discard E")
+    assert hand.seats[S].baodiao and not hand.seats[S].touji
+    pass_all(hand)
+    for _ in range(3):
+        throw_drawn(hand)
+    assert hand.current == S and "win" in strs(hand, S)
+    play(hand, "S: win")
+    assert hand.wins[0].baodiao is BaoDiao.HEAD
+
+
+def test_shangrao_touji_then_leaving_the_state_clears_it() -> None:
+    """shangrao.md §5: declining a 宝吊头 win and discarding keeps the state and makes it 偷机;
+    a discard that breaks the one-wild-plus-sets shape (here 飞宝, the head itself) leaves the
+    state, which clears 偷机; the 飞宝 counts in f(X)."""
+    hand = rigged_hand("shangrao", BAODIAO, wild="5m", draws="B B B 9p F F F 2s")
+    play(hand, "E: discard 5p; S: peng 5p; S: discard E")
+    pass_all(hand)
+    for _ in range(3):
+        throw_drawn(hand)
+    assert hand.current == S and "win" in strs(hand, S)
+    throw_drawn(hand)  # S declines the 宝吊头 win: 偷机
+    assert hand.seats[S].baodiao and hand.seats[S].touji
+    for _ in range(3):
+        throw_drawn(hand)
+    assert hand.current == S
+    play(hand, "S: discard 5m")
+    assert not hand.seats[S].baodiao and not hand.seats[S].touji
+    assert hand.seats[S].flown == 1
