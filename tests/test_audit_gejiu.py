@@ -209,6 +209,16 @@ REFUSED: list[tuple[str, dict[str, Any], str]] = [
      {"rules": "gejiu", "doudizhu": [["1m", "2m", "3m", "4m"], ["1m", "1m"],
                                      ["1m", "1m", "1m", "1m"]]}, "doudizhu[1]"),
     ("five-discard-circuit", {"rules": "gejiu", "doudizhu": [["1m"] * 5]}, "doudizhu[0]"),
+    # regression (audit): §3 [A-G24] chi makes suited chows only; honours never form chows, so
+    # a chi of three winds, of 中發白, with a gap or across suits is not a set.
+    ("chi-of-winds", gejiu(win("S", "123m 456p 789s E", "E", "discard", "W", ["chi ESW"])),
+     "wins[0].melds[0]"),
+    ("chi-of-dragons", gejiu(win("S", "123m 456p 789s E", "E", "discard", "W", ["chi ZFB"])),
+     "wins[0].melds[0]"),
+    ("chi-with-a-gap", gejiu(win("S", "123m 456p E", "E", "discard", "W",
+                                 ["chi 345s", "chi 135s"])), "wins[0].melds[1]"),
+    ("chi-across-suits", gejiu(win("S", "123m 456p 789s E", "E", "discard", "W",
+                                   ["chi 89m 1p"])), "wins[0].melds[0]"),
 ]
 
 

@@ -40,6 +40,12 @@ _FAMILY_EN = {"烂牌": "Knitted", "一般高": "Knitted, same height",
               "七星一般高": "Seven-star same height"}
 
 
+def _is_chow(tiles: tuple[Kind, ...]) -> bool:
+    """A chi meld is a suited chow; honours never form chows (``gejiu.md`` §3, [A-G24])."""
+    a, b, c = tiles  # sorted kinds
+    return c < 27 and a // 9 == c // 9 and b == a + 1 and c == b + 1
+
+
 def has_dragon(concealed: Sequence[Kind], melds: Sequence[Meld]) -> bool:
     """一条龙: chows 123, 456, 789 of one suit (concealed or chi'd), standard hand [A-G11]."""
     for base in (0, 9, 18):
@@ -181,6 +187,13 @@ def score(situation: Situation) -> Settlement:
     scores: list[WinScore] = []
     for i, w in enumerate(situation.wins):
         check_seat(win_field(i, "seat"), w.seat)
+        for j, m in enumerate(w.melds):
+            if m.type is MeldType.CHI and not _is_chow(m.tiles):
+                raise SituationError(
+                    win_field(i, f"melds[{j}]"),
+                    f"{m} is not a chow (three consecutive tiles of one suit; honours never "
+                    "form chows) [A-G24]",
+                )
         if w.how not in _ALLOWED:
             raise SituationError(
                 win_field(i, "how"),
