@@ -22,7 +22,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 from engine.bots import LEVELS
 from engine.rulesets import RULESETS, UNLIMITED, OptionError, OptionSpec, find_ruleset
 from net.remote_app import ServerSide, color_system
-from net.sanitize import clean_line
+from net.sanitize import TABLE_NAME_RULE, clean_line, pad, table_name, valid_table_name
 from net.store import Account
 
 if TYPE_CHECKING:
@@ -140,11 +140,11 @@ class CreateTableScreen(ModalScreen[Any]):
 
     def command(self) -> Any:
         """The join command the form describes; CommandError/OptionError with a message."""
-        from net.server import Command, CommandError, valid_table_name
+        from net.server import Command, CommandError
 
-        name = self.query_one("#create-name", Input).value.strip()
+        name = table_name(self.query_one("#create-name", Input).value)
         if not valid_table_name(name):
-            raise CommandError("table name: up to 24 letters, digits, - or _ 牌桌名只能用字母数字")
+            raise CommandError(f"table name: {TABLE_NAME_RULE}")
         app = self.app
         if isinstance(app, LobbyApp) and name in app.server.registry.tables:
             raise CommandError(f"table {name} exists: type its name to sit 牌桌已存在")
@@ -222,7 +222,7 @@ class LobbyApp(ServerSide, App[Any]):
             seats = " ".join(
                 f"{'ESWN'[i]}:{s.name or '-'}" + ("" if s.connected or not s.name else "(away)")
                 for i, s in enumerate(info.seats))
-            t.append(f"  {info.name:<16}", style="bold")
+            t.append(f"  {pad(info.name, 16)}", style="bold")
             t.append(f" {info.rules:<9} {info.state.value:<14} hand {info.hand_no}/"
                      f"{info.hands_per_game}  watchers {info.spectators}\n")
             t.append(f"      {seats}\n")

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from rich.cells import cell_len
+
 # ESC followed by a CSI/OSC/DCS/... sequence, or a lone ESC with one following char.
 _ESCAPE = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI
@@ -49,3 +51,29 @@ def clean_name(text: str, max_len: int = NAME_MAX) -> str:
     text = clean_line(text, 4 * max_len)
     text = "".join(ch for ch in text if ch not in " []\\'\"`")
     return text[:max_len] or "player"
+
+
+TABLE_NAME_CELLS = 24
+TABLE_NAME_RULE = ("letters, digits, - or _, up to 24 cells (a Chinese character takes two) "
+                   "牌桌名：字母、数字、汉字、- 或 _，至多 12 个汉字")
+
+
+def valid_table_name(name: str) -> bool:
+    """A table name: letters and digits of any script (周五, friday2), ``-`` and ``_``, at
+    most 24 terminal cells wide (a CJK character takes two)."""
+    if not name or cell_len(name) > TABLE_NAME_CELLS:
+        return False
+    return all(ch in "-_" or (unicodedata.category(ch)[0] in "LN" and cell_len(ch) > 0)
+               for ch in name)
+
+
+def table_name(text: str) -> str:
+    """A typed table name as it is kept: NFC-normalised, so the same name typed on two
+    keyboards (composed or not) is the same table."""
+    return unicodedata.normalize("NFC", text.strip())
+
+
+def pad(text: str, cells: int) -> str:
+    """``text`` padded with spaces to ``cells`` terminal cells (``str.ljust`` counts
+    characters: a CJK name would push the columns after it out of line)."""
+    return text + " " * max(0, cells - cell_len(text))

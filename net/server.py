@@ -34,7 +34,7 @@ import asyncssh
 
 from net.driver import SSHDriver, clear_parser_cache
 from net.registry import Registry, SharedTable, TableConfig
-from net.sanitize import clean_name
+from net.sanitize import TABLE_NAME_RULE, clean_name, pad, table_name, valid_table_name
 from net.store import Account, Store
 from tui import textual_fixes
 from tui.local import default_data_dir
@@ -130,7 +130,6 @@ class CommandError(ValueError):
         self.shown = shown
 
 
-TABLE_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 JOIN_USAGE = ("join NAME [--rules yichun|shangrao|gejiu] [--option KEY=VALUE ...] "
               "[--bots LEVEL|L,L,L,L] [--lang zh|en]")
 LANGS = ("en", "zh")
@@ -155,10 +154,6 @@ def locale_lang(env: Mapping[str, Any] | None) -> str | None:
         if value:
             return "zh" if value.lower().startswith("zh") else "en"
     return None
-
-
-def valid_table_name(name: str) -> bool:
-    return 0 < len(name) <= 24 and set(name) <= TABLE_NAME_CHARS
 
 
 def option_value(key: str, raw: str) -> Any:
@@ -222,10 +217,9 @@ def parse_command(text: str | None) -> Command:
         raise CommandError("unknown command")
     if not rest:
         raise CommandError(f"usage: {JOIN_USAGE} · watch NAME [--lang zh|en]", shown=True)
-    name, extra = rest[0], rest[1:]
+    name, extra = table_name(rest[0]), rest[1:]
     if not valid_table_name(name):
-        raise CommandError(f"bad table name {name[:30]!r}: up to 24 letters, digits, - or _ "
-                           f"牌桌名只能用字母数字", shown=True)
+        raise CommandError(f"bad table name {name[:30]!r}: {TABLE_NAME_RULE}", shown=True)
     usage = JOIN_USAGE if head == "join" else "watch NAME [--lang zh|en]"
     flags = ("--rules", "-r", "--option", "-o", "--bots", "-b", "--lang", "-l")
     rules: str | None = None
@@ -689,14 +683,14 @@ class MahjongServer:
             lines.append(f"{'#':>3}  {'player':<16} {'games':>5} {'hands':>5} {'wins':>5} "
                          f"{'score':>7}")
             for i, r in enumerate(rows, 1):
-                lines.append(f"{i:>3}  {r.nickname:<16} {r.games:>5} {r.hands:>5} {r.wins:>5} "
+                lines.append(f"{i:>3}  {pad(r.nickname, 16)} {r.games:>5} {r.hands:>5} {r.wins:>5} "
                              f"{r.score:>+7}")
         tables = self.registry.tables.values()
         lines += ["", f"Tables 牌桌: {len(tables)}"]
         for t in tables:
             info = t.info()
             seated = sum(1 for s in info.seats if s.name)
-            lines.append(f"  {t.name:<16} {t.rules:<9} {seated}/4 seated  {info.state.value}")
+            lines.append(f"  {pad(t.name, 16)} {t.rules:<9} {seated}/4 seated  {info.state.value}")
         return "\n".join(lines) + "\n"
 
     async def close(self) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import asyncssh
 import pytest
+from rich.cells import cell_len
 
 from engine.table import Phase
 from net.registry import SharedTable
@@ -195,6 +196,25 @@ async def test_the_table_speaks_the_language_asked_for(server: MahjongServer) ->
     await lobby.wait_for("第1/")
     for c in (zh, en, flag, plain, lobby):
         await c.close()
+
+
+async def test_a_table_named_in_chinese(server: MahjongServer) -> None:
+    """`join 周五` makes and seats table 周五 (names are letters of any script); the lobby
+    lists it and sits a second player at it by its name; `stats` keeps its columns in line."""
+    c = await join(server, "zhou", new_key(), "join 周五 --rules gejiu")
+    await c.wait_for("press S")
+    assert "周五" in server.registry.tables
+    lobby = await join(server, "wu", new_key(), "lobby")
+    await lobby.wait_for("周五")
+    lobby.send("周五\r")
+    await seated(server, "周五", 2)
+    r = await run_command(server.port, "stats", "stats")
+    rows = [line for line in str(r.stdout).splitlines() if "seated" in line]
+    assert len(rows) == 1 and "周五" in rows[0]
+    # 周五 is four cells wide: padded to 16 cells, the ruleset starts at cell 19 as for ASCII
+    assert cell_len(rows[0].split("gejiu")[0]) == 19
+    for x in (c, lobby):
+        await x.close()
 
 
 async def test_resize_and_a_tiny_terminal(server: MahjongServer) -> None:

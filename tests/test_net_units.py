@@ -112,6 +112,22 @@ def test_an_option_without_limit_is_written_as_unlimited() -> None:
             find_ruleset("yichun", bad)
 
 
+def test_table_names_in_any_script_within_24_cells() -> None:
+    from net.sanitize import pad, valid_table_name
+
+    assert parse_command("join 周五 --rules gejiu").table == "周五"
+    assert parse_command("watch café").table == "café"
+    # the same name typed composed or decomposed is the same table
+    assert parse_command("join cafe\u0301").table == parse_command("join caf\u00e9").table
+    assert valid_table_name("周五晚上的牌局一二三四五") and valid_table_name("x" * 24)
+    for bad in ("周五晚上的牌局一二三四五六", "x" * 25, "a\u200bb", "\u0301", "a b", "x/y",
+                "a\x1b[31m", "\u202eabc", ""):
+        assert not valid_table_name(bad), bad
+        with pytest.raises(CommandError, match=r"bad table name|usage"):
+            parse_command(f"join {bad}")
+    assert pad("周五", 6) == "周五  " and pad("abc", 2) == "abc"
+
+
 def test_the_language_of_a_command_and_of_the_client_locale() -> None:
     assert parse_command("join friday --lang zh --rules gejiu").lang == "zh"
     assert parse_command("join friday -l=EN").lang == "en"
