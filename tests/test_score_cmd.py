@@ -77,3 +77,23 @@ def test_batch_text_lines_and_errors(tmp_path: Path) -> None:
     assert code == 0 and len(lines) == 3
     assert "S +5" in lines[0]
     assert "error" in json.loads(lines[1]) and "rules" in json.loads(lines[2])["error"]
+
+
+@pytest.mark.parametrize("rules,how,extra", [
+    ("yichun", "discard", {}),
+    ("shangrao", "rob_kong", {"wild": "9m", "kongs": {"N": ["bgang 4444p"]}}),
+])
+def test_several_winners_are_settled_in_play_order_after_the_source(
+        rules: str, how: str, extra: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> None:
+    """yichun.md §10: "for each winner w (in play order after the discarder / konger)": the
+    wins and their transfers come in that order whatever the order of the input."""
+    source = "N"
+    wins = [{"seat": seat, "hand": hand, "tile": "4p", "how": how, "from": source}
+            for seat, hand in (("S", "123m 456p 789s 11s 56p"), ("E", "123m 456p 789s 11s 23p"),
+                               ("W", "123m 789p 789s 22s 44p"))]
+    situation = {"rules": rules, "dealer": "E", "wins": wins, **extra}
+    code, out, _ = run(["--json"], json.dumps(situation), monkeypatch)
+    assert code == 0, out
+    result = json.loads(out)
+    assert [w["seat"] for w in result["wins"]] == ["E", "S", "W"]  # N's 下家 first
+    assert [t["to"] for t in result["transfers"] if t["from"] == source][:3] == ["E", "S", "W"]

@@ -131,6 +131,17 @@ def kong_points(meld: Meld) -> int:
     return 2 if meld.type is MeldType.AGANG else 1
 
 
+def in_play_order(wins: Sequence[Win]) -> list[tuple[int, Win]]:
+    """(index in the input, win) in the order a settlement takes them: several winners on one
+    discard or robbed kong in play order after the discarder / konger (yichun.md §10); the
+    index stays the input's, for messages that name a field."""
+    def after_source(pair: tuple[int, Win]) -> int:
+        w = pair[1]
+        return (w.seat - w.from_seat) % 4 if w.from_seat is not None else 0
+
+    return sorted(enumerate(wins), key=after_source)
+
+
 def check_several_wins(situation: Situation, allowed: Iterable[WinMethod]) -> None:
     """Several entries in ``wins`` only for one discard / one robbed kong (all same ``from``)."""
     wins = situation.wins

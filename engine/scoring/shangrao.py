@@ -22,6 +22,7 @@ from engine.scoring.common import (
     check_seat,
     check_several_wins,
     full_concealed,
+    in_play_order,
     item,
     kong_points,
     not_a_win,
@@ -291,7 +292,7 @@ def score(situation: Situation) -> Settlement:
 
     ledger = Ledger(int(opts["base_point"]))
     scores: list[WinScore] = []
-    for i, w in enumerate(situation.wins):
+    for i, w in in_play_order(situation.wins):
         how = w.how
         on_discard = how is WinMethod.DISCARD or (
             how is WinMethod.EARTHLY and w.from_seat is not None

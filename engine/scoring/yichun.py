@@ -19,6 +19,7 @@ from engine.scoring.common import (
     check_seat,
     check_several_wins,
     full_concealed,
+    in_play_order,
     item,
     kong_points,
     not_a_win,
@@ -217,7 +218,7 @@ def score(situation: Situation) -> Settlement:
 
     ledger = Ledger(int(opts["base_point"]))
     scores: list[WinScore] = []
-    for i, w in enumerate(situation.wins):
+    for i, w in in_play_order(situation.wins):
         v, zh, en, items = _value(w, i)
         scores.append(WinScore(w.seat, zh, en, tuple(items), v))
         if w.how in _DISCARD_LIKE:
