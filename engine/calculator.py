@@ -183,7 +183,7 @@ def parse_situation(obj: Mapping[str, Any]) -> Situation:
         if key not in TOP_FIELDS:
             raise SituationError(key, "unknown field")
     rules = obj.get("rules")
-    if rules not in RULES_NAMES:
+    if not isinstance(rules, str) or rules not in RULES_NAMES:
         raise SituationError("rules", f"\"yichun\", \"shangrao\" or \"gejiu\", got {rules!r}")
     assert isinstance(rules, str)
     options = obj.get("options") or {}

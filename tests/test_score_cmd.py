@@ -97,3 +97,50 @@ def test_several_winners_are_settled_in_play_order_after_the_source(
     result = json.loads(out)
     assert [w["seat"] for w in result["wins"]] == ["E", "S", "W"]  # N's 下家 first
     assert [t["to"] for t in result["transfers"] if t["from"] == source][:3] == ["E", "S", "W"]
+
+
+@pytest.mark.parametrize("rules", [["yichun"], {"a": 1}, 3, None])
+def test_a_rules_field_of_the_wrong_type_is_malformed_input(
+        rules: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    code, _, err = run([], json.dumps({"rules": rules, "wins": []}), monkeypatch)
+    assert code == 2 and "rules" in err
+
+
+def test_mutated_situations_get_a_message_never_a_crash() -> None:
+    """Every field of the spec's vectors replaced at random (wrong types, wrong tiles, absurd
+    numbers): each input settles or is refused with a ValueError naming the problem."""
+    import copy
+    import random
+
+    from engine.calculator import score_json
+    from engine.rulesets import OptionError
+
+    path = Path(__file__).parent / "data" / "vectors.jsonl"
+    base = [{k: v for k, v in json.loads(line).items() if k != "id" and
+             not k.startswith("expect")} for line in path.read_text().splitlines() if line]
+    values: list[object] = [None, 0, -1, 7, 10**30, 1.5, True, "", "x", "E", "Q", "5m", "0m",
+                            [], [1], ["E"], ["peng 111m"], {}, {"E": 1}, {"a": []}, [["1m"]],
+                            "chi 135m", "agang EEEE", "void", "unlimited", "discard"]
+    rng = random.Random(7)
+
+    def mutate(obj: object, depth: int = 0) -> None:
+        if isinstance(obj, dict) and obj:
+            key: object = rng.choice(list(obj))
+        elif isinstance(obj, list) and obj:
+            key = rng.randrange(len(obj))
+        else:
+            return
+        inner = obj[key]  # type: ignore[index]
+        if isinstance(inner, (dict, list)) and depth < 3 and rng.random() < 0.5:
+            mutate(inner, depth + 1)
+        else:
+            obj[key] = copy.deepcopy(rng.choice(values))  # type: ignore[index]
+
+    for _ in range(3000):
+        obj = copy.deepcopy(rng.choice(base))
+        for _ in range(rng.randint(1, 3)):
+            mutate(obj)
+        try:
+            score_json(obj)
+        except (ValueError, OptionError) as exc:
+            assert str(exc)
