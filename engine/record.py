@@ -96,7 +96,7 @@ def hand_from_header(header: dict[str, Any]) -> Hand:
                 SEAT_LETTERS.index(x) for x in header.get("allow_spectators", "ESWN")
             ),
         )
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         raise RecordError(f"bad hand header: {exc}") from exc
 
 
@@ -150,7 +150,8 @@ def replay_lines(lines: Iterable[dict[str, Any]]) -> list[ReplayedHand]:
                 seat = SEAT_LETTERS.index(obj["seat"])
                 action = Action.from_json(obj)
                 current.hand.apply(seat, action)
-            except (KeyError, ValueError) as exc:
+            except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
+                # a line edited by hand: a field missing or of the wrong type
                 raise RecordError(f"line {line}: action {obj.get('i')}: {exc}") from exc
         elif kind == "result":
             if current is None:

@@ -88,6 +88,17 @@ def test_illegal_action_in_record(tmp_path: Path, capsys: pytest.CaptureFixture[
         ('{"type": "hand", "version": 9}\n', "record version 9"),
         ('{"type": "hand", "version": 1, "rules": "riichi", "seed": 1, "dealer": "E"}\n',
          "unknown ruleset"),
+        # fields of the wrong type, as a hand-edited record may have them
+        ('{"type": "hand", "version": 1, "rules": -1, "seed": 1, "dealer": "E"}\n',
+         "bad hand header"),
+        ('{"type": "hand", "version": 1, "rules": "gejiu", "seed": 1, "dealer": "E", '
+         '"options": "x"}\n', "bad hand header"),
+        ('{"type": "hand", "version": 1, "rules": "gejiu", "seed": 1, "dealer": "E"}\n'
+         '{"type": "action", "i": 0, "seat": ["E"], "a": "discard", "tile": "E"}\n',
+         "line 2: action 0"),
+        ('{"type": "hand", "version": 1, "rules": "gejiu", "seed": 1, "dealer": "E"}\n'
+         '{"type": "action", "i": 0, "seat": "E", "a": "discard", "tile": 5}\n',
+         "line 2: action 0"),
     ],
 )
 def test_bad_records(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str,
