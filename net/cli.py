@@ -122,6 +122,49 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _count(text: str) -> int:
+    """A number of hands: a whole number, at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number of hands, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"at least 1 hand, got {value}")
+    return value
+
+
+def _port(text: str) -> int:
+    """A TCP port, 0 (any free port) to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a port number, got {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0-65535, got {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    """A duration in seconds, not negative."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of seconds, got {text!r}") from None
+    if not value >= 0 or value == float("inf"):  # also refuses nan
+        raise argparse.ArgumentTypeError(f"seconds must be 0 or more, got {text}")
+    return value
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"at least 1, got {value}")
+    return value
+
+
 def _levels(text: str) -> list[str]:
     from engine.bots import LEVELS
 
@@ -189,7 +232,12 @@ def cmd_record(args: argparse.Namespace) -> int:
     from engine.game import Game
     from engine.simulate import play_hand
 
-    game = Game(args.rules, args.seed, {**_options(args.option), "hands_per_game": args.hands})
+    try:
+        game = Game(args.rules, args.seed,
+                    {**_options(args.option), "hands_per_game": args.hands})
+    except (OptionError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     players = [BasicPlayer() for _ in range(4)]
     lines: list[dict[str, Any]] = [{"type": "game", "rules": args.rules, "seed": args.seed}]
     while not game.is_over:
@@ -234,16 +282,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("serve", help="run the SSH server")
     p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=2222)
+    p.add_argument("--port", type=_port, default=2222)
     p.add_argument("--data", default=None, help="data directory (host key, database)")
     p.add_argument("--no-anonymous", action="store_true",
                    help="refuse clients without an SSH key")
-    p.add_argument("--grace", type=float, default=None,
+    p.add_argument("--grace", type=_seconds, default=None,
                    help="seconds a dropped player's seat waits before a computer player takes "
                    "it (default 20)")
-    p.add_argument("--bot-delay", type=float, default=None,
+    p.add_argument("--bot-delay", type=_seconds, default=None,
                    help="computer players' pause before a move, seconds (default 0.5)")
-    p.add_argument("--max-per-address", type=int, default=None,
+    p.add_argument("--max-per-address", type=_positive, default=None,
                    help="connections allowed from one address (default 20)")
     p.set_defaults(func=cmd_serve)
 
@@ -261,7 +309,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="computer players play; every invariant is checked")
     p.add_argument("--rules", choices=rules, required=True)
-    p.add_argument("--hands", type=int, default=1000,
+    p.add_argument("--hands", type=_count, default=1000,
                    help="hands played (default 1000); with --duplicate a multiple of 4, "
                    "HANDS/4 deals each played 4 times")
     p.add_argument("--seed", type=int, default=1)
@@ -285,7 +333,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("record", help="play a game with computer players and write its record")
     p.add_argument("--rules", choices=rules, required=True)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--hands", type=int, default=1)
+    p.add_argument("--hands", type=_count, default=1)
     p.add_argument("--option", action="append", metavar="KEY=VALUE")
     p.add_argument("--out", default="-")
     p.set_defaults(func=cmd_record)

@@ -296,3 +296,27 @@ def test_duplicate_keeps_the_checks(monkeypatch: pytest.MonkeyPatch) -> None:
     assert exc.problem == "a tile went missing" and exc.rotation is not None
     assert exc.hand_no > 1 and f"rotation {exc.rotation})" in str(exc)
     assert len(set(calls)) == (exc.hand_no - 1) // 4 + 1  # one deal seed per deal
+
+
+@pytest.mark.parametrize("argv,field", [
+    (["simulate", "--rules", "gejiu", "--hands", "-5"], "--hands"),
+    (["simulate", "--rules", "gejiu", "--hands", "0"], "--hands"),
+    (["record", "--rules", "gejiu", "--hands", "0"], "--hands"),
+    (["serve", "--port", "99999"], "--port"),
+    (["serve", "--grace", "-1"], "--grace"),
+    (["serve", "--bot-delay", "nan"], "--bot-delay"),
+    (["serve", "--max-per-address", "0"], "--max-per-address"),
+])
+def test_out_of_range_arguments_are_refused_by_name(
+        argv: list[str], field: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {field}" in err and "Traceback" not in err
+
+
+def test_record_with_an_option_of_another_ruleset_says_so(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["record", "--rules", "gejiu", "--option", "max_lighters=2"]) == 2
+    assert "no option 'max_lighters'" in capsys.readouterr().err
