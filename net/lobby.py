@@ -24,6 +24,7 @@ from engine.rulesets import RULESETS, UNLIMITED, OptionError, OptionSpec, find_r
 from net.remote_app import ServerSide, color_system
 from net.sanitize import TABLE_NAME_RULE, clean_line, pad, table_name, valid_table_name
 from net.store import Account
+from tui.screens import close_screen
 
 if TYPE_CHECKING:
     from net.server import Command, MahjongServer
@@ -164,10 +165,10 @@ class CreateTableScreen(ModalScreen[Any]):
         except ValueError as exc:  # OptionError, CommandError
             self.query_one("#create-msg", Static).update(f"{exc}")
             return
-        self.dismiss(command)
+        close_screen(self, command)
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        close_screen(self)
 
 
 class LobbyApp(ServerSide, App[Any]):

@@ -22,6 +22,7 @@ from net.registry import ChatLine, SeatClient, TableInfo, TableState
 from net.sanitize import clean_line
 from tui.app import MahjongApp, TableUpdated
 from tui.client import TableUpdate
+from tui.screens import close_screen
 from tui.settings import Settings
 from tui.table_screen import TableScreen
 
@@ -159,15 +160,17 @@ class ChatScreen(ModalScreen[None]):
         yield Input(placeholder="chat 聊天 (Enter: send 发送 · Esc: close 关闭)", max_length=200)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        if not self.is_active:  # closed under the line (the game started): sent nowhere
+            return
         app = self.app
         assert isinstance(app, RemoteApp)
         text = clean_line(event.value)
         if text:
             app.seat_client.chat(text)
-        self.dismiss(None)
+        close_screen(self)
 
     def action_close(self) -> None:
-        self.dismiss(None)
+        close_screen(self)
 
 
 class StakeScreen(InfoPanel, ModalScreen[None]):
@@ -220,7 +223,7 @@ class StakeScreen(InfoPanel, ModalScreen[None]):
                            else "no stake 不押"))
 
     def action_close(self) -> None:
-        self.dismiss(None)
+        close_screen(self)
 
 
 class ServerSide:

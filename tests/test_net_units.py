@@ -370,6 +370,40 @@ async def test_pitfall_2_chat_lands_on_each_sessions_own_app(server: MahjongServ
     await b.close()
 
 
+async def test_an_enter_for_a_chat_line_closed_under_it_pops_nothing(
+        server: MahjongServer) -> None:
+    """Found by a monkey over SSH: the chat line is open on the waiting screen, the game
+    starts (the waiting screen and the chat line go), and the Enter typed into the line arrives
+    after. Textual's ``dismiss`` pops whatever is on top: it took the table screen away
+    ("Can't pop screen") and ended the session."""
+    from textual.widgets import Input
+
+    from net.remote_app import ChatScreen
+
+    a = await PtyClient().connect(server.port, "cat", None, command="join race")
+    await a.wait_for("press S")
+    a.send("/")
+    await a.wait_for("Enter: send 发送")
+    (session,) = server.sessions
+    app = session.app
+    chat = app.screen
+    assert isinstance(chat, ChatScreen)
+    line = chat.query_one(Input)
+    a.send("s")  # starts nothing: the S goes into the chat line
+    await asyncio.sleep(0.2)
+    app.seat_client.start()  # the game starts under the line: the table replaces both
+    await a.wait_for("宜春")
+    stack = list(app.screen_stack)
+    assert chat not in stack
+    said: list[str] = []
+    app.seat_client.chat = said.append  # type: ignore[method-assign]
+    with app._context():  # as the app's own loop would run them
+        chat.on_input_submitted(Input.Submitted(line, "late"))  # the Enter, arriving late
+        chat.action_close()  # and an Esc
+    assert app.screen_stack == stack and app.is_running and not said
+    await a.close()
+
+
 async def test_pitfall_8_an_unchanged_view_is_not_sent_again(tmp_path: Path) -> None:
     reg = Registry(TableConfig(bot_delay=0))
     t = reg.get_or_create("p8", "gejiu")

@@ -220,3 +220,24 @@ async def test_random_keys_never_break_a_game(tmp_path: Path) -> None:
             game = table.game
             assert game is not None and game.hand is not None
             assert len(game.hand.actions) > 20 or game.hand.hand_no > 1  # the game went on
+
+
+async def test_a_screen_closes_itself_only_when_it_is_on_top() -> None:
+    """``close_screen``: an Esc still queued for a page that is no longer on top pops
+    nothing (Textual's ``dismiss`` would pop the screen on top, whichever it is)."""
+    from textual.app import App
+    from textual.screen import Screen
+
+    from tui.screens import close_screen
+
+    app: App[None] = App()
+    async with app.run_test() as pilot:
+        below, top = Screen[None](), Screen[None]()
+        await app.push_screen(below)
+        await app.push_screen(top)
+        assert not close_screen(below)
+        await pilot.pause()
+        assert app.screen is top and len(app.screen_stack) == 3
+        assert close_screen(top)
+        await pilot.pause()
+        assert app.screen is below

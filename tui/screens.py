@@ -31,6 +31,18 @@ if TYPE_CHECKING:
     from tui.app import MahjongApp
 
 
+def close_screen(screen: Screen[Any], result: Any = None) -> bool:
+    """Dismiss ``screen`` if it is the one on top; False (nothing popped) if it is not.
+
+    Textual's ``dismiss`` pops whatever screen is on top. A key or an Enter still queued for a
+    screen that something else closed already (the game starting under the chat line, a new
+    game replacing the stack) must not pop the screen beneath it instead."""
+    if not screen.is_active:
+        return False
+    screen.dismiss(result)
+    return True
+
+
 class _Page(Screen[None]):
     @property
     def mj(self) -> MahjongApp:
@@ -83,7 +95,7 @@ class HelpScreen(_Page):
             yield Static(tr(self.lang, "close"), classes="keys")
 
     def action_close(self) -> None:
-        self.app.pop_screen()
+        close_screen(self)
 
 
 class NewGameScreen(_Page):
@@ -259,4 +271,4 @@ class SettingsScreen(_Page):
                 self.mj.settings_changed()
 
     def action_close(self) -> None:
-        self.app.pop_screen()
+        close_screen(self)
