@@ -232,6 +232,10 @@ class ServerSide:
     screenshot. Listed first among the bases so these come before ``App``'s."""
 
     ENABLE_COMMAND_PALETTE = False
+    # No text selection by mouse: a click landing on a widget being taken down (a screen
+    # switching under the pointer) made Textual's selection code raise and end the session
+    # (found by a monkey over SSH). The terminal selects text itself with Shift-drag.
+    ALLOW_SELECT = False
 
     def action_command_palette(self) -> None:
         pass

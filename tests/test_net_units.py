@@ -223,6 +223,7 @@ def test_pitfall_4_palette_suspend_urls_files_disabled() -> None:
     assert d.can_suspend is False
     for cls in (RemoteApp, LobbyApp):  # the table and the lobby alike
         assert cls.ENABLE_COMMAND_PALETTE is False
+        assert cls.ALLOW_SELECT is False  # Textual's selection raised on a click mid-switch
         app = cls.__new__(cls)
         assert app.open_url("https://example.org") is None
         assert app.deliver_binary(b"x") is None
