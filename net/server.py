@@ -563,7 +563,12 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 self.server.config.idle_seconds, self._check_idle)
         if self.ended:  # the client left while we were setting up
             return None
-        return await app.run_async(size=self.size)
+        result = await app.run_async(size=self.size)
+        error = getattr(app, "_exception", None)
+        if error is not None:  # Textual ended the app (its traceback went to stderr)
+            address = self.conn.address if self.conn is not None else "?"
+            log.error("%s: the session's %s failed: %r", address, type(app).__name__, error)
+        return result
 
     def _write_line(self, text: str) -> None:
         if self.chan is not None:

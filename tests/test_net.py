@@ -217,6 +217,38 @@ async def test_a_table_named_in_chinese(server: MahjongServer) -> None:
         await x.close()
 
 
+async def test_one_sessions_crash_ends_only_that_session_and_is_logged(
+        server: MahjongServer, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A bug in a session's app (here the help key raises) ends that session, with an error in
+    the server's log; the player beside it plays on, and the crashed player can come back."""
+    from tui.table_screen import TableScreen
+
+    def broken(self: TableScreen) -> None:
+        raise RuntimeError("a bug")
+
+    keys = [new_key(), new_key()]
+    a = await join(server, "ann", keys[0], "join crash")
+    b = await join(server, "ben", keys[1], "join crash")
+    await b.wait_for("ann")
+    b.send("s")
+    await a.wait_for("宜春")
+    await b.wait_for("宜春")
+    monkeypatch.setattr(TableScreen, "action_help", broken)
+    a.send("?")
+    await asyncio.wait_for(a.closed.wait(), 10)
+    assert any("failed" in r.getMessage() and "a bug" in r.getMessage()
+               for r in caplog.records if r.levelname == "ERROR")
+    t = server.registry.tables["crash"]
+    await until(lambda: len(server.sessions) == 1, what="the crashed session to go")
+    monkeypatch.undo()
+    await play_by_keys(t, {1: b}, max_actions=6)  # ben plays on (ann's seat: the computer)
+    a2 = await join(server, "ann", keys[0], "join crash")
+    await a2.wait_for("宜春")  # and ann is back at her seat
+    for c in (a2, b):
+        await c.close()
+
+
 async def test_resize_and_a_tiny_terminal(server: MahjongServer) -> None:
     c = await join(server, "solo", new_key(), "join rs")
     await c.wait_for("press S")
