@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -122,26 +123,23 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _count(text: str) -> int:
-    """A number of hands: a whole number, at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a whole number of hands, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"at least 1 hand, got {value}")
-    return value
+def _whole(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high`` (argparse names the option)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"a whole number, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            limits = f"from {low} to {high}" if high is not None else f"at least {low}"
+            raise argparse.ArgumentTypeError(f"must be {limits}, got {value}")
+        return value
+
+    return parse
 
 
-def _port(text: str) -> int:
-    """A TCP port, 0 (any free port) to 65535."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a port number, got {text!r}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is 0-65535, got {value}")
-    return value
+_port = _whole(0, 65535)  # 0: any free port
+_positive = _whole(1)
 
 
 def _seconds(text: str) -> float:
@@ -152,16 +150,6 @@ def _seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"a number of seconds, got {text!r}") from None
     if not value >= 0 or value == float("inf"):  # also refuses nan
         raise argparse.ArgumentTypeError(f"seconds must be 0 or more, got {text}")
-    return value
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"at least 1, got {value}")
     return value
 
 
@@ -309,7 +297,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="computer players play; every invariant is checked")
     p.add_argument("--rules", choices=rules, required=True)
-    p.add_argument("--hands", type=_count, default=1000,
+    p.add_argument("--hands", type=_positive, default=1000,
                    help="hands played (default 1000); with --duplicate a multiple of 4, "
                    "HANDS/4 deals each played 4 times")
     p.add_argument("--seed", type=int, default=1)
@@ -333,7 +321,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("record", help="play a game with computer players and write its record")
     p.add_argument("--rules", choices=rules, required=True)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--hands", type=_count, default=1)
+    p.add_argument("--hands", type=_positive, default=1)
     p.add_argument("--option", action="append", metavar="KEY=VALUE")
     p.add_argument("--out", default="-")
     p.set_defaults(func=cmd_record)

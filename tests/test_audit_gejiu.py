@@ -19,21 +19,11 @@ from engine.rulesets import RULESETS
 from engine.scoring import NotAWinError, SituationError, score
 from engine.tiles import format_tiles, parse_tiles
 from net import score_cmd
+from tests.test_audit_yichun import win
 
 
 def settle(obj: dict[str, Any]) -> dict[str, Any]:
     return settlement_to_json(score(parse_situation(obj)))
-
-
-def win(seat: str, hand: str, tile: str, how: str = "self_draw", frm: str | None = None,
-        melds: list[str] | None = None, **extra: Any) -> dict[str, Any]:
-    w: dict[str, Any] = {"seat": seat, "hand": hand, "tile": tile, "how": how}
-    if frm is not None:
-        w["from"] = frm
-    if melds:
-        w["melds"] = melds
-    w.update(extra)
-    return w
 
 
 def gejiu(*wins: dict[str, Any], **extra: Any) -> dict[str, Any]:

@@ -7,8 +7,6 @@ points (§8). Unless a case says otherwise: dealer E, ``buyers: []`` (nobody bou
 
 from __future__ import annotations
 
-import argparse
-import io
 import json
 from pathlib import Path
 from typing import Any
@@ -17,7 +15,7 @@ import pytest
 
 from engine.calculator import parse_situation, settlement_to_json
 from engine.scoring import NotAWinError, SituationError, score
-from net import score_cmd
+from tests.test_score_cmd import run
 
 
 def win(seat: str, hand: str, tile: str, how: str = "self_draw", frm: str | None = None,
@@ -311,12 +309,9 @@ def test_every_case_through_the_cli_batch(tmp_path: Path) -> None:
     batch = tmp_path / "audit.jsonl"
     batch.write_text("\n".join(json.dumps({"id": c[0], **c[1]}) for c in CASES) + "\n",
                      encoding="utf-8")
-    parser = argparse.ArgumentParser()
-    score_cmd.add_parser(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["score", "--batch", str(batch), "--json"])
-    out = io.StringIO()
-    assert args.func(args, out, io.StringIO()) == 0
-    results = [json.loads(line) for line in out.getvalue().splitlines()]
+    code, out, _ = run(["--batch", str(batch), "--json"])
+    assert code == 0
+    results = [json.loads(line) for line in out.splitlines()]
     assert [r["id"] for r in results] == [c[0] for c in CASES]
     for (_id, _obj, expected, _d), r in zip(CASES, results, strict=True):
         assert r["net"] == expected, _id

@@ -3,9 +3,7 @@ JSON object -> parse_situation -> score -> net, key transfers and next dealer.""
 
 from __future__ import annotations
 
-import argparse
 import copy
-import io
 import json
 from pathlib import Path
 from typing import Any
@@ -15,7 +13,7 @@ import pytest
 from engine.calculator import parse_situation, settlement_to_json
 from engine.scoring import score
 from engine.tiles import parse_tile
-from net import score_cmd
+from tests.test_score_cmd import run
 
 DATA = Path(__file__).parent / "data" / "vectors.jsonl"
 EXPECT_KEYS = ("expect_net", "expect_transfers", "expect_next_dealer")
@@ -98,12 +96,9 @@ def test_score_batch_reproduces_every_net(tmp_path: Path) -> None:
     lines.insert(3, "{not json")
     lines.insert(7, json.dumps({"rules": "yichun", "wins": [{"seat": "Q"}]}))
     batch.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    parser = argparse.ArgumentParser()
-    score_cmd.add_parser(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["score", "--batch", str(batch), "--json"])
-    out = io.StringIO()
-    assert args.func(args, out, io.StringIO()) == 0
-    results = [json.loads(line) for line in out.getvalue().splitlines()]
+    code, out, _ = run(["--batch", str(batch), "--json"])
+    assert code == 0
+    results = [json.loads(line) for line in out.splitlines()]
     assert len(results) == len(lines)
     assert "error" in results[3] and "error" in results[7]
     assert "wins[0].seat" in results[7]["error"]
