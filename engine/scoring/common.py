@@ -131,6 +131,13 @@ def kong_points(meld: Meld) -> int:
     return 2 if meld.type is MeldType.AGANG else 1
 
 
+def is_chow(tiles: Sequence[Kind]) -> bool:
+    """Three consecutive ranks of one suit (sorted kinds): the chi meld of every ruleset
+    (Yichun also chis wind and dragon sets, ``yichun.md`` §3)."""
+    a, b, c = tiles[:3]
+    return c < 27 and a // 9 == c // 9 and b == a + 1 and c == b + 1
+
+
 def in_play_order(wins: Sequence[Win]) -> list[tuple[int, Win]]:
     """(index in the input, win) in the order a settlement takes them: several winners on one
     discard or robbed kong in play order after the discarder / konger (yichun.md §10); the

@@ -21,6 +21,7 @@ from engine.scoring.common import (
     check_seat,
     check_several_wins,
     full_concealed,
+    is_chow,
     item,
     not_a_win,
     resolve_options,
@@ -38,12 +39,6 @@ _ALLOWED = (
 _FAMILY_FAN = {"烂牌": 1, "一般高": 2, "七星一般高": 3}
 _FAMILY_EN = {"烂牌": "Knitted", "一般高": "Knitted, same height",
               "七星一般高": "Seven-star same height"}
-
-
-def _is_chow(tiles: tuple[Kind, ...]) -> bool:
-    """A chi meld is a suited chow; honours never form chows (``gejiu.md`` §3, [A-G24])."""
-    a, b, c = tiles  # sorted kinds
-    return c < 27 and a // 9 == c // 9 and b == a + 1 and c == b + 1
 
 
 def has_dragon(concealed: Sequence[Kind], melds: Sequence[Meld]) -> bool:
@@ -188,7 +183,7 @@ def score(situation: Situation) -> Settlement:
     for i, w in enumerate(situation.wins):
         check_seat(win_field(i, "seat"), w.seat)
         for j, m in enumerate(w.melds):
-            if m.type is MeldType.CHI and not _is_chow(m.tiles):
+            if m.type is MeldType.CHI and not is_chow(m.tiles):  # [A-G24]
                 raise SituationError(
                     win_field(i, f"melds[{j}]"),
                     f"{m} is not a chow (three consecutive tiles of one suit; honours never "

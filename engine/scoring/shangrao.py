@@ -23,6 +23,7 @@ from engine.scoring.common import (
     check_several_wins,
     full_concealed,
     in_play_order,
+    is_chow,
     item,
     kong_points,
     not_a_win,
@@ -169,8 +170,7 @@ def _ordinary(
 def _check_win(situation: Situation, win: Win, index: int, discard_wins: bool) -> None:
     check_seat(win_field(index, "seat"), win.seat)
     for j, m in enumerate(win.melds):
-        a, b, c = m.tiles[:3]  # sorted kinds
-        if m.type is MeldType.CHI and not (c < 27 and a // 9 == c // 9 and b == a + 1 == c - 1):
+        if m.type is MeldType.CHI and not is_chow(m.tiles):
             raise SituationError(
                 win_field(index, f"melds[{j}]"), f"{m} is not a chow of one suit (§4)"
             )

@@ -20,6 +20,7 @@ from engine.scoring.common import (
     check_several_wins,
     full_concealed,
     in_play_order,
+    is_chow,
     item,
     kong_points,
     not_a_win,
@@ -125,10 +126,8 @@ def _value(win: Win, index: int) -> tuple[int, str, str, list[Item]]:
 def _is_set(tiles: tuple[int, ...]) -> bool:
     """A chi meld is a Yichun set: a chow, three different winds or 中發白 (``yichun.md`` §3)."""
     a, b, c = tiles  # sorted kinds
-    if c < 27:
-        return a // 9 == c // 9 and b == a + 1 and c == b + 1
     if a < 27:
-        return False
+        return is_chow(tiles)
     return len({a, b, c}) == 3 and (c <= 30 or a >= 31)
 
 
