@@ -21,7 +21,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from engine.bots import LEVELS
 from engine.rulesets import RULESETS, UNLIMITED, OptionError, OptionSpec, find_ruleset
-from net.remote_app import ServerSide, color_system
+from net.remote_app import ServerSide, color_system, options_text
 from net.sanitize import TABLE_NAME_RULE, clean_line, pad, table_name, valid_table_name
 from net.store import Account
 from tui.screens import close_screen
@@ -227,7 +227,7 @@ class LobbyApp(ServerSide, App[Any]):
             t.append(f" {info.rules:<9} {info.state.value:<14} hand {info.hand_no}/"
                      f"{info.hands_per_game}  watchers {info.spectators}\n")
             t.append(f"      {seats}\n")
-            opts = ", ".join(f"{k}={v}" for k, v in info.options)
+            opts = options_text(info.options)
             if opts:
                 t.append(f"      {opts}\n")
             if set(info.bot_levels) != {"normal"}:

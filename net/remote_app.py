@@ -7,6 +7,7 @@ first hand, and chat (one line per message, cleaned by :mod:`net.sanitize`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -56,6 +57,18 @@ class InfoChanged(Message):
     def __init__(self, info: TableInfo | ChatLine) -> None:
         super().__init__()
         self.info = info
+
+
+def options_text(options: Iterable[tuple[str, Any]]) -> str:
+    """A table's options as players read them: ``max_lighters=unlimited 不限``, ``x=on``."""
+    def shown(value: Any) -> str:
+        if value is None:
+            return "unlimited 不限"
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        return str(value)
+
+    return ", ".join(f"{k}={shown(v)}" for k, v in options)
 
 
 class InfoPanel(Screen[None]):
@@ -118,7 +131,7 @@ class WaitingScreen(InfoPanel):
             t.append(f"  {'ESWN'[i]} {'东南西北'[i]}  {who}{mark}\n")
         if info.spectators:
             t.append(f"\n  spectators 旁观: {info.spectators}\n")
-        opts = ", ".join(f"{k}={v}" for k, v in info.options) or "defaults 默认"
+        opts = options_text(info.options) or "defaults 默认"
         t.append(f"\n  options 选项: {opts}\n")
         t.append(f"  computer players 电脑: {' '.join(info.bot_levels)}\n")
         if info.stakes_possible:

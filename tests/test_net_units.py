@@ -128,6 +128,15 @@ def test_table_names_in_any_script_within_24_cells() -> None:
     assert pad("周五", 6) == "周五  " and pad("abc", 2) == "abc"
 
 
+def test_options_are_shown_as_players_read_them() -> None:
+    from net.remote_app import options_text
+
+    assert options_text([("max_lighters", None), ("discarder_pays_double", False),
+                         ("hands_per_game", 4)]) == (
+        "max_lighters=unlimited 不限, discarder_pays_double=off, hands_per_game=4")
+    assert options_text([]) == ""
+
+
 def test_the_language_of_a_command_and_of_the_client_locale() -> None:
     assert parse_command("join friday --lang zh --rules gejiu").lang == "zh"
     assert parse_command("join friday -l=EN").lang == "en"
