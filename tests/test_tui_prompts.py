@@ -104,7 +104,7 @@ async def test_gejiu_pond_win_by_keyboard(tmp_path: Path) -> None:
         await pilot.pause()
         text = table_text(app)
         print(text)
-        assert "你的14张出牌成塘子烂糊，胡吗？" in text
+        assert "你的14张弃牌凑成塘子烂糊，胡吗？" in text
         assert "d 胡塘子烂糊 · x 过" in text
         assert "[过]  塘子烂糊" in text.splitlines()[-2]
         assert "轮到你" in text.splitlines()[0]
