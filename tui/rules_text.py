@@ -61,9 +61,9 @@ YICHUN = RulesSummary(
     ),
     payments_zh=(
         "自摸三家各付 V；放冲者一家付 2×V（选项）。",
-        "买：买者收付加倍，双方都买为对火 ×4。庄家与开门位置必买。",
+        "买：买者收付加倍，胡家与付家都买为对火 ×4。庄家和开门那家必须买。",
         "丢打火机：本盘所有胡牌支付再翻倍。",
-        "杠分：明杠 1，暗杠 2，每家支付。一炮多响，不拦胡。",
+        "杠分：明杠 1，暗杠 2，其他三家各付。不拦胡，一炮可多响。",
     ),
 )
 
@@ -106,8 +106,8 @@ SHANGRAO = RulesSummary(
     payments_zh=(
         "宝：翻开那张的下一张，可当任何牌，不能被吃碰。",
         "只能自摸（选项：可点炮，放炮者包三家）。",
-        "其他三家各付牌值；抢杠由杠者一家付 ×6。",
-        "奖励：碰杠 1，自摸杠 2，接宝 10，四个宝 10（每家）。",
+        "其他三家各付牌值；抢杠由被抢杠者一家付 ×6。",
+        "奖励分（其他三家各付）：碰杠 1，自摸杠 2，接宝 10，四个宝 10。",
     ),
 )
 
@@ -121,7 +121,7 @@ GEJIU = RulesSummary(
         P("一般高", "Knitted, same height", "2番"),
         P("七星一般高", "Seven-star 一般高", "3番"),
         P("混一色", "Half flush", "+1番"),
-        P("清一色", "Full flush", "+2番"),
+        P("青一色", "Full flush", "+2番"),
         P("字一色", "All honours", "+3番"),
         P("一条龙", "Pure straight", "+1番"),
         P("塘子烂糊", "Win with the discard pond", "see rules"),
@@ -129,19 +129,22 @@ GEJIU = RulesSummary(
     modifiers=(
         P("杠上花", "Win on the kong tile", "+3番"),
         P("抢杠花", "Robbing the kong tile", "+3番"),
-        P("自摸", "Self-draw", "per payer"),
+        P("自摸", "Self-draw", "+1番"),
     ),
     payments_en=(
-        "Fan add up; each payer pays 2^fan × base.",
+        "Fan add up (+1 each: self-draw, the discarder, the dealer winning or paying); "
+        "each payer pays 2^fan × base.",
         "Two face-up 杠牌 kong tiles are the kong replacements; 顶黄: drawn at 10 stacks.",
         "报听 (b): discard and declare ready; then you must discard each drawn tile.",
-        "斗地主: four equal discards in a circuit pay side payments.",
+        "斗地主: in a circuit led by the dealer, if two others follow his tile the one who does "
+        "not pays each 1; if all three follow (大地主) the dealer pays each 2.",
     ),
     payments_zh=(
-        "番数相加；每家付 2^番 × 底分。",
-        "两张翻开的杠牌用于补杠；剩十墩顶黄。",
+        "番数相加，自摸、放炮者、庄家各加 1 番；每家付 2^番 × 底分。",
+        "两张翻开的杠牌供杠后补牌；剩十墩即顶黄（流局）。",
         "报听（b）：打出并报听，之后摸什么打什么。",
-        "斗地主：一圈四张相同的牌另算。",
+        "斗地主：每圈以庄家打的牌为准，两家跟打则没跟的一家付每家 1 分；三家都跟（大地主）"
+        "庄家付每家 2 分。",
     ),
 )
 
