@@ -58,8 +58,10 @@ class OptionSpec:
 COMMON_OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("base_point", 1, "Base point: every payment is multiplied by it", "底分", 1, 10000),
     OptionSpec("hands_per_game", 8, "Hands in a game", "每局盘数", 1, 1000),
-    OptionSpec("turn_seconds", 30, "Turn timer in seconds (0 = none)", "出牌时限（秒）", 0, 3600),
-    OptionSpec("claim_seconds", 8, "Claim window in seconds (0 = none)", "吃碰时限（秒）", 0, 600),
+    OptionSpec("turn_seconds", 30, "Turn timer in seconds (0 = none)", "出牌时限（秒，0=不限）",
+               0, 3600),
+    OptionSpec("claim_seconds", 8, "Claim window in seconds (0 = none)", "吃碰时限（秒，0=不限）",
+               0, 600),
 )
 
 

@@ -23,7 +23,7 @@ class Gejiu(Ruleset):
         *COMMON_OPTIONS,
         OptionSpec(
             "first_roller", 0, "Seat that rolls for the first dealer (0 = E … 3 = N) [A-G22]",
-            "首局掷骰者", 0, 3,
+            "定庄掷骰者（0东 1南 2西 3北）", 0, 3,
         ),
     )
     kong_tiles: ClassVar[bool] = True

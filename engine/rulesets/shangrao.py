@@ -15,7 +15,8 @@ class Shangrao(Ruleset):
         *COMMON_OPTIONS,
         OptionSpec(
             "discard_wins", False,
-            "Wins on a discard (the discarder pays for all three) [A-S1]", "可以点炮胡",
+            "Wins on a discard (the discarder pays for all three) [A-S1]",
+            "可以点炮胡（放炮者包三家）",
         ),
     )
     robs_added_kong: ClassVar[bool] = True

@@ -20,7 +20,7 @@ class Yichun(Ruleset):
         OptionSpec(
             "max_lighters", 1,
             "Lighters (丢打火机) per hand; empty or unlimited = no limit, 0 = off [A-Y7]",
-            "打火机上限",
+            "打火机上限（空=不限，0=禁用）",
             0, 4, allow_none=True,
         ),
         OptionSpec(
