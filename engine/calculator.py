@@ -297,15 +297,15 @@ def render_text(s: Settlement, lang: str = "en", situation: Situation | None = N
             name = both(i.zh, i.en)
             pad = width - (len(i.zh) * 2 + len(i.en))
             lines.append(f"  {name}{' ' * pad}{i.value:>10}  {format_tiles(i.tiles)}".rstrip())
-    lines.append("转账 Transfers:" if zh else "Transfers 转账:")
+    lines.append("支付 Transfers:" if zh else "Transfers 支付:")
     if not s.transfers:
         lines.append("  (none)")
     for t in s.transfers:
         lines.append(f"  {_party(t.payer):>4} → {_party(t.payee):<4} {t.amount:>7}  {t.why}")
     net = "  ".join(f"{_party(p)} {n:+d}" for p, n in s.net.items())
-    lines.append(f"{'结算 Net' if zh else 'Net 结算'}: {net}")
+    lines.append(f"{'输赢 Net' if zh else 'Net 输赢'}: {net}")
     nd = "—" if s.next_dealer is None else SEAT_LETTERS[s.next_dealer]
-    lines.append(f"{'下一庄 Next dealer' if zh else 'Next dealer 下一庄'}: {nd}")
+    lines.append(f"{'下盘庄家 Next dealer' if zh else 'Next dealer 下盘庄家'}: {nd}")
     return "\n".join(lines)
 
 
