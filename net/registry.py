@@ -62,7 +62,7 @@ def parse_levels(text: str) -> tuple[str, str, str, str]:
         parts *= 4
     if len(parts) != 4 or any(p not in LEVELS for p in parts):
         raise ValueError(f"computer level: one of {', '.join(LEVELS)}, or four separated by "
-                         f"commas (seats E,S,W,N), got {text!r} 电脑等级")
+                         f"commas (seats E,S,W,N), got {text!r} 电脑等级无效")
     return (parts[0], parts[1], parts[2], parts[3])
 
 
@@ -841,7 +841,7 @@ class SeatClient:
     def set_allow(self, allow: bool) -> str | None:
         """A seated player allows spectators to back them (from the next hand)."""
         if self.seat_index is None:
-            return "only a seated player can allow spectators 只有入座玩家可以设置"
+            return "only a seated player can allow spectators 只有入座玩家可以允许压鸽子"
         self.table.set_allow(self.seat_index, allow)
         return None
 

@@ -224,7 +224,8 @@ class StakeScreen(InfoPanel, ModalScreen[None]):
         mine = [b for n, b in info.stakes if n in (me, f"{me}*")]
         t.append(f"Your stake 你押: {'ESWN'[mine[0]] if mine else 'none 无'}\n")
         if not info.stakes_enabled:
-            t.append("Stakes are off until two seated players allow them. 需两人允许。\n")
+            t.append("Stakes are off until two seated players allow them. "
+                     "需两位入座玩家允许才能压鸽子。\n")
         t.append("1-4: back 押 · 0: none 不押 · Esc: close 关闭\n")
         return t
 
@@ -432,8 +433,8 @@ class RemoteApp(ServerSide, MahjongApp):
     def action_stake(self) -> None:
         info = self.info or self.seat_client.table.info()
         if not self.seat_client.spectating:
-            self.notify("seated players do not stake; a: allow spectators 入座玩家按 a 允许压鸽子",
-                        markup=False)
+            self.notify("seated players do not stake; a: allow spectators "
+                        "入座玩家不能压鸽子，按 a 允许别人押你", markup=False)
         elif not info.stakes_possible:
             self.notify("no spectator stakes at this table 本桌不能压鸽子", markup=False)
         elif not isinstance(self.screen, StakeScreen):
@@ -449,9 +450,9 @@ class RemoteApp(ServerSide, MahjongApp):
             return
         allow = not client.table.seats[client.seat_index].allow_spectators
         client.set_allow(allow)
-        self.notify(("spectators may back you 允许压鸽子" if allow else
-                     "spectators may not back you 不允许压鸽子") + " (from the next hand 下一盘起)",
-                    markup=False)
+        self.notify(("spectators may back you 已允许别人押你" if allow else
+                     "spectators may not back you 已不允许别人押你")
+                    + " (from the next hand 下一盘起)", markup=False)
 
     # --- a shared table's game ends: the next game keeps its rules -------------------------
     def show_new_game(self) -> None:
