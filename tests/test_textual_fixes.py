@@ -161,3 +161,43 @@ def test_the_variables_tokens_are_made_once_and_never_changed_by_parsing() -> No
     other = Stylesheet(variables={"accent": "#0000ff"})
     assert other._variable_tokens is not a._variable_tokens
     assert other._variable_tokens["accent"][0].value == "#0000ff"
+
+
+@pytest.mark.parametrize(("chunks", "value"), [
+    (["abc", "\x7fq"], "abq"),  # Backspace, then q: in that order
+    (["abc", "\x15xyz"], "xyz"),  # Ctrl-U clears, then xyz
+    (["abcd\x1b[D\x1b[D\x7fX\x1b[FZ"], "aXcdZ"),  # ← ← Backspace X End Z, all in one go
+])
+async def test_keys_arriving_together_reach_an_input_in_the_order_typed(
+        chunks: list[str], value: str) -> None:
+    """Keys parsed from one read (one SSH packet) are posted together: the input's own bound
+    keys (Backspace, Ctrl-U, arrows, End) used to bubble to the app and run after the
+    printable keys behind them (Textual issue 6605)."""
+    from textual._xterm_parser import XTermParser
+    from textual.app import App, ComposeResult
+    from textual.containers import Vertical
+    from textual.widgets import Input
+
+    textual_fixes.apply()
+    submitted: list[str] = []
+
+    class Form(App[None]):
+        def compose(self) -> ComposeResult:
+            with Vertical():
+                yield Input()
+
+        def on_input_submitted(self, event: Input.Submitted) -> None:
+            submitted.append(event.value)
+
+    app = Form()
+    async with app.run_test() as pilot:
+        box = app.query_one(Input)
+        box.focus()
+        await pilot.pause()
+        for chunk in [*chunks, "\r"]:
+            for message in XTermParser().feed(chunk):
+                message.set_sender(app)
+                app.post_message(message)
+            await pilot.pause(0.05)
+        assert box.value == value
+        assert submitted == [value]

@@ -23,6 +23,15 @@ every app. Likewise the theme's variables as CSS tokens, which markup with a ``$
 needs (0.75 ms per app, again after each theme change, and 1,600 tokens for the collector to
 scan at 25 tables).
 
+An ``Input`` inserts a printable key as it handles it, but its own bound keys (backspace,
+Ctrl-U, Enter, the arrows) bubble up to the app first, three queues later, and only then run.
+Keys that arrive together (one SSH packet: a laggy link, a paste without bracketed paste,
+``tmux send-keys``) were applied out of order: ``abc`` then Backspace + ``q`` left ``abc``, and
+Ctrl-U + ``friday`` + Enter in the lobby cleared the line after typing it and submitted nothing
+(Textual issue 6605). The fix runs the input's own non-priority bindings as the input handles
+the key, as the app would have run them (priority bindings were already checked on the way
+down), so every key takes effect in the order typed.
+
 A ``Strip`` makes seven caches (``FIFOCache`` objects) as it is made, and most strips use one or
 none of them: each cache is made when first used instead. A strip drawn into a terminal was
 eight objects for the collector to scan instead of one; in the server, a seventh of what its
@@ -44,6 +53,7 @@ from textual.css.tokenize import tokenize_values
 from textual.css.tokenizer import Token
 from textual.screen import Screen
 from textual.strip import Strip
+from textual.widgets import Input
 
 _applied = False
 _TOKENS = "_Stylesheet__variable_tokens"  # the stylesheet's own (name-mangled) token cache
@@ -107,6 +117,18 @@ def apply() -> None:
             return
         await screen_on_resize(self, event)
 
+    input_on_key = Input._on_key
+
+    async def input_on_key_in_order(self: Input, event: events.Key) -> None:
+        await input_on_key(self, event)
+        if event._stop_propagation:  # a printable key, inserted
+            return
+        for binding in self._bindings.key_to_bindings.get(event.key, ()):
+            if not binding.priority and await self.app.run_action(binding.action, self):
+                event.stop()  # done here: not bubbled to the app to run again
+                event.prevent_default()
+                return
+
     divide_fixed.__doc__ = divide.__doc__
     crop_extend_fixed.__doc__ = crop_extend.__doc__
     Strip.divide = divide_fixed  # type: ignore[method-assign]
@@ -114,6 +136,7 @@ def apply() -> None:
     Stylesheet._parse_rules = parse_rules_shared  # type: ignore[method-assign]
     Stylesheet._variable_tokens = property(variable_tokens_shared)  # type: ignore[assignment,method-assign]
     Screen._on_resize = screen_on_resize_once  # type: ignore[method-assign]
+    Input._on_key = input_on_key_in_order  # type: ignore[method-assign]
     _lazy_strip_caches()
 
 
