@@ -6,6 +6,13 @@ the channel as UTF-8; input is decoded incrementally and fed to Textual's xterm 
 
 Slow clients (pitfall 7): once the channel's write buffer passes ``high_water`` bytes the
 driver stops writing frames; when the client drains, it asks the app for one full repaint.
+
+Keys that arrive together (one SSH packet: a laggy link, a paste without bracketed paste) are
+handed to the app one at a time: after a key Textual dispatches through its queues (one the
+table does not act on at once), the rest wait until the app has settled (its queues and the
+shown screen's are empty), so a key that opens a screen — ``/`` for chat — has it open and
+focused before the text typed into it arrives, and nothing typed meant for the chat line runs
+as a table key.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 from codecs import getincrementaldecoder
+from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -27,6 +35,8 @@ log = logging.getLogger("net.driver")
 
 ESC_TIMEOUT = 0.12  # the parser's own Esc timeout is 0.1 s
 HIGH_WATER = 256 * 1024  # bytes buffered for a client before frames are dropped
+SETTLE_POLL = 0.002  # seconds between looks at whether the app is done with a posted key
+SETTLE_MAX = 0.5  # a key waits at most this long behind the one before it
 
 
 class Channel(Protocol):
@@ -73,6 +83,11 @@ class SSHDriver(Driver):
         self._pending: list[str] = []
         self._out: list[str] = []  # this frame's pieces, sent by ``flush``
         self._tick_handle: asyncio.TimerHandle | None = None
+        # events parsed but not yet given to the app, behind a key it is still dispatching
+        self._held: deque[Message] = deque()
+        self._holding = False
+        self._held_since = 0.0
+        self._release_handle: asyncio.TimerHandle | None = None
         self._closed = False
 
     @classmethod
@@ -153,21 +168,65 @@ class SSHDriver(Driver):
         assert parser is not None
         try:
             for message in parser.feed(text):
-                self._process(message)
+                self._take(message)
         except Exception:  # a parser error must not end the session: start a fresh parser
             log.info("input parser reset after bad input", exc_info=True)
             self._finish_parser()
             self._parser = XTermParser()
         self._schedule_tick()
 
-    def _process(self, message: Message) -> None:
+    def _take(self, message: Message) -> None:
+        """A parsed event, given to the app now unless it must wait behind a posted key."""
+        if self._holding:
+            self._held.append(message)
+        elif self._process(message) and isinstance(message, events.Key | events.Paste):
+            self._hold_from_now()
+
+    def _process(self, message: Message) -> bool:
         """A parsed event: a key the app can act on at once (``key_now``) is handled as it
-        arrives, without the four loop turns of Textual's key dispatch; the rest is posted."""
+        arrives, without the four loop turns of Textual's key dispatch; the rest is posted.
+        Returns whether it was posted (the app has yet to dispatch it)."""
         if isinstance(message, events.Key):
             key_now = getattr(self._app, "key_now", None)
             if key_now is not None and key_now(message):
-                return
+                return False
         self.process_message(message)
+        return True
+
+    def _hold_from_now(self) -> None:
+        """Hold what comes next until the app has dispatched the key just posted."""
+        self._holding = True
+        self._held_since = self._loop.time()
+        if self._release_handle is None and not self._closed:
+            self._release_handle = self._loop.call_later(SETTLE_POLL, self._release)
+
+    def _release(self) -> None:
+        self._release_handle = None
+        if self._closed:
+            self._held.clear()
+            return
+        if not self._settled() and self._loop.time() - self._held_since < SETTLE_MAX:
+            self._release_handle = self._loop.call_later(SETTLE_POLL, self._release)
+            return
+        self._holding = False
+        held = self._held
+        while held:
+            message = held.popleft()
+            if self._process(message) and isinstance(message, events.Key | events.Paste):
+                self._hold_from_now()
+                return
+
+    def _settled(self) -> bool:
+        """Whether the app has nothing left to dispatch: its queue, the shown screen's and
+        those of the screen's widgets are empty."""
+        app = self._app
+        if not app._message_queue.empty():
+            return False
+        stack = app._screen_stack
+        if not stack:
+            return True
+        return all(node._message_queue.empty()
+                   for node in stack[-1].walk_children(with_self=True))
 
     def _schedule_tick(self) -> None:
         parser = self._parser
@@ -184,7 +243,7 @@ class SSHDriver(Driver):
             return
         try:
             for message in parser.tick():
-                self._process(message)
+                self._take(message)
         except Exception:
             self._finish_parser()
             self._parser = XTermParser()
@@ -221,6 +280,11 @@ class SSHDriver(Driver):
         if self._tick_handle is not None:
             self._tick_handle.cancel()
             self._tick_handle = None
+        if self._release_handle is not None:
+            self._release_handle.cancel()
+            self._release_handle = None
+        self._held.clear()
+        self._holding = False
 
     def stop_application_mode(self) -> None:
         self.disable_input()

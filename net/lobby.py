@@ -249,6 +249,7 @@ class LobbyApp(ServerSide, App[Any]):
         if not words:
             return
         if words == ["new"]:
+            event.input.clear()  # done: the form has the table's name
             self.action_create()
             return
         if words[0] != "watch":

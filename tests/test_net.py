@@ -217,6 +217,19 @@ async def test_a_table_named_in_chinese(server: MahjongServer) -> None:
         await x.close()
 
 
+async def test_lobby_keys_arriving_in_one_packet_apply_in_order(server: MahjongServer) -> None:
+    """A line edited and sent in one packet (a laggy link, a paste, tmux send-keys): Ctrl-U
+    clears the typo first, then the name is typed and Enter sits at that table."""
+    lobby = await join(server, "fast", new_key(), "lobby")
+    await lobby.wait_for("welcome")
+    lobby.send("fridya")
+    await lobby.wait_for("fridya")
+    lobby.send("\x15friday gejiu\r")
+    await seated(server, "friday", 1)
+    assert server.registry.tables["friday"].rules == "gejiu"
+    await lobby.close()
+
+
 async def test_one_sessions_crash_ends_only_that_session_and_is_logged(
         server: MahjongServer, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:

@@ -51,6 +51,9 @@ class FakeChannel:
 class FakeApp:
     def __init__(self) -> None:
         self.messages: list[Any] = []
+        # what the driver looks at to see that a posted key is dispatched: nothing queued
+        self._message_queue: asyncio.Queue[Any] = asyncio.Queue()
+        self._screen_stack: list[Any] = []
 
     def post_message(self, message: Any) -> bool:
         self.messages.append(message)
@@ -265,6 +268,7 @@ async def test_pitfall_6_lone_esc_and_split_sequences() -> None:
     assert app.pressed() == ["up", "escape"]
     d.feed("一x".encode()[:2])  # a character split across packets
     d.feed("一x".encode()[2:])
+    await asyncio.sleep(0.05)  # x waits until the app has dispatched 一
     assert app.pressed()[-2:] == ["一", "x"]
     d.close()
 
@@ -288,9 +292,34 @@ async def test_keys_the_app_takes_at_once_are_not_posted() -> None:
     d = SSHDriver(app, channel=chan, size=(80, 24))
     d.start_application_mode()
     d.feed(b"\x1b[Dqx\x1b[200~x\x1b[201~")
+    assert app.taken == ["left"] and app.pressed() == ["q"]  # x waits behind the posted q
+    await asyncio.sleep(0.05)
     assert app.taken == ["left", "x"]
     assert app.pressed() == ["q"]
     assert any(isinstance(m, events.Paste) for m in app.messages)  # a paste is not a key
+    d.close()
+
+
+async def test_keys_behind_a_posted_key_wait_until_the_app_has_dispatched_it() -> None:
+    """Keys of one packet behind a key the app dispatches through its queues (Backspace in a
+    text box, ``/`` opening the chat line) reach it only once its queues are empty, so each
+    takes effect in the order typed; a key never waits more than ``SETTLE_MAX``."""
+    from net import driver
+
+    app, chan = FakeApp(), FakeChannel()
+    d = SSHDriver(app, channel=chan, size=(80, 24))
+    d.start_application_mode()
+    app._message_queue.put_nowait("busy")  # the app has yet to dispatch what it got
+    d.feed(b"/hi")
+    await asyncio.sleep(0.05)
+    assert app.pressed() == ["slash"]
+    app._message_queue.get_nowait()
+    await asyncio.sleep(0.05)
+    assert app.pressed() == ["slash", "h", "i"]
+    app._message_queue.put_nowait("stuck")  # never emptied: the keys go on after the cap
+    d.feed(b"ab")
+    await asyncio.sleep(driver.SETTLE_MAX + 0.1)
+    assert app.pressed()[-2:] == ["a", "b"]
     d.close()
 
 
