@@ -55,7 +55,7 @@ def clean_name(text: str, max_len: int = NAME_MAX) -> str:
 
 TABLE_NAME_CELLS = 24
 TABLE_NAME_RULE = ("letters, digits, - or _, up to 24 cells (a Chinese character takes two) "
-                   "牌桌名：字母、数字、汉字、- 或 _，至多 12 个汉字")
+                   "牌桌名：字母、数字、汉字、- 或 _，最长 24 个字符（一个汉字算两个）")
 
 
 def valid_table_name(name: str) -> bool:
