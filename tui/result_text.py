@@ -292,7 +292,7 @@ def help_lines(rules: str, lang: str, bindings: Sequence[Binding],
         out.append(f"   {escape(key_label(keys)):<14} {escape(b.description)}  [dim]({b.id})[/]")
     if picks:
         keys = " ".join(key_label(keymap.get(b.id or "", b.key)) for b in picks)
-        out.append(f"   {escape(keys)}  pick tile 1–14 [dim](pick-1 … pick-14)[/]")
+        out.append(f"   {escape(keys)}  pick tile 1–14 选牌 [dim](pick-1 … pick-14)[/]")
     if scrolls:
         keys = " ".join(key_label(keymap.get(b.id or "", b.key)) for b in scrolls)
         out.append(f"   {escape(keys)}  scroll a hand's result 翻看结算 "
