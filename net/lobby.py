@@ -178,17 +178,19 @@ class LobbyApp(ServerSide, App[Any]):
         Binding("escape", "quit", "Quit", show=False),
         Binding("ctrl+n", "create", "New table 新牌桌", show=False),
     ]
+    # stacked, not docked: two widgets docked to the same edge overlap, and the message line
+    # was hidden under the input
     CSS = """
     #tables { height: 1fr; padding: 1 2; }
-    #entry { dock: bottom; }
-    #msg { dock: bottom; height: 1; padding: 0 2; }
+    #msg { height: auto; max-height: 3; padding: 0 2; color: $warning; }
     """
 
     def __init__(self, server: MahjongServer, account: Account, term: str = "xterm",
-                 colorterm: str = "") -> None:
+                 colorterm: str = "", notice: str = "") -> None:
         super().__init__()
         self.server = server
         self.account = account
+        self.notice = notice  # what happened before this visit (a table left, an error)
         self.use_command_palette = False
         self.console = Console(
             color_system=color_system(term, colorterm),  # type: ignore[arg-type]
@@ -208,6 +210,8 @@ class LobbyApp(ServerSide, App[Any]):
     def on_mount(self) -> None:
         self.set_interval(1.0, self._refresh)
         self.query_one(Input).focus()
+        if self.notice:
+            self.query_one("#msg", Static).update(Text(self.notice))
 
     def _refresh(self) -> None:
         self.query_one("#tables", Static).update(self._content())

@@ -274,7 +274,9 @@ class ServerSide:
 
 
 class RemoteApp(ServerSide, MahjongApp):
-    """``MahjongApp`` for one SSH session at a shared table."""
+    """``MahjongApp`` for one SSH session at a shared table. Leaving the table (q) ends the app:
+    a session that came from the lobby goes back to it. Ctrl-Q ends the session
+    (``ends_session``)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
@@ -284,6 +286,12 @@ class RemoteApp(ServerSide, MahjongApp):
                 show=False),
     ]
     mj_remote = True  # net.server neutralises stdout/stderr redirection for these (pitfall 1)
+
+    ends_session = False  # the player quit the session (Ctrl-Q), not just the table
+
+    async def action_quit(self) -> None:
+        self.ends_session = True
+        self.exit()
 
     def __init__(self, client: SeatClient, settings: Settings | None = None,
                  term: str = "xterm-256color", colorterm: str = "") -> None:

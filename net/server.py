@@ -503,35 +503,53 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         lang = command.lang or locale_lang(env)
         status = 0
         client = None
+        # a session that opened in the lobby goes back to it when its player leaves a table
+        # (q, or the lobby's own errors); Ctrl-Q, or a session started by join / watch, ends
+        from_lobby = command.name == "lobby"
+        notice = ""
         try:
-            if command.name == "lobby":
-                from net.lobby import LobbyApp
+            while True:
+                if command.name == "lobby":
+                    from net.lobby import LobbyApp
 
-                lobby = LobbyApp(self.server, account, term=self.term or "xterm",
-                                 colorterm=colorterm)
-                chosen = await self._run(lobby)
-                if self.driver is not None:
-                    self.driver.close()
-                    self.driver = None
-                if not isinstance(chosen, Command) or self.ended or self.chan is None:
+                    lobby = LobbyApp(self.server, account, term=self.term or "xterm",
+                                     colorterm=colorterm, notice=notice)
+                    chosen = await self._run(lobby)
+                    self._close_driver()
+                    if not isinstance(chosen, Command) or self.ended or self.chan is None:
+                        return
+                    command = chosen
+                    lang = command.lang or lang
+                try:
+                    table = self.server.table_for(command)
+                except ValueError as exc:  # TableExists, OptionError, unknown ruleset
+                    if from_lobby:
+                        notice, command = f"error 错误: {exc}", Command("lobby")
+                        continue
+                    self._write_line(f"error 错误: {exc}")
+                    status = 2
                     return
-                command = chosen
-                lang = command.lang or lang
-            try:
-                table = self.server.table_for(command)
-            except ValueError as exc:  # TableExists, OptionError, unknown ruleset
-                self._write_line(f"error 错误: {exc}")
-                status = 2
-                return
-            if table is None:
-                self._write_line(f"no table named {command.table} 没有这个牌桌")
-                status = 1
-                return
-            client = table.join(account, spectate=command.name == "watch")
-            settings = RemoteSettings(lang=lang) if lang else None
-            app = RemoteApp(client, settings, term=self.term or "xterm", colorterm=colorterm)
-            await self._run(app)
-            status = app.return_code or 0
+                if table is None:
+                    if from_lobby:
+                        notice = f"no table named {command.table} 没有这个牌桌"
+                        command = Command("lobby")
+                        continue
+                    self._write_line(f"no table named {command.table} 没有这个牌桌")
+                    status = 1
+                    return
+                client = table.join(account, spectate=command.name == "watch")
+                settings = RemoteSettings(lang=lang) if lang else None
+                app = RemoteApp(client, settings, term=self.term or "xterm",
+                                colorterm=colorterm)
+                await self._run(app)
+                status = app.return_code or 0
+                client.close()
+                client = None
+                self._close_driver()
+                if (not from_lobby or app.ends_session or self.ended or self.chan is None
+                        or status):
+                    return
+                notice, command = f"left {table.name} 已离开", Command("lobby")
         except Exception:
             log.exception("%s: session crashed", self.conn.address)
             status = 1
@@ -540,8 +558,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         finally:
             if client is not None:
                 client.close()
-            if self.driver is not None:
-                self.driver.close()
+            self._close_driver()
             if self._idle is not None:
                 self._idle.cancel()
                 self._idle = None
@@ -554,6 +571,11 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             if chan is not None:
                 with contextlib.suppress(Exception):
                     chan.exit(status)
+
+    def _close_driver(self) -> None:
+        if self.driver is not None:
+            self.driver.close()
+            self.driver = None
 
     async def _run(self, app: Any) -> Any:
         self.app = app

@@ -230,6 +230,56 @@ async def test_lobby_keys_arriving_in_one_packet_apply_in_order(server: MahjongS
     await lobby.close()
 
 
+async def test_the_lobby_says_why_it_refused_a_line(server: MahjongServer) -> None:
+    """The lobby's message line is on screen (it was hidden under the input), for every kind
+    of refusal: no such table to watch, a table of another ruleset, a bad option."""
+    lobby = await join(server, "picky", new_key(), "lobby")
+    await lobby.wait_for("welcome")
+    lobby.send("watch nosuch\r")
+    await lobby.wait_for("no table nosuch")
+    await join(server, "host", new_key(), "join busy --rules gejiu")
+    await lobby.wait_for("busy")
+    lobby.send("\x15busy yichun\r")
+    await lobby.wait_for("already exists with rules gejiu")
+    lobby.send("\x15other yichun max_lighters=9\r")
+    await lobby.wait_for("max_lighters")
+    assert "other" not in server.registry.tables
+    await lobby.close()
+
+
+async def test_leaving_a_table_goes_back_to_the_lobby_you_came_from(
+        server: MahjongServer) -> None:
+    """q at a table reached from the lobby returns to the lobby (saying which table was left),
+    mid-game too (q q), with the seat kept for the player's return; Ctrl-Q ends the session.
+    A session started by `join` ends when its player leaves, as before."""
+    lobby = await join(server, "roamer", new_key(), "lobby")
+    await lobby.wait_for("welcome")
+    lobby.send("first gejiu\r")
+    await lobby.wait_for("press S")
+    lobby.send("q")
+    await lobby.wait_for("left first")
+    assert not lobby.closed.is_set()
+    lobby.send("second\r")
+    t = await seated(server, "second", 1)
+    await lobby.wait_for("press S")
+    lobby.send("s")
+    await until(lambda: t.game is not None, what="the start key")
+    await lobby.wait_for("Hand 1/")
+    lobby.send("qq")
+    await lobby.wait_for("left second")
+    assert t.seats[0].occupant is not None and t.seats[0].occupant.name == "roamer"
+    lobby.send("second\r")  # back to the same seat, mid-game
+    await lobby.wait_for("Hand 1/")
+    lobby.send("\x11")  # Ctrl-Q
+    await asyncio.wait_for(lobby.closed.wait(), 5)
+    direct = await join(server, "direct", new_key(), "join third")
+    await direct.wait_for("press S")
+    direct.send("q")
+    await asyncio.wait_for(direct.closed.wait(), 5)
+    await lobby.close()
+    await direct.close()
+
+
 async def test_one_sessions_crash_ends_only_that_session_and_is_logged(
         server: MahjongServer, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
