@@ -176,6 +176,9 @@ class TableConfig:
     grace_seconds: float = 20.0  # a dropped player's seat waits this long for a bot
     next_hand_seconds: float = 60.0  # the result screen waits this long for everyone
     bot_level: str = "normal"
+    # a table nobody sits at or watches, before its game or after it, is closed this long
+    # after the last person left (a game in progress keeps its seats for their players)
+    empty_seconds: float = 600.0
 
 
 class SharedTable:
@@ -192,6 +195,9 @@ class SharedTable:
         bot_levels: tuple[str, str, str, str] | None = None,
     ) -> None:
         self.name = name
+        # called when the table has stood empty for ``empty_seconds`` (the registry drops it)
+        self.on_empty: Callable[[SharedTable], None] | None = None
+        self._empty_timer: asyncio.TimerHandle | None = None
         self.rules = rules
         self.options = dict(options)
         self.ruleset = find_ruleset(rules, self.options)  # validates the options
@@ -238,6 +244,9 @@ class SharedTable:
                 self.stakes.pop(account.id, None)  # a seated player does not stake
                 self._save()
         client = SeatClient(self, index, account)
+        if self._empty_timer is not None:
+            self._empty_timer.cancel()
+            self._empty_timer = None
         if index is None:
             self.spectators.append(client)
         else:
@@ -266,6 +275,32 @@ class SharedTable:
                 else:
                     seat.dropped_at = time.monotonic()
         self._changed()
+        self.check_empty()
+
+    @property
+    def empty(self) -> bool:
+        """Nobody sits or watches, and no game is in progress (one that is keeps its seats
+        for its players, whoever is connected)."""
+        if self.spectators or any(s.clients for s in self.seats):
+            return False
+        if self.game is not None and not self.game.is_over:
+            return False
+        return self.game is not None or all(s.occupant is None for s in self.seats)
+
+    def check_empty(self) -> None:
+        """Close the table ``empty_seconds`` from now if it is (still) empty then."""
+        if self.on_empty is None or self._empty_timer is not None or not self.empty:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._empty_timer = loop.call_later(self.config.empty_seconds, self._expire)
+
+    def _expire(self) -> None:
+        self._empty_timer = None
+        if self.empty and self.on_empty is not None and not self._closed:
+            self.on_empty(self)
 
     def stand(self, client: SeatClient) -> None:
         """Give up the seat for good: a computer player takes it."""
@@ -752,6 +787,9 @@ class SharedTable:
         if self._task is not None:
             self._task.cancel()
             self._task = None
+        if self._empty_timer is not None:
+            self._empty_timer.cancel()
+            self._empty_timer = None
 
 
 class SeatClient:
@@ -869,8 +907,21 @@ class Registry:
             except Exception:
                 log.exception("table %s could not be restored", row.name)
                 continue
+            table.on_empty = self._drop
             self.tables[row.name] = table
         return len(self.tables)
+
+    def _drop(self, table: SharedTable) -> None:
+        """An empty table closes: out of the lobby and the database (its games' results and
+        records stay)."""
+        if self.tables.get(table.name) is not table:
+            return
+        del self.tables[table.name]
+        table.close()
+        if self.store is not None:
+            self.store.delete_table(table.name)
+        log.info("table %s closed: nobody there for %.0f s", table.name,
+                 self.config.empty_seconds)
 
     def get_or_create(self, name: str, rules: str | None = None,
                       options: Mapping[str, Any] | None = None,
@@ -898,6 +949,7 @@ class Registry:
             raise ValueError(f"unknown ruleset {rules!r} (one of {', '.join(RULESETS)})")
         table = SharedTable(name, rules, options or {}, self.config, self.store,
                             self.player_factory, bots)
+        table.on_empty = self._drop
         self.tables[name] = table
         table._save()
         return table
@@ -908,6 +960,7 @@ class Registry:
         for table in self.tables.values():
             if table.game is not None:
                 table._run_loop()
+            table.check_empty()  # restored with nobody there: closes unless someone comes
 
     def close(self) -> None:
         for table in self.tables.values():

@@ -567,3 +567,41 @@ def test_packets_are_logged_only_at_asyncssh_debug_level_3() -> None:
         assert len(h.logged) == 1 and "MSG_CHANNEL_DATA (94)" in h.logged[0]
     finally:
         logger.set_debug_level(level)
+
+
+async def test_an_empty_table_closes_after_a_while_and_a_game_in_progress_never(
+        tmp_path: Path) -> None:
+    """A table nobody sits at or watches (before its game, or after it) leaves the lobby and
+    the database ``empty_seconds`` after the last person left; someone coming back in time
+    keeps it; a game in progress keeps its seats for its players, however long they are away;
+    a restored empty table closes too."""
+    store = Store(tmp_path / "db.sqlite3")
+    reg = Registry(TableConfig(bot_delay=0, bot_level="easy", empty_seconds=0.2), store)
+    ann, bob = Account(1, "ann"), Account(2, "bob")
+    t = reg.get_or_create("quiet", "gejiu")
+    c = t.join(ann)
+    t.leave(c)
+    await asyncio.sleep(0.1)
+    c = t.join(bob, spectate=True)  # back in time: the table stays
+    await asyncio.sleep(0.3)
+    assert "quiet" in reg.tables
+    t.leave(c)
+    await asyncio.sleep(0.35)
+    assert "quiet" not in reg.tables
+    assert "quiet" not in [row.name for row in store.load_tables()]
+
+    g = reg.get_or_create("busy", "gejiu")
+    c = g.join(ann)
+    assert g.start() is None and g.game is not None
+    g.leave(c)  # dropped mid-game: the seat waits for ann
+    await asyncio.sleep(0.35)
+    assert "busy" in reg.tables
+    reg.get_or_create("stale", "yichun")  # made, never sat at
+    reg.close()
+
+    reg2 = Registry(TableConfig(bot_delay=0, empty_seconds=0.2), store)
+    assert reg2.load() == 2
+    reg2.resume()
+    await asyncio.sleep(0.35)
+    assert sorted(reg2.tables) == ["busy"]
+    reg2.close()
