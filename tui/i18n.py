@@ -54,7 +54,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "k_face": ("t: tiles", "t 牌面"),
     "wait_others": ("Waiting for the others…", "等待其他玩家…"),
     "claim_on": ("{who} discarded {tile}:", "{who}打出 {tile}："),
-    "rob_on": ("{who} adds {tile} to a kong:", "{who}杠牌 {tile}："),
+    "rob_on": ("{who} kongs with {tile}:", "{who}杠牌 {tile}："),
     "buy_q": ("Buy (买) this hand?", "本盘买不买？"),
     "kong_q": ("Which kong?", "杠哪一张？"),
     "declare_q": ("Your 14 discards make 塘子烂糊: win?", "你的14张弃牌凑成塘子烂糊，胡吗？"),
@@ -88,7 +88,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "no_kong": ("No kong possible now", "现在不能杠"),
     "no_ting": ("报听 is not possible with {tile}", "打{tile}不能报听"),
     "no_ting_at_all": ("报听 is not possible now", "现在不能报听"),
-    "quit_again": ("Press q again to quit", "再按 q 退出"),
+    "quit_again": ("Press q again to leave the table", "再按 q 离开牌桌"),
     # log
     "ev_buy": ("{who} 买", "{who}买"),
     "ev_no_buy": ("{who} 不买", "{who}不买"),
