@@ -64,7 +64,8 @@ def crowded_view(rules: str) -> View:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_nothing_overflows_at_80x24(rules: str, face: Face, lang: str) -> None:
     view = crowded_view(rules)
-    update = TableUpdate(view=view, deadline=10.0, timer_seconds=30.0, hands_per_game=8)
+    update = TableUpdate(view=view, deadline=10.0, timer_seconds=30.0, hands_per_game=8,
+                         names=("龙" * 12, "x" * 40, "bot 电脑", "wes (away)"))
     ui = UiState(face=face, lang=lang, now=5.0, message="x" * 200)
     rows = build_rows(update, ui, 80, 24)
     assert len(rows) == 24
@@ -78,6 +79,39 @@ def test_nothing_overflows_at_80x24(rules: str, face: Face, lang: str) -> None:
     # every pond's latest discard and every seat's melds are on screen
     assert small(view.seats[1].pond[-1].kind, face) in flat
     assert flat.count(small(parse_tile("Z"), face)) >= 4
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("watching", [False, True])
+def test_players_names_fit_and_a_spectator_is_nobody(lang: str, watching: bool) -> None:
+    """Each seat shows its player's name (cut with … to its room, a CJK name by cells); a
+    player does not read its own, a spectator reads all four and seats named by their winds,
+    with no "You" (it sits nowhere) and no hand."""
+    view = crowded_view("yichun")
+    view = dataclasses.replace(view, seats=tuple(  # melds and flags leave room for names
+        dataclasses.replace(p, score=12, melds=p.melds[:1], ting=False, flown=0)
+        for p in view.seats))
+    if watching:
+        view = dataclasses.replace(view, viewer=None, hand=(), drawn=None, my_move=False,
+                                   legal=())
+    names = ("龙" * 12, "x" * 40, "bot 电脑", "wes (away)")
+    update = TableUpdate(view=view, deadline=10.0, timer_seconds=30.0, hands_per_game=8,
+                         names=names)
+    rows = build_rows(update, UiState(lang=lang, now=5.0), 80, 24)
+    for y, row in enumerate(rows):
+        end = 0
+        for x, text, _style in row:
+            assert x >= end, f"row {y}: span at {x} overlaps the previous one ending at {end}"
+            end = x + cell_len(text)
+        assert end <= 80, f"row {y} is {end} cells wide"
+    flat = "\n".join("".join(t for _, t, _ in row) for row in rows)
+    assert "bot" in flat and "wes" in flat and "xxx…" in flat  # as much as fits, then …
+    assert ("龙龙" in flat) is watching  # one's own name only when watching
+    you = tr(lang, "watching") if watching else ("You E" if lang == "en" else "自己·东")
+    assert you in flat
+    if watching:
+        assert "You" not in flat and "自己" not in flat
+        assert ("East" if lang == "en" else "东家") in flat
 
 
 def test_seats_are_placed_from_the_viewer() -> None:

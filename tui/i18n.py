@@ -53,6 +53,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "k_help": ("?: help", "? 帮助"),
     "k_face": ("t: tiles", "t 牌面"),
     "wait_others": ("Waiting for the others…", "等待其他玩家…"),
+    "watching": ("Watching (no concealed tile shown)", "旁观中（看不到暗牌）"),
     "claim_on": ("{who} discarded {tile}:", "{who}打出 {tile}："),
     "rob_on": ("{who} kongs with {tile}:", "{who}杠牌 {tile}："),
     "buy_q": ("Buy (买) this hand?", "本盘买不买？"),
@@ -181,13 +182,26 @@ def seat_wind(seat: int, lang: str) -> str:
     return (SEAT_WINDS_ZH if lang == "zh" else SEAT_WINDS_EN)[seat]
 
 
-def relative_name(viewer: int, seat: int, lang: str) -> str:
+# a seat as a spectator (who sits nowhere) names it: by its wind alone
+ABSOLUTE: Final = {
+    "en": ("East", "South", "West", "North"),
+    "zh": ("东家", "南家", "西家", "北家"),
+}
+
+
+def relative_name(viewer: int | None, seat: int, lang: str) -> str:
+    """``下家`` / ``Right`` from the viewer's seat; for a spectator (``None``) ``东家`` /
+    ``East``."""
+    if viewer is None:
+        return ABSOLUTE["zh" if lang == "zh" else "en"][seat]
     return RELATIVE["zh" if lang == "zh" else "en"][(seat - viewer) % 4]
 
 
-def seat_label(viewer: int, seat: int, lang: str) -> str:
-    """``下家·南`` / ``Right S``."""
+def seat_label(viewer: int | None, seat: int, lang: str) -> str:
+    """``下家·南`` / ``Right S``; for a spectator ``南家`` / ``South``."""
     rel = relative_name(viewer, seat, lang)
+    if viewer is None:
+        return rel
     if lang == "zh":
         return f"{rel}·{SEAT_WINDS_ZH[seat]}"
     return f"{rel} {SEAT_WINDS_EN[seat]}"

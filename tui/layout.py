@@ -150,7 +150,7 @@ def claim_prompt(view: View, lang: str, face: Face) -> Prompt | None:
     if view.phase not in (Phase.CLAIM, Phase.ROB):
         return None
     tile = view.window_tile
-    who = (seat_label(view.viewer or 0, view.window_from, lang)
+    who = (seat_label(view.viewer, view.window_from, lang)
            if view.window_from is not None else "?")
     key = "rob_on" if view.phase is Phase.ROB else "claim_on"
     head, _, tail = tr(lang, key, who=who, tile="\0").partition("\0")
@@ -322,6 +322,22 @@ class Canvas:
         return [tuple(sorted(rows.get(y, ()), key=_span_x)) for y in range(self.height)]
 
 
+def fit_cells(text: str, cells: int) -> str:
+    """``text`` cut to at most ``cells`` terminal cells, ending in … when cut."""
+    if cell_len(text) <= cells:
+        return text
+    if cells <= 0:
+        return ""
+    out, used = [], 1
+    for ch in text:
+        w = cell_len(ch)
+        if used + w > cells:
+            break
+        out.append(ch)
+        used += w
+    return "".join(out) + "…"
+
+
 def pieces_width(pieces: Sequence[Piece]) -> int:
     return sum(cell_len(t) for t, _ in pieces)
 
@@ -410,7 +426,7 @@ class TableRows:
         # the log's events as spans: those the last log drew, and those this one draws
         self._events: dict[int, tuple[Event, list[Span] | None, int]] = {}
         self._events_now: dict[int, tuple[Event, list[Span] | None, int]] = {}
-        self._events_style: tuple[int, str, Face] | None = None
+        self._events_style: tuple[int | None, str, Face] | None = None
         self._ready: tuple[object, tuple[Kind | None, dict[Kind, str]]] = ((), (None, {}))
         self._waits: tuple[object, list[Piece] | None] = ((), None)
         self.regions_built = 0  # regions drawn again by the last build (tests, bench)
@@ -476,6 +492,10 @@ class TableRows:
                   view.phase is Phase.BUY)
         region = self._region
         left, across, right = (me + 3) % 4, (me + 2) % 4, (me + 1) % 4
+        # the players' names by their seats (your own only when you watch)
+        names: list[str] = list(update.names) if len(update.names) == 4 else [""] * 4
+        if view.viewer is not None:
+            names[view.viewer] = ""
 
         timer = _timer_state(update, ui.now)
         status_key = (size, lang, me, view.rules, view.hand_no, update.hands_per_game,
@@ -490,18 +510,19 @@ class TableRows:
 
         parts = [
             region("status", status_key, size, lambda c: _status_row(c, update, ui, me, timer)),
-            region("across", (common, seats[across], _acting(view, across)), size,
-                   lambda c: _across_row(c, view, ui, across, 1)),
-            region("left", (common, seats[left], _acting(view, left)), size,
-                   lambda c: _side(c, view, ui, left, 0, side_w, mid_top, mid_bottom, False)),
+            region("across", (common, seats[across], _acting(view, across), names[across]),
+                   size, lambda c: _across_row(c, view, ui, across, 1, names[across])),
+            region("left", (common, seats[left], _acting(view, left), names[left]), size,
+                   lambda c: _side(c, view, ui, left, 0, side_w, mid_top, mid_bottom, False,
+                                   names[left])),
             region("left-pond", (size, face, seats[left].pond, _last_flag(view, left),
                                  _side_pond_top(seats[left], mid_top)), size,
                    lambda c: _pond(c, view, left, 1, _side_pond_top(seats[left], mid_top),
                                    side_w - 1, mid_bottom - _side_pond_top(seats[left], mid_top)
                                    + 1, face)),
-            region("right", (common, seats[right], _acting(view, right)), size,
+            region("right", (common, seats[right], _acting(view, right), names[right]), size,
                    lambda c: _side(c, view, ui, right, width - side_w, side_w, mid_top,
-                                   mid_bottom, False)),
+                                   mid_bottom, False, names[right])),
             region("right-pond", (size, face, seats[right].pond, _last_flag(view, right),
                                   _side_pond_top(seats[right], mid_top)), size,
                    lambda c: _pond(c, view, right, width - side_w + 1,
@@ -533,8 +554,8 @@ class TableRows:
         cursor = max(0, min(ui.cursor, len(tiles) - 1)) if tiles else -1
         selecting = view.my_move and view.phase is Phase.TURN and ui.prompt is None
         mine = seats[me]
-        parts.append(region("me", (common, mine, _acting(view, me)), size,
-                            lambda c: _me_row(c, view, ui, me, height - 6)))
+        parts.append(region("me", (common, mine, _acting(view, me), names[me]), size,
+                            lambda c: _me_row(c, view, ui, me, height - 6, names[me])))
         parts.append(region("hand", (size, face, lang, view.hand, view.drawn, view.wild, cursor,
                                      selecting, mine.melds), size,
                             lambda c: _hand(c, view, ui, me, tiles, cursor, selecting,
@@ -546,7 +567,7 @@ class TableRows:
             my_turn = view.my_move and view.phase is Phase.TURN and bool(tiles)
             act_key = (size, lang, face, my_turn, view.my_move, view.phase is Phase.ENDED,
                        view.legal if my_turn else None, tiles[cursor] if my_turn else None,
-                       tuple(ui.keys.items()))
+                       tuple(ui.keys.items()), view.viewer is None)
         parts.append(region("action", act_key, size,
                             lambda c: _action_row(c, view, ui, tiles, cursor, height - 2)))
         # choices too many for one row take the log's row too
@@ -597,7 +618,8 @@ class TableRows:
             self._waits = (key, waits_pieces(view, ui, ready))
         return self._waits[1]
 
-    def _event(self, e: Event, me: int, lang: str, face: Face) -> tuple[list[Span] | None, int]:
+    def _event(self, e: Event, me: int | None, lang: str, face: Face
+               ) -> tuple[list[Span] | None, int]:
         """An event of the log as spans relative to its start, and its width (cached)."""
         style = (me, lang, face)
         if style != self._events_style:
@@ -628,7 +650,7 @@ class TableRows:
         # hand (in each session) was a tenth of what the collector's middle generation scanned
         self._events_now = {}
         for e in reversed(view.events):
-            spans, w = self._event(e, me, ui.lang, ui.face)
+            spans, w = self._event(e, view.viewer, ui.lang, ui.face)
             if spans is None:
                 continue
             if used + w + 3 > width:
@@ -767,7 +789,7 @@ def _status_row(c: Canvas, update: TableUpdate, ui: UiState, me: int,
     elif view.my_move and view.phase in (Phase.TURN, Phase.DECLARE):
         turn = tr(lang, "your_turn")
     elif view.phase in (Phase.TURN, Phase.DECLARE) and view.current is not None:
-        turn = tr(lang, "turn_of", who=seat_label(me, view.current, lang))
+        turn = tr(lang, "turn_of", who=seat_label(view.viewer, view.current, lang))
     elif view.phase is Phase.CLAIM:
         turn = tr(lang, "claims")
     elif view.phase is Phase.ROB:
@@ -795,13 +817,14 @@ def _status_row(c: Canvas, update: TableUpdate, ui: UiState, me: int,
         c.put(x, 0, " " * (right - x), "status")
 
 
-def _across_row(c: Canvas, view: View, ui: UiState, seat: int, y: int) -> None:
+def _across_row(c: Canvas, view: View, ui: UiState, seat: int, y: int,
+                name: str = "") -> None:
     lang, face = ui.lang, ui.face
     p = view.seats[seat]
     head: list[Piece] = []
     acting = _acting(view, seat)
     head.append(("▶" if acting else " ", "turn-mark"))
-    head.append((seat_label(view.viewer or 0, seat, lang), "label-turn" if acting else "label"))
+    head.append((seat_label(view.viewer, seat, lang), "label-turn" if acting else "label"))
     head.append((" " + _score(p), "score"))
     if view.phase is not Phase.BUY:  # nothing is dealt while buying
         head.append((" " + tr(lang, "tiles_left", n=_held(p)), "dim"))
@@ -817,6 +840,11 @@ def _across_row(c: Canvas, view: View, ui: UiState, seat: int, y: int) -> None:
         if pieces_width(head) + pieces_width(melds) <= c.width:
             break
     total = pieces_width(head) + pieces_width(melds)
+    room = c.width - total - 1  # the name takes what is left, up to 16 cells
+    if name and room >= 2:
+        shown = " " + fit_cells(name, min(16, room))
+        head.insert(2, (shown, "text"))
+        total += cell_len(shown)
     x = max(0, (c.width - total) // 2)
     x = c.pieces(x, y, head)
     c.pieces(x, y, melds)
@@ -824,17 +852,20 @@ def _across_row(c: Canvas, view: View, ui: UiState, seat: int, y: int) -> None:
 
 def _side(
     c: Canvas, view: View, ui: UiState, seat: int, x0: int, w: int, top: int, bottom: int,
-    pond: bool = True,
+    pond: bool = True, name: str = "",
 ) -> None:
-    """An opponent at the side: name, score, tiles and flags, melds, then (``pond``) the
-    discards."""
+    """An opponent at the side: seat, player's name, score, tiles and flags, melds, then
+    (``pond``) the discards."""
     lang, face = ui.lang, ui.face
     p = view.seats[seat]
     acting = _acting(view, seat)
     x = c.put(x0, top, "▶" if acting else " ", "turn-mark")
-    x = c.put(x, top, seat_label(view.viewer or 0, seat, lang), "label-turn" if acting else "label")
+    x = c.put(x, top, seat_label(view.viewer, seat, lang), "label-turn" if acting else "label")
     score = _score(p)
-    c.put(x0 + w - cell_len(score) - 1, top, score, "score")
+    score_x = x0 + w - cell_len(score) - 1
+    if name:
+        c.put(x + 1, top, fit_cells(name, score_x - x - 2), "text")
+    c.put(score_x, top, score, "score")
     line: list[Piece] = [(" " + tr(lang, "tiles_left", n=_held(p)), "dim")] if (
         view.phase is not Phase.BUY) else []
     for piece in seat_flags(view, p, lang):
@@ -862,7 +893,7 @@ def _frame(c: Canvas, view: View, ui: UiState, me: int, side_w: int, x0: int, w:
         c.put(side_w, y, "│", "dim")
         c.put(c.width - side_w - 1, y, "│", "dim")
     for seat, y in (((me + 2) % 4, top), (me, my_caption_y)):
-        text = tr(ui.lang, "pond_of", who=seat_label(me, seat, ui.lang))
+        text = tr(ui.lang, "pond_of", who=seat_label(view.viewer, seat, ui.lang))
         tw = cell_len(text)
         c.put(x0 + max(0, (w - tw) // 2), y, set_cell_size(text, min(w, tw)), "dim")
 
@@ -960,7 +991,8 @@ def _centre_lines(update: TableUpdate, ui: UiState, me: int,
         lines.append([(_keys_hint(ui), "dim")])
     elif view.last_discard is not None and view.phase is not Phase.ENDED:
         seat, kind = view.last_discard
-        h, _, tail = tr(lang, "ev_discard", who=seat_label(me, seat, lang), tile="\0").partition(
+        h, _, tail = tr(lang, "ev_discard", who=seat_label(view.viewer, seat, lang),
+                        tile="\0").partition(
             "\0")
         lines.append([])
         lines.append([(h, "info"), *tile_pieces([kind], face), (tail, "info")])
@@ -1015,12 +1047,14 @@ def _key(ui: UiState, binding: str, default: str) -> str:
     return ui.keys.get(binding, default)
 
 
-def _me_row(c: Canvas, view: View, ui: UiState, me: int, y: int) -> None:
+def _me_row(c: Canvas, view: View, ui: UiState, me: int, y: int, name: str = "") -> None:
     lang = ui.lang
     p = view.seats[me]
     acting = _acting(view, me)
     x = c.put(0, y, "▶" if acting else " ", "turn-mark")
-    x = c.put(x, y, seat_label(me, me, lang), "label-turn" if acting else "label")
+    x = c.put(x, y, seat_label(view.viewer, me, lang), "label-turn" if acting else "label")
+    if name:
+        x = c.put(x, y, " " + fit_cells(name, 16), "text")
     x = c.put(x, y, " " + _score(p), "score")
     for piece in seat_flags(view, p, lang):
         x = c.put(x, y, " ", "text")
@@ -1121,6 +1155,8 @@ def _action_hints(view: View, ui: UiState, tiles: list[Kind], cursor: int) -> li
             add(tr(lang, "k_kong"))
         if any(a.ting for a in view.legal):
             add(tr(lang, "k_ting"))
+    elif view.viewer is None:
+        add(tr(lang, "watching"), "dim")
     elif not view.my_move and view.phase is not Phase.ENDED:
         add(tr(lang, "wait_others"), "dim")
     add(tr(lang, "k_help"))
@@ -1128,7 +1164,7 @@ def _action_hints(view: View, ui: UiState, tiles: list[Kind], cursor: int) -> li
     return out
 
 
-def event_pieces(e: Event, me: int, lang: str, face: Face) -> list[Piece] | None:
+def event_pieces(e: Event, me: int | None, lang: str, face: Face) -> list[Piece] | None:
     et = e.type
     if et in (EventType.DRAW, EventType.DEAL, EventType.REPLACEMENT):
         return None

@@ -66,11 +66,11 @@ def pad(text: str, cells: int) -> str:
     return escape(text) + " " * max(0, cells - cell_len(text))
 
 
-def seat_or_name(p: int | str, viewer: int, lang: str) -> str:
+def seat_or_name(p: int | str, viewer: int | None, lang: str) -> str:
     return seat_label(viewer, p, lang) if isinstance(p, int) else str(p)
 
 
-def party(p: int | str, viewer: int, lang: str) -> str:
+def party(p: int | str, viewer: int | None, lang: str) -> str:
     return seat_label(viewer, p, lang) if isinstance(p, int) else escape(str(p))
 
 
@@ -168,7 +168,7 @@ def hand_result_lines(update: TableUpdate, lang: str, face: Face,
     """The hand result as markup lines no wider than ``width`` cells (long lines continue
     on an indented line)."""
     view = update.view
-    me = view.viewer if view.viewer is not None else 0
+    me = view.viewer  # None: a spectator, who names seats by their winds
     res = view.result
     out: list[str] = [
         f"[b $turn]{escape(tr(lang, 'res_title', n=view.hand_no))} — "
@@ -250,7 +250,7 @@ def hand_result_lines(update: TableUpdate, lang: str, face: Face,
 
 def game_result_lines(update: TableUpdate, lang: str) -> list[str]:
     view = update.view
-    me = view.viewer if view.viewer is not None else 0
+    me = view.viewer  # None: a spectator, who names seats by their winds
     out = [f"[b $turn]{escape(tr(lang, 'game_title', rules=rules_title(view.rules, lang)))}[/]", ""]
     labels = [seat_label(me, s, lang) for s in range(4)]
     out.append(" " * 8 + "".join(" " * max(0, 10 - cell_len(x)) + escape(x) for x in labels))
