@@ -278,13 +278,15 @@ class RemoteApp(ServerSide, MahjongApp):
     a session that came from the lobby goes back to it. Ctrl-Q ends the session
     (``ends_session``)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+    HELP_BINDINGS: ClassVar[tuple[Binding, ...]] = (
         Binding("slash", "chat", "Chat 聊天", id="chat", show=False),
         Binding("y", "stake", "Stake 压鸽子 (spectators, Yichun)", id="stake", show=False),
         Binding("a", "allow_spectators", "Allow spectators 允许压鸽子 (Yichun)", id="allow",
                 show=False),
-    ]
+        Binding("ctrl+q", "quit", "End the session 断开", id="quit-session", show=False,
+                priority=True),
+    )
+    BINDINGS: ClassVar[list[BindingType]] = list(HELP_BINDINGS)
     mj_remote = True  # net.server neutralises stdout/stderr redirection for these (pitfall 1)
 
     ends_session = False  # the player quit the session (Ctrl-Q), not just the table

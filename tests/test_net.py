@@ -247,6 +247,19 @@ async def test_the_lobby_says_why_it_refused_a_line(server: MahjongServer) -> No
     await lobby.close()
 
 
+async def test_the_help_over_ssh_lists_the_sessions_own_keys(server: MahjongServer) -> None:
+    """? lists the table's keys and those only a session has: chat, 压鸽子, Ctrl-Q."""
+    c = await join(server, "helpme", new_key(), "join helptable", height=60)
+    await c.wait_for("press S")
+    c.send("s")
+    await c.wait_for("Hand 1/")
+    c.send("?")
+    screen = await c.wait_for("Keys")
+    for text in ("Chat 聊天", "Stake 压鸽子", "End the session 断开", "Leave the table"):
+        assert text in screen, text
+    await c.close()
+
+
 async def test_leaving_a_table_goes_back_to_the_lobby_you_came_from(
         server: MahjongServer) -> None:
     """q at a table reached from the lobby returns to the lobby (saying which table was left),

@@ -18,12 +18,13 @@ import weakref
 from collections import deque
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import events
 from textual._context import active_app
 from textual.actions import SkipAction
 from textual.app import App
+from textual.binding import Binding
 from textual.message import Message
 from textual.theme import Theme
 
@@ -103,6 +104,8 @@ class MahjongApp(App[None]):
     CSS_PATH = [str(p) for p in CSS_PATHS]  # noqa: RUF012
     ENABLE_COMMAND_PALETTE = False
     TITLE = "mahjong-ssh"
+    # keys of the app's own (beyond the table screen's) that the help lists
+    HELP_BINDINGS: ClassVar[tuple[Binding, ...]] = ()
 
     def __init__(
         self,

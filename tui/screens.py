@@ -89,7 +89,8 @@ class HelpScreen(_Page):
         from tui.table_screen import TABLE_BINDINGS
 
         keymap = {k: v for k, v in self.mj.settings.keys.items()}
-        lines = help_lines(self.rules, self.lang, TABLE_BINDINGS, keymap)
+        lines = help_lines(self.rules, self.lang,
+                           [*TABLE_BINDINGS, *self.mj.HELP_BINDINGS], keymap)
         with VerticalScroll(classes="page"):
             yield Static(markup(lines), id="help")
             yield Static(tr(self.lang, "close"), classes="keys")

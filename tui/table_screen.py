@@ -67,7 +67,7 @@ TABLE_BINDINGS: list[Binding] = [
     Binding("i", "suggest", "Suggested discard on/off", id="suggest", show=False),
     Binding("question_mark,f1", "help", "Help 帮助", id="help", show=False),
     Binding("s", "settings", "Settings 设置", id="settings", show=False),
-    Binding("q", "quit_table", "Quit 退出 (twice)", id="quit", show=False),
+    Binding("q", "quit_table", "Leave the table 离开 (twice)", id="quit", show=False),
     # the hand's result, shown over the table
     Binding("up", "scroll_result(-1)", "Hand result: line up 结算上一行", id="result-up",
             show=False),
