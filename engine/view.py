@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.actions import Action
 from engine.melds import MeldType
-from engine.situation import Settlement
+from engine.situation import Settlement, WinMethod
 from engine.table import Event, EventType, Hand, Phase
 from engine.tiles import Kind, format_tiles, kind_to_str
 
@@ -57,6 +57,8 @@ class HandResult:
     winners: tuple[int, ...]
     win_tile: Kind | None
     settlement: Settlement
+    how: WinMethod | None = None  # how the hand was won (all winners of one discard alike)
+    from_seat: int | None = None  # the discarder, or the robbed konger
 
 
 @dataclass(frozen=True)
@@ -156,6 +158,8 @@ def build_view(hand: Hand, viewer: int | None) -> View:
             winners=tuple(w.seat for w in hand.wins),
             win_tile=hand.wins[0].tile if hand.wins else None,
             settlement=hand.settlement,
+            how=hand.wins[0].how if hand.wins else None,
+            from_seat=hand.wins[0].from_seat if hand.wins else None,
         )
     last = hand.last_discard
     return View(

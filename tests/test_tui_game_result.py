@@ -90,3 +90,36 @@ def _check_widths(update: TableUpdate, face: Face, lang: str) -> None:
             assert parsed(text) == 6 + cell_len(item.zh) + cell_len(item.en) + cell_len(item.value)
             if item.tiles:
                 assert tiles_width(item.tiles, face) == parsed(tiles_markup(item.tiles, face))
+
+
+def test_a_hand_result_says_how_it_was_won() -> None:
+    """The winner's line says how: self-drawn, or on whose discard (named from the reader's
+    seat, or by wind for a spectator)."""
+    from engine.bots.normal import NormalPlayer
+    from engine.situation import WinMethod
+    from tui.result_text import hand_result_lines
+
+    player = NormalPlayer()
+    seen: set[WinMethod] = set()
+    game = Game("gejiu", 5, {"hands_per_game": 16})
+    while len(seen) < 2:
+        hand = game.new_hand()
+        while not hand.is_over:
+            seat = hand.to_act()[0]
+            game.apply(seat, player.choose(build_view(hand, seat)))
+        if not hand.wins:
+            continue
+        win = hand.wins[0]
+        for viewer in (win.seat, None):
+            view = build_view(hand, viewer)
+            assert view.result is not None and view.result.how is win.how
+            text = "\n".join(hand_result_lines(TableUpdate(view=view), "en", Face.ASCII, 80))
+            line = next(ln for ln in text.splitlines() if "wins 胡" in ln)
+            if win.how is WinMethod.DISCARD:
+                assert win.from_seat is not None
+                who = ("East", "South", "West", "North")[win.from_seat] if viewer is None \
+                    else ("You", "Right", "Across", "Left")[(win.from_seat - viewer) % 4]
+                assert f"{who}" in line and "discard 点炮" in line, line
+            elif win.how is WinMethod.SELF_DRAW:
+                assert "self-drawn 自摸" in line, line
+        seen.add(win.how)

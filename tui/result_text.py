@@ -214,7 +214,11 @@ def hand_result_lines(update: TableUpdate, lang: str, face: Face,
     for w in settlement.wins:
         pattern = f"{w.pattern_zh} {w.pattern_en}" if lang == "en" else w.pattern_zh
         who = seat_label(me, w.seat, lang)
-        out.append(f"[b $turn]{escape(tr(lang, 'res_winner', who=who, pattern=pattern))}[/]")
+        head = tr(lang, "res_winner", who=who, pattern=pattern)
+        if res.how is not None:
+            source = seat_label(me, res.from_seat, lang) if res.from_seat is not None else "?"
+            head += " · " + tr(lang, f"how_{res.how.value}", who=source)
+        out.extend(f"[b $turn]{escape(part)}[/]" for part in wrap_plain(head, width, 3))
         for item in w.items:
             text = f"   {escape(item.zh)} {escape(item.en)}  [b]{escape(item.value)}[/]"
             text_w = 6 + cell_len(item.zh) + cell_len(item.en) + cell_len(item.value)
