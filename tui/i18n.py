@@ -137,7 +137,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "res_pays": ("{payer} → {payee}  {amount}  {why}", "{payer} → {payee}  {amount}  {why}"),
     "res_net": ("This hand", "本盘"),
     "res_totals": ("Totals", "总分"),
-    "res_next": ("Enter: next hand · ?: help · q: quit", "Enter 下一盘 · ? 帮助 · q 退出"),
+    "res_next": ("Enter: next hand · ?: help · q: leave", "Enter 下一盘 · ? 帮助 · q 离开"),
     "res_last": ("Enter: game result", "Enter 查看总成绩"),
     "res_hands": ("Hands", "手牌"),
     "res_win_tile": ("winning tile", "胡的牌"),
@@ -146,7 +146,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "game_hand": ("Hand {n}", "第{n}盘"),
     "game_winner": ("Winner: {who}", "赢家：{who}"),
     "game_tied": ("Level at the top: {who}", "并列第一：{who}"),
-    "game_keys": ("Enter: new game · q: quit", "Enter 新游戏 · q 退出"),
+    "game_keys": ("Enter: new game · q: leave", "Enter 新游戏 · q 离开"),
     "drawn_short": ("drawn", "荒"),
     # new game / settings
     "ng_title": ("New game 新游戏", "新游戏"),
