@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import Console
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -73,11 +74,12 @@ class CreateTableScreen(ModalScreen[Any]):
     CreateTableScreen > Vertical { width: 78; height: 90%; border: round $accent;
                                    background: $surface; padding: 0 1; }
     CreateTableScreen .row { height: 3; }
-    CreateTableScreen .row > Label { width: 36; padding: 1 1 0 0; }
+    CreateTableScreen .row > Label { width: 38; padding: 1 1 0 0; }
     CreateTableScreen .row > Input { width: 1fr; }
     CreateTableScreen .row > Select { width: 1fr; }
     CreateTableScreen #options { height: 1fr; }
     CreateTableScreen #create-msg { height: auto; color: $error; }
+    CreateTableScreen #create-about { height: auto; color: $text-muted; }
     CreateTableScreen #create-buttons { height: 3; }
     """
 
@@ -99,6 +101,7 @@ class CreateTableScreen(ModalScreen[Any]):
                              value=self.rules, allow_blank=False, id="create-rules")
             with VerticalScroll(id="options"):
                 yield from self._option_rows(self.rules)
+            yield Static("", id="create-about", markup=False)
             yield Static("", id="create-msg", markup=False)
             with Horizontal(id="create-buttons"):
                 yield Button("Create 创建", id="create-ok", variant="primary")
@@ -107,11 +110,9 @@ class CreateTableScreen(ModalScreen[Any]):
     def _option_rows(self, rules: str) -> list[Horizontal]:
         rows = []
         for spec in option_specs(rules):
-            hint = " (empty: none 空=不限)" if spec.allow_none else ""
             rows.append(Horizontal(
-                Label(f"{spec.zh} {spec.key}{hint}"),
-                Input(option_text(spec.default), id=f"opt-{spec.key}",
-                      tooltip=f"{spec.en} · {spec.zh}"),
+                Label(f"{spec.zh} {spec.key}"),
+                Input(option_text(spec.default), id=f"opt-{spec.key}"),
                 classes="row"))
         for i in range(4):
             rows.append(Horizontal(
@@ -120,6 +121,21 @@ class CreateTableScreen(ModalScreen[Any]):
                        allow_blank=False, id=f"bot-{i}"),
                 classes="row"))
         return rows
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The focused option's meaning in both languages, under the fields (a session has
+        no tooltips)."""
+        about = ""
+        widget_id = event.widget.id or ""
+        if widget_id.startswith("opt-"):
+            key = widget_id[4:]
+            spec = next((sp for sp in option_specs(self.rules) if sp.key == key), None)
+            if spec is not None:
+                about = f"{spec.key}: {spec.en} · {spec.zh}"
+        elif widget_id.startswith("bot-"):
+            about = ("Computer player's level for this seat when nobody sits there: "
+                     f"{', '.join(LEVELS)} · 空位电脑的水平")
+        self.query_one("#create-about", Static).update(about)
 
     async def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id != "create-rules" or event.value == self.rules:

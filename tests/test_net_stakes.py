@@ -208,6 +208,10 @@ async def test_lobby_form_creates_a_table_with_options_and_levels() -> None:
         await pilot.pause()
         await pilot.pause()
         assert form.query("#opt-discard_wins") and not form.query("#opt-max_lighters")
+        form.query_one("#opt-discard_wins", Input).focus()  # its meaning, in both languages
+        await pilot.pause()
+        about = message(form, "#create-about")
+        assert "discarder pays for all three" in about and "放炮者包三家" in about
         form.query_one("#opt-hands_per_game", Input).value = "0"
         await pilot.press("ctrl+s")
         assert "at least 1" in message(form, "#create-msg")  # the ruleset's own message
