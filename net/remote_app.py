@@ -31,6 +31,8 @@ from tui.table_screen import TableScreen
 class RemoteSettings(Settings):
     """A session's settings: kept in memory for the session, never saved on the server."""
 
+    persistent: ClassVar[bool] = False
+
     def save(self) -> Path | None:
         return None
 

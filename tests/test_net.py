@@ -247,8 +247,10 @@ async def test_the_lobby_says_why_it_refused_a_line(server: MahjongServer) -> No
     await lobby.close()
 
 
-async def test_the_help_over_ssh_lists_the_sessions_own_keys(server: MahjongServer) -> None:
-    """? lists the table's keys and those only a session has: chat, 压鸽子, Ctrl-Q."""
+async def test_help_and_settings_over_ssh_fit_a_session(server: MahjongServer) -> None:
+    """? lists the table's keys and those only a session has (chat, 压鸽子, Ctrl-Q), not a
+    settings file; the settings say they last for the connection and offer no computer pace
+    (the server's, for everyone at the table)."""
     c = await join(server, "helpme", new_key(), "join helptable", height=60)
     await c.wait_for("press S")
     c.send("s")
@@ -257,6 +259,12 @@ async def test_the_help_over_ssh_lists_the_sessions_own_keys(server: MahjongServ
     screen = await c.wait_for("Keys")
     for text in ("Chat 聊天", "Stake 压鸽子", "End the session 断开", "Leave the table"):
         assert text in screen, text
+    assert "remapped" not in screen  # no settings file of one's own on the server
+    c.send("\x1b")
+    await c.wait_for(lambda t: "Keys" not in t)
+    c.send("s")  # settings: only what a session can change, and for how long
+    screen = await c.wait_for("last for this connection")
+    assert "Computer speed" not in screen and "Saved to" not in screen
     await c.close()
 
 

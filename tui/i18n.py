@@ -167,6 +167,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "set_suggest": ("Show the computer's suggested discard", "显示电脑建议的出牌"),
     "set_hints": ("Show winning tiles when ready", "听牌时显示胡哪些牌"),
     "set_saved": ("Saved to {path}", "已保存到 {path}"),
+    "set_session": ("These settings last for this connection", "设置只在本次连接内有效"),
     "set_keys": (
         "Keys can be remapped in the file under \"keys\"",
         "按键可在设置文件的 \"keys\" 项中修改",

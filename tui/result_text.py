@@ -281,7 +281,7 @@ def key_label(keys: str) -> str:
 
 
 def help_lines(rules: str, lang: str, bindings: Sequence[Binding],
-               keymap: dict[str, str]) -> list[str]:
+               keymap: dict[str, str], remappable: bool = True) -> list[str]:
     out = [
         f"[b $turn]{escape(tr(lang, 'help_title'))}[/]",
         "",
@@ -301,7 +301,8 @@ def help_lines(rules: str, lang: str, bindings: Sequence[Binding],
         keys = " ".join(key_label(keymap.get(b.id or "", b.key)) for b in scrolls)
         out.append(f"   {escape(keys)}  scroll a hand's result 翻看结算 "
                    f"[dim]({scrolls[0].id} … {scrolls[-1].id})[/]")
-    out.append("   [dim]" + escape(tr(lang, "set_keys")) + "[/]")
+    if remappable:  # a settings file of one's own
+        out.append("   [dim]" + escape(tr(lang, "set_keys")) + "[/]")
     out.append("")
     summary = SUMMARIES.get(rules)
     if summary is None:

@@ -90,7 +90,8 @@ class HelpScreen(_Page):
 
         keymap = {k: v for k, v in self.mj.settings.keys.items()}
         lines = help_lines(self.rules, self.lang,
-                           [*TABLE_BINDINGS, *self.mj.HELP_BINDINGS], keymap)
+                           [*TABLE_BINDINGS, *self.mj.HELP_BINDINGS], keymap,
+                           self.mj.settings.persistent)
         with VerticalScroll(classes="page"):
             yield Static(markup(lines), id="help")
             yield Static(tr(self.lang, "close"), classes="keys")
@@ -220,17 +221,22 @@ class SettingsScreen(_Page):
             with RadioSet(id="theme"):
                 for name in THEME_NAMES:
                     yield RadioButton(name, value=self.app.theme == name, id=f"theme-{name}")
-            with Horizontal(classes="form-row"):
-                yield Label(tr(lang, "set_delay"))
-                yield Input(str(s.bot_delay), id="delay", type="number")
+            if hasattr(self.mj.client, "bot_delay"):  # a table of one's own: its pace
+                with Horizontal(classes="form-row"):
+                    yield Label(tr(lang, "set_delay"))
+                    yield Input(str(s.bot_delay), id="delay", type="number")
             with Horizontal(classes="form-row"):
                 yield Label(tr(lang, "set_hints"))
                 yield Checkbox("", s.show_waits, id="show-waits")
             with Horizontal(classes="form-row"):
                 yield Label(tr(lang, "set_suggest"))
                 yield Checkbox("", s.show_suggestion, id="show-suggestion")
-            yield Static(tr(lang, "set_saved", path=str(s.path or "")), classes="keys", id="saved")
-            yield Static(tr(lang, "set_keys"), classes="keys")
+            if s.persistent:
+                yield Static(tr(lang, "set_saved", path=str(s.path or "")), classes="keys",
+                             id="saved")
+                yield Static(tr(lang, "set_keys"), classes="keys")
+            else:
+                yield Static(tr(lang, "set_session"), classes="keys", id="saved")
             yield Static(tr(lang, "close"), classes="keys")
 
     async def on_radio_set_changed(self, event: RadioSet.Changed) -> None:

@@ -15,7 +15,7 @@ import os
 import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 CONFIG_ENV = "MAHJONG_SSH_CONFIG_DIR"
 
@@ -42,6 +42,9 @@ class Settings:
     options: dict[str, dict[str, Any]] = field(default_factory=dict)  # per ruleset
     keys: dict[str, str] = field(default_factory=dict)  # binding id -> "key1,key2"
     path: Path | None = field(default=None, compare=False, repr=False)
+
+    # saved to a file between runs (a server session's settings last only for the session)
+    persistent: ClassVar[bool] = True
 
     @classmethod
     def load(cls, path: Path | None = None) -> Settings:
