@@ -7,7 +7,8 @@ first hand, and chat (one line per message, cleaned by :mod:`net.sanitize`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -28,13 +29,25 @@ from tui.settings import Settings
 from tui.table_screen import TableScreen
 
 
+@dataclass
 class RemoteSettings(Settings):
-    """A session's settings: kept in memory for the session, never saved on the server."""
+    """A session's settings: no file on the server. With a ``saver`` (a player with a key)
+    what the settings screen changes is kept with the account for the next connection;
+    without one (a nickname without a key) they last for the session."""
 
+    saver: Callable[[dict[str, Any]], None] | None = field(default=None, compare=False,
+                                                           repr=False)
     persistent: ClassVar[bool] = False
+    KEPT: ClassVar[tuple[str, ...]] = ("lang", "tiles", "theme", "show_waits",
+                                       "show_suggestion")
 
     def save(self) -> Path | None:
+        if self.saver is not None:
+            self.saver({k: getattr(self, k) for k in self.KEPT})
         return None
+
+    def saved_note(self) -> tuple[str, dict[str, str]]:
+        return ("set_account", {}) if self.saver is not None else ("set_session", {})
 
 
 def color_system(term: str, colorterm: str) -> str:

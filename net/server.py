@@ -27,8 +27,9 @@ from collections import Counter
 from collections.abc import Mapping
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
@@ -38,6 +39,9 @@ from net.sanitize import TABLE_NAME_RULE, clean_name, pad, table_name, valid_tab
 from net.store import Account, Store
 from tui import textual_fixes
 from tui.local import default_data_dir
+
+if TYPE_CHECKING:
+    from net.remote_app import RemoteSettings
 
 log = logging.getLogger("net.server")
 
@@ -494,7 +498,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         return driver
 
     async def _run_app(self, command: Command) -> None:
-        from net.remote_app import RemoteApp, RemoteSettings
+        from net.remote_app import RemoteApp
 
         account = self.conn.account
         assert account is not None and self.chan is not None
@@ -538,9 +542,8 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                     status = 1
                     return
                 client = table.join(account, spectate=command.name == "watch")
-                settings = RemoteSettings(lang=lang) if lang else None
-                app = RemoteApp(client, settings, term=self.term or "xterm",
-                                colorterm=colorterm)
+                app = RemoteApp(client, self._settings(account, command.lang, lang),
+                                term=self.term or "xterm", colorterm=colorterm)
                 await self._run(app)
                 status = app.return_code or 0
                 client.close()
@@ -571,6 +574,24 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             if chan is not None:
                 with contextlib.suppress(Exception):
                     chan.exit(status)
+
+    def _settings(self, account: Account, asked: str | None,
+                  fallback: str | None) -> RemoteSettings:
+        """The player's settings: those kept with its key, else the defaults. The language:
+        ``asked`` for (--lang) if given, else the kept one, else ``fallback`` (the client's
+        locale)."""
+        from net.remote_app import RemoteSettings
+
+        store = self.server.store
+        kept = None if account.anonymous else store.load_settings(account.id)
+        settings = RemoteSettings.from_data(kept or {})
+        if asked:
+            settings.lang = asked
+        elif fallback and (kept is None or "lang" not in kept):
+            settings.lang = fallback
+        if not account.anonymous:
+            settings.saver = partial(store.save_settings, account.id)
+        return settings
 
     def _close_driver(self) -> None:
         if self.driver is not None:

@@ -65,6 +65,11 @@ CREATE TABLE IF NOT EXISTS results (
     finished REAL NOT NULL,
     PRIMARY KEY (table_name, game_no, seat)
 );
+CREATE TABLE IF NOT EXISTS settings (     -- what a key's owner chose in the settings screen
+    account_id INTEGER PRIMARY KEY,
+    data TEXT NOT NULL,                   -- JSON object: lang, tiles, theme, hints
+    updated REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS stake_results (  -- Yichun 压鸽子: a spectator's result in a game
     table_name TEXT NOT NULL,
     game_no INTEGER NOT NULL,
@@ -153,6 +158,24 @@ class Store:
             "VALUES (?, ?, ?, ?)", (fingerprint, name, now, now))
         assert cur.lastrowid is not None
         return Account(cur.lastrowid, name, fingerprint)
+
+    def load_settings(self, account_id: int) -> dict[str, Any] | None:
+        row = self.db.execute("SELECT data FROM settings WHERE account_id = ?",
+                              (account_id,)).fetchone()
+        if row is None:
+            return None
+        try:
+            data = json.loads(row[0])
+        except ValueError:
+            return None
+        return data if isinstance(data, dict) else None
+
+    def save_settings(self, account_id: int, data: dict[str, Any]) -> None:
+        self.db.execute(
+            "INSERT INTO settings (account_id, data, updated) VALUES (?, ?, ?) "
+            "ON CONFLICT(account_id) DO UPDATE SET data = excluded.data, "
+            "updated = excluded.updated",
+            (account_id, json.dumps(data, ensure_ascii=False), time.time()))
 
     def account_anonymous(self, wanted: str) -> Account:
         """An account without a key: the nickname is all there is. A nickname held by a key

@@ -249,7 +249,7 @@ async def test_the_lobby_says_why_it_refused_a_line(server: MahjongServer) -> No
 
 async def test_help_and_settings_over_ssh_fit_a_session(server: MahjongServer) -> None:
     """? lists the table's keys and those only a session has (chat, 压鸽子, Ctrl-Q), not a
-    settings file; the settings say they last for the connection and offer no computer pace
+    settings file; the settings say they are kept with the key and offer no computer pace
     (the server's, for everyone at the table)."""
     c = await join(server, "helpme", new_key(), "join helptable", height=60)
     await c.wait_for("press S")
@@ -262,10 +262,40 @@ async def test_help_and_settings_over_ssh_fit_a_session(server: MahjongServer) -
     assert "remapped" not in screen  # no settings file of one's own on the server
     c.send("\x1b")
     await c.wait_for(lambda t: "Keys" not in t)
-    c.send("s")  # settings: only what a session can change, and for how long
-    screen = await c.wait_for("last for this connection")
+    c.send("s")  # settings: only what a session can change, and how long it is kept
+    screen = await c.wait_for("Kept with your SSH key")
     assert "Computer speed" not in screen and "Saved to" not in screen
     await c.close()
+
+
+async def test_settings_are_kept_with_the_key_for_the_next_visit(
+        server: MahjongServer) -> None:
+    """What a player with a key picks in the settings (here the language) is there when the
+    same key comes back; --lang still wins for that visit; a nickname without a key keeps
+    nothing."""
+    key = new_key()
+    c = await join(server, "keeper", key, "join keep1")
+    await c.wait_for("press S")
+    c.send("s")
+    await c.wait_for("Hand 1/")
+    c.send("s")  # settings: the language row comes first
+    await c.wait_for("Kept with your SSH key")
+    c.send("\t\x1b[C\r")  # to the language row, → 中文, take it
+    await c.wait_for(lambda t: "语言" in t and "Language" not in t)
+    await c.close()
+    again = await join(server, "keeper", key, "join keep1")
+    await again.wait_for("第1/")  # in Chinese, with no --lang and an English locale
+    await again.close()
+    asked = await join(server, "keeper", key, "join keep1 --lang en")
+    await asked.wait_for("Hand 1/")
+    await asked.close()
+    anon = await join(server, "nokey", None, "join keep2")
+    await anon.wait_for("press S")
+    anon.send("s")
+    await anon.wait_for("Hand 1/")
+    anon.send("s")
+    await anon.wait_for("last for this connection")
+    await anon.close()
 
 
 async def test_leaving_a_table_goes_back_to_the_lobby_you_came_from(

@@ -168,6 +168,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "set_hints": ("Show winning tiles when ready", "听牌时显示胡哪些牌"),
     "set_saved": ("Saved to {path}", "已保存到 {path}"),
     "set_session": ("These settings last for this connection", "设置只在本次连接内有效"),
+    "set_account": ("Kept with your SSH key for your next visit",
+                    "随你的 SSH 密钥保存，下次连接仍有效"),
     "set_keys": (
         "Keys can be remapped in the file under \"keys\"",
         "按键可在设置文件的 \"keys\" 项中修改",

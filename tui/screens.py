@@ -231,12 +231,10 @@ class SettingsScreen(_Page):
             with Horizontal(classes="form-row"):
                 yield Label(tr(lang, "set_suggest"))
                 yield Checkbox("", s.show_suggestion, id="show-suggestion")
-            if s.persistent:
-                yield Static(tr(lang, "set_saved", path=str(s.path or "")), classes="keys",
-                             id="saved")
+            note, fields = s.saved_note()
+            yield Static(tr(lang, note, **fields), classes="keys", id="saved")
+            if s.persistent:  # a settings file of one's own
                 yield Static(tr(lang, "set_keys"), classes="keys")
-            else:
-                yield Static(tr(lang, "set_session"), classes="keys", id="saved")
             yield Static(tr(lang, "close"), classes="keys")
 
     async def on_radio_set_changed(self, event: RadioSet.Changed) -> None:

@@ -15,7 +15,7 @@ import os
 import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 CONFIG_ENV = "MAHJONG_SSH_CONFIG_DIR"
 
@@ -47,15 +47,24 @@ class Settings:
     persistent: ClassVar[bool] = True
 
     @classmethod
-    def load(cls, path: Path | None = None) -> Settings:
+    def load(cls, path: Path | None = None) -> Self:
         path = path or config_dir() / "settings.json"
-        out = cls(path=path)
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            return out
-        if not isinstance(data, dict):
-            return out
+            data = None
+        out = cls.from_data(data if isinstance(data, dict) else {})
+        out.path = path
+        return out
+
+    def saved_note(self) -> tuple[str, dict[str, str]]:
+        """What the settings screen says about keeping them (a text key and its fields)."""
+        return "set_saved", {"path": str(self.path or "")}
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> Self:
+        """Settings from saved JSON data; unknown or malformed entries are left out."""
+        out = cls()
         if data.get("lang") in ("en", "zh"):
             out.lang = data["lang"]
         if data.get("tiles") in ("cjk", "glyph", "ascii", None):
