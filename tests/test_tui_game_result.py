@@ -120,6 +120,9 @@ def test_a_hand_result_says_how_it_was_won() -> None:
                 who = ("East", "South", "West", "North")[win.from_seat] if viewer is None \
                     else ("You", "Right", "Across", "Left")[(win.from_seat - viewer) % 4]
                 assert f"{who}" in line and "discard 点炮" in line, line
+                mine = "\n".join(hand_result_lines(
+                    TableUpdate(view=build_view(hand, win.from_seat)), "en", Face.ASCII, 80))
+                assert "on your discard 点炮" in mine  # the discarder reads "your"
             elif win.how is WinMethod.SELF_DRAW:
                 assert "self-drawn 自摸" in line, line
         seen.add(win.how)

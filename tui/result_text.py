@@ -20,7 +20,7 @@ from engine.tiles import Kind, parse_tiles
 from engine.view import MeldView
 from tui.client import TableUpdate
 from tui.faces import Face, small, suit_class
-from tui.i18n import seat_label, seat_wind, tr
+from tui.i18n import TEXT, seat_label, seat_wind, tr
 from tui.layout import rules_title
 from tui.rules_text import SUMMARIES
 
@@ -217,7 +217,10 @@ def hand_result_lines(update: TableUpdate, lang: str, face: Face,
         head = tr(lang, "res_winner", who=who, pattern=pattern)
         if res.how is not None:
             source = seat_label(me, res.from_seat, lang) if res.from_seat is not None else "?"
-            head += " · " + tr(lang, f"how_{res.how.value}", who=source)
+            key = f"how_{res.how.value}"
+            if res.from_seat is not None and res.from_seat == me and f"{key}_you" in TEXT:
+                key += "_you"  # "on your discard", not "on You E's discard"
+            head += " · " + tr(lang, key, who=source)
         out.extend(f"[b $turn]{escape(part)}[/]" for part in wrap_plain(head, width, 3))
         for item in w.items:
             text = f"   {escape(item.zh)} {escape(item.en)}  [b]{escape(item.value)}[/]"
