@@ -76,16 +76,21 @@ class Gejiu(Ruleset):
     def _ready(self, counts: list[int], melds: Sequence[Meld]) -> bool:
         """Fast path: one joker must complete the standard shape or seven pairs, and then a
         real tile near the held ones (a wait always touches a held tile) is confirmed; a hand
-        whose only wait is a fifth copy is not ready (that tile does not exist). The knitted
-        family needs distinct tiles and is tried kind by kind."""
+        whose only wait is a fifth copy is not ready (that tile does not exist): the copies in
+        the player's own melds count too (a peng of 1m and a lone 1m wait on no tile). The
+        knitted family needs distinct tiles and is tried kind by kind."""
         from engine.hands import lanpai_family, seven_pairs_quads, standard_ok
 
         if standard_ok(counts, 1, self.name) or (
             not melds and seven_pairs_quads(counts, 1) is not None
         ):
+            held = list(counts)
+            for m in melds:
+                for k in m.tiles:
+                    held[k] += 1
             tiles = from_counts(counts)
             return any(
-                counts[k] < 4 and self.can_win([*tiles, k], melds) for k in _near(counts)
+                held[k] < 4 and self.can_win([*tiles, k], melds) for k in _near(counts)
             )
         if melds or any(c > 1 for c in counts) or sum(counts[27:]) < 4:
             return False  # 烂牌 needs 14 distinct tiles, at least 5 of them honours
