@@ -224,6 +224,11 @@ class Hand:
         self.wins: list[Win] = []
         self.settlement: Settlement | None = None
 
+        if self.spectators:
+            # 压鸽子 stakes are fixed before the break roll (yichun.md §7.7): stakes the scorer
+            # refuses (too few seats allow them, a seat that does not) are refused now, not
+            # when the hand ends and is settled
+            ruleset.settle(self.situation())
         if ruleset.buy_phase:
             self.compelled = frozenset({dealer, count_seat(dealer, self.dice.total)})
             self.buy_order = [(dealer + k) % 4 for k in (1, 2, 3, 0)]
