@@ -37,13 +37,27 @@ class RemoteSettings(Settings):
 
     saver: Callable[[dict[str, Any]], None] | None = field(default=None, compare=False,
                                                            repr=False)
+    # the language kept with the key before this visit, and one this visit uses without the
+    # player having picked it in the settings (--lang, the lobby's, the client's locale):
+    # that one is not kept, unless the player then picks a language in the settings
+    kept_lang: str | None = field(default=None, compare=False, repr=False)
+    visit_lang: str | None = field(default=None, compare=False, repr=False)
     persistent: ClassVar[bool] = False
     KEPT: ClassVar[tuple[str, ...]] = ("lang", "tiles", "theme", "show_waits",
                                        "show_suggestion")
 
     def save(self) -> Path | None:
-        if self.saver is not None:
-            self.saver({k: getattr(self, k) for k in self.KEPT})
+        if self.saver is None:
+            return None
+        data = {k: getattr(self, k) for k in self.KEPT}
+        if self.visit_lang is not None and self.lang == self.visit_lang:
+            if self.kept_lang is None:
+                del data["lang"]
+            else:
+                data["lang"] = self.kept_lang
+        else:  # picked in the settings (or nothing was imposed): kept from now on
+            self.visit_lang, self.kept_lang = None, self.lang
+        self.saver(data)
         return None
 
     def saved_note(self) -> tuple[str, dict[str, str]]:

@@ -505,6 +505,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         env = self.chan.get_environment()
         colorterm = str(env.get("COLORTERM", "")) if env else ""
         lang = command.lang or locale_lang(env)
+        asked = command.lang  # --lang, for join / watch, or for the tables the lobby enters
         status = 0
         client = None
         # a session that opened in the lobby goes back to it when its player leaves a table
@@ -524,6 +525,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                         return
                     command = chosen
                     lang = command.lang or lang
+                    asked = command.lang or asked
                 try:
                     table = self.server.table_for(command)
                 except ValueError as exc:  # TableExists, OptionError, unknown ruleset
@@ -542,7 +544,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                     status = 1
                     return
                 client = table.join(account, spectate=command.name == "watch")
-                app = RemoteApp(client, self._settings(account, command.lang, lang),
+                app = RemoteApp(client, self._settings(account, asked, lang),
                                 term=self.term or "xterm", colorterm=colorterm)
                 await self._run(app)
                 status = app.return_code or 0
@@ -585,10 +587,11 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         store = self.server.store
         kept = None if account.anonymous else store.load_settings(account.id)
         settings = RemoteSettings.from_data(kept or {})
-        if asked:
-            settings.lang = asked
-        elif fallback and (kept is None or "lang" not in kept):
-            settings.lang = fallback
+        if kept is not None and kept.get("lang") in ("en", "zh"):
+            settings.kept_lang = settings.lang
+        visit = asked or (fallback or settings.lang if settings.kept_lang is None else None)
+        if visit:  # this visit's language, not kept unless picked in the settings
+            settings.lang = settings.visit_lang = visit
         if not account.anonymous:
             settings.saver = partial(store.save_settings, account.id)
         return settings

@@ -271,8 +271,9 @@ async def test_help_and_settings_over_ssh_fit_a_session(server: MahjongServer) -
 async def test_settings_are_kept_with_the_key_for_the_next_visit(
         server: MahjongServer) -> None:
     """What a player with a key picks in the settings (here the language) is there when the
-    same key comes back; --lang still wins for that visit; a nickname without a key keeps
-    nothing."""
+    same key comes back; --lang (after join, or after lobby for the tables it enters) wins for
+    that visit only, even when another setting is saved meanwhile; a nickname without a key
+    keeps nothing."""
     key = new_key()
     c = await join(server, "keeper", key, "join keep1")
     await c.wait_for("press S")
@@ -288,7 +289,17 @@ async def test_settings_are_kept_with_the_key_for_the_next_visit(
     await again.close()
     asked = await join(server, "keeper", key, "join keep1 --lang en")
     await asked.wait_for("Hand 1/")
+    asked.send("t")  # another setting saved during an --lang visit: the visit's language isn't
+    await asyncio.sleep(0.3)
     await asked.close()
+    back = await join(server, "keeper", key, "join keep1")
+    await back.wait_for("第1/")
+    await back.close()
+    lobby = await join(server, "keeper", key, "lobby --lang en")  # for the tables it enters
+    await lobby.wait_for("welcome")
+    lobby.send("keep1\r")
+    await lobby.wait_for("Hand 1/")
+    await lobby.close()
     anon = await join(server, "nokey", None, "join keep2")
     await anon.wait_for("press S")
     anon.send("s")
