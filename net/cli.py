@@ -7,7 +7,9 @@ live in ``engine`` (pure), the screens in ``tui``, the server in ``net``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -25,6 +27,7 @@ from engine.record import (
 from engine.rulesets import RULESETS, OptionError
 from engine.simulate import ROTATIONS, SimulationViolation, simulate
 from engine.table import Hand
+from themes import THEME_NAMES
 
 
 def _options(pairs: list[str] | None) -> dict[str, Any]:
@@ -140,6 +143,23 @@ def _whole(low: int, high: int | None = None) -> Callable[[str], int]:
 
 _port = _whole(0, 65535)  # 0: any free port
 _positive = _whole(1)
+
+
+def _play_levels(text: str) -> tuple[str, str, str]:
+    """``play --bots``: one computer level for the three seats, or one each for S, W, N."""
+    from engine.bots import LEVELS
+
+    levels = [w.strip().lower() for w in text.split(",")]
+    if len(levels) == 1:
+        levels *= 3
+    if len(levels) != 3:
+        raise argparse.ArgumentTypeError(
+            f"one level, or three (for S,W,N; you sit at E), got {len(levels)}: {text!r}")
+    for level in levels:
+        if level not in LEVELS:
+            raise argparse.ArgumentTypeError(
+                f"unknown level {level!r} (one of: {', '.join(LEVELS)})")
+    return levels[0], levels[1], levels[2]
 
 
 def _seconds(text: str) -> float:
@@ -288,9 +308,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--lang", choices=["zh", "en"], default=None)
     p.add_argument("--tiles", choices=["cjk", "glyph", "ascii"], default=None)
-    p.add_argument("--theme", default=None)
-    p.add_argument("--bots", default=None, metavar="LEVEL[,LEVEL,LEVEL]",
-                   help="computer players: easy, normal (default) or hard; one, or one per seat")
+    p.add_argument("--theme", choices=THEME_NAMES, default=None)
+    p.add_argument("--bots", type=_play_levels, default=None, metavar="LEVEL[,LEVEL,LEVEL]",
+                   help="computer players: easy, normal (default) or hard; one, or one per "
+                   "seat S,W,N")
     p.add_argument("--data", default=None,
                    help="data directory (game records go to DATA/records)")
     p.set_defaults(func=cmd_play)
@@ -342,7 +363,9 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args))
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader closed the output (| head): stop quietly
+        with contextlib.suppress(OSError):
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (no flush error at exit)
         return 0
 
 

@@ -111,12 +111,19 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     err = err or sys.stderr
     if args.batch:
         try:
-            with open(args.batch, encoding="utf-8") as fh:
-                for line in batch_lines(fh, args.json, args.lang):
-                    print(line, file=out)
+            fh = open(args.batch, encoding="utf-8")  # noqa: SIM115 (closed below)
         except OSError as exc:
             print(f"score: cannot read --batch file: {exc}", file=err)
             return EXIT_MALFORMED
+        with fh:  # a closed output (| head) is the reader's choice, not a bad file
+            try:
+                for line in batch_lines(fh, args.json, args.lang):
+                    print(line, file=out)
+            except BrokenPipeError:
+                raise
+            except OSError as exc:
+                print(f"score: cannot read --batch file: {exc}", file=err)
+                return EXIT_MALFORMED
         return EXIT_OK
     if args.file:
         try:

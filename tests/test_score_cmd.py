@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -144,3 +145,44 @@ def test_mutated_situations_get_a_message_never_a_crash() -> None:
             score_json(obj)
         except (ValueError, OptionError) as exc:
             assert str(exc)
+
+
+@pytest.mark.parametrize("argv", [
+    ["play", "--bots", "easy,hard"],  # two levels: neither one nor three
+    ["play", "--bots", "easy,hard,normal,hard"],
+    ["play", "--bots", "genius"],
+    ["play", "--theme", "nonsense"],
+])
+def test_play_refuses_bad_levels_and_themes_by_name(
+        argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """``play`` checks its computer levels and theme before it starts: a message on stderr
+    naming the argument (no Python error text, nothing saved to the settings)."""
+    from net.cli import build_parser
+
+    with pytest.raises(SystemExit) as exit_info:
+        build_parser().parse_args(argv)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert ("--bots" in err or "--theme" in err) and "zip()" not in err
+
+
+def test_a_batch_whose_reader_stops_early_ends_quietly(tmp_path: Path) -> None:
+    """``score --batch F | head -1``: the closed output is not reported as a bad input file
+    and no traceback is printed."""
+    import subprocess
+
+    lines = []
+    for line in (Path(__file__).parent / "data" / "vectors.jsonl").read_text().splitlines():
+        case = json.loads(line)
+        lines.append(json.dumps({k: v for k, v in case.items()
+                                 if k != "id" and not k.startswith("expect")}))
+    batch = tmp_path / "batch.jsonl"
+    batch.write_text("\n".join(lines * 20) + "\n", encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "net.cli", "score", "--batch", str(batch),
+                             "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline().startswith(b"{")
+    proc.stdout.close()  # as head does after its line
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert "cannot read" not in err and "Traceback" not in err, err

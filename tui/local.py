@@ -274,14 +274,9 @@ def main(args: argparse.Namespace) -> int:
         settings.tiles = args.tiles
     if getattr(args, "theme", None):
         settings.theme = args.theme
-    levels = (getattr(args, "bots", None) or "normal").split(",")
-    if len(levels) == 1:
-        levels *= 3
-    try:
-        players = {seat: make_player(level) for seat, level in zip((1, 2, 3), levels, strict=True)}
-    except ValueError as exc:
-        print(f"mahjong-ssh play: --bots: {exc}")
-        return 2
+    bots = getattr(args, "bots", None)
+    levels = bots if isinstance(bots, tuple) else ("normal",) * 3  # checked by the parser
+    players = {seat: make_player(level) for seat, level in zip((1, 2, 3), levels, strict=True)}
     data = getattr(args, "data", None)
     record_dir = (Path(data) if data else default_data_dir()) / "records"
     table = LocalTable(bot_delay=settings.bot_delay, players=players, record_dir=record_dir)
