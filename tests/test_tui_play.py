@@ -194,3 +194,27 @@ async def test_a_discard_draws_the_new_view_once_not_the_old_one_first(tmp_path:
         await wait_for(pilot, app, lambda v: len(v.seats[0].pond) == 1, "discard")
         assert before not in shown  # the old view was not painted again
         assert shown, "the new view was drawn"
+
+
+async def test_settings_rows_start_on_their_chosen_button(tmp_path: Path) -> None:
+    """In the settings, a row's highlight starts on the chosen button: a Chinese player's
+    Tab ← Enter moves to English (Textual started every row on its first button, so the
+    arrow went the wrong way and Enter took 中文 again)."""
+    from textual.widgets import RadioSet
+
+    app, table, game = make_app("gejiu", tmp_path)
+    app.settings.lang = "zh"
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert game.hand is not None
+        table.start_hand(game, game.hand)
+        await wait_for(pilot, app, lambda v: v.my_move, "a turn")
+        await pilot.press("s")
+        for _ in range(20):
+            await pilot.pause()
+            if app.screen.query(RadioSet):
+                break
+        await pilot.pause(0.1)
+        assert [r._selected for r in app.screen.query(RadioSet)][:2] == [1, 2]  # 中文, ascii
+        await pilot.press("tab", "left", "enter")
+        await pilot.pause()
+        assert app.settings.lang == "en"

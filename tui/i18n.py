@@ -169,6 +169,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "set_suggest": ("Show the computer's suggested discard", "显示电脑建议的出牌"),
     "set_hints": ("Show winning tiles when ready", "听牌时显示胡哪些牌"),
     "set_saved": ("Saved to {path}", "已保存到 {path}"),
+    "set_how": ("Tab: next row · ←/→: move · Enter: take · Esc: close",
+                "Tab 下一项 · ←/→ 移动 · Enter 选定 · Esc 关闭"),
     "set_session": ("These settings last for this connection", "设置只在本次连接内有效"),
     "set_account": ("Kept with your SSH key for your next visit",
                     "随你的 SSH 密钥保存，下次连接仍有效"),

@@ -235,7 +235,17 @@ class SettingsScreen(_Page):
             yield Static(tr(lang, note, **fields), classes="keys", id="saved")
             if s.persistent:  # a settings file of one's own
                 yield Static(tr(lang, "set_keys"), classes="keys")
-            yield Static(tr(lang, "close"), classes="keys")
+            yield Static(tr(lang, "set_how"), classes="keys")
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._highlight_chosen)
+
+    def _highlight_chosen(self) -> None:
+        """Each row's highlight starts on its chosen button (Textual starts on the first, so
+        a Chinese player's → Enter took 中文 again instead of moving to it)."""
+        for radio_set in self.query(RadioSet):
+            if radio_set.pressed_index >= 0:
+                radio_set._selected = radio_set.pressed_index
 
     async def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
         pid = event.pressed.id or ""
