@@ -726,16 +726,23 @@ class MahjongServer:
                                            command.bots)
 
     def stats_text(self) -> str:
-        rows = self.store.leaderboard()
-        lines = ["Leaderboard 排行榜", ""]
-        if not rows:
-            lines.append("No finished games yet. 还没有完成的对局。")
-        else:
+        """The leaderboard, one per ruleset (their points are on different scales), then the
+        tables."""
+        from engine.rulesets import RULESETS
+
+        lines = ["Leaderboard 排行榜"]
+        played = self.store.rulesets_played()
+        if not played:
+            lines += ["", "No finished games yet. 还没有完成的对局。"]
+        for rules in played:
+            cls = RULESETS.get(rules)
+            lines += ["", f"{cls.zh} {cls.en}" if cls is not None else rules]
             lines.append(f"{'#':>3}  {'player':<16} {'games':>5} {'hands':>5} {'wins':>5} "
-                         f"{'score':>7}")
-            for i, r in enumerate(rows, 1):
-                lines.append(f"{i:>3}  {pad(r.nickname, 16)} {r.games:>5} {r.hands:>5} {r.wins:>5} "
-                             f"{r.score:>+7}")
+                         f"{'score':>7} {'a hand':>7}")
+            for i, r in enumerate(self.store.leaderboard(rules=rules), 1):
+                per = f"{r.score / r.hands:+.2f}" if r.hands else "-"
+                lines.append(f"{i:>3}  {pad(r.nickname, 16)} {r.games:>5} {r.hands:>5} "
+                             f"{r.wins:>5} {r.score:>+7} {per:>7}")
         tables = self.registry.tables.values()
         lines += ["", f"Tables 牌桌: {len(tables)}"]
         for t in tables:

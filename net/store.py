@@ -263,14 +263,24 @@ class Store:
             "hands, rules, finished) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [(table, game_no, a, sc, h, rules, now) for a, sc, h in rows])
 
-    def leaderboard(self, limit: int = 20) -> list[LeaderRow]:
+    def leaderboard(self, limit: int = 20, rules: str | None = None) -> list[LeaderRow]:
         """Seated results and spectators' stake results (压鸽子) together; a game counts
-        once per account and role."""
+        once per account and role. ``rules``: that ruleset's games only (their points are
+        on different scales)."""
+        where, params = ("WHERE rules = ?", (rules,)) if rules else ("", ())
         rows = self.db.execute(
             "SELECT a.nickname, COUNT(*), SUM(r.hands), SUM(r.wins), SUM(r.score) "
-            "FROM (SELECT account_id, hands, wins, score FROM results "
-            "      UNION ALL SELECT account_id, hands, 0, score FROM stake_results) r "
+            f"FROM (SELECT account_id, hands, wins, score FROM results {where} "
+            f"      UNION ALL SELECT account_id, hands, 0, score FROM stake_results {where}) r "
             "JOIN accounts a ON a.id = r.account_id "
             "GROUP BY r.account_id ORDER BY SUM(r.score) DESC, SUM(r.wins) DESC, a.nickname "
-            "LIMIT ?", (limit,)).fetchall()
+            "LIMIT ?", (*params, *params, limit)).fetchall()
         return [LeaderRow(n, g, h or 0, w or 0, s or 0) for n, g, h, w, s in rows]
+
+    def rulesets_played(self) -> list[str]:
+        """The rulesets with a finished game, in the order first played."""
+        rows = self.db.execute(
+            "SELECT rules FROM (SELECT rules, finished FROM results "
+            "UNION ALL SELECT rules, finished FROM stake_results) "
+            "GROUP BY rules ORDER BY MIN(finished)").fetchall()
+        return [r for (r,) in rows]

@@ -605,3 +605,26 @@ async def test_an_empty_table_closes_after_a_while_and_a_game_in_progress_never(
     await asyncio.sleep(0.35)
     assert sorted(reg2.tables) == ["busy"]
     reg2.close()
+
+
+def test_the_leaderboard_is_one_per_ruleset(tmp_path: Path) -> None:
+    """Points of different rulesets are on different scales (a Shangrao hand can pay
+    thousands): ``stats`` ranks each ruleset's games on their own, with points a hand."""
+    from types import SimpleNamespace
+
+    from net.server import MahjongServer
+
+    store = Store(tmp_path / "db.sqlite3")
+    ann = store.account_for_key("SHA256:a", "ann")
+    bob = store.account_for_key("SHA256:b", "bob")
+    store.finish_game("t1", 1, "shangrao", [(ann.id, 0, 900, 3, 8), (bob.id, 1, -900, 1, 8)])
+    store.finish_game("t2", 1, "gejiu", [(ann.id, 0, -12, 1, 4), (bob.id, 1, 12, 2, 4)])
+    assert [r.nickname for r in store.leaderboard(rules="gejiu")] == ["bob", "ann"]
+    assert [r.nickname for r in store.leaderboard(rules="shangrao")] == ["ann", "bob"]
+    assert store.rulesets_played() == ["shangrao", "gejiu"]
+    fake = SimpleNamespace(store=store, registry=Registry(TableConfig()))
+    text = MahjongServer.stats_text(fake)  # type: ignore[arg-type]
+    shangrao, gejiu = text.split("上饶 Shangrao")[1].split("个旧 Gejiu")
+    assert shangrao.index("ann") < shangrao.index("bob") and "+112.50" in shangrao
+    assert gejiu.index("bob") < gejiu.index("ann") and "+3.00" in gejiu
+    store.close()
