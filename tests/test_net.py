@@ -495,10 +495,26 @@ async def test_fifty_sessions_leave_no_live_app(server: MahjongServer) -> None:
             await c.wait_for("Table")
         for c in clients:
             await c.close()
+    # and sessions that go lobby → table → lobby → table → lobby and quit
+    from net.lobby import LobbyApp
+
+    roamers = [await join(server, f"r{i}", None, "lobby") for i in range(5)]
+    for round_no in range(2):
+        for i, c in enumerate(roamers):
+            await c.wait_for("welcome")
+            c.send(f"roam{i}\r")
+        for c in roamers:
+            await c.wait_for("press S")
+            c.send("q")
+        for i, c in enumerate(roamers):
+            await c.wait_for(f"left roam{i}")
+    for c in roamers:
+        c.send("\x11")  # Ctrl-Q
+        await c.close()
     await until(lambda: not server.sessions, what="sessions to end")
     await asyncio.sleep(0.1)
     gc.collect()
-    live = [o for o in gc.get_objects() if isinstance(o, RemoteApp)]
+    live = [o for o in gc.get_objects() if isinstance(o, RemoteApp | LobbyApp)]
     assert live == []
     assert sys.stdout is sys.__stdout__ or "PrintCapture" not in type(sys.stdout).__name__
 
