@@ -499,7 +499,7 @@ async def test_fifty_sessions_leave_no_live_app(server: MahjongServer) -> None:
     from net.lobby import LobbyApp
 
     roamers = [await join(server, f"r{i}", None, "lobby") for i in range(5)]
-    for round_no in range(2):
+    for _ in range(2):
         for i, c in enumerate(roamers):
             await c.wait_for("welcome")
             c.send(f"roam{i}\r")
