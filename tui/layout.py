@@ -335,7 +335,7 @@ def fit_cells(text: str, cells: int) -> str:
             break
         out.append(ch)
         used += w
-    return "".join(out) + "…"
+    return "".join(out).rstrip() + "…"
 
 
 def pieces_width(pieces: Sequence[Piece]) -> int:

@@ -63,6 +63,11 @@ class LocalTable:
         self._deadline: float | None = None
         self._timer_total = 0.0
         self._last: TableUpdate | None = None
+        # each computer seat named by its level ("hard"), as a server table names its players;
+        # the human's own seat is not named on its own screen
+        names = ["" if s == seat or s not in self.bots
+                 else str(getattr(self.bots[s], "level", "")) for s in range(4)]
+        self._names: tuple[str, str, str, str] = (names[0], names[1], names[2], names[3])
         self.record_dir = record_dir  # every finished hand's game record is appended there
         self.record_path: Path | None = None
         self._recorded: set[int] = set()
@@ -226,6 +231,7 @@ class LocalTable:
             history=tuple(game.history),
             hands_per_game=game.hands_per_game,
             game_over=game.is_over,
+            names=self._names,
         )
         if not force and update == self._last:
             return
