@@ -218,3 +218,25 @@ async def test_settings_rows_start_on_their_chosen_button(tmp_path: Path) -> Non
         await pilot.press("tab", "left", "enter")
         await pilot.pause()
         assert app.settings.lang == "en"
+
+
+@pytest.mark.parametrize("bell", [False, True])
+async def test_the_bell_rings_when_the_table_turns_to_you(bell: bool, tmp_path: Path) -> None:
+    """With the setting on, the terminal bell rings once each time the table starts waiting
+    for this player (its turn, a claim offered), not on every update; off by default."""
+    app, table, game = make_app("gejiu", tmp_path)
+    assert Settings().bell is False
+    app.settings.bell = bell
+    rings: list[bool] = []
+    app.bell = lambda: rings.append(True)  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert game.hand is not None
+        table.start_hand(game, game.hand)
+        await wait_for(pilot, app, lambda v: v.my_move and v.phase is Phase.TURN, "turn")
+        assert len(rings) == (1 if bell else 0)
+        await pilot.press("left", "right")  # redraws of the same turn ring nothing more
+        await pilot.pause()
+        assert len(rings) == (1 if bell else 0)
+        await pilot.press("enter")
+        await wait_for(pilot, app, lambda v: v.my_move, "the table back at this seat")
+        assert len(rings) == (2 if bell else 0)

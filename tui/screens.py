@@ -231,6 +231,9 @@ class SettingsScreen(_Page):
             with Horizontal(classes="form-row"):
                 yield Label(tr(lang, "set_suggest"))
                 yield Checkbox("", s.show_suggestion, id="show-suggestion")
+            with Horizontal(classes="form-row"):
+                yield Label(tr(lang, "set_bell"))
+                yield Checkbox("", s.bell, id="bell")
             note, fields = s.saved_note()
             yield Static(tr(lang, note, **fields), classes="keys", id="saved")
             if s.persistent:  # a settings file of one's own
@@ -271,6 +274,8 @@ class SettingsScreen(_Page):
             s.show_waits = event.value
         elif event.checkbox.id == "show-suggestion":
             s.show_suggestion = event.value
+        elif event.checkbox.id == "bell":
+            s.bell = event.value
         s.save()
         self.mj.settings_changed()
 

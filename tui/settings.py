@@ -38,6 +38,7 @@ class Settings:
     bot_delay: float = 0.5
     show_waits: bool = True
     show_suggestion: bool = False
+    bell: bool = False  # ring the terminal's bell when the table waits for you
     rules: str = "yichun"
     options: dict[str, dict[str, Any]] = field(default_factory=dict)  # per ruleset
     keys: dict[str, str] = field(default_factory=dict)  # binding id -> "key1,key2"
@@ -74,7 +75,7 @@ class Settings:
         delay = data.get("bot_delay")
         if isinstance(delay, int | float) and 0 <= delay <= 10:
             out.bot_delay = float(delay)
-        for key in ("show_waits", "show_suggestion"):
+        for key in ("show_waits", "show_suggestion", "bell"):
             if isinstance(data.get(key), bool):
                 setattr(out, key, data[key])
         if isinstance(data.get("rules"), str):

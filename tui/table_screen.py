@@ -201,6 +201,9 @@ class TableScreen(Screen[None]):
             view.phase, view.current, view.my_move
         ):
             self.ui.message = ""
+            if view.my_move and (prev is None or not prev.view.my_move) \
+                    and self.mj.settings.bell:
+                self.app.bell()  # the table now waits for this player (a turn, a claim)
         self._rebuild_prompt(update, keep=True)
         self.ui.suggestion = None
         if self.ui.show_suggestion and view.my_move and view.phase is Phase.TURN:
