@@ -118,6 +118,7 @@ class SeatInfo:
     name: str  # "" when empty
     human: bool
     connected: bool
+    idle: bool = False  # connected, but its timer ran out IDLE_AFTER times in a row
 
 
 @dataclass(frozen=True)
@@ -166,6 +167,17 @@ class Seat:
     dropped_at: float | None = None  # the last client left (monotonic)
     ready: bool = False  # ready for the next hand
     allow_spectators: bool = True  # 压鸽子: spectators may back this seat
+    timeouts: int = 0  # the seat's timer ran out this many times in a row
+
+    @property
+    def idle(self) -> bool:
+        """A player who let the timer run out ``IDLE_AFTER`` times in a row: the computer
+        plays for him (the others do not wait out his timer every turn) until he presses a
+        key again."""
+        return self.timeouts >= IDLE_AFTER
+
+
+IDLE_AFTER = 2  # timer expiries in a row after which a seated player counts as away
 
 
 @dataclass
@@ -302,6 +314,17 @@ class SharedTable:
         if self.empty and self.on_empty is not None and not self._closed:
             self.on_empty(self)
 
+    def active(self, index: int | None) -> None:
+        """Seat ``index``'s player did something: his timer's expiries start again from 0
+        (an idle player is back from the computer that played for him)."""
+        if index is None:
+            return
+        seat = self.seats[index]
+        was_idle = seat.idle
+        seat.timeouts = 0
+        if was_idle:
+            self._changed()
+
     def stand(self, client: SeatClient) -> None:
         """Give up the seat for good: a computer player takes it."""
         index = client.seat_index
@@ -324,7 +347,7 @@ class SharedTable:
 
     def is_bot(self, index: int, now: float | None = None) -> bool:
         seat = self.seats[index]
-        if seat.occupant is None:
+        if seat.occupant is None or seat.idle:
             return True
         if seat.clients or seat.dropped_at is None:
             return False
@@ -507,7 +530,7 @@ class SharedTable:
         self._waker.kick()
 
     def _everyone_ready(self) -> bool:
-        return all(s.ready or not s.clients for s in self.seats)
+        return all(s.ready or not s.clients or s.idle for s in self.seats)
 
     # --- the loop -------------------------------------------------------------------------
     def _run_loop(self) -> None:
@@ -588,8 +611,12 @@ class SharedTable:
         for s in humans:
             d = self._deadlines.get(s)
             if d is not None and d <= now and s in hand.to_act():
+                timed_out = self.seats[s]
+                timed_out.timeouts += 1
                 with contextlib.suppress(IllegalActionError, StopIteration):
                     self.apply(s, expiry_action(build_view(hand, s)))
+                if timed_out.idle:
+                    self._changed()  # the lobby, the names and the player's own notice
                 break
 
     def _arm_timers(self, hand: Hand, now: float) -> tuple[list[int], list[int]]:
@@ -620,6 +647,8 @@ class SharedTable:
         for i, seat in enumerate(self.seats):
             if seat.occupant is None:
                 out.append("bot 电脑")
+            elif self.game is not None and seat.idle and seat.clients:
+                out.append(f"{seat.occupant.name} (idle)")
             elif self.game is not None and self.is_bot(i, now):
                 out.append(f"{seat.occupant.name} (bot)")
             elif not seat.clients:
@@ -667,7 +696,8 @@ class SharedTable:
         now = time.monotonic()
         seats = tuple(
             SeatInfo(s.occupant.name if s.occupant else "", s.occupant is not None,
-                     bool(s.clients) or (s.occupant is not None and not self.is_bot(i, now)))
+                     bool(s.clients) or (s.occupant is not None and not self.is_bot(i, now)),
+                     s.idle and bool(s.clients))
             for i, s in enumerate(self.seats)
         )
         game = self.game
@@ -826,7 +856,12 @@ class SeatClient:
     def send(self, action: Action) -> str | None:
         if self.seat_index is None:
             return "spectators cannot play 旁观者不能出牌"
+        self.poke()
         return self.table.apply(self.seat_index, action)
+
+    def poke(self) -> None:
+        """The player pressed a key: he is back, if the computer was playing for him."""
+        self.table.active(self.seat_index)
 
     def next_hand(self) -> None:
         self.table.ready(self.seat_index)

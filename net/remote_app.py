@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from rich.console import Console
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
@@ -366,6 +367,7 @@ class RemoteApp(ServerSide, MahjongApp):
             del self.chat_lines[:-50]
             self.notify(f"{info.who}: {info.text}", markup=False, timeout=8)
             return
+        self._tell_idle(info)
         self.info = info
         for screen in self.screen_stack:
             if isinstance(screen, StakeScreen):
@@ -379,6 +381,23 @@ class RemoteApp(ServerSide, MahjongApp):
                 self.waiting.show(info)
         elif self.waiting is not None:
             self._close_waiting()
+
+    def _tell_idle(self, info: TableInfo) -> None:
+        """Tell a player whose timer ran out twice in a row that the computer plays for him
+        now, and that any key brings him back."""
+        seat = self.seat_client.seat_index
+        if seat is None:
+            return
+        idle = info.seats[seat].idle
+        was = self.info is not None and self.info.seats[seat].idle
+        if idle and not was:
+            self.notify("Your timer ran out twice: the computer plays for you. Press any key "
+                        "to play again. 连续超时，电脑代打，按任意键恢复。", markup=False,
+                        timeout=30)
+
+    def key_now(self, event: events.Key) -> bool:
+        self.seat_client.poke()  # any key: an idle player is back
+        return super().key_now(event)
 
     def _close_waiting(self) -> None:
         waiting, self.waiting = self.waiting, None

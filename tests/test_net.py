@@ -309,6 +309,30 @@ async def test_settings_are_kept_with_the_key_for_the_next_visit(
     await anon.close()
 
 
+async def test_an_idle_player_is_played_for_until_a_key(server: MahjongServer) -> None:
+    """A seated player whose timer runs out twice in a row is played by the computer (the
+    others no longer wait out his timer every turn) and is told so; any key brings him
+    back."""
+    c = await join(server, "dozy", new_key(), "join dozy --rules gejiu --option turn_seconds=1 "
+                   "--option claim_seconds=1 --option hands_per_game=99")
+    await c.wait_for("press S")
+    c.send("s")
+    t = await seated(server, "dozy", 1)
+    await until(lambda: t.game is not None, what="the start")
+    await until(lambda: t.seats[0].idle, timeout=15, what="two expiries")
+    await c.wait_for("timer ran out twice")
+    assert t.info().seats[0].idle and t.is_bot(0)
+    game = t.game
+    assert game is not None and game.hand is not None
+    done = game.hand.version
+    await until(lambda: game.hand is not None and game.hand.version > done + 8, timeout=15,
+                what="play going on at the computer's pace")
+    c.send("\x1b[D")  # any key
+    await until(lambda: not t.seats[0].idle, what="the player back")
+    assert not t.is_bot(0) and t.seats[0].timeouts == 0
+    await c.close()
+
+
 async def test_leaving_a_table_goes_back_to_the_lobby_you_came_from(
         server: MahjongServer) -> None:
     """q at a table reached from the lobby returns to the lobby (saying which table was left),
