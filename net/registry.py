@@ -167,13 +167,13 @@ class Seat:
     dropped_at: float | None = None  # the last client left (monotonic)
     ready: bool = False  # ready for the next hand
     allow_spectators: bool = True  # 压鸽子: spectators may back this seat
-    timeouts: int = 0  # the seat's timer ran out this many times in a row
+    timeouts: int = 0  # the seat's turn timer ran out this many times in a row
 
     @property
     def idle(self) -> bool:
-        """A player who let the timer run out ``IDLE_AFTER`` times in a row: the computer
-        plays for him (the others do not wait out his timer every turn) until he presses a
-        key again."""
+        """A player who let his turn's timer run out ``IDLE_AFTER`` times in a row (a claim
+        window left to run out is a pass, not absence): the computer plays for him (the others
+        do not wait out his timer every turn) until he presses a key again."""
         return self.timeouts >= IDLE_AFTER
 
 
@@ -612,7 +612,8 @@ class SharedTable:
             d = self._deadlines.get(s)
             if d is not None and d <= now and s in hand.to_act():
                 timed_out = self.seats[s]
-                timed_out.timeouts += 1
+                if hand.phase not in (Phase.CLAIM, Phase.ROB):  # letting a claim window run
+                    timed_out.timeouts += 1  # out is a pass; a turn's timer is absence
                 with contextlib.suppress(IllegalActionError, StopIteration):
                     self.apply(s, expiry_action(build_view(hand, s)))
                 if timed_out.idle:
