@@ -17,6 +17,7 @@ import contextlib
 import logging
 import random
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
@@ -177,6 +178,7 @@ class Seat:
         return self.timeouts >= IDLE_AFTER
 
 
+CHAT_KEPT = 20  # chat lines a table keeps for those who come later
 IDLE_AFTER = 2  # timer expiries in a row after which a seated player counts as away
 
 
@@ -210,6 +212,8 @@ class SharedTable:
         # called when the table has stood empty for ``empty_seconds`` (the registry drops it)
         self.on_empty: Callable[[SharedTable], None] | None = None
         self._empty_timer: asyncio.TimerHandle | None = None
+        # the latest chat lines, for whoever opens the chat line (and joins) later
+        self.chat_log: deque[ChatLine] = deque(maxlen=CHAT_KEPT)
         self.rules = rules
         self.options = dict(options)
         self.ruleset = find_ruleset(rules, self.options)  # validates the options
@@ -744,6 +748,7 @@ class SharedTable:
         if not line:
             return
         msg = ChatLine(who, line)
+        self.chat_log.append(msg)
         for client in self.clients():
             client.deliver_info(msg)
 

@@ -196,10 +196,19 @@ class ChatScreen(ModalScreen[None]):
     ]
     DEFAULT_CSS = """
     ChatScreen { align: center bottom; }
+    ChatScreen > #chat-log { width: 100%; height: auto; max-height: 8; background: $panel;
+                             color: $text-muted; padding: 0 1; }
     ChatScreen > Input { width: 100%; }
     """
 
     def compose(self) -> ComposeResult:
+        app = self.app
+        lines = app.chat_lines[-8:] if isinstance(app, RemoteApp) else []
+        if lines:  # the table's latest lines, the newest last (just above the input)
+            text = Text()
+            for i, line in enumerate(lines):
+                text.append(("\n" if i else "") + f"{line.who}: {line.text}")
+            yield Static(text, id="chat-log")
         yield Input(placeholder="chat 聊天 (Enter: send 发送 · Esc: close 关闭)", max_length=200)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -354,6 +363,7 @@ class RemoteApp(ServerSide, MahjongApp):
         # Textual runs ``MahjongApp.on_mount`` itself after this one (it calls the handler of
         # each class in the MRO): calling it through super() too made a second table screen
         # and a second subscription to the table.
+        self.chat_lines.extend(self.seat_client.table.chat_log)  # said before one came in
         self.seat_client.subscribe_info(self._on_info)
 
     # --- table info and chat: callbacks only post (pitfall 2) ------------------------------

@@ -333,6 +333,30 @@ async def test_an_idle_player_is_played_for_until_a_key(server: MahjongServer) -
     await c.close()
 
 
+async def test_the_chat_line_shows_what_was_said_before(server: MahjongServer) -> None:
+    """/ opens the chat line with the table's latest lines above it, including those said
+    before one came in (escape sequences in them already stripped)."""
+    a = await join(server, "talker", new_key(), "join chatty")
+    await a.wait_for("press S")
+    for text in ("first \x1b[31mline", "second line"):
+        a.send("/")
+        await a.wait_for("Enter: send")
+        a.send(text + "\r")
+        await a.wait_for(lambda t: "Enter: send" not in t)
+    table = server.registry.tables["chatty"]
+    await until(lambda: len(table.chat_log) == 2, what="both lines said")
+    b = await join(server, "latecomer", new_key(), "join chatty")
+    await b.wait_for("press S")
+    b.send("/")
+    screen = await b.wait_for("talker: second line")
+    assert "talker: first line" in screen and "\x1b" not in screen
+    lines = screen.splitlines()
+    assert [i for i, ln in enumerate(lines) if "first line" in ln][0] < [
+        i for i, ln in enumerate(lines) if "second line" in ln][0]  # oldest first
+    await a.close()
+    await b.close()
+
+
 async def test_leaving_a_table_goes_back_to_the_lobby_you_came_from(
         server: MahjongServer) -> None:
     """q at a table reached from the lobby returns to the lobby (saying which table was left),
