@@ -351,8 +351,9 @@ async def test_the_chat_line_shows_what_was_said_before(server: MahjongServer) -
     screen = await b.wait_for("talker: second line")
     assert "talker: first line" in screen and "\x1b" not in screen
     lines = screen.splitlines()
-    assert [i for i, ln in enumerate(lines) if "first line" in ln][0] < [
-        i for i, ln in enumerate(lines) if "second line" in ln][0]  # oldest first
+    first = next(i for i, ln in enumerate(lines) if "first line" in ln)
+    second = next(i for i, ln in enumerate(lines) if "second line" in ln)
+    assert first < second  # oldest first
     await a.close()
     await b.close()
 
