@@ -196,14 +196,16 @@ class ChatScreen(ModalScreen[None]):
     ]
     DEFAULT_CSS = """
     ChatScreen { align: center bottom; }
-    ChatScreen > #chat-log { width: 100%; height: auto; max-height: 8; background: $panel;
-                             color: $text-muted; padding: 0 1; }
+    ChatScreen > #chat-log { width: 100%; height: auto; background: $panel;
+                             color: $text-muted; padding: 0 1; text-wrap: nowrap;
+                             text-overflow: ellipsis; }
     ChatScreen > Input { width: 100%; }
     """
 
     def compose(self) -> ComposeResult:
         app = self.app
-        lines = app.chat_lines[-8:] if isinstance(app, RemoteApp) else []
+        room = max(0, min(8, (app.size.height - 3) // 2))  # the input stays on screen
+        lines = app.chat_lines[-room:] if isinstance(app, RemoteApp) and room else []
         if lines:  # the table's latest lines, the newest last (just above the input)
             text = Text()
             for i, line in enumerate(lines):
