@@ -179,7 +179,7 @@ class Seat:
 
 
 CHAT_KEPT = 20  # chat lines a table keeps for those who come later
-IDLE_AFTER = 2  # timer expiries in a row after which a seated player counts as away
+IDLE_AFTER = 2  # turn-timer expiries in a row after which a seated player counts as away
 
 
 @dataclass
