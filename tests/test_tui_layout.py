@@ -59,6 +59,16 @@ def crowded_view(rules: str) -> View:
                                drawn=parse_tile("E"), last_discard=(1, kinds[-1]))
 
 
+def assert_fits(rows: list[tuple[tuple[int, str, str], ...]], width: int) -> None:
+    """No span of a row overlaps the one before it, and no row is wider than ``width``."""
+    for y, row in enumerate(rows):
+        end = 0
+        for x, text, _style in row:
+            assert x >= end, f"row {y}: span at {x} overlaps the previous one ending at {end}"
+            end = x + cell_len(text)
+        assert end <= width, f"row {y} is {end} cells wide"
+
+
 @pytest.mark.parametrize("rules", ["yichun", "shangrao", "gejiu"])
 @pytest.mark.parametrize("face", list(Face))
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -69,12 +79,7 @@ def test_nothing_overflows_at_80x24(rules: str, face: Face, lang: str) -> None:
     ui = UiState(face=face, lang=lang, now=5.0, message="x" * 200)
     rows = build_rows(update, ui, 80, 24)
     assert len(rows) == 24
-    for y, row in enumerate(rows):
-        end = 0
-        for x, text, _style in row:
-            assert x >= end, f"row {y}: span at {x} overlaps the previous one ending at {end}"
-            end = x + cell_len(text)
-        assert end <= 80, f"row {y} is {end} cells wide"
+    assert_fits(rows, 80)
     flat = "".join(t for row in rows for _, t, _ in row)
     # every pond's latest discard and every seat's melds are on screen
     assert small(view.seats[1].pond[-1].kind, face) in flat
@@ -98,12 +103,7 @@ def test_players_names_fit_and_a_spectator_is_nobody(lang: str, watching: bool) 
     update = TableUpdate(view=view, deadline=10.0, timer_seconds=30.0, hands_per_game=8,
                          names=names)
     rows = build_rows(update, UiState(lang=lang, now=5.0), 80, 24)
-    for y, row in enumerate(rows):
-        end = 0
-        for x, text, _style in row:
-            assert x >= end, f"row {y}: span at {x} overlaps the previous one ending at {end}"
-            end = x + cell_len(text)
-        assert end <= 80, f"row {y} is {end} cells wide"
+    assert_fits(rows, 80)
     flat = "\n".join("".join(t for _, t, _ in row) for row in rows)
     assert "bot" in flat and "wes" in flat and "xxx…" in flat  # as much as fits, then …
     assert ("龙龙" in flat) is watching  # one's own name only when watching
