@@ -628,3 +628,42 @@ def test_the_leaderboard_is_one_per_ruleset(tmp_path: Path) -> None:
     assert shangrao.index("ann") < shangrao.index("bob") and "+112.50" in shangrao
     assert gejiu.index("bob") < gejiu.index("ann") and "+3.00" in gejiu
     store.close()
+
+
+async def test_only_a_turns_timer_running_out_makes_a_player_idle(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A seated player who never answers: each time his turn's timer runs out counts toward
+    idle; a claim window he lets run out is a pass and does not. Idle after two turns."""
+    from engine.table import Phase
+    from net import registry as reg_module
+
+    reg = Registry(TableConfig(bot_delay=0, bot_level="easy"))
+    t = reg.get_or_create("nap", "gejiu", {"turn_seconds": 1, "claim_seconds": 1,
+                                          "hands_per_game": 8})
+    seen: list[tuple[Phase, int]] = []  # (phase, the seat's count as it expires)
+    original = reg_module.expiry_action
+
+    def recording(view: Any) -> Any:
+        if view.viewer == 0:
+            seen.append((view.phase, t.seats[0].timeouts))
+        return original(view)
+
+    monkeypatch.setattr(reg_module, "expiry_action", recording)
+    client = t.join(Account(1, "napper"))
+    assert t.start(seed=2) is None  # a deal where claim windows open for him between turns
+    for _ in range(400):
+        if t.seats[0].idle:
+            break
+        await asyncio.sleep(0.05)
+    assert t.seats[0].idle and t.is_bot(0)
+    turns = [p for p, _ in seen if p not in (Phase.CLAIM, Phase.ROB)]
+    assert len(turns) == 2  # idle after exactly two of his turns ran out
+    assert len(seen) > len(turns)  # and claim windows ran out too, uncounted
+    counted = 0
+    for phase, count in seen:  # a turn's expiry adds one; a claim window's never does
+        if phase not in (Phase.CLAIM, Phase.ROB):
+            counted += 1
+        assert count == counted, (phase, count, counted)
+    client.poke()
+    assert not t.seats[0].idle and t.seats[0].timeouts == 0
+    reg.close()
