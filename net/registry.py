@@ -173,13 +173,15 @@ class Seat:
     @property
     def idle(self) -> bool:
         """A player who let his turn's timer run out ``IDLE_AFTER`` times in a row (a claim
-        window left to run out is a pass, not absence): the computer plays for him (the others
-        do not wait out his timer every turn) until he presses a key again."""
+        window left to run out is a pass, not absence): his timer, until he presses a key
+        again, is ``IDLE_SECONDS`` and its expiry plays as ever (the drawn tile discarded, a
+        claim passed), so the others do not wait out his full timer every turn."""
         return self.timeouts >= IDLE_AFTER
 
 
 CHAT_KEPT = 20  # chat lines a table keeps for those who come later
 IDLE_AFTER = 2  # turn-timer expiries in a row after which a seated player counts as away
+IDLE_SECONDS = 1.0  # an idle player's timer: his turn is played as its expiry plays it
 
 
 @dataclass
@@ -320,7 +322,7 @@ class SharedTable:
 
     def active(self, index: int | None) -> None:
         """Seat ``index``'s player did something: his timer's expiries start again from 0
-        (an idle player is back from the computer that played for him)."""
+        (an idle player is back, with his full timer)."""
         if index is None:
             return
         seat = self.seats[index]
@@ -351,7 +353,7 @@ class SharedTable:
 
     def is_bot(self, index: int, now: float | None = None) -> bool:
         seat = self.seats[index]
-        if seat.occupant is None or seat.idle:
+        if seat.occupant is None:
             return True
         if seat.clients or seat.dropped_at is None:
             return False
@@ -637,8 +639,9 @@ class SharedTable:
         if not bots and seconds > 0:
             for s in humans:
                 if s not in self._deadlines:
-                    self._deadlines[s] = now + seconds
-                    self._timer_total[s] = float(seconds)
+                    wait = min(float(seconds), IDLE_SECONDS) if self.seats[s].idle else seconds
+                    self._deadlines[s] = now + wait
+                    self._timer_total[s] = float(wait)
         return bots, humans
 
     def _timer_for(self, phase: Phase) -> int:

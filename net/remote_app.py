@@ -395,17 +395,17 @@ class RemoteApp(ServerSide, MahjongApp):
             self._close_waiting()
 
     def _tell_idle(self, info: TableInfo) -> None:
-        """Tell a player whose timer ran out twice in a row that the computer plays for him
-        now, and that any key brings him back."""
+        """Tell a player whose timer ran out twice in a row that his turns are now played at
+        once as the timer plays them, and that any key brings him back."""
         seat = self.seat_client.seat_index
         if seat is None:
             return
         idle = info.seats[seat].idle
         was = self.info is not None and self.info.seats[seat].idle
         if idle and not was:
-            self.notify("Your timer ran out twice: the computer plays for you. Press any key "
-                        "to play again. 连续超时，电脑代打，按任意键恢复。", markup=False,
-                        timeout=30)
+            self.notify("Your timer ran out twice: your drawn tiles are now discarded and "
+                        "claims passed at once. Press any key to play again. "
+                        "连续超时，现自动摸切、不吃碰，按任意键恢复。", markup=False, timeout=30)
 
     def key_now(self, event: events.Key) -> bool:
         self.seat_client.poke()  # any key: an idle player is back

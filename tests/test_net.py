@@ -309,27 +309,29 @@ async def test_settings_are_kept_with_the_key_for_the_next_visit(
     await anon.close()
 
 
-async def test_an_idle_player_is_played_for_until_a_key(server: MahjongServer) -> None:
-    """A seated player whose timer runs out twice in a row is played by the computer (the
-    others no longer wait out his timer every turn) and is told so; any key brings him
-    back."""
-    c = await join(server, "dozy", new_key(), "join dozy --rules gejiu --option turn_seconds=1 "
+async def test_an_idle_player_is_played_at_once_until_a_key(server: MahjongServer) -> None:
+    """A seated player whose turn timer runs out twice in a row is told so, and from then
+    on his timer is 1 s (its expiry plays as ever: the drawn tile discarded, claims passed),
+    so the others no longer wait out his full timer every turn; any key gives it back."""
+    from net.registry import IDLE_SECONDS
+
+    c = await join(server, "dozy", new_key(), "join dozy --rules gejiu --option turn_seconds=3 "
                    "--option claim_seconds=1 --option hands_per_game=99")
     await c.wait_for("press S")
     c.send("s")
     t = await seated(server, "dozy", 1)
     await until(lambda: t.game is not None, what="the start")
-    await until(lambda: t.seats[0].idle, timeout=15, what="two expiries")
+    await until(lambda: t.seats[0].idle, timeout=30, what="two expiries")
     await c.wait_for("timer ran out twice")
-    assert t.info().seats[0].idle and t.is_bot(0)
-    game = t.game
-    assert game is not None and game.hand is not None
-    done = game.hand.version
-    await until(lambda: game.hand is not None and game.hand.version > done + 8, timeout=15,
-                what="play going on at the computer's pace")
+    assert t.info().seats[0].idle and not t.is_bot(0)  # his seat still, played by the timer
+    await until(lambda: 0 in t._deadlines and t._timer_total.get(0) == IDLE_SECONDS
+                and t.game is not None and t.game.hand is not None
+                and t.game.hand.phase is Phase.TURN, timeout=15, what="his short turn timer")
     c.send("\x1b[D")  # any key
     await until(lambda: not t.seats[0].idle, what="the player back")
-    assert not t.is_bot(0) and t.seats[0].timeouts == 0
+    assert t.seats[0].timeouts == 0
+    await until(lambda: 0 in t._deadlines and t._timer_total.get(0) == 3.0, timeout=30,
+                what="his full turn timer again")
     await c.close()
 
 
