@@ -349,7 +349,7 @@ def test_hard_passes_a_yichun_discard_win_for_a_concealed_self_draw() -> None:
     assert HardPlayer().choose(view) == Action.pass_()
     # near the wall's end, or with a peng (no 门清), the discard is taken
     assert HardPlayer().choose(dataclasses.replace(view, remaining=12)) == Action.win()
-    peng = (*view.seats[E].melds, MeldView(MeldType.PENG, parse_tiles("111p"), None, N))
+    peng = (*view.seats[E].melds, MeldView(MeldType.PENG, tuple(parse_tiles("111p")), None, N))
     opened = dataclasses.replace(view, seats=tuple(
         dataclasses.replace(p, melds=peng) if p.seat == E else p for p in view.seats))
     assert HardPlayer().choose(opened) == Action.win()
