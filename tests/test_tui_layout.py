@@ -163,6 +163,13 @@ def test_too_small_shows_a_notice() -> None:
     rows = build_rows(TableUpdate(view=view), UiState(lang="en", small_waits=False), 60, 20)
     text = " ".join(t for row in rows for _, t, _ in row)
     assert "plays on" in text and "paused" not in text
+    # a spectator has no timer: the table plays on, and nothing of "your" timer
+    watching = dataclasses.replace(view, viewer=None)
+    for waits in (True, False):
+        rows = build_rows(TableUpdate(view=watching), UiState(lang="en", small_waits=waits),
+                          60, 20)
+        text = " ".join(t for row in rows for _, t, _ in row)
+        assert "plays on" in text and "timer" not in text and "paused" not in text
 
 
 @pytest.mark.parametrize("waits", [True, False])

@@ -121,6 +121,10 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
         "your turn timer keeps running.",
         "请把终端放大到至少 80×24（现在 {w}×{h}）。牌桌照常进行，你的计时不会停。",
     ),
+    "too_small_watch": (
+        "Please enlarge the terminal to at least 80×24 (now {w}×{h}). The table plays on.",
+        "请把终端放大到至少 80×24（现在 {w}×{h}）。牌桌照常进行。",
+    ),
     # result screen
     "res_title": ("Hand {n} result", "第{n}盘结果"),
     "res_draw": ("Drawn hand 荒牌 — nobody won", "荒牌 — 无人胡牌"),

@@ -475,7 +475,7 @@ class TableRows:
         self.regions_built = 0
         if width < MIN_WIDTH or height < MIN_HEIGHT:
             c = Canvas(width, height)
-            _too_small(c, ui.lang, ui.small_waits)
+            _too_small(c, ui.lang, ui.small_waits, watching=update.view.viewer is None)
             self._size = (0, 0)
             self._order = []
             return c.frozen()
@@ -720,8 +720,11 @@ def next_timer_change(update: TableUpdate, now: float) -> float | None:
     return update.deadline - max(0.0, mark) + 0.002
 
 
-def _too_small(c: Canvas, lang: str, waits: bool = True) -> None:
-    text = tr(lang, "too_small" if waits else "too_small_live", w=c.width, h=c.height)
+def _too_small(c: Canvas, lang: str, waits: bool = True, watching: bool = False) -> None:
+    """The notice over a terminal too small for the table: whether the game waits, or plays
+    on with the player's timer running (a shared table), or just plays on (a spectator)."""
+    key = "too_small_watch" if watching else "too_small" if waits else "too_small_live"
+    text = tr(lang, key, w=c.width, h=c.height)
     lines = wrap_cells(text, max(10, c.width - 2))
     top = max(0, (c.height - len(lines)) // 2)
     for i, ln in enumerate(lines):
