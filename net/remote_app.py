@@ -17,6 +17,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
@@ -242,12 +243,15 @@ class StakeScreen(InfoPanel, ModalScreen[None]):
     ]
     DEFAULT_CSS = """
     StakeScreen { align: center middle; }
-    StakeScreen > Static { width: 64; height: auto; border: round $accent; padding: 1 2;
-                           background: $surface; }
+    StakeScreen > VerticalScroll { width: 64; max-width: 100%; height: auto;
+                                   max-height: 100%; border: round $accent; padding: 1 2;
+                                   background: $surface; }
     """
 
     def compose(self) -> ComposeResult:
-        yield Static(self._content(), id="stake")
+        # scrolls (↑/↓) in a terminal too small for it; the keys 1-4 and 0 work either way
+        with VerticalScroll():
+            yield Static(self._content(), id="stake")
 
     def _body(self) -> Text:
         info = self.info

@@ -656,6 +656,27 @@ async def test_options_on_the_command_line_and_stakes_by_keys(server: MahjongSer
         await c.close()
 
 
+async def test_the_stake_box_scrolls_in_a_small_terminal(server: MahjongServer) -> None:
+    """In a terminal too small for it, the 压鸽子 box wraps to the terminal's width and scrolls
+    (↓ / End) to its choices, which work before they are seen as well."""
+    a = await join(server, "amy", new_key(), "join yss --rules yichun")
+    await a.wait_for("press S")
+    t = server.registry.tables["yss"]
+    w = await join(server, "wes", new_key(), "watch yss", width=30, height=12)
+    await w.wait_for("Table")
+    w.send("y")
+    await w.wait_for("Spectator")
+    assert "no stake" not in w.text()  # below the box's fold
+    assert all(len(line.rstrip()) <= 30 for line in w.text().splitlines())
+    w.send("\x1b[F")  # End
+    await w.wait_for("no stake")
+    w.send("3")
+    await w.wait_for("stake set")
+    assert [(s.name, s.backs) for s in t.stakes.values()] == [("wes", 2)]
+    for c in (a, w):
+        await c.close()
+
+
 async def test_the_benchmarks_light_screen_reads_as_pyte(server: MahjongServer) -> None:
     """``LightScreen`` (the benchmark's cheap terminal) shows what pyte shows, frame by frame,
     whatever the packet boundaries."""
