@@ -71,10 +71,11 @@ class CreateTableScreen(ModalScreen[Any]):
     ]
     DEFAULT_CSS = """
     CreateTableScreen { align: center middle; }
-    CreateTableScreen > Vertical { width: 78; height: 90%; border: round $accent;
-                                   background: $surface; padding: 0 1; }
+    CreateTableScreen > Vertical { width: 78; max-width: 100%; height: 90%;
+                                   border: round $accent; background: $surface;
+                                   padding: 0 1; }
     CreateTableScreen .row { height: 3; }
-    CreateTableScreen .row > Label { width: 38; padding: 1 1 0 0; }
+    CreateTableScreen .row > Label { width: 38; max-width: 45%; padding: 1 1 0 0; }
     CreateTableScreen .row > Input { width: 1fr; }
     CreateTableScreen .row > Select { width: 1fr; }
     CreateTableScreen #options { height: 1fr; }

@@ -229,6 +229,21 @@ async def test_lobby_form_creates_a_table_with_options_and_levels() -> None:
         ("normal", "normal", "hard", "normal"))
 
 
+async def test_lobby_form_fits_a_narrow_terminal() -> None:
+    """At 40 columns the form is as wide as the terminal and each field keeps room to type."""
+    app = lobby_app()
+    async with app.run_test(size=(40, 15)) as pilot:
+        await pilot.press("ctrl+n")
+        form = app.screen
+        assert isinstance(form, CreateTableScreen)
+        await pilot.pause()
+        name = form.query_one("#create-name", Input)
+        assert name.region.right <= 40 and name.region.width >= 15
+        await pilot.press(*"tiny", "ctrl+s")
+        await pilot.pause()
+    assert isinstance(app.return_value, Command) and app.return_value.table == "tiny"
+
+
 async def test_lobby_line_takes_a_ruleset_options_and_levels() -> None:
     app = lobby_app()
     async with app.run_test(size=(100, 40)) as pilot:
