@@ -194,11 +194,19 @@ class LobbyApp(ServerSide, App[Any]):
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
         Binding("escape", "quit", "Quit", show=False),
         Binding("ctrl+n", "create", "New table 新牌桌", show=False),
+        Binding("pageup", "scroll_tables(-1)", "Scroll up", show=False),
+        Binding("pagedown", "scroll_tables(1)", "Scroll down", show=False),
     ]
     # stacked, not docked: two widgets docked to the same edge overlap, and the message line
-    # was hidden under the input
+    # was hidden under the input. The list of tables scrolls (PageUp / PageDown, the typing
+    # line keeps the keys); the title and the help stay put.
     CSS = """
-    #tables { height: 1fr; padding: 1 2; }
+    #title { height: auto; max-height: 2; padding: 1 2 0 2; }
+    #tables-box { height: 1fr; padding: 1 2 0 2; }
+    #help { height: auto; max-height: 5; padding: 0 2; }
+    .short #title { max-height: 1; padding: 0 1; }
+    .short #tables-box { padding: 0 1; }
+    .short #help { display: none; }
     #msg { height: auto; max-height: 3; padding: 0 2; color: $warning; }
     """
 
@@ -219,7 +227,10 @@ class LobbyApp(ServerSide, App[Any]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self._content(), id="tables")
+            yield Static(self._title(), id="title")
+            with VerticalScroll(id="tables-box"):
+                yield Static(self._content(), id="tables")
+            yield Static(self._help(), id="help")
             yield Static("", id="msg")
             yield Input(placeholder="table name [yichun|shangrao|gejiu] [key=value ...] · "
                         "new · watch NAME · Esc: quit 退出", id="entry", max_length=120)
@@ -233,9 +244,28 @@ class LobbyApp(ServerSide, App[Any]):
     def _refresh(self) -> None:
         self.query_one("#tables", Static).update(self._content())
 
+    def on_resize(self, event: events.Resize) -> None:
+        # a short terminal keeps its rows for the tables and the typing line
+        self.screen.set_class(event.size.height < 16, "short")
+
+    def action_scroll_tables(self, pages: int) -> None:
+        box = self.query_one("#tables-box", VerticalScroll)
+        box.scroll_to(y=box.scroll_y + pages * max(1, box.scrollable_content_region.height - 1),
+                      animate=False)
+
+    def _title(self) -> Text:
+        return Text(f"mahjong-ssh lobby 大厅 — welcome {self.account.nickname}", style="bold")
+
+    def _help(self) -> Text:
+        return Text("Type a table name and Enter to sit (a new name creates it, with a ruleset"
+                    " and options: 'friday gejiu hands_per_game=4 bots=hard'); 'new' or Ctrl-N:"
+                    " the new-table form; 'watch NAME' to watch; PageUp / PageDown: more"
+                    " tables.\n"
+                    "输入牌桌名并回车入座（新名字即建桌）；'new' 或 Ctrl-N 建桌表单；"
+                    "'watch 名字' 旁观；PageUp / PageDown 翻看牌桌。")
+
     def _content(self) -> Text:
         t = Text()
-        t.append(f"mahjong-ssh lobby 大厅 — welcome {self.account.nickname}\n\n", style="bold")
         tables = list(self.server.registry.tables.values())
         if not tables:
             t.append("No tables yet. Type a name to create one. 还没有牌桌，输入名字创建。\n")
@@ -256,11 +286,6 @@ class LobbyApp(ServerSide, App[Any]):
             if info.stakes_possible and (info.stakes or not info.stakes_enabled):
                 on = "on 开" if info.stakes_enabled else "off 关"
                 t.append(f"      压鸽子 stakes {on}: {len(info.stakes)}/4\n")
-        t.append("\nType a table name and Enter to sit (a new name creates it, with a ruleset"
-                 " and options: 'friday gejiu hands_per_game=4 bots=hard'); 'new' or Ctrl-N:"
-                 " the new-table form; 'watch NAME' to watch.\n"
-                 "输入牌桌名并回车入座（新名字即建桌）；'new' 或 Ctrl-N 建桌表单；"
-                 "'watch 名字' 旁观。\n")
         return t
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

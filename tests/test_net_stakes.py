@@ -229,6 +229,37 @@ async def test_lobby_form_creates_a_table_with_options_and_levels() -> None:
         ("normal", "normal", "hard", "normal"))
 
 
+async def test_lobby_lists_more_tables_than_fit_and_scrolls_to_them() -> None:
+    """Twenty tables at 80×24: the list scrolls (PageDown / PageUp, the typing line keeping the
+    focus), and the title, the help and the typing line stay in view."""
+    app = lobby_app()
+    for i in range(20):
+        app.server.registry.get_or_create(f"t{i:02d}", "gejiu")
+
+    def shown() -> str:  # the screen's text, as the terminal shows it
+        return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = shown()
+        assert "t00" in text and "t19" not in text
+        assert "welcome ann" in text and "PageDown" in text
+        await pilot.press("pagedown", "pagedown", "pagedown", "pagedown", "pagedown")
+        await pilot.pause()
+        text = shown()
+        assert "t19" in text and "t00" not in text
+        assert "welcome ann" in text and "PageDown" in text
+        await pilot.press(*"t19")  # still typing into the line
+        assert app.query_one("#entry", Input).value == "t19"
+        await pilot.press("pageup", "pageup", "pageup", "pageup", "pageup")
+        await pilot.pause()
+        assert "t00" in shown()
+        await pilot.resize_terminal(40, 12)  # short: the help makes room for the tables
+        await pilot.pause()
+        text = shown()
+        assert "PageDown" not in text and "t00" in text and "t01" in text
+
+
 async def test_lobby_form_fits_a_narrow_terminal() -> None:
     """At 40 columns the form is as wide as the terminal and each field keeps room to type."""
     app = lobby_app()
