@@ -1,7 +1,8 @@
 """Text one player types that another player's terminal will show: names and chat lines.
 
 Everything that could act on a terminal is removed: escape sequences (CSI, OSC, DCS and the
-rest), C0 and C1 control characters, DEL, bidirectional overrides and other format characters.
+rest), C0 and C1 control characters, DEL, bidirectional overrides and other format characters,
+and combining marks past the second on one character.
 Textual markup is not interpreted in what we draw (callers use ``rich.text.Text``), but square
 brackets are kept harmless anyway by the callers that need it.
 """
@@ -27,14 +28,25 @@ NAME_MAX = 16
 CHAT_MAX = 200
 
 
+MARKS_MAX = 2  # combining marks kept on one character (no "Zalgo" towers over other rows)
+
+
 def strip_controls(text: str) -> str:
-    """``text`` without escape sequences and without any control or format character."""
+    """``text`` without escape sequences and without any control or format character, and
+    with at most :data:`MARKS_MAX` combining marks on a character (none on nothing)."""
     text = _ESCAPE.sub("", text)
     out = []
+    marks = MARKS_MAX  # the text's start: no character to carry a mark
     for ch in text:
         cat = unicodedata.category(ch)
         if cat in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
             continue
+        if cat in ("Mn", "Me"):
+            if marks >= MARKS_MAX:
+                continue
+            marks += 1
+        else:
+            marks = 0
         out.append(ch)
     return "".join(out)
 

@@ -82,6 +82,17 @@ def test_names_are_cleaned_and_never_empty() -> None:
     assert strip_controls("东南西北") == "东南西北"
 
 
+def test_combining_marks_stay_on_their_row() -> None:
+    """Two combining marks a character at most ("Zalgo" towers would draw over the rows above
+    and below in other players' terminals); none at the start; ordinary accents are kept."""
+    acute = "\u0301"
+    assert strip_controls("e" + acute * 40 + "x") == "e" + acute * 2 + "x"
+    assert strip_controls(acute * 3 + "a") == "a"
+    assert clean_line("café naïve Tiếng Việt") == "café naïve Tiếng Việt"
+    assert clean_line("cafe\u0301 Vie\u0302\u0323t") == "cafe\u0301 Vie\u0302\u0323t"
+    assert clean_name("z" + "\u0336" * 9 + "oe") == "z" + "\u0336" * 2 + "oe"
+
+
 def test_commands_parse_and_everything_else_is_refused() -> None:
     assert parse_command(None).name == "lobby"
     assert parse_command("join friday --rules gejiu").rules == "gejiu"
