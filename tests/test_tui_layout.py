@@ -21,6 +21,7 @@ from tui.i18n import tr
 from tui.layout import (
     MAX_HEIGHT,
     MAX_WIDTH,
+    Row,
     TableRows,
     UiState,
     build_rows,
@@ -325,3 +326,43 @@ def test_the_log_keeps_only_the_events_it_draws() -> None:
     assert len(hand.events) > 40
     assert 0 < biggest <= EVENTS_IN_VIEW < len(hand.events)
     assert reused > len(hand.events)
+
+
+def _screen_text(rows: list[Row]) -> list[str]:
+    out = []
+    for row in rows:
+        line, x = "", 0
+        for x0, text, _ in row:
+            line += " " * max(0, x0 - x) + text
+            x = max(x, x0) + cell_len(text)
+        out.append(line)
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_many_winning_tiles_wrap_in_the_centre(lang: str) -> None:
+    """Nine waits (1112345678999m) do not fit one centre line: they wrap, each whole, none
+    cut off and nothing past the centre's frame."""
+    hand = rigged_hand("gejiu", {0: "1112345678999m 5p"})
+    hand.apply(0, Action.discard(parse_tile("5p")))
+    rows = build_rows(TableUpdate(view=build_view(hand, 0)), UiState(lang=lang), 80, 24)
+    lines = _screen_text(rows)
+    hint = [ln for ln in lines if "萬×" in ln]
+    assert len(hint) == 2
+    text = " ".join(hint)
+    for rank in "123456789":
+        assert f"{rank}萬×" in text
+    assert all(cell_len(ln) <= 80 for ln in lines)
+    for ln in hint:  # inside the frame: between the two rules of the centre
+        left, right = ln.index("│"), ln.rindex("│")
+        assert left < ln.index("萬×") and ln.rindex("萬×") < right
+
+
+def test_a_hand_that_wins_on_every_tile_says_so() -> None:
+    """Shangrao 宝吊头 (the wild beside four sets) wins on any tile: "any tile", not 34."""
+    hand = rigged_hand("shangrao", {0: "5m 123p 456p 789s EEE 9p"}, wild="5m")
+    hand.apply(0, Action.discard(parse_tile("9p")))
+    rows = build_rows(TableUpdate(view=build_view(hand, 0)), UiState(lang="en"), 80, 24)
+    text = "\n".join(_screen_text(rows))
+    assert "Waits:  any tile (" in text or "Waits: any tile (" in text
+    assert "×" not in text.split("Waits")[1].split("\n")[0]

@@ -547,7 +547,8 @@ class TableRows:
                       view.phase is Phase.ENDED, ui.message, waits,
                       ui.suggestion if ui.show_suggestion else None)
         parts.append(region("centre", centre_key, size,
-                            lambda c: _draw_centre(c, _centre_lines(update, ui, me, waits),
+                            lambda c: _draw_centre(c, _centre_lines(update, ui, me, waits,
+                                                                    centre_w),
                                                    centre_x, centre_w, top, bottom)))
 
         tiles = hand_tiles(view)
@@ -954,6 +955,9 @@ def waits_pieces(view: View, ui: UiState,
         pcs = [(h, "hint"), *tile_pieces([discard], face), (tail, "hint")]
     else:
         pcs = [(tr(lang, "waits"), "hint")]
+    if len(waits) == 34:  # every tile wins (Shangrao's 宝吊头): one word, not 34 tiles
+        pcs.append((" " + tr(lang, "waits_any", n=sum(unseen.values())), "hint"))
+        return pcs
     for k in waits:
         pcs.append((" ", "hint"))
         pcs += tile_pieces([k], face)
@@ -961,8 +965,36 @@ def waits_pieces(view: View, ui: UiState,
     return pcs
 
 
+def _wrap_pieces(pieces: Sequence[Piece], w: int) -> list[list[Piece]]:
+    """``pieces`` as lines at most ``w`` cells wide, broken only at a lone space piece (which
+    the new line drops); a part wider than ``w`` is left to be clipped."""
+    lines: list[list[Piece]] = [[]]
+    used = 0
+    part: list[Piece] = []
+    for i, pc in enumerate([*pieces, (" ", "")]):
+        if pc[0] != " " or not part or i == 0:
+            part.append(pc)
+            continue
+        pw = pieces_width(part)
+        if lines[-1] and used + pw > w:
+            part = part[1:] if part[0][0] == " " else part
+            lines.append([])
+            used = 0
+            pw = pieces_width(part)
+        lines[-1].extend(part)
+        used += pw
+        part = [pc]
+    return lines
+
+
+WAITS_LINES = 3  # the most lines the winning tiles take in the centre
+
+
 def _centre_lines(update: TableUpdate, ui: UiState, me: int,
-                  waits: list[Piece] | None) -> tuple[tuple[Piece, ...], ...]:
+                  waits: list[Piece] | None, width: int = 0
+                  ) -> tuple[tuple[Piece, ...], ...]:
+    """The centre's lines; the winning tiles wrapped to ``width`` (if given) on at most
+    :data:`WAITS_LINES` lines."""
     view, lang, face = update.view, ui.lang, ui.face
     lines: list[list[Piece]] = []
     # the wall count is on the status line only: here it would repaint a row on every draw
@@ -1002,7 +1034,10 @@ def _centre_lines(update: TableUpdate, ui: UiState, me: int,
     if ui.message:
         lines.append([(ui.message, "error")])
     if waits:
-        lines.append(waits)
+        if width > 0:
+            lines.extend(_wrap_pieces(waits, width)[:WAITS_LINES])
+        else:
+            lines.append(waits)
     if ui.show_suggestion and ui.suggestion is not None:
         h, _, tail = tr(lang, "suggest", tile="\0").partition("\0")
         lines.append([(h, "hint"), *tile_pieces([ui.suggestion], face), (tail, "hint")])
