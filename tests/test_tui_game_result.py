@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from engine.actions import Action
 from engine.game import Game
+from engine.tiles import parse_tile
 from engine.view import build_view
 from tui.client import TableUpdate
 from tui.faces import Face
@@ -126,3 +128,23 @@ def test_a_hand_result_says_how_it_was_won() -> None:
             elif win.how is WinMethod.SELF_DRAW:
                 assert "self-drawn 自摸" in line, line
         seen.add(win.how)
+
+
+def test_an_earthly_hand_names_the_discarder() -> None:
+    """地糊 is a win on the dealer's first discard: the line says whose (yours, for him)."""
+    from engine.scenario import rigged_hand
+    from tui.result_text import hand_result_lines
+
+    hand = rigged_hand("yichun", {
+        0: "5p 123m 789m 111s 999s E", 1: "46p 234s 99p 568s W N F",
+        2: "5p 456s 678p 345m 222m", 3: "34p 678p 456m 777s BB"})
+    for seat, action in ((0, Action.discard(parse_tile("5p"))), (1, Action.pass_()),
+                         (2, Action.win()), (3, Action.win())):
+        hand.apply(seat, action)
+    assert hand.is_over and len(hand.wins) == 2
+    lines = {viewer: "\n".join(hand_result_lines(TableUpdate(view=build_view(hand, viewer)),
+                                                 "en", Face.ASCII, 80))
+             for viewer in (0, 2, None)}
+    assert lines[0].count("on your first discard 地糊") == 2
+    assert lines[2].count("on Across E's first discard 地糊") == 2
+    assert lines[None].count("on East's first discard 地糊") == 2
