@@ -22,6 +22,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from engine.bots import LEVELS
 from engine.rulesets import RULESETS, UNLIMITED, OptionError, OptionSpec, find_ruleset
+from net.registry import TableState
 from net.remote_app import ServerSide, color_system, options_text
 from net.sanitize import TABLE_NAME_RULE, clean_line, pad, table_name, valid_table_name
 from net.store import Account
@@ -188,6 +189,10 @@ class CreateTableScreen(ModalScreen[Any]):
         close_screen(self)
 
 
+_STATE_ORDER = {TableState.WAITING: 0, TableState.PLAYING: 1, TableState.BETWEEN: 1,
+                TableState.OVER: 2}
+
+
 class LobbyApp(ServerSide, App[Any]):
     mj_remote = True
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -266,11 +271,12 @@ class LobbyApp(ServerSide, App[Any]):
 
     def _content(self) -> Text:
         t = Text()
-        tables = list(self.server.registry.tables.values())
-        if not tables:
+        infos = [table.info() for table in self.server.registry.tables.values()]
+        if not infos:
             t.append("No tables yet. Type a name to create one. 还没有牌桌，输入名字创建。\n")
-        for table in tables:
-            info = table.info()
+        # the tables one can sit at first, finished games last (each group oldest first)
+        infos.sort(key=lambda info: _STATE_ORDER[info.state])
+        for info in infos:
             seats = " ".join(
                 f"{'ESWN'[i]}:{s.name or '-'}" + ("" if s.connected or not s.name else "(away)")
                 for i, s in enumerate(info.seats))

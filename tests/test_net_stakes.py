@@ -5,6 +5,7 @@ across a restart and counted on the leaderboard; table options and computer leve
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -21,7 +22,14 @@ from engine.situation import Spectator
 from engine.table import Phase
 from engine.view import build_view
 from net.lobby import CreateTableScreen, LobbyApp
-from net.registry import Registry, SharedTable, TableConfig, TableExists, parse_levels
+from net.registry import (
+    Registry,
+    SharedTable,
+    TableConfig,
+    TableExists,
+    TableState,
+    parse_levels,
+)
 from net.server import Command, CommandError, parse_command
 from net.store import Account, Store
 
@@ -258,6 +266,23 @@ async def test_lobby_lists_more_tables_than_fit_and_scrolls_to_them() -> None:
         await pilot.pause()
         text = shown()
         assert "PageDown" not in text and "t00" in text and "t01" in text
+
+
+async def test_lobby_lists_the_tables_to_sit_at_first() -> None:
+    """Waiting tables first, then those playing, finished games last; each group oldest
+    first."""
+    app = lobby_app()
+    registry = app.server.registry
+    states = {"over": TableState.OVER, "play": TableState.PLAYING, "wait1": TableState.WAITING,
+              "between": TableState.BETWEEN, "wait2": TableState.WAITING}
+    for name, state in states.items():
+        info = dataclasses.replace(registry.get_or_create(name, "gejiu").info(), state=state)
+        registry.tables[name] = SimpleNamespace(info=lambda info=info: info)  # type: ignore
+    async with app.run_test(size=(80, 40)) as pilot:
+        await pilot.pause()
+        text = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+    order = [text.index(f"  {name} ") for name in ("wait1", "wait2", "play", "between", "over")]
+    assert order == sorted(order)
 
 
 async def test_lobby_form_fits_a_narrow_terminal() -> None:
