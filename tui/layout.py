@@ -971,8 +971,8 @@ def _wrap_pieces(pieces: Sequence[Piece], w: int) -> list[list[Piece]]:
     lines: list[list[Piece]] = [[]]
     used = 0
     part: list[Piece] = []
-    for i, pc in enumerate([*pieces, (" ", "")]):
-        if pc[0] != " " or not part or i == 0:
+    for pc in [*pieces, (" ", "")]:  # the last space ends the last part
+        if pc[0] != " " or not part:
             part.append(pc)
             continue
         pw = pieces_width(part)
