@@ -148,3 +148,28 @@ def test_an_earthly_hand_names_the_discarder() -> None:
     assert lines[0].count("on your first discard 地糊") == 2
     assert lines[2].count("on Across E's first discard 地糊") == 2
     assert lines[None].count("on East's first discard 地糊") == 2
+
+
+def test_a_shangrao_result_shows_the_wild() -> None:
+    """The 宝 of the hand (and its indicator) is on the result, and the wild tiles in the hands
+    and in the winner's pattern are drawn as the table draws a wild."""
+    from engine.bots.normal import NormalPlayer
+    from tui.faces import small
+    from tui.result_text import hand_result_lines, line_content
+
+    player = NormalPlayer()
+    game = Game("shangrao", 1)
+    hand = game.new_hand()
+    while not hand.is_over:
+        seat = hand.to_act()[0]
+        game.apply(seat, player.choose(build_view(hand, seat)))
+    view = build_view(hand, None)
+    assert view.wild is not None and view.wild_indicator is not None and hand.wins
+    lines = hand_result_lines(TableUpdate(view=view), "en", Face.ASCII, 80)
+    wild_line = next(ln for ln in lines if "宝 wild" in ln)
+    assert small(view.wild, Face.ASCII) in wild_line
+    assert small(view.wild_indicator, Face.ASCII) in wild_line
+    held = sum(k == view.wild for s in range(4) for k in view.result.hands[s])  # type: ignore
+    assert held and "\n".join(lines).count("$tile-wild") >= held + 1
+    for ln in lines:
+        line_content(ln)  # valid markup

@@ -25,19 +25,22 @@ from tui.layout import rules_title
 from tui.rules_text import SUMMARIES
 
 
-def tile_markup(kind: Kind, face: Face, mark: bool = False) -> str:
+def tile_markup(kind: Kind, face: Face, mark: bool = False, wild: bool = False) -> str:
+    """A tile; ``mark``: the winning tile, ``wild``: Shangrao's 宝 (as the table shows it)."""
     var = "$tile-" + suit_class(kind).value
-    style = f"bold {var} on $tile-sel underline" if mark else f"bold {var} on $tile-face"
+    style = (f"bold {var} on $tile-sel underline" if mark else
+             f"bold {var} on $tile-wild underline" if wild else f"bold {var} on $tile-face")
     return f"[{style}]{escape(small(kind, face))}[/]"
 
 
-def tiles_markup(kinds: Iterable[Kind], face: Face, mark: Kind | None = None) -> str:
+def tiles_markup(kinds: Iterable[Kind], face: Face, mark: Kind | None = None,
+                 wild: Kind | None = None) -> str:
     out = []
     marked = False
     for k in kinds:
         m = mark is not None and k == mark and not marked
         marked = marked or m
-        out.append(tile_markup(k, face, m))
+        out.append(tile_markup(k, face, m, wild is not None and k == wild))
     return " ".join(out)
 
 
@@ -183,7 +186,7 @@ def hand_result_lines(update: TableUpdate, lang: str, face: Face,
     for s in range(4):
         winner = s in res.winners
         mark = res.win_tile if winner else None
-        hand = tiles_markup(res.hands[s], face, mark)
+        hand = tiles_markup(res.hands[s], face, mark, view.wild)
         melds = "  ".join(meld_markup(m, face, lang) for m in res.melds[s])
         star = "[b $turn]胡[/] " if winner else "   "
         head = f" {star}{pad(seat_label(me, s, lang), 8)} "
@@ -208,6 +211,11 @@ def hand_result_lines(update: TableUpdate, lang: str, face: Face,
     if res.win_tile is not None:
         label = escape(tr(lang, "res_win_tile"))
         out.append(f"    {label}: {tile_markup(res.win_tile, face, True)}")
+    if view.wild is not None and view.wild_indicator is not None:  # Shangrao: what was 宝
+        h, _, rest = tr(lang, "wild", wild="\0", ind="\1").partition("\0")
+        mid, _, tail = rest.partition("\1")
+        out.append(f"    {escape(h)}{tile_markup(view.wild, face, wild=True)}{escape(mid)}"
+                   f"{tile_markup(view.wild_indicator, face)}{escape(tail)}")
     out.append("")
     if not settlement.wins:
         out.append(f"[b]{escape(tr(lang, 'res_draw'))}[/]")
@@ -225,7 +233,7 @@ def hand_result_lines(update: TableUpdate, lang: str, face: Face,
         for item in w.items:
             text = f"   {escape(item.zh)} {escape(item.en)}  [b]{escape(item.value)}[/]"
             text_w = 6 + cell_len(item.zh) + cell_len(item.en) + cell_len(item.value)
-            tiles = tiles_markup(item.tiles, face) if item.tiles else ""
+            tiles = tiles_markup(item.tiles, face, wild=view.wild) if item.tiles else ""
             if tiles and text_w + 2 + tiles_width(item.tiles, face) > width:
                 out.append(text)
                 out.append("      " + tiles)
