@@ -366,3 +366,18 @@ def test_a_hand_that_wins_on_every_tile_says_so() -> None:
     text = "\n".join(_screen_text(rows))
     assert "Waits:  any tile (" in text or "Waits: any tile (" in text
     assert "×" not in text.split("Waits")[1].split("\n")[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_key_line_warns_before_a_wild_is_thrown(lang: str) -> None:
+    """Shangrao: with the cursor on the 宝 the key line says that throwing it (飞宝) doubles
+    this player's win and payments; on another tile it says nothing of it."""
+    hand = rigged_hand("shangrao", {0: "5m 19m 19p 19s ESWNZ 2p B"}, wild="5m")
+    view = build_view(hand, 0)
+    tiles = [k for k in view.hand]
+    fly = tr(lang, "k_fly")
+    for cursor, kind in enumerate([*tiles, view.drawn]):
+        rows = build_rows(TableUpdate(view=view), UiState(lang=lang, cursor=cursor), 80, 24)
+        text = "\n".join(_screen_text(rows))
+        assert (fly in text) == (kind == parse_tile("5m")), (cursor, kind)
+        assert all(cell_len(ln) <= 80 for ln in _screen_text(rows))

@@ -47,6 +47,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "flag_dealer": ("庄 dealer", "庄"),
     # prompts and keys
     "k_discard": ("Enter: discard {tile}", "Enter 打出 {tile}"),
+    "k_fly": ("(飞宝: ×2 win or pay)", "（飞宝：输赢翻倍）"),
     "k_win": ("w: 胡 win", "w 胡"),
     "k_kong": ("k: 杠 kong", "k 杠"),
     "k_ting": ("b: 报听 ready", "b 报听"),

@@ -568,7 +568,7 @@ class TableRows:
             my_turn = view.my_move and view.phase is Phase.TURN and bool(tiles)
             act_key = (size, lang, face, my_turn, view.my_move, view.phase is Phase.ENDED,
                        view.legal if my_turn else None, tiles[cursor] if my_turn else None,
-                       tuple(ui.keys.items()), view.viewer is None)
+                       tuple(ui.keys.items()), view.viewer is None, view.wild)
         parts.append(region("action", act_key, size,
                             lambda c: _action_row(c, view, ui, tiles, cursor, height - 2)))
         # choices too many for one row take the log's row too
@@ -1187,6 +1187,8 @@ def _action_hints(view: View, ui: UiState, tiles: list[Kind], cursor: int) -> li
         out += tile_pieces([kind], face)
         if tail:
             out.append((tail, "keyhint"))
+        if kind == view.wild:  # Shangrao: a wild thrown doubles this player's win and payments
+            out.append((" " + tr(lang, "k_fly"), "flag-em"))
         if ActionType.WIN in types:
             add(tr(lang, "k_win"), "keyhint-win")
         if types & {ActionType.ANGANG, ActionType.BUGANG}:
