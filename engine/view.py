@@ -85,6 +85,9 @@ class View:
     legal: tuple[Action, ...]
     events: tuple[Event, ...]
     result: HandResult | None
+    # Gejiu 斗地主 (gejiu.md §7): the running circuit's discards so far, the dealer's first
+    # (public: every discard is); () when no circuit runs
+    doudizhu: tuple[Kind, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """A plain structure (for logs, tests and the leak check)."""
@@ -191,6 +194,7 @@ def build_view(hand: Hand, viewer: int | None) -> View:
         legal=tuple(hand._legal(viewer)) if viewer is not None else (),
         events=_recent_events(hand, viewer, ended),
         result=result,
+        doudizhu=tuple(hand.ddz_current) if hand.ddz_current else (),
     )
 
 

@@ -381,3 +381,36 @@ def test_the_key_line_warns_before_a_wild_is_thrown(lang: str) -> None:
         text = "\n".join(_screen_text(rows))
         assert (fly in text) == (kind == parse_tile("5m")), (cursor, kind)
         assert all(cell_len(ln) <= 80 for ln in _screen_text(rows))
+
+
+def test_the_centre_shows_the_running_doudizhu_circuit() -> None:
+    """Gejiu 斗地主: every view (players' and spectators') carries the running circuit's
+    discards; the centre names the dealer's tile and who followed it, until the circuit is
+    complete or void."""
+    hands = {
+        0: "9m 123p 456p 789p 11s 22s",
+        1: "9m 234s 567s 88s 123m E",
+        2: "9m 345m 345p 33s 44p S F",
+        3: "9m 456s 777s 55p 66p W B",
+    }
+    hand = rigged_hand("gejiu", hands, draws="Z Z Z F")
+    assert build_view(hand, 0).doudizhu == ()
+    steps = [(0, "9m"), (1, "9m"), (2, "S")]
+    for n, (seat, tile) in enumerate(steps, start=1):
+        hand.apply(seat, Action.discard(parse_tile(tile)))
+        while hand.phase is Phase.CLAIM:  # nobody claims here
+            hand.apply(hand.to_act()[0], Action.pass_())
+        for viewer in (0, 1, 2, 3, None):
+            assert build_view(hand, viewer).doudizhu == tuple(
+                parse_tile(t) for _, t in steps[:n])
+    text = "\n".join(_screen_text(build_rows(TableUpdate(view=build_view(hand, 3)),
+                                              UiState(lang="en"), 80, 24)))
+    line = next(ln for ln in text.splitlines() if "斗地主" in ln)
+    assert "9萬" in line and "S ✓" in line and "W ✗" in line
+    hand.apply(3, Action.discard(parse_tile("W")))  # the circuit is complete: a new one starts
+    while hand.phase is Phase.CLAIM:
+        hand.apply(hand.to_act()[0], Action.pass_())
+    assert build_view(hand, 3).doudizhu == ()
+    text = "\n".join(_screen_text(build_rows(TableUpdate(view=build_view(hand, 3)),
+                                              UiState(lang="en"), 80, 24)))
+    assert "斗地主" not in text

@@ -48,6 +48,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     # prompts and keys
     "k_discard": ("Enter: discard {tile}", "Enter 打出 {tile}"),
     "k_fly": ("(飞宝: ×2 win or pay)", "（飞宝：输赢翻倍）"),
+    "ddz": ("斗地主 follow", "斗地主"),
     "k_win": ("w: 胡 win", "w 胡"),
     "k_kong": ("k: 杠 kong", "k 杠"),
     "k_ting": ("b: 报听 ready", "b 报听"),

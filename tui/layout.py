@@ -543,7 +543,7 @@ class TableRows:
         top, bottom = across_pond_y + pond_rows, my_pond_y - 2
         flags = tuple((p.bought, p.lighter) for p in seats) if view.rules == "yichun" else ()
         centre_key = (common, view.dice, view.wild, view.wild_indicator,
-                      view.kong_tiles, flags, ui.prompt, view.last_discard,
+                      view.kong_tiles, view.doudizhu, flags, ui.prompt, view.last_discard,
                       view.phase is Phase.ENDED, ui.message, waits,
                       ui.suggestion if ui.show_suggestion else None)
         parts.append(region("centre", centre_key, size,
@@ -1011,6 +1011,14 @@ def _centre_lines(update: TableUpdate, ui: UiState, me: int,
             pcs += tile_pieces([k], face) if k is not None else [("--", "dim")]
             pcs.append((" ", "info"))
         lines.append([*pcs, (tail, "info")])
+    if 0 < len(view.doudizhu) < 4:  # Gejiu 斗地主: the dealer's tile, and who followed it
+        ref = view.doudizhu[0]
+        pcs = [(tr(lang, "ddz") + " ", "info"), *tile_pieces([ref], face)]
+        for i, k in enumerate(view.doudizhu[1:], start=1):
+            who = seat_wind((view.dealer + i) % 4, lang)
+            pcs += [(" · ", "dim"), (f"{who} {'✓' if k == ref else '✗'}",
+                                     "flag-em" if k == ref else "info")]
+        lines.append(pcs)
     elif view.rules == "yichun":
         buyers = [seat_wind(p.seat, lang) for p in view.seats if p.bought]
         lighters = [seat_wind(p.seat, lang) for p in view.seats if p.lighter]
