@@ -414,3 +414,22 @@ def test_the_centre_shows_the_running_doudizhu_circuit() -> None:
     text = "\n".join(_screen_text(build_rows(TableUpdate(view=build_view(hand, 3)),
                                               UiState(lang="en"), 80, 24)))
     assert "斗地主" not in text
+
+
+def test_nearly_every_winning_tile_is_said_as_the_exceptions() -> None:
+    """Waits on most kinds read "any tile except" the few that do not win; all 34 "any tile";
+    fewer are listed one by one."""
+    from tui.layout import WAITS_BUT_MAX, waits_pieces
+
+    view = crowded_view("shangrao")
+    ui = UiState(lang="en")
+    losers = [parse_tile(t) for t in ("1m", "E", "B")]
+    waits = {k: "" for k in range(34) if k not in losers}
+    text = "".join(t for t, _ in waits_pieces(view, ui, (None, waits)) or [])
+    assert "any tile except 1萬 东 白 (" in text and "×" not in text
+    text = "".join(t for t, _ in waits_pieces(view, ui, (None, {k: "" for k in range(34)}))
+                   or [])
+    assert "any tile (" in text and "except" not in text
+    few = {k: "" for k in range(34 - WAITS_BUT_MAX - 1)}
+    text = "".join(t for t, _ in waits_pieces(view, ui, (None, few)) or [])
+    assert "any tile" not in text and text.count("×") == len(few)

@@ -84,6 +84,7 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "waits": ("听 Waits:", "听牌："),
     "waits_after": ("Discard {tile} → waits:", "打 {tile} 听："),
     "waits_any": ("any tile ({n} unseen)", "任何牌（未见 {n} 张）"),
+    "waits_but": ("any tile except {tiles} ({n} unseen)", "除 {tiles} 外任何牌（未见 {n} 张）"),
     "left_n": ("{n} left", "剩{n}"),
     "suggest": ("Suggested discard: {tile}", "建议打：{tile}"),
     "not_now": ("Nothing to do now", "现在不能操作"),

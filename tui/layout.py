@@ -940,6 +940,9 @@ def _pond(
         c.put(x0 - 1, y0, "…", "dim")
 
 
+WAITS_BUT_MAX = 10  # more winning kinds than 34 less this: "any tile except" the others
+
+
 def waits_pieces(view: View, ui: UiState,
                  ready: tuple[Kind | None, dict[Kind, str]] | None = None) -> list[Piece] | None:
     """The hint line of the winning tiles (with how many of each are unseen), or None.
@@ -955,8 +958,19 @@ def waits_pieces(view: View, ui: UiState,
         pcs = [(h, "hint"), *tile_pieces([discard], face), (tail, "hint")]
     else:
         pcs = [(tr(lang, "waits"), "hint")]
-    if len(waits) == 34:  # every tile wins (Shangrao's 宝吊头): one word, not 34 tiles
-        pcs.append((" " + tr(lang, "waits_any", n=sum(unseen.values())), "hint"))
+    if len(waits) >= 34 - WAITS_BUT_MAX:  # (nearly) every tile wins (Shangrao's 宝吊头)
+        n = sum(unseen[k] for k in waits)
+        missing = [k for k in range(34) if k not in waits]
+        if not missing:
+            pcs.append((" " + tr(lang, "waits_any", n=n), "hint"))
+            return pcs
+        h, _, tail = tr(lang, "waits_but", tiles="\0", n=n).partition("\0")
+        pcs.append((" " + h, "hint"))
+        for i, k in enumerate(missing):
+            if i:
+                pcs.append((" ", "hint"))
+            pcs += tile_pieces([k], face)
+        pcs.append((tail, "hint"))
         return pcs
     for k in waits:
         pcs.append((" ", "hint"))
