@@ -278,7 +278,8 @@ class LobbyApp(ServerSide, App[Any]):
         infos.sort(key=lambda info: _STATE_ORDER[info.state])
         for info in infos:
             seats = " ".join(
-                f"{'ESWN'[i]}:{s.name or '-'}" + ("" if s.connected or not s.name else "(away)")
+                f"{'ESWN'[i]}:{s.name or '-'}"
+                + ("(idle)" if s.idle else "" if s.connected or not s.name else "(away)")
                 for i, s in enumerate(info.seats))
             t.append(f"  {pad(info.name, 16)}", style="bold")
             t.append(f" {info.rules:<9} {info.state.value:<14} hand {info.hand_no}/"

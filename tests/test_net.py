@@ -324,6 +324,9 @@ async def test_an_idle_player_is_played_at_once_until_a_key(server: MahjongServe
     await until(lambda: t.seats[0].idle, timeout=30, what="two expiries")
     await c.wait_for("timer ran out twice")
     assert t.info().seats[0].idle and not t.is_bot(0)  # his seat still, played by the timer
+    lobby = await join(server, "look", new_key(), "lobby")  # the lobby says so too
+    await lobby.wait_for("E:dozy(idle)")
+    await lobby.close()
     await until(lambda: 0 in t._deadlines and t._timer_total.get(0) == IDLE_SECONDS
                 and t.game is not None and t.game.hand is not None
                 and t.game.hand.phase is Phase.TURN, timeout=15, what="his short turn timer")
