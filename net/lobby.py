@@ -282,8 +282,11 @@ class LobbyApp(ServerSide, App[Any]):
                 + ("(idle)" if s.idle else "" if s.connected or not s.name else "(away)")
                 for i, s in enumerate(info.seats))
             t.append(f"  {pad(info.name, 16)}", style="bold")
-            t.append(f" {info.rules:<9} {info.state.value:<14} hand {info.hand_no}/"
-                     f"{info.hands_per_game}  watchers {info.spectators}\n")
+            free = sum(1 for seat in info.seats if not seat.name)
+            hands = (f"{info.hands_per_game} hands, {free} free" if info.state is
+                     TableState.WAITING else f"hand {info.hand_no}/{info.hands_per_game}")
+            t.append(f" {info.rules:<9} {info.state.value:<14} {hands:<17} "
+                     f"watchers {info.spectators}\n")
             t.append(f"      {seats}\n")
             opts = options_text(info.options)
             if opts:

@@ -283,6 +283,9 @@ async def test_lobby_lists_the_tables_to_sit_at_first() -> None:
         text = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
     order = [text.index(f"  {name} ") for name in ("wait1", "wait2", "play", "between", "over")]
     assert order == sorted(order)
+    wait1 = next(ln for ln in text.splitlines() if "  wait1 " in ln)
+    assert "8 hands, 4 free" in wait1 and "hand 0/" not in wait1  # before its first hand
+    assert "hand 0/8" in next(ln for ln in text.splitlines() if "  play " in ln)
 
 
 async def test_lobby_form_fits_a_narrow_terminal() -> None:
