@@ -1005,9 +1005,8 @@ WAITS_LINES = 3  # the most lines the winning tiles take in the centre
 
 
 def _centre_lines(update: TableUpdate, ui: UiState, me: int,
-                  waits: list[Piece] | None, width: int = 0
-                  ) -> tuple[tuple[Piece, ...], ...]:
-    """The centre's lines; the winning tiles wrapped to ``width`` (if given) on at most
+                  waits: list[Piece] | None, width: int) -> tuple[tuple[Piece, ...], ...]:
+    """The centre's lines, ``width`` cells wide; the winning tiles wrapped on at most
     :data:`WAITS_LINES` lines."""
     view, lang, face = update.view, ui.lang, ui.face
     lines: list[list[Piece]] = []
@@ -1056,10 +1055,7 @@ def _centre_lines(update: TableUpdate, ui: UiState, me: int,
     if ui.message:
         lines.append([(ui.message, "error")])
     if waits:
-        if width > 0:
-            lines.extend(_wrap_pieces(waits, width)[:WAITS_LINES])
-        else:
-            lines.append(waits)
+        lines.extend(_wrap_pieces(waits, width)[:WAITS_LINES])
     if ui.show_suggestion and ui.suggestion is not None:
         h, _, tail = tr(lang, "suggest", tile="\0").partition("\0")
         lines.append([(h, "hint"), *tile_pieces([ui.suggestion], face), (tail, "hint")])
