@@ -251,7 +251,7 @@ class LobbyApp(ServerSide, App[Any]):
 
     def on_resize(self, event: events.Resize) -> None:
         # a short terminal keeps its rows for the tables and the typing line
-        self.screen.set_class(event.size.height < 16, "short")
+        self.set_class(event.size.height < 16, "short")  # the app: a form may be on top
 
     def action_scroll_tables(self, pages: int) -> None:
         box = self.query_one("#tables-box", VerticalScroll)

@@ -266,6 +266,11 @@ async def test_lobby_lists_more_tables_than_fit_and_scrolls_to_them() -> None:
         await pilot.pause()
         text = shown()
         assert "PageDown" not in text and "t00" in text and "t01" in text
+        await pilot.press("ctrl+n")  # tall again while the form is on top
+        await pilot.resize_terminal(80, 24)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "PageDown" in shown()
 
 
 async def test_lobby_lists_the_tables_to_sit_at_first() -> None:
