@@ -433,3 +433,37 @@ def test_nearly_every_winning_tile_is_said_as_the_exceptions() -> None:
     few = {k: "" for k in range(34 - WAITS_BUT_MAX - 1)}
     text = "".join(t for t, _ in waits_pieces(view, ui, (None, few)) or [])
     assert "any tile" not in text and text.count("×") == len(few)
+
+
+def test_the_log_adds_moves_at_the_right_and_restarts_only_when_full() -> None:
+    """Each move is added after the row so far (whose cells stay as they are on screen, so a
+    move writes only its own cells); when one no longer fits the row starts again with the
+    moves that fill about half of it. The newest move is always on the row."""
+    from engine.bots.basic import BasicPlayer
+    from tui.layout import event_pieces
+
+    game = Game("gejiu", 2)
+    hand = game.new_hand()
+    rows = TableRows()
+    ui = UiState(lang="en")
+    player = BasicPlayer()
+    before: Row = ()
+    kept = restarts = 0
+    while not hand.is_over:
+        seat = hand.to_act()[0]
+        hand.apply(seat, player.choose(build_view(hand, seat)))
+        view = build_view(hand, 0)
+        row = rows.build(TableUpdate(view=view, hands_per_game=8), ui, 80, 24)[-1]
+        assert cell_len(_screen_text([row])[0].rstrip()) <= 79
+        newest = next((e for e in reversed(view.events)
+                       if event_pieces(e, 0, "en", ui.face) is not None), None)
+        if newest is not None:
+            text = "".join(t for t, _ in event_pieces(newest, 0, "en", ui.face) or [])
+            assert _screen_text([row])[0].rstrip().endswith(text.rstrip())
+        if row[:len(before)] == before:
+            kept += 1
+        else:
+            restarts += 1
+            assert cell_len(_screen_text([row])[0].rstrip()) <= 80 // 2 + 2
+        before = row
+    assert restarts >= 2 and kept > 2 * restarts

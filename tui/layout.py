@@ -427,6 +427,7 @@ class TableRows:
         self._events: dict[int, tuple[Event, list[Span] | None, int]] = {}
         self._events_now: dict[int, tuple[Event, list[Span] | None, int]] = {}
         self._events_style: tuple[int | None, str, Face] | None = None
+        self._log_first: Event | None = None  # the oldest move on the log's row
         self._ready: tuple[object, tuple[Kind | None, dict[Kind, str]]] = ((), (None, {}))
         self._waits: tuple[object, list[Piece] | None] = ((), None)
         self.regions_built = 0  # regions drawn again by the last build (tests, bench)
@@ -643,25 +644,53 @@ class TableRows:
         return spans, w
 
     def _log(self, c: Canvas, view: View, ui: UiState, me: int, y: int) -> None:
-        """The latest moves that fit on the last row, oldest first."""
+        """The latest moves on the last row, oldest first, the newest always shown. New moves
+        are added at the right; only when one no longer fits does the row start again with
+        the moves that fill half of it. A row that scrolled at every move was written whole
+        to every screen at every move; now most moves write just their own cells."""
         width = c.width - 2
-        chosen: list[tuple[list[Span], int]] = []
-        used = 0
         # only the events drawn now are kept for the next log: a cache of every event of the
         # hand (in each session) was a tenth of what the collector's middle generation scanned
         self._events_now = {}
-        for e in reversed(view.events):
-            spans, w = self._event(e, view.viewer, ui.lang, ui.face)
-            if spans is None:
-                continue
-            if used + w + 3 > width:
-                break
-            chosen.append((spans, w))
-            used += w + 3
+        events = view.events
+        first = self._log_first
+        start = -1
+        if first is not None:
+            for i in range(len(events) - 1, -1, -1):
+                if events[i] is first:
+                    start = i
+                    break
+        found = start >= 0
+        chosen: list[tuple[list[Span], int]] = []
+        if found:  # the row so far, and the moves since, if they still fit
+            used = 0
+            for e in events[start:]:
+                spans, w = self._event(e, view.viewer, ui.lang, ui.face)
+                if spans is None:
+                    continue
+                used += w + 3
+                chosen.append((spans, w))
+            if used - 3 > width:
+                chosen, start = [], -1
+        if start < 0:  # start again: as many as fit (half the row after an overflow)
+            room = width // 2 if found else width
+            used = 0
+            start = len(events)
+            for i in range(len(events) - 1, -1, -1):
+                spans, w = self._event(events[i], view.viewer, ui.lang, ui.face)
+                if spans is None:
+                    continue
+                if (chosen and used + w + 3 > room) or used + w > width:
+                    break
+                chosen.append((spans, w))
+                used += w + 3
+                start = i
+            chosen.reverse()
+        self._log_first = events[start] if start < len(events) else None
         self._events, self._events_now = self._events_now, {}
         out: list[Span] = []
         x = 1
-        for i, (spans, w) in enumerate(reversed(chosen)):
+        for i, (spans, w) in enumerate(chosen):
             if i:
                 span = (x, " · ", "dim")
                 out.append(_interned(span, span))
