@@ -167,13 +167,27 @@ class WaitingScreen(InfoPanel):
         t.append(f"  computer players 电脑: {' '.join(info.bot_levels)}\n")
         if info.stakes_possible:
             t.append(f"  {stakes_line(info)}\n")
-        t.append("\nThe hand starts when four people sit, or press S to start now.\n")
-        t.append("四人入座即开始，或按 S 立即开始（电脑补位）。\n\n")
-        t.append("S / Enter: start 开始 · /: chat 聊天 · q: leave 离开")
-        if info.stakes_possible:
-            t.append(" · a: allow spectators 允许压鸽子 · y: stake 压鸽子")
+        if self._watching():  # a spectator's keys: no start, no allow
+            t.append("\nThe hand starts when four people sit, or a seated player presses S.\n")
+            t.append("四人入座或有玩家按 S 即开始（电脑补位）。\n\n")
+            t.append("/: chat 聊天 · q: leave 离开")
+            if info.stakes_possible:
+                t.append(" · y: stake 压鸽子")
+        else:
+            t.append("\nThe hand starts when four people sit, or press S to start now.\n")
+            t.append("四人入座即开始，或按 S 立即开始（电脑补位）。\n\n")
+            t.append("S / Enter: start 开始 · /: chat 聊天 · q: leave 离开")
+            if info.stakes_possible:
+                t.append(" · a: allow spectators 允许压鸽子")
         t.append("\n")
         return t
+
+    def _watching(self) -> bool:
+        try:
+            app = self.app
+        except RuntimeError:  # not yet in an app (NoActiveAppError)
+            return False
+        return isinstance(app, RemoteApp) and app.seat_client.spectating
 
     def action_start(self) -> None:
         app = self.app

@@ -637,8 +637,12 @@ async def test_options_on_the_command_line_and_stakes_by_keys(server: MahjongSer
     await until(lambda: not t.seats[0].allow_spectators, what="the allow key")
     a.send("a")  # ... and allows them again
     await until(lambda: t.seats[0].allow_spectators, what="the allow key again")
+    keys = await a.wait_for("a: allow spectators")  # a seated player's keys ...
+    assert "S / Enter: start" in keys and "y: stake" not in keys
     w = await join(server, "wes", new_key(), "watch ys")
-    await w.wait_for("Table")
+    keys = await w.wait_for("y: stake")  # ... and a spectator's: no start, no allow
+    assert "S / Enter" not in keys and "allow spectators" not in keys
+    assert "a seated player presses S" in keys
     w.send("y")
     await w.wait_for("Spectator stakes")
     w.send("2")  # S is a computer seat and allows by default
