@@ -113,6 +113,8 @@ def test_players_names_fit_and_a_spectator_is_nobody(lang: str, watching: bool) 
     if watching:
         assert "You" not in flat and "自己" not in flat
         assert ("East" if lang == "en" else "东家") in flat
+    # every seat whose tiles are not shown says how many it holds: a spectator's four
+    assert flat.count(tr(lang, "tiles_left", n=1)) == (4 if watching else 3)
 
 
 def test_seats_are_placed_from_the_viewer() -> None:
