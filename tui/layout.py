@@ -1141,8 +1141,9 @@ def _me_row(c: Canvas, view: View, ui: UiState, me: int, y: int, name: str = "")
     if name:
         x = c.put(x, y, " " + fit_cells(name, 16), "text")
     x = c.put(x, y, " " + _score(p), "score")
-    if view.viewer is None and view.phase is not Phase.BUY:  # a spectator sees no tile of
-        x = c.put(x, y, " " + tr(lang, "tiles_left", n=_held(p)), "dim")  # it: the count
+    if view.viewer is None and view.phase is not Phase.BUY:
+        # a spectator sees none of this seat's tiles: it reads their count, as for the others
+        x = c.put(x, y, " " + tr(lang, "tiles_left", n=_held(p)), "dim")
     for piece in seat_flags(view, p, lang):
         x = c.put(x, y, " ", "text")
         x = c.put(x, y, *piece)
