@@ -362,3 +362,94 @@ def test_hard_takes_a_yichun_earthly_win() -> None:
                          buyers=(W, N))
     assert HardPlayer.menqing_pass(dataclasses.replace(view, dealer=W))  # not the first: passed
     assert HardPlayer().choose(view) == Action.win()
+
+
+def _two_step(rules: str, counts: list[int], unseen: list[int]) -> int:
+    """Σ over the tiles that shorten the 13-tile ``counts``: unseen copies × the most tiles
+    shortening the hand after it and the best following discard (by brute force)."""
+    def dist(c: list[int]) -> int:
+        return distance(rules, c, 0, NO_MELDS, sum(c))
+
+    def uke(c: list[int], left: list[int]) -> int:
+        d = dist(c)
+        n = 0
+        for t in range(34):
+            if left[t] > 0:
+                c[t] += 1
+                n += left[t] if dist(c) < d else 0
+                c[t] -= 1
+        return n
+
+    d0, total = dist(counts), 0
+    for t in range(34):
+        if unseen[t] <= 0:
+            continue
+        c = list(counts)
+        c[t] += 1
+        if dist(c) >= d0:
+            continue
+        left = list(unseen)
+        left[t] -= 1
+        best = -1
+        for x in range(34):
+            if c[x]:
+                c[x] -= 1
+                if dist(c) == d0 - 1:
+                    best = max(best, uke(c, left))
+                c[x] += 1
+        total += unseen[t] * best
+    return total
+
+
+def test_hard_ranks_gejiu_discards_by_the_hands_they_lead_to() -> None:
+    # Throwing 6s leaves 23 tiles that shorten the hand (2 tiles from a win), 3p only 17; but
+    # the hands those tiles lead to shorten better after 3p (two-step acceptance)
+    hand = rigged_hand("gejiu", {E: "45789m 35p 123s 6678s"})
+    view = build_view(hand, E)
+    seat = Seat.of(view)
+    table = seat.evaluator().discards(seat.unseen, seat.discard_kinds(view.legal), None, 1)
+    six_s, three_p = parse_tile("6s"), parse_tile("3p")
+    assert table[six_s][:2] == (2, 23) and table[three_p][:2] == (2, 17)
+
+    def after(k: int) -> int:
+        c = list(seat.counts)
+        c[k] -= 1
+        return _two_step("gejiu", c, list(seat.unseen))
+
+    assert after(three_p) > after(six_s)
+    assert NormalPlayer().choose(view) == Action.discard(six_s)
+    assert HardPlayer().choose(view) == Action.discard(three_p)
+
+
+def test_hard_takes_the_gejiu_kong_tile_that_wins() -> None:
+    # E holds four 1m: after the 暗杠, the face-up kong tile 6m completes the hand (杠上花, 3
+    # fan, self-drawn) and 7m does not. ``normal`` takes the first kong tile it is offered.
+    hand = rigged_hand("gejiu", {E: "1111m 45m 234p 567s 99s"}, kong_tiles="7m 6m")
+    view = build_view(hand, E)
+    slot1 = Action(ActionType.ANGANG, parse_tile("1m"), slot=1)
+    assert slot1 in view.legal
+    normal = NormalPlayer().choose(view)
+    assert normal.type is ActionType.ANGANG and normal.slot == 0
+    assert HardPlayer().choose(view) == slot1
+    hand.apply(E, slot1)
+    assert Action.win() in build_view(hand, E).legal
+
+
+def test_hard_kongs_a_gejiu_discard_for_the_winning_kong_tile() -> None:
+    # S holds 888s; W's 8s may be taken by a 明杠 whose face-up kong tile 3p (the second)
+    # completes the hand: 杠上花. ``normal`` passes (the kong does not shorten the hand)
+    hands = {E: "123m 456m 789p 11s E W 9s", S: "888s 234m 567m 12p 55p",
+             W: "111m 999p 22p 33p 44s 8s", N: "333s 666p 777s 22s 9s 1p"}
+    hand = rigged_hand("gejiu", hands, draws="9m F", kong_tiles="7p 3p")
+    _advance(hand, [(E, "discard 9s"), (S, "discard 9m"), (W, "discard 8s")])
+    while S not in hand.to_act():
+        hand.apply(hand.to_act()[0], Action.pass_())
+    view = build_view(hand, S)
+    kong = Action(ActionType.MINGGANG, parse_tile("8s"), slot=1)
+    assert kong in view.legal
+    assert NormalPlayer().choose(view) != kong
+    assert HardPlayer().choose(view) == kong
+    hand.apply(S, kong)
+    while S not in hand.to_act():
+        hand.apply(hand.to_act()[0], Action.pass_())
+    assert Action.win() in build_view(hand, S).legal

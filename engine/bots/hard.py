@@ -9,6 +9,11 @@ clean / wild 平糊, 碰碰糊, 七对, 十三浪, 九幺, the wilds read as the
 宝吊头 3; Gejiu fan as 2^fan: 混一色 / 清一色, 大对子, 小七对, the 烂牌 family); ``speed`` grows
 with the improving tiles; ``danger`` is the expected loss of dealing in (below).
 
+Two-step figures (Gejiu, a race: 99% of hands end in a win, 90% of them 平胡): when several
+discards leave the hand equally short and two or more tiles from a win, their improving tiles
+are replaced by the two-step acceptance — the geometric mean of the improving tiles now and of
+the most improving tiles the best following discard leaves after each (:meth:`two_step`).
+
 斗地主 (Gejiu): the expected side payment of following the dealer's discard of the running
 circuit (following never costs: the one seat that does not follow pays), which may cost a step.
 
@@ -80,6 +85,8 @@ BAODIAO_KEEP: Final = 0.85  # chance that no opponent self-draws before our next
 BAODIAO_LOSS: Final = 2.0  # points paid when one does (per hand, what a win costs a payer)
 MQ_HAZARD: Final = 0.03  # 门清: chance that an opponent wins on one of its turns
 MQ_MARGIN: float = 1.5  # 门清: a self-draw's expected worth over the discard win's, to pass
+TWO_STEP_SHARE: Final = 0.6  # two-step figures for discards with this share of the most improving
+TWO_STEP_MAX: Final = 4  # and at most this many of them
 READY_MIN: float = 0.25  # weaker signals than this are not acted on
 READY_BY_MELDS: Final = (0.03, 0.1, 0.3, 0.6, 0.9)
 
@@ -125,6 +132,7 @@ def self_draw_chance(outs: int, unseen: int, draws: int, hazard: float = MQ_HAZA
 
 class HardPlayer(NormalPlayer):
     level = "hard"
+    lookahead: frozenset[str] = frozenset({"gejiu"})  # rulesets ranking by two-step figures
 
     def choose(self, view: View) -> Action:
         if view.rules == "yichun" and view.my_move and view.viewer == view.dealer:
@@ -137,7 +145,61 @@ class HardPlayer(NormalPlayer):
                 return action
         if view.rules == "yichun" and view.my_move and self.menqing_pass(view):
             return Action.pass_()
+        if view.kong_tiles and view.my_move:
+            action = self.kong_tile_win(view)
+            if action is not None:
+                return action
         return super().choose(view)
+
+    # --- Gejiu kong tiles -----------------------------------------------------------------
+    @staticmethod
+    def kong_tile_win(view: View) -> Action | None:
+        """Gejiu: a kong (暗杠, 补杠 or 明杠 on the discard) whose face-up kong tile completes
+        the hand: 杠上花, 3 fan and self-drawn, paid by all three at 2^(fan + 4) — eight times a
+        self-drawn 平胡 and twelve times a discard win, so it comes before either."""
+        seat = Seat.of(view)
+        for a in view.legal:
+            if a.type not in (ActionType.ANGANG, ActionType.BUGANG, ActionType.MINGGANG):
+                continue
+            tile = view.kong_tiles[a.slot] if a.slot is not None and \
+                a.slot < len(view.kong_tiles) else None
+            if tile is None:
+                continue
+            if a.type is ActionType.MINGGANG:
+                c, melds = after_claim(seat, a)
+            else:
+                c, melds = NormalPlayer.after_kong(seat, a)
+            c[tile] += 1
+            if min(seat.evaluator(c, melds=melds).shapes().values()) == 0:
+                return a
+        return None
+
+    def best_slot(self, seat: Seat, action: Action) -> Action:
+        """Gejiu: the same kong, taking the face-up kong tile that leaves the hand shortest,
+        then with the most improving tiles (``normal`` takes the first)."""
+        tiles = seat.view.kong_tiles
+        options = [a for a in seat.view.legal if a.type is action.type and a.tile == action.tile
+                   and a.tiles == action.tiles and a.slot is not None]
+        if len(options) < 2:
+            return action
+        if action.type is ActionType.MINGGANG:
+            c, melds = after_claim(seat, action)
+        else:
+            c, melds = self.after_kong(seat, action)
+
+        def figure(a: Action) -> tuple[int, int, int]:
+            assert a.slot is not None
+            tile = tiles[a.slot] if a.slot < len(tiles) else None
+            if tile is None:
+                return (INF, 0, a.slot)
+            c2 = list(c)
+            c2[tile] += 1
+            ev = seat.evaluator(c2, melds=melds)
+            table = ev.discards(seat.unseen, [k for k in range(NUM_KINDS) if c2[k]], None, 0)
+            d = min(v[0] for v in table.values())
+            return (d, -max(v[1] for v in table.values() if v[0] == d), a.slot)
+
+        return min(options, key=figure)
 
     # --- Yichun 门清 ------------------------------------------------------------------------
     @staticmethod
@@ -363,7 +425,8 @@ class HardPlayer(NormalPlayer):
 
     # --- decisions ------------------------------------------------------------------------
     def score_discards(self, seat: Seat,
-                       table: dict[Kind, tuple[int, int, dict[str, int]]]) -> dict[Kind, float]:
+                       table: dict[Kind, tuple[int, int, dict[str, int]]],
+                       speeds: dict[Kind, float] | None = None) -> dict[Kind, float]:
         """Each candidate discard's figure in points: what the hand left is worth (pattern
         value × REACH^distance × a factor for the improving tiles), minus the expected loss of
         dealing in, plus Gejiu's 斗地主 gain."""
@@ -381,7 +444,8 @@ class HardPlayer(NormalPlayer):
             else:
                 c[k] -= 1
             worth = self.targets(seat, c, w, seat.melds)
-            speed = (max(uke, 0) + UKE_BASE) / (20.0 + UKE_BASE)
+            eff = float(max(uke, 0)) if speeds is None else speeds[k]
+            speed = (eff + UKE_BASE) / (20.0 + UKE_BASE)
             slower = LONGER ** (dist - best_d)
             out[k] = pts * worth * speed * slower - danger[k] + bonus.get(k, 0.0)
         return out
@@ -392,7 +456,8 @@ class HardPlayer(NormalPlayer):
         legal = seat.view.legal
         table = seat.evaluator().discards(seat.unseen, seat.discard_kinds(legal), seat.wild,
                                           UKE_SLACK)
-        scores = self.score_discards(seat, table)
+        speeds = self.two_step(seat, table) if seat.view.rules in self.lookahead else None
+        scores = self.score_discards(seat, table, speeds)
         rules, wild = seat.view.rules, seat.wild
         best_d = min(v[0] for v in table.values())
 
@@ -405,6 +470,51 @@ class HardPlayer(NormalPlayer):
                                             -table[k][1],
                                             order_key(seat.counts, k, rules, wild), k))
         return plain_discard(legal, choice)
+
+    def two_step(self, seat: Seat, table: dict[Kind, tuple[int, int, dict[str, int]]]
+                 ) -> dict[Kind, float] | None:
+        """Each discard's speed figure in improving tiles, when two or more of the shortest
+        leave the hand two or more tiles from a win: for the shortest ones with the most
+        improving tiles (``TWO_STEP_SHARE``, ``TWO_STEP_MAX``), the geometric mean of the
+        improving tiles now and, after each, the most improving tiles the best following discard
+        leaves (the square root of Σ unseen copies × next improving tiles); the other shortest
+        ones count 0; longer ones keep their improving tiles. Two discards with about as many
+        improving tiles differ in how good the hands they lead to are. ``None``: no such
+        choice (or wilds, Shangrao)."""
+        best_d = min(v[0] for v in table.values())
+        cands = [k for k, v in table.items() if v[0] == best_d and v[1] >= 0]
+        if best_d < 2 or len(cands) < 2 or seat.wilds:
+            return None
+        top = max(table[k][1] for k in cands)
+        rules, wild = seat.view.rules, seat.wild
+        cands = sorted((k for k in cands if table[k][1] >= TWO_STEP_SHARE * top),
+                       key=lambda k: (-table[k][1], order_key(seat.counts, k, rules, wild), k)
+                       )[:TWO_STEP_MAX]
+        memo: dict[tuple[int, ...], int] = {}
+        facts, unseen = seat.facts, list(seat.unseen)
+        out = {k: 0.0 if v[0] == best_d else float(max(v[1], 0)) for k, v in table.items()}
+        for x in cands:
+            c = list(seat.counts)
+            c[x] -= 1
+            ev = HandEval(rules, c, 0, facts)
+            shapes = ev.shapes()
+            total = 0
+            for t in ev.useful(c, 0, best_d, shapes, unseen, None):
+                c[t] += 1
+                key = tuple(c)
+                nxt = memo.get(key)
+                if nxt is None:
+                    unseen[t] -= 1
+                    ev2 = HandEval(rules, c, 0, facts)
+                    rows = ev2.discards(unseen, [k for k in range(NUM_KINDS) if c[k]], None, 0)
+                    d2 = min(r[0] for r in rows.values())
+                    nxt = max(r[1] for r in rows.values() if r[0] == d2)
+                    unseen[t] += 1
+                    memo[key] = nxt
+                c[t] -= 1
+                total += unseen[t] * nxt
+            out[x] = total ** 0.5
+        return out
 
     def _hand_figure(self, seat: Seat, c: list[int], melds: list[tuple[MeldType, Kind]]
                      ) -> float:
@@ -423,6 +533,8 @@ class HardPlayer(NormalPlayer):
         """Claim as ``normal`` does (when it shortens the hand), unless the hand's worth falls
         (a claim spoiling seven pairs or a big concealed hand is refused)."""
         action = super().claim(seat, kinds)
+        if action.type is ActionType.MINGGANG and seat.view.kong_tiles:
+            action = self.best_slot(seat, action)
         if action.type is ActionType.PASS:
             return self.baodiao_claim(seat, kinds) or action
         now = self.targets(seat, list(seat.counts), seat.wilds, seat.melds)
@@ -458,7 +570,8 @@ class HardPlayer(NormalPlayer):
         bonus points beats keeping the tiles (Gejiu: as ``normal``, for its kong tiles)."""
         rules = seat.view.rules
         if rules == "gejiu":
-            return super().kong(seat, kinds, best)
+            action = super().kong(seat, kinds, best)
+            return None if action is None else self.best_slot(seat, action)
         now = self._hand_figure(seat, list(seat.counts), seat.melds)
         options: list[tuple[float, Action]] = []
         for a in kinds.get(ActionType.ANGANG, []) + kinds.get(ActionType.BUGANG, []):

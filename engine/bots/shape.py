@@ -93,8 +93,25 @@ def group_vec(counts: tuple[int, ...], group: int) -> Vec:
     return out
 
 
+_COMBINED: Final[dict[tuple[Vec, Vec], Vec]] = {}
+_COMBINED_MAX: Final = 200_000  # pairs remembered before the memo starts again
+
+
 def combine(a: Vec, b: Vec) -> Vec:
-    """The vector of two groups together (at most one pair)."""
+    """The vector of two groups together (at most one pair); memoised, as few distinct group
+    vectors occur."""
+    key = (a, b)
+    hit = _COMBINED.get(key)
+    if hit is not None:
+        return hit
+    if len(_COMBINED) >= _COMBINED_MAX:
+        _COMBINED.clear()
+    out = _combine(a, b)
+    _COMBINED[key] = out
+    return out
+
+
+def _combine(a: Vec, b: Vec) -> Vec:
     out = [INF] * 10
     for ka in range(5):
         a0, a1 = a[2 * ka], a[2 * ka + 1]
@@ -108,6 +125,25 @@ def combine(a: Vec, b: Vec) -> Vec:
             if v < out[x + 1]:
                 out[x + 1] = v
     return tuple(out)
+
+
+_JOINED: Final[dict[tuple[Vec, Vec, int], int]] = {}
+
+
+def join(a: Vec, b: Vec, sets: int) -> int:
+    """Jokers completing ``sets`` sets + the pair out of two vectors (memoised)."""
+    key = (a, b, sets)
+    hit = _JOINED.get(key)
+    if hit is not None:
+        return hit
+    if len(_JOINED) >= _COMBINED_MAX:
+        _JOINED.clear()
+    j = INF
+    for x in range(sets + 1):
+        y = sets - x
+        j = min(j, a[2 * x] + b[2 * y + 1], a[2 * x + 1] + b[2 * y])
+    _JOINED[key] = j
+    return j
 
 
 def honour_group(rules: str) -> int:
@@ -150,6 +186,9 @@ def _best_gap(mask: int) -> int:
 
 
 _GAP_BEST: Final = tuple(_best_gap(m) for m in range(512))
+_CLASS_MASKS: Final = tuple(sum(1 << r for r in range(cls, 9, 3)) for cls in range(3))
+# Gejiu 烂牌 family: most ranks of ``mask`` in one class (147 / 258 / 369)
+_CLASS_BEST: Final = tuple(max((m & c).bit_count() for c in _CLASS_MASKS) for m in range(512))
 
 
 def seven_pairs_jokers(counts: Sequence[int]) -> int:
@@ -168,17 +207,13 @@ def knitted_kept(counts: Sequence[int], rules: str) -> int:
     Gejiu, the 烂牌 family (one class 147 / 258 / 369 per suit)."""
     honours = sum(1 for k in range(27, 34) if counts[k])
     suited = 0
+    best = _CLASS_BEST if rules == "gejiu" else _GAP_BEST
     for base in (0, 9, 18):
-        if rules == "gejiu":
-            suited += max(
-                sum(1 for r in range(cls, 9, 3) if counts[base + r]) for cls in range(3)
-            )
-        else:
-            mask = 0
-            for r in range(9):
-                if counts[base + r]:
-                    mask |= 1 << r
-            suited += _GAP_BEST[mask]
+        mask = 0
+        for r in range(9):
+            if counts[base + r]:
+                mask |= 1 << r
+        suited += best[mask]
     return min(14, honours + suited)
 
 
@@ -345,6 +380,15 @@ class HandEval:
     def _ukeire(self, c: list[int], w: int, dist: int, shapes: dict[str, int],
                 unseen: Sequence[int], wild: Kind | None) -> int:
         """Unseen tiles whose arrival lowers ``dist`` (the hand ``c`` + ``w`` wilds)."""
+        n = sum(unseen[k] for k in self.useful(c, w, dist, shapes, unseen, wild))
+        if wild is not None:
+            n += unseen[wild]
+        return n
+
+    def useful(self, c: list[int], w: int, dist: int, shapes: dict[str, int],
+               unseen: Sequence[int], wild: Kind | None) -> set[Kind]:
+        """The unseen kinds (not the wild) whose arrival lowers ``dist`` (the hand ``c`` + ``w``
+        wilds, whose distance per shape is ``shapes``)."""
         useful: set[Kind] = set()
         if shapes["standard"] == dist:
             vecs = [self._vec(c, g) for g in range(4)]
@@ -361,12 +405,7 @@ class HandEval:
                 c[k] += 1
                 v = self._vec(c, g)
                 c[k] -= 1
-                r = rest[g]
-                j = INF
-                for x in range(T + 1):
-                    y = T - x
-                    j = min(j, v[2 * x] + r[2 * y + 1], v[2 * x + 1] + r[2 * y])
-                if j - w < dist:
+                if join(v, rest[g], T) - w < dist:
                     useful.add(k)
         if shapes.get("seven_pairs") == dist:
             pairs, singles = _seven_pairs_parts(c)
@@ -394,7 +433,4 @@ class HandEval:
                           if (k >= 27 or k % 9 in (0, 8)) and unseen[k] > 0 and k != wild)
         if shapes.get("zi") == dist:
             useful.update(k for k in range(27, 34) if unseen[k] > 0)
-        n = sum(unseen[k] for k in useful)
-        if wild is not None:
-            n += unseen[wild]
-        return n
+        return useful
