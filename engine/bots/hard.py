@@ -14,6 +14,13 @@ discards leave the hand equally short and two or more tiles from a win, their im
 are replaced by the two-step acceptance — the geometric mean of the improving tiles now and of
 the most improving tiles the best following discard leaves after each (:meth:`two_step`).
 
+Kong tiles (Gejiu): a kong — 暗杠, 补杠 or a 明杠 on a discard, even one ``normal`` passes —
+whose face-up kong tile completes the hand is declared at once, before any win on offer (杠上花:
+3 fan more, self-drawn, paid by all three: a 平胡 pays 48 where its discard win pays 4); any
+other kong takes
+the kong tile that leaves the hand shortest, then with the most improving tiles, where
+``normal`` takes the first.
+
 斗地主 (Gejiu): the expected side payment of following the dealer's discard of the running
 circuit (following never costs: the one seat that does not follow pays), which may cost a step.
 
