@@ -9,6 +9,7 @@ import pytest
 
 from engine.actions import Action, ActionType
 from engine.bots import LEVELS, HardPlayer, NormalPlayer, make_player, suggest_discard
+from engine.bots.hard import ROB_MAX
 from engine.bots.normal import Seat
 from engine.bots.shape import NO_MELDS, HandEval, distance
 from engine.melds import MeldType
@@ -453,3 +454,22 @@ def test_hard_kongs_a_gejiu_discard_for_the_winning_kong_tile() -> None:
     while S not in hand.to_act():
         hand.apply(hand.to_act()[0], Action.pass_())
     assert Action.win() in build_view(hand, S).legal
+
+
+def test_hard_weighs_the_robbing_of_a_gejiu_kong_tile() -> None:
+    # S has declared 报听: a kong tile it may wait on costs E 2^4 = 16 if robbed (抢杠花); one S
+    # let go since the declaration (F) cannot be its wait
+    hands = {
+        E: "123m 456m 789p 11s E E 9s",
+        S: "234p 567p 345s 678s W",
+        W: "111m 999m 22p 33p 44s 6s",
+        N: "555m 666p 777s 88s 9p 1p",
+    }
+    hand = rigged_hand("gejiu", hands, draws="2m F S F", kong_tiles="7m 8m")
+    _advance(hand, [(E, "discard E"), (S, "discard 2m ting"), (W, "discard F"),
+                    (N, "discard S")])
+    seat = Seat.of(build_view(hand, E))
+    player = HardPlayer()
+    assert player.rob_risk(seat, parse_tile("F")) == 0
+    risk = {t: player.rob_risk(seat, parse_tile(t)) for t in ("5s", "E")}
+    assert risk["5s"] > ROB_MAX > risk["E"]

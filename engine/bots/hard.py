@@ -16,10 +16,11 @@ the most improving tiles the best following discard leaves after each (:meth:`tw
 
 Kong tiles (Gejiu): a kong — 暗杠, 补杠 or a 明杠 on a discard, even one ``normal`` passes —
 whose face-up kong tile completes the hand is declared at once, before any win on offer (杠上花:
-3 fan more, self-drawn, paid by all three: a 平胡 pays 48 where its discard win pays 4); any
-other kong takes
-the kong tile that leaves the hand shortest, then with the most improving tiles, where
-``normal`` takes the first.
+3 fan more, self-drawn, paid by all three: a 平胡 pays 48 where its discard win pays 4). Any
+other kong takes the kong tile that leaves the hand shortest, then with the most improving
+tiles (``normal`` takes the first), among those whose robbing (抢杠花: 3 fan more, the konger
+paying one more still) risks at most ``ROB_MAX`` points by the defence's reading; with none, the
+kong is not made (kongs pay nothing in Gejiu).
 
 斗地主 (Gejiu): the expected side payment of following the dealer's discard of the running
 circuit (following never costs: the one seat that does not follow pays), which may cost a step.
@@ -94,6 +95,7 @@ MQ_HAZARD: Final = 0.03  # 门清: chance that an opponent wins on one of its tu
 MQ_MARGIN: float = 1.5  # 门清: a self-draw's expected worth over the discard win's, to pass
 TWO_STEP_SHARE: Final = 0.6  # two-step figures for discards with this share of the most improving
 TWO_STEP_MAX: Final = 4  # and at most this many of them
+ROB_MAX: Final = 1.0  # Gejiu: points a kong tile's robbing may cost before the kong is not made
 READY_MIN: float = 0.25  # weaker signals than this are not acted on
 READY_BY_MELDS: Final = (0.03, 0.1, 0.3, 0.6, 0.9)
 
@@ -140,6 +142,7 @@ def self_draw_chance(outs: int, unseen: int, draws: int, hazard: float = MQ_HAZA
 class HardPlayer(NormalPlayer):
     level = "hard"
     lookahead: frozenset[str] = frozenset({"gejiu"})  # rulesets ranking by two-step figures
+    rob_care: bool = True  # Gejiu: no kong whose kong tile is likely robbed
 
     def choose(self, view: View) -> Action:
         if view.rules == "yichun" and view.my_move and view.viewer == view.dealer:
@@ -181,14 +184,38 @@ class HardPlayer(NormalPlayer):
                 return a
         return None
 
-    def best_slot(self, seat: Seat, action: Action) -> Action:
+    def rob_risk(self, seat: Seat, tile: Kind) -> float:
+        """Gejiu: the expected points lost when an opponent robs the kong tile ``tile`` (抢杠花:
+        3 fan more, and the konger pays one more still, 2^(fan + 4)), by the defence's reading
+        of who is ready and what it waits on."""
+        view = seat.view
+        safe = self._safe(seat)
+        risk = 0.0
+        for p in view.seats:
+            if p.seat == seat.me or tile in safe[p.seat]:
+                continue
+            ready = self._ready_chance(p)
+            if ready < READY_MIN:
+                continue
+            fan = sum(self._shown(p))
+            risk += ready * self._wait_chance(tile, seat) * 2.0 ** (fan + 4)
+        return risk
+
+    def best_slot(self, seat: Seat, action: Action) -> Action | None:
         """Gejiu: the same kong, taking the face-up kong tile that leaves the hand shortest,
-        then with the most improving tiles (``normal`` takes the first)."""
+        then with the most improving tiles (``normal`` takes the first), among those whose
+        robbing risk is at most ``ROB_MAX``; ``None`` when every one is riskier (kongs pay
+        nothing in Gejiu: the kong is not worth it)."""
         tiles = seat.view.kong_tiles
         options = [a for a in seat.view.legal if a.type is action.type and a.tile == action.tile
                    and a.tiles == action.tiles and a.slot is not None]
+        if self.rob_care:
+            options = [a for a in options if a.slot is not None and a.slot < len(tiles)
+                       and (t := tiles[a.slot]) is not None and self.rob_risk(seat, t) <= ROB_MAX]
+            if not options:
+                return None
         if len(options) < 2:
-            return action
+            return options[0] if options else action
         if action.type is ActionType.MINGGANG:
             c, melds = after_claim(seat, action)
         else:
@@ -375,11 +402,16 @@ class HardPlayer(NormalPlayer):
         return min(0.95, base + 0.03 * max(0, len(p.pond) - 6))
 
     @staticmethod
-    def _deal_in_cost(rules: str, p: SeatPublic, me_bought: bool) -> float:
+    def _shown(p: SeatPublic) -> tuple[bool, bool]:
+        """Whether ``p``'s melds (two or more) are all pungs / all of one suit."""
         melds = [m for m in p.melds if m.tiles is not None]
         pungs = len(melds) >= 2 and all(m.type is not MeldType.CHI for m in melds)
         suits = {m.tiles[0] // 9 for m in melds if m.tiles is not None and m.tiles[0] < 27}
-        one_suit = len(melds) >= 2 and len(suits) <= 1
+        return pungs, len(melds) >= 2 and len(suits) <= 1
+
+    @classmethod
+    def _deal_in_cost(cls, rules: str, p: SeatPublic, me_bought: bool) -> float:
+        pungs, one_suit = cls._shown(p)
         if rules == "yichun":
             v = 1.5 * (3.0 if pungs else 1.0) * (4.0 if one_suit else 1.0)
             return 2.0 * v * (2.0 if p.bought else 1.0) * (2.0 if me_bought else 1.0)
@@ -541,7 +573,7 @@ class HardPlayer(NormalPlayer):
         (a claim spoiling seven pairs or a big concealed hand is refused)."""
         action = super().claim(seat, kinds)
         if action.type is ActionType.MINGGANG and seat.view.kong_tiles:
-            action = self.best_slot(seat, action)
+            action = self.best_slot(seat, action) or Action.pass_()
         if action.type is ActionType.PASS:
             return self.baodiao_claim(seat, kinds) or action
         now = self.targets(seat, list(seat.counts), seat.wilds, seat.melds)
