@@ -139,6 +139,20 @@ def self_draw_chance(outs: int, unseen: int, draws: int, hazard: float = MQ_HAZA
     return chance
 
 
+def _kong_tile(view: View, a: Action) -> Kind | None:
+    """Gejiu: the face-up kong tile the kong ``a`` takes (``None``: no such tile)."""
+    if a.slot is None or a.slot >= len(view.kong_tiles):
+        return None
+    return view.kong_tiles[a.slot]
+
+
+def _after_any_kong(seat: Seat, a: Action) -> tuple[list[int], list[tuple[MeldType, Kind]]]:
+    """Concealed counts and melds after the kong ``a`` (明杠 on a discard, 暗杠 or 补杠)."""
+    if a.type is ActionType.MINGGANG:
+        return after_claim(seat, a)
+    return NormalPlayer.after_kong(seat, a)
+
+
 class HardPlayer(NormalPlayer):
     level = "hard"
     lookahead: frozenset[str] = frozenset({"gejiu"})  # rulesets ranking by two-step figures
@@ -171,14 +185,10 @@ class HardPlayer(NormalPlayer):
         for a in view.legal:
             if a.type not in (ActionType.ANGANG, ActionType.BUGANG, ActionType.MINGGANG):
                 continue
-            tile = view.kong_tiles[a.slot] if a.slot is not None and \
-                a.slot < len(view.kong_tiles) else None
+            tile = _kong_tile(view, a)
             if tile is None:
                 continue
-            if a.type is ActionType.MINGGANG:
-                c, melds = after_claim(seat, a)
-            else:
-                c, melds = NormalPlayer.after_kong(seat, a)
+            c, melds = _after_any_kong(seat, a)
             c[tile] += 1
             if min(seat.evaluator(c, melds=melds).shapes().values()) == 0:
                 return a
@@ -206,32 +216,24 @@ class HardPlayer(NormalPlayer):
         then with the most improving tiles (``normal`` takes the first), among those whose
         robbing risk is at most ``ROB_MAX``; ``None`` when every one is riskier (kongs pay
         nothing in Gejiu: the kong is not worth it)."""
-        tiles = seat.view.kong_tiles
-        options = [a for a in seat.view.legal if a.type is action.type and a.tile == action.tile
-                   and a.tiles == action.tiles and a.slot is not None]
+        view = seat.view
+        options = {a: t for a in view.legal if a.type is action.type and a.tile == action.tile
+                   and a.tiles == action.tiles and (t := _kong_tile(view, a)) is not None}
         if self.rob_care:
-            options = [a for a in options if a.slot is not None and a.slot < len(tiles)
-                       and (t := tiles[a.slot]) is not None and self.rob_risk(seat, t) <= ROB_MAX]
+            options = {a: t for a, t in options.items() if self.rob_risk(seat, t) <= ROB_MAX}
             if not options:
                 return None
         if len(options) < 2:
-            return options[0] if options else action
-        if action.type is ActionType.MINGGANG:
-            c, melds = after_claim(seat, action)
-        else:
-            c, melds = self.after_kong(seat, action)
+            return next(iter(options), action)
+        c, melds = _after_any_kong(seat, action)
 
         def figure(a: Action) -> tuple[int, int, int]:
-            assert a.slot is not None
-            tile = tiles[a.slot] if a.slot < len(tiles) else None
-            if tile is None:
-                return (INF, 0, a.slot)
             c2 = list(c)
-            c2[tile] += 1
+            c2[options[a]] += 1
             ev = seat.evaluator(c2, melds=melds)
             table = ev.discards(seat.unseen, [k for k in range(NUM_KINDS) if c2[k]], None, 0)
             d = min(v[0] for v in table.values())
-            return (d, -max(v[1] for v in table.values() if v[0] == d), a.slot)
+            return (d, -max(v[1] for v in table.values() if v[0] == d), a.slot or 0)
 
         return min(options, key=figure)
 

@@ -161,14 +161,7 @@ def group_vecs(counts: Sequence[int], rules: str) -> list[Vec]:
 
 def standard_jokers(vecs: Sequence[Vec], sets: int) -> int:
     """Jokers completing ``sets`` sets + the pair out of the four groups."""
-    ab = combine(vecs[0], vecs[1])
-    cd = combine(vecs[2], vecs[3])
-    best = INF
-    for k in range(sets + 1):
-        v = min(ab[2 * k] + cd[2 * (sets - k) + 1], ab[2 * k + 1] + cd[2 * (sets - k)])
-        if v < best:
-            best = v
-    return best
+    return join(combine(vecs[0], vecs[1]), combine(vecs[2], vecs[3]), sets)
 
 
 # --- closed forms --------------------------------------------------------------------------
