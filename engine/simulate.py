@@ -62,6 +62,10 @@ class SimulationViolation(AssertionError):
             f"action index {action_index}: {problem}"
         )
 
+    def __reduce__(self) -> tuple[Any, ...]:  # so that it crosses a process boundary whole
+        return (SimulationViolation, (self.seed, self.hand_no, self.hand_seed,
+                                      self.action_index, self.problem, self.rotation))
+
 
 @dataclass
 class SimulationReport:
@@ -85,6 +89,26 @@ class SimulationReport:
     duplicate: bool = False
     label_wins: Counter[str] = field(default_factory=Counter)
     label_deal_ins: Counter[str] = field(default_factory=Counter)
+
+    def merge(self, later: SimulationReport) -> None:
+        """Add the report of the run's next chunk (see :func:`plan`) to this one."""
+        if (later.rules, later.seed, later.labels, later.duplicate) != (
+                self.rules, self.seed, self.labels, self.duplicate):
+            raise ValueError("the reports are not of one run")
+        self.hands += later.hands
+        self.actions += later.actions
+        self.draws += later.draws
+        self.wins_by_pattern.update(later.wins_by_pattern)
+        self.win_methods.update(later.win_methods)
+        self.multi_winner_hands += later.multi_winner_hands
+        self.total_paid += later.total_paid
+        for s in range(4):
+            self.seat_wins[s] += later.seat_wins[s]
+            self.seat_net[s] += later.seat_net[s]
+            self.seat_hand_net[s].extend(later.seat_hand_net[s])
+            self.seat_deal_ins[s] += later.seat_deal_ins[s]
+        self.label_wins.update(later.label_wins)
+        self.label_deal_ins.update(later.label_deal_ins)
 
     @property
     def deals(self) -> int:
@@ -265,6 +289,112 @@ def play_hand(
                 raise
 
 
+@dataclass(frozen=True)
+class Chunk:
+    """A piece of a simulation that can be played on its own (in another process, say) and
+    whose report :meth:`SimulationReport.merge` joins to the others, in order, into exactly
+    the report of the whole run. Normal mode: one game of ``hands`` hands with seed
+    ``seeds[0]``, its first hand being hand ``first + 1`` of the run. Duplicate mode: the deals
+    with ``seeds``, the first being deal ``first`` (from 0) of the run."""
+
+    rules: str
+    seed: int  # the run's seed (named by a violation)
+    first: int
+    seeds: tuple[int, ...]
+    hands: int  # hands played by the chunk
+    options: tuple[tuple[str, Any], ...] = ()
+    levels: tuple[str, ...] | None = None
+    duplicate: bool = False
+    check: bool = True
+
+
+def plan(
+    rules: str,
+    hands: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    check: bool = True,
+    levels: Sequence[str] | None = None,
+    duplicate: bool = False,
+    deals_per_chunk: int = 0,
+) -> list[Chunk]:
+    """The run :func:`simulate` makes, cut into chunks (:class:`Chunk`): one per game in normal
+    mode (games of at most :data:`GAME_LENGTH` hands: the first has ``seed``, the next ones
+    seeds drawn from ``random.Random(seed)``), and in duplicate mode blocks of
+    ``deals_per_chunk`` deals (all of them in one if 0), deal k having the k-th seed drawn from
+    ``random.Random(seed)``. Raises ValueError for a run that cannot be made."""
+    if hands < 0:
+        raise ValueError(f"cannot play {hands} hands")
+    if levels is not None and len(levels) != 4:
+        raise ValueError(f"four seats need four levels, got {len(levels)}")
+    opts = dict(options or {})
+    lv = tuple(levels) if levels is not None else None
+    if duplicate:
+        if lv is None:
+            raise ValueError("duplicate mode needs levels (and makes its own players)")
+        if hands % ROTATIONS:
+            raise ValueError(f"duplicate mode plays each deal {ROTATIONS} times: "
+                             f"{hands} hands is not a multiple of {ROTATIONS}")
+        opts["hands_per_game"] = 1
+        find_ruleset(rules, opts)  # an OptionError before any play
+        draw = random.Random(seed)
+        seeds = [draw.getrandbits(63) for _ in range(hands // ROTATIONS)]
+        step = deals_per_chunk or max(len(seeds), 1)
+        return [Chunk(rules, seed, k, tuple(seeds[k:k + step]),
+                      len(seeds[k:k + step]) * ROTATIONS, tuple(opts.items()), lv, True, check)
+                for k in range(0, len(seeds), step)]
+    draw = random.Random(seed)
+    chunks: list[Chunk] = []
+    played, game_seed = 0, seed
+    while played < hands or not chunks:
+        n = min(hands - played, GAME_LENGTH)
+        opts["hands_per_game"] = n or 1
+        chunks.append(Chunk(rules, seed, played, (game_seed,), n, tuple(opts.items()), lv,
+                            False, check))
+        played += n
+        game_seed = draw.getrandbits(63)
+    find_ruleset(rules, dict(chunks[0].options))
+    return chunks
+
+
+def play_chunk(
+    chunk: Chunk,
+    players: Sequence[Player] | None = None,
+    on_hand: Callable[[Hand], None] | None = None,
+) -> SimulationReport:
+    """Play one :class:`Chunk` of a run: its report, to be merged with the others'."""
+    from engine.bots import BasicPlayer, make_player
+
+    opts = dict(chunk.options)
+    labels = chunk.levels or ()
+    report = SimulationReport(rules=find_ruleset(chunk.rules, opts).name, seed=chunk.seed,
+                              labels=labels, duplicate=chunk.duplicate)
+    if chunk.duplicate:
+        for i, deal_seed in enumerate(chunk.seeds):
+            d = chunk.first + i
+            for r in range(ROTATIONS):
+                seated = rotation_levels(labels, r)
+                game = Game(chunk.rules, deal_seed, opts)
+                hand, summary = _play(game, [make_player(level) for level in seated],
+                                      chunk.check, on_hand, chunk.seed, d * ROTATIONS + r + 1, r)
+                _book(report, hand, summary)
+                assert hand.settlement is not None
+                for w in hand.settlement.wins:
+                    report.label_wins[seated[w.seat]] += 1
+                for s in _dealt_in(hand):
+                    report.label_deal_ins[seated[s]] += 1
+        return report
+    if players is None:
+        players = ([make_player(level) for level in labels] if labels
+                   else [BasicPlayer() for _ in range(4)])
+    game = Game(chunk.rules, chunk.seeds[0], opts)
+    for i in range(chunk.hands):
+        hand, summary = _play(game, players, chunk.check, on_hand, chunk.seed,
+                              chunk.first + i + 1)
+        _book(report, hand, summary)
+    return report
+
+
 def simulate(
     rules: str,
     hands: int,
@@ -289,54 +419,16 @@ def simulate(
     ``r`` seating ``rotation_levels(levels, r)`` with players made afresh for it. Deal k is the
     one hand of a ``Game`` whose seed is the k-th drawn from ``random.Random(seed)`` (see the
     module docstring), so the first deals are the same whatever ``hands`` is.
+
+    The run is the :func:`plan`'s chunks played in turn and merged: playing them apart (in
+    other processes) and merging them in order gives the same report.
     """
-    from engine.bots import BasicPlayer, make_player
-
-    if hands < 0:
-        raise ValueError(f"cannot play {hands} hands")
-    if levels is not None:
-        if len(levels) != 4:
-            raise ValueError(f"four seats need four levels, got {len(levels)}")
-        if not duplicate:
-            players = [make_player(level) for level in levels]
-    opts = dict(options or {})
-    if duplicate:
-        if levels is None or players is not None:
-            raise ValueError("duplicate mode needs levels (and makes its own players)")
-        if hands % ROTATIONS:
-            raise ValueError(f"duplicate mode plays each deal {ROTATIONS} times: "
-                             f"{hands} hands is not a multiple of {ROTATIONS}")
-        opts["hands_per_game"] = 1
-        report = SimulationReport(rules=find_ruleset(rules, opts).name, seed=seed,
-                                  labels=tuple(levels), duplicate=True)
-        deal_seeds = random.Random(seed)
-        for d in range(hands // ROTATIONS):
-            deal_seed = deal_seeds.getrandbits(63)
-            for r in range(ROTATIONS):
-                seated = rotation_levels(levels, r)
-                game = Game(rules, deal_seed, opts)
-                hand, summary = _play(game, [make_player(level) for level in seated], check,
-                                      on_hand, seed, d * ROTATIONS + r + 1, r)
-                _book(report, hand, summary)
-                assert hand.settlement is not None
-                for w in hand.settlement.wins:
-                    report.label_wins[seated[w.seat]] += 1
-                for s in _dealt_in(hand):
-                    report.label_deal_ins[seated[s]] += 1
-        return report
-
-    opts["hands_per_game"] = min(hands, GAME_LENGTH) or 1
-    game_seeds = random.Random(seed)
-    game = Game(rules, seed, opts)
-    seats: Sequence[Player] = players or [BasicPlayer() for _ in range(4)]
-    report = SimulationReport(rules=game.ruleset.name, seed=seed,
-                              labels=tuple(levels) if levels is not None else ())
-    for played in range(hands):
-        if game.is_over:
-            opts["hands_per_game"] = min(hands - played, GAME_LENGTH)
-            game = Game(rules, game_seeds.getrandbits(63), opts)
-        hand, summary = _play(game, seats, check, on_hand, seed, played + 1)
-        _book(report, hand, summary)
+    if duplicate and players is not None:
+        raise ValueError("duplicate mode needs levels (and makes its own players)")
+    chunks = plan(rules, hands, seed, options, check, levels, duplicate)
+    report = play_chunk(chunks[0], players, on_hand)
+    for chunk in chunks[1:]:
+        report.merge(play_chunk(chunk, players, on_hand))
     return report
 
 

@@ -320,3 +320,51 @@ def test_record_with_an_option_of_another_ruleset_says_so(
         capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["record", "--rules", "gejiu", "--option", "max_lighters=2"]) == 2
     assert "no option 'max_lighters'" in capsys.readouterr().err
+
+
+def test_jobs_give_the_same_report_and_records(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--jobs 3`` cuts the 6 deals into 6 one-deal chunks played in 3 processes; merged in
+    order they make the one-process report and record, byte for byte."""
+    out = []
+    for jobs in ("1", "3"):
+        path = tmp_path / f"jobs{jobs}.jsonl"
+        assert main(["simulate", "--rules", "yichun", "--hands", "24", "--seed", "9", "--seats",
+                     "hard,normal,easy,normal", "--duplicate", "--json", "--jobs", jobs,
+                     "--record", str(path)]) == 0
+        data = json.loads(capsys.readouterr().out)
+        del data["seconds"], data["hands_per_second"]
+        out.append((data, path.read_bytes()))
+    assert out[0] == out[1]
+    assert out[0][0]["hands"] == 24 and out[0][1].count(b"\n") > 24
+
+
+def test_chunks_of_games_merge_into_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    import random
+
+    import engine.simulate as sim
+
+    monkeypatch.setattr(sim, "GAME_LENGTH", 3)
+    chunks = sim.plan("gejiu", 8, 4, check=False)
+    draw = random.Random(4)
+    assert [(c.first, c.hands, c.seeds) for c in chunks] == [
+        (0, 3, (4,)), (3, 3, (draw.getrandbits(63),)), (6, 2, (draw.getrandbits(63),))]
+    parts = [sim.play_chunk(c) for c in chunks]
+    whole = parts[0]
+    for part in parts[1:]:
+        whole.merge(part)
+    assert whole.to_json() == simulate("gejiu", 8, 4, check=False).to_json()
+    assert whole.seat_hand_net[0][3:6] == parts[1].seat_hand_net[0]
+    with pytest.raises(ValueError, match="not of one run"):
+        whole.merge(sim.play_chunk(sim.plan("yichun", 1, 4, check=False)[0]))
+
+
+def test_a_violation_crosses_a_process_boundary_whole() -> None:
+    import pickle
+
+    exc = SimulationViolation(7, 6, 123, 45, "a tile went missing", 1)
+    back = pickle.loads(pickle.dumps(exc))
+    assert (back.seed, back.hand_no, back.hand_seed, back.action_index, back.problem,
+            back.rotation) == (7, 6, 123, 45, "a tile went missing", 1)
+    assert str(back) == str(exc)
