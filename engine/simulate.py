@@ -342,7 +342,7 @@ def plan(
         step = deals_per_chunk or max(len(seeds), 1)
         return [Chunk(rules, seed, k, tuple(seeds[k:k + step]),
                       len(seeds[k:k + step]) * ROTATIONS, tuple(opts.items()), lv, True, check)
-                for k in range(0, len(seeds), step)]
+                for k in range(0, max(len(seeds), 1), step)]  # one, empty, for 0 hands
     draw = random.Random(seed)
     chunks: list[Chunk] = []
     played, game_seed = 0, seed

@@ -356,6 +356,8 @@ def test_chunks_of_games_merge_into_the_run(monkeypatch: pytest.MonkeyPatch) -> 
         whole.merge(part)
     assert whole.to_json() == simulate("gejiu", 8, 4, check=False).to_json()
     assert whole.seat_hand_net[0][3:6] == parts[1].seat_hand_net[0]
+    empty = simulate("gejiu", 0, 4, levels=["easy"] * 4, duplicate=True, check=False)
+    assert (empty.hands, empty.deals, empty.duplicate) == (0, 0, True)
     with pytest.raises(ValueError, match="not of one run"):
         whole.merge(sim.play_chunk(sim.plan("yichun", 1, 4, check=False)[0]))
 
