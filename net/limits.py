@@ -1,0 +1,213 @@
+"""Every limit on what a client controls, in one place (the server's policy).
+
+Each quantity a client sends or makes the server keep is bounded here: the terminal it asks
+for, the bytes it types, the environment it sends, the connections, channels and sessions it
+opens, its authentication attempts, its chat lines and tables, and the log lines it can cause.
+The defaults are for a server on a public address, after OpenSSH's own (``MaxStartups``,
+``MaxAuthTries``, ``LoginGraceTime``, ``AcceptEnv``, ``MaxSessions``); ``serve --limit
+NAME=VALUE`` and ``serve --limits FILE`` (TOML, a ``[limits]`` table) change them.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import tomllib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Limits:
+    # --- the terminal: what a session renders (a pty request or a window change asking for
+    # more gets this much; the table never needs more than 300x100 cells)
+    max_columns: int = 300
+    max_rows: int = 100
+
+    # --- input: the SSH receive window of a session channel (what a client can have in flight
+    # before it must wait for us), the bytes parsed in one turn of the event loop, and the
+    # bytes waiting to be parsed; past the backlog, input is dropped and the player told once
+    channel_window: int = 64 * 1024
+    channel_packet: int = 32 * 1024
+    input_chunk: int = 2048
+    input_backlog: int = 16 * 1024
+    input_events_backlog: int = 256  # parsed keys waiting behind a key being dispatched
+
+    # --- environment (AcceptEnv): only these names, this many, this long
+    env_names: tuple[str, ...] = ("LANG", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "COLORTERM")
+    env_max: int = 8
+    env_value_bytes: int = 64
+    env_requests: int = 32  # env requests on one channel before further ones are refused
+
+    # --- connections
+    max_sessions: int = 4  # session channels on one connection (MaxSessions)
+    sessions_per_account: int = 6  # sessions one account holds open at once
+    connections_per_address: int = 20  # authenticated connections from one address
+    unauth_per_address: int = 10  # connections from one address not yet logged in: a newer
+    # one drops that address's oldest, so an address that logs in is never locked out
+    unauth_start: int = 30  # MaxStartups start:rate:full, for all addresses together:
+    unauth_rate: int = 30  # past start, a new connection is refused with this % chance,
+    unauth_full: int = 150  # rising to 100 % at full
+    login_grace: float = 30.0  # seconds to log in (LoginGraceTime)
+    channel_grace: float = 30.0  # seconds a logged-in connection may go without a session
+    idle_seconds: float = 1800.0  # no key from a session this long: it is closed
+    max_auth_tries: int = 6  # failed attempts of any method on one connection (MaxAuthTries)
+    passphrase_min: int = 4  # a keyless account's passphrase, in characters
+    passphrase_max: int = 128
+    hash_concurrency: int = 2  # passphrase hashes (scrypt, 16 MB each) computed at once
+
+    # --- what players make
+    chat_per_minute: int = 20  # chat lines one account sends in a minute (a burst of 5)
+    chat_burst: int = 5
+    tables_per_account: int = 3  # open tables one account created
+    tables_total: int = 300  # open tables on the server
+    tables_per_address_hour: int = 20  # tables created from one address in an hour
+
+    # --- logging: lines one connection may cause before the rest are counted, not written
+    log_lines_per_connection: int = 30
+
+    def with_values(self, values: Mapping[str, Any]) -> Limits:
+        """These limits with ``values`` (by field name) changed: ValueError naming a field
+        that does not exist or a value of the wrong kind."""
+        known = {f.name: f for f in fields(self)}
+        changes: dict[str, Any] = {}
+        for name, raw in values.items():
+            key = name.replace("-", "_")
+            if key not in known:
+                raise ValueError(f"unknown limit {name!r} (one of: {', '.join(sorted(known))})")
+            changes[key] = _coerce(key, type(getattr(self, key)), raw)
+        return replace(self, **changes)
+
+    def describe(self) -> list[str]:
+        return [f"{f.name} = {getattr(self, f.name)!r}" for f in fields(self)]
+
+
+def _coerce(name: str, kind: type, raw: Any) -> Any:
+    if kind is tuple:
+        items = raw.split(",") if isinstance(raw, str) else list(raw)
+        return tuple(str(x).strip() for x in items if str(x).strip())
+    try:
+        value = kind(raw)
+    except (TypeError, ValueError):
+        raise ValueError(f"limit {name}: {raw!r} is not a {kind.__name__}") from None
+    if isinstance(value, int | float) and value < 0:
+        raise ValueError(f"limit {name}: {raw!r} is negative")
+    return value
+
+
+def parse_limit_pairs(pairs: Iterable[str]) -> dict[str, str]:
+    """``NAME=VALUE`` words (``serve --limit``) → {name: value}; ValueError for a bad word."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"--limit needs NAME=VALUE, got {pair!r}")
+        out[name.strip()] = value.strip()
+    return out
+
+
+MAX_CONFIG_BYTES = 64 * 1024
+
+
+def load_limits_file(path: Path | str, base: Limits | None = None) -> Limits:
+    """Limits from a TOML file's ``[limits]`` table; ValueError saying what is wrong."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > MAX_CONFIG_BYTES:
+            raise ValueError(f"{p}: {size} bytes, more than a limits file needs")
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ValueError(f"{p}: {exc.strerror or exc}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{p}: not TOML ({exc})") from None
+    table = data.get("limits", data)
+    if not isinstance(table, dict):
+        raise ValueError(f"{p}: [limits] must be a table")
+    return (base or Limits()).with_values(table)
+
+
+class RateLimit:
+    """A token bucket: ``rate`` events a ``per`` seconds on average, ``burst`` at once."""
+
+    __slots__ = ("burst", "clock", "rate", "stamp", "tokens")
+
+    def __init__(self, rate: float, per: float = 60.0, burst: float | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate / per if per > 0 else float("inf")
+        self.burst = float(burst if burst is not None else max(rate, 1))
+        self.tokens = self.burst
+        self.clock = clock
+        self.stamp = clock()
+
+    def allow(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+class WindowCount:
+    """Events in the last ``window`` seconds, by key (table creations per address)."""
+
+    def __init__(self, window: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.window = window
+        self.clock = clock
+        self._events: dict[str, list[float]] = {}
+
+    def count(self, key: str) -> int:
+        now = self.clock()
+        stamps = [t for t in self._events.get(key, ()) if now - t < self.window]
+        if stamps:
+            self._events[key] = stamps
+        else:
+            self._events.pop(key, None)
+        return len(stamps)
+
+    def add(self, key: str) -> None:
+        self.count(key)
+        self._events.setdefault(key, []).append(self.clock())
+        if len(self._events) > 10_000:  # forget the quietest keys first
+            for old in [k for k in self._events if not self.count(k)]:
+                self._events.pop(old, None)
+
+
+class LogBudget:
+    """At most ``lines`` log lines for one connection; the rest are counted, and said once."""
+
+    __slots__ = ("lines", "suppressed", "used")
+
+    def __init__(self, lines: int) -> None:
+        self.lines = lines
+        self.used = 0
+        self.suppressed = 0
+
+    def allow(self) -> bool:
+        if self.used < self.lines:
+            self.used += 1
+            return True
+        self.suppressed += 1
+        return False
+
+
+def early_drop(count: int, limits: Limits, rng: random.Random | None = None) -> bool:
+    """MaxStartups: whether a new unauthenticated connection is refused when ``count`` are
+    already waiting to log in."""
+    if count < limits.unauth_start:
+        return False
+    if count >= limits.unauth_full:
+        return True
+    span = max(1, limits.unauth_full - limits.unauth_start)
+    chance = limits.unauth_rate + (100 - limits.unauth_rate) * (count - limits.unauth_start) / span
+    return (rng or random).random() * 100 < chance
+
+
+def clamp_size(width: int, height: int, limits: Limits) -> tuple[int, int]:
+    """A terminal size a client asked for, within what a session renders (1x1 at least)."""
+    return (min(max(1, int(width or 80)), limits.max_columns),
+            min(max(1, int(height or 24)), limits.max_rows))
