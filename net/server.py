@@ -33,10 +33,11 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
+from net import reclaim
 from net.driver import SSHDriver, clear_parser_cache
 from net.registry import Registry, SharedTable, TableConfig
 from net.sanitize import TABLE_NAME_RULE, clean_name, pad, table_name, valid_table_name
-from net.store import Account, Store
+from net.store import Account, StorageError, Store, open_store
 from tui import textual_fixes
 from tui.local import default_data_dir
 
@@ -572,6 +573,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.ended = True
             self.server.sessions.discard(self)
             clear_parser_cache()
+            reclaim.session_ended()
             chan = self.chan
             if chan is not None:
                 with contextlib.suppress(Exception):
@@ -691,7 +693,7 @@ class MahjongServer:
         with contextlib.suppress(OSError):
             os.chmod(self.data_dir, 0o700)
         self.host_key = self.load_host_key()
-        self.store = Store(self.data_dir / "mahjong.sqlite3")
+        self.store = open_store(self.data_dir / "mahjong.sqlite3")
         self.registry = Registry(self.config.table, self.store)
         restored = self.registry.load()
         if restored:
@@ -823,6 +825,9 @@ def main(args: argparse.Namespace) -> int:
             setattr(config.table, attr, float(value))
     try:
         asyncio.run(serve(config))
+    except StorageError as exc:
+        print(f"mahjong-ssh serve: {exc}", file=sys.stderr)
+        return 1
     except OSError as exc:
         print(f"mahjong-ssh serve: {exc}", file=sys.stderr)
         return 1

