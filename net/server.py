@@ -34,7 +34,16 @@ from typing import TYPE_CHECKING, Any
 import asyncssh
 
 from net import reclaim
+from net.accounts import Keyless, NameLookup, NameState
 from net.driver import SSHDriver, clear_parser_cache
+from net.limits import (
+    Limits,
+    LogBudget,
+    clamp_size,
+    early_drop,
+    load_limits_file,
+    parse_limit_pairs,
+)
 from net.registry import Registry, SharedTable, TableConfig
 from net.sanitize import TABLE_NAME_RULE, clean_name, pad, table_name, valid_table_name
 from net.store import Account, StorageError, Store, open_store
@@ -42,6 +51,8 @@ from tui import textual_fixes
 from tui.local import default_data_dir
 
 if TYPE_CHECKING:
+    from asyncssh.auth import KbdIntChallenge
+
     from net.remote_app import RemoteSettings
 
 log = logging.getLogger("net.server")
@@ -76,12 +87,13 @@ class ServerConfig:
     port: int = 2222
     data_dir: Path = field(default_factory=default_data_dir)
     allow_anonymous: bool = True
-    max_connections_per_address: int = 20
-    max_auth_attempts: int = 6
-    login_timeout: float = 30.0
-    idle_seconds: float = 1800.0  # no key from a session this long: it is closed
+    limits: Limits = field(default_factory=Limits)  # every limit on what a client controls
     table: TableConfig = field(default_factory=TableConfig)
     write_high_water: int = 256 * 1024
+
+
+STOPPING_TEXT = ("The server is stopping; your game is saved and resumes when it is back. "
+                 "服务器正在关闭，对局已保存，重启后继续。")
 
 
 # --- pitfall 1: no stdout/stderr redirection for SSH apps -------------------------------------
@@ -270,82 +282,252 @@ def parse_command(text: str | None) -> Command:
 
 # --- per connection ------------------------------------------------------------------------
 class _Connection(asyncssh.SSHServer):
-    """Login policy for one connection."""
+    """Login policy for one connection (net/limits.py holds every number).
+
+    Before login a connection counts against its address (``unauth_per_address``: a newer one
+    drops that address's oldest, so an address that logs in is never locked out) and against
+    all addresses together (``unauth_start``/``unauth_rate``/``unauth_full``, MaxStartups'
+    random early drop), and must log in within ``login_grace``. Every failed authentication
+    attempt of any method is counted (``max_auth_tries``). After login it must open a session
+    within ``channel_grace`` (and again after its last session closes), may hold at most
+    ``max_sessions`` at once, and at most ``connections_per_address`` logged-in connections
+    come from one address.
+    """
 
     def __init__(self, server: MahjongServer) -> None:
         self.server = server
+        self.limits = server.limits
         self.conn: asyncssh.SSHServerConnection | None = None
         self.address = "?"
         self.username = ""
         self.fingerprint: str | None = None
         self.account: Account | None = None
-        self.attempts = 0
+        self.failures = 0
+        self.authenticated = False
+        self.closed = False
+        self.sessions: set[Session] = set()
+        self.log_budget = LogBudget(self.limits.log_lines_per_connection)
+        self._grace: asyncio.TimerHandle | None = None
+        self._keyless: NameLookup | None = None
+        self._offer: str = ""  # the passphrase a new name was given, asked a second time
 
+    # --- logging, within the connection's budget ---------------------------------------------
+    def log(self, level: int, msg: str, *args: Any, exc_info: bool = False) -> None:
+        if self.log_budget.allow():
+            log.log(level, "%s: " + msg, self.address, *args, exc_info=exc_info)
+        elif self.log_budget.suppressed == 1:
+            log.warning("%s: more log lines from this connection are left out", self.address)
+
+    def disconnect(self, code: int, reason: str) -> None:
+        conn = self.conn
+        if conn is not None and not self.closed:
+            self.closed = True
+            asyncio.get_running_loop().call_soon(conn.disconnect, code, reason)
+
+    # --- connection ----------------------------------------------------------------------------
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if peer else "?"
-        count = self.server.per_address[self.address] + 1
-        self.server.per_address[self.address] = count
-        self.server.connections += 1
-        if count > self.server.config.max_connections_per_address:
-            log.warning("too many connections from %s", self.address)
-            asyncio.get_running_loop().call_soon(
-                conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                "too many connections from your address 连接过多")
+        server = self.server
+        server.connections += 1
+        if early_drop(server.unauth_total, self.limits):
+            self.log(logging.WARNING, "refused: %d connections waiting to log in",
+                     server.unauth_total)
+            self.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                            "too many connections waiting to log in, try again 稍后再试")
+            return
+        waiting = server.unauth.setdefault(self.address, {})
+        waiting[self] = None
+        server.unauth_total += 1
+        if len(waiting) > self.limits.unauth_per_address:
+            oldest = next(iter(waiting))
+            oldest._leave_unauth()
+            oldest.log(logging.INFO, "dropped: too many connections waiting to log in")
+            oldest.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                              "too many connections from your address 连接过多")
+        self._count_failures(conn)
+
+    def _count_failures(self, conn: asyncssh.SSHServerConnection) -> None:
+        """Every failed attempt, of any method (none, password, hostbased, publickey,
+        keyboard-interactive), as MaxAuthTries counts them: asyncssh answers each one with
+        ``send_userauth_failure``. A client's first "none" request, which asks what methods
+        there are, is not held against it."""
+        real = getattr(conn, "send_userauth_failure", None)
+        if real is None:  # asyncssh changed: refuse rather than count nothing
+            raise RuntimeError("asyncssh has no send_userauth_failure to count failures")
+
+        def counted(partial_success: bool) -> None:
+            self.failures += 1
+            if self.failures > self.limits.max_auth_tries + 1:
+                if not self.closed:
+                    self.log(logging.INFO, "too many failed authentication attempts")
+                self.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                                "too many authentication failures 认证失败次数过多")
+                return
+            real(partial_success)
+
+        conn.send_userauth_failure = counted  # type: ignore[method-assign]
+
+    def _leave_unauth(self) -> None:
+        waiting = self.server.unauth.get(self.address)
+        if waiting is not None and self in waiting:
+            del waiting[self]
+            self.server.unauth_total -= 1
+            if not waiting:
+                del self.server.unauth[self.address]
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.server.per_address[self.address] -= 1
-        if self.server.per_address[self.address] <= 0:
-            del self.server.per_address[self.address]
-        self.server.connections -= 1
+        self.closed = True
+        self._leave_unauth()
+        server = self.server
+        if self.authenticated:
+            server.per_address[self.address] -= 1
+            if server.per_address[self.address] <= 0:
+                del server.per_address[self.address]
+            if self.account is not None:
+                server.online[self.account.id] -= 1
+                if server.online[self.account.id] <= 0:
+                    del server.online[self.account.id]
+        server.connections -= 1
+        self._cancel_grace()
 
+    def _cancel_grace(self) -> None:
+        if self._grace is not None:
+            self._grace.cancel()
+            self._grace = None
+
+    def _arm_grace(self) -> None:
+        self._cancel_grace()
+        if not self.closed:
+            self._grace = asyncio.get_running_loop().call_later(
+                self.limits.channel_grace, self._grace_over)
+
+    def _grace_over(self) -> None:
+        self._grace = None
+        if not self.sessions:
+            self.log(logging.INFO, "closed: logged in but opened no session")
+            self.disconnect(asyncssh.DISC_BY_APPLICATION, "no session opened 未打开会话")
+
+    # --- authentication ------------------------------------------------------------------------
     def begin_auth(self, username: str) -> bool:
         self.username = username
-        return True
-
-    def _attempt(self) -> bool:
-        self.attempts += 1
-        if self.attempts > self.server.config.max_auth_attempts and self.conn is not None:
-            self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
-                                 "too many authentication attempts")
-            return False
+        self._keyless = None
         return True
 
     def public_key_auth_supported(self) -> bool:
         return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        if not self._attempt():
-            return False
         self.fingerprint = key.get_fingerprint("sha256")
         return True
 
     def kbdint_auth_supported(self) -> bool:
         return self.server.config.allow_anonymous
 
-    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
-        # No question: a client without a key joins under its SSH user name.
-        if not self._attempt():
-            return False
+    def get_kbdint_challenge(self, username: str, lang: str,
+                             submethods: str) -> KbdIntChallenge:
+        """No key: the name's passphrase, or (a new name) one to choose, or Enter for a
+        guest (net/accounts.py)."""
         self.fingerprint = None
+        found = self.server.keyless.lookup(clean_name(username))
+        self._keyless = found
+        self._offer = ""
+        return self._challenge(found)
+
+    def _challenge(self, found: NameLookup, note: str = "") -> KbdIntChallenge:
+        name = found.nickname
+        if found.state is NameState.PROTECTED:
+            return ("mahjong-ssh", note, "", ((f"Passphrase for {name} 口令: ", False),))
+        lead = ""
+        if found.state is NameState.TAKEN:
+            lead = f"{clean_name(self.username)} is taken 已被占用: "
+        text = (f"{note}{lead}choose a passphrase to keep the name {name} (at least "
+                f"{self.limits.passphrase_min} characters), or press Enter to play as a "
+                f"guest this once.\n为名字 {name} 设一个口令（至少 {self.limits.passphrase_min} "
+                f"个字符）以便下次使用，或直接回车以游客身份进入。\n")
+        return ("mahjong-ssh", text, "", ((f"New passphrase for {name} 新口令: ", False),))
+
+    async def validate_kbdint_response(self, username: str,
+                                       responses: Any) -> KbdIntChallenge:
+        found = self._keyless
+        if found is None or self.closed or not isinstance(responses, list | tuple) \
+                or len(responses) != 1 or not isinstance(responses[0], str):
+            return False
+        answer: str = responses[0]
+        keyless = self.server.keyless
+        if len(answer) > self.limits.passphrase_max:
+            return False
+        if found.state is NameState.PROTECTED:
+            assert found.stored is not None and found.account_id is not None
+            if not await keyless.verify(answer, found.stored):
+                self.log(logging.INFO, "wrong passphrase for %s", found.nickname)
+                return False
+            self.account = keyless.account(found.account_id)
+            return True
+        if not answer:  # a guest, this once
+            self.account = keyless.guest(found.nickname)
+            return True
+        if len(answer) < self.limits.passphrase_min:
+            return self._challenge(found, f"Too short 太短 (< {self.limits.passphrase_min}). ")
+        if not self._offer:  # asked twice, as passwd does: a typo would lock the name
+            self._offer = answer
+            return ("mahjong-ssh", "", "", (("Repeat the passphrase 再输一次: ", False),))
+        if answer != self._offer:
+            self._offer = ""
+            return self._challenge(found, "The two did not match 两次不一致. ")
+        if found.state is NameState.UNCLAIMED and self.server.online.get(found.account_id or -1):
+            return False  # its player is connected: the name is not handed over
+        account = keyless.protect(found, await keyless.hashed(answer))
+        if account is None:  # taken meanwhile: start again with what the name is now
+            self._keyless = found = keyless.lookup(found.nickname)
+            self._offer = ""
+            return self._challenge(found, "That name was just taken 名字刚被占用. ")
+        self.account = account
         return True
 
     def password_auth_supported(self) -> bool:
         return False
 
     def auth_completed(self) -> None:
+        self._leave_unauth()
+        self.authenticated = True
+        server = self.server
+        count = server.per_address[self.address] + 1
+        server.per_address[self.address] = count
         nickname = clean_name(self.username)
-        store = self.server.store
         if self.fingerprint is not None:
-            self.account = store.account_for_key(self.fingerprint, nickname)
-        else:
-            self.account = store.account_anonymous(nickname)
-        log.info("%s logged in as %s (%s)", self.address, self.account.nickname,
+            self.account = server.store.account_for_key(self.fingerprint, nickname)
+        elif self.account is None:  # keyboard-interactive always sets it; never a free pass
+            self.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "not logged in")
+            return
+        server.online[self.account.id] += 1
+        if count > self.limits.connections_per_address:
+            self.log(logging.WARNING, "refused: %d logged-in connections from this address",
+                     count)
+            self.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                            "too many connections from your address 连接过多")
+            return
+        self.log(logging.INFO, "logged in as %s (%s)", self.account.nickname,
                  self.fingerprint or "no key")
+        self._arm_grace()
 
-    def session_requested(self) -> asyncssh.SSHServerSession[bytes]:
-        return Session(self.server, self)
+    def session_requested(self) -> Any:
+        conn = self.conn
+        if conn is None or self.closed or len(self.sessions) >= self.limits.max_sessions:
+            return False
+        self._cancel_grace()
+        chan = conn.create_server_channel(window=self.limits.channel_window,
+                                          max_pktsize=self.limits.channel_packet)
+        session = Session(self.server, self)
+        bound_env(chan, self.limits)
+        self.sessions.add(session)
+        return chan, session
+
+    def session_closed(self, session: Session) -> None:
+        self.sessions.discard(session)
+        if not self.sessions:
+            self._arm_grace()
 
     def connection_requested(self, *args: Any) -> bool:  # no port forwarding
         return False
@@ -358,6 +540,31 @@ class _Connection(asyncssh.SSHServer):
 
     def unix_server_requested(self, *args: Any) -> bool:
         return False
+
+
+def bound_env(chan: Any, limits: Limits) -> None:
+    """AcceptEnv for one channel: only ``limits.env_names``, at most ``env_max`` of them, each
+    at most ``env_value_bytes`` long; past ``env_requests`` requests every one is refused.
+    asyncssh keeps whatever a client sends (``SSHServerChannel._process_env_request`` into
+    ``_env``): this takes that request over on this channel; if asyncssh's layout changed, all
+    environment requests are refused (the session then uses its defaults)."""
+    env = getattr(chan, "_env", None)
+    names = frozenset(n.encode("ascii") for n in limits.env_names)
+    seen = [0]
+
+    def env_request(packet: Any) -> bool:
+        key = packet.get_string()
+        value = packet.get_string()
+        packet.check_end()
+        seen[0] += 1
+        if (not isinstance(env, dict) or seen[0] > limits.env_requests or key not in names
+                or len(value) > limits.env_value_bytes
+                or (key not in env and len(env) >= limits.env_max)):
+            return False
+        env[key] = value
+        return True
+
+    chan._process_env_request = env_request
 
 
 class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
@@ -377,7 +584,10 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._task: asyncio.Task[None] | None = None
         self.last_input = time.monotonic()
         self._idle: asyncio.TimerHandle | None = None
+        self._account_id: int | None = None  # counted in the server's account_sessions
+        self._early_bytes = 0
         self.ended = False
+        self.stopping = False  # the server is stopping: the session is told so at its end
 
     # --- asyncssh callbacks ---------------------------------------------------------------
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
@@ -387,14 +597,14 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
                       term_modes: Any) -> bool:
-        self.term = term_type or "xterm"
-        width, height = term_size[0], term_size[1]
-        self.size = (width or 80, height or 24)
+        term = "".join(ch for ch in (term_type or "")[:40] if ch.isalnum() or ch in "-_.+")
+        self.term = term or "xterm"
+        self.size = clamp_size(term_size[0], term_size[1], self.server.limits)
         return True
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int,
                               pixheight: int) -> None:
-        self.size = (max(1, width), max(1, height))
+        self.size = clamp_size(width, height, self.server.limits)
         if self.driver is not None:
             self.driver.resize(*self.size)
 
@@ -406,7 +616,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         try:
             self.command = parse_command(command)
         except CommandError as exc:
-            log.info("%s: refused command %r: %s", self.conn.address, command[:80], exc)
+            self.conn.log(logging.INFO, "refused command %r: %s", command[:80], exc)
             if not exc.shown:
                 return False
             self.command_error = str(exc)
@@ -435,6 +645,17 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._text("This needs a terminal: ssh -t ... 需要终端：请加 -t\n\n" + HELP_TEXT,
                        status=1)
             return
+        account = self.conn.account
+        assert account is not None
+        held = self.server.account_sessions
+        if held[account.id] >= self.server.limits.sessions_per_account:
+            self.conn.log(logging.INFO, "refused: %d sessions open for %s", held[account.id],
+                          account.nickname)
+            self._text(f"You have {held[account.id]} sessions open already: close one first. "
+                       f"你已打开 {held[account.id]} 个会话，请先关闭一个。\n", status=1)
+            return
+        held[account.id] += 1
+        self._account_id = account.id
         self._task = asyncio.get_running_loop().create_task(self._run_app(command))
         self.server.sessions.add(self)
 
@@ -442,8 +663,9 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.last_input = time.monotonic()
         if self.driver is not None:
             self.driver.feed(data)
-        elif len(self._early) < 64:
-            self._early.append(data)
+        elif self._early_bytes + len(data) <= self.server.limits.input_backlog:
+            self._early.append(data)  # typed before the app started; more is dropped
+            self._early_bytes += len(data)
 
     def eof_received(self) -> bool:
         self._end_app()
@@ -452,6 +674,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def connection_lost(self, exc: Exception | None) -> None:
         self._end_app()
         self.chan = None
+        self.conn.session_closed(self)
 
     def pause_writing(self) -> None:
         pass
@@ -479,10 +702,10 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._idle = None
         if self.app is None or self.ended:
             return
-        idle = self.server.config.idle_seconds
+        idle = self.server.limits.idle_seconds
         left = self.last_input + idle - time.monotonic()
         if left <= 0:
-            log.info("%s: idle, closing", self.conn.address)
+            self.conn.log(logging.INFO, "idle, closing")
             self._end_app()
             return
         self._idle = asyncio.get_running_loop().call_later(left + 0.5, self._check_idle)
@@ -494,6 +717,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                            high_water=self.server.config.write_high_water)
         self.driver = driver
         early, self._early = self._early, []
+        self._early_bytes = 0
         for data in early:
             driver.feed(data)
         return driver
@@ -557,7 +781,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                     return
                 notice, command = f"left {table.name} 已离开", Command("lobby")
         except Exception:
-            log.exception("%s: session crashed", self.conn.address)
+            self.conn.log(logging.ERROR, "session crashed", exc_info=True)
             status = 1
             with contextlib.suppress(Exception):
                 self._write_line("\x1b[?1049l\x1b[?25hSorry: this session failed. 会话出错。")
@@ -572,11 +796,19 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.driver = None
             self.ended = True
             self.server.sessions.discard(self)
+            if self._account_id is not None:
+                held = self.server.account_sessions
+                held[self._account_id] -= 1
+                if held[self._account_id] <= 0:
+                    del held[self._account_id]
+                self._account_id = None
             clear_parser_cache()
             reclaim.session_ended()
             chan = self.chan
             if chan is not None:
                 with contextlib.suppress(Exception):
+                    if self.stopping:
+                        self._write_line(STOPPING_TEXT)
                     chan.exit(status)
 
     def _settings(self, account: Account, asked: str | None,
@@ -608,14 +840,13 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         app.driver_class = self._build_driver
         if self._idle is None:
             self._idle = asyncio.get_running_loop().call_later(
-                self.server.config.idle_seconds, self._check_idle)
+                self.server.limits.idle_seconds, self._check_idle)
         if self.ended:  # the client left while we were setting up
             return None
         result = await app.run_async(size=self.size)
         error = getattr(app, "_exception", None)
         if error is not None:  # Textual ended the app (its traceback went to stderr)
-            address = self.conn.address if self.conn is not None else "?"
-            log.error("%s: the session's %s failed: %r", address, type(app).__name__, error)
+            self.conn.log(logging.ERROR, "the session's %s failed: %r", type(app).__name__, error)
         return result
 
     def _write_line(self, text: str) -> None:
@@ -659,10 +890,16 @@ class MahjongServer:
         textual_fixes.apply()  # no cyclic garbage per line drawn
         quiet_packet_log()
         self.config = config
+        self.limits = config.limits
         self.data_dir = Path(config.data_dir)
         self.store: Store
         self.registry: Registry
-        self.per_address: Counter[str] = Counter()
+        self.keyless: Keyless
+        self.per_address: Counter[str] = Counter()  # logged-in connections by address
+        self.unauth: dict[str, dict[_Connection, None]] = {}  # not yet logged in, oldest first
+        self.unauth_total = 0
+        self.online: Counter[int] = Counter()  # logged-in connections by account id
+        self.account_sessions: Counter[int] = Counter()  # open app sessions by account id
         self.connections = 0
         self.sessions: set[Session] = set()
         self.acceptor: asyncssh.SSHAcceptor | None = None
@@ -694,6 +931,7 @@ class MahjongServer:
             os.chmod(self.data_dir, 0o700)
         self.host_key = self.load_host_key()
         self.store = open_store(self.data_dir / "mahjong.sqlite3")
+        self.keyless = Keyless(self.store, self.limits)
         self.registry = Registry(self.config.table, self.store)
         restored = self.registry.load()
         if restored:
@@ -713,7 +951,8 @@ class MahjongServer:
             allow_pty=True,
             kbdint_auth=self.config.allow_anonymous,
             password_auth=False,
-            login_timeout=self.config.login_timeout,
+            login_timeout=self.limits.login_grace,
+            server_version="mahjong-ssh",  # not the library and its version
             keepalive_interval=15,
             keepalive_count_max=4,
             encryption_algs=ENCRYPTION_ALGS,
@@ -754,14 +993,20 @@ class MahjongServer:
         return "\n".join(lines) + "\n"
 
     async def close(self) -> None:
+        """Stop: no new connections, every session told the server is stopping and ended
+        (what it played is already saved: every action is written as it is applied), the
+        tables and the database closed."""
+        if self.acceptor is not None:
+            self.acceptor.close()
         for session in list(self.sessions):
+            session.stopping = True
             session._end_app()
         tasks = [s._task for s in list(self.sessions) if s._task is not None]
         if tasks:
-            await asyncio.wait(tasks, timeout=2)
+            await asyncio.wait(tasks, timeout=1.2)
         if self.acceptor is not None:
-            self.acceptor.close()
-            await self.acceptor.wait_closed()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.acceptor.wait_closed(), 0.3)
         self.registry.close()
         self.store.close()
 
@@ -817,20 +1062,45 @@ def main(args: argparse.Namespace) -> int:
         data_dir=Path(args.data) if getattr(args, "data", None) else default_data_dir(),
         allow_anonymous=not getattr(args, "no_anonymous", False),
     )
-    if getattr(args, "max_per_address", None):
-        config.max_connections_per_address = int(args.max_per_address)
+    try:
+        config.limits = limits_from_args(args)
+    except ValueError as exc:
+        print(f"mahjong-ssh serve: {exc}", file=sys.stderr)
+        return 2
     for name, attr in (("grace", "grace_seconds"), ("bot_delay", "bot_delay")):
         value = getattr(args, name, None)
         if value is not None:
             setattr(config.table, attr, float(value))
+    code = 0
     try:
         asyncio.run(serve(config))
     except StorageError as exc:
         print(f"mahjong-ssh serve: {exc}", file=sys.stderr)
-        return 1
+        code = 1
     except OSError as exc:
         print(f"mahjong-ssh serve: {exc}", file=sys.stderr)
-        return 1
+        code = 1
     except KeyboardInterrupt:
         pass
-    return 0
+    # Everything is saved and closed: leave without the interpreter's teardown, which with a
+    # large heap took over 10 s (every object freed one by one, and the frozen ones scanned).
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
+def limits_from_args(args: argparse.Namespace) -> Limits:
+    """``serve --limits FILE`` (a TOML ``[limits]`` table), then ``--limit NAME=VALUE``
+    words, then the older ``--max-per-address``: ValueError naming what is wrong."""
+    limits = Limits()
+    path = getattr(args, "limits", None)
+    if path:
+        limits = load_limits_file(path, limits)
+    pairs = getattr(args, "limit", None)
+    if pairs:
+        limits = limits.with_values(parse_limit_pairs(pairs))
+    per_address = getattr(args, "max_per_address", None)
+    if per_address:
+        limits = limits.with_values({"connections_per_address": per_address})
+    return limits
