@@ -438,7 +438,9 @@ class _Connection(asyncssh.SSHServer):
     def _challenge(self, found: NameLookup, note: str = "") -> KbdIntChallenge:
         name = found.nickname
         if found.state is NameState.PROTECTED:
-            return ("mahjong-ssh", note, "", ((f"Passphrase for {name} 口令: ", False),))
+            return ("mahjong-ssh", note, "",
+                    ((f"Passphrase for {name} (Enter: play as a guest) 口令（回车：游客）: ",
+                      False),))
         lead = ""
         if found.state is NameState.TAKEN:
             lead = f"{clean_name(self.username)} is taken 已被占用: "
@@ -458,7 +460,7 @@ class _Connection(asyncssh.SSHServer):
         keyless = self.server.keyless
         if len(answer) > self.limits.passphrase_max:
             return False
-        if found.state is NameState.PROTECTED:
+        if found.state is NameState.PROTECTED and answer:
             assert found.stored is not None and found.account_id is not None
             if not await keyless.verify(answer, found.stored):
                 self.log(logging.INFO, "wrong passphrase for %s", found.nickname)

@@ -10,6 +10,7 @@ import re
 import time
 from codecs import getincrementaldecoder
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -145,14 +146,21 @@ class LightScreen:
 
 
 class _Client(asyncssh.SSHClient):
-    """A client that answers a keyboard-interactive login with no question."""
+    """A client without a key: answers the keyboard-interactive login with ``passphrase``
+    (to every prompt, so a new name's passphrase is chosen and repeated), or with Enter (a
+    guest) when it is None. ``challenges`` counts the prompts it was sent."""
+
+    def __init__(self, passphrase: str | None = None) -> None:
+        self.passphrase = passphrase
+        self.challenges = 0
 
     def kbdint_auth_requested(self) -> str:
         return ""
 
     def kbdint_challenge_received(self, name: str, instructions: str, lang: str,
                                   prompts: Any) -> list[str]:
-        return ["" for _ in prompts]
+        self.challenges += 1
+        return [self.passphrase or "" for _ in prompts]
 
 
 class _ClientSession(asyncssh.SSHClientSession):  # type: ignore[type-arg]
@@ -193,11 +201,13 @@ class PtyClient:
     async def connect(self, port: int, username: str, key: asyncssh.SSHKey | None = None,
                       command: str | None = None, term: str = "xterm-256color",
                       pty: bool = True, window: int = 2 * 1024 * 1024,
-                      env: dict[str, str] | None = None) -> PtyClient:
+                      env: dict[str, str] | None = None,
+                      passphrase: str | None = None) -> PtyClient:
         self.conn = await asyncssh.connect(
             "127.0.0.1", port, username=username, known_hosts=None,
             client_keys=[key] if key is not None else None, agent_path=None,
-            client_factory=_Client, kbdint_auth=key is None, preferred_auth=(
+            client_factory=partial(_Client, passphrase), kbdint_auth=key is None,
+            preferred_auth=(
                 "publickey" if key is not None else "keyboard-interactive"),
         )
         self.chan, _ = await self.conn.create_session(
@@ -252,11 +262,12 @@ class PtyClient:
 
 
 async def run_command(port: int, username: str, command: str,
-                      key: asyncssh.SSHKey | None = None) -> asyncssh.SSHCompletedProcess:
+                      key: asyncssh.SSHKey | None = None,
+                      passphrase: str | None = None) -> asyncssh.SSHCompletedProcess:
     """``ssh -p PORT HOST COMMAND`` without a PTY."""
     async with asyncssh.connect(
         "127.0.0.1", port, username=username, known_hosts=None,
         client_keys=[key] if key is not None else None, agent_path=None, kbdint_auth=key is None,
-        client_factory=_Client,
+        client_factory=partial(_Client, passphrase),
     ) as conn:
         return await conn.run(command, check=False)
