@@ -436,19 +436,21 @@ class _Connection(asyncssh.SSHServer):
         return self._challenge(found)
 
     def _challenge(self, found: NameLookup, note: str = "") -> KbdIntChallenge:
+        """The prompt. OpenSSH shows a challenge's instructions escaped outside ASCII (a
+        name or Chinese there reads as octal), its prompts as they are: the instructions are
+        plain English, the name and the Chinese are in the prompt."""
         name = found.nickname
         if found.state is NameState.PROTECTED:
             return ("mahjong-ssh", note, "",
                     ((f"Passphrase for {name} (Enter: play as a guest) 口令（回车：游客）: ",
                       False),))
-        lead = ""
-        if found.state is NameState.TAKEN:
-            lead = f"{clean_name(self.username)} is taken 已被占用: "
-        text = (f"{note}{lead}choose a passphrase to keep the name {name} (at least "
-                f"{self.limits.passphrase_min} characters), or press Enter to play as a "
-                f"guest this once.\n为名字 {name} 设一个口令（至少 {self.limits.passphrase_min} "
-                f"个字符）以便下次使用，或直接回车以游客身份进入。\n")
-        return ("mahjong-ssh", text, "", ((f"New passphrase for {name} 新口令: ", False),))
+        lead = "That name is taken. " if found.state is NameState.TAKEN else "A new name. "
+        text = (f"{note}{lead}Choose a passphrase ({self.limits.passphrase_min} characters or "
+                f"more) to keep it for your next visits, or press Enter to play as a guest "
+                f"this once.")
+        return ("mahjong-ssh", text, "",
+                ((f"New passphrase for {name} (Enter: guest) 为 {name} 设口令（回车：游客）: ",
+                  False),))
 
     async def validate_kbdint_response(self, username: str,
                                        responses: Any) -> KbdIntChallenge:
@@ -471,20 +473,21 @@ class _Connection(asyncssh.SSHServer):
             self.account = keyless.guest(found.nickname)
             return True
         if len(answer) < self.limits.passphrase_min:
-            return self._challenge(found, f"Too short 太短 (< {self.limits.passphrase_min}). ")
+            return self._challenge(found, "Too short. ")
         if not self._offer:  # asked twice, as passwd does: a typo would lock the name
             self._offer = answer
-            return ("mahjong-ssh", "", "", (("Repeat the passphrase 再输一次: ", False),))
+            return ("mahjong-ssh", "", "",
+                    ((f"Repeat the passphrase for {found.nickname} 再输一次: ", False),))
         if answer != self._offer:
             self._offer = ""
-            return self._challenge(found, "The two did not match 两次不一致. ")
+            return self._challenge(found, "The two did not match. ")
         if found.state is NameState.UNCLAIMED and self.server.online.get(found.account_id or -1):
             return False  # its player is connected: the name is not handed over
         account = keyless.protect(found, await keyless.hashed(answer))
         if account is None:  # taken meanwhile: start again with what the name is now
             self._keyless = found = keyless.lookup(found.nickname)
             self._offer = ""
-            return self._challenge(found, "That name was just taken 名字刚被占用. ")
+            return self._challenge(found, "That name was just taken. ")
         self.account = account
         return True
 
