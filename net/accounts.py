@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import json
 import os
 import sqlite3
 import time
@@ -40,6 +41,18 @@ CREATE TABLE IF NOT EXISTS account_secrets (  -- keyless accounts: a passphrase,
 """
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1  # 16 MiB, about 50 ms on one core
+GUEST_KEPT = 86_400.0  # a guest account unseen this long that left nothing is forgotten
+
+
+def _seated(state: str) -> list[int]:
+    """The account ids seated in a table's saved state (a corrupt state: none)."""
+    try:
+        data = json.loads(state)
+        seats = data.get("seats", []) if isinstance(data, dict) else []
+        return [s["account"] for s in seats
+                if isinstance(s, dict) and isinstance(s.get("account"), int)]
+    except (ValueError, TypeError, AttributeError, RecursionError):
+        return []
 
 
 def hash_passphrase(passphrase: str, salt: bytes | None = None) -> str:
@@ -86,6 +99,26 @@ class Keyless:
         self.db: sqlite3.Connection = store.db
         self.db.executescript(SCHEMA)
         self._hashing = asyncio.Semaphore(max(1, limits.hash_concurrency))
+        self.pruned = self.prune_guests()
+
+    def prune_guests(self, older_than: float = GUEST_KEPT) -> int:
+        """Forget guest accounts unseen for ``older_than`` seconds that left nothing behind
+        (no result, no stake result, no seat at a table): they can never be entered again, and
+        a stranger's flood of guest logins must not grow the database for ever."""
+        cutoff = time.time() - older_than
+        seated = {i for (state,) in self.db.execute("SELECT state FROM tables")
+                  for i in _seated(state)}
+        rows = self.db.execute(
+            "SELECT a.id FROM accounts a JOIN account_secrets s ON s.account_id = a.id "
+            "WHERE s.kind = 'guest' AND a.last_seen < ? "
+            "AND NOT EXISTS (SELECT 1 FROM results r WHERE r.account_id = a.id) "
+            "AND NOT EXISTS (SELECT 1 FROM stake_results r WHERE r.account_id = a.id)",
+            (cutoff,)).fetchall()
+        gone = [(i,) for (i,) in rows if i not in seated]
+        if gone:
+            self.db.executemany("DELETE FROM account_secrets WHERE account_id = ?", gone)
+            self.db.executemany("DELETE FROM accounts WHERE id = ?", gone)
+        return len(gone)
 
     def lookup(self, wanted: str) -> NameLookup:
         row = self.db.execute(

@@ -54,6 +54,8 @@ class Limits:
     channel_grace: float = 30.0  # seconds a logged-in connection may go without a session
     idle_seconds: float = 1800.0  # no key from a session this long: it is closed
     max_auth_tries: int = 6  # failed attempts of any method on one connection (MaxAuthTries)
+    logins_per_address_minute: int = 60  # logins from one address in a minute (each may make
+    # an account: a flood of them must not grow the database without end)
     passphrase_min: int = 4  # a keyless account's passphrase, in characters
     passphrase_max: int = 128
     hash_concurrency: int = 2  # passphrase hashes (scrypt, 16 MB each) computed at once

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import contextlib
 import gc
 import json
@@ -39,6 +40,7 @@ from net.driver import SSHDriver, clear_parser_cache
 from net.limits import (
     Limits,
     LogBudget,
+    WindowCount,
     clamp_size,
     early_drop,
     load_limits_file,
@@ -507,6 +509,12 @@ class _Connection(asyncssh.SSHServer):
             self.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "not logged in")
             return
         server.online[self.account.id] += 1
+        server.logins.add(self.address)
+        if server.logins.count(self.address) > self.limits.logins_per_address_minute:
+            self.log(logging.WARNING, "refused: too many logins from this address")
+            self.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                            "too many logins from your address, wait a minute 登录过于频繁")
+            return
         if count > self.limits.connections_per_address:
             self.log(logging.WARNING, "refused: %d logged-in connections from this address",
                      count)
@@ -905,6 +913,7 @@ class MahjongServer:
         self.unauth_total = 0
         self.online: Counter[int] = Counter()  # logged-in connections by account id
         self.account_sessions: Counter[int] = Counter()  # open app sessions by account id
+        self.logins = WindowCount(60.0)  # logins by address in the last minute
         self.connections = 0
         self.sessions: set[Session] = set()
         self.acceptor: asyncssh.SSHAcceptor | None = None
@@ -1089,6 +1098,10 @@ def main(args: argparse.Namespace) -> int:
         pass
     # Everything is saved and closed: leave without the interpreter's teardown, which with a
     # large heap took over 10 s (every object freed one by one, and the frozen ones scanned).
+    # What was registered to run at exit (the benchmark's probes, logging's flush) still runs.
+    run_exit_functions = getattr(atexit, "_run_exitfuncs", None)
+    if run_exit_functions is not None:
+        run_exit_functions()
     logging.shutdown()
     sys.stdout.flush()
     sys.stderr.flush()
