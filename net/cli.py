@@ -330,6 +330,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return int(server.main(args))
 
 
+def cmd_backup(args: argparse.Namespace) -> int:
+    """``mahjong-ssh backup [--data DIR] [--force] FILE``: exit 0 with what it wrote, 1 with
+    one line saying why not."""
+    from net.store import StorageError, backup
+    from tui.local import default_data_dir
+
+    data = Path(args.data) if args.data else default_data_dir()
+    try:
+        report = backup(data / "mahjong.sqlite3", Path(args.file), force=args.force)
+    except StorageError as exc:
+        print(f"mahjong-ssh backup: {exc}", file=sys.stderr)
+        return 1
+    print(report.describe())
+    print(f"to restore: stop the server, copy {report.path} over {data / 'mahjong.sqlite3'}, "
+          f"remove mahjong.sqlite3-wal and mahjong.sqlite3-shm beside it, start the server")
+    return 0
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from tui import local, textual_fixes
 
@@ -359,7 +377,20 @@ def build_parser() -> argparse.ArgumentParser:
                    help="computer players' pause before a move, seconds (default 0.5)")
     p.add_argument("--max-per-address", type=_positive, default=None,
                    help="connections allowed from one address (default 20)")
+    p.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
+                   help="change one limit on what clients control (repeatable; the names are "
+                   "net/limits.py's fields, e.g. chat_per_minute=10, tables_total=50)")
+    p.add_argument("--limits", type=Path, default=None, metavar="FILE",
+                   help="limits from a TOML file's [limits] table (--limit words win)")
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("backup", help="copy the server's database while it runs (SQLite's "
+                       "online backup); restore: stop the server, copy the file over "
+                       "DATA/mahjong.sqlite3, remove its -wal and -shm files")
+    p.add_argument("--data", default=None, help="the server's data directory")
+    p.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    p.add_argument("file", help="the backup to write (refused if it exists, unless --force)")
+    p.set_defaults(func=cmd_backup)
 
     p = sub.add_parser("play", help="play against three computer players in this terminal")
     p.add_argument("--rules", choices=rules, default=None)

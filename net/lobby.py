@@ -22,7 +22,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from engine.bots import LEVELS
 from engine.rulesets import RULESETS, UNLIMITED, OptionError, OptionSpec, find_ruleset
-from net.registry import TableState
+from net.registry import QUARANTINE_MARK, TableState
 from net.remote_app import ServerSide, color_system, options_text
 from net.sanitize import TABLE_NAME_RULE, clean_line, pad, table_name, valid_table_name
 from net.store import Account
@@ -167,6 +167,8 @@ class CreateTableScreen(ModalScreen[Any]):
         app = self.app
         if isinstance(app, LobbyApp) and name in app.server.registry.tables:
             raise CommandError(f"table {name} exists: type its name to sit 牌桌已存在")
+        if isinstance(app, LobbyApp):  # a quarantined name, or over a limit: said here
+            app.server.registry.check_create(name, creator=app.account)
         options: dict[str, Any] = {}
         for spec in option_specs(self.rules):
             value = parse_option_text(spec, self.query_one(f"#opt-{spec.key}", Input).value)
@@ -271,8 +273,12 @@ class LobbyApp(ServerSide, App[Any]):
 
     def _content(self) -> Text:
         t = Text()
-        infos = [table.info() for table in self.server.registry.tables.values()]
-        if not infos:
+        registry = self.server.registry
+        problem = registry.storage_problem
+        if problem:
+            t.append(f"⚠ {problem}\n", style="bold red")
+        infos = [table.info() for table in registry.tables.values()]
+        if not infos and not registry.quarantined:
             t.append("No tables yet. Type a name to create one. 还没有牌桌，输入名字创建。\n")
         # the tables one can sit at first, finished games last (each group oldest first)
         infos.sort(key=lambda info: _STATE_ORDER[info.state])
@@ -296,6 +302,9 @@ class LobbyApp(ServerSide, App[Any]):
             if info.stakes_possible and (info.stakes or not info.stakes_enabled):
                 on = "on 开" if info.stakes_enabled else "off 关"
                 t.append(f"      压鸽子 stakes {on}: {len(info.stakes)}/4\n")
+        for q in registry.quarantined.values():  # kept for the operator, out of play
+            t.append(f"  {pad(clean_line(q.name, 40), 16)}", style="bold")
+            t.append(f" {q.rules:<9} {QUARANTINE_MARK}\n", style="red")
         return t
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -321,15 +330,21 @@ class LobbyApp(ServerSide, App[Any]):
                 else:
                     args.append(word)
             words = args
+        registry = self.server.registry
         try:
             command: Command = parse_command(" ".join(shlex.quote(w) for w in words))
-            if command.name == "join" and command.table in self.server.registry.tables:
-                self.server.registry.get_or_create(command.table, command.rules,
-                                                   dict(command.options), command.bots)
-        except ValueError as exc:  # CommandError, TableExists
+            if command.name == "join" and command.table in registry.tables:
+                registry.get_or_create(command.table, command.rules, dict(command.options),
+                                       command.bots, creator=self.account)
+            elif command.name == "join":  # a new table: its name and the limits, said here
+                # (the session creates it, with the connection's address)
+                registry.check_create(command.table, creator=self.account)
+            elif command.name == "watch":
+                registry.find(command.table)  # a quarantined name is refused
+        except ValueError as exc:  # CommandError, TableExists, TableQuarantined, TableLimit
             self.query_one("#msg", Static).update(Text(str(exc)))
             return
-        if command.name == "watch" and command.table not in self.server.registry.tables:
+        if command.name == "watch" and command.table not in registry.tables:
             self.query_one("#msg", Static).update(Text(f"no table {command.table} 没有这个牌桌"))
             return
         self.exit(command)

@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import sqlite3
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -31,8 +32,9 @@ from engine.rulesets import RULESETS, OptionError, find_ruleset
 from engine.situation import Spectator
 from engine.table import Hand, Phase
 from engine.view import View, build_view
+from net.limits import Limits, RateLimit, WindowCount
 from net.sanitize import clean_line
-from net.store import Account, ActionRow, Store, TableRow
+from net.store import Account, ActionRow, CorruptRow, StorageError, Store, TableRow
 from tui.client import TableUpdate, UpdateCallback
 from tui.local import expiry_action
 from tui.waker import Waker
@@ -180,6 +182,7 @@ class Seat:
 
 
 CHAT_KEPT = 20  # chat lines a table keeps for those who come later
+CHAT_TOO_FAST = "slow down: too many chat lines 发言太快"
 IDLE_AFTER = 2  # turn-timer expiries in a row after which a seated player counts as away
 IDLE_SECONDS = 1.0  # an idle player's timer: his turn is played as its expiry plays it
 
@@ -241,6 +244,9 @@ class SharedTable:
         self._closed = False
         self.on_info: list[InfoCallback] = []  # the lobby listens here
         self.actions_applied = 0
+        self.creator: int | None = None  # the account that created the table (its limit)
+        # the registry's per-account chat rate: False when the account's line is one too many
+        self.chat_gate: Callable[[int], bool] | None = None
 
     # --- seats ----------------------------------------------------------------------------
     def seat_of(self, account_id: int) -> int | None:
@@ -746,6 +752,17 @@ class SharedTable:
     def clients(self) -> list[SeatClient]:
         return [c for s in self.seats for c in s.clients] + list(self.spectators)
 
+    def chat_from(self, account: Account, text: str) -> str | None:
+        """``account`` says ``text``: None when it went to everyone at the table, else why
+        not (a line over the account's chat rate goes to nobody)."""
+        line = clean_line(text)
+        if not line:
+            return None
+        if self.chat_gate is not None and not self.chat_gate(account.id):
+            return CHAT_TOO_FAST
+        self.chat(account.nickname, line)
+        return None
+
     def chat(self, who: str, text: str) -> None:
         line = clean_line(text)
         if not line:
@@ -769,6 +786,7 @@ class SharedTable:
             "stakes": [s.to_json() for s in self.stakes.values()],
             "hand_stakes": {str(k): v.to_json() for k, v in self.hand_stakes.items()},
             "bot_levels": list(self.bot_levels),
+            "creator": self.creator,
         })
 
     def _save(self) -> None:
@@ -779,7 +797,10 @@ class SharedTable:
     def restore(cls, row: TableRow, config: TableConfig, store: Store,
                 player_factory: Callable[[str], Player] = basic_player) -> SharedTable:
         """Rebuild a table from its row and its recorded actions: the game is replayed from
-        its seed, so it resumes at its last applied action with all scores."""
+        its seed, so it resumes at its last applied action with all scores. Anything that
+        does not replay exactly (an action missing, out of order, illegal, a hand left
+        unfinished before the last) raises: the caller quarantines the table. Nothing is
+        written."""
         state = row.state
         levels = state.get("bot_levels")
         table = cls(row.name, row.rules, row.options, config, store, player_factory,
@@ -796,24 +817,32 @@ class SharedTable:
             if s:
                 table.seats[i].occupant = Occupant(int(s["account"]), str(s["name"]))
                 table.seats[i].dropped_at = now  # the grace period starts at the restart
+        creator = state.get("creator")
+        table.creator = int(creator) if creator is not None else None
         table.game_no = int(state.get("game_no", 0))
         seed = state.get("game_seed")
         started = int(state.get("hands_started", 0))
         if seed is not None and started > 0:
             game = Game(table.ruleset, int(seed))
-            by_hand: dict[int, list[ActionRow]] = {}
-            for a in store.actions(row.name, table.game_no):
-                by_hand.setdefault(a.hand_no, []).append(a)
+            rows = store.iter_actions(row.name, table.game_no)  # one at a time: memory flat
+            pending: ActionRow | None = next(rows, None)
             for hand_no in range(1, started + 1):
                 hs = table.hand_stakes.get(hand_no, HandStakes((), table.allowed_seats()))
                 game.spectators = hs.spectators()
                 game.allow_spectators = hs.allow
                 hand = game.new_hand()
-                for a in by_hand.get(hand_no, []):
-                    game.apply(a.seat, Action.from_json(a.action))
+                while pending is not None and pending.hand_no == hand_no:
+                    if pending.i != len(hand.actions):
+                        raise CorruptRow(f"hand {hand_no}: action {pending.i} is stored "
+                                         f"after {len(hand.actions)} actions")
+                    game.apply(pending.seat, Action.from_json(pending.action))
+                    pending = next(rows, None)
                 if hand_no < started and not hand.is_over:
-                    log.error("table %s: hand %d is not over in the record", row.name, hand_no)
-                    break
+                    raise CorruptRow(f"hand {hand_no} is not over in the record, though "
+                                     f"hand {started} was started")
+            if pending is not None:
+                raise CorruptRow(f"an action is stored for hand {pending.hand_no}, not one "
+                                 f"of the {started} hands started")
             table.game = game
             table.game_seed = int(seed)
             table.hands_started = started
@@ -908,8 +937,9 @@ class SeatClient:
             return "only a seated player can start 只有入座的玩家可以开始"
         return self.table.start()
 
-    def chat(self, text: str) -> None:
-        self.table.chat(self.account.nickname, text)
+    def chat(self, text: str) -> str | None:
+        """Say ``text`` to the table: None when sent, else why not (too many lines)."""
+        return self.table.chat_from(self.account, text)
 
     def stand(self) -> None:
         self.table.stand(self)
@@ -932,28 +962,125 @@ class TableExists(ValueError):
     """Joining an existing table with settings of a new one."""
 
 
+class TableQuarantined(ValueError):
+    """The name of a table whose saved game could not be read: it is not made afresh."""
+
+
+class TableLimit(ValueError):
+    """A new table over a limit (the creator's, the server's, the address's)."""
+
+
+QUARANTINE_MARK = "⚠ quarantined: its saved game could not be read 存档无法读取"
+
+
+@dataclass(frozen=True)
+class QuarantinedTable:
+    """A stored table kept out of play, untouched in the database, for the operator."""
+
+    name: str
+    rules: str
+    reason: str
+
+    def refusal(self) -> str:
+        return (f"table {self.name} is quarantined: its saved game could not be read "
+                f"({self.reason}); it is kept for the server's operator: choose another name "
+                f"牌桌{self.name}的存档无法读取，已隔离，请换一个名字")
+
+
+class LoadCounts(int):
+    """What :meth:`Registry.load` did: the tables restored (this int, as it always was) and
+    the tables ``quarantined``."""
+
+    quarantined: int
+
+    def __new__(cls, restored: int, quarantined: int = 0) -> LoadCounts:
+        counts = super().__new__(cls, restored)
+        counts.quarantined = quarantined
+        return counts
+
+    @property
+    def restored(self) -> int:
+        return int(self)
+
+
+def _reason(exc: BaseException) -> str:
+    """Why a stored table did not restore, in one short line."""
+    if isinstance(exc, CorruptRow):
+        text = str(exc)
+    elif isinstance(exc, IllegalActionError):
+        text = f"a stored action does not replay: {exc}"
+    elif isinstance(exc, sqlite3.Error):
+        text = f"the database: {exc}"
+    else:
+        text = f"{type(exc).__name__}: {exc}"
+    return clean_line(text, 160)
+
+
+CHAT_BUCKETS = 10_000  # accounts whose chat rate is remembered at once
+
+
 class Registry:
-    """All tables of the process, by name."""
+    """All tables of the process, by name, with what limits their creation and chat
+    (:class:`~net.limits.Limits`), and the stored tables that could not be restored."""
 
     def __init__(self, config: TableConfig | None = None, store: Store | None = None,
-                 player_factory: Callable[[str], Player] = basic_player) -> None:
+                 player_factory: Callable[[str], Player] = basic_player, *,
+                 limits: Limits | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.config = config or TableConfig()
         self.store = store
         self.player_factory = player_factory
+        self.limits = limits or Limits()
+        self.clock = clock
         self.tables: dict[str, SharedTable] = {}
+        self.quarantined: dict[str, QuarantinedTable] = {}
+        self._closed: set[str] = set()  # names closed in this process (their row is gone)
+        self._created_from = WindowCount(3600.0, clock)  # tables created, by address
+        self._chat: dict[int, RateLimit] = {}  # by account id
 
-    def load(self) -> int:
+    @property
+    def storage_problem(self) -> str | None:
+        """What the players should know while the database cannot be written."""
+        return self.store.problem if self.store is not None else None
+
+    def load(self) -> LoadCounts:
+        """Restore the stored tables. One that cannot be read or replayed is quarantined:
+        kept in the database untouched, out of play, listed, its name refused; one log line
+        each. A database whose tables cannot be read at all raises StorageError."""
         if self.store is None:
-            return 0
-        for row in self.store.load_tables():
+            return LoadCounts(0, 0)
+        try:
+            rows = self.store.load_tables()
+        except sqlite3.Error as exc:
+            raise StorageError(f"{self.store.path}: its tables cannot be read ({exc}): restore "
+                               f"it from a backup or move it away to start afresh") from None
+        for row in rows:
+            if row.name in self.tables or row.name in self.quarantined:
+                continue
+            if row.fault is not None:
+                self._quarantine(row, row.fault)
+                continue
             try:
                 table = SharedTable.restore(row, self.config, self.store, self.player_factory)
-            except Exception:
-                log.exception("table %s could not be restored", row.name)
+            except Exception as exc:  # whatever a damaged row makes the replay raise
+                log.debug("table %s: restore failed", row.name, exc_info=True)
+                self._quarantine(row, _reason(exc))
                 continue
-            table.on_empty = self._drop
-            self.tables[row.name] = table
-        return len(self.tables)
+            self._adopt(table)
+        return LoadCounts(len(self.tables), len(self.quarantined))
+
+    def _quarantine(self, row: TableRow, reason: str) -> None:
+        q = QuarantinedTable(row.name, clean_line(row.rules, 20) or "?", reason)
+        self.quarantined[row.name] = q
+        log.error("table %s quarantined: its saved game could not be read (%s); it stays in "
+                  "%s untouched and out of play, and its name is refused",
+                  clean_line(row.name, 40), reason,
+                  self.store.path if self.store is not None else "the database")
+
+    def _adopt(self, table: SharedTable) -> None:
+        table.on_empty = self._drop
+        table.chat_gate = self.chat_allowed
+        self.tables[table.name] = table
 
     def _drop(self, table: SharedTable) -> None:
         """An empty table closes: out of the lobby and the database (its games' results and
@@ -962,17 +1089,85 @@ class Registry:
             return
         del self.tables[table.name]
         table.close()
+        if len(self._closed) < 100_000:
+            self._closed.add(table.name)
         if self.store is not None:
             self.store.delete_table(table.name)
         log.info("table %s closed: nobody there for %.0f s", table.name,
                  self.config.empty_seconds)
 
+    # --- limits ---------------------------------------------------------------------------
+    def chat_allowed(self, account_id: int) -> bool:
+        """One more chat line from ``account_id`` is within ``chat_per_minute`` (a burst of
+        ``chat_burst``), over all its tables."""
+        bucket = self._chat.get(account_id)
+        if bucket is None:
+            if len(self._chat) >= CHAT_BUCKETS:
+                self._forget_chatters()
+            bucket = self._chat[account_id] = RateLimit(
+                self.limits.chat_per_minute, 60.0, self.limits.chat_burst, self.clock)
+        return bucket.allow()
+
+    def _forget_chatters(self) -> None:
+        """Forget the buckets that are full again (as if new), then the oldest."""
+        now = self.clock()
+        for key in [k for k, b in self._chat.items()
+                    if b.tokens + (now - b.stamp) * b.rate >= b.burst]:
+            del self._chat[key]
+        while len(self._chat) >= CHAT_BUCKETS // 2:
+            del self._chat[next(iter(self._chat))]
+
+    def check_name(self, name: str) -> None:
+        """TableQuarantined when ``name`` belongs to a stored table that is not in play."""
+        q = self.quarantined.get(name)
+        if q is not None:
+            raise TableQuarantined(q.refusal())
+        if (name not in self.tables and name not in self._closed and self.store is not None
+                and self.store.has_table(name)):
+            raise TableQuarantined(
+                f"table {name} is in the database but not in play (not restored at start): "
+                f"choose another name 牌桌{name}已存在于数据库中，请换一个名字")
+
+    def check_create(self, name: str, creator: Account | None = None,
+                     address: str | None = None) -> None:
+        """Whether a new table ``name`` may be created now: TableQuarantined for a stored
+        table's name, TableLimit past ``tables_total``, the creator's ``tables_per_account``
+        open tables, or the address's ``tables_per_address_hour``."""
+        self.check_name(name)
+        limits = self.limits
+        if len(self.tables) >= limits.tables_total:
+            raise TableLimit(f"the server has {len(self.tables)} open tables, its most: join "
+                             f"one of them 服务器牌桌已满，请加入现有牌桌")
+        if creator is not None:
+            mine = sum(1 for t in self.tables.values() if t.creator == creator.id)
+            if mine >= limits.tables_per_account:
+                raise TableLimit(f"you have {mine} open tables you created (at most "
+                                 f"{limits.tables_per_account}): play at one, or wait for one "
+                                 f"to close 你创建的牌桌已达上限")
+        if address is not None:
+            made = self._created_from.count(address)
+            if made >= limits.tables_per_address_hour:
+                raise TableLimit(f"{made} tables were created from your address in the last "
+                                 f"hour (at most {limits.tables_per_address_hour}): join one "
+                                 f"that exists 本地址一小时内建桌过多")
+
+    def find(self, name: str) -> SharedTable | None:
+        """The table ``name`` to watch, or None; TableQuarantined for a quarantined one."""
+        table = self.tables.get(name)
+        if table is None:
+            self.check_name(name)
+        return table
+
     def get_or_create(self, name: str, rules: str | None = None,
                       options: Mapping[str, Any] | None = None,
-                      bots: tuple[str, str, str, str] | None = None) -> SharedTable:
+                      bots: tuple[str, str, str, str] | None = None,
+                      creator: Account | None = None,
+                      address: str | None = None) -> SharedTable:
         """The table ``name``; created with ``rules``, ``options`` and computer ``bots``
-        levels when new. For an existing table, settings that differ from its own raise
-        :class:`TableExists` (options are chosen when a table is created). Bad options raise
+        levels when new, by ``creator`` from ``address`` (within :meth:`check_create`'s
+        limits: TableLimit, TableQuarantined; joining an existing table is never limited).
+        For an existing table, settings that differ from its own raise :class:`TableExists`
+        (options are chosen when a table is created). Bad options raise
         :class:`~engine.rulesets.OptionError`, an unknown ruleset ValueError."""
         table = self.tables.get(name)
         if table is not None:
@@ -988,13 +1183,17 @@ class Registry:
                     f"table {name} already exists with {', '.join(problems)}; options are "
                     f"set when a table is created 牌桌已存在，选项只能在创建时设置")
             return table
+        self.check_create(name, creator, address)
         rules = rules or "yichun"
         if rules not in RULESETS:
             raise ValueError(f"unknown ruleset {rules!r} (one of {', '.join(RULESETS)})")
         table = SharedTable(name, rules, options or {}, self.config, self.store,
                             self.player_factory, bots)
-        table.on_empty = self._drop
-        self.tables[name] = table
+        table.creator = creator.id if creator is not None else None
+        self._adopt(table)
+        self._closed.discard(name)
+        if address is not None:
+            self._created_from.add(address)
         table._save()
         return table
 
