@@ -765,7 +765,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                     lang = command.lang or lang
                     asked = command.lang or asked
                 try:
-                    table = self.server.table_for(command)
+                    table = self.server.table_for(command, account, self.conn.address)
                 except ValueError as exc:  # TableExists, OptionError, unknown ruleset
                     if from_lobby:
                         notice, command = f"error 错误: {exc}", Command("lobby")
@@ -946,10 +946,10 @@ class MahjongServer:
         self.host_key = self.load_host_key()
         self.store = open_store(self.data_dir / "mahjong.sqlite3")
         self.keyless = Keyless(self.store, self.limits)
-        self.registry = Registry(self.config.table, self.store)
+        self.registry = Registry(self.config.table, self.store, limits=self.limits)
         restored = self.registry.load()
-        if restored:
-            log.info("restored %d tables", restored)
+        if restored or restored.quarantined:
+            log.info("restored %d tables, quarantined %d", restored, restored.quarantined)
         self.registry.resume()
         self.acceptor = await asyncssh.create_server(
             lambda: _Connection(self),
@@ -974,11 +974,15 @@ class MahjongServer:
         self.port = self.acceptor.sockets[0].getsockname()[1]
         return self.port
 
-    def table_for(self, command: Command) -> SharedTable | None:
+    def table_for(self, command: Command, account: Account | None = None,
+                  address: str | None = None) -> SharedTable | None:
+        """The table a join or watch command names: a join creates it (within the table
+        limits, as ``account`` from ``address``). ValueError with the reason it cannot
+        (quarantined, a limit, other settings)."""
         if command.name == "watch":
-            return self.registry.tables.get(command.table)
+            return self.registry.find(command.table)
         return self.registry.get_or_create(command.table, command.rules, dict(command.options),
-                                           command.bots)
+                                           command.bots, creator=account, address=address)
 
     def stats_text(self) -> str:
         """The leaderboard, one per ruleset (their points are on different scales), then the
@@ -1072,7 +1076,7 @@ def main(args: argparse.Namespace) -> int:
     gc.set_threshold(2_000, 10, 1_000)
     config = ServerConfig(
         host=getattr(args, "host", None) or "127.0.0.1",
-        port=int(getattr(args, "port", None) or 2222),
+        port=2222 if getattr(args, "port", None) is None else int(args.port),
         data_dir=Path(args.data) if getattr(args, "data", None) else default_data_dir(),
         allow_anonymous=not getattr(args, "no_anonymous", False),
     )
