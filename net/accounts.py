@@ -185,7 +185,7 @@ class Keyless:
             if account_id is not None:
                 self.db.execute("INSERT INTO account_secrets (account_id, kind, hash, created) "
                                 "VALUES (?, 'guest', NULL, ?)", (account_id, now))
-                return Account(account_id, name, None)
+                return Account(account_id, name, None, guest=True)
 
     def _insert(self, nickname: str, now: float) -> int | None:
         try:

@@ -832,14 +832,14 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         from net.remote_app import RemoteSettings
 
         store = self.server.store
-        kept = None if account.anonymous else store.load_settings(account.id)
+        kept = None if account.guest else store.load_settings(account.id)
         settings = RemoteSettings.from_data(kept or {})
         if kept is not None and kept.get("lang") in ("en", "zh"):
             settings.kept_lang = settings.lang
         visit = asked or (fallback or settings.lang if settings.kept_lang is None else None)
         if visit:  # this visit's language, not kept unless picked in the settings
             settings.lang = settings.visit_lang = visit
-        if not account.anonymous:
+        if not account.guest:
             settings.saver = partial(store.save_settings, account.id)
         return settings
 
