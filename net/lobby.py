@@ -114,7 +114,7 @@ class CreateTableScreen(ModalScreen[Any]):
         for spec in option_specs(rules):
             rows.append(Horizontal(
                 Label(f"{spec.zh} {spec.key}"),
-                Input(option_text(spec.default), id=f"opt-{spec.key}"),
+                Input(option_text(spec.default), id=f"opt-{spec.key}", max_length=20),
                 classes="row"))
         for i in range(4):
             rows.append(Horizontal(

@@ -30,6 +30,8 @@ from tui.result_text import (
 if TYPE_CHECKING:
     from tui.app import MahjongApp
 
+INPUT_MAX = 20  # characters in a form's number field: what is typed is bounded too
+
 
 def close_screen(screen: Screen[Any], result: Any = None) -> bool:
     """Dismiss ``screen`` if it is the one on top; False (nothing popped) if it is not.
@@ -135,10 +137,11 @@ class NewGameScreen(_Page):
                         yield Checkbox("", bool(value), id=f"opt-{spec.key}")
                     else:
                         yield Input("" if value is None else str(value), id=f"opt-{spec.key}",
-                                    type="integer" if not spec.allow_none else "text")
+                                    type="integer" if not spec.allow_none else "text",
+                                    max_length=INPUT_MAX)
             with Horizontal(classes="form-row"):
                 yield Label(tr(lang, "ng_seed"))
-                yield Input("", id="seed", type="integer")
+                yield Input("", id="seed", type="integer", max_length=INPUT_MAX)
             yield Label("", id="error", classes="error-text")
             yield Button(tr(lang, "ng_start"), id="start", variant="primary")
             yield Static(tr(lang, "ng_help"), classes="keys")
@@ -224,7 +227,7 @@ class SettingsScreen(_Page):
             if hasattr(self.mj.client, "bot_delay"):  # a table of one's own: its pace
                 with Horizontal(classes="form-row"):
                     yield Label(tr(lang, "set_delay"))
-                    yield Input(str(s.bot_delay), id="delay", type="number")
+                    yield Input(str(s.bot_delay), id="delay", type="number", max_length=INPUT_MAX)
             with Horizontal(classes="form-row"):
                 yield Label(tr(lang, "set_hints"))
                 yield Checkbox("", s.show_waits, id="show-waits")
