@@ -13,6 +13,18 @@ table does not act on at once), the rest wait until the app has settled (its que
 shown screen's are empty), so a key that opens a screen — ``/`` for chat — has it open and
 focused before the text typed into it arrives, and nothing typed meant for the chat line runs
 as a table key.
+
+Input is bounded (``net.limits.Limits``), whatever a client sends: bytes wait in a backlog of
+at most ``input_backlog`` bytes, and at most ``input_chunk`` characters of it are parsed in one
+turn of the event loop (the rest on the next turn), so one session never holds the loop for
+long; a burst that overflows the backlog is dropped until the backlog has drained, and the
+parser then starts afresh. Events parsed behind a key being dispatched wait in a queue of at
+most ``input_events_backlog``; past it they are dropped (plain characters are then skipped
+unparsed). After any event it posts, the driver holds what follows, so a flood of mouse or
+focus reports is bounded as keys are. A bracketed paste longer than the backlog is cut: the
+app gets its first ``input_backlog`` characters, the rest is dropped up to the paste's end
+marker (Textual's parser would buffer the whole paste). The player is told once, the first
+time input is dropped; a parser error is logged once, with its traceback only at DEBUG.
 """
 
 from __future__ import annotations
@@ -23,6 +35,7 @@ import logging
 from codecs import getincrementaldecoder
 from collections import deque
 from collections.abc import Callable
+from enum import Enum
 from typing import Any, Protocol
 
 from textual import events
@@ -31,12 +44,35 @@ from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 
+from net.limits import Limits, LogBudget, clamp_size
+
 log = logging.getLogger("net.driver")
 
 ESC_TIMEOUT = 0.12  # the parser's own Esc timeout is 0.1 s
 HIGH_WATER = 256 * 1024  # bytes buffered for a client before frames are dropped
 SETTLE_POLL = 0.002  # seconds between looks at whether the app is done with a posted key
 SETTLE_MAX = 0.5  # a key waits at most this long behind the one before it
+DROP_NOTICE = "Too much input at once: some keys were dropped 输入过多，部分按键已丢弃"
+PASTE_START = "\x1b[200~"  # bracketed paste (mode 2004), as the terminal sends it
+PASTE_END = "\x1b[201~"
+ESC = "\x1b"
+SEQUENCE_MAX = 33  # Esc and the 32 characters past which Textual's parser gives a sequence up
+
+
+class Paste(Enum):
+    """Where the input stream is, as to bracketed paste (followed by the driver itself)."""
+
+    OUTSIDE = "outside"
+    INSIDE = "inside"  # the parser is buffering a paste
+    CUT = "cut"  # a paste was cut at the limit: the rest is dropped up to its end marker
+
+
+def marker_tail(text: str, marker: str) -> str:
+    """The end of ``text`` that could begin ``marker`` (split across reads)."""
+    for n in range(min(len(marker) - 1, len(text)), 0, -1):
+        if marker.startswith(text[-n:]):
+            return text[-n:]
+    return ""
 
 
 class Channel(Protocol):
@@ -69,18 +105,37 @@ class SSHDriver(Driver):
         mouse: bool = True,
         size: tuple[int, int] | None = None,
         high_water: int = HIGH_WATER,
+        limits: Limits = Limits(),  # noqa: B008 - frozen: one shared default is safe
     ) -> None:
-        super().__init__(app, debug=debug, mouse=mouse, size=size)
+        self.limits = limits
+        self.size = clamp_size(*size, limits) if size else clamp_size(80, 24, limits)
+        super().__init__(app, debug=debug, mouse=mouse, size=self.size)
         self.channel = channel
-        self.size = size or (80, 24)
         self.high_water = high_water
         self.dropping = False  # frames are being dropped until the client drains
         self.frames_dropped = 0
         self.bytes_written = 0
         self._parser: XTermParser | None = None
-        self._decode = getincrementaldecoder("utf-8")(errors="replace").decode
+        self._decoder = getincrementaldecoder("utf-8")(errors="replace")
         self._input_enabled = False
-        self._pending: list[str] = []
+        # input: bytes waiting to be parsed (at most ``input_backlog``); past it a burst is
+        # dropped until the backlog has drained (``_overflow``), then the parser starts afresh
+        self._backlog = bytearray()
+        self._overflow = False
+        self._chunk = max(2, limits.input_chunk)
+        self._budget = self._chunk  # characters this turn of the loop may still parse
+        self._turn_events = 0  # events the parser gave this turn
+        self._turn_handle: asyncio.Handle | None = None
+        self._paste = Paste.OUTSIDE
+        self._paste_len = 0  # characters of the current paste given to the parser
+        self._carry = ""  # the stream's last characters that may begin the awaited marker
+        self.bytes_dropped = 0  # input bytes that did not fit the backlog
+        self.events_dropped = 0  # events (or plain characters) past the events backlog
+        self.paste_dropped = 0  # characters of pastes cut at the limit
+        self.chars_parsed = 0  # characters taken from the backlog (decoded)
+        self.parser_errors = 0
+        self.told = False  # the player was told that input was dropped
+        self._debug_log = LogBudget(limits.log_lines_per_connection)
         self._out: list[str] = []  # this frame's pieces, sent by ``flush``
         self._tick_handle: asyncio.TimerHandle | None = None
         # events parsed but not yet given to the app, behind a key it is still dispatching
@@ -89,6 +144,16 @@ class SSHDriver(Driver):
         self._held_since = 0.0
         self._release_handle: asyncio.TimerHandle | None = None
         self._closed = False
+
+    @property
+    def backlog_bytes(self) -> int:
+        """Input bytes waiting to be parsed."""
+        return len(self._backlog)
+
+    @property
+    def held_events(self) -> int:
+        """Parsed events waiting behind one the app is still dispatching."""
+        return len(self._held)
 
     @classmethod
     def factory(cls, channel: Channel, **kwargs: Any) -> Callable[..., SSHDriver]:
@@ -154,32 +219,204 @@ class SSHDriver(Driver):
         self._app.post_message(message)
 
     def feed(self, data: bytes | str) -> None:
-        """Bytes from the client (asyncssh ``data_received``)."""
-        text = self._decode(data) if isinstance(data, bytes) else data
-        if not text:
+        """Bytes from the client (asyncssh ``data_received``): into the backlog, as much as
+        fits; parsed now if this turn of the loop has parsed less than ``input_chunk``."""
+        if self._closed:
             return
-        if not self._input_enabled or self._parser is None:
-            self._pending.append(text)
+        raw = data.encode("utf-8", "replace") if isinstance(data, str) else data
+        if not raw:
             return
-        self._feed_text(text)
+        if self._overflow:  # the rest of a burst that overflowed: dropped until caught up
+            self._dropped_bytes(len(raw))
+            return
+        room = self.limits.input_backlog - len(self._backlog)
+        if len(raw) > room:
+            self._backlog += raw[:max(room, 0)]
+            self._dropped_bytes(len(raw) - max(room, 0))
+            self._overflow = True
+        else:
+            self._backlog += raw
+        self._drain()
 
-    def _feed_text(self, text: str) -> None:
-        parser = self._parser
-        assert parser is not None
-        try:
-            for message in parser.feed(text):
-                self._take(message)
-        except Exception:  # a parser error must not end the session: start a fresh parser
-            log.info("input parser reset after bad input", exc_info=True)
-            self._finish_parser()
-            self._parser = XTermParser()
+    def _drain(self) -> None:
+        """Parse from the backlog what this turn's budget allows; the rest on the next turn."""
+        if not self._input_enabled or self._parser is None or self._closed:
+            return
+        backlog, decoder = self._backlog, self._decoder
+        per_turn = max(1, self.limits.input_events_per_turn)
+        while backlog and self._budget > 0 and self._turn_events < per_turn:
+            pending = 1 if decoder.getstate()[0] else 0  # a split character: one more
+            # about as many characters as this turn may still parse events (a plain
+            # character is one event; a sequence of up to 33 characters a few)
+            n = min(self._budget - pending, len(backlog),
+                    max(SEQUENCE_MAX, per_turn - self._turn_events))
+            if n <= 0:
+                break
+            chunk = bytes(backlog[:n])
+            del backlog[:n]
+            text = decoder.decode(chunk)
+            self._budget -= max(n, len(text))
+            self.chars_parsed += len(text)
+            if text:
+                self._route(text)
+        if not backlog and self._overflow:
+            self._resync()
+        if self._turn_handle is None and (backlog or self._budget < self._chunk
+                                          or self._turn_events):
+            self._turn_handle = self._loop.call_soon(self._next_turn)
         self._schedule_tick()
 
+    def _next_turn(self) -> None:
+        self._turn_handle = None
+        self._budget = self._chunk
+        self._turn_events = 0
+        if self._backlog or self._overflow:
+            self._drain()
+
+    def _dropped_bytes(self, n: int) -> None:
+        self.bytes_dropped += n
+        self._tell()
+
+    def _tell(self) -> None:
+        """Tell the player, once, that input was dropped."""
+        if self.told:
+            return
+        self.told = True
+        log.info("input dropped: more than the limits allow at once")
+        notify = getattr(self._app, "notify", None)
+        if notify is not None:
+            with contextlib.suppress(Exception):
+                notify(DROP_NOTICE, severity="warning", markup=False)
+
+    def _resync(self) -> None:
+        """The backlog has drained after input was dropped: what the parser holds belongs to
+        a stream with a gap in it. A paste it was buffering is given to the app as it stands;
+        the rest (half an escape sequence, half a character) is dropped with the parser."""
+        self._overflow = False
+        if self._paste is Paste.INSIDE:
+            self._parse(PASTE_END)
+        self._paste, self._paste_len, self._carry = Paste.OUTSIDE, 0, ""
+        self._decoder.reset()
+        self._finish_parser()
+        self._parser = XTermParser()
+
+    def _route(self, text: str) -> None:
+        """Give ``text`` to the parser, following bracketed pastes: a paste is cut at
+        ``input_backlog`` characters (the parser gets its end marker from us), and what
+        follows is dropped up to the client's own end marker."""
+        cap = self.limits.input_backlog
+        while text:
+            carry = self._carry
+            joined = carry + text
+            if self._paste is Paste.OUTSIDE:
+                at = joined.find(PASTE_START)
+                if at < 0:
+                    self._carry = marker_tail(joined, PASTE_START)
+                    self._parse(text)
+                    return
+                n = at + len(PASTE_START) - len(carry)  # through the marker
+                self._parse(text[:n], opens_paste=True)
+                text, self._carry = text[n:], ""
+                self._paste, self._paste_len = Paste.INSIDE, 0
+            elif self._paste is Paste.INSIDE:
+                at = joined.find(PASTE_END)
+                content = len(text) if at < 0 else max(0, at - len(carry))
+                room = cap - self._paste_len
+                if content <= room:
+                    if at < 0:
+                        self._parse(text)
+                        self._paste_len += content
+                        self._carry = marker_tail(joined, PASTE_END)
+                        return
+                    n = at + len(PASTE_END) - len(carry)
+                    self._parse(text[:n])
+                    text, self._carry = text[n:], ""
+                    self._paste = Paste.OUTSIDE
+                    continue
+                # too long: the paste's first ``cap`` characters, ended by us
+                self._parse(text[:room] + PASTE_END)
+                self._carry = marker_tail(carry + text[:room], PASTE_END)
+                text = text[room:]
+                self._paste = Paste.CUT
+                self._tell()
+            else:  # CUT: dropped up to the client's end marker
+                at = joined.find(PASTE_END)
+                if at < 0:
+                    self.paste_dropped += len(text)
+                    self._carry = marker_tail(joined, PASTE_END)
+                    return
+                n = at + len(PASTE_END) - len(carry)
+                self.paste_dropped += n
+                text, self._carry = text[n:], ""
+                self._paste = Paste.OUTSIDE
+
+    def _parse(self, text: str, opens_paste: bool = False) -> None:
+        """``text`` through the parser, its events to ``_take``, in pieces of about as many
+        characters as the events backlog has room for (each plain character is one event),
+        so that once it is full the rest is shed (``_shed``) rather than parsed."""
+        cap = self.limits.input_events_backlog
+        while text:
+            parser = self._parser
+            if parser is None:
+                return
+            if self._holding and len(self._held) >= cap and self._paste is Paste.OUTSIDE:
+                self._shed(text, opens_paste)
+                return
+            piece = text[:max(SEQUENCE_MAX, cap - len(self._held))]
+            text = text[len(piece):]
+            try:
+                for message in parser.feed(piece):
+                    self._take(message)
+            except Exception as exc:  # a parser error must not end the session
+                self._parser_failed(exc)
+
+    def _shed(self, text: str, opens_paste: bool) -> None:
+        """The events backlog is full: ``text`` (outside a paste) is dropped unparsed, as the
+        events it would make would be (Textual's parser costs 10-25 us an event). A parser
+        inside an escape sequence starts afresh; a paste's start marker that ends ``text``
+        still opens the paste."""
+        self.events_dropped += len(text)
+        self._tell()
+        parser = self._parser
+        if parser is None:
+            return
+        if opens_paste or getattr(parser, "_timeout_time", 0) is not None:
+            self._finish_parser()
+            parser = self._parser = XTermParser()
+        if opens_paste:
+            self.events_dropped -= len(PASTE_START)
+            try:
+                for message in parser.feed(PASTE_START):
+                    self._take(message)
+            except Exception as exc:
+                self._parser_failed(exc)
+
+    def _parser_failed(self, exc: Exception) -> None:
+        """Bad input broke the parser: a fresh one (what it held of this read is lost). One
+        line at INFO for the driver's life; tracebacks only at DEBUG, within the log budget."""
+        self.parser_errors += 1
+        if self.parser_errors == 1:
+            log.info("input parser reset after bad input (%s); later ones are not logged",
+                     type(exc).__name__)
+        if log.isEnabledFor(logging.DEBUG) and self._debug_log.allow():
+            log.debug("input parser error", exc_info=exc)
+        self._finish_parser()
+        self._parser = XTermParser()
+        if self._paste is Paste.INSIDE:  # the new parser is outside the paste: drop its rest
+            self._paste = Paste.CUT
+
     def _take(self, message: Message) -> None:
-        """A parsed event, given to the app now unless it must wait behind a posted key."""
+        """A parsed event, given to the app now unless it must wait behind a posted one."""
+        self._turn_events += 1
+        if isinstance(message, events.Resize):
+            return  # an in-band resize report: the terminal's size is the SSH channel's
         if self._holding:
+            if len(self._held) >= self.limits.input_events_backlog:
+                self.events_dropped += 1
+                self._tell()
+                return
             self._held.append(message)
-        elif self._process(message) and isinstance(message, events.Key | events.Paste):
+        elif self._process(message):
             self._hold_from_now()
 
     def _process(self, message: Message) -> bool:
@@ -193,8 +430,15 @@ class SSHDriver(Driver):
         self.process_message(message)
         return True
 
+    def process_message(self, message: Message) -> None:
+        super().process_message(message)
+        # Textual keeps the buttons pressed and never released (a flood of mouse-down reports)
+        down = getattr(self, "_down_buttons", None)
+        if isinstance(down, list) and len(down) > 8:
+            down[:] = list(dict.fromkeys(down))
+
     def _hold_from_now(self) -> None:
-        """Hold what comes next until the app has dispatched the key just posted."""
+        """Hold what comes next until the app has dispatched the event just posted."""
         self._holding = True
         self._held_since = self._loop.time()
         if self._release_handle is None and not self._closed:
@@ -212,7 +456,7 @@ class SSHDriver(Driver):
         held = self._held
         while held:
             message = held.popleft()
-            if self._process(message) and isinstance(message, events.Key | events.Paste):
+            if self._process(message):
                 self._hold_from_now()
                 return
 
@@ -239,18 +483,19 @@ class SSHDriver(Driver):
     def _tick(self) -> None:
         self._tick_handle = None
         parser = self._parser
-        if parser is None:
+        if parser is None or self._backlog:  # what follows the Esc is still to be parsed
             return
         try:
             for message in parser.tick():
                 self._take(message)
-        except Exception:
-            self._finish_parser()
-            self._parser = XTermParser()
+        except Exception as exc:
+            self._parser_failed(exc)
+        if parser._timeout_time is None:  # the sequence timed out: a marker's start too
+            self._carry = ""
         self._schedule_tick()
 
     def resize(self, width: int, height: int) -> None:
-        width, height = max(1, width), max(1, height)
+        width, height = clamp_size(width, height, self.limits)
         self.size = (width, height)
         self._size = self.size
         size = Size(width, height)
@@ -271,9 +516,7 @@ class SSHDriver(Driver):
         size = Size(width, height)
         self._app.post_message(events.Resize(size, size))
         self._input_enabled = True
-        pending, self._pending = self._pending, []
-        for text in pending:
-            self._feed_text(text)
+        self._drain()  # what arrived before the app started
 
     def disable_input(self) -> None:
         self._input_enabled = False
@@ -283,6 +526,9 @@ class SSHDriver(Driver):
         if self._release_handle is not None:
             self._release_handle.cancel()
             self._release_handle = None
+        if self._turn_handle is not None:
+            self._turn_handle.cancel()
+            self._turn_handle = None
         self._held.clear()
         self._holding = False
 
@@ -327,5 +573,5 @@ class SSHDriver(Driver):
         self._closed = True
         self.disable_input()
         self._finish_parser()
-        self._pending.clear()
+        self._backlog.clear()
         clear_parser_cache()
