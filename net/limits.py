@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import time
 import tomllib
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
@@ -52,6 +53,8 @@ class Limits:
     unauth_start: int = 30  # MaxStartups start:rate:full, for all addresses together:
     unauth_rate: int = 30  # past start, a new connection is refused with this % chance,
     unauth_full: int = 150  # rising to 100 % at full
+    connects_per_address_minute: int = 120  # new connections from one address in a minute
+    # (each costs a key exchange), except from an address that logged in within 10 minutes
     login_grace: float = 30.0  # seconds to log in (LoginGraceTime)
     channel_grace: float = 30.0  # seconds a logged-in connection may go without a session
     idle_seconds: float = 1800.0  # no key from a session this long: it is closed
@@ -156,29 +159,42 @@ class RateLimit:
         return False
 
 
-class WindowCount:
-    """Events in the last ``window`` seconds, by key (table creations per address)."""
+KEYS_KEPT = 10_000  # addresses a WindowCount remembers at once
 
-    def __init__(self, window: float, clock: Callable[[], float] = time.monotonic) -> None:
+
+class WindowCount:
+    """Events in the last ``window`` seconds, by key (table creations per address), counted
+    up to ``cap`` a key (a flood saturates the count instead of growing a list)."""
+
+    def __init__(self, window: float, clock: Callable[[], float] = time.monotonic,
+                 cap: int = 10_000) -> None:
         self.window = window
         self.clock = clock
-        self._events: dict[str, list[float]] = {}
+        self.cap = cap
+        self._events: dict[str, deque[float]] = {}
 
     def count(self, key: str) -> int:
+        stamps = self._events.get(key)
+        if stamps is None:
+            return 0
         now = self.clock()
-        stamps = [t for t in self._events.get(key, ()) if now - t < self.window]
-        if stamps:
-            self._events[key] = stamps
-        else:
-            self._events.pop(key, None)
+        while stamps and now - stamps[0] >= self.window:
+            stamps.popleft()
+        if not stamps:
+            del self._events[key]
+            return 0
         return len(stamps)
 
     def add(self, key: str) -> None:
-        self.count(key)
-        self._events.setdefault(key, []).append(self.clock())
-        if len(self._events) > 10_000:  # forget the quietest keys first
-            for old in [k for k in self._events if not self.count(k)]:
-                self._events.pop(old, None)
+        stamps = self._events.get(key)
+        if stamps is None:
+            if len(self._events) >= KEYS_KEPT:  # forget the keys whose events are all old,
+                for old in list(self._events):  # then the oldest keys
+                    self.count(old)
+                while len(self._events) >= KEYS_KEPT // 2:
+                    del self._events[next(iter(self._events))]
+            stamps = self._events[key] = deque(maxlen=self.cap)
+        stamps.append(self.clock())
 
 
 class LogBudget:

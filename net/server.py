@@ -333,6 +333,13 @@ class _Connection(asyncssh.SSHServer):
         self.address = str(peer[0]) if peer else "?"
         server = self.server
         server.connections += 1
+        server.connects.add(self.address)
+        if (server.connects.count(self.address) > self.limits.connects_per_address_minute
+                and not server.logged_in_lately.count(self.address)):
+            self.log(logging.WARNING, "refused: too many new connections from this address")
+            self.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                            "too many connections from your address, wait a minute 连接过于频繁")
+            return
         if early_drop(server.unauth_total, self.limits):
             self.log(logging.WARNING, "refused: %d connections waiting to log in",
                      server.unauth_total)
@@ -510,6 +517,7 @@ class _Connection(asyncssh.SSHServer):
             return
         server.online[self.account.id] += 1
         server.logins.add(self.address)
+        server.logged_in_lately.add(self.address)
         if server.logins.count(self.address) > self.limits.logins_per_address_minute:
             self.log(logging.WARNING, "refused: too many logins from this address")
             self.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
@@ -914,6 +922,8 @@ class MahjongServer:
         self.online: Counter[int] = Counter()  # logged-in connections by account id
         self.account_sessions: Counter[int] = Counter()  # open app sessions by account id
         self.logins = WindowCount(60.0)  # logins by address in the last minute
+        self.logged_in_lately = WindowCount(600.0)  # the same, in the last 10 minutes
+        self.connects = WindowCount(60.0)  # new connections by address in the last minute
         self.connections = 0
         self.sessions: set[Session] = set()
         self.acceptor: asyncssh.SSHAcceptor | None = None

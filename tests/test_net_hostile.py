@@ -334,3 +334,39 @@ async def test_sigterm_tells_every_session_saves_and_exits_at_once(tmp_path: Pat
         assert table.game is not None and table.hands_started == 1
     finally:
         await srv.close()
+
+
+def test_window_counts_forget_and_saturate() -> None:
+    from net.limits import WindowCount
+
+    now = [0.0]
+    w = WindowCount(60.0, clock=lambda: now[0], cap=50)
+    for _ in range(80):
+        w.add("a")
+    assert w.count("a") == 50 and w.count("b") == 0
+    now[0] = 59.0
+    w.add("a")
+    now[0] = 61.0
+    assert w.count("a") == 1
+    for i in range(20_000):  # a flood from many addresses stays bounded
+        w.add(f"k{i}")
+    assert len(w._events) <= 10_000
+
+
+async def test_an_address_that_reconnects_too_fast_waits(tmp_path: Path) -> None:
+    srv = await start_server(fast_config(tmp_path, limits=Limits(connects_per_address_minute=5)))
+    try:
+        for _ in range(6):
+            _, w = await asyncio.open_connection("127.0.0.1", srv.port)
+            w.close()
+        with pytest.raises((asyncssh.Error, OSError)):
+            await run_command(srv.port, "fast", "help", key=new_key())
+    finally:
+        await srv.close()
+    # an address that logged in lately is not held back
+    srv = await start_server(fast_config(tmp_path, limits=Limits(connects_per_address_minute=3)))
+    try:
+        for _ in range(6):
+            await serving(srv)
+    finally:
+        await srv.close()
