@@ -15,13 +15,14 @@ focused before the text typed into it arrives, and nothing typed meant for the c
 as a table key.
 
 Input is bounded (``net.limits.Limits``), whatever a client sends: bytes wait in a backlog of
-at most ``input_backlog`` bytes, and at most ``input_chunk`` characters of it are parsed in one
-turn of the event loop (the rest on the next turn), so one session never holds the loop for
-long; a burst that overflows the backlog is dropped until the backlog has drained, and the
-parser then starts afresh. Events parsed behind a key being dispatched wait in a queue of at
-most ``input_events_backlog``; past it they are dropped (plain characters are then skipped
-unparsed). After any event it posts, the driver holds what follows, so a flood of mouse or
-focus reports is bounded as keys are. A bracketed paste longer than the backlog is cut: the
+at most ``input_backlog`` bytes, and one turn of the event loop parses at most ``input_chunk``
+characters and ``input_events_per_turn`` events of it (the rest on the next turn), so one
+session never holds the loop for long; a burst that overflows the backlog is dropped until the
+backlog has drained, and the parser then starts afresh. Events parsed behind a key being
+dispatched wait in a queue of at most ``input_events_backlog``; once it is full, what follows
+is shed unparsed (Textual's parser costs 10-25 us an event) until it has room again. After
+any event it posts, the driver holds what follows, so a flood of mouse or focus reports is
+bounded as keys are. A bracketed paste longer than the backlog is cut: the
 app gets its first ``input_backlog`` characters, the rest is dropped up to the paste's end
 marker (Textual's parser would buffer the whole paste). The player is told once, the first
 time input is dropped; a parser error is logged once, with its traceback only at DEBUG.
