@@ -735,7 +735,8 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                       size: tuple[int, int] | None = None) -> SSHDriver:
         assert self.chan is not None
         driver = SSHDriver(app, channel=self.chan, debug=debug, mouse=mouse, size=self.size,
-                           high_water=self.server.config.write_high_water)
+                           high_water=self.server.config.write_high_water,
+                           limits=self.server.limits)
         self.driver = driver
         early, self._early = self._early, []
         self._early_bytes = 0
