@@ -74,6 +74,7 @@ class Limits:
 
     # --- logging: lines one connection may cause before the rest are counted, not written
     log_lines_per_connection: int = 30
+    log_lines_per_minute: int = 120  # from all connections together (a flood of new ones)
 
     def with_values(self, values: Mapping[str, Any]) -> Limits:
         """These limits with ``values`` (by field name) changed: ValueError naming a field

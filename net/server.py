@@ -40,6 +40,7 @@ from net.driver import SSHDriver, clear_parser_cache
 from net.limits import (
     Limits,
     LogBudget,
+    RateLimit,
     WindowCount,
     clamp_size,
     early_drop,
@@ -315,10 +316,22 @@ class _Connection(asyncssh.SSHServer):
 
     # --- logging, within the connection's budget ---------------------------------------------
     def log(self, level: int, msg: str, *args: Any, exc_info: bool = False) -> None:
-        if self.log_budget.allow():
-            log.log(level, "%s: " + msg, self.address, *args, exc_info=exc_info)
-        elif self.log_budget.suppressed == 1:
-            log.warning("%s: more log lines from this connection are left out", self.address)
+        """A log line about this connection, within its budget and the server's (a flood of
+        new connections, each with a fresh budget, is bounded by the second)."""
+        server = self.server
+        if not self.log_budget.allow():
+            if self.log_budget.suppressed == 1 and server.log_gate.allow():
+                log.warning("%s: more log lines from this connection are left out",
+                            self.address)
+            return
+        if not server.log_gate.allow():
+            server.log_suppressed += 1
+            return
+        if server.log_suppressed:
+            log.warning("%d log lines about connections were left out (over %d a minute)",
+                        server.log_suppressed, self.limits.log_lines_per_minute)
+            server.log_suppressed = 0
+        log.log(level, "%s: " + msg, self.address, *args, exc_info=exc_info)
 
     def disconnect(self, code: int, reason: str) -> None:
         conn = self.conn
@@ -925,6 +938,9 @@ class MahjongServer:
         self.logins = WindowCount(60.0)  # logins by address in the last minute
         self.logged_in_lately = WindowCount(600.0)  # the same, in the last 10 minutes
         self.connects = WindowCount(60.0)  # new connections by address in the last minute
+        rate = config.limits.log_lines_per_minute
+        self.log_gate = RateLimit(rate, 60.0, max(1, rate // 4))  # log lines, all connections
+        self.log_suppressed = 0
         self.connections = 0
         self.sessions: set[Session] = set()
         self.acceptor: asyncssh.SSHAcceptor | None = None

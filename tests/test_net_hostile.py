@@ -252,19 +252,25 @@ async def test_sessions_per_connection_and_per_account(tmp_path: Path) -> None:
         await srv.close()
 
 
-async def test_a_connection_cannot_flood_the_log(server: MahjongServer,
+async def test_a_connection_cannot_flood_the_log(tmp_path: Path,
                                                 caplog: pytest.LogCaptureFixture) -> None:
-    limits = server.limits
-    conn = await asyncssh.connect("127.0.0.1", server.port, username="noisy",
-                                  known_hosts=None, client_keys=[new_key()], agent_path=None)
-    with caplog.at_level(logging.INFO, logger="net.server"):
-        for i in range(limits.log_lines_per_connection + 40):
-            with contextlib.suppress(asyncssh.Error):
-                await conn.run(f"nonsense-{i}", check=False)
-    conn.close()
-    mine = [r for r in caplog.records if r.name == "net.server"]
-    assert limits.log_lines_per_connection <= len(mine) <= limits.log_lines_per_connection + 2
-    await serving(server)
+    limits = Limits(log_lines_per_minute=100_000)  # this connection's own budget alone
+    server = await start_server(fast_config(tmp_path, limits=limits))
+    try:
+        conn = await asyncssh.connect("127.0.0.1", server.port, username="noisy",
+                                      known_hosts=None, client_keys=[new_key()],
+                                      agent_path=None)
+        with caplog.at_level(logging.INFO, logger="net.server"):
+            for i in range(limits.log_lines_per_connection + 40):
+                with contextlib.suppress(asyncssh.Error):
+                    await conn.run(f"nonsense-{i}", check=False)
+        conn.close()
+        mine = [r for r in caplog.records if r.name == "net.server"]
+        assert (limits.log_lines_per_connection <= len(mine)
+                <= limits.log_lines_per_connection + 2)
+        await serving(server)
+    finally:
+        await server.close()
 
 
 def test_limits_from_flags_and_a_file(tmp_path: Path) -> None:
@@ -368,5 +374,21 @@ async def test_an_address_that_reconnects_too_fast_waits(tmp_path: Path) -> None
     try:
         for _ in range(6):
             await serving(srv)
+    finally:
+        await srv.close()
+
+
+async def test_a_flood_of_new_connections_cannot_flood_the_log(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    limits = Limits(connects_per_address_minute=1, log_lines_per_minute=20)
+    srv = await start_server(fast_config(tmp_path, limits=limits))
+    try:
+        with caplog.at_level(logging.INFO, logger="net.server"):
+            for _ in range(100):  # each refused, each a connection with a budget of its own
+                _, w = await asyncio.open_connection("127.0.0.1", srv.port)
+                w.close()
+            await until(lambda: srv.connections == 0, what="the refused connections closed")
+        mine = [r for r in caplog.records if r.name == "net.server"]
+        assert 5 <= len(mine) <= 6  # the burst (a quarter of a minute's lines), then nothing
     finally:
         await srv.close()
