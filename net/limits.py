@@ -68,6 +68,8 @@ class Limits:
     # --- what players make
     chat_per_minute: int = 20  # chat lines one account sends in a minute (a burst of 5)
     chat_burst: int = 5
+    chat_per_table_minute: int = 40  # chat lines one table carries in a minute, from all its
+    chat_table_burst: int = 10  # players and spectators together (guests are new each visit)
     tables_per_account: int = 3  # open tables one account created
     tables_total: int = 300  # open tables on the server
     tables_per_address_hour: int = 20  # tables created from one address in an hour

@@ -183,6 +183,7 @@ class Seat:
 
 CHAT_KEPT = 20  # chat lines a table keeps for those who come later
 CHAT_TOO_FAST = "slow down: too many chat lines 发言太快"
+CHAT_TABLE_BUSY = "the table's chat is busy: wait a moment 本桌聊天太频繁，请稍候"
 IDLE_AFTER = 2  # turn-timer expiries in a row after which a seated player counts as away
 IDLE_SECONDS = 1.0  # an idle player's timer: his turn is played as its expiry plays it
 
@@ -247,6 +248,7 @@ class SharedTable:
         self.creator: int | None = None  # the account that created the table (its limit)
         # the registry's per-account chat rate: False when the account's line is one too many
         self.chat_gate: Callable[[int], bool] | None = None
+        self.chat_rate: RateLimit | None = None  # the table's own chat rate, all senders
 
     # --- seats ----------------------------------------------------------------------------
     def seat_of(self, account_id: int) -> int | None:
@@ -760,6 +762,8 @@ class SharedTable:
             return None
         if self.chat_gate is not None and not self.chat_gate(account.id):
             return CHAT_TOO_FAST
+        if self.chat_rate is not None and not self.chat_rate.allow():
+            return CHAT_TABLE_BUSY
         self.chat(account.nickname, line)
         return None
 
@@ -1080,6 +1084,8 @@ class Registry:
     def _adopt(self, table: SharedTable) -> None:
         table.on_empty = self._drop
         table.chat_gate = self.chat_allowed
+        table.chat_rate = RateLimit(self.limits.chat_per_table_minute, 60.0,
+                                    self.limits.chat_table_burst, self.clock)
         self.tables[table.name] = table
 
     def _drop(self, table: SharedTable) -> None:

@@ -15,6 +15,7 @@ from net.limits import Limits
 from net.lobby import LobbyApp
 from net.registry import (
     CHAT_BUCKETS,
+    CHAT_TABLE_BUSY,
     CHAT_TOO_FAST,
     ChatLine,
     Registry,
@@ -79,6 +80,24 @@ async def test_the_chat_rate_is_the_accounts_over_all_its_tables() -> None:
     two = reg.get_or_create("two", "gejiu").join(ANN, spectate=True)
     assert one.chat("a") is None and two.chat("b") is None
     assert one.chat("c") == CHAT_TOO_FAST and two.chat("d") == CHAT_TOO_FAST
+    reg.close()
+
+
+async def test_a_table_carries_at_most_its_own_chat_rate_from_everyone() -> None:
+    """Guests are new accounts each visit: a crowd of them, each within its own rate, still
+    meets the table's (``chat_per_table_minute``, a burst of ``chat_table_burst``)."""
+    clock = Clock()
+    reg = Registry(TableConfig(), limits=Limits(chat_per_table_minute=12, chat_table_burst=4),
+                   clock=clock)
+    t = reg.get_or_create("crowd", "gejiu")
+    crowd = [t.join(Account(100 + i, f"g{i}"), spectate=True) for i in range(6)]
+    said = [c.chat("hi") for c in crowd]
+    assert said == [None] * 4 + [CHAT_TABLE_BUSY] * 2
+    assert len(t.chat_log) == 4
+    other = reg.get_or_create("calm", "gejiu").join(Account(200, "z"), spectate=True)
+    assert other.chat("hello") is None  # another table's chat is its own
+    clock.now += 5.0  # 12 a minute: one line every 5 s
+    assert crowd[5].chat("now") is None and crowd[4].chat("me too") == CHAT_TABLE_BUSY
     reg.close()
 
 
