@@ -30,8 +30,12 @@ class Limits:
     # --- input: the SSH receive window of a session channel (what a client can have in flight
     # before it must wait for us), the bytes parsed in one turn of the event loop, and the
     # bytes waiting to be parsed; past the backlog, input is dropped and the player told once
-    channel_window: int = 64 * 1024
-    channel_packet: int = 32 * 1024
+    channel_window: int = 8 * 1024
+    channel_packet: int = 8 * 1024
+    # SSH packets a session's input may come in a second (a burst of twice that): past it the
+    # channel stops taking data for a moment (the client waits: SSH flow control), so a flood
+    # of tiny packets, each decrypted and dispatched on the event loop, costs little
+    input_packets_per_second: int = 200
     input_chunk: int = 2048
     input_backlog: int = 16 * 1024
     input_events_backlog: int = 256  # parsed keys waiting behind a key being dispatched

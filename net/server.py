@@ -622,6 +622,10 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._early_bytes = 0
         self.ended = False
         self.stopping = False  # the server is stopping: the session is told so at its end
+        rate = server.limits.input_packets_per_second
+        self._packets = RateLimit(rate, 1.0, 2 * rate)  # input packets (see _throttle)
+        self._resume: asyncio.TimerHandle | None = None
+        self.throttled = 0  # times the channel stopped taking data for a moment
 
     # --- asyncssh callbacks ---------------------------------------------------------------
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
@@ -695,11 +699,29 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def data_received(self, data: bytes, datatype: Any) -> None:
         self.last_input = time.monotonic()
+        if not self._packets.allow():
+            self._throttle()
         if self.driver is not None:
             self.driver.feed(data)
         elif self._early_bytes + len(data) <= self.server.limits.input_backlog:
             self._early.append(data)  # typed before the app started; more is dropped
             self._early_bytes += len(data)
+
+    def _throttle(self) -> None:
+        """Over ``input_packets_per_second``: the channel stops taking data for a quarter of
+        a second. What the client sends meanwhile waits in its window (SSH flow control: no
+        window adjust is sent), so it cannot keep the loop busy with packets."""
+        chan = self.chan
+        if chan is None or self._resume is not None:
+            return
+        self.throttled += 1
+        chan.pause_reading()
+        self._resume = asyncio.get_running_loop().call_later(0.25, self._resume_reading)
+
+    def _resume_reading(self) -> None:
+        self._resume = None
+        if self.chan is not None and not self.ended:
+            self.chan.resume_reading()
 
     def eof_received(self) -> bool:
         self._end_app()
@@ -708,6 +730,9 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def connection_lost(self, exc: Exception | None) -> None:
         self._end_app()
         self.chan = None
+        if self._resume is not None:
+            self._resume.cancel()
+            self._resume = None
         self.conn.session_closed(self)
 
     def pause_writing(self) -> None:

@@ -392,3 +392,27 @@ async def test_a_flood_of_new_connections_cannot_flood_the_log(
         assert 5 <= len(mine) <= 6  # the burst (a quarter of a minute's lines), then nothing
     finally:
         await srv.close()
+
+
+async def test_a_flood_of_tiny_packets_is_held_back_by_flow_control(
+        server: MahjongServer) -> None:
+    c = PtyClient(80, 24)
+    await c.connect(server.port, "drip", new_key(), command="lobby")
+    await c.wait_for("welcome")
+    session = app_sessions(server)[0]
+    assert c.chan is not None
+    rate = server.limits.input_packets_per_second
+    for _ in range(3 * rate):  # one SSH packet each, at once
+        c.chan.write(b"\x1b[9")
+    await until(lambda: session.throttled > 0, what="the channel held back")
+    started = time.monotonic()
+    await until(lambda: c.chan is not None and c.chan.get_write_buffer_size() == 0, 30,
+                "the flood delivered at the allowed rate")
+    end = time.monotonic() + 20  # typed again while the driver still sheds the flood
+    while "calm" not in c.text():
+        assert time.monotonic() < end, c.text()
+        c.send("\x15calm")
+        with contextlib.suppress(AssertionError):
+            await c.wait_for("calm", 0.5)
+    assert time.monotonic() - started > 0.5  # 3 s of packets were not taken at once
+    await c.close()
