@@ -22,8 +22,10 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
+from net import reclaim
 from net.registry import ChatLine, SeatClient, TableInfo, TableState
 from net.sanitize import clean_line
+from tui import textual_fixes
 from tui.app import MahjongApp, TableUpdated
 from tui.client import TableUpdate
 from tui.screens import close_screen
@@ -331,6 +333,18 @@ class ServerSide:
     def action_screenshot(self, *args: Any, **kwargs: Any) -> None:
         pass
 
+    async def run_async(self, **kwargs: Any) -> Any:
+        """``App.run_async``; then the app, every node it made and what they hold are taken
+        apart (``net.reclaim.app_ended``), so that reference counting frees the session's app
+        at once instead of the rare full collection. Only the return value, ``return_code``,
+        ``_exception`` and ``ends_session`` may be read of the app afterwards."""
+        reclaim.install()  # before this session's connection can close (once per process)
+        textual_fixes.track_nodes(self)  # type: ignore[arg-type]
+        try:
+            return await super().run_async(**kwargs)  # type: ignore[misc]
+        finally:
+            reclaim.app_ended(self)
+
 
 class RemoteApp(ServerSide, MahjongApp):
     """``MahjongApp`` for one SSH session at a shared table. Leaving the table (q) ends the app:
@@ -428,6 +442,15 @@ class RemoteApp(ServerSide, MahjongApp):
     def key_now(self, event: events.Key) -> bool:
         self.seat_client.poke()  # any key: an idle player is back
         return super().key_now(event)
+
+    # --- late callbacks: an app taken apart after its end (net.reclaim) does nothing -------
+    def _deliver(self) -> None:
+        if not self.__dict__.get(textual_fixes.RELEASED):
+            super()._deliver()
+
+    def _show_result(self, update: TableUpdate, key: tuple[int, int]) -> None:
+        if not self.__dict__.get(textual_fixes.RELEASED):
+            super()._show_result(update, key)
 
     def _close_waiting(self) -> None:
         waiting, self.waiting = self.waiting, None
