@@ -20,6 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
+from textual.timer import Timer
 from textual.widgets import Input, Static
 
 from net import reclaim
@@ -31,6 +32,9 @@ from tui.client import TableUpdate
 from tui.screens import close_screen
 from tui.settings import Settings
 from tui.table_screen import TableScreen
+
+CHAT_TOAST_GAP = 3.0  # seconds between two chat toasts at most (the rest are counted)
+CHAT_TOAST_CHARS = 72  # a chat toast's length: the whole line is in the chat's log
 
 
 @dataclass
@@ -236,9 +240,10 @@ class ChatScreen(ModalScreen[None]):
         app = self.app
         assert isinstance(app, RemoteApp)
         text = clean_line(event.value)
-        if text:
-            app.seat_client.chat(text)
+        refused = app.seat_client.chat(text) if text else None
         close_screen(self)
+        if refused:  # over the chat rate: sent to nobody
+            app.notify(refused, severity="warning", markup=False, timeout=4)
 
     def action_close(self) -> None:
         close_screen(self)
@@ -392,6 +397,26 @@ class RemoteApp(ServerSide, MahjongApp):
         self.info: TableInfo | None = None
         self._stake_told: tuple[int, int] | None = None  # (game, hand) of the last result
         self._stake_heard: tuple[int, int] | None = None  # (game, hand) of the last stake
+        self._chat_unshown = 0  # chat lines heard since the last chat toast
+        self._chat_timer: Timer | None = None
+
+    def _show_chat(self) -> None:
+        """The latest chat line as a toast, at most one every ``CHAT_TOAST_GAP`` seconds (a
+        busy chat would stack toasts over the table): lines heard meanwhile are counted in
+        the next one; all of them are in the chat line's log (``/``)."""
+        self._chat_timer = None
+        if not self._chat_unshown or not self.chat_lines:
+            return
+        line = self.chat_lines[-1]
+        more = self._chat_unshown - 1
+        self._chat_unshown = 0
+        text = f"{line.who}: {line.text}"
+        if len(text) > CHAT_TOAST_CHARS:
+            text = text[:CHAT_TOAST_CHARS - 1] + "…"
+        if more:
+            text += f"  (+{more} · / 聊天)"
+        self.notify(text, markup=False, timeout=CHAT_TOAST_GAP * 2)
+        self._chat_timer = self.set_timer(CHAT_TOAST_GAP, self._show_chat)
 
     def on_mount(self) -> None:
         # Textual runs ``MahjongApp.on_mount`` itself after this one (it calls the handler of
@@ -409,7 +434,9 @@ class RemoteApp(ServerSide, MahjongApp):
         if isinstance(info, ChatLine):
             self.chat_lines.append(info)
             del self.chat_lines[:-50]
-            self.notify(f"{info.who}: {info.text}", markup=False, timeout=8)
+            self._chat_unshown += 1
+            if self._chat_timer is None:
+                self._show_chat()
             return
         self._tell_idle(info)
         self.info = info

@@ -416,3 +416,31 @@ async def test_a_flood_of_tiny_packets_is_held_back_by_flow_control(
             await c.wait_for("calm", 0.5)
     assert time.monotonic() - started > 0.5  # 3 s of packets were not taken at once
     await c.close()
+
+
+async def test_a_busy_chat_does_not_cover_the_table(server: MahjongServer) -> None:
+    """Chat toasts come at most one every few seconds, the lines between them counted in
+    it; a line over the rate is refused to its sender, who is told."""
+    player = PtyClient(80, 24)
+    await player.connect(server.port, "reader", new_key(), command="join loud")
+    await player.wait_for("press S")
+    spammers = []
+    for i in range(2):
+        c = PtyClient(80, 24)
+        await c.connect(server.port, f"loud{i}", new_key(), command="watch loud")
+        await c.wait_for("spectators 旁观: " + str(i + 1))
+        spammers.append(c)
+    table = server.registry.tables["loud"]
+    for n in range(6):  # 6 lines each: 5 within a sender's burst, the sixth refused
+        for i, c in enumerate(spammers):
+            c.send("/")
+            await c.wait_for("Enter: send")
+            c.send(f"spam{i}-{n}\r")
+            await c.wait_for(lambda t: "Enter: send" not in t)
+    await until(lambda: len(table.chat_log) == 10, what="ten lines said")
+    await spammers[0].wait_for("too many chat lines")
+    shown = player.text()
+    assert sum("spam" in row for row in shown.splitlines()) <= 2, shown
+    await player.wait_for(lambda t: "(+" in t and "spam" in t, 8)  # the rest counted
+    for c in (*spammers, player):
+        await c.close()
