@@ -340,11 +340,11 @@ def release_app(app: App[Any]) -> int:
     """Take apart an app that has run to its end (``run_async`` returned) so that reference
     counting frees it: every node made while it ran (``track_nodes``), every node those hold,
     and the app itself drop what they hold (their caches unlinked first), but for what
-    ``RELEASE_KEEPS`` names on the app; callbacks they scheduled and kept the handle of are
-    cancelled. What is left says closed, unmounted and exited (``_TOMBSTONE``; and ``RELEASED``
-    on the app), which Textual's own checks in a late callback read (``is_attached``,
-    ``is_running``, ``post_message``); nothing else of the app may be used afterwards.
-    Returns the number of nodes taken apart."""
+    ``RELEASE_KEEPS`` names on the app (the exception without its traceback); callbacks they
+    scheduled and kept the handle of are cancelled. What is left says closed, unmounted and
+    exited (``_TOMBSTONE``; and ``RELEASED`` on the app), which Textual's own checks in a late
+    callback read (``is_attached``, ``is_running``, ``post_message``); nothing else of the app
+    may be used afterwards. Returns the number of nodes taken apart."""
     state = app.__dict__
     tracked = state.pop(_NODES, None)
     pending: list[DOMNode] = list(tracked) if tracked is not None else []
@@ -369,10 +369,21 @@ def release_app(app: App[Any]) -> int:
     for name in list(state):
         if name not in RELEASE_KEEPS:
             _let_go(state.pop(name))
+    _without_tracebacks(state.get("_exception"))
     state.update(_TOMBSTONE)
     state["_exit"] = True
     state[RELEASED] = True
     return released
+
+
+def _without_tracebacks(error: Any) -> None:
+    """The exception that ended an app (kept: its ``repr`` is logged) without its traceback
+    and those of its causes: their frames held the app and its nodes, a cycle again."""
+    seen: set[int] = set()
+    while isinstance(error, BaseException) and id(error) not in seen:
+        seen.add(id(error))
+        error.__traceback__ = None
+        error = error.__cause__ or error.__context__
 
 
 def _let_go(value: Any) -> None:
