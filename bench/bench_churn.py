@@ -15,12 +15,13 @@ connection limits raised, since every client comes from 127.0.0.1), and keyless 
 
 Reported per kind: the server's RSS (``/proc/PID/status``) at the start (after start-up and
 the idle sessions), every ``--every`` sessions and at the end (3 s after the last one closed);
-then, in the server, the longest stall of its
-event loop (how late a task sleeping 5 ms woke, over the whole churn), the collector's pauses
-by generation (count and longest), the apps ``net.reclaim`` took apart and the longest of
-those, and at the end what a full collection still found (objects, time) and RSS after it and
-after ``malloc_trim(0)`` (whether glibc keeps freed memory). Loopback only; stops by itself
-(each session has 20 s, the whole run ``--sessions`` x 1 s at most).
+then, in the server, the longest stall of its event loop (how late a task sleeping 5 ms woke,
+over the whole churn), the collector's pauses by generation (count and longest), the apps
+``net.reclaim`` took apart (the mean and longest time, a turn of the loop each), and what a
+full collection still finds at the end (objects, time) with RSS after it and after
+``malloc_trim(0)`` (whether glibc keeps freed memory). The idle sessions are still open then:
+that collection's time is the pause one would cost with them live. Loopback only; stops by
+itself (each session has 20 s, the whole run ``--sessions`` x 1 s at most).
 
 Run: ``.venv/bin/python -m bench.bench_churn --sessions 5000`` (the goal: within 20 MB of the
 start after 5,000), ``--kind lobby``, ``--idle 100``; ``python -m bench churn`` runs 1,000 of
@@ -236,9 +237,7 @@ async def _churn(kind: str, sessions: int, concurrency: int, every: int, idle: i
         end = rss_mb(proc.pid)
         print(f"{ended:>9} {end:>8.1f} {end - start:>+8.1f}  (end, {SETTLE:g} s after the last; "
               f"{ended / took:.0f} sessions/s; {failed} failed)", flush=True)
-        for c in held:
-            await c.close()
-        report = await send("report")
+        report = await send("report")  # with the idle sessions still open
     finally:
         for c in held:
             await c.close()
@@ -254,13 +253,16 @@ async def _churn(kind: str, sessions: int, concurrency: int, every: int, idle: i
                       for g, (n, m) in sorted(pauses.items())), flush=True)
     rec = report.get("reclaim") or {}
     if rec:
-        print(f"reclaim: {rec.get('released', 0)} of {rec.get('apps', 0)} apps taken apart "
-              f"({rec.get('nodes', 0)} nodes), longest {rec.get('longest_release', 0) * 1000:.1f}"
-              f" ms, {rec.get('connections', 0)} connections let go of", flush=True)
+        released = rec.get("released", 0)
+        mean = rec.get("release_seconds", 0.0) / released if released else 0.0
+        print(f"reclaim: {released} of {rec.get('apps', 0)} apps taken apart "
+              f"({rec.get('nodes', 0)} nodes), {mean * 1000:.1f} ms each, longest "
+              f"{rec.get('longest_release', 0) * 1000:.1f} ms; {rec.get('connections', 0)} "
+              f"connections let go of", flush=True)
     else:
         print("reclaim: none (this server has no net.reclaim.stats)", flush=True)
-    print(f"then a full collection found {report['collected']} objects in "
-          f"{report['collect_seconds'] * 1000:.0f} ms: RSS {report['rss']:.1f} -> "
+    print(f"then a full collection ({idle} idle sessions open) found {report['collected']} "
+          f"objects in {report['collect_seconds'] * 1000:.0f} ms: RSS {report['rss']:.1f} -> "
           f"{report['rss_collected']:.1f} MB, after malloc_trim {report['rss_trimmed']:.1f} MB"
           f" (start {start:.1f})", flush=True)
 
