@@ -17,8 +17,11 @@ server whose sessions came and went grew without end (3,200 lobby sessions opene
 What is left for the collector is then nothing a session (none of a lobby, table, roaming or
 played session's objects is in a cycle: tests/test_net_memory.py), so no collection is
 scheduled here: the server's thresholds stay as they are, and no full collection pauses the
-loop for it. Taking an app apart is one turn of the loop (2-9 ms for a lobby, with what
-reference counting then frees; ``stats()`` counts it, ``python -m bench churn`` reports it).
+loop for it (one would: 200 ms with 100 idle sessions open, ``bench churn --idle 100``).
+Taking an app apart is one turn of the loop, with what reference counting then frees: 3-4 ms
+for a lobby app, 1.6 ms for a table's waiting screen, 17 ms the longest seen (``stats()``
+counts it, ``python -m bench churn`` reports it). 5,000 sessions opened and closed: RSS
+61 -> 66 MB (lobby), 61 -> 66 MB (table), against 61 -> 1,134 MB and 61 -> 275 MB before.
 """
 
 from __future__ import annotations
