@@ -948,6 +948,7 @@ class MahjongServer:
 
     def __init__(self, config: ServerConfig) -> None:
         textual_fixes.apply()  # no cyclic garbage per line drawn
+        reclaim.install()  # a closed connection's and its transport's cycles let go of
         quiet_packet_log()
         self.config = config
         self.limits = config.limits
