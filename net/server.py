@@ -16,6 +16,8 @@ import argparse
 import asyncio
 import atexit
 import contextlib
+import ctypes
+import ctypes.util
 import gc
 import json
 import logging
@@ -1127,6 +1129,7 @@ def main(args: argparse.Namespace) -> int:
     # for 0.4-1 s, so it stays as rare as before: 1000 middle collections, the same 20 million
     # allocations as 100 x 20 x 10_000 (with (2_000, 10, 100) one came within a minute).
     gc.set_threshold(2_000, 10, 1_000)
+    fixed_mmap_threshold()
     config = ServerConfig(
         host=getattr(args, "host", None) or "127.0.0.1",
         port=2222 if getattr(args, "port", None) is None else int(args.port),
@@ -1163,6 +1166,22 @@ def main(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(code)
+
+
+def fixed_mmap_threshold(threshold: int = 128 * 1024) -> bool:
+    """glibc serves a large allocation from mmap, and gives it back when freed, only below a
+    threshold that it raises each time such a block is freed: after a few passphrase hashes
+    (16 MiB each, net/accounts.py) they came from the heap and stayed (+48 MB after a failed
+    login flood; +0.7 MB with the threshold fixed at its initial 128 KiB). Fixing it keeps
+    large blocks returnable. False where there is no glibc."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        return bool(libc.mallopt(M_MMAP_THRESHOLD, threshold))
+    except (OSError, AttributeError):
+        return False
+
+
+M_MMAP_THRESHOLD = -3  # glibc's malloc.h
 
 
 def limits_from_args(args: argparse.Namespace) -> Limits:
