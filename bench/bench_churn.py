@@ -38,7 +38,6 @@ import dataclasses
 import gc
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -46,7 +45,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from net.testing import PtyClient, fast_config, start_server
+from net.testing import PtyClient, fast_config, rss_mb, start_server
 
 KINDS = ("lobby", "table")
 GC_THRESHOLDS = (2_000, 10, 1_000)  # as net.server.main sets them
@@ -58,10 +57,6 @@ RAISED_LIMITS = {"logins_per_address_minute": 10**6, "connects_per_address_minut
                  "unauth_per_address": 10**6}
 ROOT = Path(__file__).resolve().parent.parent
 
-
-def rss_mb(pid: int | str = "self") -> float:
-    m = re.search(r"VmRSS:\s+(\d+) kB", Path(f"/proc/{pid}/status").read_text())
-    return int(m.group(1)) / 1024 if m else 0.0
 
 
 # --- the server's process ----------------------------------------------------------------

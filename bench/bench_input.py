@@ -25,17 +25,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from net.testing import PtyClient, fast_config, start_server
+from net.testing import PtyClient, fast_config, rss_mb, start_server
 
 TOTAL = int(os.environ.get("MJ_BENCH_INPUT_BYTES", str(1024 * 1024)))
 
-
-def rss_mb() -> float:
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
 
 
 def flood_bytes(n: int, seed: int = 1) -> bytes:

@@ -25,43 +25,12 @@ from textual.widget import Widget
 
 from net.driver import DROP_NOTICE, SSHDriver
 from net.limits import Limits
-from net.testing import PtyClient, fast_config, start_server
+from net.testing import FakeApp, FakeChannel, PtyClient, fast_config, start_server
 
 # small limits that show each bound with a few kilobytes
 LIMITS = Limits(input_chunk=512, input_backlog=4096, input_events_backlog=32,
                 input_events_per_turn=64)
 PASTE_START, PASTE_END = b"\x1b[200~", b"\x1b[201~"
-
-
-class FakeChannel:
-    def __init__(self) -> None:
-        self.out = bytearray()
-        self.closing = False
-
-    def write(self, data: bytes) -> None:
-        self.out.extend(data)
-
-    def get_write_buffer_size(self) -> int:
-        return 0
-
-    def is_closing(self) -> bool:
-        return self.closing
-
-
-class FakeApp:
-    """What the driver needs of an app, recording what it is given."""
-
-    def __init__(self) -> None:
-        self.messages: list[Any] = []
-        self._message_queue: asyncio.Queue[Any] = asyncio.Queue()
-        self._screen_stack: list[Any] = []
-
-    def post_message(self, message: Any) -> bool:
-        self.messages.append(message)
-        return True
-
-    def pressed(self) -> list[str]:
-        return [m.key for m in self.messages if isinstance(m, events.Key)]
 
 
 class QuickApp(FakeApp):

@@ -30,7 +30,7 @@ from net.limits import Limits
 from net.lobby import LobbyApp
 from net.remote_app import RemoteApp
 from net.server import MahjongServer
-from net.testing import PtyClient, fast_config, start_server
+from net.testing import PtyClient, fast_config, rss_mb, start_server
 from tui import textual_fixes
 
 # seconds for an ended session to be gone: its apps are taken apart on the loop's next turn,
@@ -61,13 +61,6 @@ def no_collector() -> Iterator[None]:
         if was:
             gc.enable()
 
-
-def rss_mb() -> float:
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
 
 
 def live_apps() -> list[Any]:

@@ -173,30 +173,22 @@ def test_a_database_of_something_else_or_without_its_tables_is_refused(tmp_path:
     db.close()
     assert "(it holds no tables)" in refused(path)
 
-    path.unlink()
-    Store(path).close()
-    db = sqlite3.connect(path)
-    db.execute("DROP TABLE tables")
-    db.commit()
-    db.close()
-    assert "lacks its tables table" in refused(path)
+    def altered(*statements: str) -> Path:
+        """A database of this server's, then ``statements`` run on it."""
+        path.unlink()
+        Store(path).close()
+        db = sqlite3.connect(path)
+        for statement in statements:
+            db.execute(statement)
+        db.commit()
+        db.close()
+        return path
 
-    path.unlink()
-    Store(path).close()
-    db = sqlite3.connect(path)
-    db.execute("DROP TABLE results")
-    db.execute("CREATE TABLE results (table_name TEXT)")
-    db.commit()
-    db.close()
-    assert "its results table lacks game_no, account_id" in refused(path)
-
-    path.unlink()  # an older file, before settings and stakes existed: those are added
-    Store(path).close()
-    db = sqlite3.connect(path)
-    db.execute("DROP TABLE settings")
-    db.execute("DROP TABLE stake_results")
-    db.commit()
-    db.close()
+    assert "lacks its tables table" in refused(altered("DROP TABLE tables"))
+    assert "its results table lacks game_no, account_id" in refused(
+        altered("DROP TABLE results", "CREATE TABLE results (table_name TEXT)"))
+    # an older file, before settings and stakes existed: those are added
+    altered("DROP TABLE settings", "DROP TABLE stake_results")
     open_store(path).close()
 
 
@@ -317,36 +309,20 @@ async def test_garbage_in_a_tables_saved_state_quarantines_it(
     await assert_quarantined(tmp_path / "d", "t1", "its state is not JSON", caplog)
 
 
-async def test_bad_json_in_a_tables_options_quarantines_it(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+@pytest.mark.parametrize(("damage", "name", "reason"), [
+    ("UPDATE tables SET options = '[1, 2' WHERE name = 't2'", "t2", "its options is not JSON"),
+    ("UPDATE actions SET action = '{\"a\": \"nonsense\"' WHERE i = 5", "t1",
+     "action 5 of hand 1 is not JSON"),  # one bad action row
+    ("DELETE FROM actions WHERE i = 5", "t1", "action 6 is stored after 5 actions"),  # a hole
+    ("UPDATE tables SET rules = 'mars' WHERE name = 't2'", "t2", "mars"),
+    ("UPDATE actions SET seat = (seat + 1) % 4 WHERE i = 0", "t1", "does not replay"),
+], ids=["bad-options", "bad-action-row", "missing-action", "unknown-ruleset", "illegal-action"])
+async def test_a_damaged_row_quarantines_its_table(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, damage: str, name: str,
+        reason: str) -> None:
     path = await saved_game(tmp_path / "d")
-    corrupt(path, "UPDATE tables SET options = '[1, 2' WHERE name = 't2'")
-    await assert_quarantined(tmp_path / "d", "t2", "its options is not JSON", caplog)
-
-
-async def test_one_bad_action_row_quarantines_its_table(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    path = await saved_game(tmp_path / "d")
-    corrupt(path, "UPDATE actions SET action = '{\"a\": \"nonsense\"' WHERE i = 5")
-    await assert_quarantined(tmp_path / "d", "t1", "action 5 of hand 1 is not JSON", caplog)
-
-
-async def test_actions_that_do_not_replay_quarantine_the_table(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    path = await saved_game(tmp_path / "d")
-    corrupt(path, "DELETE FROM actions WHERE i = 5")  # a hole in the hand
-    await assert_quarantined(tmp_path / "d", "t1", "action 6 is stored after 5 actions",
-                             caplog)
-    corrupt(path, "UPDATE tables SET rules = 'mars' WHERE name = 't2'")
-    caplog.clear()
-    await assert_quarantined(tmp_path / "d", "t2", "mars", caplog)
-
-
-async def test_an_illegal_stored_action_quarantines_the_table(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    path = await saved_game(tmp_path / "d")
-    corrupt(path, "UPDATE actions SET seat = (seat + 1) % 4 WHERE i = 0")
-    await assert_quarantined(tmp_path / "d", "t1", "does not replay", caplog)
+    corrupt(path, damage)
+    await assert_quarantined(tmp_path / "d", name, reason, caplog)
 
 
 async def test_a_value_longer_than_a_table_can_be_is_not_read(

@@ -27,40 +27,7 @@ from net.server import (
     parse_command,
 )
 from net.store import Account, Store
-from net.testing import PtyClient, fast_config, start_server
-
-
-class FakeChannel:
-    def __init__(self) -> None:
-        self.out = bytearray()
-        self.writes = 0
-        self.buffered = 0
-        self.closing = False
-
-    def write(self, data: bytes) -> None:
-        self.out.extend(data)
-        self.writes += 1
-
-    def get_write_buffer_size(self) -> int:
-        return self.buffered
-
-    def is_closing(self) -> bool:
-        return self.closing
-
-
-class FakeApp:
-    def __init__(self) -> None:
-        self.messages: list[Any] = []
-        # what the driver looks at to see that a posted key is dispatched: nothing queued
-        self._message_queue: asyncio.Queue[Any] = asyncio.Queue()
-        self._screen_stack: list[Any] = []
-
-    def post_message(self, message: Any) -> bool:
-        self.messages.append(message)
-        return True
-
-    def pressed(self) -> list[str]:
-        return [m.key for m in self.messages if isinstance(m, events.Key)]
+from net.testing import FakeApp, FakeChannel, PtyClient, fast_config, start_server
 
 
 # --- sanitising -------------------------------------------------------------------------------
