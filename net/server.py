@@ -1076,10 +1076,10 @@ class MahjongServer:
             session._end_app()
         tasks = [s._task for s in list(self.sessions) if s._task is not None]
         if tasks:
-            await asyncio.wait(tasks, timeout=1.2)
+            await asyncio.wait(tasks, timeout=1.0)
         if self.acceptor is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.acceptor.wait_closed(), 0.3)
+                await asyncio.wait_for(self.acceptor.wait_closed(), 0.2)
         self.registry.close()
         self.store.close()
 
