@@ -478,6 +478,8 @@ class _Connection(asyncssh.SSHServer):
 
     async def validate_kbdint_response(self, username: str,
                                        responses: Any) -> KbdIntChallenge:
+        # a key only queried (never signed for) must not count: this login is keyless
+        self.fingerprint = None
         found = self._keyless
         if found is None or self.closed or not isinstance(responses, list | tuple) \
                 or len(responses) != 1 or not isinstance(responses[0], str):
