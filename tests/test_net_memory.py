@@ -52,15 +52,17 @@ async def server(tmp_path: Path):
 
 @contextlib.contextmanager
 def no_collector() -> Iterator[None]:
-    """The garbage collector off: what is freed is freed by reference counting."""
+    """The garbage collector off: what is freed is freed by reference counting. What earlier
+    tests left for the collector (apps they ran without a server) is collected first, so
+    that only this test's own objects are counted."""
     was = gc.isenabled()
+    gc.collect()
     gc.disable()
     try:
         yield
     finally:
         if was:
             gc.enable()
-
 
 
 def live_apps() -> list[Any]:
