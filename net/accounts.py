@@ -21,9 +21,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import json
 import os
-import sqlite3
 import time
 from dataclasses import dataclass
 from enum import Enum
@@ -31,28 +29,8 @@ from enum import Enum
 from net.limits import Limits
 from net.store import Account, Store
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS account_secrets (  -- keyless accounts: a passphrase, or a guest
-    account_id INTEGER PRIMARY KEY,
-    kind TEXT NOT NULL,                   -- 'passphrase' or 'guest'
-    hash TEXT,                            -- scrypt$N$r$p$salt$key (hex); NULL for a guest
-    created REAL NOT NULL
-);
-"""
-
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1  # 16 MiB, about 50 ms on one core
 GUEST_KEPT = 86_400.0  # a guest account unseen this long that left nothing is forgotten
-
-
-def _seated(state: str) -> list[int]:
-    """The account ids seated in a table's saved state (a corrupt state: none)."""
-    try:
-        data = json.loads(state)
-        seats = data.get("seats", []) if isinstance(data, dict) else []
-        return [s["account"] for s in seats
-                if isinstance(s, dict) and isinstance(s.get("account"), int)]
-    except (ValueError, TypeError, AttributeError, RecursionError):
-        return []
 
 
 def hash_passphrase(passphrase: str, salt: bytes | None = None) -> str:
@@ -91,57 +69,23 @@ class NameLookup:
 
 
 class Keyless:
-    """Keyless accounts over the server's store."""
+    """Keyless logins over the server's store (which reads and writes the accounts)."""
 
     def __init__(self, store: Store, limits: Limits) -> None:
         self.store = store
         self.limits = limits
-        self.db: sqlite3.Connection = store.db
-        self.db.executescript(SCHEMA)
         self._hashing = asyncio.Semaphore(max(1, limits.hash_concurrency))
-        self.pruned = self.prune_guests()
-
-    def prune_guests(self, older_than: float = GUEST_KEPT) -> int:
-        """Forget guest accounts unseen for ``older_than`` seconds that left nothing behind
-        (no result, no stake result, no seat at a table): they can never be entered again, and
-        a stranger's flood of guest logins must not grow the database for ever."""
-        cutoff = time.time() - older_than
-        seated = {i for (state,) in self.db.execute("SELECT state FROM tables")
-                  for i in _seated(state)}
-        rows = self.db.execute(
-            "SELECT a.id FROM accounts a JOIN account_secrets s ON s.account_id = a.id "
-            "WHERE s.kind = 'guest' AND a.last_seen < ? "
-            "AND NOT EXISTS (SELECT 1 FROM results r WHERE r.account_id = a.id) "
-            "AND NOT EXISTS (SELECT 1 FROM stake_results r WHERE r.account_id = a.id)",
-            (cutoff,)).fetchall()
-        gone = [(i,) for (i,) in rows if i not in seated]
-        if gone:
-            self.db.executemany("DELETE FROM account_secrets WHERE account_id = ?", gone)
-            self.db.executemany("DELETE FROM accounts WHERE id = ?", gone)
-        return len(gone)
+        self.pruned = store.forget_guests(time.time() - GUEST_KEPT)
 
     def lookup(self, wanted: str) -> NameLookup:
-        row = self.db.execute(
-            "SELECT a.id, a.key_fingerprint, s.kind, s.hash FROM accounts a "
-            "LEFT JOIN account_secrets s ON s.account_id = a.id WHERE a.nickname = ?",
-            (wanted,)).fetchone()
+        row = self.store.keyless_row(wanted)
         if row is None:
             return NameLookup(NameState.NEW, wanted)
-        account_id, fingerprint, kind, stored = row
-        if fingerprint is None and kind == "passphrase" and stored:
-            return NameLookup(NameState.PROTECTED, wanted, account_id, stored)
-        if fingerprint is None and kind is None:
-            return NameLookup(NameState.UNCLAIMED, wanted, account_id)
-        return NameLookup(NameState.TAKEN, self.free_name(wanted))
-
-    def free_name(self, wanted: str) -> str:
-        n = 1
-        name = wanted
-        while self.db.execute("SELECT 1 FROM accounts WHERE nickname = ?",
-                              (name,)).fetchone() is not None:
-            n += 1
-            name = f"{wanted[:13]}-{n}"
-        return name
+        if not row.has_key and row.kind == "passphrase" and row.stored:
+            return NameLookup(NameState.PROTECTED, wanted, row.account_id, row.stored)
+        if not row.has_key and row.kind is None:
+            return NameLookup(NameState.UNCLAIMED, wanted, row.account_id)
+        return NameLookup(NameState.TAKEN, self.store.free_nickname(wanted))
 
     async def verify(self, passphrase: str, stored: str) -> bool:
         if not self.limits.passphrase_min <= len(passphrase) <= self.limits.passphrase_max:
@@ -153,45 +97,17 @@ class Keyless:
         async with self._hashing:
             return await asyncio.to_thread(hash_passphrase, passphrase)
 
-    def account(self, account_id: int) -> Account:
-        row = self.db.execute("SELECT nickname FROM accounts WHERE id = ?",
-                              (account_id,)).fetchone()
-        now = time.time()
-        self.db.execute("UPDATE accounts SET last_seen = ? WHERE id = ?", (now, account_id))
-        return Account(account_id, str(row[0]), None)
+    def account(self, lookup: NameLookup) -> Account:
+        """The protected account ``lookup`` found, its passphrase given."""
+        assert lookup.account_id is not None
+        return self.store.keyless_account(lookup.account_id, lookup.nickname)
 
     def protect(self, lookup: NameLookup, stored: str) -> Account | None:
         """The account for a newly chosen passphrase: a new account under ``lookup``'s name,
         or the unclaimed one. None when the name was taken meanwhile."""
-        now = time.time()
-        if lookup.state is NameState.UNCLAIMED and lookup.account_id is not None:
-            cur = self.db.execute(
-                "INSERT OR IGNORE INTO account_secrets (account_id, kind, hash, created) "
-                "VALUES (?, 'passphrase', ?, ?)", (lookup.account_id, stored, now))
-            return self.account(lookup.account_id) if cur.rowcount == 1 else None
-        account_id = self._insert(lookup.nickname, now)
-        if account_id is None:
-            return None
-        self.db.execute("INSERT INTO account_secrets (account_id, kind, hash, created) "
-                        "VALUES (?, 'passphrase', ?, ?)", (account_id, stored, now))
-        return Account(account_id, lookup.nickname, None)
+        claimed = lookup.account_id if lookup.state is NameState.UNCLAIMED else None
+        return self.store.keep_with_passphrase(lookup.nickname, stored, claimed)
 
     def guest(self, wanted: str) -> Account:
         """A fresh guest account, under ``wanted`` if free, else a numbered variant."""
-        now = time.time()
-        while True:
-            name = self.free_name(wanted)
-            account_id = self._insert(name, now)
-            if account_id is not None:
-                self.db.execute("INSERT INTO account_secrets (account_id, kind, hash, created) "
-                                "VALUES (?, 'guest', NULL, ?)", (account_id, now))
-                return Account(account_id, name, None, guest=True)
-
-    def _insert(self, nickname: str, now: float) -> int | None:
-        try:
-            cur = self.db.execute(
-                "INSERT INTO accounts (key_fingerprint, nickname, created, last_seen) "
-                "VALUES (NULL, ?, ?, ?)", (nickname, now, now))
-        except sqlite3.IntegrityError:  # the name was taken meanwhile
-            return None
-        return cur.lastrowid
+        return self.store.guest_account(wanted)

@@ -166,6 +166,37 @@ class RateLimit:
         return False
 
 
+class RateLimits:
+    """A :class:`RateLimit` per key (chat lines per account), at most ``keys`` remembered:
+    past that the buckets that are full again (as good as new) are forgotten, then the
+    oldest."""
+
+    def __init__(self, rate: float, per: float = 60.0, burst: float | None = None,
+                 clock: Callable[[], float] = time.monotonic, keys: int = 10_000) -> None:
+        self.rate, self.per, self.burst, self.clock, self.keys = rate, per, burst, clock, keys
+        self._buckets: dict[Any, RateLimit] = {}
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+    def allow(self, key: Any) -> bool:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            if len(self._buckets) >= self.keys:
+                self._forget()
+            bucket = self._buckets[key] = RateLimit(self.rate, self.per, self.burst,
+                                                    self.clock)
+        return bucket.allow()
+
+    def _forget(self) -> None:
+        now = self.clock()
+        for key in [k for k, b in self._buckets.items()
+                    if b.tokens + (now - b.stamp) * b.rate >= b.burst]:
+            del self._buckets[key]
+        while len(self._buckets) >= self.keys // 2:
+            del self._buckets[next(iter(self._buckets))]
+
+
 KEYS_KEPT = 10_000  # addresses a WindowCount remembers at once
 
 

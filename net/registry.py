@@ -32,7 +32,7 @@ from engine.rulesets import RULESETS, OptionError, find_ruleset
 from engine.situation import Spectator
 from engine.table import Hand, Phase
 from engine.view import View, build_view
-from net.limits import Limits, RateLimit, WindowCount
+from net.limits import Limits, RateLimit, RateLimits, WindowCount
 from net.sanitize import clean_line
 from net.store import Account, ActionRow, CorruptRow, StorageError, Store, TableRow
 from tui.client import TableUpdate, UpdateCallback
@@ -1040,7 +1040,8 @@ class Registry:
         self.quarantined: dict[str, QuarantinedTable] = {}
         self._closed: set[str] = set()  # names closed in this process (their row is gone)
         self._created_from = WindowCount(3600.0, clock)  # tables created, by address
-        self._chat: dict[int, RateLimit] = {}  # by account id
+        self._chat = RateLimits(self.limits.chat_per_minute, 60.0, self.limits.chat_burst,
+                                clock, keys=CHAT_BUCKETS)  # by account id
 
     @property
     def storage_problem(self) -> str | None:
@@ -1106,22 +1107,7 @@ class Registry:
     def chat_allowed(self, account_id: int) -> bool:
         """One more chat line from ``account_id`` is within ``chat_per_minute`` (a burst of
         ``chat_burst``), over all its tables."""
-        bucket = self._chat.get(account_id)
-        if bucket is None:
-            if len(self._chat) >= CHAT_BUCKETS:
-                self._forget_chatters()
-            bucket = self._chat[account_id] = RateLimit(
-                self.limits.chat_per_minute, 60.0, self.limits.chat_burst, self.clock)
-        return bucket.allow()
-
-    def _forget_chatters(self) -> None:
-        """Forget the buckets that are full again (as if new), then the oldest."""
-        now = self.clock()
-        for key in [k for k, b in self._chat.items()
-                    if b.tokens + (now - b.stamp) * b.rate >= b.burst]:
-            del self._chat[key]
-        while len(self._chat) >= CHAT_BUCKETS // 2:
-            del self._chat[next(iter(self._chat))]
+        return self._chat.allow(account_id)
 
     def check_name(self, name: str) -> None:
         """TableQuarantined when ``name`` belongs to a stored table that is not in play."""

@@ -493,7 +493,7 @@ class _Connection(asyncssh.SSHServer):
             if not await keyless.verify(answer, found.stored):
                 self.log(logging.INFO, "wrong passphrase for %s", found.nickname)
                 return False
-            self.account = keyless.account(found.account_id)
+            self.account = keyless.account(found)
             return True
         if not answer:  # a guest, this once
             self.account = keyless.guest(found.nickname)

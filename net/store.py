@@ -56,6 +56,7 @@ MAX_ACTION_JSON = 4 * 1024
 MAX_RECORD = 4 * 1024 * 1024  # one hand's game record
 MAX_SETTINGS_JSON = 16 * 1024
 MAX_NAME = 200  # a table's name or an account's nickname, in characters
+MAX_SECRET = 512  # a keyless account's passphrase hash (about 150 characters)
 MAX_TABLE_ROWS = 10_000  # tables read at start (the server keeps Limits.tables_total open)
 FAULT_LOG_SECONDS = 60.0  # while writes fail: one log line this often, with a count
 LOW_DISK_BYTES = 16 * 1024 * 1024  # free space under this at start: a warning
@@ -122,6 +123,12 @@ CREATE TABLE IF NOT EXISTS stake_results (  -- Yichun 压鸽子: a spectator's r
     finished REAL NOT NULL,
     PRIMARY KEY (table_name, game_no, account_id)
 );
+CREATE TABLE IF NOT EXISTS account_secrets (  -- keyless accounts (net/accounts.py)
+    account_id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL,                   -- 'passphrase' or 'guest'
+    hash TEXT,                            -- scrypt$N$r$p$salt$key (hex); NULL for a guest
+    created REAL NOT NULL
+);
 """
 
 
@@ -150,6 +157,27 @@ class Account:
     @property
     def anonymous(self) -> bool:
         return self.key_fingerprint is None
+
+
+@dataclass(frozen=True)
+class KeylessRow:
+    """The account that holds a nickname, as keyless logins see it."""
+
+    account_id: int
+    has_key: bool  # a key's account: a keyless login never enters it
+    kind: str | None  # its secret: 'passphrase', 'guest', or None (from before passphrases)
+    stored: str | None  # the passphrase's hash
+
+
+def _seated(state: str) -> list[int]:
+    """The account ids seated in a table's saved state (a corrupt state: none)."""
+    try:
+        data = json.loads(state)
+        seats = data.get("seats", []) if isinstance(data, dict) else []
+        return [s["account"] for s in seats
+                if isinstance(s, dict) and isinstance(s.get("account"), int)]
+    except (ValueError, TypeError, AttributeError, RecursionError):
+        return []
 
 
 @dataclass
@@ -354,36 +382,105 @@ class Store:
             "updated = excluded.updated",
             (account_id, json.dumps(data, ensure_ascii=False), time.time()))
 
-    def account_anonymous(self, wanted: str) -> Account:
-        """An account without a key: the nickname is all there is. A nickname held by a key
-        account is not given away: the anonymous player gets a suffixed one."""
+    # --- keyless accounts (net/accounts.py decides; these read and write) --------------------
+    def keyless_row(self, nickname: str) -> KeylessRow | None:
+        """The account holding ``nickname``, with its keyless secret if it has one; None when
+        no account has the name (or the file cannot be read: then the name looks free and
+        the account made for it is a temporary one)."""
         try:
-            return self._account_anonymous(wanted)
-        except sqlite3.Error as exc:
-            self._failed(exc, "read or write an account")
-            return self._temporary_account(f"name {wanted}", wanted, None)
-
-    def _account_anonymous(self, wanted: str) -> Account:
-        now = time.time()
-        name, n = wanted, 1
-        while True:
             row = self.db.execute(
-                "SELECT id, key_fingerprint FROM accounts WHERE nickname = ?", (name,)
-            ).fetchone()
-            if row is None:
-                break
-            if row[1] is None:  # this nickname's anonymous account
-                self._write("write an account",
-                            "UPDATE accounts SET last_seen = ? WHERE id = ?", (now, row[0]))
-                return Account(row[0], name, None)
-            n += 1
-            name = f"{wanted[:13]}-{n}"
-        cur = self.db.execute(
-            "INSERT INTO accounts (key_fingerprint, nickname, created, last_seen) "
-            "VALUES (NULL, ?, ?, ?)", (name, now, now))
+                "SELECT a.id, a.key_fingerprint IS NOT NULL, s.kind, "
+                "CASE WHEN length(s.hash) <= ? THEN s.hash END FROM accounts a "
+                "LEFT JOIN account_secrets s ON s.account_id = a.id WHERE a.nickname = ?",
+                (MAX_SECRET, nickname)).fetchone()
+        except sqlite3.Error as exc:
+            self._failed(exc, "read an account")
+            return None
+        if row is None:
+            return None
+        return KeylessRow(int(row[0]), bool(row[1]), row[2], row[3])
+
+    def free_nickname(self, wanted: str) -> str:
+        """``wanted``, or a numbered variant no account has."""
+        try:
+            return self._unique_nickname(wanted)
+        except sqlite3.Error as exc:
+            self._failed(exc, "read an account")
+            return wanted
+
+    def keyless_account(self, account_id: int, nickname: str) -> Account:
+        """The keyless account ``account_id`` logging in again (its last visit noted)."""
+        self._write("write an account", "UPDATE accounts SET last_seen = ? WHERE id = ?",
+                    (time.time(), account_id))
+        return Account(account_id, nickname, None)
+
+    def keep_with_passphrase(self, nickname: str, stored: str,
+                             account_id: int | None = None) -> Account | None:
+        """A passphrase for ``nickname``: a new account under it, or ``account_id``'s (one
+        from before passphrases). None when the name or the account was taken meanwhile."""
+        now = time.time()
+        try:
+            if account_id is None:
+                account_id = self._insert_keyless(nickname, now)
+                if account_id is None:
+                    return None
+            cur = self.db.execute(
+                "INSERT OR IGNORE INTO account_secrets (account_id, kind, hash, created) "
+                "VALUES (?, 'passphrase', ?, ?)", (account_id, stored, now))
+        except sqlite3.Error as exc:
+            self._failed(exc, "write an account")
+            return self._temporary_account(f"name {nickname}", nickname, None)
         self._worked()
-        assert cur.lastrowid is not None
-        return Account(cur.lastrowid, name, None)
+        return Account(account_id, nickname, None) if cur.rowcount == 1 else None
+
+    def guest_account(self, wanted: str) -> Account:
+        """A fresh guest account (no later login enters it), under ``wanted`` if free, else a
+        numbered variant."""
+        now = time.time()
+        try:
+            while True:
+                name = self._unique_nickname(wanted)
+                account_id = self._insert_keyless(name, now)
+                if account_id is not None:
+                    break
+            self.db.execute("INSERT INTO account_secrets (account_id, kind, hash, created) "
+                            "VALUES (?, 'guest', NULL, ?)", (account_id, now))
+        except sqlite3.Error as exc:
+            self._failed(exc, "write an account")
+            return Account(-1 - self.failures, wanted, None, guest=True)
+        self._worked()
+        return Account(account_id, name, None, guest=True)
+
+    def _insert_keyless(self, nickname: str, now: float) -> int | None:
+        try:
+            cur = self.db.execute(
+                "INSERT INTO accounts (key_fingerprint, nickname, created, last_seen) "
+                "VALUES (NULL, ?, ?, ?)", (nickname, now, now))
+        except sqlite3.IntegrityError:  # the name was taken meanwhile
+            return None
+        return cur.lastrowid
+
+    def forget_guests(self, unseen_since: float) -> int:
+        """Delete the guest accounts last seen before ``unseen_since`` (a time.time()) that
+        left nothing: no result, no stake result, no seat at a stored table."""
+        try:
+            seated = {i for (state,) in self.db.execute(
+                "SELECT state FROM tables WHERE length(state) <= ?", (MAX_TABLE_JSON,))
+                for i in _seated(state)}
+            rows = self.db.execute(
+                "SELECT a.id FROM accounts a JOIN account_secrets s ON s.account_id = a.id "
+                "WHERE s.kind = 'guest' AND a.last_seen < ? "
+                "AND NOT EXISTS (SELECT 1 FROM results r WHERE r.account_id = a.id) "
+                "AND NOT EXISTS (SELECT 1 FROM stake_results r WHERE r.account_id = a.id)",
+                (unseen_since,)).fetchall()
+        except sqlite3.Error as exc:
+            self._failed(exc, "read the accounts")
+            return 0
+        gone = [(i,) for (i,) in rows if i not in seated]
+        if gone and self._write("forget guests", "DELETE FROM account_secrets "
+                                "WHERE account_id = ?", gone, many=True):
+            self._write("forget guests", "DELETE FROM accounts WHERE id = ?", gone, many=True)
+        return len(gone)
 
     # --- tables ---------------------------------------------------------------------------
     def save_table(self, row: TableRow) -> None:

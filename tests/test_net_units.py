@@ -143,9 +143,10 @@ def test_accounts_by_key_and_anonymous_nicknames_are_unique(tmp_path: Path) -> N
     assert store.account_for_key("SHA256:aaa", "other") == a
     b = store.account_for_key("SHA256:bbb", "ann")
     assert b.nickname != "ann" and b.id != a.id
-    anon = store.account_anonymous("ann")
-    assert anon.nickname not in ("ann", b.nickname) and anon.anonymous
-    assert store.account_anonymous("ann") == anon
+    guest = store.guest_account("ann")
+    assert guest.nickname not in ("ann", b.nickname) and guest.anonymous and guest.guest
+    again = store.guest_account("ann")  # a guest is new each visit: never the same account
+    assert again.id != guest.id and again.nickname not in ("ann", b.nickname, guest.nickname)
     store.close()
     text = (tmp_path / "db.sqlite3").read_bytes()
     assert b"ssh-ed25519" not in text  # only fingerprints, no key material
@@ -645,3 +646,22 @@ async def test_only_a_turns_timer_running_out_makes_a_player_idle(
     client.poke()
     assert not t.seats[0].idle and t.seats[0].timeouts == 0
     reg.close()
+
+
+def test_old_guests_that_left_nothing_are_forgotten(tmp_path: Path) -> None:
+    from net.store import TableRow
+
+    store = Store(tmp_path / "db.sqlite3")
+    idle, player, seated, _ = (store.guest_account(n) for n in ("gone", "won", "sat", "new"))
+    store.finish_game("t", 1, "yichun", [(player.id, 0, 5, 1, 8)])
+    store.save_table(TableRow("t", "yichun", {}, {"seats": [{"account": seated.id,
+                                                             "name": "sat"}, None, None, None]}))
+    store.db.execute("UPDATE accounts SET last_seen = 0 WHERE id IN (?, ?, ?)",
+                     (idle.id, player.id, seated.id))
+    key = store.account_for_key("SHA256:k", "keyed")
+    store.db.execute("UPDATE accounts SET last_seen = 0 WHERE id = ?", (key.id,))
+    assert store.forget_guests(unseen_since=1000.0) == 1
+    left = {n for (n,) in store.db.execute("SELECT nickname FROM accounts")}
+    assert left == {"won", "sat", "new", "keyed"}
+    assert store.free_nickname("gone") == "gone"  # the name is free again
+    store.close()
