@@ -15,25 +15,19 @@ from engine.scenario import rigged_hand
 from engine.table import Phase
 from engine.tiles import parse_tile, parse_tiles
 from engine.view import MeldView, PondView, View, build_view
+from tui.canvas import Row
+from tui.cells import wrap_cells
 from tui.client import TableUpdate
 from tui.faces import Face, big, glyph, small, small_width
+from tui.hints import ready_hint, unseen_counts
 from tui.i18n import tr
-from tui.layout import (
-    MAX_HEIGHT,
-    MAX_WIDTH,
-    Row,
-    TableRows,
-    UiState,
-    build_rows,
-    claim_prompt,
-    ready_hint,
-    unseen_counts,
-    wrap_cells,
-)
+from tui.layout import MAX_HEIGHT, MAX_WIDTH, TableRows, build_rows
+from tui.prompts import claim_prompt
 from tui.result_text import help_lines
 from tui.rules_text import SUMMARIES
 from tui.settings import Settings
 from tui.table_screen import TABLE_BINDINGS
+from tui.ui_state import UiState
 
 
 def crowded_view(rules: str) -> View:
@@ -281,7 +275,7 @@ def test_spans_and_rows_are_shared_tuples_and_their_tables_stay_bounded(
     """Two tables drawing the same view get the very same span and row objects (what a region
     keeps is then never new to the garbage collector); the shared tables are emptied when
     they grow past their bound, and drawing goes on the same."""
-    from tui import layout
+    from tui import canvas, layout
 
     game = Game("shangrao", 4)
     game.new_hand()
@@ -293,12 +287,12 @@ def test_spans_and_rows_are_shared_tuples_and_their_tables_stay_bounded(
     assert a == b and any(a)
     assert all(ra is rb for ra, rb in zip(a, b, strict=True))
     assert all(sa is sb for ra, rb in zip(a, b, strict=True) for sa, sb in zip(ra, rb, strict=True))
-    monkeypatch.setattr(layout, "_SPANS_MAX", 10)
-    monkeypatch.setattr(layout, "_ROWS_MAX", 3)
+    monkeypatch.setattr(canvas, "_SPANS_MAX", 10)
+    monkeypatch.setattr(canvas, "_ROWS_MAX", 3)
     c = layout.TableRows().build(update, ui, 80, 24)  # starts past both bounds: emptied first
     assert c == a
-    assert len(layout._SPANS) <= 10 + sum(len(r) for r in c)
-    assert len(layout._ROWS) <= 3 + len(c) + 1
+    assert len(canvas._SPANS) <= 10 + sum(len(r) for r in c)
+    assert len(canvas._ROWS) <= 3 + len(c) + 1
 
 
 def test_the_log_keeps_only_the_events_it_draws() -> None:
@@ -321,10 +315,10 @@ def test_the_log_keeps_only_the_events_it_draws() -> None:
     while not hand.is_over:
         seat = hand.to_act()[0]
         hand.apply(seat, player.choose(build_view(hand, seat)))
-        before = dict(rows._events)
+        before = dict(rows._log._events)
         rows.build(TableUpdate(view=build_view(hand, 0), hands_per_game=8), ui, 80, 24)
-        biggest = max(biggest, len(rows._events))
-        reused += sum(1 for k, v in rows._events.items() if before.get(k) is v)
+        biggest = max(biggest, len(rows._log._events))
+        reused += sum(1 for k, v in rows._log._events.items() if before.get(k) is v)
     assert len(hand.events) > 40
     assert 0 < biggest <= EVENTS_IN_VIEW < len(hand.events)
     assert reused > len(hand.events)
@@ -421,7 +415,7 @@ def test_the_centre_shows_the_running_doudizhu_circuit() -> None:
 def test_nearly_every_winning_tile_is_said_as_the_exceptions() -> None:
     """Waits on most kinds read "any tile except" the few that do not win; all 34 "any tile";
     fewer are listed one by one."""
-    from tui.layout import WAITS_BUT_MAX, waits_pieces
+    from tui.hints import WAITS_BUT_MAX, waits_pieces
 
     view = crowded_view("shangrao")
     ui = UiState(lang="en")
@@ -442,7 +436,7 @@ def test_the_log_adds_moves_at_the_right_and_restarts_only_when_full() -> None:
     move writes only its own cells); when one no longer fits the row starts again with the
     moves that fill about half of it. The newest move is always on the row."""
     from engine.bots.basic import BasicPlayer
-    from tui.layout import event_pieces
+    from tui.log_text import event_pieces
 
     game = Game("gejiu", 2)
     hand = game.new_hand()

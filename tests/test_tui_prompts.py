@@ -18,11 +18,15 @@ from engine.view import build_view
 from tui.app import MahjongApp
 from tui.client import TableUpdate
 from tui.faces import Face
-from tui.layout import INDEX_LABELS, UiState, build_rows, claim_prompt, hand_tiles
+from tui.layout import build_rows
 from tui.local import LocalTable
+from tui.prompts import claim_prompt
+from tui.seat_rows import INDEX_LABELS
 from tui.settings import Settings
 from tui.table import TableView
 from tui.table_screen import INDEX_KEYS, TableScreen
+from tui.tile_pieces import hand_tiles
+from tui.ui_state import UiState
 
 
 def table_text(app: MahjongApp) -> str:

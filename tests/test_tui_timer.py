@@ -8,7 +8,8 @@ from engine.actions import Action
 from engine.game import Game
 from engine.view import build_view
 from tui.client import TableUpdate
-from tui.layout import _timer_state, next_timer_change
+from tui.timer_text import next_timer_change
+from tui.timer_text import timer_state as _timer_state
 
 
 @pytest.mark.parametrize("seconds", [30.0, 15.0, 7.3])

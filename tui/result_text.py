@@ -21,8 +21,8 @@ from engine.view import MeldView
 from tui.client import TableUpdate
 from tui.faces import Face, small, suit_class
 from tui.i18n import TEXT, seat_label, seat_wind, tr
-from tui.layout import rules_title
 from tui.rules_text import SUMMARIES
+from tui.ruleset_title import rules_title
 
 
 def tile_markup(kind: Kind, face: Face, mark: bool = False, wild: bool = False) -> str:

@@ -20,12 +20,12 @@ from engine.rulesets import RULESETS, UNLIMITED, OptionError, OptionSpec
 from themes import THEME_NAMES
 from tui.client import TableUpdate
 from tui.i18n import tr
-from tui.layout import rules_title
 from tui.result_text import (
     game_result_lines,
     help_lines,
     lines_content,
 )
+from tui.ruleset_title import rules_title
 
 if TYPE_CHECKING:
     from tui.app import MahjongApp

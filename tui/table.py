@@ -30,8 +30,10 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
+from tui.canvas import Row
 from tui.client import TableUpdate
-from tui.layout import MAX_HEIGHT, MAX_WIDTH, Row, TableRows, UiState
+from tui.layout import MAX_HEIGHT, MAX_WIDTH, TableRows
+from tui.ui_state import UiState
 
 STYLE_PARTS = (
     "text", "status", "status-dim", "status-em", "timer", "timer-low", "timer-empty",

@@ -23,20 +23,14 @@ from engine.table import Phase
 from tui.client import TableUpdate
 from tui.faces import Face, name
 from tui.i18n import tr
-from tui.layout import (
-    INDEX_LABELS,
-    MIN_HEIGHT,
-    MIN_WIDTH,
-    Choice,
-    Prompt,
-    UiState,
-    claim_prompt,
-    hand_tiles,
-    kong_prompt,
-    next_timer_change,
-)
+from tui.layout import MIN_HEIGHT, MIN_WIDTH
+from tui.prompts import Choice, Prompt, claim_prompt, kong_prompt
 from tui.result_text import hand_result_lines, line_content
+from tui.seat_rows import INDEX_LABELS
 from tui.table import TableView
+from tui.tile_pieces import hand_tiles
+from tui.timer_text import next_timer_change
+from tui.ui_state import UiState
 
 if TYPE_CHECKING:
     from tui.app import MahjongApp
