@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.rulesets import RULESETS
 from engine.table import Phase
 from tui.canvas import Canvas
 from tui.cells import Piece, clip_pieces, pieces_width, wrap_pieces
@@ -22,15 +23,16 @@ def centre_lines(update: TableUpdate, ui: UiState, me: int,
     """The centre's lines, ``width`` cells wide; the winning tiles wrapped on at most
     :data:`WAITS_LINES` lines."""
     view, lang, face = update.view, ui.lang, ui.face
+    ruleset = RULESETS[view.rules]
     lines: list[list[Piece]] = []
     # the wall count is on the status line only: here it would repaint a row on every draw
     lines.append([(tr(lang, "dice", n=view.dice), "info")])
-    if view.rules == "shangrao" and view.wild is not None and view.wild_indicator is not None:
+    if ruleset.has_wild and view.wild is not None and view.wild_indicator is not None:
         h, _, rest = tr(lang, "wild", wild="\0", ind="\1").partition("\0")
         mid, _, tail = rest.partition("\1")
         lines.append([(h, "info"), (small(view.wild, face).rstrip(), tile_style(view.wild, "wild")),
                       (mid, "info"), *tile_pieces([view.wild_indicator], face), (tail, "info")])
-    elif view.rules == "gejiu" and view.kong_tiles:
+    elif ruleset.kong_tiles and view.kong_tiles:
         h, _, tail = tr(lang, "kong_tiles", tiles="\0").partition("\0")
         pcs: list[Piece] = [(h, "info")]
         for k in view.kong_tiles:
@@ -45,7 +47,7 @@ def centre_lines(update: TableUpdate, ui: UiState, me: int,
             pcs += [(" · ", "dim"), (f"{who} {'✓' if k == ref else '✗'}",
                                      "flag-em" if k == ref else "info")]
         lines.append(pcs)
-    elif view.rules == "yichun":
+    elif ruleset.buy_phase:
         buyers = [seat_wind(p.seat, lang) for p in view.seats if p.bought]
         lighters = [seat_wind(p.seat, lang) for p in view.seats if p.lighter]
         text = tr(lang, "buyers", who=" ".join(buyers) if buyers else tr(lang, "nobody"))

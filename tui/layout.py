@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from rich.cells import cell_len
 
+from engine.rulesets import RULESETS
 from engine.table import Phase
 from engine.tiles import Kind
 from engine.view import View
@@ -135,6 +136,7 @@ class TableRows:
             return c.frozen()
         size = (width, height)
         view = update.view
+        ruleset = RULESETS[view.rules]
         lang, face = ui.lang, ui.face
         me = view.viewer if view.viewer is not None else 0
         side_w = min(30, 18 + (width - MIN_WIDTH) // 4)
@@ -197,7 +199,7 @@ class TableRows:
                                                  mid_top, mid_bottom, my_pond_y - 1)))
         waits = self._waits_hint(view, ui)
         top, bottom = across_pond_y + pond_rows, my_pond_y - 2
-        flags = tuple((p.bought, p.lighter) for p in seats) if view.rules == "yichun" else ()
+        flags = tuple((p.bought, p.lighter) for p in seats) if ruleset.buy_phase else ()
         centre_key = (common, view.dice, view.wild, view.wild_indicator,
                       view.kong_tiles, view.doudizhu, flags, ui.prompt, view.last_discard,
                       view.phase is Phase.ENDED, ui.message, waits,

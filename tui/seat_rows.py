@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rich.cells import cell_len, set_cell_size
 
+from engine.rulesets import RULESETS
 from engine.table import Phase
 from engine.tiles import Kind
 from engine.view import SeatPublic, View
@@ -22,7 +23,7 @@ def seat_flags(view: View, p: SeatPublic, lang: str) -> list[Piece]:
     out: list[Piece] = []
     if p.seat == view.dealer:
         out.append((tr(lang, "flag_dealer"), "flag"))
-    if view.rules == "yichun" and p.bought is not None:
+    if RULESETS[view.rules].buy_phase and p.bought is not None:
         out.append((tr(lang, "flag_buy" if p.bought else "flag_nobuy"), "flag"))
     if p.lighter:
         out.append((tr(lang, "flag_lighter"), "flag"))
