@@ -16,6 +16,7 @@ from tui.ui_state import UiState
 
 def draw_action_row(c: Canvas, view: View, ui: UiState, tiles: list[Kind], cursor: int,
                 y_act: int) -> None:
+    """The prompt's choices (the selected one bracketed), or the keys that act now."""
     prompt = ui.prompt
     if prompt is not None:
         x = 1
@@ -36,6 +37,7 @@ def draw_action_row(c: Canvas, view: View, ui: UiState, tiles: list[Kind], curso
 
 
 def _action_hints(view: View, ui: UiState, tiles: list[Kind], cursor: int) -> list[Piece]:
+    """The keys that act now (discard, win, kong, 听) or why none do, then help and faces."""
     lang, face = ui.lang, ui.face
     out: list[Piece] = []
 

@@ -33,6 +33,7 @@ def shared_row(spans: Sequence[Span]) -> Row:
 
 
 def span_x(span: Span) -> int:
+    """The sort key of spans along a row."""
     return span[0]
 
 

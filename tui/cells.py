@@ -28,6 +28,7 @@ def fit_cells(text: str, cells: int) -> str:
 
 
 def pieces_width(pieces: Sequence[Piece]) -> int:
+    """Cells the pieces take together."""
     return sum(cell_len(t) for t, _ in pieces)
 
 

@@ -79,6 +79,7 @@ def centre_lines(update: TableUpdate, ui: UiState, me: int,
 
 def draw_centre(c: Canvas, lines: Sequence[Sequence[Piece]], x0: int, w: int, top: int,
                  bottom: int) -> None:
+    """``lines`` centred in the centre's box; blank ones are dropped first when not all fit."""
     avail = bottom - top + 1
     if len(lines) > avail:  # the spacing lines go first
         lines = [ln for ln in lines if ln]

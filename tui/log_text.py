@@ -16,6 +16,7 @@ from tui.ui_state import UiState
 
 
 def event_pieces(e: Event, me: int | None, lang: str, face: Face) -> list[Piece] | None:
+    """An event as the log writes it, or None for those it leaves out (draws, deals, …)."""
     et = e.type
     if et in (EventType.DRAW, EventType.DEAL, EventType.REPLACEMENT):
         return None

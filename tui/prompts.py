@@ -100,6 +100,7 @@ def _slot_pieces(view: View, a: Action, lang: str, face: Face) -> list[Piece]:
 
 
 def kong_prompt(view: View, lang: str, face: Face) -> Prompt | None:
+    """The prompt of the concealed and added kongs the player may make now, or None."""
     kongs = [a for a in view.legal if a.type in (ActionType.ANGANG, ActionType.BUGANG)]
     if not kongs:
         return None

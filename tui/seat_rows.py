@@ -20,6 +20,7 @@ INDEX_LABELS = "1234567890-=[]"
 
 
 def seat_flags(view: View, p: SeatPublic, lang: str) -> list[Piece]:
+    """The seat's flags after its name (dealer, bought, lighter, 听, flown)."""
     out: list[Piece] = []
     if p.seat == view.dealer:
         out.append((tr(lang, "flag_dealer"), "flag"))
@@ -41,6 +42,7 @@ def _held(p: SeatPublic) -> int:
 
 
 def is_acting(view: View, seat: int) -> bool:
+    """Whether ``seat`` is the one to move (the ▶ mark): only on a turn or a 塘子烂糊 decision."""
     if view.phase in (Phase.TURN, Phase.DECLARE):
         return view.current == seat
     return False
@@ -52,6 +54,7 @@ def _score(p: SeatPublic) -> str:
 
 def draw_across(c: Canvas, view: View, ui: UiState, seat: int, y: int,
                 name: str = "") -> None:
+    """The seat across on one centred row: seat, name, score, tile count, flags, melds."""
     lang, face = ui.lang, ui.face
     p = view.seats[seat]
     head: list[Piece] = []
@@ -120,12 +123,14 @@ def draw_side(
 
 
 def side_pond_top(p: SeatPublic, top: int) -> int:
+    """The first row of a side seat's discards, under its head and melds."""
     return top + 2 + len(p.melds) + (1 if p.melds else 0)
 
 
 def draw_pond(
     c: Canvas, view: View, seat: int, x0: int, y0: int, w: int, rows: int, face: Face
 ) -> None:
+    """``seat``'s discards in rows ``w`` cells wide, the latest rows when they do not all fit."""
     if rows <= 0:
         return
     pond = view.seats[seat].pond
@@ -177,6 +182,7 @@ def draw_frame(c: Canvas, view: View, ui: UiState, me: int, side_w: int, x0: int
 
 
 def draw_me_row(c: Canvas, view: View, ui: UiState, me: int, y: int, name: str = "") -> None:
+    """Your own seat's row above the hand: seat, name (when watching), score, flags."""
     lang = ui.lang
     p = view.seats[me]
     acting = is_acting(view, me)

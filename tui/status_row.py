@@ -15,6 +15,7 @@ from tui.ui_state import UiState
 
 def draw_status_row(c: Canvas, update: TableUpdate, ui: UiState, me: int,
                 timer: tuple[int, int, bool] | None) -> None:
+    """The top row: ruleset, hand, dealer, wall and whose turn, with the timer bar at the right."""
     view, lang = update.view, ui.lang
     parts = [
         rules_title(view.rules, lang),

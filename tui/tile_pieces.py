@@ -26,12 +26,14 @@ def tile_style(kind: Kind, *mods: str) -> str:
 
 
 def hand_tiles(view: View) -> list[Kind]:
+    """The viewer's tiles in the order drawn: the hand, then the freshly drawn tile."""
     return list(view.hand) + ([view.drawn] if view.drawn is not None else [])
 
 
 def tile_pieces(
     kinds: Sequence[Kind], face: Face, mark: Kind | None = None, sep: str = ""
 ) -> list[Piece]:
+    """Tiles as small faces, each styled by its suit; ``mark`` styles its first copy as claimed."""
     out: list[Piece] = []
     marked = False
     for i, k in enumerate(kinds):
@@ -47,6 +49,8 @@ def tile_pieces(
 
 
 def meld_pieces(m: MeldView, face: Face, lang: str, dense: bool = False) -> list[Piece]:
+    """A meld as pieces, face down or with the seat it was claimed from (``dense``: one face
+    and a count, for narrow rows)."""
     sw = small_width(face)
     if m.tiles is None:
         return [("▒" * sw, "tile-back")] * (1 if dense else 4) + (
