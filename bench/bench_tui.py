@@ -117,6 +117,11 @@ class ScriptedClient:
     def set_paused(self, paused: bool) -> bool:
         return False
 
+    controls_pace = False
+
+    def set_bot_delay(self, seconds: float) -> None:
+        pass
+
     def close(self) -> None:
         pass
 

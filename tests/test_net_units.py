@@ -614,27 +614,29 @@ async def test_only_a_turns_timer_running_out_makes_a_player_idle(
     """A seated player who never answers: each time his turn's timer runs out counts toward
     idle; a claim window he lets run out is a pass and does not. Idle after two turns."""
     from engine.table import Phase
-    from net import registry as reg_module
+    from tui import table_loop
+    from tui.clock import ManualClock
 
-    reg = Registry(TableConfig(bot_delay=0, bot_level="easy"))
+    clock = ManualClock()
+    reg = Registry(TableConfig(bot_delay=0, bot_level="easy", clock=clock))
     t = reg.get_or_create("nap", "gejiu", {"turn_seconds": 1, "claim_seconds": 1,
                                           "hands_per_game": 8})
     seen: list[tuple[Phase, int]] = []  # (phase, the seat's count as it expires)
-    original = reg_module.expiry_action
+    original = table_loop.expiry_action
 
     def recording(view: Any) -> Any:
         if view.viewer == 0:
-            seen.append((view.phase, t.seats[0].timeouts))
+            seen.append((view.phase, t.runner.timeouts[0]))
         return original(view)
 
-    monkeypatch.setattr(reg_module, "expiry_action", recording)
+    monkeypatch.setattr(table_loop, "expiry_action", recording)
     client = t.join(Account(1, "napper"))
     assert t.start(seed=2) is None  # a deal where claim windows open for him between turns
-    for _ in range(400):
-        if t.seats[0].idle:
+    for _ in range(400):  # each second on the table's clock, one timer of his runs out
+        if t.idle(0):
             break
-        await asyncio.sleep(0.05)
-    assert t.seats[0].idle and not t.is_bot(0)  # his seat, played as his timer plays it
+        await clock.advance(1.0)
+    assert t.idle(0) and not t.is_bot(0)  # his seat, played as his timer plays it
     turns = [p for p, _ in seen if p not in (Phase.CLAIM, Phase.ROB)]
     assert len(turns) == 2  # idle after exactly two of his turns ran out
     assert len(seen) > len(turns)  # and claim windows ran out too, uncounted
@@ -644,7 +646,7 @@ async def test_only_a_turns_timer_running_out_makes_a_player_idle(
             counted += 1
         assert count == counted, (phase, count, counted)
     client.poke()
-    assert not t.seats[0].idle and t.seats[0].timeouts == 0
+    assert not t.idle(0) and t.runner.timeouts[0] == 0
     reg.close()
 
 
