@@ -34,7 +34,7 @@ from net.limits import Limits, RateLimit, RateLimits, WindowCount
 from net.sanitize import clean_line
 from net.store import Account, ActionRow, CorruptRow, StorageError, Store, TableRow
 from tui.client import TableUpdate, UpdateCallback
-from tui.clock import SYSTEM_CLOCK, Clock
+from tui.clock import SYSTEM_CLOCK, Clock, Timer
 from tui.table_loop import TableLoop
 
 THREADED_LEVELS = frozenset({"hard"})  # computer players that decide off the event loop
@@ -209,7 +209,7 @@ class SharedTable:
         self.name = name
         # called when the table has stood empty for ``empty_seconds`` (the registry drops it)
         self.on_empty: Callable[[SharedTable], None] | None = None
-        self._empty_timer: asyncio.TimerHandle | None = None
+        self._empty_timer: Timer | None = None
         # the latest chat lines, for whoever opens the chat line (and joins) later
         self.chat_log: deque[ChatLine] = deque(maxlen=CHAT_KEPT)
         self.rules = rules
@@ -308,10 +308,10 @@ class SharedTable:
         if self.on_empty is None or self._empty_timer is not None or not self.empty:
             return
         try:
-            loop = asyncio.get_running_loop()
+            asyncio.get_running_loop()
         except RuntimeError:
-            return
-        self._empty_timer = loop.call_later(self.config.empty_seconds, self._expire)
+            return  # no loop (a test building tables by hand): nothing closes them
+        self._empty_timer = self.clock.call_later(self.config.empty_seconds, self._expire)
 
     def _expire(self) -> None:
         self._empty_timer = None

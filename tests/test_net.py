@@ -326,7 +326,8 @@ async def test_an_idle_player_is_played_at_once_until_a_key(server: MahjongServe
     lobby = await join(server, "look", new_key(), "lobby")  # the lobby says so too
     await lobby.wait_for("E:dozy(idle)")
     await lobby.close()
-    await until(lambda: 0 in t.runner.deadlines and t.runner.timer_total.get(0) == t.config.idle_seconds
+    short = t.config.idle_seconds
+    await until(lambda: 0 in t.runner.deadlines and t.runner.timer_total.get(0) == short
                 and t.game is not None and t.game.hand is not None
                 and t.game.hand.phase is Phase.TURN, timeout=15, what="his short turn timer")
     c.send("\x1b[D")  # any key

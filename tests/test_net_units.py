@@ -163,8 +163,8 @@ async def test_a_table_is_restored_at_its_last_action(tmp_path: Path) -> None:
     for _ in range(30):
         hand = game.hand
         seat = hand.to_act()[0]
+        from engine.runner import expiry_action
         from engine.view import build_view
-        from tui.local import expiry_action
 
         assert t.apply(seat, expiry_action(build_view(hand, seat))) is None
     reg.close()
@@ -554,18 +554,24 @@ async def test_an_empty_table_closes_after_a_while_and_a_game_in_progress_never(
     the database ``empty_seconds`` after the last person left; someone coming back in time
     keeps it; a game in progress keeps its seats for its players, however long they are away;
     a restored empty table closes too."""
+    from tui.clock import ManualClock
+
+    clock = ManualClock()
     store = Store(tmp_path / "db.sqlite3")
-    reg = Registry(TableConfig(bot_delay=0, bot_level="easy", empty_seconds=0.2), store)
+    config = TableConfig(bot_delay=0, bot_level="easy", empty_seconds=600, clock=clock)
+    reg = Registry(config, store)
     ann, bob = Account(1, "ann"), Account(2, "bob")
     t = reg.get_or_create("quiet", "gejiu")
     c = t.join(ann)
     t.leave(c)
-    await asyncio.sleep(0.1)
+    await clock.advance(300)
     c = t.join(bob, spectate=True)  # back in time: the table stays
-    await asyncio.sleep(0.3)
+    await clock.advance(900)
     assert "quiet" in reg.tables
     t.leave(c)
-    await asyncio.sleep(0.35)
+    await clock.advance(599)
+    assert "quiet" in reg.tables
+    await clock.advance(1)
     assert "quiet" not in reg.tables
     assert "quiet" not in [row.name for row in store.load_tables()]
 
@@ -573,15 +579,15 @@ async def test_an_empty_table_closes_after_a_while_and_a_game_in_progress_never(
     c = g.join(ann)
     assert g.start() is None and g.game is not None
     g.leave(c)  # dropped mid-game: the seat waits for ann
-    await asyncio.sleep(0.35)
+    await clock.advance(10_000)
     assert "busy" in reg.tables
     reg.get_or_create("stale", "yichun")  # made, never sat at
     reg.close()
 
-    reg2 = Registry(TableConfig(bot_delay=0, empty_seconds=0.2), store)
+    reg2 = Registry(config, store)
     assert reg2.load() == 2
     reg2.resume()
-    await asyncio.sleep(0.35)
+    await clock.advance(600)
     assert sorted(reg2.tables) == ["busy"]
     reg2.close()
 

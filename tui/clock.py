@@ -8,8 +8,15 @@ run a turn timer, a grace period or a result screen's wait in no time: it advanc
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import time
+from collections.abc import Callable
 from typing import Protocol
+
+
+class Timer(Protocol):
+    def cancel(self) -> None: ...
 
 
 class Clock(Protocol):
@@ -19,6 +26,10 @@ class Clock(Protocol):
     async def wait(self, event: asyncio.Event, deadline: float | None) -> bool:
         """Until ``event`` is set (True) or the clock reaches ``deadline`` (False; None:
         no deadline)."""
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
+        """Call ``callback`` from the event loop ``delay`` seconds from now (unless
+        cancelled)."""
 
 
 class SystemClock:
@@ -35,6 +46,9 @@ class SystemClock:
             return False
         return True
 
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
+        return asyncio.get_running_loop().call_later(delay, callback)
+
 
 SYSTEM_CLOCK = SystemClock()
 
@@ -46,6 +60,8 @@ class ManualClock:
         # near the system clock's reading, so a deadline shown on a screen still makes sense
         self._now = time.monotonic() if start is None else start
         self._tick: asyncio.Event | None = None
+        self._timers: list[tuple[float, int, _ManualTimer]] = []
+        self._order = itertools.count()
 
     def now(self) -> float:
         return self._now
@@ -66,13 +82,32 @@ class ManualClock:
                 for w in waits:
                     w.cancel()
 
+    def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
+        timer = _ManualTimer(callback)
+        heapq.heappush(self._timers, (self._now + max(0.0, delay), next(self._order), timer))
+        return timer
+
     async def advance(self, seconds: float) -> None:
-        """Move the clock on and let every waiter whose deadline passed run."""
+        """Move the clock on, call the timers that fell due, and let every waiter whose
+        deadline passed run."""
         if seconds < 0:
             raise ValueError("a monotonic clock does not go back")
         self._now += seconds
+        while self._timers and self._timers[0][0] <= self._now:
+            _, _, timer = heapq.heappop(self._timers)
+            if not timer.cancelled:
+                timer.callback()
         tick, self._tick = self._tick, None
         if tick is not None:
             tick.set()
         for _ in range(3):  # the woken tasks run, and what they schedule at once
             await asyncio.sleep(0)
+
+
+class _ManualTimer:
+    def __init__(self, callback: Callable[[], None]) -> None:
+        self.callback = callback
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
