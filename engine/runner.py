@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from engine.actions import Action, ActionType
 from engine.game import Game
+from engine.rulesets import Ruleset
 from engine.table import Hand, Phase
 from engine.view import View
 
@@ -123,7 +124,7 @@ class TableRunner:
                 if now < self._paced[2]:
                     return Wait(self._paced[2])
             return BotMove(bots[0], paced)
-        seconds = self.timer_for(game, hand.phase)
+        seconds = self.timer_for(game.ruleset, hand.phase)
         for s in humans:
             if seconds > 0 and s not in self.deadlines:
                 wait = min(float(seconds), self.pace.idle_seconds) if self.idle(s) else seconds
@@ -149,12 +150,12 @@ class TableRunner:
         due = ended + self.pace.next_hand_seconds
         return NextHand() if now >= due else Wait(due)
 
-    def timer_for(self, game: Game, phase: Phase) -> int:
+    def timer_for(self, ruleset: Ruleset, phase: Phase) -> int:
         """The table option's seconds for ``phase``'s timer (0: none)."""
         if not self.pace.timers:
             return 0
         key = "claim_seconds" if phase in CLAIM_PHASES else "turn_seconds"
-        return int(game.ruleset.options.get(key) or 0)
+        return int(ruleset.options.get(key) or 0)
 
     def deadline(self, seat: int | None, view: View) -> tuple[float | None, float]:
         """(when the timer of ``seat`` runs out, its full length) for that seat's update; a
