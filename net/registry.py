@@ -786,6 +786,10 @@ class SeatClient:
     def spectating(self) -> bool:
         return self.seat_index is None
 
+    @property
+    def clock(self) -> Clock:
+        return self.table.clock
+
     # --- TableClient ----------------------------------------------------------------------
     def subscribe(self, callback: UpdateCallback) -> None:
         self._callbacks.append(callback)

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from engine.actions import Action
 from engine.game import HandSummary
 from engine.view import View
+from tui.clock import Clock
 
 
 @dataclass(frozen=True)
@@ -23,7 +24,7 @@ class TableUpdate:
     """One view of the table for the client's seat, with the facts a view does not carry."""
 
     view: View
-    deadline: float | None = None  # time.monotonic() when the seat's timer runs out
+    deadline: float | None = None  # when the seat's timer runs out, on the client's clock
     timer_seconds: float = 0.0  # the timer's full length (for the bar)
     totals: tuple[int, int, int, int] = (0, 0, 0, 0)  # running scores after booked hands
     history: tuple[HandSummary, ...] = ()
@@ -40,6 +41,10 @@ class TableClient(Protocol):
 
     seat: int
     controls_pace: bool  # the computer players' pause is this player's setting (a table alone)
+
+    @property
+    def clock(self) -> Clock:
+        """The time the updates' deadlines are on (the screen's countdown runs on it)."""
 
     def subscribe(self, callback: UpdateCallback) -> None:
         """Deliver every later update (and the current one at once) to ``callback``."""

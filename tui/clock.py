@@ -8,6 +8,7 @@ run a turn timer, a grace period or a result screen's wait in no time: it advanc
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import heapq
 import itertools
 import time
@@ -83,7 +84,7 @@ class ManualClock:
                     w.cancel()
 
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
-        timer = _ManualTimer(callback)
+        timer = _ManualTimer(callback, contextvars.copy_context())
         heapq.heappush(self._timers, (self._now + max(0.0, delay), next(self._order), timer))
         return timer
 
@@ -96,7 +97,7 @@ class ManualClock:
         while self._timers and self._timers[0][0] <= self._now:
             _, _, timer = heapq.heappop(self._timers)
             if not timer.cancelled:
-                timer.callback()
+                timer.context.run(timer.callback)  # in the context it was made in, as asyncio
         tick, self._tick = self._tick, None
         if tick is not None:
             tick.set()
@@ -105,8 +106,9 @@ class ManualClock:
 
 
 class _ManualTimer:
-    def __init__(self, callback: Callable[[], None]) -> None:
+    def __init__(self, callback: Callable[[], None], context: contextvars.Context) -> None:
         self.callback = callback
+        self.context = context
         self.cancelled = False
 
     def cancel(self) -> None:
