@@ -40,6 +40,7 @@ from engine.game import Game
 from engine.view import build_view
 from tui.app import MahjongApp
 from tui.client import TableUpdate, UpdateCallback
+from tui.clock import SYSTEM_CLOCK, Clock
 from tui.settings import Settings
 
 
@@ -67,6 +68,7 @@ class ScriptedClient:
     """A table whose every seat is a computer player, advanced one action at a time."""
 
     seat = 0
+    clock: Clock = SYSTEM_CLOCK
 
     def __init__(self, rules: str, seed: int) -> None:
         self.game = Game(rules, seed, {"hands_per_game": 1000})
@@ -116,6 +118,11 @@ class ScriptedClient:
 
     def set_paused(self, paused: bool) -> bool:
         return False
+
+    controls_pace = False
+
+    def set_bot_delay(self, seconds: float) -> None:
+        pass
 
     def close(self) -> None:
         pass

@@ -23,9 +23,9 @@ import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from engine.actions import Action
+from engine.bots import BasicPlayer, Player, make_player
 from engine.game import Game, HandSummary
 from engine.rulesets import find_ruleset
 from engine.table import Hand, InvariantError, Phase
@@ -40,10 +40,6 @@ def rotation_levels(levels: Sequence[str], rotation: int) -> tuple[str, ...]:
     ``levels[(s - rotation) % 4]`` (every level moves one seat on, E→S→W→N, per rotation), so
     over the four plays every level sits in every seat once."""
     return tuple(levels[(s - rotation) % 4] for s in range(4))
-
-
-class Player(Protocol):
-    def choose(self, view: View) -> Action: ...
 
 
 class SimulationViolation(AssertionError):
@@ -363,7 +359,6 @@ def play_chunk(
     on_hand: Callable[[Hand], None] | None = None,
 ) -> SimulationReport:
     """Play one :class:`Chunk` of a run: its report, to be merged with the others'."""
-    from engine.bots import BasicPlayer, make_player
 
     opts = dict(chunk.options)
     labels = chunk.levels or ()

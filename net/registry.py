@@ -13,41 +13,35 @@ own session's app (pitfall 2); nothing here touches a widget.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import sqlite3
-import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Protocol
+from typing import Any
 
 from engine.actions import Action, IllegalActionError
-from engine.bots import LEVELS, make_player
+from engine.bots import LEVELS, Player, make_player
 from engine.game import Game
 from engine.record import dumps, hand_lines
 from engine.rulesets import RULESETS, OptionError, find_ruleset
+from engine.runner import COMPUTER, Pace, SeatState, TableRunner
 from engine.situation import Spectator
-from engine.table import Hand, Phase
-from engine.view import View, build_view
+from engine.view import build_view
 from net.limits import Limits, RateLimit, RateLimits, WindowCount
 from net.sanitize import clean_line
 from net.store import Account, ActionRow, CorruptRow, StorageError, Store, TableRow
 from tui.client import TableUpdate, UpdateCallback
-from tui.local import expiry_action
-from tui.waker import Waker
+from tui.clock import SYSTEM_CLOCK, Clock, Timer
+from tui.table_loop import TableLoop
 
 THREADED_LEVELS = frozenset({"hard"})  # computer players that decide off the event loop
 
 log = logging.getLogger("net.registry")
 
 SEAT_NAMES = ("E", "S", "W", "N")
-
-
-class Player(Protocol):
-    def choose(self, view: View) -> Action: ...
 
 
 def basic_player(level: str) -> Player:
@@ -167,25 +161,13 @@ class Occupant:
 class Seat:
     occupant: Occupant | None = None
     clients: list[SeatClient] = field(default_factory=list)
-    dropped_at: float | None = None  # the last client left (monotonic)
-    ready: bool = False  # ready for the next hand
+    dropped_at: float | None = None  # the last client left (on the table's clock)
     allow_spectators: bool = True  # 压鸽子: spectators may back this seat
-    timeouts: int = 0  # the seat's turn timer ran out this many times in a row
-
-    @property
-    def idle(self) -> bool:
-        """A player who let his turn's timer run out ``IDLE_AFTER`` times in a row (a claim
-        window left to run out is a pass, not absence): his timer, until he presses a key
-        again, is ``IDLE_SECONDS`` and its expiry plays as ever (the drawn tile discarded, a
-        claim passed), so the others do not wait out his full timer every turn."""
-        return self.timeouts >= IDLE_AFTER
 
 
 CHAT_KEPT = 20  # chat lines a table keeps for those who come later
 CHAT_TOO_FAST = "slow down: too many chat lines 发言太快"
 CHAT_TABLE_BUSY = "the table's chat is busy: wait a moment 本桌聊天太频繁，请稍候"
-IDLE_AFTER = 2  # turn-timer expiries in a row after which a seated player counts as away
-IDLE_SECONDS = 1.0  # an idle player's timer: his turn is played as its expiry plays it
 
 
 @dataclass
@@ -199,6 +181,16 @@ class TableConfig:
     # a table nobody sits at or watches, before its game or after it, is closed this long
     # after the last person left (a game in progress keeps its seats for their players)
     empty_seconds: float = 600.0
+    # a player who lets his turn's timer run out this many times in a row counts as away: his
+    # timer is then ``idle_seconds`` until he presses a key (the others do not wait out his
+    # full timer every turn); a claim window left to run out is a pass, not absence
+    idle_after: int = 2
+    idle_seconds: float = 1.0
+    clock: Clock = SYSTEM_CLOCK  # the tables' time (tests move a ManualClock)
+
+    def pace(self) -> Pace:
+        return Pace(self.bot_delay, True, self.next_hand_seconds, self.idle_after,
+                    self.idle_seconds)
 
 
 class SharedTable:
@@ -217,7 +209,7 @@ class SharedTable:
         self.name = name
         # called when the table has stood empty for ``empty_seconds`` (the registry drops it)
         self.on_empty: Callable[[SharedTable], None] | None = None
-        self._empty_timer: asyncio.TimerHandle | None = None
+        self._empty_timer: Timer | None = None
         # the latest chat lines, for whoever opens the chat line (and joins) later
         self.chat_log: deque[ChatLine] = deque(maxlen=CHAT_KEPT)
         self.rules = rules
@@ -236,12 +228,10 @@ class SharedTable:
         self.game_seed: int | None = None
         self.game_no = 0
         self.hands_started = 0
-        self.hand_ended_at: float | None = None
-        self._deadlines: dict[int, float] = {}
-        self._timer_total: dict[int, float] = {}
+        self.clock = config.clock
+        self.runner = TableRunner(config.pace())
+        self.loop = TableLoop(self, self.runner, self.clock, name=f"table {name}")
         self._last: dict[int | None, TableUpdate] = {}
-        self._task: asyncio.Task[None] | None = None
-        self._waker = Waker()
         self._closed = False
         self.on_info: list[InfoCallback] = []  # the lobby listens here
         self.actions_applied = 0
@@ -265,7 +255,7 @@ class SharedTable:
             if free:
                 index = free[0]
                 self.seats[index].occupant = Occupant(account.id, account.nickname)
-                self.seats[index].ready = True
+                self.runner.ready.add(index)
                 self.seats[index].allow_spectators = True  # each player's own setting
                 self.stakes.pop(account.id, None)  # a seated player does not stake
                 self._save()
@@ -299,7 +289,7 @@ class SharedTable:
                     seat.occupant = None
                     self._save()
                 else:
-                    seat.dropped_at = time.monotonic()
+                    seat.dropped_at = self.clock.now()
         self._changed()
         self.check_empty()
 
@@ -318,10 +308,10 @@ class SharedTable:
         if self.on_empty is None or self._empty_timer is not None or not self.empty:
             return
         try:
-            loop = asyncio.get_running_loop()
+            asyncio.get_running_loop()
         except RuntimeError:
-            return
-        self._empty_timer = loop.call_later(self.config.empty_seconds, self._expire)
+            return  # no loop (a test building tables by hand): nothing closes them
+        self._empty_timer = self.clock.call_later(self.config.empty_seconds, self._expire)
 
     def _expire(self) -> None:
         self._empty_timer = None
@@ -333,10 +323,7 @@ class SharedTable:
         (an idle player is back, with his full timer)."""
         if index is None:
             return
-        seat = self.seats[index]
-        was_idle = seat.idle
-        seat.timeouts = 0
-        if was_idle:
+        if self.runner.active(index):
             self._changed()
 
     def stand(self, client: SeatClient) -> None:
@@ -360,13 +347,21 @@ class SharedTable:
         return sum(1 for s in self.seats if s.clients) + len(self.spectators)
 
     def is_bot(self, index: int, now: float | None = None) -> bool:
+        return self.seat_state(index).is_bot(self.clock.now() if now is None else now)
+
+    def seat_state(self, index: int) -> SeatState:
+        """Who plays seat ``index``: a computer for an empty seat, its player while he is
+        connected, and a computer once a dropped player's grace period is over."""
         seat = self.seats[index]
         if seat.occupant is None:
-            return True
+            return COMPUTER
         if seat.clients or seat.dropped_at is None:
-            return False
-        now = time.monotonic() if now is None else now
-        return now - seat.dropped_at >= self.config.grace_seconds
+            return SeatState(None, bool(seat.clients))
+        return SeatState(seat.dropped_at + self.config.grace_seconds, False)
+
+    def idle(self, index: int) -> bool:
+        """Whether the player of seat ``index`` let his turn's timer run out repeatedly."""
+        return self.runner.idle(index)
 
     def _bot(self, index: int) -> Player:
         bot = self.bots.get(index)
@@ -458,7 +453,7 @@ class SharedTable:
         if self.store is not None:
             self.store.drop_actions(self.name, self.game_no)
         self._save()
-        self._run_loop()
+        self.loop.start()
         self._changed()
         return None
 
@@ -470,10 +465,7 @@ class SharedTable:
         self._fix_stakes(game, len(game.history) + 1, self._stakes_for_hand())
         game.new_hand()
         self.hands_started += 1
-        self.hand_ended_at = None
-        self._deadlines.clear()
-        for seat in self.seats:
-            seat.ready = False
+        self.runner.new_hand()
         self._save()
         self._publish()
 
@@ -487,25 +479,23 @@ class SharedTable:
         except IllegalActionError as exc:
             return exc.reason
         self.actions_applied += 1
-        self._deadlines.pop(index, None)
+        self.runner.acted(index)
         if self.store is not None:
             self.store.add_action(self.name, ActionRow(
                 self.game_no, hand.hand_no, len(hand.actions) - 1, index, action.to_json()))
+        now = self.clock.now()
         if hand.is_over:
-            self._hand_over()
+            self._hand_over(now)
         else:  # the next player's timer is in the update they get now, not in a second one
-            self._arm_timers(hand, time.monotonic())
+            self.runner.step(game, now, self.seat_states(now), self.watched())
         self._publish()
-        self._waker.kick()
+        self.loop.kick()
         return None
 
-    def _hand_over(self) -> None:
+    def _hand_over(self, now: float) -> None:
         game = self.game
         assert game is not None and game.hand is not None
-        self.hand_ended_at = time.monotonic()
-        self._deadlines.clear()
-        for seat in self.seats:
-            seat.ready = False
+        self.runner.hand_over(game.hand, now)
         if self.store is not None:
             self.store.finish_hand(self.name, self.game_no, game.hand.hand_no,
                                    dumps(hand_lines(game.hand)))
@@ -540,130 +530,41 @@ class SharedTable:
     def ready(self, index: int | None) -> None:
         """A seat has seen the hand's result."""
         if index is not None:
-            self.seats[index].ready = True
-        self._waker.kick()
+            self.runner.ready.add(index)
+        self.loop.kick()
 
-    def _everyone_ready(self) -> bool:
-        return all(s.ready or not s.clients or s.idle for s in self.seats)
+    # --- TableHost: what the table loop (tui.table_loop) asks ----------------------------
+    def seat_states(self, now: float) -> tuple[SeatState, ...]:
+        return tuple(self.seat_state(i) for i in range(4))
 
-    # --- the loop -------------------------------------------------------------------------
-    def _run_loop(self) -> None:
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run(),
-                                                                name=f"table {self.name}")
-        else:
-            self._waker.kick()
+    def watched(self) -> bool:
+        return self.humans_connected > 0  # nobody watching: the table sleeps
 
-    async def _run(self) -> None:
-        try:
-            while not self._closed:
-                await self._step()
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # a bug here must not take the server down
-            log.exception("table %s: loop failed", self.name)
+    def player(self, seat: int) -> tuple[Player, bool]:
+        return self._bot(seat), self.bot_levels[seat] in THREADED_LEVELS
 
-    def _grace_deadline(self) -> float | None:
-        out = [s.dropped_at + self.config.grace_seconds for s in self.seats
-               if s.occupant is not None and not s.clients and s.dropped_at is not None
-               and time.monotonic() - s.dropped_at < self.config.grace_seconds]
-        return min(out) if out else None
+    def play(self, seat: int, action: Action) -> str | None:
+        return self.apply(seat, action)
 
-    async def _step(self) -> None:
-        game = self.game
-        hand = game.hand if game is not None else None
-        if game is None or hand is None or self.humans_connected == 0:
-            await self._waker.wait(None)  # nobody watching: the table sleeps
-            return
-        if hand.is_over:
-            if game.is_over:
-                await self._waker.wait(None)
-                return
-            ended = self.hand_ended_at or time.monotonic()
-            deadline = ended + self.config.next_hand_seconds
-            if self._everyone_ready() or time.monotonic() >= deadline:
-                self._new_hand()
-                self._changed()
-                return
-            await self._waker.wait(deadline)
-            return
-        now = time.monotonic()
-        bots, humans = self._arm_timers(hand, now)
-        if bots:
-            seat = bots[0]
-            if not humans and hand.phase not in (Phase.CLAIM, Phase.ROB):
-                stamp = (hand, hand.version)
-                await asyncio.sleep(self.config.bot_delay if self.config.bot_delay > 0 else 0)
-                if self.game is not game or (game.hand, hand.version) != stamp:
-                    return
-            player, view = self._bot(seat), build_view(hand, seat)
-            if self.bot_levels[seat] in THREADED_LEVELS:
-                # A deep player thinks in a thread: the loop (every session's screen) gets the
-                # interpreter back at least every 5 ms (the GIL's switch interval) instead of
-                # waiting out the whole decision. The view is a snapshot; the table may have
-                # moved on meanwhile (a claim, a timer), and then the answer is dropped.
-                stamp = (hand, hand.version)
-                action = await asyncio.to_thread(player.choose, view)
-                if self.game is not game or (game.hand, hand.version) != stamp:
-                    return
-            else:
-                action = player.choose(view)
-            error = self.apply(seat, action)
-            if error:
-                log.error("table %s: bot %s played an illegal action: %s", self.name, seat, error)
-                self.apply(seat, expiry_action(build_view(hand, seat)))
-            return
+    def deal_next(self) -> None:
+        self._new_hand()
+        self._changed()
+
+    def expired(self, seat: int) -> None:
+        if self.runner.idle(seat):
+            self._changed()  # the lobby, the names and the player's own notice
+
+    def publish(self) -> None:
         self._publish()
-        waits = [d for d in (*(self._deadlines.get(s) for s in humans),
-                             self._grace_deadline()) if d is not None]
-        wake_at = min(waits) if waits else None
-        stamp = (hand, hand.version)
-        woke = await self._waker.wait(wake_at)
-        if woke or self.game is not game or (game.hand, hand.version) != stamp:
-            return
-        now = time.monotonic()
-        for s in humans:
-            d = self._deadlines.get(s)
-            if d is not None and d <= now and s in hand.to_act():
-                timed_out = self.seats[s]
-                if hand.phase not in (Phase.CLAIM, Phase.ROB):  # letting a claim window run
-                    timed_out.timeouts += 1  # out is a pass; a turn's timer is absence
-                with contextlib.suppress(IllegalActionError, StopIteration):
-                    self.apply(s, expiry_action(build_view(hand, s)))
-                if timed_out.idle:
-                    self._changed()  # the lobby, the names and the player's own notice
-                break
-
-    def _arm_timers(self, hand: Hand, now: float) -> tuple[list[int], list[int]]:
-        """The seats to act, as (computer, human); once no computer is to act first, each
-        human's timer starts (a running one is kept)."""
-        to_act = hand.to_act()
-        for s in list(self._deadlines):
-            if s not in to_act:
-                del self._deadlines[s]
-        bots = [s for s in to_act if self.is_bot(s, now)]
-        humans = [s for s in to_act if s not in bots]
-        seconds = self._timer_for(hand.phase)
-        if not bots and seconds > 0:
-            for s in humans:
-                if s not in self._deadlines:
-                    wait = min(float(seconds), IDLE_SECONDS) if self.seats[s].idle else seconds
-                    self._deadlines[s] = now + wait
-                    self._timer_total[s] = float(wait)
-        return bots, humans
-
-    def _timer_for(self, phase: Phase) -> int:
-        key = "claim_seconds" if phase in (Phase.CLAIM, Phase.ROB) else "turn_seconds"
-        return int(self.ruleset.options.get(key) or 0)
 
     # --- publishing -----------------------------------------------------------------------
     def names(self) -> tuple[str, str, str, str]:
         out = []
-        now = time.monotonic()
+        now = self.clock.now()
         for i, seat in enumerate(self.seats):
             if seat.occupant is None:
                 out.append("bot 电脑")
-            elif self.game is not None and seat.idle and seat.clients:
+            elif self.game is not None and self.idle(i) and seat.clients:
                 out.append(f"{seat.occupant.name} (idle)")
             elif self.game is not None and self.is_bot(i, now):
                 out.append(f"{seat.occupant.name} (bot)")
@@ -678,12 +579,11 @@ class SharedTable:
         if game is None or game.hand is None:
             return None
         view = build_view(game.hand, index)
-        deadline = self._deadlines.get(index) if index is not None and view.my_move else None
+        deadline, total = self.runner.deadline(index, view)
         return TableUpdate(
             view=view,
             deadline=deadline,
-            timer_seconds=self._timer_total.get(index, 0.0) if deadline is not None and
-            index is not None else 0.0,
+            timer_seconds=total,
             totals=(game.scores[0], game.scores[1], game.scores[2], game.scores[3]),
             history=tuple(game.history),
             hands_per_game=game.hands_per_game,
@@ -709,11 +609,11 @@ class SharedTable:
             client.deliver(update)
 
     def info(self) -> TableInfo:
-        now = time.monotonic()
+        now = self.clock.now()
         seats = tuple(
             SeatInfo(s.occupant.name if s.occupant else "", s.occupant is not None,
                      bool(s.clients) or (s.occupant is not None and not self.is_bot(i, now)),
-                     s.idle and bool(s.clients))
+                     self.idle(i) and bool(s.clients))
             for i, s in enumerate(self.seats)
         )
         game = self.game
@@ -749,7 +649,7 @@ class SharedTable:
         if self.game is not None:
             self._last.clear()  # names may have changed
             self._publish()
-        self._waker.kick()
+        self.loop.kick()
 
     def clients(self) -> list[SeatClient]:
         return [c for s in self.seats for c in s.clients] + list(self.spectators)
@@ -816,7 +716,7 @@ class SharedTable:
             table.stakes[st.account_id] = st
         table.hand_stakes = {int(k): HandStakes.from_json(v)
                              for k, v in state.get("hand_stakes", {}).items()}
-        now = time.monotonic()
+        now = table.clock.now()
         for i, s in enumerate(state.get("seats", [None] * 4)[:4]):
             if s:
                 table.seats[i].occupant = Occupant(int(s["account"]), str(s["name"]))
@@ -851,14 +751,12 @@ class SharedTable:
             table.game_seed = int(seed)
             table.hands_started = started
             if game.hand is not None and game.hand.is_over:
-                table.hand_ended_at = now
+                table.runner.hand_over(game.hand, now)
         return table
 
     def close(self) -> None:
         self._closed = True
-        if self._task is not None:
-            self._task.cancel()
-            self._task = None
+        self.loop.close()
         if self._empty_timer is not None:
             self._empty_timer.cancel()
             self._empty_timer = None
@@ -888,6 +786,10 @@ class SeatClient:
     def spectating(self) -> bool:
         return self.seat_index is None
 
+    @property
+    def clock(self) -> Clock:
+        return self.table.clock
+
     # --- TableClient ----------------------------------------------------------------------
     def subscribe(self, callback: UpdateCallback) -> None:
         self._callbacks.append(callback)
@@ -914,6 +816,11 @@ class SeatClient:
 
     def set_paused(self, paused: bool) -> bool:
         return False  # the table does not wait for one small terminal: its timer runs on
+
+    controls_pace = False  # a shared table's pace is the server's
+
+    def set_bot_delay(self, seconds: float) -> None:
+        pass
 
     def close(self) -> None:
         if self.closed:
@@ -1030,18 +937,18 @@ class Registry:
     def __init__(self, config: TableConfig | None = None, store: Store | None = None,
                  player_factory: Callable[[str], Player] = basic_player, *,
                  limits: Limits | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] | None = None) -> None:
         self.config = config or TableConfig()
         self.store = store
         self.player_factory = player_factory
         self.limits = limits or Limits()
-        self.clock = clock
+        self.clock = clock or self.config.clock.now  # the rate limits' time
         self.tables: dict[str, SharedTable] = {}
         self.quarantined: dict[str, QuarantinedTable] = {}
         self._closed: set[str] = set()  # names closed in this process (their row is gone)
-        self._created_from = WindowCount(3600.0, clock)  # tables created, by address
+        self._created_from = WindowCount(3600.0, self.clock)  # tables created, by address
         self._chat = RateLimits(self.limits.chat_per_minute, 60.0, self.limits.chat_burst,
-                                clock, keys=CHAT_BUCKETS)  # by account id
+                                self.clock, keys=CHAT_BUCKETS)  # by account id
 
     @property
     def storage_problem(self) -> str | None:
@@ -1194,7 +1101,7 @@ class Registry:
         connects)."""
         for table in self.tables.values():
             if table.game is not None:
-                table._run_loop()
+                table.loop.start()
             table.check_empty()  # restored with nobody there: closes unless someone comes
 
     def close(self) -> None:

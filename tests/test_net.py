@@ -314,27 +314,26 @@ async def test_an_idle_player_is_played_at_once_until_a_key(server: MahjongServe
     """A seated player whose turn timer runs out twice in a row is told so, and from then
     on his timer is 1 s (its expiry plays as ever: the drawn tile discarded, claims passed),
     so the others no longer wait out his full timer every turn; any key gives it back."""
-    from net.registry import IDLE_SECONDS
-
     c = await join(server, "dozy", new_key(), "join dozy --rules gejiu --option turn_seconds=3 "
                    "--option claim_seconds=1 --option hands_per_game=99")
     await c.wait_for("press S")
     c.send("s")
     t = await seated(server, "dozy", 1)
     await until(lambda: t.game is not None, what="the start")
-    await until(lambda: t.seats[0].idle, timeout=30, what="two expiries")
+    await until(lambda: t.idle(0), timeout=30, what="two expiries")
     await c.wait_for("timer ran out twice")
     assert t.info().seats[0].idle and not t.is_bot(0)  # his seat still, played by the timer
     lobby = await join(server, "look", new_key(), "lobby")  # the lobby says so too
     await lobby.wait_for("E:dozy(idle)")
     await lobby.close()
-    await until(lambda: 0 in t._deadlines and t._timer_total.get(0) == IDLE_SECONDS
+    short = t.config.idle_seconds
+    await until(lambda: 0 in t.runner.deadlines and t.runner.timer_total.get(0) == short
                 and t.game is not None and t.game.hand is not None
                 and t.game.hand.phase is Phase.TURN, timeout=15, what="his short turn timer")
     c.send("\x1b[D")  # any key
-    await until(lambda: not t.seats[0].idle, what="the player back")
-    assert t.seats[0].timeouts == 0
-    await until(lambda: 0 in t._deadlines and t._timer_total.get(0) == 3.0, timeout=30,
+    await until(lambda: not t.idle(0), what="the player back")
+    assert t.runner.timeouts[0] == 0
+    await until(lambda: 0 in t.runner.deadlines and t.runner.timer_total.get(0) == 3.0, timeout=30,
                 what="his full turn timer again")
     await c.close()
 

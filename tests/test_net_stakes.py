@@ -179,7 +179,9 @@ async def test_options_and_levels_when_a_table_is_created() -> None:
     assert "x" not in reg.tables
     t = reg.get_or_create("x", "shangrao", {"discard_wins": True, "turn_seconds": 0},
                           bots=parse_levels("easy,normal,hard,easy"))
-    assert t.ruleset.options["discard_wins"] is True and t._timer_for(Phase.TURN) == 0
+    assert t.ruleset.options["discard_wins"] is True
+    assert t.runner.timer_for(t.ruleset, Phase.TURN) == 0
+    assert t.runner.timer_for(t.ruleset, Phase.CLAIM) == 8  # the default claim window
     kinds = [type(t._bot(i)) for i in range(4)]
     assert kinds == [BasicPlayer, NormalPlayer, HardPlayer, BasicPlayer]
     assert reg.get_or_create("x") is t and reg.get_or_create("x", "shangrao") is t
@@ -375,7 +377,7 @@ async def test_each_action_sends_each_seat_one_update_with_its_timer() -> None:
     moment later (a fifth more frames for nothing)."""
     import collections
 
-    from tui.local import expiry_action
+    from engine.runner import expiry_action
 
     reg = Registry(TableConfig(bot_delay=0))
     t = reg.get_or_create("u1", "yichun", {"hands_per_game": 10})

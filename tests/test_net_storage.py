@@ -19,6 +19,7 @@ from typing import Any
 import asyncssh
 import pytest
 
+from engine.runner import expiry_action
 from engine.view import build_view
 from net.lobby import LobbyApp
 from net.registry import (
@@ -30,7 +31,6 @@ from net.registry import (
 )
 from net.store import MAX_TABLE_JSON, Account, StorageError, Store, backup, open_store
 from net.testing import PtyClient, fast_config, start_server
-from tui.local import expiry_action
 
 ROOT = Path(__file__).resolve().parent.parent
 DB = "mahjong.sqlite3"

@@ -163,8 +163,8 @@ async def test_a_table_is_restored_at_its_last_action(tmp_path: Path) -> None:
     for _ in range(30):
         hand = game.hand
         seat = hand.to_act()[0]
+        from engine.runner import expiry_action
         from engine.view import build_view
-        from tui.local import expiry_action
 
         assert t.apply(seat, expiry_action(build_view(hand, seat))) is None
     reg.close()
@@ -554,18 +554,24 @@ async def test_an_empty_table_closes_after_a_while_and_a_game_in_progress_never(
     the database ``empty_seconds`` after the last person left; someone coming back in time
     keeps it; a game in progress keeps its seats for its players, however long they are away;
     a restored empty table closes too."""
+    from tui.clock import ManualClock
+
+    clock = ManualClock()
     store = Store(tmp_path / "db.sqlite3")
-    reg = Registry(TableConfig(bot_delay=0, bot_level="easy", empty_seconds=0.2), store)
+    config = TableConfig(bot_delay=0, bot_level="easy", empty_seconds=600, clock=clock)
+    reg = Registry(config, store)
     ann, bob = Account(1, "ann"), Account(2, "bob")
     t = reg.get_or_create("quiet", "gejiu")
     c = t.join(ann)
     t.leave(c)
-    await asyncio.sleep(0.1)
+    await clock.advance(300)
     c = t.join(bob, spectate=True)  # back in time: the table stays
-    await asyncio.sleep(0.3)
+    await clock.advance(900)
     assert "quiet" in reg.tables
     t.leave(c)
-    await asyncio.sleep(0.35)
+    await clock.advance(599)
+    assert "quiet" in reg.tables
+    await clock.advance(1)
     assert "quiet" not in reg.tables
     assert "quiet" not in [row.name for row in store.load_tables()]
 
@@ -573,15 +579,15 @@ async def test_an_empty_table_closes_after_a_while_and_a_game_in_progress_never(
     c = g.join(ann)
     assert g.start() is None and g.game is not None
     g.leave(c)  # dropped mid-game: the seat waits for ann
-    await asyncio.sleep(0.35)
+    await clock.advance(10_000)
     assert "busy" in reg.tables
     reg.get_or_create("stale", "yichun")  # made, never sat at
     reg.close()
 
-    reg2 = Registry(TableConfig(bot_delay=0, empty_seconds=0.2), store)
+    reg2 = Registry(config, store)
     assert reg2.load() == 2
     reg2.resume()
-    await asyncio.sleep(0.35)
+    await clock.advance(600)
     assert sorted(reg2.tables) == ["busy"]
     reg2.close()
 
@@ -614,27 +620,29 @@ async def test_only_a_turns_timer_running_out_makes_a_player_idle(
     """A seated player who never answers: each time his turn's timer runs out counts toward
     idle; a claim window he lets run out is a pass and does not. Idle after two turns."""
     from engine.table import Phase
-    from net import registry as reg_module
+    from tui import table_loop
+    from tui.clock import ManualClock
 
-    reg = Registry(TableConfig(bot_delay=0, bot_level="easy"))
+    clock = ManualClock()
+    reg = Registry(TableConfig(bot_delay=0, bot_level="easy", clock=clock))
     t = reg.get_or_create("nap", "gejiu", {"turn_seconds": 1, "claim_seconds": 1,
                                           "hands_per_game": 8})
     seen: list[tuple[Phase, int]] = []  # (phase, the seat's count as it expires)
-    original = reg_module.expiry_action
+    original = table_loop.expiry_action
 
     def recording(view: Any) -> Any:
         if view.viewer == 0:
-            seen.append((view.phase, t.seats[0].timeouts))
+            seen.append((view.phase, t.runner.timeouts[0]))
         return original(view)
 
-    monkeypatch.setattr(reg_module, "expiry_action", recording)
+    monkeypatch.setattr(table_loop, "expiry_action", recording)
     client = t.join(Account(1, "napper"))
     assert t.start(seed=2) is None  # a deal where claim windows open for him between turns
-    for _ in range(400):
-        if t.seats[0].idle:
+    for _ in range(400):  # each second on the table's clock, one timer of his runs out
+        if t.idle(0):
             break
-        await asyncio.sleep(0.05)
-    assert t.seats[0].idle and not t.is_bot(0)  # his seat, played as his timer plays it
+        await clock.advance(1.0)
+    assert t.idle(0) and not t.is_bot(0)  # his seat, played as his timer plays it
     turns = [p for p, _ in seen if p not in (Phase.CLAIM, Phase.ROB)]
     assert len(turns) == 2  # idle after exactly two of his turns ran out
     assert len(seen) > len(turns)  # and claim windows ran out too, uncounted
@@ -644,7 +652,7 @@ async def test_only_a_turns_timer_running_out_makes_a_player_idle(
             counted += 1
         assert count == counted, (phase, count, counted)
     client.poke()
-    assert not t.seats[0].idle and t.seats[0].timeouts == 0
+    assert not t.idle(0) and t.runner.timeouts[0] == 0
     reg.close()
 
 

@@ -8,6 +8,7 @@ from engine.actions import Action
 from engine.game import Game
 from engine.view import build_view
 from tui.client import TableUpdate
+from tui.clock import ManualClock
 from tui.timer_text import next_timer_change
 from tui.timer_text import timer_state as _timer_state
 
@@ -47,10 +48,8 @@ async def test_the_table_screen_counts_down_without_textual_timers(
     """The table's timer is redrawn as its seconds change, by loop timers: a Textual ``Timer``
     per session per move (a task each, a ``repr`` and a signature inspected per firing) was 5%
     of the server's CPU. The fallback redraw after a sent move is one too."""
-    import asyncio
     import re
     import tempfile
-    import time
     from dataclasses import replace
     from pathlib import Path
 
@@ -80,6 +79,7 @@ async def test_the_table_screen_counts_down_without_textual_timers(
 
     monkeypatch.setattr(textual._callback, "_count_parameters", counting)
     client = ScriptedClient("gejiu", seed=3)
+    clock = client.clock = ManualClock()
     with tempfile.TemporaryDirectory() as tmp:
         app = MahjongApp(client, Settings.load(Path(tmp) / "s.json"), table_ready=True)
         async with app.run_test(size=(80, 24)) as pilot:
@@ -99,11 +99,11 @@ async def test_the_table_screen_counts_down_without_textual_timers(
                 client.step()
                 update = app.update
                 assert update is not None
-                base(replace(update, deadline=time.monotonic() + 2.6, timer_seconds=3.0))
+                base(replace(update, deadline=clock.now() + 2.6, timer_seconds=3.0))
                 await pilot.pause()
             assert seconds() == 3
             inspected.clear()
-            await asyncio.sleep(1.3)
+            await clock.advance(1.3)  # the screen's own tick is on the client's clock
             assert seconds() == 2  # the countdown moved on its own
             assert inspected == []  # and no callback's signature was inspected for it
             await pilot.pause()

@@ -366,8 +366,8 @@ class MahjongApp(App[None]):
         self.settings_changed()
 
     def settings_changed(self) -> None:
-        if hasattr(self.client, "bot_delay"):
-            self.client.bot_delay = self.settings.bot_delay
+        if self.client.controls_pace:
+            self.client.set_bot_delay(self.settings.bot_delay)
         if self.table_screen is not None and self.table_screen.is_mounted:
             self.table_screen.refresh_settings()
 

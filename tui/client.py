@@ -1,9 +1,10 @@
 """The only way the app talks to a table: views in, actions out.
 
 :class:`TableClient` is implemented by :class:`tui.local.LocalTable` (you against three
-computer players) and, later, by the SSH server's shared table (``net``). The table calls the
-subscribed callback from the asyncio loop with a :class:`TableUpdate`; the app turns each call
-into a ``post_message`` on itself and never touches widgets from the callback.
+computer players) and by the server's seat at a shared table (``net.registry.SeatClient``).
+The table calls the subscribed callback from the asyncio loop with a :class:`TableUpdate`; the
+app turns each call into a ``post_message`` on itself and never touches widgets from the
+callback.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any, Protocol
 from engine.actions import Action
 from engine.game import HandSummary
 from engine.view import View
+from tui.clock import Clock
 
 
 @dataclass(frozen=True)
@@ -22,7 +24,7 @@ class TableUpdate:
     """One view of the table for the client's seat, with the facts a view does not carry."""
 
     view: View
-    deadline: float | None = None  # time.monotonic() when the seat's timer runs out
+    deadline: float | None = None  # when the seat's timer runs out, on the client's clock
     timer_seconds: float = 0.0  # the timer's full length (for the bar)
     totals: tuple[int, int, int, int] = (0, 0, 0, 0)  # running scores after booked hands
     history: tuple[HandSummary, ...] = ()
@@ -38,6 +40,11 @@ class TableClient(Protocol):
     """A seat at a table."""
 
     seat: int
+    controls_pace: bool  # the computer players' pause is this player's setting (a table alone)
+
+    @property
+    def clock(self) -> Clock:
+        """The time the updates' deadlines are on (the screen's countdown runs on it)."""
 
     def subscribe(self, callback: UpdateCallback) -> None:
         """Deliver every later update (and the current one at once) to ``callback``."""
@@ -55,6 +62,9 @@ class TableClient(Protocol):
         """The seat cannot see the table (terminal too small), or can again. Returns whether
         the table waits for it meanwhile (a table shared with others plays on), which the
         notice over the small terminal says."""
+
+    def set_bot_delay(self, seconds: float) -> None:
+        """The computer players' pause before a move, where :attr:`controls_pace`."""
 
     def close(self) -> None:
         """The seat leaves; no more callbacks."""

@@ -12,34 +12,34 @@ Every finished hand's game record is appended to ``<data dir>/records/``
 from __future__ import annotations
 
 import argparse
-import asyncio
-import contextlib
 import os
 import random
 import sys
 import time
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-from engine.actions import Action, ActionType, IllegalActionError
-from engine.bots import make_player
+from engine.actions import Action, IllegalActionError
+from engine.bots import Player, make_player
 from engine.bots.basic import BasicPlayer
 from engine.game import Game
 from engine.record import dumps, hand_lines
 from engine.rulesets import OptionError
-from engine.table import Hand, Phase
-from engine.view import View, build_view
+from engine.runner import COMPUTER, HUMAN, Pace, SeatState, TableRunner
+from engine.table import Hand
+from engine.view import build_view
 from tui.client import TableUpdate, UpdateCallback
-from tui.waker import Waker
-
-
-class Player(Protocol):
-    def choose(self, view: View) -> Action: ...
+from tui.clock import SYSTEM_CLOCK, Clock
+from tui.table_loop import TableLoop
 
 
 class LocalTable:
-    """One human seat and three computer players, all in this process."""
+    """One human seat and three computer players, all in this process: a
+    :class:`tui.table_loop.TableHost` whose loop is the server's."""
+
+    controls_pace = True  # TableClient: the computer players' pause is the player's setting
 
     def __init__(
         self,
@@ -48,20 +48,19 @@ class LocalTable:
         timers: bool = True,
         players: Mapping[int, Player] | None = None,
         record_dir: Path | None = None,
+        clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         self.seat = seat
-        self.bot_delay = bot_delay
-        self.timers = timers
+        self.clock = clock
         self.game: Game | None = None
         self.bots: dict[int, Player] = {s: BasicPlayer() for s in range(4) if s != seat}
         self.bots.update(players or {})
         self._callbacks: list[UpdateCallback] = []
-        self._task: asyncio.Task[None] | None = None
-        self._waker = Waker()
+        # the next hand waits for the player; a timer that runs out never makes him "away"
+        self.runner = TableRunner(Pace(bot_delay, timers, next_hand_seconds=None,
+                                       idle_after=None))
+        self.loop = TableLoop(self, self.runner, clock, name="local table")
         self._paused = False
-        self._closed = False
-        self._deadline: float | None = None
-        self._timer_total = 0.0
         self._last: TableUpdate | None = None
         # each computer seat named by its level ("hard"), as a server table names its players;
         # the human's own seat is not named on its own screen
@@ -71,6 +70,18 @@ class LocalTable:
         self.record_dir = record_dir  # every finished hand's game record is appended there
         self.record_path: Path | None = None
         self._recorded: set[int] = set()
+
+    @property
+    def bot_delay(self) -> float:
+        return self.runner.pace.bot_delay
+
+    @bot_delay.setter
+    def bot_delay(self, seconds: float) -> None:
+        self.runner.pace = replace(self.runner.pace, bot_delay=seconds)
+
+    @property
+    def timers(self) -> bool:
+        return self.runner.pace.timers
 
     # --- TableClient ---------------------------------------------------------------------
     def subscribe(self, callback: UpdateCallback) -> None:
@@ -87,18 +98,18 @@ class LocalTable:
             return str(exc)
         self.game = game
         game.new_hand()
-        self._deadline = None
+        self.runner.new_hand()
         self._publish(force=True)
-        self._start()
+        self.loop.start()
         return None
 
     def start_hand(self, game: Game, hand: Hand) -> None:
         """Play ``hand`` (e.g. a rigged one for a test or a tutorial) as ``game``'s hand."""
         self.game = game
         game.hand = hand
-        self._deadline = None
+        self.runner.new_hand()
         self._publish(force=True)
-        self._start()
+        self.loop.start()
 
     def send(self, action: Action) -> str | None:
         game = self.game
@@ -108,97 +119,70 @@ class LocalTable:
             game.apply(self.seat, action)
         except IllegalActionError as exc:
             return exc.reason
-        self._deadline = None
+        self.runner.acted(self.seat)
         self._publish()
-        self._waker.kick()
+        self.loop.kick()
         return None
 
     def next_hand(self) -> None:
         game = self.game
         if game is None or game.hand is None or not game.hand.is_over or game.is_over:
             return
-        game.new_hand()
-        self._deadline = None
-        self._publish(force=True)
-        self._waker.kick()
+        self.runner.new_hand()  # the player is ready: the hand is dealt at once
+        self.deal_next()
+        self.loop.kick()
 
     def set_paused(self, paused: bool) -> bool:
         if paused != self._paused:
             self._paused = paused
-            self._deadline = None
-            self._waker.kick()
+            self.runner.reset_timers()
+            self.loop.kick()
         return True  # the computer players and the timer wait
 
+    def set_bot_delay(self, seconds: float) -> None:
+        self.bot_delay = seconds
+
     def close(self) -> None:
-        self._closed = True
         self._callbacks.clear()
-        if self._task is not None:
-            self._task.cancel()
-            self._task = None
+        self.loop.close()
 
-    # --- the loop --------------------------------------------------------------------------
-    def _start(self) -> None:
-        if self._task is None or self._task.done():
-            self._task = asyncio.get_running_loop().create_task(self._run())
-        else:
-            self._waker.kick()
+    # --- TableHost -------------------------------------------------------------------------
+    def seat_states(self, now: float) -> tuple[SeatState, ...]:
+        return tuple(HUMAN if s == self.seat or s not in self.bots else COMPUTER
+                     for s in range(4))
 
-    async def _run(self) -> None:
-        while not self._closed:
-            game = self.game
-            hand = game.hand if game is not None else None
-            if game is None or hand is None or hand.is_over or self._paused:
-                self._publish()
-                await self._waker.wait(None)
-                continue
-            to_act = hand.to_act()
-            bots = [s for s in to_act if s != self.seat]
-            human = self.seat in to_act
-            if bots:
-                seat = bots[0]
-                if not human and hand.phase is not Phase.CLAIM and hand.phase is not Phase.ROB:
-                    stamp = (hand, hand.version)
-                    if self.bot_delay > 0:
-                        await asyncio.sleep(self.bot_delay)
-                    else:
-                        await asyncio.sleep(0)
-                    if self.game is not game or (game.hand, hand.version) != stamp or self._paused:
-                        continue
-                action = self.bots[seat].choose(build_view(hand, seat))
-                game.apply(seat, action)
-                self._publish()
-                continue
-            if human:
-                seconds = self._timer_for(game, hand.phase) if self.timers else 0
-                stamp = (hand, hand.version)
-                if seconds > 0:
-                    if self._deadline is None:
-                        self._deadline = time.monotonic() + seconds
-                    self._timer_total = float(seconds)
-                else:
-                    self._deadline = None
-                self._publish()
-                woke = await self._waker.wait(self._deadline)
-                if (
-                    not woke
-                    and self.game is game
-                    and (game.hand, hand.version) == stamp
-                    and not self._paused
-                ):
-                    view = build_view(hand, self.seat)
-                    with contextlib.suppress(IllegalActionError):
-                        game.apply(self.seat, expiry_action(view))
-                    self._deadline = None
-                    self._publish()
-                continue
-            await self._waker.wait(None)  # nobody to act (should not happen)
+    def watched(self) -> bool:
+        return not self._paused
 
-    @staticmethod
-    def _timer_for(game: Game, phase: Phase) -> int:
-        opts = game.ruleset.options
-        key = "claim_seconds" if phase in (Phase.CLAIM, Phase.ROB) else "turn_seconds"
-        return int(opts.get(key) or 0)
+    def player(self, seat: int) -> tuple[Player, bool]:
+        return self.bots[seat], False
 
+    def play(self, seat: int, action: Action) -> str | None:
+        game = self.game
+        if game is None or game.hand is None:
+            return "no game in progress"
+        try:
+            game.apply(seat, action)
+        except IllegalActionError as exc:
+            return exc.reason
+        self.runner.acted(seat)
+        self._publish()
+        return None
+
+    def deal_next(self) -> None:
+        game = self.game
+        if game is None or game.is_over:
+            return
+        game.new_hand()
+        self._publish(force=True)
+
+    def expired(self, seat: int) -> None:
+        pass  # one player alone: nobody else to tell
+
+    def publish(self) -> None:
+        self._publish()
+
+    # --- records and updates -----------------------------------------------------------------
     def _record(self, game: Game, hand: Hand) -> None:
         """Append the finished hand's record (``docs/game-record.md``) to this game's file."""
         if self.record_dir is None or id(hand) in self._recorded:
@@ -222,11 +206,11 @@ class LocalTable:
         if game.hand.is_over:
             self._record(game, game.hand)
         view = build_view(game.hand, self.seat)
-        deadline = self._deadline if view.my_move else None
+        deadline, total = self.runner.deadline(self.seat, view)
         update = TableUpdate(
             view=view,
             deadline=deadline,
-            timer_seconds=self._timer_total if deadline is not None else 0.0,
+            timer_seconds=total,
             totals=(game.scores[0], game.scores[1], game.scores[2], game.scores[3]),
             history=tuple(game.history),
             hands_per_game=game.hands_per_game,
@@ -238,24 +222,6 @@ class LocalTable:
         self._last = update
         for cb in list(self._callbacks):
             cb(update)
-
-
-def expiry_action(view: View) -> Action:
-    """What a timer's expiry plays: discard the drawn tile (after a claim: the rightmost
-    tile), pass a claim, decline to buy; never a win."""
-    legal = view.legal
-    if view.phase is Phase.TURN:
-        discards = [a for a in legal if a.type is ActionType.DISCARD and not a.ting]
-        for kind in ([view.drawn] if view.drawn is not None else []) + list(view.hand[::-1]):
-            if Action.discard(kind) in discards:
-                return Action.discard(kind)
-        return discards[0]
-    if view.phase is Phase.BUY:
-        for a in legal:
-            if a.type is ActionType.NO_BUY and not a.lighter:
-                return a
-        return next(a for a in legal if not a.lighter)
-    return Action.pass_()
 
 
 def default_data_dir() -> Path:

@@ -224,7 +224,7 @@ class SettingsScreen(_Page):
             with RadioSet(id="theme"):
                 for name in THEME_NAMES:
                     yield RadioButton(name, value=self.app.theme == name, id=f"theme-{name}")
-            if hasattr(self.mj.client, "bot_delay"):  # a table of one's own: its pace
+            if self.mj.client.controls_pace:  # a table of one's own: its pace
                 with Horizontal(classes="form-row"):
                     yield Label(tr(lang, "set_delay"))
                     yield Input(str(s.bot_delay), id="delay", type="number", max_length=INPUT_MAX)

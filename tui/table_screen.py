@@ -7,7 +7,6 @@ file can remap it (``"keys": {"win": "w"}``).
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable
 from functools import partial
@@ -21,6 +20,7 @@ from engine.actions import Action, ActionType
 from engine.bots.basic import BasicPlayer
 from engine.table import Phase
 from tui.client import TableUpdate
+from tui.clock import Timer
 from tui.faces import Face, name
 from tui.i18n import tr
 from tui.layout import MIN_HEIGHT, MIN_WIDTH
@@ -93,7 +93,7 @@ class TableScreen(Screen[None]):
         self._bot = BasicPlayer()
         self._table: TableView | None = None
         self._live = False  # mounted and not yet unmounted
-        self._tick_timer: asyncio.TimerHandle | None = None
+        self._tick_timer: Timer | None = None
         self._tick_at: float | None = None
         self.result: TableUpdate | None = None  # the hand's result shown over the table
 
@@ -219,7 +219,7 @@ class TableScreen(Screen[None]):
             self.ui.selected = 0
         self.ui.prompt = prompt
 
-    def _later(self, delay: float, callback: Callable[[], None]) -> asyncio.TimerHandle:
+    def _later(self, delay: float, callback: Callable[[], None]) -> Timer:
         """``callback`` in ``delay`` seconds, from the event loop, in this app's context (the
         handle keeps the context it was made in: this app's, whose screen asks).
 
@@ -227,7 +227,7 @@ class TableScreen(Screen[None]):
         takes the screen's ``repr``, and each firing inspects a new ``partial``'s signature —
         with a timer per session per move, 5% of the server's CPU at 25 tables (``call_next``
         wraps the callback in a new ``partial`` too)."""
-        return asyncio.get_running_loop().call_later(delay, self._run_later, callback)
+        return self.mj.client.clock.call_later(delay, partial(self._run_later, callback))
 
     def _run_later(self, callback: Callable[[], None]) -> None:
         if not self.is_attached:
@@ -252,7 +252,7 @@ class TableScreen(Screen[None]):
     def _redraw(self) -> None:
         if self.update is None or not self._live:
             return
-        self.ui.now = time.monotonic()
+        self.ui.now = self.mj.client.clock.now()
         self.table.show(self.update, self.ui)
         self._schedule_tick()
 
@@ -269,7 +269,7 @@ class TableScreen(Screen[None]):
             self._tick_timer = None
         self._tick_at = at
         if at is not None:
-            self._tick_timer = self._later(max(0.0, at - time.monotonic()), self._tick)
+            self._tick_timer = self._later(max(0.0, at - self.mj.client.clock.now()), self._tick)
 
     def on_resize(self) -> None:
         small = self.size.width < MIN_WIDTH or self.size.height < MIN_HEIGHT

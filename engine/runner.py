@@ -1,0 +1,227 @@
+"""A table's life between and inside hands, as a state machine that is told the time.
+
+``play`` (one person against three computer players) and the server (four seats shared by
+sessions) run a table the same way: computer players act after a short pause, a human's turn
+and claim window run on a timer whose expiry plays a safe action, a dropped player's seat waits
+out a grace period before a computer plays it, a player who lets his turn's timer run out
+twice in a row counts as away (his timer shrinks until he presses a key), and a finished hand
+waits until every present player is ready (or the result screen's time is up).
+:class:`TableRunner` holds those rules and their deadlines; it never reads a clock and never
+waits. Its owner asks :meth:`TableRunner.step` what is due at time ``now`` and gets one
+:class:`Step`: a computer player's move, a timer's expiry, the next hand, or the time to ask
+again. The asyncio loop around it (``tui.table_loop``) is a few lines, and tests drive it with
+a clock of their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from engine.actions import Action, ActionType
+from engine.game import Game
+from engine.rulesets import Ruleset
+from engine.table import Hand, Phase
+from engine.view import View
+
+CLAIM_PHASES = frozenset({Phase.CLAIM, Phase.ROB})  # windows where several seats may answer
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How a table paces itself: the owner's knobs (tests shorten them)."""
+
+    bot_delay: float = 0.5  # a computer player's pause before a move nobody else waits on
+    timers: bool = True  # False: no turn timer and no claim window at all (tests, tutorials)
+    # a finished hand waits this long for everyone to be ready; None: as long as it takes
+    next_hand_seconds: float | None = 60.0
+    # turn-timer expiries in a row after which a seated player counts as away; None: never
+    idle_after: int | None = 2
+    idle_seconds: float = 1.0  # an away player's timer (his turn is played as expiry plays)
+
+
+@dataclass(frozen=True)
+class SeatState:
+    """Who plays a seat, as the owner knows it at the time of a step."""
+
+    # the time from which a computer plays the seat: None while a person holds it (connected,
+    # or dropped and within the grace period, then the grace period's end); 0.0 for a computer
+    bot_from: float | None
+    present: bool = False  # a person is connected (and so must be ready between hands)
+
+    def is_bot(self, now: float) -> bool:
+        return self.bot_from is not None and now >= self.bot_from
+
+
+HUMAN = SeatState(None, True)
+COMPUTER = SeatState(0.0, False)
+
+
+@dataclass(frozen=True)
+class Wait:
+    """Nothing is due: ask again at ``until`` (None: only when something changes)."""
+
+    until: float | None
+
+
+@dataclass(frozen=True)
+class BotMove:
+    """The computer player of ``seat`` is to act now."""
+
+    seat: int
+    paced: bool = False  # a move nobody else waits on (after the pause, if there is one)
+
+
+@dataclass(frozen=True)
+class Expire:
+    """The timer of ``seat`` ran out: play :func:`expiry_action` for it now."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class NextHand:
+    """Every present player is ready (or the result screen's time is up): deal the next hand."""
+
+
+Step = Wait | BotMove | Expire | NextHand
+
+
+@dataclass
+class TableRunner:
+    """The deadlines of one table and the rules that set them (see the module docstring)."""
+
+    pace: Pace = field(default_factory=Pace)
+    deadlines: dict[int, float] = field(default_factory=dict)  # a human seat's timer runs out
+    timer_total: dict[int, float] = field(default_factory=dict)  # that timer's full length
+    timeouts: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # expiries in a row
+    ready: set[int] = field(default_factory=set)  # seats ready for the next hand
+    hand_ended_at: float | None = None
+    _paced: tuple[int, int, float] | None = None  # (hand id, version, due) of a bot's pause
+    _ended: int | None = None  # id of the hand ``hand_ended_at`` belongs to
+
+    # --- what is due ------------------------------------------------------------------------
+    def step(self, game: Game | None, now: float, seats: Sequence[SeatState],
+             watched: bool = True) -> Step:
+        """What the table does at ``now``. Asking twice at the same time gives the same answer;
+        a human's timer starts the first time it is asked for once no computer acts first."""
+        hand = game.hand if game is not None else None
+        if game is None or hand is None or not watched:
+            return Wait(None)  # no game, or nobody to see it: the table sleeps
+        if hand.is_over:
+            return self._between(game, hand, now, seats)
+        to_act = hand.to_act()
+        for s in [s for s in self.deadlines if s not in to_act]:
+            del self.deadlines[s]
+        bots = [s for s in to_act if seats[s].is_bot(now)]
+        humans = [s for s in to_act if s not in bots]
+        if bots:
+            paced = not humans and hand.phase not in CLAIM_PHASES
+            if paced and self.pace.bot_delay > 0:
+                stamp = (id(hand), hand.version)
+                if self._paced is None or self._paced[:2] != stamp:
+                    self._paced = (*stamp, now + self.pace.bot_delay)
+                if now < self._paced[2]:
+                    return Wait(self._paced[2])
+            return BotMove(bots[0], paced)
+        seconds = self.timer_for(game.ruleset, hand.phase)
+        for s in humans:
+            if seconds > 0 and s not in self.deadlines:
+                wait = min(float(seconds), self.pace.idle_seconds) if self.idle(s) else seconds
+                self.deadlines[s] = now + wait
+                self.timer_total[s] = float(wait)
+            due = self.deadlines.get(s)
+            if due is not None and due <= now:
+                return Expire(s)
+        wakes = [d for d in (self.deadlines.get(s) for s in humans) if d is not None]
+        wakes += [st.bot_from for st in seats if st.bot_from is not None and st.bot_from > now]
+        return Wait(min(wakes) if wakes else None)
+
+    def _between(self, game: Game, hand: Hand, now: float, seats: Sequence[SeatState]) -> Step:
+        if game.is_over:
+            return Wait(None)  # a new game is started by someone, not by the clock
+        if self._ended != id(hand):
+            self.hand_over(hand, now)
+        if all(s in self.ready or not seats[s].present or self.idle(s) for s in range(4)):
+            return NextHand()
+        if self.pace.next_hand_seconds is None:
+            return Wait(None)
+        ended = self.hand_ended_at if self.hand_ended_at is not None else now
+        due = ended + self.pace.next_hand_seconds
+        return NextHand() if now >= due else Wait(due)
+
+    def timer_for(self, ruleset: Ruleset, phase: Phase) -> int:
+        """The table option's seconds for ``phase``'s timer (0: none)."""
+        if not self.pace.timers:
+            return 0
+        key = "claim_seconds" if phase in CLAIM_PHASES else "turn_seconds"
+        return int(ruleset.options.get(key) or 0)
+
+    def deadline(self, seat: int | None, view: View) -> tuple[float | None, float]:
+        """(when the timer of ``seat`` runs out, its full length) for that seat's update; a
+        timer shows only while the seat has a move."""
+        if seat is None or not view.my_move or seat not in self.deadlines:
+            return None, 0.0
+        return self.deadlines[seat], self.timer_total.get(seat, 0.0)
+
+    # --- what happened ------------------------------------------------------------------------
+    def acted(self, seat: int) -> None:
+        """``seat`` made its move: its timer stops."""
+        self.deadlines.pop(seat, None)
+
+    def expired(self, seat: int, phase: Phase) -> None:
+        """The timer of ``seat`` ran out in ``phase``. A claim window left to run out is a
+        pass; a turn's timer is absence, counted towards :meth:`idle`."""
+        self.deadlines.pop(seat, None)
+        if phase not in CLAIM_PHASES:
+            self.timeouts[seat] += 1
+
+    def active(self, seat: int) -> bool:
+        """The player of ``seat`` pressed a key: he is back. True when he had been away."""
+        was = self.idle(seat)
+        self.timeouts[seat] = 0
+        return was
+
+    def idle(self, seat: int) -> bool:
+        """Whether the player of ``seat`` let his turn's timer run out ``idle_after`` times in
+        a row (his timer, until he presses a key, is ``idle_seconds``)."""
+        after = self.pace.idle_after
+        return after is not None and self.timeouts[seat] >= after
+
+    def hand_over(self, hand: Hand, now: float) -> None:
+        """``hand`` ended at ``now``: everyone's readiness starts again."""
+        self._ended = id(hand)
+        self.hand_ended_at = now
+        self.deadlines.clear()
+        self.ready.clear()
+
+    def new_hand(self) -> None:
+        """A hand was dealt: no timer from the last one survives."""
+        self._ended = None
+        self.hand_ended_at = None
+        self.deadlines.clear()
+        self.ready.clear()
+        self._paced = None
+
+    def reset_timers(self) -> None:
+        """Every running timer starts again in full the next time it is due (a pause)."""
+        self.deadlines.clear()
+        self._paced = None
+
+
+def expiry_action(view: View) -> Action:
+    """What a timer's expiry plays: discard the drawn tile (after a claim: the rightmost
+    tile), pass a claim, decline to buy; never a win."""
+    legal = view.legal
+    if view.phase is Phase.TURN:
+        discards = [a for a in legal if a.type is ActionType.DISCARD and not a.ting]
+        for kind in ([view.drawn] if view.drawn is not None else []) + list(view.hand[::-1]):
+            if Action.discard(kind) in discards:
+                return Action.discard(kind)
+        return discards[0]
+    if view.phase is Phase.BUY:
+        for a in legal:
+            if a.type is ActionType.NO_BUY and not a.lighter:
+                return a
+        return next(a for a in legal if not a.lighter)
+    return Action.pass_()

@@ -1,0 +1,158 @@
+"""The asyncio loop around :class:`engine.runner.TableRunner`, shared by ``play`` and the server.
+
+The runner decides what is due; this loop asks it, sleeps until the answer's time (or until
+something changes: :meth:`TableLoop.kick`), lets a computer player choose (off the event loop
+for the deep ones), and hands every move to its :class:`TableHost`, which applies, stores and
+publishes it. :class:`tui.local.LocalTable` and ``net.registry.SharedTable`` are hosts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Sequence
+from typing import Protocol
+
+from engine.actions import Action, IllegalActionError
+from engine.bots import Player
+from engine.game import Game
+from engine.runner import BotMove, Expire, NextHand, SeatState, TableRunner, Wait, expiry_action
+from engine.view import build_view
+from tui.clock import SYSTEM_CLOCK, Clock
+
+log = logging.getLogger("tui.table_loop")
+
+
+class TableHost(Protocol):
+    """What a table loop needs of the table it runs."""
+
+    @property
+    def game(self) -> Game | None: ...
+
+    def seat_states(self, now: float) -> Sequence[SeatState]:
+        """Who plays each of the four seats at ``now``."""
+
+    def watched(self) -> bool:
+        """Whether anyone sees the table (an unseen table does not play on)."""
+
+    def player(self, seat: int) -> tuple[Player, bool]:
+        """The computer player for ``seat``, and whether it thinks in a thread."""
+
+    def play(self, seat: int, action: Action) -> str | None:
+        """Apply ``action`` for ``seat`` (and store and publish it): None, or why not."""
+
+    def deal_next(self) -> None:
+        """Deal the next hand."""
+
+    def expired(self, seat: int) -> None:
+        """The timer of ``seat`` ran out and its expiry was played."""
+
+    def publish(self) -> None:
+        """Send each seat its update, where it changed."""
+
+
+class Waker:
+    """A loop task sleeps in :meth:`wait` until someone calls :meth:`kick` or a deadline."""
+
+    def __init__(self, clock: Clock = SYSTEM_CLOCK) -> None:
+        self._event = asyncio.Event()
+        self.clock = clock
+
+    def kick(self) -> None:
+        self._event.set()
+
+    async def wait(self, deadline: float | None) -> bool:
+        """Sleep until kicked (True) or until ``deadline`` on the clock (False)."""
+        try:
+            return await self.clock.wait(self._event, deadline)
+        finally:
+            self._event.clear()
+
+
+class TableLoop:
+    """One task per table: asks the runner, waits, plays."""
+
+    def __init__(self, host: TableHost, runner: TableRunner, clock: Clock = SYSTEM_CLOCK,
+                 name: str = "table") -> None:
+        self.host = host
+        self.runner = runner
+        self.clock = clock
+        self.name = name
+        self.waker = Waker(clock)
+        self._task: asyncio.Task[None] | None = None
+        self._closed = False
+        self._yielded: tuple[int, int] | None = None  # the move the loop last yielded before
+
+    def start(self) -> None:
+        """Run the loop (it runs until :meth:`close`); if it runs, wake it."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run(), name=self.name)
+        else:
+            self.waker.kick()
+
+    def kick(self) -> None:
+        """Something changed: ask the runner again now."""
+        self.waker.kick()
+
+    def close(self) -> None:
+        self._closed = True
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+    async def _run(self) -> None:
+        try:
+            while not self._closed:
+                await self.turn()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a bug here must not take the program down
+            log.exception("%s: loop failed", self.name)
+
+    async def turn(self) -> None:
+        """One step: whatever the runner says is due now, or a wait for the next."""
+        host, runner = self.host, self.runner
+        game = host.game
+        now = self.clock.now()
+        step = runner.step(game, now, host.seat_states(now), host.watched())
+        if isinstance(step, Wait) or game is None or game.hand is None:
+            host.publish()
+            await self.waker.wait(step.until if isinstance(step, Wait) else None)
+            return
+        if isinstance(step, NextHand):
+            runner.new_hand()
+            host.deal_next()
+            return
+        hand = game.hand
+        stamp = (id(hand), hand.version)
+        seat = step.seat
+        if isinstance(step, Expire):
+            runner.expired(seat, hand.phase)
+            with contextlib.suppress(IllegalActionError, StopIteration):
+                host.play(seat, expiry_action(build_view(hand, seat)))
+            host.expired(seat)
+            return
+        assert isinstance(step, BotMove)
+        if step.paced and self._yielded != stamp:
+            # a move nobody else waits on: let the screens run before it, then ask again
+            self._yielded = stamp
+            await asyncio.sleep(0)
+            return
+        player, threaded = host.player(seat)
+        view = build_view(hand, seat)
+        if threaded:
+            # A deep player thinks in a thread: the loop (every session's screen) gets the
+            # interpreter back at least every switch interval instead of waiting out the
+            # decision. The view is a snapshot; if the table moved on meanwhile (a claim, a
+            # timer) the answer is dropped.
+            action = await asyncio.to_thread(player.choose, view)
+            if host.game is not game or (id(game.hand), game.hand.version) != stamp:
+                return
+        else:
+            action = player.choose(view)
+        error = host.play(seat, action)
+        if error:
+            log.error("%s: the computer player of seat %s played an illegal action: %s",
+                      self.name, seat, error)
+            host.play(seat, expiry_action(build_view(hand, seat)))
