@@ -556,12 +556,12 @@ class RemoteApp(ServerSide, MahjongApp):
         if self._stake_told == key:
             return
         me = self.seat_client.account.nickname
-        name = next((n for n in (me, f"{me}*") if n in settlement.net), None)
+        name = next((n for n in (me, f"{me}*") if n in settlement.spectators), None)
         if name is None:
             return
         self._stake_told = key
         total = sum(dict(h.spectator_net).get(name, 0) for h in update.history)
-        self.notify(f"压鸽子 your stake 你的输赢: {settlement.net[name]:+d} "
+        self.notify(f"压鸽子 your stake 你的输赢: {settlement.spectators[name]:+d} "
                     f"(game 本局 {total:+d})", markup=False, timeout=15)
 
     def action_chat(self) -> None:

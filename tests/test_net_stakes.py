@@ -82,17 +82,18 @@ async def test_a_stake_applies_from_the_next_hand_and_mirrors_its_player(
     assert s is not None
     mirror = sum(tr.amount for tr in s.transfers if tr.payee == "wes") - sum(
         tr.amount for tr in s.transfers if tr.payer == "wes")
-    assert s.net.get("wes", 0) == mirror
+    assert s.spectators.get("wes", 0) == mirror
     primary = [tr for tr in s.transfers if isinstance(tr.payer, int) and isinstance(tr.payee, int)]
     seat0 = sum(tr.amount for tr in primary if tr.payee == 0) - sum(
         tr.amount for tr in primary if tr.payer == 0)
-    assert s.net.get("wes", 0) == seat0  # the spectator wins/loses exactly E's primary result
-    assert sum(s.net.values()) == 0 and s.net.get("wes", 0) != 0  # (seed: E's hand scores)
+    wes = s.spectators.get("wes", 0)
+    assert wes == seat0  # the spectator wins/loses exactly E's primary result
+    assert sum(s.seats) + sum(s.spectators.values()) == 0 and wes != 0  # (seed: E's hand scores)
     assert t.game.is_over
-    assert t.game.spectator_scores["wes"] == s.net.get("wes", 0)
+    assert t.game.spectator_scores["wes"] == s.spectators.get("wes", 0)
     board = {r.nickname: r for r in store.leaderboard()}
-    assert board["wes"].score == s.net.get("wes", 0) and board["wes"].hands == 1
-    assert board["E"].score == s.net.get("E*", 0)
+    assert board["wes"].score == s.spectators.get("wes", 0) and board["wes"].hands == 1
+    assert board["E"].score == s.spectators.get("E*", 0)
     assert board["ann"].score == t.game.scores[0] and board["ann"].hands == 2
     reg.close()
     store.close()

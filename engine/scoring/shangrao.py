@@ -358,7 +358,7 @@ def _bonuses(situation: Situation, ledger: Ledger, kongs: dict[int, list[Meld]])
                 "碰杠", "exposed kong")
             for p in range(4):
                 if p != seat:
-                    ledger.pay(p, seat, pts, f"奖励分 {zh} {en} {m}")
+                    ledger.pay(p, seat, pts, f"奖励分 {zh} {en} ", m)
     got = situation.got
     for x in situation.jiebao:
         check_seat("jiebao", x)

@@ -29,7 +29,16 @@ from engine.scoring.common import (
     suit_profile,
     win_field,
 )
-from engine.situation import Item, Settlement, Situation, Transfer, Win, WinMethod, WinScore
+from engine.situation import (
+    Item,
+    Settlement,
+    Situation,
+    Transfer,
+    Win,
+    WinMethod,
+    WinScore,
+    reason,
+)
 from engine.wall import count_seat
 
 _DISCARD_LIKE = (WinMethod.DISCARD, WinMethod.ROB_KONG, WinMethod.EARTHLY)
@@ -258,21 +267,16 @@ def score(situation: Situation) -> Settlement:
                 zh = "暗杠" if m.type is MeldType.AGANG else "明杠"
                 for p in range(4):
                     if p != seat:
-                        ledger.pay(p, seat, pts, f"杠分 kong points {zh} {m}")
+                        ledger.pay(p, seat, pts, f"杠分 kong points {zh} ", m)
     # 压鸽子: mirror every primary transfer for the spectators (yichun.md §7.7)
     primary: list[Transfer] = list(ledger.transfers)
     for t in primary:
         for sp in situation.spectators:
+            mirror = reason(f"压鸽子 {sp.name} backs {seat_letter(sp.backs)}: ", *t.reason)
             if sp.backs == t.payee:
-                ledger.transfers.append(
-                    Transfer(t.payer, sp.name, t.amount, f"压鸽子 {sp.name} backs "
-                             f"{seat_letter(sp.backs)}: {t.why}")
-                )
+                ledger.transfers.append(Transfer(t.payer, sp.name, t.amount, mirror))
             if sp.backs == t.payer:
-                ledger.transfers.append(
-                    Transfer(sp.name, t.payee, t.amount, f"压鸽子 {sp.name} backs "
-                             f"{seat_letter(sp.backs)}: {t.why}")
-                )
+                ledger.transfers.append(Transfer(sp.name, t.payee, t.amount, mirror))
     if not situation.wins:
         if situation.last_drawer is not None:
             check_seat("last_drawer", situation.last_drawer)
