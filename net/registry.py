@@ -34,7 +34,18 @@ from engine.table import Hand, Phase
 from engine.view import View, build_view
 from net.limits import Limits, RateLimit, RateLimits, WindowCount
 from net.sanitize import clean_line
-from net.store import Account, ActionRow, CorruptRow, StorageError, Store, TableRow
+from net.store import (
+    Account,
+    ActionRow,
+    CorruptRow,
+    SavedHandStakes,
+    SavedSeat,
+    SavedStake,
+    SavedTable,
+    StorageError,
+    Store,
+    TableRow,
+)
 from tui.client import TableUpdate, UpdateCallback
 from tui.local import expiry_action
 from tui.waker import Waker
@@ -77,12 +88,12 @@ class Stake:
     name: str
     backs: int
 
-    def to_json(self) -> dict[str, Any]:
-        return {"account": self.account_id, "name": self.name, "backs": self.backs}
+    def saved(self) -> SavedStake:
+        return SavedStake(self.account_id, self.name, self.backs)
 
     @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> Stake:
-        return cls(int(d["account"]), str(d["name"]), int(d["backs"]))
+    def from_saved(cls, saved: SavedStake) -> Stake:
+        return cls(saved.account, saved.name, saved.backs)
 
 
 @dataclass(frozen=True)
@@ -92,13 +103,12 @@ class HandStakes:
     stakes: tuple[Stake, ...] = ()
     allow: tuple[int, ...] = (0, 1, 2, 3)
 
-    def to_json(self) -> dict[str, Any]:
-        return {"stakes": [s.to_json() for s in self.stakes], "allow": list(self.allow)}
+    def saved(self) -> SavedHandStakes:
+        return SavedHandStakes(tuple(s.saved() for s in self.stakes), self.allow)
 
     @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> HandStakes:
-        return cls(tuple(Stake.from_json(x) for x in d.get("stakes", [])),
-                   tuple(int(x) for x in d.get("allow", (0, 1, 2, 3))))
+    def from_saved(cls, saved: SavedHandStakes) -> HandStakes:
+        return cls(tuple(Stake.from_saved(x) for x in saved.stakes), saved.allow)
 
     def spectators(self) -> tuple[Spectator, ...]:
         return tuple(Spectator(s.name, s.backs) for s in self.stakes)
@@ -778,20 +788,18 @@ class SharedTable:
 
     # --- persistence ----------------------------------------------------------------------
     def row(self) -> TableRow:
-        return TableRow(self.name, self.rules, self.options, {
-            "seats": [
-                {"account": s.occupant.account_id, "name": s.occupant.name} if s.occupant
-                else None for s in self.seats
-            ],
-            "game_seed": self.game_seed,
-            "game_no": self.game_no,
-            "hands_started": self.hands_started,
-            "allow": [s.allow_spectators for s in self.seats],
-            "stakes": [s.to_json() for s in self.stakes.values()],
-            "hand_stakes": {str(k): v.to_json() for k, v in self.hand_stakes.items()},
-            "bot_levels": list(self.bot_levels),
-            "creator": self.creator,
-        })
+        return TableRow(self.name, self.rules, self.options, SavedTable(
+            seats=tuple(SavedSeat(s.occupant.account_id, s.occupant.name) if s.occupant
+                        else None for s in self.seats),
+            game_seed=self.game_seed,
+            game_no=self.game_no,
+            hands_started=self.hands_started,
+            allow=tuple(s.allow_spectators for s in self.seats),
+            stakes=tuple(s.saved() for s in self.stakes.values()),
+            hand_stakes=tuple((k, v.saved()) for k, v in self.hand_stakes.items()),
+            bot_levels=self.bot_levels,
+            creator=self.creator,
+        ))
 
     def _save(self) -> None:
         if self.store is not None:
@@ -806,26 +814,24 @@ class SharedTable:
         unfinished before the last) raises: the caller quarantines the table. Nothing is
         written."""
         state = row.state
-        levels = state.get("bot_levels")
+        levels = state.bot_levels
         table = cls(row.name, row.rules, row.options, config, store, player_factory,
                     parse_levels(",".join(levels)) if levels else None)
-        for seat, allow in zip(table.seats, state.get("allow", [True] * 4), strict=False):
-            seat.allow_spectators = bool(allow)
-        for d in state.get("stakes", []):
-            st = Stake.from_json(d)
+        for seat, allow in zip(table.seats, state.allow, strict=True):
+            seat.allow_spectators = allow
+        for saved in state.stakes:
+            st = Stake.from_saved(saved)
             table.stakes[st.account_id] = st
-        table.hand_stakes = {int(k): HandStakes.from_json(v)
-                             for k, v in state.get("hand_stakes", {}).items()}
+        table.hand_stakes = {k: HandStakes.from_saved(v) for k, v in state.hand_stakes}
         now = time.monotonic()
-        for i, s in enumerate(state.get("seats", [None] * 4)[:4]):
-            if s:
-                table.seats[i].occupant = Occupant(int(s["account"]), str(s["name"]))
+        for i, s in enumerate(state.seats):
+            if s is not None:
+                table.seats[i].occupant = Occupant(s.account, s.name)
                 table.seats[i].dropped_at = now  # the grace period starts at the restart
-        creator = state.get("creator")
-        table.creator = int(creator) if creator is not None else None
-        table.game_no = int(state.get("game_no", 0))
-        seed = state.get("game_seed")
-        started = int(state.get("hands_started", 0))
+        table.creator = state.creator
+        table.game_no = state.game_no
+        seed = state.game_seed
+        started = state.hands_started
         if seed is not None and started > 0:
             game = Game(table.ruleset, int(seed))
             rows = store.iter_actions(row.name, table.game_no)  # one at a time: memory flat
