@@ -48,6 +48,7 @@ from net.store import (
 )
 from tui.client import TableUpdate, UpdateCallback
 from tui.local import expiry_action
+from tui.refusal import Refusal, RefusedError
 from tui.waker import Waker
 
 THREADED_LEVELS = frozenset({"hard"})  # computer players that decide off the event loop
@@ -192,8 +193,8 @@ class Seat:
 
 
 CHAT_KEPT = 20  # chat lines a table keeps for those who come later
-CHAT_TOO_FAST = "slow down: too many chat lines 发言太快"
-CHAT_TABLE_BUSY = "the table's chat is busy: wait a moment 本桌聊天太频繁，请稍候"
+CHAT_TOO_FAST = Refusal("chat_fast")
+CHAT_TABLE_BUSY = Refusal("chat_busy")
 IDLE_AFTER = 2  # turn-timer expiries in a row after which a seated player counts as away
 IDLE_SECONDS = 1.0  # an idle player's timer: his turn is played as its expiry plays it
 
@@ -401,23 +402,23 @@ class SharedTable:
         self._save()
         self._changed()
 
-    def stake(self, account: Account, backs: int | None) -> str | None:
+    def stake(self, account: Account, backs: int | None) -> Refusal | None:
         """A spectator backs seat ``backs`` from the next hand (``None``: no stake)."""
         if not self.stakes_possible:
-            return "no spectator stakes at this table 本桌不能压鸽子"
+            return Refusal("no_stakes")
         if self.seat_of(account.id) is not None:
-            return "seated players do not stake 入座玩家不能压鸽子"
+            return Refusal("seated_stake")
         if backs is None:
             if self.stakes.pop(account.id, None) is not None:
                 self._save()
                 self._changed()
             return None
         if not 0 <= backs < 4:
-            return "no such seat 没有这个座位"
+            return Refusal("no_seat")
         if not self.seats[backs].allow_spectators:
-            return f"{SEAT_NAMES[backs]} does not allow spectators {SEAT_NAMES[backs]}不允许压鸽子"
+            return Refusal.of("stake_closed", seat=SEAT_NAMES[backs])
         if account.id not in self.stakes and len(self.stakes) >= MAX_STAKERS:
-            return f"at most {MAX_STAKERS} spectators stake 最多{MAX_STAKERS}人压鸽子"
+            return Refusal.of("stake_full", n=MAX_STAKERS)
         self.stakes[account.id] = Stake(account.id, spectator_name(account.nickname), backs)
         self._save()
         self._changed()
@@ -449,7 +450,7 @@ class SharedTable:
             return TableState.BETWEEN
         return TableState.PLAYING
 
-    def start(self, seed: int | None = None) -> str | None:
+    def start(self, seed: int | None = None) -> Refusal | None:
         """Start a game now; computer players take the empty seats."""
         if self.game is not None and not self.game.is_over:
             return None
@@ -458,7 +459,7 @@ class SharedTable:
         try:
             game = Game(self.ruleset, seed)
         except (OptionError, ValueError) as exc:
-            return str(exc)
+            return Refusal.of("bad_game", problem=str(exc))
         self.game_seed = seed
         self.game_no += 1
         self.hands_started = 0
@@ -487,15 +488,15 @@ class SharedTable:
         self._save()
         self._publish()
 
-    def apply(self, index: int, action: Action) -> str | None:
+    def apply(self, index: int, action: Action) -> Refusal | None:
         game = self.game
         if game is None or game.hand is None:
-            return "no game in progress"
+            return Refusal("no_game")
         hand = game.hand
         try:
             game.apply(index, action)
         except IllegalActionError as exc:
-            return exc.reason
+            return Refusal.of("illegal", reason=exc.reason)
         self.actions_applied += 1
         self._deadlines.pop(index, None)
         if self.store is not None:
@@ -764,7 +765,7 @@ class SharedTable:
     def clients(self) -> list[SeatClient]:
         return [c for s in self.seats for c in s.clients] + list(self.spectators)
 
-    def chat_from(self, account: Account, text: str) -> str | None:
+    def chat_from(self, account: Account, text: str) -> Refusal | None:
         """``account`` says ``text``: None when it went to everyone at the table, else why
         not (a line over the account's chat rate goes to nobody)."""
         line = clean_line(text)
@@ -901,9 +902,9 @@ class SeatClient:
         if update is not None:
             callback(update)
 
-    def send(self, action: Action) -> str | None:
+    def send(self, action: Action) -> Refusal | None:
         if self.seat_index is None:
-            return "spectators cannot play 旁观者不能出牌"
+            return Refusal("spectator_play")
         self.poke()
         return self.table.apply(self.seat_index, action)
 
@@ -914,7 +915,8 @@ class SeatClient:
     def next_hand(self) -> None:
         self.table.ready(self.seat_index)
 
-    def new_game(self, rules: str, options: Mapping[str, Any], seed: int | None) -> str | None:
+    def new_game(self, rules: str, options: Mapping[str, Any],
+                 seed: int | None) -> Refusal | None:
         """At a shared table a new game keeps the table's rules (after a game is over)."""
         return self.table.start()
 
@@ -942,41 +944,41 @@ class SeatClient:
         for cb in list(self._info_callbacks):
             cb(info)
 
-    def start(self) -> str | None:
+    def start(self) -> Refusal | None:
         if self.seat_index is None:
-            return "only a seated player can start 只有入座的玩家可以开始"
+            return Refusal("seated_start")
         return self.table.start()
 
-    def chat(self, text: str) -> str | None:
+    def chat(self, text: str) -> Refusal | None:
         """Say ``text`` to the table: None when sent, else why not (too many lines)."""
         return self.table.chat_from(self.account, text)
 
     def stand(self) -> None:
         self.table.stand(self)
 
-    def stake(self, backs: int | None) -> str | None:
+    def stake(self, backs: int | None) -> Refusal | None:
         """压鸽子: back seat ``backs`` from the next hand (``None``: withdraw)."""
         if self.seat_index is not None:
-            return "seated players do not stake 入座玩家不能压鸽子"
+            return Refusal("seated_stake")
         return self.table.stake(self.account, backs)
 
-    def set_allow(self, allow: bool) -> str | None:
+    def set_allow(self, allow: bool) -> Refusal | None:
         """A seated player allows spectators to back them (from the next hand)."""
         if self.seat_index is None:
-            return "only a seated player can allow spectators 只有入座玩家可以允许压鸽子"
+            return Refusal("seated_allow")
         self.table.set_allow(self.seat_index, allow)
         return None
 
 
-class TableExists(ValueError):
+class TableExists(RefusedError):
     """Joining an existing table with settings of a new one."""
 
 
-class TableQuarantined(ValueError):
+class TableQuarantined(RefusedError):
     """The name of a table whose saved game could not be read: it is not made afresh."""
 
 
-class TableLimit(ValueError):
+class TableLimit(RefusedError):
     """A new table over a limit (the creator's, the server's, the address's)."""
 
 
@@ -991,10 +993,8 @@ class QuarantinedTable:
     rules: str
     reason: str
 
-    def refusal(self) -> str:
-        return (f"table {self.name} is quarantined: its saved game could not be read "
-                f"({self.reason}); it is kept for the server's operator: choose another name "
-                f"牌桌{self.name}的存档无法读取，已隔离，请换一个名字")
+    def refusal(self) -> Refusal:
+        return Refusal.of("quarantined", name=self.name, reason=self.reason)
 
 
 class LoadCounts(int):
@@ -1122,9 +1122,7 @@ class Registry:
             raise TableQuarantined(q.refusal())
         if (name not in self.tables and name not in self._closed and self.store is not None
                 and self.store.has_table(name)):
-            raise TableQuarantined(
-                f"table {name} is in the database but not in play (not restored at start): "
-                f"choose another name 牌桌{name}已存在于数据库中，请换一个名字")
+            raise TableQuarantined(Refusal.of("stored", name=name))
 
     def check_create(self, name: str, creator: Account | None = None,
                      address: str | None = None) -> None:
@@ -1134,20 +1132,17 @@ class Registry:
         self.check_name(name)
         limits = self.limits
         if len(self.tables) >= limits.tables_total:
-            raise TableLimit(f"the server has {len(self.tables)} open tables, its most: join "
-                             f"one of them 服务器牌桌已满，请加入现有牌桌")
+            raise TableLimit(Refusal.of("server_full", n=len(self.tables)))
         if creator is not None:
             mine = sum(1 for t in self.tables.values() if t.creator == creator.id)
             if mine >= limits.tables_per_account:
-                raise TableLimit(f"you have {mine} open tables you created (at most "
-                                 f"{limits.tables_per_account}): play at one, or wait for one "
-                                 f"to close 你创建的牌桌已达上限")
+                raise TableLimit(Refusal.of("own_tables", n=mine,
+                                            most=limits.tables_per_account))
         if address is not None:
             made = self._created_from.count(address)
             if made >= limits.tables_per_address_hour:
-                raise TableLimit(f"{made} tables were created from your address in the last "
-                                 f"hour (at most {limits.tables_per_address_hour}): join one "
-                                 f"that exists 本地址一小时内建桌过多")
+                raise TableLimit(Refusal.of("address_tables", n=made,
+                                            most=limits.tables_per_address_hour))
 
     def find(self, name: str) -> SharedTable | None:
         """The table ``name`` to watch, or None; TableQuarantined for a quarantined one."""
@@ -1177,9 +1172,8 @@ class Registry:
             if bots is not None and bots != table.bot_levels:
                 problems.append("other computer levels")
             if problems:
-                raise TableExists(
-                    f"table {name} already exists with {', '.join(problems)}; options are "
-                    f"set when a table is created 牌桌已存在，选项只能在创建时设置")
+                raise TableExists(Refusal.of("table_exists", name=name,
+                                             what=", ".join(problems)))
             return table
         self.check_create(name, creator, address)
         rules = rules or "yichun"

@@ -106,7 +106,7 @@ async def test_stakes_need_two_allowing_seats_and_bad_choices_are_refused() -> N
     for seat in (1, 2, 3):
         t.set_allow(seat, False)
     wes = t.join(WES, spectate=True)
-    assert "does not allow" in (wes.stake(1) or "")
+    assert "does not allow" in str(wes.stake(1) or "")
     assert wes.stake(0) is None
     assert not t.info().stakes_enabled  # one seat allows: stakes are off
     t.start(seed=5)
@@ -116,7 +116,7 @@ async def test_stakes_need_two_allowing_seats_and_bad_choices_are_refused() -> N
     t.set_allow(1, True)
     assert t.info().stakes_enabled
     assert [c.stake(1) for c in others[:3]] == [None] * 3
-    assert "at most 4" in (others[3].stake(1) or "")
+    assert "at most 4" in str(others[3].stake(1) or "")
     assert others[0].stake(None) is None and others[3].stake(1) is None
     assert ann.set_allow(False) is None and t.seats[0].allow_spectators is False
     t.set_allow(2, True)  # S and W allow: stakes stay on
@@ -133,9 +133,9 @@ async def test_stakes_need_two_allowing_seats_and_bad_choices_are_refused() -> N
     reg.close()
     reg2 = Registry(TableConfig())
     g = reg2.get_or_create("g", "gejiu")
-    assert "no spectator stakes" in (g.join(WES, spectate=True).stake(0) or "")
+    assert "no spectator stakes" in str(g.join(WES, spectate=True).stake(0) or "")
     off = reg2.get_or_create("o", "yichun", {"spectator_stakes": False})
-    assert "no spectator stakes" in (off.join(WES, spectate=True).stake(0) or "")
+    assert "no spectator stakes" in str(off.join(WES, spectate=True).stake(0) or "")
 
 
 async def test_stakes_and_levels_survive_a_restart(tmp_path: Path) -> None:

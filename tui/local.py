@@ -31,6 +31,7 @@ from engine.rulesets import OptionError
 from engine.table import Hand, Phase
 from engine.view import View, build_view
 from tui.client import TableUpdate, UpdateCallback
+from tui.refusal import Refusal
 from tui.waker import Waker
 
 
@@ -78,13 +79,14 @@ class LocalTable:
         if self._last is not None:
             callback(self._last)
 
-    def new_game(self, rules: str, options: Mapping[str, Any], seed: int | None) -> str | None:
+    def new_game(self, rules: str, options: Mapping[str, Any],
+                 seed: int | None) -> Refusal | None:
         if seed is None:
             seed = random.randrange(1 << 31)
         try:
             game = Game(rules, seed, dict(options))
         except (OptionError, ValueError) as exc:
-            return str(exc)
+            return Refusal.of("bad_game", problem=str(exc))
         self.game = game
         game.new_hand()
         self._deadline = None
@@ -100,14 +102,14 @@ class LocalTable:
         self._publish(force=True)
         self._start()
 
-    def send(self, action: Action) -> str | None:
+    def send(self, action: Action) -> Refusal | None:
         game = self.game
         if game is None or game.hand is None:
-            return "no game in progress"
+            return Refusal("no_game")
         try:
             game.apply(self.seat, action)
         except IllegalActionError as exc:
-            return exc.reason
+            return Refusal.of("illegal", reason=exc.reason)
         self._deadline = None
         self._publish()
         self._waker.kick()
