@@ -117,26 +117,39 @@ class Item:
 
 @dataclass(frozen=True)
 class ReasonPart:
-    """A piece of a payment's reason: engine ``text`` (the pattern names and factors, in both
-    languages as the rules name them), or a ``meld`` that a screen shows as its tiles and a
-    record writes in notation, so no reader has to parse the reason back out of text."""
+    """A piece of a payment's reason. ``text`` is how a record writes it (a rule's Chinese
+    name then its English one, the figures); ``zh`` the same piece for a Chinese reader, where
+    it differs; ``meld`` a meld that a screen shows as its tiles and a record in notation. A
+    screen reads the parts in its language and never parses the reason back out of text."""
 
     text: str = ""
+    zh: str | None = None
     meld: Meld | None = None
 
     def notation(self) -> str:
         return self.meld.notation() if self.meld is not None else self.text
 
+    def reading(self, lang: str) -> str:
+        """The text part for a reader of ``lang`` (``zh``: Chinese alone)."""
+        return self.zh if lang == "zh" and self.zh is not None else self.text
+
+
+def words(zh: str, en: str) -> ReasonPart:
+    """A rule's name in both languages, as a record writes it: ``放冲 discarder``."""
+    return ReasonPart(f"{zh} {en}", zh)
+
 
 def reason(*parts: str | Meld | ReasonPart) -> tuple[ReasonPart, ...]:
-    """Reason parts from text, melds and parts in reading order (adjacent texts are one)."""
+    """Reason parts from text (the same in both languages), melds and parts in reading order;
+    adjacent plain texts are one part."""
     out: list[ReasonPart] = []
     for p in parts:
         part = ReasonPart(meld=p) if isinstance(p, Meld) else (
             ReasonPart(p) if isinstance(p, str) else p)
-        if part.meld is None and out and out[-1].meld is None:
+        plain = part.meld is None and part.zh is None
+        if plain and out and out[-1].meld is None and out[-1].zh is None:
             out[-1] = ReasonPart(out[-1].text + part.text)
-        elif part.meld is not None or part.text:
+        elif not plain or part.text:
             out.append(part)
     return tuple(out)
 

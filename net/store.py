@@ -10,6 +10,11 @@ Writes are single small statements in WAL mode with ``synchronous=NORMAL``: well
 millisecond, so they run on the event loop. A committed row survives the process being
 killed (not a power cut).
 
+Versions: the file's ``PRAGMA user_version`` is :data:`STORE_VERSION`; opening an older file
+runs the :data:`MIGRATIONS` from its version in one transaction (0: files from before the
+version was kept), and a file from a newer server is refused. A table's saved state is a
+:class:`SavedTable` with its own ``schema_version``, checked field by field when read.
+
 Faults are loud, and nothing is overwritten to get past one:
 
 - At start, :func:`open_store` checks the file (see there) and raises :class:`StorageError`

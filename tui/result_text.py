@@ -151,10 +151,11 @@ def wrap_plain(text: str, width: int, indent: int) -> list[str]:
     return lines
 
 
-def readable_why(why: Sequence[ReasonPart], face: Face) -> str:
-    """A payment's reason as the screen shows it: its text, and each meld as its tiles."""
+def readable_why(why: Sequence[ReasonPart], face: Face, lang: str) -> str:
+    """A payment's reason as the screen shows it: its words in ``lang`` (Chinese alone, or
+    the rules' Chinese name with the English as the record has it), each meld as its tiles."""
     return "".join(
-        part.text if part.meld is None
+        part.reading(lang) if part.meld is None
         else "(" + " ".join(small(k, face).strip() for k in sorted(part.meld.tiles)) + ")"
         for part in why
     )
@@ -239,7 +240,7 @@ def hand_result_lines(update: TableUpdate, lang: str, face: Face,
     for t in settlement.transfers:
         line = "   " + tr(lang, "res_pays", payer=seat_or_name(t.payer, me, lang),
                           payee=seat_or_name(t.payee, me, lang), amount=t.amount,
-                          why=readable_why(t.reason, face))
+                          why=readable_why(t.reason, face, lang))
         out.extend(escape(part) for part in wrap_plain(line, width, 6))
     if not settlement.transfers:
         out.append("   —")

@@ -11,6 +11,7 @@ from engine.rulesets import RULESETS, OptionError
 from engine.situation import (
     SEAT_LETTERS,
     Item,
+    ReasonPart,
     Settlement,
     Situation,
     Transfer,
@@ -207,8 +208,8 @@ class Ledger:
     transfers: list[Transfer] = field(default_factory=list)
 
     def pay(self, payer: int | str, payee: int | str, amount: int,
-            *why: str | Meld) -> None:
-        """Book a transfer; ``why`` is the reason's text and melds in reading order."""
+            *why: str | Meld | ReasonPart) -> None:
+        """Book a transfer; ``why`` is the reason's parts in reading order (:func:`reason`)."""
         if amount == 0 or payer == payee:
             return
         self.transfers.append(Transfer(payer, payee, amount * self.base, reason(*why)))
