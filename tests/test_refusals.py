@@ -4,8 +4,10 @@ without a language (the lobby, an exception's message, a log line) both are give
 
 from __future__ import annotations
 
+import asyncio
 import re
 import string
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +22,7 @@ from net.registry import (
     TableLimit,
 )
 from net.store import Account
+from net.testing import PtyClient, fast_config, start_server
 from tui.i18n import TEXT
 from tui.local import LocalTable
 from tui.refusal import Refusal, RefusedError, explain
@@ -104,3 +107,27 @@ def test_the_local_table_refuses_with_keys() -> None:
     bad = table.new_game("yichun", {"no_such_option": 1}, 1)
     assert bad is not None and bad.key == "bad_game" and "no_such_option" in bad.text("en")
     table.close()
+
+
+async def test_a_session_reads_refusals_in_its_language(tmp_path: Path) -> None:
+    """A spectator pressing S at a waiting table: only seated players start a game. Each
+    session reads why in its own language, no longer both run together."""
+    server = await start_server(fast_config(tmp_path))
+    try:
+        host = await PtyClient().connect(server.port, "host", None, command="join race")
+        await host.wait_for("press S")
+        seen = {}
+        for lang, text in (("zh", "只有入座的玩家可以开始"),
+                           ("en", "only a seated player can start")):
+            watcher = PtyClient()
+            await watcher.connect(server.port, f"w{lang}", None,
+                                  command=f"watch race --lang {lang}")
+            await watcher.wait_for("race")
+            await asyncio.sleep(0.2)
+            watcher.send("s")
+            seen[lang] = await watcher.wait_for(text)
+            await watcher.close()
+        assert "only a seated" not in seen["zh"] and "只有入座" not in seen["en"]
+        await host.close()
+    finally:
+        await server.close()
