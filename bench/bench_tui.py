@@ -41,6 +41,7 @@ from engine.view import build_view
 from tui.app import MahjongApp
 from tui.client import TableUpdate, UpdateCallback
 from tui.clock import SYSTEM_CLOCK, Clock
+from tui.refusal import Refusal
 from tui.settings import Settings
 
 
@@ -107,13 +108,14 @@ class ScriptedClient:
         for cb in self.callbacks:
             cb(update)
 
-    def send(self, action: Action) -> str | None:
-        return "benchmark"
+    def send(self, action: Action) -> Refusal | None:
+        return Refusal.of("illegal", reason="benchmark")
 
     def next_hand(self) -> None:
         pass
 
-    def new_game(self, rules: str, options: Mapping[str, Any], seed: int | None) -> str | None:
+    def new_game(self, rules: str, options: Mapping[str, Any],
+                 seed: int | None) -> Refusal | None:
         return None
 
     def set_paused(self, paused: bool) -> bool:

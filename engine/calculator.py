@@ -264,7 +264,7 @@ def settlement_to_json(s: Settlement, situation: Situation | None = None) -> dic
         {"from": _party(t.payer), "to": _party(t.payee), "amount": t.amount, "why": t.why}
         for t in s.transfers
     ]
-    out["net"] = {_party(p): n for p, n in s.net.items()}
+    out["net"] = {_party(p): n for p, n in s.parties()}
     out["next_dealer"] = None if s.next_dealer is None else SEAT_LETTERS[s.next_dealer]
     return out
 
@@ -302,7 +302,7 @@ def render_text(s: Settlement, lang: str = "en", situation: Situation | None = N
         lines.append("  (none)")
     for t in s.transfers:
         lines.append(f"  {_party(t.payer):>4} → {_party(t.payee):<4} {t.amount:>7}  {t.why}")
-    net = "  ".join(f"{_party(p)} {n:+d}" for p, n in s.net.items())
+    net = "  ".join(f"{_party(p)} {n:+d}" for p, n in s.parties())
     lines.append(f"{'输赢 Net' if zh else 'Net 输赢'}: {net}")
     nd = "—" if s.next_dealer is None else SEAT_LETTERS[s.next_dealer]
     lines.append(f"{'下盘庄家 Next dealer' if zh else 'Next dealer 下盘庄家'}: {nd}")

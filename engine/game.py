@@ -92,10 +92,10 @@ class Game:
         if self.history and self.history[-1].hand_no == hand.hand_no:
             return self.history[-1]
         s = hand.settlement
-        net = tuple(s.net.get(seat, 0) for seat in range(4))
+        net = s.seats
         for seat in range(4):
             self.scores[seat] += net[seat]
-        spec = tuple((k, v) for k, v in s.net.items() if isinstance(k, str))
+        spec = tuple(s.spectators.items())
         for name, v in spec:
             self.spectator_scores[name] = self.spectator_scores.get(name, 0) + v
         next_dealer = s.next_dealer if s.next_dealer is not None else hand.dealer

@@ -37,7 +37,7 @@ def settlement_json(s: Settlement) -> dict[str, Any]:
             for w in s.wins
         ],
         "transfers": [[_party(t.payer), _party(t.payee), t.amount, t.why] for t in s.transfers],
-        "net": {_party(k): v for k, v in sorted(s.net.items(), key=lambda kv: str(kv[0]))},
+        "net": {_party(k): v for k, v in sorted(s.parties(), key=lambda kv: str(kv[0]))},
         "next_dealer": _party(s.next_dealer) if s.next_dealer is not None else None,
     }
 

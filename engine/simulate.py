@@ -489,4 +489,4 @@ def _book(report: SimulationReport, hand: Hand, summary: HandSummary) -> None:
         report.seat_hand_net[s].append(summary.net[s])
     for s in _dealt_in(hand):
         report.seat_deal_ins[s] += 1  # hands, not wins
-    report.total_paid += sum(v for v in settlement.net.values() if v > 0)
+    report.total_paid += sum(v for _, v in settlement.parties() if v > 0)

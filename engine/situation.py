@@ -116,13 +116,57 @@ class Item:
 
 
 @dataclass(frozen=True)
+class ReasonPart:
+    """A piece of a payment's reason. ``text`` is how a record writes it (a rule's Chinese
+    name then its English one, the figures); ``zh`` the same piece for a Chinese reader, where
+    it differs; ``meld`` a meld that a screen shows as its tiles and a record in notation. A
+    screen reads the parts in its language and never parses the reason back out of text."""
+
+    text: str = ""
+    zh: str | None = None
+    meld: Meld | None = None
+
+    def notation(self) -> str:
+        return self.meld.notation() if self.meld is not None else self.text
+
+    def reading(self, lang: str) -> str:
+        """The text part for a reader of ``lang`` (``zh``: Chinese alone)."""
+        return self.zh if lang == "zh" and self.zh is not None else self.text
+
+
+def words(zh: str, en: str) -> ReasonPart:
+    """A rule's name in both languages, as a record writes it: ``放冲 discarder``."""
+    return ReasonPart(f"{zh} {en}", zh)
+
+
+def reason(*parts: str | Meld | ReasonPart) -> tuple[ReasonPart, ...]:
+    """Reason parts from text (the same in both languages), melds and parts in reading order;
+    adjacent plain texts are one part."""
+    out: list[ReasonPart] = []
+    for p in parts:
+        part = ReasonPart(meld=p) if isinstance(p, Meld) else (
+            ReasonPart(p) if isinstance(p, str) else p)
+        plain = part.meld is None and part.zh is None
+        if plain and out and out[-1].meld is None and out[-1].zh is None:
+            out[-1] = ReasonPart(out[-1].text + part.text)
+        elif not plain or part.text:
+            out.append(part)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
 class Transfer:
     """``payer`` → ``payee``; a party is a seat (int) or a spectator name (str)."""
 
     payer: int | str
     payee: int | str
     amount: int
-    why: str
+    reason: tuple[ReasonPart, ...]
+
+    @property
+    def why(self) -> str:
+        """The reason as one line of text (records, the calculator), melds in notation."""
+        return "".join(p.notation() for p in self.reason)
 
 
 @dataclass(frozen=True)
@@ -136,10 +180,18 @@ class WinScore:
 
 @dataclass(frozen=True)
 class Settlement:
+    """A hand's payments; the seats' results and the spectators' (压鸽子) are kept apart, so a
+    seat is always an index and a spectator always a name."""
+
     wins: tuple[WinScore, ...]
     transfers: tuple[Transfer, ...]
-    net: Mapping[int | str, int]
+    seats: tuple[int, int, int, int]
+    spectators: Mapping[str, int]
     next_dealer: int | None
 
     def seat_net(self, seat: int) -> int:
-        return self.net.get(seat, 0)
+        return self.seats[seat]
+
+    def parties(self) -> tuple[tuple[int | str, int], ...]:
+        """Every party's net, seats first: for the formats that list both in one map."""
+        return (*enumerate(self.seats), *self.spectators.items())

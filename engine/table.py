@@ -1036,7 +1036,7 @@ class Hand:
             dup = {t for t in tiles if tiles.count(t) > 1}
             raise InvariantError(f"tiles not accounted for: missing {missing}, doubled {dup}")
         if self.settlement is not None:
-            total = sum(self.settlement.net.values())
+            total = sum(v for _, v in self.settlement.parties())
             if total != 0:
                 raise InvariantError(f"settlement is not zero-sum: {total}")
         for s, st in enumerate(self.seats):

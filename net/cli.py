@@ -279,7 +279,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 payee = "ESWN"[t.payee] if isinstance(t.payee, int) else t.payee
                 print(f"    {payer} -> {payee} {t.amount:6d}  {t.why}")
             print("  net: " + ", ".join(
-                f"{'ESWN'[k] if isinstance(k, int) else k} {v:+d}" for k, v in s_.net.items()))
+                f"{'ESWN'[k] if isinstance(k, int) else k} {v:+d}" for k, v in s_.parties()))
         if r.recorded_final is not None:
             if r.matches:
                 print("  check: final state and settlement match the record")

@@ -32,9 +32,21 @@ from engine.situation import Spectator
 from engine.view import build_view
 from net.limits import Limits, RateLimit, RateLimits, WindowCount
 from net.sanitize import clean_line
-from net.store import Account, ActionRow, CorruptRow, StorageError, Store, TableRow
+from net.store import (
+    Account,
+    ActionRow,
+    CorruptRow,
+    SavedHandStakes,
+    SavedSeat,
+    SavedStake,
+    SavedTable,
+    StorageError,
+    Store,
+    TableRow,
+)
 from tui.client import TableUpdate, UpdateCallback
 from tui.clock import SYSTEM_CLOCK, Clock, Timer
+from tui.refusal import Refusal, RefusedError
 from tui.table_loop import TableLoop
 
 THREADED_LEVELS = frozenset({"hard"})  # computer players that decide off the event loop
@@ -71,12 +83,12 @@ class Stake:
     name: str
     backs: int
 
-    def to_json(self) -> dict[str, Any]:
-        return {"account": self.account_id, "name": self.name, "backs": self.backs}
+    def saved(self) -> SavedStake:
+        return SavedStake(self.account_id, self.name, self.backs)
 
     @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> Stake:
-        return cls(int(d["account"]), str(d["name"]), int(d["backs"]))
+    def from_saved(cls, saved: SavedStake) -> Stake:
+        return cls(saved.account, saved.name, saved.backs)
 
 
 @dataclass(frozen=True)
@@ -86,13 +98,12 @@ class HandStakes:
     stakes: tuple[Stake, ...] = ()
     allow: tuple[int, ...] = (0, 1, 2, 3)
 
-    def to_json(self) -> dict[str, Any]:
-        return {"stakes": [s.to_json() for s in self.stakes], "allow": list(self.allow)}
+    def saved(self) -> SavedHandStakes:
+        return SavedHandStakes(tuple(s.saved() for s in self.stakes), self.allow)
 
     @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> HandStakes:
-        return cls(tuple(Stake.from_json(x) for x in d.get("stakes", [])),
-                   tuple(int(x) for x in d.get("allow", (0, 1, 2, 3))))
+    def from_saved(cls, saved: SavedHandStakes) -> HandStakes:
+        return cls(tuple(Stake.from_saved(x) for x in saved.stakes), saved.allow)
 
     def spectators(self) -> tuple[Spectator, ...]:
         return tuple(Spectator(s.name, s.backs) for s in self.stakes)
@@ -115,7 +126,7 @@ class SeatInfo:
     name: str  # "" when empty
     human: bool
     connected: bool
-    idle: bool = False  # connected, but its timer ran out IDLE_AFTER times in a row
+    idle: bool = False  # connected, but its turn timer ran out repeatedly (away)
 
 
 @dataclass(frozen=True)
@@ -166,8 +177,8 @@ class Seat:
 
 
 CHAT_KEPT = 20  # chat lines a table keeps for those who come later
-CHAT_TOO_FAST = "slow down: too many chat lines 发言太快"
-CHAT_TABLE_BUSY = "the table's chat is busy: wait a moment 本桌聊天太频繁，请稍候"
+CHAT_TOO_FAST = Refusal("chat_fast")
+CHAT_TABLE_BUSY = Refusal("chat_busy")
 
 
 @dataclass
@@ -386,23 +397,23 @@ class SharedTable:
         self._save()
         self._changed()
 
-    def stake(self, account: Account, backs: int | None) -> str | None:
+    def stake(self, account: Account, backs: int | None) -> Refusal | None:
         """A spectator backs seat ``backs`` from the next hand (``None``: no stake)."""
         if not self.stakes_possible:
-            return "no spectator stakes at this table 本桌不能压鸽子"
+            return Refusal("no_stakes")
         if self.seat_of(account.id) is not None:
-            return "seated players do not stake 入座玩家不能压鸽子"
+            return Refusal("seated_stake")
         if backs is None:
             if self.stakes.pop(account.id, None) is not None:
                 self._save()
                 self._changed()
             return None
         if not 0 <= backs < 4:
-            return "no such seat 没有这个座位"
+            return Refusal("no_seat")
         if not self.seats[backs].allow_spectators:
-            return f"{SEAT_NAMES[backs]} does not allow spectators {SEAT_NAMES[backs]}不允许压鸽子"
+            return Refusal.of("stake_closed", seat=SEAT_NAMES[backs])
         if account.id not in self.stakes and len(self.stakes) >= MAX_STAKERS:
-            return f"at most {MAX_STAKERS} spectators stake 最多{MAX_STAKERS}人压鸽子"
+            return Refusal.of("stake_full", n=MAX_STAKERS)
         self.stakes[account.id] = Stake(account.id, spectator_name(account.nickname), backs)
         self._save()
         self._changed()
@@ -434,7 +445,7 @@ class SharedTable:
             return TableState.BETWEEN
         return TableState.PLAYING
 
-    def start(self, seed: int | None = None) -> str | None:
+    def start(self, seed: int | None = None) -> Refusal | None:
         """Start a game now; computer players take the empty seats."""
         if self.game is not None and not self.game.is_over:
             return None
@@ -443,7 +454,7 @@ class SharedTable:
         try:
             game = Game(self.ruleset, seed)
         except (OptionError, ValueError) as exc:
-            return str(exc)
+            return Refusal.of("bad_game", problem=str(exc))
         self.game_seed = seed
         self.game_no += 1
         self.hands_started = 0
@@ -469,15 +480,15 @@ class SharedTable:
         self._save()
         self._publish()
 
-    def apply(self, index: int, action: Action) -> str | None:
+    def apply(self, index: int, action: Action) -> Refusal | None:
         game = self.game
         if game is None or game.hand is None:
-            return "no game in progress"
+            return Refusal("no_game")
         hand = game.hand
         try:
             game.apply(index, action)
         except IllegalActionError as exc:
-            return exc.reason
+            return Refusal.of("illegal", reason=exc.reason)
         self.actions_applied += 1
         self.runner.acted(index)
         if self.store is not None:
@@ -543,7 +554,7 @@ class SharedTable:
     def player(self, seat: int) -> tuple[Player, bool]:
         return self._bot(seat), self.bot_levels[seat] in THREADED_LEVELS
 
-    def play(self, seat: int, action: Action) -> str | None:
+    def play(self, seat: int, action: Action) -> Refusal | None:
         return self.apply(seat, action)
 
     def deal_next(self) -> None:
@@ -654,7 +665,7 @@ class SharedTable:
     def clients(self) -> list[SeatClient]:
         return [c for s in self.seats for c in s.clients] + list(self.spectators)
 
-    def chat_from(self, account: Account, text: str) -> str | None:
+    def chat_from(self, account: Account, text: str) -> Refusal | None:
         """``account`` says ``text``: None when it went to everyone at the table, else why
         not (a line over the account's chat rate goes to nobody)."""
         line = clean_line(text)
@@ -678,20 +689,18 @@ class SharedTable:
 
     # --- persistence ----------------------------------------------------------------------
     def row(self) -> TableRow:
-        return TableRow(self.name, self.rules, self.options, {
-            "seats": [
-                {"account": s.occupant.account_id, "name": s.occupant.name} if s.occupant
-                else None for s in self.seats
-            ],
-            "game_seed": self.game_seed,
-            "game_no": self.game_no,
-            "hands_started": self.hands_started,
-            "allow": [s.allow_spectators for s in self.seats],
-            "stakes": [s.to_json() for s in self.stakes.values()],
-            "hand_stakes": {str(k): v.to_json() for k, v in self.hand_stakes.items()},
-            "bot_levels": list(self.bot_levels),
-            "creator": self.creator,
-        })
+        return TableRow(self.name, self.rules, self.options, SavedTable(
+            seats=tuple(SavedSeat(s.occupant.account_id, s.occupant.name) if s.occupant
+                        else None for s in self.seats),
+            game_seed=self.game_seed,
+            game_no=self.game_no,
+            hands_started=self.hands_started,
+            allow=tuple(s.allow_spectators for s in self.seats),
+            stakes=tuple(s.saved() for s in self.stakes.values()),
+            hand_stakes=tuple((k, v.saved()) for k, v in self.hand_stakes.items()),
+            bot_levels=self.bot_levels,
+            creator=self.creator,
+        ))
 
     def _save(self) -> None:
         if self.store is not None:
@@ -706,26 +715,24 @@ class SharedTable:
         unfinished before the last) raises: the caller quarantines the table. Nothing is
         written."""
         state = row.state
-        levels = state.get("bot_levels")
+        levels = state.bot_levels
         table = cls(row.name, row.rules, row.options, config, store, player_factory,
                     parse_levels(",".join(levels)) if levels else None)
-        for seat, allow in zip(table.seats, state.get("allow", [True] * 4), strict=False):
-            seat.allow_spectators = bool(allow)
-        for d in state.get("stakes", []):
-            st = Stake.from_json(d)
+        for seat, allow in zip(table.seats, state.allow, strict=True):
+            seat.allow_spectators = allow
+        for saved in state.stakes:
+            st = Stake.from_saved(saved)
             table.stakes[st.account_id] = st
-        table.hand_stakes = {int(k): HandStakes.from_json(v)
-                             for k, v in state.get("hand_stakes", {}).items()}
+        table.hand_stakes = {k: HandStakes.from_saved(v) for k, v in state.hand_stakes}
         now = table.clock.now()
-        for i, s in enumerate(state.get("seats", [None] * 4)[:4]):
-            if s:
-                table.seats[i].occupant = Occupant(int(s["account"]), str(s["name"]))
+        for i, s in enumerate(state.seats):
+            if s is not None:
+                table.seats[i].occupant = Occupant(s.account, s.name)
                 table.seats[i].dropped_at = now  # the grace period starts at the restart
-        creator = state.get("creator")
-        table.creator = int(creator) if creator is not None else None
-        table.game_no = int(state.get("game_no", 0))
-        seed = state.get("game_seed")
-        started = int(state.get("hands_started", 0))
+        table.creator = state.creator
+        table.game_no = state.game_no
+        seed = state.game_seed
+        started = state.hands_started
         if seed is not None and started > 0:
             game = Game(table.ruleset, int(seed))
             rows = store.iter_actions(row.name, table.game_no)  # one at a time: memory flat
@@ -797,9 +804,9 @@ class SeatClient:
         if update is not None:
             callback(update)
 
-    def send(self, action: Action) -> str | None:
+    def send(self, action: Action) -> Refusal | None:
         if self.seat_index is None:
-            return "spectators cannot play 旁观者不能出牌"
+            return Refusal("spectator_play")
         self.poke()
         return self.table.apply(self.seat_index, action)
 
@@ -810,7 +817,8 @@ class SeatClient:
     def next_hand(self) -> None:
         self.table.ready(self.seat_index)
 
-    def new_game(self, rules: str, options: Mapping[str, Any], seed: int | None) -> str | None:
+    def new_game(self, rules: str, options: Mapping[str, Any],
+                 seed: int | None) -> Refusal | None:
         """At a shared table a new game keeps the table's rules (after a game is over)."""
         return self.table.start()
 
@@ -843,41 +851,41 @@ class SeatClient:
         for cb in list(self._info_callbacks):
             cb(info)
 
-    def start(self) -> str | None:
+    def start(self) -> Refusal | None:
         if self.seat_index is None:
-            return "only a seated player can start 只有入座的玩家可以开始"
+            return Refusal("seated_start")
         return self.table.start()
 
-    def chat(self, text: str) -> str | None:
+    def chat(self, text: str) -> Refusal | None:
         """Say ``text`` to the table: None when sent, else why not (too many lines)."""
         return self.table.chat_from(self.account, text)
 
     def stand(self) -> None:
         self.table.stand(self)
 
-    def stake(self, backs: int | None) -> str | None:
+    def stake(self, backs: int | None) -> Refusal | None:
         """压鸽子: back seat ``backs`` from the next hand (``None``: withdraw)."""
         if self.seat_index is not None:
-            return "seated players do not stake 入座玩家不能压鸽子"
+            return Refusal("seated_stake")
         return self.table.stake(self.account, backs)
 
-    def set_allow(self, allow: bool) -> str | None:
+    def set_allow(self, allow: bool) -> Refusal | None:
         """A seated player allows spectators to back them (from the next hand)."""
         if self.seat_index is None:
-            return "only a seated player can allow spectators 只有入座玩家可以允许压鸽子"
+            return Refusal("seated_allow")
         self.table.set_allow(self.seat_index, allow)
         return None
 
 
-class TableExists(ValueError):
+class TableExists(RefusedError):
     """Joining an existing table with settings of a new one."""
 
 
-class TableQuarantined(ValueError):
+class TableQuarantined(RefusedError):
     """The name of a table whose saved game could not be read: it is not made afresh."""
 
 
-class TableLimit(ValueError):
+class TableLimit(RefusedError):
     """A new table over a limit (the creator's, the server's, the address's)."""
 
 
@@ -892,10 +900,8 @@ class QuarantinedTable:
     rules: str
     reason: str
 
-    def refusal(self) -> str:
-        return (f"table {self.name} is quarantined: its saved game could not be read "
-                f"({self.reason}); it is kept for the server's operator: choose another name "
-                f"牌桌{self.name}的存档无法读取，已隔离，请换一个名字")
+    def refusal(self) -> Refusal:
+        return Refusal.of("quarantined", name=self.name, reason=self.reason)
 
 
 class LoadCounts(int):
@@ -1023,9 +1029,7 @@ class Registry:
             raise TableQuarantined(q.refusal())
         if (name not in self.tables and name not in self._closed and self.store is not None
                 and self.store.has_table(name)):
-            raise TableQuarantined(
-                f"table {name} is in the database but not in play (not restored at start): "
-                f"choose another name 牌桌{name}已存在于数据库中，请换一个名字")
+            raise TableQuarantined(Refusal.of("stored", name=name))
 
     def check_create(self, name: str, creator: Account | None = None,
                      address: str | None = None) -> None:
@@ -1035,20 +1039,17 @@ class Registry:
         self.check_name(name)
         limits = self.limits
         if len(self.tables) >= limits.tables_total:
-            raise TableLimit(f"the server has {len(self.tables)} open tables, its most: join "
-                             f"one of them 服务器牌桌已满，请加入现有牌桌")
+            raise TableLimit(Refusal.of("server_full", n=len(self.tables)))
         if creator is not None:
             mine = sum(1 for t in self.tables.values() if t.creator == creator.id)
             if mine >= limits.tables_per_account:
-                raise TableLimit(f"you have {mine} open tables you created (at most "
-                                 f"{limits.tables_per_account}): play at one, or wait for one "
-                                 f"to close 你创建的牌桌已达上限")
+                raise TableLimit(Refusal.of("own_tables", n=mine,
+                                            most=limits.tables_per_account))
         if address is not None:
             made = self._created_from.count(address)
             if made >= limits.tables_per_address_hour:
-                raise TableLimit(f"{made} tables were created from your address in the last "
-                                 f"hour (at most {limits.tables_per_address_hour}): join one "
-                                 f"that exists 本地址一小时内建桌过多")
+                raise TableLimit(Refusal.of("address_tables", n=made,
+                                            most=limits.tables_per_address_hour))
 
     def find(self, name: str) -> SharedTable | None:
         """The table ``name`` to watch, or None; TableQuarantined for a quarantined one."""
@@ -1078,9 +1079,8 @@ class Registry:
             if bots is not None and bots != table.bot_levels:
                 problems.append("other computer levels")
             if problems:
-                raise TableExists(
-                    f"table {name} already exists with {', '.join(problems)}; options are "
-                    f"set when a table is created 牌桌已存在，选项只能在创建时设置")
+                raise TableExists(Refusal.of("table_exists", name=name,
+                                             what=", ".join(problems)))
             return table
         self.check_create(name, creator, address)
         rules = rules or "yichun"

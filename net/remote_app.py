@@ -29,6 +29,7 @@ from net.sanitize import clean_line
 from tui import textual_fixes
 from tui.app import MahjongApp, TableUpdated
 from tui.client import TableUpdate
+from tui.refusal import Refusal
 from tui.screens import close_screen
 from tui.settings import Settings
 from tui.table_screen import TableScreen
@@ -199,8 +200,8 @@ class WaitingScreen(InfoPanel):
         app = self.app
         assert isinstance(app, RemoteApp)
         error = app.seat_client.start()
-        if error:
-            self.say(error)
+        if error is not None:
+            self.say(error.text(app.settings.lang))
 
     def action_chat(self) -> None:
         self.app.push_screen(ChatScreen())
@@ -242,8 +243,9 @@ class ChatScreen(ModalScreen[None]):
         text = clean_line(event.value)
         refused = app.seat_client.chat(text) if text else None
         close_screen(self)
-        if refused:  # over the chat rate: sent to nobody
-            app.notify(refused, severity="warning", markup=False, timeout=4)
+        if refused is not None:  # over the chat rate: sent to nobody
+            app.notify(refused.text(app.settings.lang), severity="warning", markup=False,
+                       timeout=4)
 
     def action_close(self) -> None:
         close_screen(self)
@@ -299,8 +301,8 @@ class StakeScreen(InfoPanel, ModalScreen[None]):
         app = self.app
         assert isinstance(app, RemoteApp)
         error = app.seat_client.stake(None if seat < 0 else seat)
-        self.say(error or ("stake set: from the next hand 已押，下一盘起生效" if seat >= 0
-                           else "no stake 不押"))
+        self.say(error.text(app.settings.lang) if error is not None else (
+            "stake set: from the next hand 已押，下一盘起生效" if seat >= 0 else "no stake 不押"))
 
     def action_close(self) -> None:
         close_screen(self)
@@ -556,12 +558,12 @@ class RemoteApp(ServerSide, MahjongApp):
         if self._stake_told == key:
             return
         me = self.seat_client.account.nickname
-        name = next((n for n in (me, f"{me}*") if n in settlement.net), None)
+        name = next((n for n in (me, f"{me}*") if n in settlement.spectators), None)
         if name is None:
             return
         self._stake_told = key
         total = sum(dict(h.spectator_net).get(name, 0) for h in update.history)
-        self.notify(f"压鸽子 your stake 你的输赢: {settlement.net[name]:+d} "
+        self.notify(f"压鸽子 your stake 你的输赢: {settlement.spectators[name]:+d} "
                     f"(game 本局 {total:+d})", markup=False, timeout=15)
 
     def action_chat(self) -> None:
@@ -584,7 +586,7 @@ class RemoteApp(ServerSide, MahjongApp):
             self.notify("spectators: y to stake 旁观者按 y 压鸽子", markup=False)
             return
         if not client.table.stakes_possible:
-            self.notify("no spectator stakes at this table 本桌不能压鸽子", markup=False)
+            self.notify(Refusal("no_stakes").text(self.settings.lang), markup=False)
             return
         allow = not client.table.seats[client.seat_index].allow_spectators
         client.set_allow(allow)
@@ -595,8 +597,8 @@ class RemoteApp(ServerSide, MahjongApp):
     # --- a shared table's game ends: the next game keeps its rules -------------------------
     def show_new_game(self) -> None:
         error = self.seat_client.new_game(self.seat_client.table.rules, {}, None)
-        if error:
-            self.notify(error, markup=False)
+        if error is not None:
+            self.notify(error.text(self.settings.lang), markup=False)
             return
         while len(self.screen_stack) > 1:
             self.pop_screen()

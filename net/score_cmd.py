@@ -73,7 +73,7 @@ def _one_line_text(obj: Any, lang: str) -> str:
     except NotAWinError as err:
         return render_not_a_win(err, lang)
     net = " ".join(
-        f"{'ESWN'[p] if isinstance(p, int) else p} {v:+d}" for p, v in settlement.net.items()
+        f"{'ESWN'[p] if isinstance(p, int) else p} {v:+d}" for p, v in settlement.parties()
     )
     pats = "; ".join(f"{'ESWN'[w.seat]} {w.pattern_zh} {w.pattern_en} {w.value}"
                      for w in settlement.wins) or "荒牌 drawn hand"

@@ -54,6 +54,7 @@ from net.sanitize import TABLE_NAME_RULE, clean_name, pad, table_name, valid_tab
 from net.store import Account, StorageError, Store, open_store
 from tui import textual_fixes
 from tui.local import default_data_dir
+from tui.refusal import explain
 
 if TYPE_CHECKING:
     from asyncssh.auth import KbdIntChallenge
@@ -821,7 +822,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                     if from_lobby:
                         notice, command = f"error 错误: {exc}", Command("lobby")
                         continue
-                    self._write_line(f"error 错误: {exc}")
+                    self._write_line(f"error 错误: {explain(exc, lang)}")
                     status = 2
                     return
                 if table is None:

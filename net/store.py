@@ -10,6 +10,11 @@ Writes are single small statements in WAL mode with ``synchronous=NORMAL``: well
 millisecond, so they run on the event loop. A committed row survives the process being
 killed (not a power cut).
 
+Versions: the file's ``PRAGMA user_version`` is :data:`STORE_VERSION`; opening an older file
+runs the :data:`MIGRATIONS` from its version in one transaction (0: files from before the
+version was kept), and a file from a newer server is refused. A table's saved state is a
+:class:`SavedTable` with its own ``schema_version``, checked field by field when read.
+
 Faults are loud, and nothing is overwritten to get past one:
 
 - At start, :func:`open_store` checks the file (see there) and raises :class:`StorageError`
@@ -41,7 +46,7 @@ import shutil
 import sqlite3
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -180,13 +185,205 @@ def _seated(state: str) -> list[int]:
         return []
 
 
+TABLE_STATE_VERSION = 1  # SavedTable.schema_version as written now (0: before it was named)
+
+
+def _field(d: dict[str, Any], key: str, what: str) -> Any:
+    if key not in d:
+        raise CorruptRow(f"{what} lacks {key!r}")
+    return d[key]
+
+
+def _text(value: Any, what: str, limit: int = MAX_NAME) -> str:
+    if not isinstance(value, str) or len(value) > limit:
+        raise CorruptRow(f"{what} is {value!r:.40}, not a name")
+    return value
+
+
+def _flag(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise CorruptRow(f"{what} is {value!r:.40}, not true or false")
+    return value
+
+
+def _seat_no(value: Any, what: str) -> int:
+    seat = _whole(value, what)
+    if not 0 <= seat <= 3:
+        raise CorruptRow(f"{what} is {seat}, not a seat (0–3)")
+    return seat
+
+
+def _list(value: Any, what: str, length: int | None = None) -> list[Any]:
+    if not isinstance(value, list):
+        raise CorruptRow(f"{what} is {value!r:.40}, not a list")
+    if length is not None and len(value) != length:
+        raise CorruptRow(f"{what} has {len(value)} entries, not {length}")
+    return value
+
+
+def _object(value: Any, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise CorruptRow(f"{what} is {value!r:.40}, not an object")
+    return value
+
+
+@dataclass(frozen=True)
+class SavedSeat:
+    """Who sits in a seat of a saved table."""
+
+    account: int
+    name: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"account": self.account, "name": self.name}
+
+    @classmethod
+    def from_json(cls, raw: Any, what: str) -> SavedSeat:
+        d = _object(raw, what)
+        return cls(_whole(_field(d, "account", what), f"{what}.account"),
+                   _text(_field(d, "name", what), f"{what}.name"))
+
+
+@dataclass(frozen=True)
+class SavedStake:
+    """压鸽子: a spectator's account, its engine name and the seat it backs."""
+
+    account: int
+    name: str
+    backs: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"account": self.account, "name": self.name, "backs": self.backs}
+
+    @classmethod
+    def from_json(cls, raw: Any, what: str) -> SavedStake:
+        d = _object(raw, what)
+        return cls(_whole(_field(d, "account", what), f"{what}.account"),
+                   _text(_field(d, "name", what), f"{what}.name"),
+                   _seat_no(_field(d, "backs", what), f"{what}.backs"))
+
+
+@dataclass(frozen=True)
+class SavedHandStakes:
+    """The stakes a started hand was dealt with, and the seats that allowed them."""
+
+    stakes: tuple[SavedStake, ...] = ()
+    allow: tuple[int, ...] = (0, 1, 2, 3)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"stakes": [s.to_json() for s in self.stakes], "allow": list(self.allow)}
+
+    @classmethod
+    def from_json(cls, raw: Any, what: str) -> SavedHandStakes:
+        d = _object(raw, what)
+        stakes = _list(d.get("stakes", []), f"{what}.stakes")
+        allow = _list(d.get("allow", [0, 1, 2, 3]), f"{what}.allow")
+        return cls(tuple(SavedStake.from_json(x, f"{what}.stakes[{i}]")
+                         for i, x in enumerate(stakes)),
+                   tuple(_seat_no(x, f"{what}.allow[{i}]") for i, x in enumerate(allow)))
+
+
+@dataclass(frozen=True)
+class SavedTable:
+    """A table's saved state, enough with its stored actions to resume it after a restart.
+    ``schema_version`` says which layout the JSON had; :meth:`from_json` reads every earlier
+    one and checks each field, so a damaged row is a :class:`CorruptRow`, never a crash in
+    the middle of a restore."""
+
+    seats: tuple[SavedSeat | None, ...] = (None, None, None, None)
+    game_seed: int | None = None
+    game_no: int = 0
+    hands_started: int = 0
+    allow: tuple[bool, ...] = (True, True, True, True)
+    stakes: tuple[SavedStake, ...] = ()
+    hand_stakes: tuple[tuple[int, SavedHandStakes], ...] = ()  # (hand number, its stakes)
+    bot_levels: tuple[str, ...] | None = None  # E S W N, or None: the server's default
+    creator: int | None = None
+    schema_version: int = TABLE_STATE_VERSION
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seats": [s.to_json() if s is not None else None for s in self.seats],
+            "game_seed": self.game_seed,
+            "game_no": self.game_no,
+            "hands_started": self.hands_started,
+            "allow": list(self.allow),
+            "stakes": [s.to_json() for s in self.stakes],
+            "hand_stakes": {str(k): v.to_json() for k, v in self.hand_stakes},
+            "bot_levels": list(self.bot_levels) if self.bot_levels is not None else None,
+            "creator": self.creator,
+            "schema_version": self.schema_version,
+        }
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> SavedTable:
+        version = raw.get("schema_version", 0)
+        if type(version) is not int or not 0 <= version <= TABLE_STATE_VERSION:
+            raise CorruptRow(f"its state has schema_version {version!r:.20} (this server "
+                             f"reads 0 to {TABLE_STATE_VERSION})")
+        d = dict(raw)
+        for step in _STATE_MIGRATIONS[version:]:
+            d = step(d)
+        what = "its state"
+        seats = _list(_field(d, "seats", what), f"{what}.seats", 4)
+        seed = _field(d, "game_seed", what)
+        levels = _field(d, "bot_levels", what)
+        creator = _field(d, "creator", what)
+        hand_stakes = _object(_field(d, "hand_stakes", what), f"{what}.hand_stakes")
+        hands: list[tuple[int, SavedHandStakes]] = []
+        for k, v in hand_stakes.items():
+            if not (k.isascii() and k.isdigit()) or len(k) > 9:
+                raise CorruptRow(f"{what}.hand_stakes has the key {k!r:.20}, not a hand number")
+            hands.append((int(k), SavedHandStakes.from_json(v, f"{what}.hand_stakes.{k}")))
+        return cls(
+            seats=tuple(None if s is None else SavedSeat.from_json(s, f"{what}.seats[{i}]")
+                        for i, s in enumerate(seats)),
+            game_seed=None if seed is None else _whole(seed, f"{what}.game_seed"),
+            game_no=_whole(_field(d, "game_no", what), f"{what}.game_no"),
+            hands_started=_whole(_field(d, "hands_started", what), f"{what}.hands_started"),
+            allow=tuple(_flag(x, f"{what}.allow[{i}]") for i, x in enumerate(
+                _list(_field(d, "allow", what), f"{what}.allow", 4))),
+            stakes=tuple(SavedStake.from_json(x, f"{what}.stakes[{i}]") for i, x in enumerate(
+                _list(_field(d, "stakes", what), f"{what}.stakes"))),
+            hand_stakes=tuple(hands),
+            bot_levels=None if levels is None else tuple(
+                _text(x, f"{what}.bot_levels[{i}]", 20)
+                for i, x in enumerate(_list(levels, f"{what}.bot_levels", 4))),
+            creator=None if creator is None else _whole(creator, f"{what}.creator"),
+        )
+
+
+def _state_v0_to_v1(d: dict[str, Any]) -> dict[str, Any]:
+    """Version 0 (before the state named its version) left out what a table did not have
+    yet: fill in what the restore assumed for each missing field."""
+    defaults: dict[str, Any] = {
+        "seats": [None] * 4, "game_seed": None, "game_no": 0, "hands_started": 0,
+        "allow": [True] * 4, "stakes": [], "hand_stakes": {}, "bot_levels": None,
+        "creator": None,
+    }
+    out = {**defaults, **d, "schema_version": 1}
+    if isinstance(out["seats"], list):  # restore read the first four; each falsy one empty
+        out["seats"] = [s or None for s in out["seats"][:4]]
+        out["seats"] += [None] * (4 - len(out["seats"]))
+    if isinstance(out["allow"], list):  # zip() read at most four, each as a truth value
+        out["allow"] = [bool(x) for x in out["allow"][:4]] + [True] * (4 - len(out["allow"]))
+    if not out["bot_levels"]:
+        out["bot_levels"] = None
+    return out
+
+
+# _STATE_MIGRATIONS[v] turns a state of schema_version v into one of v + 1
+_STATE_MIGRATIONS: tuple[Callable[[dict[str, Any]], dict[str, Any]], ...] = (_state_v0_to_v1,)
+assert len(_STATE_MIGRATIONS) == TABLE_STATE_VERSION
+
+
 @dataclass
 class TableRow:
     name: str
     rules: str
     options: dict[str, Any]
-    state: dict[str, Any] = field(default_factory=dict)
-    fault: str | None = None  # why the stored row cannot be read (then options/state are {})
+    state: SavedTable = field(default_factory=SavedTable)
+    fault: str | None = None  # why the stored row cannot be read (then options are {})
 
 
 @dataclass(frozen=True)
@@ -237,6 +434,26 @@ def _whole(value: Any, what: str) -> int:
     return value
 
 
+def _migrate_1_table_states(db: sqlite3.Connection) -> None:
+    """Every readable table state in the typed layout with its ``schema_version``; a state
+    that cannot be read stays as it is (its table is quarantined at load, not rewritten)."""
+    rows = db.execute("SELECT rowid, state FROM tables WHERE length(CAST(state AS BLOB)) <= ?",
+                      (MAX_TABLE_JSON,)).fetchall()
+    for rowid, state in rows:
+        try:
+            saved = SavedTable.from_json(_json_object(state, "its state", MAX_TABLE_JSON))
+        except CorruptRow:
+            continue
+        db.execute("UPDATE tables SET state = ? WHERE rowid = ?",
+                   (json.dumps(saved.to_json()), rowid))
+
+
+# MIGRATIONS[v] brings a file of ``PRAGMA user_version`` v to v + 1 (0: the files written
+# before the store had a version); new tables need none (SCHEMA creates what is missing)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_migrate_1_table_states,)
+STORE_VERSION = len(MIGRATIONS)
+
+
 class Store:
     """The server's SQLite database (use :func:`open_store` to have it checked first)."""
 
@@ -249,12 +466,36 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
+        self.version = self._migrate()
         # a write that failed and what follows (see :meth:`_failed`)
         self.problem: str | None = None  # for the players, while writes fail
         self.failures = 0  # failed writes (and reads) since the process started
         self._unlogged = 0  # failures since the last log line
         self._logged_at = 0.0
         self._temporary: dict[str, Account] = {}  # accounts made while the file failed
+
+    def _migrate(self) -> int:
+        """Bring the file to :data:`STORE_VERSION` in one transaction (all steps or none);
+        a file from a newer server is refused rather than misread."""
+        version = int(self.db.execute("PRAGMA user_version").fetchone()[0])
+        if version > STORE_VERSION:
+            raise StorageError(f"{self.path} was written by a newer mahjong-ssh (its schema "
+                               f"version is {version}, this one reads up to {STORE_VERSION}): "
+                               f"run that version, or restore a backup from before it")
+        if version == STORE_VERSION:
+            return version
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            for step in MIGRATIONS[version:]:
+                step(self.db)
+            self.db.execute(f"PRAGMA user_version = {STORE_VERSION}")
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        if version:
+            log.info("%s: schema version %d → %d", self.path, version, STORE_VERSION)
+        return STORE_VERSION
 
     def close(self) -> None:
         self.db.close()
@@ -491,7 +732,8 @@ class Store:
             "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET "
             "rules = excluded.rules, options = excluded.options, state = excluded.state, "
             "updated = excluded.updated",
-            (row.name, row.rules, json.dumps(row.options), json.dumps(row.state), now, now))
+            (row.name, row.rules, json.dumps(row.options), json.dumps(row.state.to_json()), now,
+             now))
 
     def delete_table(self, name: str) -> None:
         if self._write(f"delete table {name}", "DELETE FROM tables WHERE name = ?", (name,)):
@@ -521,9 +763,10 @@ class Store:
                     raise CorruptRow(f"its name is a {kind} of {length} characters")
                 out.append(TableRow(shown, rules,
                                     _json_object(options, "its options", MAX_TABLE_JSON),
-                                    _json_object(state, "its state", MAX_TABLE_JSON)))
+                                    SavedTable.from_json(
+                                        _json_object(state, "its state", MAX_TABLE_JSON))))
             except CorruptRow as exc:
-                out.append(TableRow(shown, rules, {}, {}, fault=str(exc)))
+                out.append(TableRow(shown, rules, {}, fault=str(exc)))
         return out
 
     def add_action(self, table: str, row: ActionRow) -> None:

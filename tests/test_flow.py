@@ -65,7 +65,7 @@ def test_gejiu_pond_win_at_the_14th_discard() -> None:
     s = hand.settlement
     assert s is not None and s.wins[0].seat == S
     # 烂牌 1 fan + 自摸 1 for every payer; the dealer E pays one more
-    assert s.net[E] == -8 and s.net[W] == -4 and s.net[N] == -4 and s.net[S] == 16
+    assert s.seats[E] == -8 and s.seats[W] == -4 and s.seats[N] == -4 and s.seats[S] == 16
 
 
 def test_gejiu_ting_locks_the_hand() -> None:

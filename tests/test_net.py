@@ -657,7 +657,7 @@ async def test_options_on_the_command_line_and_stakes_by_keys(server: MahjongSer
     await play_by_keys(t, {0: a}, max_actions=600)
     assert t.game.hand.is_over and t.game.hand.settlement is not None
     await w.wait_for("your stake")
-    net = t.game.hand.settlement.net.get("wes", 0)
+    net = t.game.hand.settlement.spectators.get("wes", 0)
     await w.wait_for(f"输赢: {net:+d}")
     for c in (a, w, again):
         await c.close()

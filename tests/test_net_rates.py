@@ -60,7 +60,8 @@ async def test_chat_over_the_rate_is_refused_with_a_message_and_sent_to_nobody()
     ears = [heard(c) for c in (ann, *spam)]
     for i in range(3):  # the burst
         assert spam[0].chat(f"hello {i}") is None
-    assert spam[0].chat("hello 3") == CHAT_TOO_FAST == "slow down: too many chat lines 发言太快"
+    assert spam[0].chat("hello 3") == CHAT_TOO_FAST
+    assert str(CHAT_TOO_FAST) == "slow down: too many chat lines 发言太快"
     assert spam[0].chat("   ") is None  # an empty line is nothing: no message, no token
     for ear in ears:  # the sender too: a refused line is not shown as said
         assert ear == ["bob: hello 0", "bob: hello 1", "bob: hello 2"]

@@ -29,7 +29,15 @@ from net.registry import (
     TableConfig,
     TableQuarantined,
 )
-from net.store import MAX_TABLE_JSON, Account, StorageError, Store, backup, open_store
+from net.store import (
+    MAX_TABLE_JSON,
+    Account,
+    SavedTable,
+    StorageError,
+    Store,
+    backup,
+    open_store,
+)
 from net.testing import PtyClient, fast_config, start_server
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -335,7 +343,7 @@ async def test_a_value_longer_than_a_table_can_be_is_not_read(
     store = Store(path)
     rows = {r.name: r for r in store.load_tables()}
     store.close()
-    assert rows["t2"].state == {} and rows["t2"].fault is not None
+    assert rows["t2"].state == SavedTable() and rows["t2"].fault is not None
     assert f"its state is longer than {MAX_TABLE_JSON} bytes" == rows["t2"].fault
     assert rows["t1"].fault is None
     await assert_quarantined(tmp_path / "d", "t2", "longer than", caplog)

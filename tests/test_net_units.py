@@ -657,13 +657,13 @@ async def test_only_a_turns_timer_running_out_makes_a_player_idle(
 
 
 def test_old_guests_that_left_nothing_are_forgotten(tmp_path: Path) -> None:
-    from net.store import TableRow
+    from net.store import SavedSeat, SavedTable, TableRow
 
     store = Store(tmp_path / "db.sqlite3")
     idle, player, seated, _ = (store.guest_account(n) for n in ("gone", "won", "sat", "new"))
     store.finish_game("t", 1, "yichun", [(player.id, 0, 5, 1, 8)])
-    store.save_table(TableRow("t", "yichun", {}, {"seats": [{"account": seated.id,
-                                                             "name": "sat"}, None, None, None]}))
+    store.save_table(TableRow("t", "yichun", {}, SavedTable(
+        seats=(SavedSeat(seated.id, "sat"), None, None, None))))
     store.db.execute("UPDATE accounts SET last_seen = 0 WHERE id IN (?, ?, ?)",
                      (idle.id, player.id, seated.id))
     key = store.account_for_key("SHA256:k", "keyed")

@@ -45,7 +45,7 @@ def test_yichun_6_concealed_kong_replacement() -> None:
                   "how": "kong_replacement", "melds": ["agang EEEE"]}],
     })
     for payer in (0, 1, 2):
-        assert s.net[payer] == -6
+        assert s.seats[payer] == -6
     assert {i.zh for i in s.wins[0].items} >= {"门清", "杠开"}
 
 
@@ -57,8 +57,8 @@ def test_shangrao_30774_maximum_hand() -> None:
                   "melds": ["agang 1111m", "agang 9999p", "agang EEEE", "agang ZZZZ"]}],
     })
     assert s.wins[0].value == 10240
-    assert all(s.net[p] == -10258 for p in (0, 2, 3))
-    assert s.net[1] == 30774
+    assert all(s.seats[p] == -10258 for p in (0, 2, 3))
+    assert s.seats[1] == 30774
 
 
 @pytest.mark.parametrize(
@@ -83,7 +83,7 @@ def test_gejiu_combination_lines(line: str, hand: str, tile: str, fan: int) -> N
     })
     assert s.wins[0].value == fan
     assert s.wins[0].pattern_zh == line
-    assert s.net[3] == -(2**fan)
+    assert s.seats[3] == -(2**fan)
 
 
 @pytest.mark.parametrize(

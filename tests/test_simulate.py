@@ -123,10 +123,10 @@ def test_duplicate_rotation_gives_every_level_every_seat(
 ) -> None:
     """Each deal is played four times on the same deal (hand seed, dealer, fresh players);
     play r seats levels[(s - r) % 4] in seat s, so every level sits in every seat."""
-    import engine.bots
+    import engine.simulate
     from engine.table import Hand
 
-    monkeypatch.setattr(engine.bots, "make_player", Spy)
+    monkeypatch.setattr(engine.simulate, "make_player", Spy)
     Spy.made = []
     levels = ["hard", "easy", "normal", "normal"]
     plays: list[tuple[int, int, list[Spy]]] = []  # hand seed, dealer, the seats' players

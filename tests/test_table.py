@@ -75,7 +75,7 @@ def test_several_winners_on_one_yichun_discard() -> None:
     assert all(w.from_seat == E for w in hand.wins)
     s = hand.settlement
     assert s is not None and s.next_dealer == E  # several winners: the discarder deals (买庄)
-    assert s.net[W] > 0 and s.net[N] > 0 and s.net[E] < 0
+    assert s.seats[W] > 0 and s.seats[N] > 0 and s.seats[E] < 0
     hand.check_invariants()
 
 

@@ -20,6 +20,7 @@ from engine.view import build_view
 from tests.test_tui_delivery import running
 from tui.app import MahjongApp
 from tui.client import TableUpdate
+from tui.refusal import Refusal
 from tui.screens import HelpScreen
 from tui.settings import Settings
 
@@ -82,7 +83,7 @@ class SharedClient(ScriptedClient):
         return TableUpdate(view=build_view(hand, self.seat), hands_per_game=1000,
                            totals=tuple(self.game.scores))  # type: ignore[arg-type]
 
-    def send(self, action: Action) -> str | None:
+    def send(self, action: Action) -> Refusal | None:
         hand = self.game.hand
         assert hand is not None
         hand.apply(self.seat, action)
@@ -92,7 +93,8 @@ class SharedClient(ScriptedClient):
                 cb(update)
         return None
 
-    def new_game(self, rules: str, options: Mapping[str, Any], seed: int | None) -> str | None:
+    def new_game(self, rules: str, options: Mapping[str, Any],
+                 seed: int | None) -> Refusal | None:
         return None
 
 

@@ -162,7 +162,7 @@ async def test_whole_hand_by_keyboard(rules: str, tmp_path: Path) -> None:
         assert win.pattern_zh in text
         flat = " ".join(text.split())  # long payment lines continue on the next line
         for t in view.result.settlement.transfers:
-            assert " ".join(readable_why(t.why, Face.ASCII).split()) in flat
+            assert " ".join(readable_why(t.reason, Face.ASCII, app.settings.lang).split()) in flat
         assert "[agang" not in text  # melds in the reasons are shown as tiles
         # the help screen names the hand's pattern
         await pilot.press("question_mark")

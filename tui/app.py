@@ -335,9 +335,9 @@ class MahjongApp(App[None]):
         self._game_no += 1
         self.table_screen = TableScreen()
         self._result_shown = None
-        message = self.client.new_game(rules, options, seed)
-        if message:
-            return message
+        refusal = self.client.new_game(rules, options, seed)
+        if refusal is not None:
+            return refusal.text(self.settings.lang)
         if len(self.screen_stack) > 1:
             self.switch_screen(self.table_screen)
         else:

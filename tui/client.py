@@ -17,6 +17,7 @@ from engine.actions import Action
 from engine.game import HandSummary
 from engine.view import View
 from tui.clock import Clock
+from tui.refusal import Refusal
 
 
 @dataclass(frozen=True)
@@ -49,14 +50,15 @@ class TableClient(Protocol):
     def subscribe(self, callback: UpdateCallback) -> None:
         """Deliver every later update (and the current one at once) to ``callback``."""
 
-    def send(self, action: Action) -> str | None:
+    def send(self, action: Action) -> Refusal | None:
         """Play ``action`` for this seat; ``None`` when done, else why it is not allowed."""
 
     def next_hand(self) -> None:
         """The seat is ready for the next hand (after the hand result)."""
 
-    def new_game(self, rules: str, options: Mapping[str, Any], seed: int | None) -> str | None:
-        """Start a new game (a table may refuse: the message says why)."""
+    def new_game(self, rules: str, options: Mapping[str, Any],
+                 seed: int | None) -> Refusal | None:
+        """Start a new game (a table may refuse: the refusal says why)."""
 
     def set_paused(self, paused: bool) -> bool:
         """The seat cannot see the table (terminal too small), or can again. Returns whether

@@ -189,6 +189,47 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
         "按键可在设置文件的 \"keys\" 项中修改",
     ),
     "close": ("Esc: close", "Esc 关闭"),
+    # refusals (tui/refusal.py): the table, the seat or the lobby says no
+    "refuse_illegal": ("{reason}", "{reason}"),  # the engine's words for an illegal action
+    "refuse_bad_game": ("{problem}", "{problem}"),  # the ruleset's words for its options
+    "refuse_no_game": ("no game in progress", "没有进行中的游戏"),
+    "refuse_spectator_play": ("spectators cannot play", "旁观者不能出牌"),
+    "refuse_seated_start": ("only a seated player can start", "只有入座的玩家可以开始"),
+    "refuse_seated_allow": ("only a seated player can allow spectators",
+                            "只有入座玩家可以允许压鸽子"),
+    "refuse_chat_fast": ("slow down: too many chat lines", "发言太快"),
+    "refuse_chat_busy": ("the table's chat is busy: wait a moment", "本桌聊天太频繁，请稍候"),
+    "refuse_no_stakes": ("no spectator stakes at this table", "本桌不能压鸽子"),
+    "refuse_seated_stake": ("seated players do not stake", "入座玩家不能压鸽子"),
+    "refuse_no_seat": ("no such seat", "没有这个座位"),
+    "refuse_stake_closed": ("{seat} does not allow spectators", "{seat}不允许压鸽子"),
+    "refuse_stake_full": ("at most {n} spectators stake", "最多{n}人压鸽子"),
+    "refuse_table_exists": (
+        "table {name} already exists with {what}; options are set when a table is created",
+        "牌桌{name}已存在，选项只能在创建时设置",
+    ),
+    "refuse_quarantined": (
+        "table {name} is quarantined: its saved game could not be read ({reason}); it is kept "
+        "for the server's operator: choose another name",
+        "牌桌{name}的存档无法读取，已隔离，请换一个名字",
+    ),
+    "refuse_stored": (
+        "table {name} is in the database but not in play (not restored at start): choose "
+        "another name",
+        "牌桌{name}已存在于数据库中，请换一个名字",
+    ),
+    "refuse_server_full": ("the server has {n} open tables, its most: join one of them",
+                           "服务器已开{n}张牌桌，已满，请加入现有牌桌"),
+    "refuse_own_tables": (
+        "you have {n} open tables you created (at most {most}): play at one, or wait for one "
+        "to close",
+        "你已创建{n}张牌桌，已达上限（最多{most}张）",
+    ),
+    "refuse_address_tables": (
+        "{n} tables were created from your address in the last hour (at most {most}): join "
+        "one that exists",
+        "本地址一小时内已建{n}张牌桌，建桌过多（最多{most}张）",
+    ),
     # help
     "help_title": ("Help 帮助", "帮助"),
     "help_keys": ("Keys 按键", "按键"),

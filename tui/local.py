@@ -32,6 +32,7 @@ from engine.table import Hand
 from engine.view import build_view
 from tui.client import TableUpdate, UpdateCallback
 from tui.clock import SYSTEM_CLOCK, Clock
+from tui.refusal import Refusal
 from tui.table_loop import TableLoop
 
 
@@ -89,13 +90,14 @@ class LocalTable:
         if self._last is not None:
             callback(self._last)
 
-    def new_game(self, rules: str, options: Mapping[str, Any], seed: int | None) -> str | None:
+    def new_game(self, rules: str, options: Mapping[str, Any],
+                 seed: int | None) -> Refusal | None:
         if seed is None:
             seed = random.randrange(1 << 31)
         try:
             game = Game(rules, seed, dict(options))
         except (OptionError, ValueError) as exc:
-            return str(exc)
+            return Refusal.of("bad_game", problem=str(exc))
         self.game = game
         game.new_hand()
         self.runner.new_hand()
@@ -111,18 +113,11 @@ class LocalTable:
         self._publish(force=True)
         self.loop.start()
 
-    def send(self, action: Action) -> str | None:
-        game = self.game
-        if game is None or game.hand is None:
-            return "no game in progress"
-        try:
-            game.apply(self.seat, action)
-        except IllegalActionError as exc:
-            return exc.reason
-        self.runner.acted(self.seat)
-        self._publish()
-        self.loop.kick()
-        return None
+    def send(self, action: Action) -> Refusal | None:
+        refusal = self.play(self.seat, action)
+        if refusal is None:
+            self.loop.kick()
+        return refusal
 
     def next_hand(self) -> None:
         game = self.game
@@ -157,14 +152,14 @@ class LocalTable:
     def player(self, seat: int) -> tuple[Player, bool]:
         return self.bots[seat], False
 
-    def play(self, seat: int, action: Action) -> str | None:
+    def play(self, seat: int, action: Action) -> Refusal | None:
         game = self.game
         if game is None or game.hand is None:
-            return "no game in progress"
+            return Refusal("no_game")
         try:
             game.apply(seat, action)
         except IllegalActionError as exc:
-            return exc.reason
+            return Refusal.of("illegal", reason=exc.reason)
         self.runner.acted(seat)
         self._publish()
         return None

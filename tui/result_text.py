@@ -16,7 +16,8 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.markup import escape
 
-from engine.tiles import Kind, parse_tiles
+from engine.situation import ReasonPart
+from engine.tiles import Kind
 from engine.view import MeldView
 from tui.client import TableUpdate
 from tui.faces import Face, small, suit_class
@@ -150,20 +151,14 @@ def wrap_plain(text: str, width: int, indent: int) -> list[str]:
     return lines
 
 
-_ENGINE_TILES = re.compile(r"\[(\w+) ([0-9mpsEWSNZFB ]+)\]")
-
-
-def readable_why(why: str, face: Face) -> str:
-    """The engine writes a meld as ``[agang 3333s]``: show its tiles instead."""
-
-    def tiles(m: re.Match[str]) -> str:
-        try:
-            kinds = parse_tiles(m.group(2))
-        except ValueError:
-            return m.group(0)
-        return "(" + " ".join(small(k, face).strip() for k in kinds) + ")"
-
-    return _ENGINE_TILES.sub(tiles, why)
+def readable_why(why: Sequence[ReasonPart], face: Face, lang: str) -> str:
+    """A payment's reason as the screen shows it: its words in ``lang`` (Chinese alone, or
+    the rules' Chinese name with the English as the record has it), each meld as its tiles."""
+    return "".join(
+        part.reading(lang) if part.meld is None
+        else "(" + " ".join(small(k, face).strip() for k in sorted(part.meld.tiles)) + ")"
+        for part in why
+    )
 
 
 def hand_result_lines(update: TableUpdate, lang: str, face: Face,
@@ -245,18 +240,17 @@ def hand_result_lines(update: TableUpdate, lang: str, face: Face,
     for t in settlement.transfers:
         line = "   " + tr(lang, "res_pays", payer=seat_or_name(t.payer, me, lang),
                           payee=seat_or_name(t.payee, me, lang), amount=t.amount,
-                          why=readable_why(t.why, face))
+                          why=readable_why(t.reason, face, lang))
         out.extend(escape(part) for part in wrap_plain(line, width, 6))
     if not settlement.transfers:
         out.append("   —")
     out.append("")
     out.append(f"[b]{escape(tr(lang, 'res_net'))} / {escape(tr(lang, 'res_totals'))}[/]")
     for s in range(4):
-        net = settlement.net.get(s, 0)
+        net = settlement.seats[s]
         out.append(f"   {pad(seat_label(me, s, lang), 8)} {net:+6d}   →  {update.totals[s]:+6d}")
-    for k, v in settlement.net.items():
-        if isinstance(k, str):
-            out.append(f"   {pad(k, 8)} {v:+6d}")
+    for name, v in settlement.spectators.items():
+        out.append(f"   {pad(name, 8)} {v:+6d}")
     if settlement.next_dealer is not None:
         out.append("   " + escape(tr(lang, "res_next_dealer",
                                      seat=seat_label(me, settlement.next_dealer, lang))))

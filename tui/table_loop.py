@@ -20,6 +20,7 @@ from engine.game import Game
 from engine.runner import BotMove, Expire, NextHand, SeatState, TableRunner, Wait, expiry_action
 from engine.view import build_view
 from tui.clock import SYSTEM_CLOCK, Clock
+from tui.refusal import Refusal
 
 log = logging.getLogger("tui.table_loop")
 
@@ -39,7 +40,7 @@ class TableHost(Protocol):
     def player(self, seat: int) -> tuple[Player, bool]:
         """The computer player for ``seat``, and whether it thinks in a thread."""
 
-    def play(self, seat: int, action: Action) -> str | None:
+    def play(self, seat: int, action: Action) -> Refusal | None:
         """Apply ``action`` for ``seat`` (and store and publish it): None, or why not."""
 
     def deal_next(self) -> None:

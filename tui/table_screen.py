@@ -284,8 +284,8 @@ class TableScreen(Screen[None]):
     def _send(self, action: Action) -> None:
         before = self.update
         error = self.mj.client.send(action)
-        if error:
-            self.ui.message = error
+        if error is not None:
+            self.ui.message = error.text(self.ui.lang)
             self._redraw()
             return
         self.ui.message = ""

@@ -11,12 +11,14 @@ from engine.rulesets import RULESETS, OptionError
 from engine.situation import (
     SEAT_LETTERS,
     Item,
+    ReasonPart,
     Settlement,
     Situation,
     Transfer,
     Win,
     WinMethod,
     WinScore,
+    reason,
 )
 from engine.tiles import NUM_KINDS, Kind, format_tiles
 
@@ -205,25 +207,33 @@ class Ledger:
     base: int
     transfers: list[Transfer] = field(default_factory=list)
 
-    def pay(self, payer: int | str, payee: int | str, amount: int, why: str) -> None:
+    def pay(self, payer: int | str, payee: int | str, amount: int,
+            *why: str | Meld | ReasonPart) -> None:
+        """Book a transfer; ``why`` is the reason's parts in reading order (:func:`reason`)."""
         if amount == 0 or payer == payee:
             return
-        self.transfers.append(Transfer(payer, payee, amount * self.base, why))
+        self.transfers.append(Transfer(payer, payee, amount * self.base, reason(*why)))
 
-    def net(self, extra_parties: Sequence[str] = ()) -> dict[int | str, int]:
-        net: dict[int | str, int] = {s: 0 for s in range(4)}
-        for name in extra_parties:
-            net[name] = 0
+    def net(
+        self, extra_parties: Sequence[str] = ()
+    ) -> tuple[tuple[int, int, int, int], dict[str, int]]:
+        """The seats' net and the spectators' (every name in ``extra_parties``, in order)."""
+        seats = [0, 0, 0, 0]
+        spectators: dict[str, int] = {name: 0 for name in extra_parties}
         for t in self.transfers:
-            net[t.payer] = net.get(t.payer, 0) - t.amount
-            net[t.payee] = net.get(t.payee, 0) + t.amount
-        assert sum(net.values()) == 0
-        return net
+            for party, amount in ((t.payer, -t.amount), (t.payee, t.amount)):
+                if isinstance(party, int):
+                    seats[party] += amount
+                else:
+                    spectators[party] = spectators.get(party, 0) + amount
+        assert sum(seats) + sum(spectators.values()) == 0
+        return (seats[0], seats[1], seats[2], seats[3]), spectators
 
     def settle(
         self, wins: Sequence[WinScore], next_dealer: int | None, extra_parties: Sequence[str] = ()
     ) -> Settlement:
-        return Settlement(tuple(wins), tuple(self.transfers), self.net(extra_parties), next_dealer)
+        seats, spectators = self.net(extra_parties)
+        return Settlement(tuple(wins), tuple(self.transfers), seats, spectators, next_dealer)
 
 
 def item(zh: str, en: str, value: str, tiles: Iterable[Kind] = ()) -> Item:

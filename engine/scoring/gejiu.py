@@ -29,7 +29,16 @@ from engine.scoring.common import (
     suit_profile,
     win_field,
 )
-from engine.situation import Item, Settlement, Situation, Win, WinMethod, WinScore
+from engine.situation import (
+    Item,
+    ReasonPart,
+    Settlement,
+    Situation,
+    Win,
+    WinMethod,
+    WinScore,
+    words,
+)
 from engine.tiles import Kind, format_tiles, to_counts
 
 _ALLOWED = (
@@ -158,16 +167,23 @@ def _doudizhu(situation: Situation, ledger: Ledger) -> None:
         seats = [(dealer + j) % 4 for j in range(4)]
         if len(followers) == 3:
             for p in seats[1:]:
-                ledger.pay(dealer, p, 2, f"大地主 big landlord, circuit {n + 1} "
-                           f"({format_tiles([ref])})")
+                ledger.pay(dealer, p, 2, words("大地主", "big landlord"),
+                           *_circuit(n, ref))
         elif len(followers) == 2:
             odd = seats[next(j for j in (1, 2, 3) if j not in followers)]
             for p in range(4):
                 if p != odd:
-                    ledger.pay(odd, p, 1, f"斗地主 landlord {seat_letter(odd)}, circuit {n + 1} "
-                               f"({format_tiles([ref])})")
+                    letter = seat_letter(odd)
+                    ledger.pay(odd, p, 1, ReasonPart(f"斗地主 landlord {letter}",
+                                                     f"斗地主 {letter}"), *_circuit(n, ref))
         else:
             break
+
+
+def _circuit(n: int, ref: Kind) -> tuple[ReasonPart, ...]:
+    """Which 斗地主 circuit (counted from 1) and its tile, for a payment's reason."""
+    return (ReasonPart(f", circuit {n + 1}", f"，第{n + 1}圈"),
+            ReasonPart(f" ({format_tiles([ref])})"))
 
 
 def score(situation: Situation) -> Settlement:
@@ -205,20 +221,20 @@ def score(situation: Situation) -> Settlement:
             if p == w.seat:
                 continue
             f = fan
-            why = [f"{zh} H={fan}番"]
+            why: list[str | ReasonPart] = [f"{zh} H={fan}番"]
             if self_drawn:
                 f += 1
-                why.append("+1 自摸")
+                why.append(" +1 自摸")
             if w.from_seat == p and not self_drawn:
                 f += 1
-                why.append("+1 放炮者" if w.how is WinMethod.DISCARD else "+1 被抢杠")
+                why.append(" +1 放炮者" if w.how is WinMethod.DISCARD else " +1 被抢杠")
             if w.seat == dealer:
                 f += 1
-                why.append("+1 当庄 (winner)")
+                why += [" ", ReasonPart("+1 当庄 (winner)", "+1 当庄（胡者）")]
             if p == dealer:
                 f += 1
-                why.append("+1 当庄 (payer)")
-            ledger.pay(p, w.seat, 2**f, f"{' '.join(why)} → 2^{f}")
+                why += [" ", ReasonPart("+1 当庄 (payer)", "+1 当庄（付者）")]
+            ledger.pay(p, w.seat, 2**f, *why, f" → 2^{f}")
     _doudizhu(situation, ledger)
     if situation.wins and situation.wins[0].seat == dealer:
         next_dealer = dealer

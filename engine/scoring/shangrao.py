@@ -31,7 +31,18 @@ from engine.scoring.common import (
     seat_letter,
     win_field,
 )
-from engine.situation import BaoDiao, Item, Settlement, Situation, Win, WinMethod, WinScore
+from engine.situation import (
+    BaoDiao,
+    Item,
+    ReasonPart,
+    Settlement,
+    Situation,
+    Win,
+    WinMethod,
+    WinScore,
+    reason,
+    words,
+)
 from engine.tiles import format_tiles, is_terminal_or_honour
 
 
@@ -300,21 +311,22 @@ def score(situation: Situation) -> Settlement:
         self_drawn = how.is_self_drawn or (how is WinMethod.EARTHLY and not on_discard)
         v, zh, en, items = _ordinary(w, i, wild, flown[w.seat], self_drawn)
         # ordinary per-payer amounts
-        ordinary: dict[int, tuple[int, str]] = {}
+        ordinary: dict[int, tuple[int, tuple[ReasonPart, ...]]] = {}
         if how is WinMethod.ROB_KONG:
             assert w.from_seat is not None
             c = w.from_seat
-            ordinary[c] = (6 * v * 2 ** flown[c],
-                           f"抢杠 robbed kong: 6 × V={v}" + _fly(c, flown[c]))
+            ordinary[c] = (6 * v * 2 ** flown[c], reason(
+                words("抢杠", "robbed kong"), f": 6 × V={v}", *_fly(c, flown[c])))
         elif on_discard:
             assert w.from_seat is not None
             d = w.from_seat
-            ordinary[d] = (3 * v * 2 ** flown[d],
-                           f"放炮 discarder pays for three: 3 × V={v}" + _fly(d, flown[d]))
+            ordinary[d] = (3 * v * 2 ** flown[d], reason(
+                words("放炮", "discarder pays for three"), f": 3 × V={v}", *_fly(d, flown[d])))
         else:
             for p in range(4):
                 if p != w.seat:
-                    ordinary[p] = (v * 2 ** flown[p], f"自摸 V={v}" + _fly(p, flown[p]))
+                    ordinary[p] = (v * 2 ** flown[p],
+                                   reason(f"自摸 V={v}", *_fly(p, flown[p])))
         if how in (WinMethod.HEAVENLY, WinMethod.EARTHLY):
             hz, he = ("天糊", "Heavenly hand") if how is WinMethod.HEAVENLY else (
                 "地糊", "Earthly hand")
@@ -322,16 +334,18 @@ def score(situation: Situation) -> Settlement:
                 scores.append(WinScore(w.seat, hz, he, (item(hz, he, "10 flat"),), 10))
                 if on_discard:
                     assert w.from_seat is not None
-                    ledger.pay(w.from_seat, w.seat, 30, f"{hz} {he}: 10 flat × 3, discarder pays")
+                    ledger.pay(w.from_seat, w.seat, 30, words(hz, he), ReasonPart(
+                        ": 10 flat × 3, discarder pays", "：10 × 3，放炮者付"))
                 else:
                     for p in range(4):
                         if p != w.seat:
-                            ledger.pay(p, w.seat, 10, f"{hz} {he}: 10 flat")
+                            ledger.pay(p, w.seat, 10, words(hz, he),
+                                       ReasonPart(": 10 flat", "：10"))
                 continue
             items = [item(hz, he, "ordinary value larger than 10 flat"), *items]
         scores.append(WinScore(w.seat, zh, en, tuple(items), v))
         for p, (amount, why) in ordinary.items():
-            ledger.pay(p, w.seat, amount, f"{zh} {en}: {why}")
+            ledger.pay(p, w.seat, amount, words(zh, en), ": ", *why)
     _bonuses(situation, ledger, kongs)
     if not situation.wins:
         next_dealer = situation.dealer
@@ -345,8 +359,12 @@ def score(situation: Situation) -> Settlement:
     return ledger.settle(scores, next_dealer)
 
 
-def _fly(seat: int, f: int) -> str:
-    return f" × 2^{f} ({seat_letter(seat)} 飞宝 flew {f})" if f else ""
+def _fly(seat: int, f: int) -> tuple[str | ReasonPart, ...]:
+    """The 飞宝 factor of a payer who flew ``f`` wilds (none when ``f`` is 0)."""
+    if not f:
+        return ()
+    letter = seat_letter(seat)
+    return (f" × 2^{f} (", ReasonPart(f"{letter} 飞宝 flew {f}", f"{letter} 飞宝 {f}"), ")")
 
 
 def _bonuses(situation: Situation, ledger: Ledger, kongs: dict[int, list[Meld]]) -> None:
@@ -358,7 +376,7 @@ def _bonuses(situation: Situation, ledger: Ledger, kongs: dict[int, list[Meld]])
                 "碰杠", "exposed kong")
             for p in range(4):
                 if p != seat:
-                    ledger.pay(p, seat, pts, f"奖励分 {zh} {en} {m}")
+                    ledger.pay(p, seat, pts, "奖励分 ", words(zh, en), " ", m)
     got = situation.got
     for x in situation.jiebao:
         check_seat("jiebao", x)
@@ -379,9 +397,9 @@ def _bonuses(situation: Situation, ledger: Ledger, kongs: dict[int, list[Meld]])
     for x in situation.jiebao:
         for p in range(4):
             if p != x:
-                ledger.pay(p, x, 10, "奖励分 接宝 catching the wild")
+                ledger.pay(p, x, 10, "奖励分 ", words("接宝", "catching the wild"))
     for x in range(4):
         if got.get(x, 0) == 4:
             for p in range(4):
                 if p != x:
-                    ledger.pay(p, x, 10, "奖励分 四个宝 four wilds")
+                    ledger.pay(p, x, 10, "奖励分 ", words("四个宝", "four wilds"))

@@ -29,7 +29,18 @@ from engine.scoring.common import (
     suit_profile,
     win_field,
 )
-from engine.situation import Item, Settlement, Situation, Transfer, Win, WinMethod, WinScore
+from engine.situation import (
+    Item,
+    ReasonPart,
+    Settlement,
+    Situation,
+    Transfer,
+    Win,
+    WinMethod,
+    WinScore,
+    reason,
+    words,
+)
 from engine.wall import count_seat
 
 _DISCARD_LIKE = (WinMethod.DISCARD, WinMethod.ROB_KONG, WinMethod.EARTHLY)
@@ -227,23 +238,22 @@ def score(situation: Situation) -> Settlement:
             payers = [p for p in range(4) if p != w.seat]
         for p in payers:
             amount = v
-            why = [f"{zh} {en} V={v}"]
+            why: list[str | ReasonPart] = [words(zh, en), f" V={v}"]
             if w.how in _DISCARD_LIKE and p == w.from_seat and opts["discarder_pays_double"]:
                 amount *= 2
-                why.append("×2 放冲 discarder" if w.how is not WinMethod.ROB_KONG
-                           else "×2 被抢杠 robbed konger")
-            if w.seat in buying:
-                amount *= 2
-                why.append(f"×2 买 {seat_letter(w.seat)} bought")
-            if p in buying:
-                amount *= 2
-                why.append(f"×2 买 {seat_letter(p)} bought")
+                why += [" ×2 ", words("放冲", "discarder") if w.how is not WinMethod.ROB_KONG
+                        else words("被抢杠", "robbed konger")]
+            for buyer in (w.seat, p):
+                if buyer in buying:
+                    amount *= 2
+                    letter = seat_letter(buyer)
+                    why += [" ×2 ", ReasonPart(f"买 {letter} bought", f"买 {letter}")]
             if w.seat in buying and p in buying:
-                why.append("(对火 ×4)")
+                why.append(" (对火 ×4)")
             if lighters:
                 amount *= 2**lighters
-                why.append(f"×{2**lighters} 丢打火机 lighters")
-            ledger.pay(p, w.seat, amount, " ".join(why))
+                why += [f" ×{2**lighters} ", words("丢打火机", "lighters")]
+            ledger.pay(p, w.seat, amount, *why)
     if situation.wins:
         # a robbed 补杠 is not completed and earns nothing (yichun.md §8), even if listed
         w0 = situation.wins[0]
@@ -258,21 +268,18 @@ def score(situation: Situation) -> Settlement:
                 zh = "暗杠" if m.type is MeldType.AGANG else "明杠"
                 for p in range(4):
                     if p != seat:
-                        ledger.pay(p, seat, pts, f"杠分 kong points {zh} {m}")
+                        ledger.pay(p, seat, pts, words("杠分", "kong points"), f" {zh} ", m)
     # 压鸽子: mirror every primary transfer for the spectators (yichun.md §7.7)
     primary: list[Transfer] = list(ledger.transfers)
     for t in primary:
         for sp in situation.spectators:
+            backs = seat_letter(sp.backs)
+            mirror = reason(ReasonPart(f"压鸽子 {sp.name} backs {backs}: ",
+                                       f"压鸽子 {sp.name} 押 {backs}："), *t.reason)
             if sp.backs == t.payee:
-                ledger.transfers.append(
-                    Transfer(t.payer, sp.name, t.amount, f"压鸽子 {sp.name} backs "
-                             f"{seat_letter(sp.backs)}: {t.why}")
-                )
+                ledger.transfers.append(Transfer(t.payer, sp.name, t.amount, mirror))
             if sp.backs == t.payer:
-                ledger.transfers.append(
-                    Transfer(sp.name, t.payee, t.amount, f"压鸽子 {sp.name} backs "
-                             f"{seat_letter(sp.backs)}: {t.why}")
-                )
+                ledger.transfers.append(Transfer(sp.name, t.payee, t.amount, mirror))
     if not situation.wins:
         if situation.last_drawer is not None:
             check_seat("last_drawer", situation.last_drawer)

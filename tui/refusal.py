@@ -1,0 +1,59 @@
+"""Why a table, a seat or the lobby said no, as data: a key of the translation table
+(``tui.i18n``, ``refuse_*``) and its fields, so each player reads it in their own language.
+
+``tui`` and ``net`` both import this (``tui`` cannot import ``net``); the engine's own refusal
+(an illegal action) keeps its text and travels as the ``illegal`` refusal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tui.i18n import TEXT, tr
+
+Param = str | int
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A refusal: ``key`` names its ``refuse_<key>`` text, ``params`` fill the text's fields."""
+
+    key: str
+    params: tuple[tuple[str, Param], ...] = ()
+
+    def __post_init__(self) -> None:
+        if f"refuse_{self.key}" not in TEXT:
+            raise KeyError(f"no text for the refusal {self.key!r}")
+
+    @classmethod
+    def of(cls, key: str, **params: Param) -> Refusal:
+        return cls(key, tuple(sorted(params.items())))
+
+    def text(self, lang: str | None) -> str:
+        """In ``lang``; ``None`` (no session language: the lobby, a log line) in English and
+        then Chinese."""
+        fields = dict(self.params)
+        if lang is None:
+            en = tr("en", f"refuse_{self.key}", **fields)
+            zh = tr("zh", f"refuse_{self.key}", **fields)
+            return en if en == zh else f"{en} {zh}"
+        return tr(lang, f"refuse_{self.key}", **fields)
+
+    def __str__(self) -> str:
+        return self.text(None)
+
+
+class RefusedError(ValueError):
+    """An exception that carries a :class:`Refusal` (its message: both languages)."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(str(refusal))
+        self.refusal = refusal
+
+
+def explain(exc: BaseException, lang: str | None) -> str:
+    """An error's message for a player of ``lang``: a refusal's in that language, another's
+    as it is (an option's problem, named in the ruleset's own words)."""
+    if isinstance(exc, RefusedError):
+        return exc.refusal.text(lang)
+    return str(exc)
