@@ -8,8 +8,9 @@ every other seat pays ``2^F(p)`` with ``F(p) = H + 自摸 + 放炮者 + 当庄 (
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
-from engine.hands import lanpai_family, readings, standard_ok
+from engine.hands import HandShapes, Reading, lanpai_family, readings, standard_ok
 from engine.melds import Meld, MeldType
 from engine.scoring.common import (
     Ledger,
@@ -41,6 +42,20 @@ _FAMILY_EN = {"烂牌": "Knitted", "一般高": "Knitted, same height",
               "七星一般高": "Seven-star same height"}
 
 
+def hint_value(r: Reading, one_suit: bool, all_honours: bool) -> tuple[int, str]:
+    """A reading's fan for the hints (suit and shape, no situational fan)."""
+    suit = 3 if all_honours else 2 if one_suit else 0
+    if r.shape == "standard":
+        return suit + (1 if r.pungs else 0), "大对子" if r.pungs else "平胡"
+    if r.shape == "seven_pairs":
+        return suit + 2, "小七对"
+    return _FAMILY_FAN[r.family], r.family
+
+
+# Honours only as pungs; the 烂牌 family (gejiu.md §4, §6).
+SHAPES: Final[HandShapes] = HandShapes("gejiu", lanpai=True, hint_value=hint_value)
+
+
 def has_dragon(concealed: Sequence[Kind], melds: Sequence[Meld]) -> bool:
     """一条龙: chows 123, 456, 789 of one suit (concealed or chi'd), standard hand [A-G11]."""
     for base in (0, 9, 18):
@@ -56,14 +71,14 @@ def has_dragon(concealed: Sequence[Kind], melds: Sequence[Meld]) -> bool:
             else:
                 ok = False
                 break
-        if ok and standard_ok(counts, 0, "gejiu"):
+        if ok and standard_ok(counts, 0, SHAPES):
             return True
     return False
 
 
 def _hand_fan(win: Win, index: int) -> tuple[int, str, str, list[Item]]:
     concealed = full_concealed(win, index)
-    rs = readings("gejiu", concealed, win.melds)
+    rs = readings(SHAPES, concealed, win.melds)
     if not rs:
         raise not_a_win(win, index, "Gejiu")
     tiles = sorted(concealed + [k for m in win.melds for k in m.tiles])

@@ -7,9 +7,11 @@ seat) whenever somebody wins; 压鸽子 spectators mirror their player's transfe
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
-from engine.hands import readings
+from engine.hands import HandShapes, Reading, readings
 from engine.melds import MeldType
+from engine.rulesets.base import StakeRules
 from engine.scoring.common import (
     Ledger,
     SituationError,
@@ -32,6 +34,32 @@ from engine.scoring.common import (
 from engine.situation import Item, Settlement, Situation, Transfer, Win, WinMethod, WinScore
 from engine.wall import count_seat
 
+
+def hint_value(r: Reading, one_suit: bool, all_honours: bool) -> tuple[int, str]:
+    """A reading's base value for the hints (the pattern table, no situational modifiers)."""
+    if r.shape == "standard":
+        if all_honours:
+            return 12, "字一色"
+        if r.pungs:
+            return (15, "清一色大七") if one_suit else (3, "大七对")
+        return (5, "清一色") if one_suit else (1, "平糊")
+    if r.shape == "seven_pairs":
+        v = 4 * 2**r.quads * (5 if one_suit else 1)
+        name = ("清一色" if one_suit else "") + ("豪华小七对" if r.quads else "小七对")
+        return v, name
+    if r.shape == "knitted":
+        return (3, "七星十三烂") if r.seven_star else (2, "十三烂")
+    return 6, "字一色"
+
+
+# 压鸽子: at most 4 spectators stake, and only with 2 seated players allowing them (§7.7).
+STAKES: Final[StakeRules] = StakeRules(max_stakers=4, min_allowing_seats=2)
+
+# Sets include any three winds and 中發白; 十三烂 and 字一色 in any form (yichun.md §3).
+SHAPES: Final[HandShapes] = HandShapes(
+    "yichun", honour_sets=True, knitted=True, zi_free=True, hint_value=hint_value
+)
+
 _DISCARD_LIKE = (WinMethod.DISCARD, WinMethod.ROB_KONG, WinMethod.EARTHLY)
 _ALLOWED = (
     WinMethod.SELF_DRAW, WinMethod.DISCARD, WinMethod.ROB_KONG, WinMethod.KONG_REPLACEMENT,
@@ -49,7 +77,7 @@ class _Candidate:
 
 def _candidates(win: Win, index: int) -> list[_Candidate]:
     concealed = full_concealed(win, index)
-    rs = readings("yichun", concealed, win.melds)
+    rs = readings(SHAPES, concealed, win.melds)
     if not rs:
         raise not_a_win(win, index, "Yichun")
     tiles = concealed + [k for m in win.melds for k in m.tiles]
@@ -176,14 +204,18 @@ def _check_spectators(situation: Situation, allowed_stakes: bool) -> None:
         return
     if not allowed_stakes:
         raise SituationError("spectators", "the table option spectator_stakes is off")
-    if len(specs) > 4:
-        raise SituationError("spectators", f"at most 4 spectators, got {len(specs)}")
+    if len(specs) > STAKES.max_stakers:
+        raise SituationError(
+            "spectators", f"at most {STAKES.max_stakers} spectators, got {len(specs)}"
+        )
     allow = set(situation.allow_spectators)
     for s in allow:
         check_seat("allow_spectators", s)
-    if len(allow) < 2:
+    if not STAKES.enabled(len(allow)):
         raise SituationError(
-            "allow_spectators", "spectator stakes need at least 2 seated players who allow them"
+            "allow_spectators",
+            f"spectator stakes need at least {STAKES.min_allowing_seats} seated players who "
+            "allow them",
         )
     names = [s.name for s in specs]
     if len(set(names)) != len(names):
