@@ -196,11 +196,14 @@ class HandShapes:
     zi_free: bool = False
     hint_value: HintValue = field(default=_no_hint, compare=False)
     honour_group: int = field(init=False, compare=False)
+    honour_facts: dict[tuple[int, ...], _HonFacts] = field(
+        init=False, compare=False, repr=False
+    )  # the honour group's table, shared by every shapes with that group
 
     def __post_init__(self) -> None:
-        object.__setattr__(
-            self, "honour_group", _HONOURS_YICHUN if self.honour_sets else _HONOURS_PLAIN
-        )
+        group = _HONOURS_YICHUN if self.honour_sets else _HONOURS_PLAIN
+        object.__setattr__(self, "honour_group", group)
+        object.__setattr__(self, "honour_facts", _HON_FACTS[group])
         if self.name:
             _NAMED[self.name] = self
 
@@ -469,7 +472,7 @@ def can_win_counts(
         m = _SUIT_FACTS[tuple(counts[0:9])]
         p = _SUIT_FACTS[tuple(counts[9:18])]
         s = _SUIT_FACTS[tuple(counts[18:27])]
-        h = _HON_FACTS[shapes.honour_group][tuple(counts[27:34])]
+        h = shapes.honour_facts[tuple(counts[27:34])]
     except KeyError:
         m, p, s, h = _facts(shapes.honour_group, counts)
     if w == 0:

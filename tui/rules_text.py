@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.rulesets import RULESETS
+from engine.rulesets import RULESETS, Gejiu, Shangrao, Yichun
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class RulesSummary:
 P = PatternLine
 
 YICHUN = RulesSummary(
-    "yichun",
+    Yichun.name,
     patterns=(
         P("平糊", "Basic hand (wind and dragon sets count)", "1"),
         P("清一色", "Pure one suit", "5"),
@@ -76,7 +76,7 @@ YICHUN = RulesSummary(
 )
 
 SHANGRAO = RulesSummary(
-    "shangrao",
+    Shangrao.name,
     patterns=(
         P("平糊", "Basic", "1"),
         P("平糊自摸", "Clean basic self-draw", "2"),
@@ -120,7 +120,7 @@ SHANGRAO = RulesSummary(
 )
 
 GEJIU = RulesSummary(
-    "gejiu",
+    Gejiu.name,
     patterns=(
         P("平胡", "Basic", "0番"),
         P("大对子", "All pungs", "1番"),

@@ -8,6 +8,7 @@ from typing import ClassVar
 from engine.hands import HandShapes, lanpai_family, seven_pairs_quads, standard_need, standard_ok
 from engine.melds import Meld
 from engine.rulesets.base import COMMON_OPTIONS, BotProfile, OptionSpec, Ruleset
+from engine.rulesets.shapes import GEJIU_SHAPES
 from engine.scoring import gejiu as scoring
 from engine.situation import Settlement, Situation
 from engine.tiles import NUM_KINDS, Kind, from_counts, to_counts
@@ -33,7 +34,7 @@ class Gejiu(Ruleset):
     has_ting: ClassVar[bool] = True
     has_pond_win: ClassVar[bool] = True
     has_doudizhu: ClassVar[bool] = True
-    shapes: ClassVar[HandShapes] = scoring.SHAPES
+    shapes: ClassVar[HandShapes] = GEJIU_SHAPES
     bot_profile: ClassVar[BotProfile] = BotProfile(  # fan: payments go as 2^fan
         win_points=8.0, luxury_pairs=False, one_suit=4.0, half_suit=2.0, two_step=True,
     )

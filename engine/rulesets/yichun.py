@@ -6,6 +6,7 @@ from typing import ClassVar
 
 from engine.hands import HandShapes
 from engine.rulesets.base import COMMON_OPTIONS, BotProfile, OptionSpec, Ruleset, StakeRules
+from engine.rulesets.shapes import YICHUN_SHAPES
 from engine.scoring import yichun as scoring
 from engine.situation import Settlement, Situation
 
@@ -36,7 +37,7 @@ class Yichun(Ruleset):
     buy_phase: ClassVar[bool] = True
     has_heavenly: ClassVar[bool] = True
     concealed_kongs_face_down: ClassVar[bool] = True
-    shapes: ClassVar[HandShapes] = scoring.SHAPES
+    shapes: ClassVar[HandShapes] = YICHUN_SHAPES
     stake_rules: ClassVar[StakeRules | None] = scoring.STAKES
     bot_profile: ClassVar[BotProfile] = BotProfile(
         win_points=6.0, kong_points=2.0, pungs=(3.0, 3.0), one_suit=5.0,

@@ -8,10 +8,11 @@ every other seat pays ``2^F(p)`` with ``F(p) = H + 自摸 + 放炮者 + 当庄 (
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
 
-from engine.hands import HandShapes, Reading, lanpai_family, readings, standard_ok
+from engine.hands import lanpai_family, readings, standard_ok
 from engine.melds import Meld, MeldType
+from engine.rulesets.shapes import GEJIU_SHAPES as SHAPES
+from engine.rulesets.shapes import LANPAI_FAN as _FAMILY_FAN
 from engine.scoring.common import (
     Ledger,
     NotAWinError,
@@ -37,23 +38,9 @@ _ALLOWED = (
     WinMethod.SELF_DRAW, WinMethod.DISCARD, WinMethod.ROB_KONG, WinMethod.KONG_REPLACEMENT,
     WinMethod.POND,
 )
-_FAMILY_FAN = {"烂牌": 1, "一般高": 2, "七星一般高": 3}
 _FAMILY_EN = {"烂牌": "Knitted", "一般高": "Knitted, same height",
               "七星一般高": "Seven-star same height"}
 
-
-def hint_value(r: Reading, one_suit: bool, all_honours: bool) -> tuple[int, str]:
-    """A reading's fan for the hints (suit and shape, no situational fan)."""
-    suit = 3 if all_honours else 2 if one_suit else 0
-    if r.shape == "standard":
-        return suit + (1 if r.pungs else 0), "大对子" if r.pungs else "平胡"
-    if r.shape == "seven_pairs":
-        return suit + 2, "小七对"
-    return _FAMILY_FAN[r.family], r.family
-
-
-# Honours only as pungs; the 烂牌 family (gejiu.md §4, §6).
-SHAPES: Final[HandShapes] = HandShapes("gejiu", lanpai=True, hint_value=hint_value)
 
 
 def has_dragon(concealed: Sequence[Kind], melds: Sequence[Meld]) -> bool:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
 
-from engine.hands import HandShapes, Reading, is_baodiao_pung_shape, is_baodiao_shape, readings
+from engine.hands import Reading, is_baodiao_pung_shape, is_baodiao_shape, readings
 from engine.melds import Meld, MeldType
+from engine.rulesets.shapes import SHANGRAO_SHAPES as SHAPES
 from engine.scoring.common import (
     Ledger,
     SituationError,
@@ -34,29 +34,6 @@ from engine.scoring.common import (
 )
 from engine.situation import BaoDiao, Item, Settlement, Situation, Win, WinMethod, WinScore
 from engine.tiles import format_tiles, is_terminal_or_honour
-
-
-def hint_value(r: Reading, one_suit: bool, all_honours: bool) -> tuple[int, str]:
-    """A reading's base value for the hints (self-draw assumed for 平糊自摸)."""
-    term = 2 if r.terminal and r.shape in ("standard", "seven_pairs") else 1
-    if r.shape == "standard":
-        if r.pungs:
-            return (10 * term, "清碰碰糊") if r.clean else (4 * term, "碰碰糊")
-        return (2, "平糊自摸") if r.clean else (1, "平糊")
-    if r.shape == "seven_pairs":
-        base = 10 if r.clean else 4
-        name = ("清" if r.clean else "") + ("豪华七对" if r.quads else "七对")
-        return base * 2**r.quads * term, name
-    mult = 2 if r.clean else 1
-    if r.shape == "knitted":
-        return (4 * mult, "七星十三浪") if r.seven_star else (2 * mult, "十三浪")
-    return (4 * mult, "七星九幺") if r.seven_star else (2 * mult, "九幺")
-
-
-# The 宝 wild; 十三浪 and 九幺 (shangrao.md §4).
-SHAPES: Final[HandShapes] = HandShapes(
-    "shangrao", wild=True, knitted=True, jiuyao=True, hint_value=hint_value
-)
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from engine.hands import HandShapes, Reading, readings
+from engine.hands import readings
 from engine.melds import MeldType
 from engine.rulesets.base import StakeRules
+from engine.rulesets.shapes import YICHUN_SHAPES as SHAPES
 from engine.scoring.common import (
     Ledger,
     SituationError,
@@ -34,31 +35,9 @@ from engine.scoring.common import (
 from engine.situation import Item, Settlement, Situation, Transfer, Win, WinMethod, WinScore
 from engine.wall import count_seat
 
-
-def hint_value(r: Reading, one_suit: bool, all_honours: bool) -> tuple[int, str]:
-    """A reading's base value for the hints (the pattern table, no situational modifiers)."""
-    if r.shape == "standard":
-        if all_honours:
-            return 12, "字一色"
-        if r.pungs:
-            return (15, "清一色大七") if one_suit else (3, "大七对")
-        return (5, "清一色") if one_suit else (1, "平糊")
-    if r.shape == "seven_pairs":
-        v = 4 * 2**r.quads * (5 if one_suit else 1)
-        name = ("清一色" if one_suit else "") + ("豪华小七对" if r.quads else "小七对")
-        return v, name
-    if r.shape == "knitted":
-        return (3, "七星十三烂") if r.seven_star else (2, "十三烂")
-    return 6, "字一色"
-
-
 # 压鸽子: at most 4 spectators stake, and only with 2 seated players allowing them (§7.7).
 STAKES: Final[StakeRules] = StakeRules(max_stakers=4, min_allowing_seats=2)
 
-# Sets include any three winds and 中發白; 十三烂 and 字一色 in any form (yichun.md §3).
-SHAPES: Final[HandShapes] = HandShapes(
-    "yichun", honour_sets=True, knitted=True, zi_free=True, hint_value=hint_value
-)
 
 _DISCARD_LIKE = (WinMethod.DISCARD, WinMethod.ROB_KONG, WinMethod.EARTHLY)
 _ALLOWED = (
