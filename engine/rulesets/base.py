@@ -98,7 +98,7 @@ class OptionSpec:
         if isinstance(self.default, bool):
             if isinstance(value, bool):
                 return value
-            if value in (0, 1) and not isinstance(value, str):
+            if isinstance(value, int) and value in (0, 1):
                 return bool(value)
             raise OptionError(f"option {self.key!r} is on/off, got {_shown(raw.strip())}")
         if isinstance(value, (str, bool)) or (value is None and not self.allow_none):
