@@ -169,6 +169,7 @@ HintValue = Callable[[Reading, bool, bool], tuple[int, str]]
 
 
 def _no_hint(r: Reading, one_suit: bool, all_honours: bool) -> tuple[int, str]:
+    """Shapes without a pattern table (a test's own): every reading alike, named by shape."""
     return 1, r.shape
 
 
