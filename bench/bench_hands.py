@@ -19,6 +19,7 @@ from collections.abc import Callable
 from mahjong.agari import Agari
 
 from engine.hands import can_win, can_win_counts
+from engine.rulesets import RULESETS as BY_NAME
 from engine.scoring import score
 from engine.situation import Situation, Win, WinMethod
 from engine.tiles import Kind, to_counts
@@ -28,6 +29,7 @@ RUNS = 5
 SEED = 20240611
 SCORE_HANDS = 5_000
 RULESETS = ("yichun", "shangrao", "gejiu")
+SHANGRAO = BY_NAME["shangrao"].shapes
 
 
 def make_hands(n: int = N_HANDS, seed: int = SEED) -> list[list[Kind]]:
@@ -118,24 +120,26 @@ def main() -> None:
     ]
     for rules in RULESETS:
         tasks.append((f"can_win_counts {rules}",
-                      lambda r=rules: sum(1 for c in counts if can_win_counts(r, c)),
+                      lambda r=BY_NAME[rules].shapes: sum(
+                          1 for c in counts if can_win_counts(r, c)),
                       len(hands), "counts"))
     for rules in RULESETS:
         tasks.append((f"can_win {rules} (tile lists)",
-                      lambda r=rules: sum(1 for h in hands if can_win(r, h, [])),
+                      lambda r=BY_NAME[rules].shapes: sum(1 for h in hands if can_win(r, h, [])),
                       len(hands), "kinds"))
     tasks.append(("can_win_counts shangrao, 4 wilds",
-                  lambda: sum(1 for c, w in wild_counts if can_win_counts("shangrao", c, (), w)),
+                  lambda: sum(1 for c, w in wild_counts if can_win_counts(SHANGRAO, c, (), w)),
                   len(hands), "wild"))
     tasks.append(("can_win shangrao, 4 wilds (tile lists)",
-                  lambda: sum(1 for h, w in wild_hands if can_win("shangrao", h, [], w)),
+                  lambda: sum(1 for h, w in wild_hands if can_win(SHANGRAO, h, [], w)),
                   len(hands), "wild"))
     for rules in RULESETS:
-        winning = [(h, None) for h in hands if can_win(rules, h, [])][:SCORE_HANDS]
+        shapes = BY_NAME[rules].shapes
+        winning = [(h, None) for h in hands if can_win(shapes, h, [])][:SCORE_HANDS]
         sits = _situations(rules, winning)
         tasks.append((f"score {rules} ({len(sits)} wins)",
                       lambda s=sits: sum(1 for x in s if score(x)), len(sits), "score"))
-    winning4 = [(h, w) for h, w in wild_hands if can_win("shangrao", h, [], w)][:SCORE_HANDS]
+    winning4 = [(h, w) for h, w in wild_hands if can_win(SHANGRAO, h, [], w)][:SCORE_HANDS]
     sits4 = _situations("shangrao", [(h, w) for h, w in winning4])
     tasks.append((f"score shangrao, 4 wilds ({len(sits4)} wins)",
                   lambda: sum(1 for x in sits4 if score(x)), len(sits4), "score"))

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from engine.melds import Meld
+from engine.rulesets import RULESETS
 from engine.scoring import NotAWinError, SituationError, score
 from engine.situation import (
     SEAT_LETTERS,
@@ -24,11 +25,6 @@ from engine.situation import (
 )
 from engine.tiles import Kind, TileParseError, format_tiles, next_kind, parse_tiles
 
-RULES_NAMES: Final = {
-    "yichun": ("宜春", "Yichun"),
-    "shangrao": ("上饶", "Shangrao"),
-    "gejiu": ("个旧", "Gejiu"),
-}
 TOP_FIELDS: Final = frozenset(
     {"id", "rules", "options", "dealer", "wins", "kongs", "dice", "buyers", "lighters",
      "spectators", "allow_spectators", "last_drawer", "wild", "indicator", "flown", "got",
@@ -183,8 +179,11 @@ def parse_situation(obj: Mapping[str, Any]) -> Situation:
         if key not in TOP_FIELDS:
             raise SituationError(key, "unknown field")
     rules = obj.get("rules")
-    if not isinstance(rules, str) or rules not in RULES_NAMES:
-        raise SituationError("rules", f"\"yichun\", \"shangrao\" or \"gejiu\", got {rules!r}")
+    if not isinstance(rules, str) or rules not in RULESETS:
+        names = [f'"{name}"' for name in RULESETS]
+        raise SituationError(
+            "rules", f"{', '.join(names[:-1])} or {names[-1]}, got {rules!r}"
+        )
     assert isinstance(rules, str)
     options = obj.get("options") or {}
     if not isinstance(options, dict):
@@ -283,7 +282,8 @@ def render_text(s: Settlement, lang: str = "en", situation: Situation | None = N
 
     lines: list[str] = []
     if situation is not None:
-        rz, re_ = RULES_NAMES[situation.rules]
+        cls = RULESETS[situation.rules]
+        rz, re_ = cls.zh, cls.en
         dealer = SEAT_LETTERS[situation.dealer]
         lines.append(f"{both(rz, re_)} — {'庄家' if zh else 'dealer'} {dealer}")
     if not s.wins:

@@ -26,15 +26,13 @@ sets; honours form only pungs in Shangrao and Gejiu.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from itertools import combinations, pairwise
 from typing import Final
 
 from engine.melds import Meld, MeldType
 from engine.tiles import NUM_KINDS, Kind, is_terminal_or_honour
-
-RULES: Final = ("yichun", "shangrao", "gejiu")
 
 # --- group tables ---------------------------------------------------------------------------
 
@@ -142,26 +140,101 @@ def _honour_need(group: int, key: tuple[int, ...]) -> tuple[int, int]:
     return r
 
 
-def _honour_group(rules: str) -> int:
-    return _HONOURS_YICHUN if rules == "yichun" else _HONOURS_PLAIN
+# --- the shapes a ruleset knows ------------------------------------------------------------
 
 
-def standard_need(counts: Sequence[int], rules: str) -> tuple[int, int]:
+@dataclass(frozen=True)
+class Reading:
+    """One family of interpretations of a winning hand (the facts the pattern tables need).
+
+    ``shape``: "standard", "seven_pairs", "knitted", "jiuyao", "zi_free", "lanpai";
+    ``clean``: every wild stands for its own kind (always True without wilds);
+    ``pungs``: standard with every set a pung/kong (碰碰糊 / 大七对 / 大对子);
+    ``terminal``: every tile of the reading is a 1, 9 or honour;
+    ``quads``: seven pairs — groups of four identical tiles; ``seven_star``: knitted / 九幺 with
+    all seven honours; ``family``: Gejiu 烂牌 / 一般高 / 七星一般高.
+    """
+
+    shape: str
+    clean: bool = True
+    pungs: bool = False
+    terminal: bool = False
+    quads: int = 0
+    seven_star: bool = False
+    family: str = ""
+
+
+HintValue = Callable[[Reading, bool, bool], tuple[int, str]]
+"""(reading, one suit, all honours) -> (base value, pattern name) for the hints."""
+
+
+def _no_hint(r: Reading, one_suit: bool, all_honours: bool) -> tuple[int, str]:
+    """Shapes without a pattern table (a test's own): every reading alike, named by shape."""
+    return 1, r.shape
+
+
+_NAMED: dict[str, HandShapes] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class HandShapes:
+    """Which winning shapes a ruleset has: each ``Ruleset`` subclass declares one, and every
+    function here takes it, so the win test never asks which ruleset it is playing.
+
+    Sets are chows of one suit and pungs everywhere; ``honour_sets`` adds any three different
+    winds and 中發白 (Yichun). The 14-tile specials: seven pairs always, ``knitted`` (十三烂 /
+    十三浪: same-suit ranks three apart) or ``lanpai`` (烂牌: one rank class per suit);
+    ``jiuyao`` (Shangrao 九幺) and ``zi_free`` (Yichun 字一色 in any form) take melds too.
+    ``wild``: the ruleset has a wild kind. ``hint_value`` prices readings for the hints.
+    """
+
+    name: str
+    honour_sets: bool = False
+    wild: bool = False
+    knitted: bool = False
+    lanpai: bool = False
+    jiuyao: bool = False
+    zi_free: bool = False
+    hint_value: HintValue = field(default=_no_hint, compare=False)
+    honour_group: int = field(init=False, compare=False)
+    honour_facts: dict[tuple[int, ...], _HonFacts] = field(
+        init=False, compare=False, repr=False
+    )  # the honour group's table, shared by every shapes with that group
+
+    def __post_init__(self) -> None:
+        group = _HONOURS_YICHUN if self.honour_sets else _HONOURS_PLAIN
+        object.__setattr__(self, "honour_group", group)
+        object.__setattr__(self, "honour_facts", _HON_FACTS[group])
+        if self.name:
+            _NAMED[self.name] = self
+
+
+def shapes_named(name: str | HandShapes) -> HandShapes:
+    """The shapes declared under ``name`` (for callers that hold only ``View.rules``)."""
+    if isinstance(name, HandShapes):
+        return name
+    try:
+        return _NAMED[name]
+    except KeyError:
+        raise ValueError(f"unknown ruleset {name!r} ({', '.join(_NAMED)})") from None
+
+
+def standard_need(counts: Sequence[int], shapes: HandShapes) -> tuple[int, int]:
     """(wilds to make every tile into sets, wilds to make sets + one pair) for a count array."""
     m0, m1 = _suit_need(tuple(counts[0:9]))
     p0, p1 = _suit_need(tuple(counts[9:18]))
     s0, s1 = _suit_need(tuple(counts[18:27]))
-    h0, h1 = _honour_need(_honour_group(rules), tuple(counts[27:34]))
+    h0, h1 = _honour_need(shapes.honour_group, tuple(counts[27:34]))
     need0 = m0 + p0 + s0 + h0
     return need0, need0 + min(m1 - m0, p1 - p0, s1 - s0, h1 - h0, 2)
 
 
-def standard_ok(counts: Sequence[int], wilds: int, rules: str) -> bool:
+def standard_ok(counts: Sequence[int], wilds: int, shapes: HandShapes) -> bool:
     """4 sets + pair (melds already removed): ``counts`` (wilds excluded) plus ``wilds`` jokers."""
     m0, m1 = _suit_need(tuple(counts[0:9]))
     p0, p1 = _suit_need(tuple(counts[9:18]))
     s0, s1 = _suit_need(tuple(counts[18:27]))
-    h0, h1 = _honour_need(_honour_group(rules), tuple(counts[27:34]))
+    h0, h1 = _honour_need(shapes.honour_group, tuple(counts[27:34]))
     need0 = m0 + p0 + s0 + h0
     return need0 + min(m1 - m0, p1 - p0, s1 - s0, h1 - h0, 2) <= wilds
 
@@ -293,11 +366,9 @@ def honours_missing(counts: Sequence[int], melds: Sequence[Meld]) -> int:
 # --- public API -----------------------------------------------------------------------------
 
 
-def _check_rules(rules: str, wild: Kind | None) -> None:
-    if rules not in RULES:
-        raise ValueError(f"unknown ruleset {rules!r} (yichun, shangrao, gejiu)")
-    if wild is not None and rules != "shangrao":
-        raise ValueError(f"{rules} has no wild tiles; pass wild=None")
+def _check_wild(shapes: HandShapes, wild: Kind | None) -> None:
+    if wild is not None and not shapes.wild:
+        raise ValueError(f"{shapes.name} has no wild tiles; pass wild=None")
 
 
 def _counts(concealed: Sequence[Kind], wild: Kind | None) -> tuple[list[int], int]:
@@ -324,7 +395,9 @@ def _expected_concealed(melds: Sequence[Meld]) -> int:
 _SuitFacts = tuple[int, int, int, int, int, int, bool]
 _HonFacts = tuple[int, int, int, int, int, bool]
 _SUIT_FACTS: dict[tuple[int, ...], _SuitFacts] = {}
-_HON_FACTS: dict[str, dict[tuple[int, ...], _HonFacts]] = {r: {} for r in RULES}
+_HON_FACTS: dict[int, dict[tuple[int, ...], _HonFacts]] = {
+    _HONOURS_PLAIN: {}, _HONOURS_YICHUN: {},
+}
 
 
 def _code(need0: int, need1: int) -> int:
@@ -345,17 +418,17 @@ def _suit_facts(c: tuple[int, ...]) -> _SuitFacts:
     return facts
 
 
-def _hon_facts(rules: str, c: tuple[int, ...]) -> _HonFacts:
-    n0, n1 = _honour_need(_honour_group(rules), c)
+def _hon_facts(group: int, c: tuple[int, ...]) -> _HonFacts:
+    n0, n1 = _honour_need(group, c)
     odd = sum(x & 1 for x in c)
     present = sum(1 for x in c if x) if all(x <= 1 for x in c) else -1
     facts = (_code(n0, n1), n0, n1 - n0, odd, present, not any(c))
-    _HON_FACTS[rules][c] = facts
+    _HON_FACTS[group][c] = facts
     return facts
 
 
 def can_win(
-    rules: str, concealed: Sequence[Kind], melds: Sequence[Meld], wild: Kind | None = None
+    shapes: HandShapes, concealed: Sequence[Kind], melds: Sequence[Meld], wild: Kind | None = None
 ) -> bool:
     """Whether ``concealed`` (incl. the winning tile) plus ``melds`` is a winning hand.
 
@@ -370,27 +443,27 @@ def can_win(
     counts = [0] * NUM_KINDS
     for k in concealed:
         counts[k] += 1
-    return can_win_counts(rules, counts, melds, wild)
+    return can_win_counts(shapes, counts, melds, wild)
 
 
 def _facts(
-    rules: str, counts: Sequence[int]
+    group: int, counts: Sequence[int]
 ) -> tuple[_SuitFacts, _SuitFacts, _SuitFacts, _HonFacts]:
     """The four group facts, filling the tables on a miss."""
     keys = (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]))
     m, p, s = (_SUIT_FACTS.get(k) or _suit_facts(k) for k in keys)
     k = tuple(counts[27:34])
-    return m, p, s, _HON_FACTS[rules].get(k) or _hon_facts(rules, k)
+    return m, p, s, _HON_FACTS[group].get(k) or _hon_facts(group, k)
 
 
 def can_win_counts(
-    rules: str, counts: Sequence[int], melds: Sequence[Meld] = (), wild: Kind | None = None
+    shapes: HandShapes, counts: Sequence[int], melds: Sequence[Meld] = (), wild: Kind | None = None
 ) -> bool:
     """:func:`can_win` over a 34-entry count array of the concealed tiles (the input the
     ``mahjong`` library's ``Agari.is_agari`` takes), for callers that keep counts up to date.
     The tile count is not checked here: ``counts`` must hold 14 - 3 × len(melds) tiles."""
-    if wild is not None or rules not in _HON_FACTS:
-        _check_rules(rules, wild)
+    if wild is not None and not shapes.wild:
+        _check_wild(shapes, wild)
     w = 0
     if wild is not None and counts[wild]:
         w = counts[wild]
@@ -400,9 +473,9 @@ def can_win_counts(
         m = _SUIT_FACTS[tuple(counts[0:9])]
         p = _SUIT_FACTS[tuple(counts[9:18])]
         s = _SUIT_FACTS[tuple(counts[18:27])]
-        h = _HON_FACTS[rules][tuple(counts[27:34])]
+        h = shapes.honour_facts[tuple(counts[27:34])]
     except KeyError:
-        m, p, s, h = _facts(rules, counts)
+        m, p, s, h = _facts(shapes.honour_group, counts)
     if w == 0:
         if m[0] + p[0] + s[0] + h[0] == 1:
             return True
@@ -411,19 +484,19 @@ def can_win_counts(
     if not melds:  # 14 concealed tiles
         if m[3] + p[3] + s[3] + h[3] <= w:  # seven pairs: every odd count takes a wild
             return True
-        if rules == "gejiu":
+        if shapes.lanpai:
             if m[5] >= 0 and p[5] >= 0 and s[5] >= 0 and h[4] >= 0:
                 return True  # 14 distinct tiles, one class per suit: the 烂牌 family
         elif (
-            m[4] >= 0 and p[4] >= 0 and s[4] >= 0 and h[4] >= 0
+            shapes.knitted and m[4] >= 0 and p[4] >= 0 and s[4] >= 0 and h[4] >= 0
             and w <= m[4] + p[4] + s[4] + 7 - h[4]
         ):
             return True  # 十三烂 / 十三浪
-    if rules == "shangrao":
+    if shapes.jiuyao:
         return m[6] and p[6] and s[6] and all(
             md.type is not MeldType.CHI and is_terminal_or_honour(md.kind) for md in melds
         )
-    if rules == "yichun":
+    if shapes.zi_free:
         return h[5] is False and not any(counts[0:27]) and all(
             md.type is MeldType.AGANG and md.kind >= 27 for md in melds
         )
@@ -431,20 +504,20 @@ def can_win_counts(
 
 
 def _special_win(
-    rules: str, counts: list[int], wilds: int, melds: Sequence[Meld], n: int
+    shapes: HandShapes, counts: list[int], wilds: int, melds: Sequence[Meld], n: int
 ) -> bool:
     if n == 14:  # no melds: seven pairs and the knitted families
         if seven_pairs_quads(counts, wilds) is not None:
             return True
-        if rules == "gejiu":
+        if shapes.lanpai:
             if wilds == 0 and all(c <= 1 for c in counts):
                 kinds = [k for k in range(NUM_KINDS) if counts[k]]
                 return lanpai_family(kinds) is not None
-        elif knitted_gap(counts, wilds) is not None:
+        elif shapes.knitted and knitted_gap(counts, wilds) is not None:
             return True
-    if rules == "shangrao":
+    if shapes.jiuyao:
         return jiuyao_ok(counts, melds)
-    if rules == "yichun":
+    if shapes.zi_free:
         return _zi_free_ok(counts, melds)
     return False
 
@@ -456,6 +529,9 @@ def _zi_free_ok(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
     return all(counts[k] == 0 for k in range(27))
 
 
+_PLAIN: Final = HandShapes("", wild=True)  # sets only: what 宝吊头 is made of, no registration
+
+
 def is_baodiao_shape(concealed: Sequence[Kind], wild: Kind) -> bool:
     """Shangrao 宝吊头 shape: ``concealed`` (3n+1 tiles) = one wild + complete sets, other wilds
     substituting inside the sets (``shangrao.md`` §5)."""
@@ -464,7 +540,7 @@ def is_baodiao_shape(concealed: Sequence[Kind], wild: Kind) -> bool:
     counts, wilds = _counts(concealed, wild)
     if wilds == 0:
         return False
-    return standard_need(counts, "shangrao")[0] <= wilds - 1
+    return standard_need(counts, _PLAIN)[0] <= wilds - 1
 
 
 def is_baodiao_pung_shape(concealed: Sequence[Kind], wild: Kind) -> bool:
@@ -478,33 +554,13 @@ def is_baodiao_pung_shape(concealed: Sequence[Kind], wild: Kind) -> bool:
 # --- hand facts for scoring and hints -------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Reading:
-    """One family of interpretations of a winning hand (the facts the pattern tables need).
-
-    ``shape``: "standard", "seven_pairs", "knitted", "jiuyao", "zi_free", "lanpai";
-    ``clean``: every wild stands for its own kind (always True without wilds);
-    ``pungs``: standard with every set a pung/kong (碰碰糊 / 大七对 / 大对子);
-    ``terminal``: every tile of the reading is a 1, 9 or honour;
-    ``quads``: seven pairs — groups of four identical tiles; ``seven_star``: knitted / 九幺 with
-    all seven honours; ``family``: Gejiu 烂牌 / 一般高 / 七星一般高.
-    """
-
-    shape: str
-    clean: bool = True
-    pungs: bool = False
-    terminal: bool = False
-    quads: int = 0
-    seven_star: bool = False
-    family: str = ""
-
-
 def readings(
-    rules: str, concealed: Sequence[Kind], melds: Sequence[Meld], wild: Kind | None = None
+    shapes: HandShapes, concealed: Sequence[Kind], melds: Sequence[Meld],
+    wild: Kind | None = None,
 ) -> list[Reading]:
     """Every distinct reading of a hand (empty if it does not win). Clean readings are listed
     separately from wild ones; scoring takes the reading worth the most [A-14]."""
-    _check_rules(rules, wild)
+    _check_wild(shapes, wild)
     n = len(concealed)
     if n != _expected_concealed(melds):
         raise ValueError(
@@ -519,7 +575,7 @@ def readings(
     meld_pungs = all(m.is_pung_like for m in melds)
     meld_term = all(m.is_pung_like and is_terminal_or_honour(m.kind) for m in melds)
     for counts, wilds, clean in variants:
-        if standard_ok(counts, wilds, rules):
+        if standard_ok(counts, wilds, shapes):
             pungs = meld_pungs and pungs_ok(counts, wilds)
             term = (
                 pungs
@@ -532,71 +588,33 @@ def readings(
             if quads is not None:
                 term = all(counts[k] == 0 for k in range(27) if k % 9 not in (0, 8))
                 out.append(Reading("seven_pairs", clean, terminal=term, quads=quads))
-            if rules == "gejiu":
+            if shapes.lanpai:
                 if all(c <= 1 for c in counts):
                     fam = lanpai_family([k for k in range(NUM_KINDS) if counts[k]])
                     if fam is not None:
                         out.append(Reading("lanpai", clean, family=fam,
                                            seven_star=fam == "七星一般高"))
-            else:
+            elif shapes.knitted:
                 kn = knitted_gap(counts, wilds)
                 if kn is not None:
                     out.append(Reading("knitted", clean, seven_star=kn.seven_star))
-        if rules == "shangrao" and jiuyao_ok(counts, melds):
+        if shapes.jiuyao and jiuyao_ok(counts, melds):
             missing = honours_missing(counts, melds)
             out.append(Reading("jiuyao", clean, terminal=True, seven_star=missing <= wilds))
-        if rules == "yichun" and _zi_free_ok(counts, melds):
+        if shapes.zi_free and _zi_free_ok(counts, melds):
             out.append(Reading("zi_free", clean, terminal=True))
     return out
 
 
-# Base values of the shapes for hints (rules/*.md pattern tables, no situational modifiers).
-def _hint_value(rules: str, r: Reading, one_suit: bool, all_honours: bool) -> tuple[int, str]:
-    if rules == "yichun":
-        if r.shape == "standard":
-            if all_honours:
-                return 12, "字一色"
-            if r.pungs:
-                return (15, "清一色大七") if one_suit else (3, "大七对")
-            return (5, "清一色") if one_suit else (1, "平糊")
-        if r.shape == "seven_pairs":
-            v = 4 * 2**r.quads * (5 if one_suit else 1)
-            name = ("清一色" if one_suit else "") + ("豪华小七对" if r.quads else "小七对")
-            return v, name
-        if r.shape == "knitted":
-            return (3, "七星十三烂") if r.seven_star else (2, "十三烂")
-        return 6, "字一色"
-    if rules == "shangrao":
-        term = 2 if r.terminal and r.shape in ("standard", "seven_pairs") else 1
-        if r.shape == "standard":
-            if r.pungs:
-                return (10 * term, "清碰碰糊") if r.clean else (4 * term, "碰碰糊")
-            return (2, "平糊自摸") if r.clean else (1, "平糊")
-        if r.shape == "seven_pairs":
-            base = 10 if r.clean else 4
-            name = ("清" if r.clean else "") + ("豪华七对" if r.quads else "七对")
-            return base * 2**r.quads * term, name
-        mult = 2 if r.clean else 1
-        if r.shape == "knitted":
-            return (4 * mult, "七星十三浪") if r.seven_star else (2 * mult, "十三浪")
-        return (4 * mult, "七星九幺") if r.seven_star else (2 * mult, "九幺")
-    # gejiu: fan
-    suit = 3 if all_honours else 2 if one_suit else 0
-    if r.shape == "standard":
-        return suit + (1 if r.pungs else 0), "大对子" if r.pungs else "平胡"
-    if r.shape == "seven_pairs":
-        return suit + 2, "小七对"
-    return {"烂牌": 1, "一般高": 2, "七星一般高": 3}[r.family], r.family
-
-
 def best_pattern(
-    rules: str, concealed: Sequence[Kind], melds: Sequence[Meld], wild: Kind | None = None
+    shapes: HandShapes, concealed: Sequence[Kind], melds: Sequence[Meld],
+    wild: Kind | None = None,
 ) -> str | None:
     """The name of the most valuable pattern of a winning hand (for hints), else None.
 
     Values are the rulesets' pattern values without situational modifiers (self-draw assumed
     for Shangrao's 平糊自摸); the scorer (``engine.scoring``) is the authority for payments."""
-    rs = readings(rules, concealed, melds, wild)
+    rs = readings(shapes, concealed, melds, wild)
     if not rs:
         return None
     tiles = list(concealed) + [k for m in melds for k in m.tiles]
@@ -604,15 +622,19 @@ def best_pattern(
     suits = {k // 9 for k in natural if k < 27}
     all_honours = all(k >= 27 for k in natural)
     one_suit = len(suits) == 1 and not any(k >= 27 for k in natural)
-    return max((_hint_value(rules, r, one_suit, all_honours) for r in rs), key=lambda t: t[0])[1]
+    value = shapes.hint_value
+    return max((value(r, one_suit, all_honours) for r in rs), key=lambda t: t[0])[1]
 
 
 def waits(
-    rules: str, concealed: Sequence[Kind], melds: Sequence[Meld], wild: Kind | None = None
+    shapes: HandShapes | str, concealed: Sequence[Kind], melds: Sequence[Meld],
+    wild: Kind | None = None,
 ) -> dict[Kind, str]:
     """The kinds that would complete ``concealed`` (3n+1 tiles), each with the name of the best
-    pattern it makes (see :func:`best_pattern`). Sorted by kind."""
-    _check_rules(rules, wild)
+    pattern it makes (see :func:`best_pattern`). Sorted by kind. A ruleset's name is taken
+    for ``shapes`` too (a view knows its ruleset by name)."""
+    shapes = shapes_named(shapes)
+    _check_wild(shapes, wild)
     if len(concealed) + 1 != _expected_concealed(melds):
         raise ValueError(
             f"{len(melds)} melds need {_expected_concealed(melds) - 1} concealed tiles before "
@@ -622,8 +644,8 @@ def waits(
     hand = [*concealed, 0]
     for k in range(NUM_KINDS):
         hand[-1] = k
-        if can_win(rules, hand, melds, wild):
-            name = best_pattern(rules, hand, melds, wild)
+        if can_win(shapes, hand, melds, wild):
+            name = best_pattern(shapes, hand, melds, wild)
             assert name is not None
             out[k] = name
     return out

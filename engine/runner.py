@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from engine.actions import Action, ActionType
 from engine.game import Game
 from engine.rulesets import Ruleset
 from engine.table import Hand, Phase
@@ -74,7 +73,7 @@ class BotMove:
 
 @dataclass(frozen=True)
 class Expire:
-    """The timer of ``seat`` ran out: play :func:`expiry_action` for it now."""
+    """The timer of ``seat`` ran out: play :func:`engine.expiry.expiry_action` for it now."""
 
     seat: int
 
@@ -208,20 +207,3 @@ class TableRunner:
         self.deadlines.clear()
         self._paced = None
 
-
-def expiry_action(view: View) -> Action:
-    """What a timer's expiry plays: discard the drawn tile (after a claim: the rightmost
-    tile), pass a claim, decline to buy; never a win."""
-    legal = view.legal
-    if view.phase is Phase.TURN:
-        discards = [a for a in legal if a.type is ActionType.DISCARD and not a.ting]
-        for kind in ([view.drawn] if view.drawn is not None else []) + list(view.hand[::-1]):
-            if Action.discard(kind) in discards:
-                return Action.discard(kind)
-        return discards[0]
-    if view.phase is Phase.BUY:
-        for a in legal:
-            if a.type is ActionType.NO_BUY and not a.lighter:
-                return a
-        return next(a for a in legal if not a.lighter)
-    return Action.pass_()

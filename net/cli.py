@@ -24,7 +24,7 @@ from engine.record import (
     parse_lines,
     replay_lines,
 )
-from engine.rulesets import RULESETS, OptionError
+from engine.rulesets import RULESETS, OptionError, parse_option_pairs
 from engine.simulate import (
     ROTATIONS,
     Chunk,
@@ -39,17 +39,12 @@ from themes import THEME_NAMES
 
 
 def _options(pairs: list[str] | None) -> dict[str, Any]:
-    """``--option key=value`` → {key: value} with JSON values (true, 3, null)."""
-    out: dict[str, Any] = {}
-    for pair in pairs or []:
-        key, sep, raw = pair.partition("=")
-        if not sep:
-            raise SystemExit(f"--option needs key=value, got {pair!r}")
-        try:
-            out[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            raise SystemExit(f"--option {key}: {raw!r} is not a value (true, 3, null)") from None
-    return out
+    """``--option key=value`` → {key: value} (the engine's one parser; the ruleset checks the
+    values): whole numbers, on/off words, unlimited words."""
+    try:
+        return parse_option_pairs(pairs or [])
+    except OptionError as exc:
+        raise SystemExit(str(exc)) from None
 
 
 # --- simulate --------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from engine.bots import LEVELS
-from engine.rulesets import RULESETS, UNLIMITED, OptionError, OptionSpec, find_ruleset
+from engine.rulesets import DEFAULT_RULES, RULESETS, OptionSpec, find_ruleset
 from net.registry import QUARANTINE_MARK, TableState
 from net.remote_app import ServerSide, color_system, options_text
 from net.sanitize import TABLE_NAME_RULE, clean_line, pad, table_name, valid_table_name
@@ -37,23 +37,8 @@ def option_specs(rules: str) -> tuple[OptionSpec, ...]:
 
 
 def parse_option_text(spec: OptionSpec, raw: str) -> Any:
-    """A form field's text → an option value (checked later by the ruleset)."""
-    raw = raw.strip()
-    if not raw:
-        return None if spec.allow_none else spec.default
-    if spec.allow_none and raw.lower() in UNLIMITED:
-        return None
-    if isinstance(spec.default, bool):
-        low = raw.lower()
-        if low in ("on", "yes", "true", "1", "y"):
-            return True
-        if low in ("off", "no", "false", "0", "n"):
-            return False
-        raise OptionError(f"option {spec.key!r} is on/off, got {raw!r}")
-    try:
-        return int(raw)
-    except ValueError:
-        raise OptionError(f"option {spec.key!r} is a whole number, got {raw!r}") from None
+    """A form field's text → an option value (the engine's one parser)."""
+    return spec.parse_text(raw)
 
 
 def option_text(value: Any) -> str:
@@ -85,7 +70,7 @@ class CreateTableScreen(ModalScreen[Any]):
     CreateTableScreen #create-buttons { height: 3; }
     """
 
-    def __init__(self, name: str = "", rules: str = "yichun") -> None:
+    def __init__(self, name: str = "", rules: str = DEFAULT_RULES) -> None:
         super().__init__()
         self.initial_name = name
         self.rules = rules

@@ -26,7 +26,7 @@ from engine.actions import Action, IllegalActionError
 from engine.bots import LEVELS, Player, make_player
 from engine.game import Game
 from engine.record import dumps, hand_lines
-from engine.rulesets import RULESETS, OptionError, find_ruleset
+from engine.rulesets import DEFAULT_RULES, RULESETS, OptionError, StakeRules, find_ruleset
 from engine.runner import COMPUTER, Pace, SeatState, TableRunner
 from engine.situation import Spectator
 from engine.view import build_view
@@ -61,7 +61,6 @@ def basic_player(level: str) -> Player:
     return make_player(level)
 
 
-MAX_STAKERS = 4  # yichun.md §7.7: at most 4 spectators stake at a table
 
 
 def parse_levels(text: str) -> tuple[str, str, str, str]:
@@ -149,8 +148,9 @@ class TableInfo:
 
     @property
     def stakes_enabled(self) -> bool:
-        """yichun.md §7.7: at least two seated players allow spectators."""
-        return self.stakes_possible and sum(self.allow) >= 2
+        """yichun.md §7.7: enough seated players (two) allow spectators."""
+        rules = RULESETS[self.rules].stake_rules
+        return self.stakes_possible and rules is not None and rules.enabled(sum(self.allow))
 
 
 @dataclass(frozen=True)
@@ -383,13 +383,19 @@ class SharedTable:
     # --- 压鸽子 (Yichun spectator stakes, yichun.md §7.7) ---------------------------------------
     @property
     def stakes_possible(self) -> bool:
-        return self.rules == "yichun" and bool(self.ruleset.options.get("spectator_stakes"))
+        return self.ruleset.spectator_stakes_allowed()
+
+    @property
+    def stake_rules(self) -> StakeRules | None:
+        """The ruleset's limits on spectator stakes, where this table takes stakes."""
+        return self.ruleset.stake_rules if self.stakes_possible else None
 
     def allowed_seats(self) -> tuple[int, ...]:
         return tuple(i for i, s in enumerate(self.seats) if s.allow_spectators)
 
     def stakes_enabled(self) -> bool:
-        return self.stakes_possible and len(self.allowed_seats()) >= 2
+        rules = self.stake_rules
+        return rules is not None and rules.enabled(len(self.allowed_seats()))
 
     def set_allow(self, index: int, allow: bool) -> None:
         """A seated player's "allow spectators" setting (applies from the next hand)."""
@@ -399,7 +405,8 @@ class SharedTable:
 
     def stake(self, account: Account, backs: int | None) -> Refusal | None:
         """A spectator backs seat ``backs`` from the next hand (``None``: no stake)."""
-        if not self.stakes_possible:
+        rules = self.stake_rules
+        if rules is None:
             return Refusal("no_stakes")
         if self.seat_of(account.id) is not None:
             return Refusal("seated_stake")
@@ -412,8 +419,9 @@ class SharedTable:
             return Refusal("no_seat")
         if not self.seats[backs].allow_spectators:
             return Refusal.of("stake_closed", seat=SEAT_NAMES[backs])
-        if account.id not in self.stakes and len(self.stakes) >= MAX_STAKERS:
-            return Refusal.of("stake_full", n=MAX_STAKERS)
+        limit = rules.max_stakers
+        if account.id not in self.stakes and len(self.stakes) >= limit:
+            return Refusal.of("stake_full", n=limit)
         self.stakes[account.id] = Stake(account.id, spectator_name(account.nickname), backs)
         self._save()
         self._changed()
@@ -423,9 +431,10 @@ class SharedTable:
         """What the next hand's break roll fixes: the stakes on seats that allow them, when
         at least two seats allow them; else none."""
         allow = self.allowed_seats()
-        if not self.stakes_enabled():
+        rules = self.stake_rules
+        if rules is None or not rules.enabled(len(allow)):
             return HandStakes((), allow)
-        chosen = tuple(s for s in self.stakes.values() if s.backs in allow)[:MAX_STAKERS]
+        chosen = tuple(s for s in self.stakes.values() if s.backs in allow)[:rules.max_stakers]
         return HandStakes(chosen, allow)
 
     def _fix_stakes(self, game: Game, hand_no: int, stakes: HandStakes) -> None:
@@ -1083,7 +1092,7 @@ class Registry:
                                              what=", ".join(problems)))
             return table
         self.check_create(name, creator, address)
-        rules = rules or "yichun"
+        rules = rules or DEFAULT_RULES
         if rules not in RULESETS:
             raise ValueError(f"unknown ruleset {rules!r} (one of {', '.join(RULESETS)})")
         table = SharedTable(name, rules, options or {}, self.config, self.store,

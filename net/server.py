@@ -19,7 +19,6 @@ import contextlib
 import ctypes
 import ctypes.util
 import gc
-import json
 import logging
 import os
 import shlex
@@ -179,39 +178,23 @@ def locale_lang(env: Mapping[str, Any] | None) -> str | None:
     return None
 
 
-def option_value(key: str, raw: str) -> Any:
-    """``--option key=value``: JSON values (true, 3, null), also on/off/yes/no."""
-    from engine.rulesets import UNLIMITED
-
-    low = raw.strip().lower()
-    words = {"on": True, "yes": True, "off": False, "no": False, "": None,
-             **dict.fromkeys(UNLIMITED)}
-    if low in words:
-        return words[low]
-    try:
-        return json.loads(low)
-    except json.JSONDecodeError:
-        raise CommandError(f"option {key!r}: {raw!r} is not a value (true, 3, null) "
-                           f"选项值无效", shown=True) from None
-
-
 def parse_options(pairs: list[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, raw = pair.partition("=")
-        if not sep or not key:
-            raise CommandError(f"--option needs KEY=VALUE, got {pair!r}", shown=True)
-        out[key.strip()] = option_value(key, raw)
-    return out
+    """``--option key=value`` pairs (the engine's one parser); the ruleset checks them later."""
+    from engine.rulesets import OptionError, parse_option_pairs
+
+    try:
+        return parse_option_pairs(pairs)
+    except OptionError as exc:
+        raise CommandError(str(exc), shown=True) from None
 
 
 def check_table_settings(rules: str | None, options: dict[str, Any]) -> None:
     """Validate a new table's options with its ruleset: CommandError with the engine's
     message (``OptionError``)."""
-    from engine.rulesets import OptionError, find_ruleset
+    from engine.rulesets import DEFAULT_RULES, OptionError, find_ruleset
 
     try:
-        find_ruleset(rules or "yichun", options)
+        find_ruleset(rules or DEFAULT_RULES, options)
     except (OptionError, ValueError) as exc:
         raise CommandError(str(exc), shown=True) from None
 

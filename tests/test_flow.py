@@ -9,7 +9,7 @@ import pytest
 
 from engine.actions import Action, ActionType
 from engine.hands import can_win
-from engine.rulesets import find_ruleset
+from engine.rulesets import Gejiu, find_ruleset
 from engine.scenario import play, rigged_hand
 from engine.simulate import play_hand
 from engine.situation import BaoDiao, WinMethod
@@ -200,7 +200,7 @@ def plain_ready_discards(hand: list[int], melds: tuple[()] = ()) -> list[int]:
     for t in sorted(set(hand)):
         rest = list(hand)
         rest.remove(t)
-        if any(rest.count(k) < 4 and can_win("gejiu", [*rest, k], melds) for k in range(34)):
+        if any(rest.count(k) < 4 and can_win(Gejiu.shapes, [*rest, k], melds) for k in range(34)):
             out.append(t)
     return out
 

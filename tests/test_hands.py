@@ -12,24 +12,32 @@ import pytest
 from mahjong.agari import Agari
 
 from engine.hands import (
+    HandShapes,
     _special_win,
     best_pattern,
     can_win,
     is_baodiao_shape,
     lanpai_family,
     readings,
+    shapes_named,
     standard_ok,
     waits,
 )
 from engine.melds import Meld, MeldType
+from engine.rulesets import RULESETS
 from engine.tiles import Kind, parse_tile, parse_tiles, to_counts
 
 M = Meld.parse
 T = parse_tiles
 
 
+def S(rules: str) -> HandShapes:
+    """The winning shapes of the ruleset called ``rules``."""
+    return RULESETS[rules].shapes
+
+
 def win(rules: str, tiles: str, melds: Sequence[str] = (), wild: str | None = None) -> bool:
-    return can_win(rules, T(tiles), [M(m) for m in melds],
+    return can_win(S(rules), T(tiles), [M(m) for m in melds],
                    None if wild is None else parse_tile(wild))
 
 
@@ -121,28 +129,29 @@ def test_baodiao_shape() -> None:
 
 def test_waits_and_patterns() -> None:
     nine_gates = T("1112345678999m")
-    assert sorted(waits("gejiu", nine_gates, [])) == list(range(9))
-    assert waits("gejiu", nine_gates, [])[0] == "平胡"
-    assert waits("yichun", T("11m 33m 55p 77p 99s EE Z"), []) == {parse_tile("Z"): "小七对"}
-    w = waits("yichun", T("123m 456p 789s ES 55m"), [])
+    assert sorted(waits(S("gejiu"), nine_gates, [])) == list(range(9))
+    assert waits(S("gejiu"), nine_gates, [])[0] == "平胡"
+    assert waits(S("yichun"), T("11m 33m 55p 77p 99s EE Z"), []) == {parse_tile("Z"): "小七对"}
+    w = waits(S("yichun"), T("123m 456p 789s ES 55m"), [])
     assert set(w) == {parse_tile("W"), parse_tile("N")}
-    assert waits("gejiu", T("123m 456p 789s ES 55m"), []) == {}
-    assert best_pattern("shangrao", T("111m 999p EEE ZZZ BB"), []) == "清碰碰糊"
+    assert waits(S("gejiu"), T("123m 456p 789s ES 55m"), []) == {}
+    assert best_pattern(S("shangrao"), T("111m 999p EEE ZZZ BB"), []) == "清碰碰糊"
 
 
 def test_wrong_counts_and_unknown_rules() -> None:
     with pytest.raises(ValueError, match="14 concealed"):
-        can_win("gejiu", T("123m"), [])
+        can_win(S("gejiu"), T("123m"), [])
     with pytest.raises(ValueError, match="unknown ruleset"):
-        can_win("riichi", T("123m 456p 789s EEE 55m"), [])
+        waits("riichi", T("123m 456p 789s EEE 5m"), [])
+    assert shapes_named("gejiu") is S("gejiu")
     with pytest.raises(ValueError, match="no wild"):
-        can_win("gejiu", T("123m 456p 789s EEE 55m"), [], parse_tile("5m"))
+        can_win(S("gejiu"), T("123m 456p 789s EEE 55m"), [], parse_tile("5m"))
 
 
 def test_readings_clean_and_wild() -> None:
-    rs = readings("shangrao", T("22m 44m 66p 88p 11s 33s 5p5p"), [], parse_tile("5p"))
+    rs = readings(S("shangrao"), T("22m 44m 66p 88p 11s 33s 5p5p"), [], parse_tile("5p"))
     assert any(r.shape == "seven_pairs" and r.clean for r in rs)
-    rs = readings("shangrao", T("11m 33m 55p 77p 99s EE Z 8s"), [], parse_tile("8s"))
+    rs = readings(S("shangrao"), T("11m 33m 55p 77p 99s EE Z 8s"), [], parse_tile("8s"))
     assert not any(r.clean for r in rs)
 
 
@@ -289,7 +298,7 @@ def test_fast_detector_agrees_with_reference_without_wilds(rules: str) -> None:
     for _ in range(10_000):
         concealed, melds = _random_hand(rng, rules)
         expected = _ref_can_win(rules, concealed, melds)
-        assert can_win(rules, concealed, melds) == expected, (concealed, melds)
+        assert can_win(S(rules), concealed, melds) == expected, (concealed, melds)
         wins += expected
     assert 2_000 < wins < 9_000  # the sample really mixes winning and non-winning hands
 
@@ -304,8 +313,8 @@ def _brute_force_wild(concealed: Sequence[Kind], melds: Sequence[Meld], wild: Ki
     for subst in combinations_with_replacement(range(34), n):
         for k in subst:
             counts[k] += 1
-        won = standard_ok(counts, 0, "shangrao") or _special_win(
-            "shangrao", counts, 0, melds, len(concealed)
+        won = standard_ok(counts, 0, S("shangrao")) or _special_win(
+            S("shangrao"), counts, 0, melds, len(concealed)
         )
         for k in subst:
             counts[k] -= 1
@@ -336,7 +345,7 @@ def test_wild_detector_agrees_with_brute_force_substitution() -> None:
         target = rng.choices((1, 2, 3), weights=(90, 9.7, 0.3))[0]
         wild = _with_wilds(rng, concealed, melds, target)
         assert wild is not None and concealed.count(wild) == target
-        fast = can_win("shangrao", concealed, melds, wild)
+        fast = can_win(S("shangrao"), concealed, melds, wild)
         assert fast == _brute_force_wild(concealed, melds, wild), (concealed, melds, wild)
         checked[target] += 1
         wins += fast
@@ -350,7 +359,7 @@ def test_four_wilds_agree_with_brute_force() -> None:
         concealed, melds = _random_hand(rng, "shangrao")
         wild = _with_wilds(rng, concealed, melds, 4)
         assert wild is not None and concealed.count(wild) == 4
-        fast = can_win("shangrao", concealed, melds, wild)
+        fast = can_win(S("shangrao"), concealed, melds, wild)
         assert fast == _brute_force_wild(concealed, melds, wild), (concealed, melds, wild)
 
 
@@ -371,7 +380,7 @@ def test_standard_shape_agrees_with_mahjong_library() -> None:
     for _ in range(10_000):
         concealed, _melds = _random_hand(rng, "gejiu")
         c = to_counts(concealed)
-        ours = standard_ok(c, 0, "gejiu") or (
+        ours = standard_ok(c, 0, S("gejiu")) or (
             len(concealed) == 14 and (_seven_distinct_pairs(c) or _kokushi(c))
         )
         assert ours == Agari.is_agari(c), concealed
@@ -390,6 +399,6 @@ def test_scoring_readings_agree_with_the_fast_detector(rules: str) -> None:
         wild = None
         if rules == "shangrao" and rng.random() < 0.7:
             wild = _with_wilds(rng, concealed, melds, rng.choice((1, 1, 2, 3, 4)))
-        assert bool(readings(rules, concealed, melds, wild)) == can_win(
-            rules, concealed, melds, wild
+        assert bool(readings(S(rules), concealed, melds, wild)) == can_win(
+            S(rules), concealed, melds, wild
         ), (concealed, melds, wild)

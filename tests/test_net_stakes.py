@@ -378,7 +378,7 @@ async def test_each_action_sends_each_seat_one_update_with_its_timer() -> None:
     moment later (a fifth more frames for nothing)."""
     import collections
 
-    from engine.runner import expiry_action
+    from engine.expiry import expiry_action
 
     reg = Registry(TableConfig(bot_delay=0))
     t = reg.get_or_create("u1", "yichun", {"hands_per_game": 10})

@@ -19,7 +19,7 @@ from typing import Any
 import asyncssh
 import pytest
 
-from engine.runner import expiry_action
+from engine.expiry import expiry_action
 from engine.view import build_view
 from net.lobby import LobbyApp
 from net.registry import (

@@ -163,7 +163,7 @@ async def test_a_table_is_restored_at_its_last_action(tmp_path: Path) -> None:
     for _ in range(30):
         hand = game.hand
         seat = hand.to_act()[0]
-        from engine.runner import expiry_action
+        from engine.expiry import expiry_action
         from engine.view import build_view
 
         assert t.apply(seat, expiry_action(build_view(hand, seat))) is None

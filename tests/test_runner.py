@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from engine.actions import ActionType
+from engine.expiry import expiry_action
 from engine.game import Game
 from engine.runner import (
     COMPUTER,
@@ -18,7 +18,6 @@ from engine.runner import (
     SeatState,
     TableRunner,
     Wait,
-    expiry_action,
 )
 from engine.table import Phase
 from engine.view import build_view
@@ -175,28 +174,6 @@ def test_a_timer_stops_for_a_seat_no_longer_to_act() -> None:
     game.apply(me, expiry_action(build_view(game.hand, me)))
     runner.step(game, T0 + 1, seats)
     assert me not in runner.deadlines
-
-
-def test_expiry_discards_the_drawn_tile_and_passes_a_claim() -> None:
-    game = gejiu()
-    hand = game.hand
-    view = build_view(hand, hand.dealer)
-    action = expiry_action(view)
-    assert action.type is ActionType.DISCARD
-    if view.drawn is not None:
-        assert action.tile == view.drawn
-    play_expiries(game, Phase.CLAIM)
-    seat = hand.to_act()[0]
-    assert expiry_action(build_view(hand, seat)).type is ActionType.PASS
-
-
-def test_a_buy_expires_as_no_buy() -> None:
-    game = Game("yichun", 5, {})
-    hand = game.new_hand()
-    assert hand.phase is Phase.BUY
-    seat = hand.to_act()[0]
-    action = expiry_action(build_view(hand, seat))
-    assert action.type is ActionType.NO_BUY and not action.lighter
 
 
 async def test_a_manual_clock_wakes_a_waiter_at_its_deadline_not_before() -> None:

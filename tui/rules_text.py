@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.rulesets import RULESETS, Gejiu, Shangrao, Yichun
+
 
 @dataclass(frozen=True)
 class PatternLine:
@@ -19,18 +21,24 @@ class PatternLine:
 @dataclass(frozen=True)
 class RulesSummary:
     rules: str
-    zh: str
-    en: str
     patterns: tuple[PatternLine, ...]
     modifiers: tuple[PatternLine, ...]
     payments_en: tuple[str, ...]
     payments_zh: tuple[str, ...]
 
+    @property
+    def zh(self) -> str:
+        return RULESETS[self.rules].zh
+
+    @property
+    def en(self) -> str:
+        return RULESETS[self.rules].en
+
 
 P = PatternLine
 
 YICHUN = RulesSummary(
-    "yichun", "宜春", "Yichun",
+    Yichun.name,
     patterns=(
         P("平糊", "Basic hand (wind and dragon sets count)", "1"),
         P("清一色", "Pure one suit", "5"),
@@ -68,7 +76,7 @@ YICHUN = RulesSummary(
 )
 
 SHANGRAO = RulesSummary(
-    "shangrao", "上饶", "Shangrao",
+    Shangrao.name,
     patterns=(
         P("平糊", "Basic", "1"),
         P("平糊自摸", "Clean basic self-draw", "2"),
@@ -112,7 +120,7 @@ SHANGRAO = RulesSummary(
 )
 
 GEJIU = RulesSummary(
-    "gejiu", "个旧", "Gejiu",
+    Gejiu.name,
     patterns=(
         P("平胡", "Basic", "0番"),
         P("大对子", "All pungs", "1番"),

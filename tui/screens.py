@@ -16,7 +16,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Static
 
-from engine.rulesets import RULESETS, UNLIMITED, OptionError, OptionSpec
+from engine.rulesets import DEFAULT_RULES, RULESETS, OptionError, OptionSpec
 from themes import THEME_NAMES
 from tui.client import TableUpdate
 from tui.i18n import tr
@@ -25,7 +25,6 @@ from tui.result_text import (
     help_lines,
     lines_content,
 )
-from tui.ruleset_title import rules_title
 
 if TYPE_CHECKING:
     from tui.app import MahjongApp
@@ -113,7 +112,7 @@ class NewGameScreen(_Page):
         self.rules = rules or self.mj_rules_default()
 
     def mj_rules_default(self) -> str:
-        return "yichun"
+        return DEFAULT_RULES
 
     def on_mount(self) -> None:
         self.query_one("#start", Button).focus()
@@ -126,7 +125,7 @@ class NewGameScreen(_Page):
             yield Label(tr(lang, "ng_rules"))
             with RadioSet(id="rules"):
                 for name in RULESETS:
-                    yield RadioButton(rules_title(name, "en"), value=name == self.rules,
+                    yield RadioButton(RULESETS[name].title("en"), value=name == self.rules,
                                       id=f"rules-{name}")
             yield Label(tr(lang, "ng_options"))
             for spec in RULESETS[self.rules].options_spec:
@@ -170,15 +169,7 @@ class NewGameScreen(_Page):
     def _read(self, spec: OptionSpec) -> Any:
         if isinstance(spec.default, bool):
             return self.query_one(f"#opt-{spec.key}", Checkbox).value
-        text = self.query_one(f"#opt-{spec.key}", Input).value.strip()
-        if not text or (spec.allow_none and text.lower() in UNLIMITED):
-            if spec.allow_none:
-                return None
-            raise OptionError(f"{spec.key}: a whole number is needed")
-        try:
-            return spec.check(int(text))
-        except ValueError as exc:
-            raise OptionError(str(exc)) from None
+        return spec.parse_text(self.query_one(f"#opt-{spec.key}", Input).value)
 
     def start(self) -> None:
         error = self.query_one("#error", Label)

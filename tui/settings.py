@@ -17,6 +17,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Self
 
+from engine.rulesets import DEFAULT_RULES
+
 CONFIG_ENV = "MAHJONG_SSH_CONFIG_DIR"
 
 
@@ -39,7 +41,7 @@ class Settings:
     show_waits: bool = True
     show_suggestion: bool = False
     bell: bool = False  # ring the terminal's bell when the table waits for you
-    rules: str = "yichun"
+    rules: str = DEFAULT_RULES
     options: dict[str, dict[str, Any]] = field(default_factory=dict)  # per ruleset
     keys: dict[str, str] = field(default_factory=dict)  # binding id -> "key1,key2"
     path: Path | None = field(default=None, compare=False, repr=False)

@@ -16,8 +16,9 @@ from typing import Protocol
 
 from engine.actions import Action, IllegalActionError
 from engine.bots import Player
+from engine.expiry import expiry_action
 from engine.game import Game
-from engine.runner import BotMove, Expire, NextHand, SeatState, TableRunner, Wait, expiry_action
+from engine.runner import BotMove, Expire, NextHand, SeatState, TableRunner, Wait
 from engine.view import build_view
 from tui.clock import SYSTEM_CLOCK, Clock
 from tui.refusal import Refusal

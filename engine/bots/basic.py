@@ -10,11 +10,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.actions import Action, ActionType
+from engine.hands import HandShapes, shapes_named
 from engine.tiles import DRAGONS, WINDS, Kind, is_honour, is_terminal, to_counts
 from engine.view import View
 
 
-def tile_keep_value(counts: Sequence[int], kind: Kind, rules: str, wild: Kind | None) -> float:
+def tile_keep_value(
+    counts: Sequence[int], kind: Kind, rules: HandShapes | str, wild: Kind | None
+) -> float:
     """How much a tile is worth keeping: higher = more connected to the rest of the hand."""
     if wild is not None and kind == wild:
         return 100.0
@@ -25,7 +28,7 @@ def tile_keep_value(counts: Sequence[int], kind: Kind, rules: str, wild: Kind | 
     elif c == 2:
         value += 5.0
     if is_honour(kind):
-        if rules == "yichun":  # wind sets and 中發白 make sets of different honours
+        if shapes_named(rules).honour_sets:  # wind sets and 中發白: different honours
             group = WINDS if kind in WINDS else DRAGONS
             value += 1.5 * sum(1 for k in group if k != kind and counts[k] > 0)
         return value - 0.5

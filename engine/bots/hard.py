@@ -62,14 +62,16 @@ lost more wins than it saved deal-ins.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from engine.actions import Action, ActionType
 from engine.bots.normal import NormalPlayer, Seat, after_claim, order_key, plain_discard
 from engine.bots.shape import INF, HandEval, combine, group_vec, group_vecs, meld_facts
 from engine.hands import is_baodiao_pung_shape, is_baodiao_shape, readings, waits
 from engine.melds import Meld, MeldType
+from engine.rulesets import RULESETS, BotProfile, Ruleset, find_ruleset
 from engine.scoring.shangrao import pattern_value
 from engine.table import EventType, Phase
 from engine.tiles import NUM_KINDS, Kind
@@ -84,11 +86,9 @@ BAODIAO: Final = 3.0  # Shangrao 宝吊头
 CONCEALED: Final = 1.25  # Yichun 门清: ×2, but only on a self-draw (a fifth of the wins)
 SLOW_PAIRS: Final = 0.6  # seven pairs: few tiles improve it, each step comes slower
 CLAIM_MARGIN: Final = 1.0
-KONG_BONUS: Final = {"yichun": 2.0, "shangrao": 3.0, "gejiu": 0.0}  # points a 明杠 brings
 DDZ_FOLLOW: Final = 0.2  # chance that a later seat follows the dealer's discard
 DDZ_WEIGHT: Final = 1.0
 REACH: Final = 0.3  # how much one more missing tile discounts a hand's value
-POINTS: Final = {"yichun": 6.0, "shangrao": 6.0, "gejiu": 8.0}  # a value-1 win, in points
 BAODIAO_KEEP: Final = 0.85  # chance that no opponent self-draws before our next draw
 BAODIAO_LOSS: Final = 2.0  # points paid when one does (per hand, what a win costs a payer)
 MQ_HAZARD: Final = 0.03  # 门清: chance that an opponent wins on one of its turns
@@ -153,21 +153,31 @@ def _after_any_kong(seat: Seat, a: Action) -> tuple[list[int], list[tuple[MeldTy
     return NormalPlayer.after_kong(seat, a)
 
 
+def profile(view: View) -> BotProfile:
+    """What the computer players weigh in the view's ruleset."""
+    return RULESETS[view.rules].bot_profile
+
+
+@functools.lru_cache(maxsize=64)
+def _ruleset(rules: str, options: tuple[tuple[str, Any], ...]) -> Ruleset:
+    return find_ruleset(rules, dict(options))
+
+
 class HardPlayer(NormalPlayer):
     level = "hard"
-    lookahead: frozenset[str] = frozenset({"gejiu"})  # rulesets ranking by two-step figures
     rob_care: bool = True  # Gejiu: no kong whose kong tile is likely robbed
 
     def choose(self, view: View) -> Action:
-        if view.rules == "yichun" and view.my_move and view.viewer == view.dealer:
+        prof = profile(view)
+        if prof.dealer_lighter and view.my_move and view.viewer == view.dealer:
             lighter = Action(ActionType.BUY, lighter=True)
             if lighter in view.legal:
                 return lighter
-        if view.rules == "shangrao" and view.my_move:
+        if prof.baodiao and view.my_move:
             action = self.baodiao_decline(view)
             if action is not None:
                 return action
-        if view.rules == "yichun" and view.my_move and self.menqing_pass(view):
+        if prof.concealed_doubles and view.my_move and self.menqing_pass(view):
             return Action.pass_()
         if view.kong_tiles and view.my_move:
             action = self.kong_tile_win(view)
@@ -253,7 +263,7 @@ class HardPlayer(NormalPlayer):
             return False  # perhaps 地糊
         melds = [Meld(m.type, m.tiles) for m in mine.melds if m.tiles is not None]
         unseen = Seat.of(view).unseen
-        outs = sum(unseen[k] for k in waits("yichun", list(view.hand), melds))
+        outs = sum(unseen[k] for k in waits(RULESETS[view.rules].shapes, list(view.hand), melds))
         if not outs:
             return False
         factor = {p.seat: 2 if p.bought else 1 for p in view.seats}
@@ -274,7 +284,8 @@ class HardPlayer(NormalPlayer):
             return None  # no draw of ours may come; or in the state already: take the win
         tiles = [*view.hand, view.drawn]
         melds = [Meld(m.type, m.tiles) for m in view.seats[me].melds if m.tiles is not None]
-        now = float(pattern_value(readings("shangrao", tiles, melds, wild), self_drawn=True))
+        rs = readings(RULESETS[view.rules].shapes, tiles, melds, wild)
+        now = float(pattern_value(rs, self_drawn=True))
         last = view.events[-1] if view.events else None
         if last is not None and last.type is EventType.REPLACEMENT and last.seat == me:
             now *= 2  # 杠开
@@ -296,9 +307,10 @@ class HardPlayer(NormalPlayer):
     def targets(self, seat: Seat, counts: list[int], wilds: int,
                 melds: list[tuple[MeldType, Kind]]) -> float:
         """The hand's worth: max over reachable patterns of value × REACH^distance."""
-        rules = seat.view.rules
+        rules = RULESETS[seat.view.rules]
+        prof = rules.bot_profile
         facts = meld_facts(melds)
-        ev = HandEval(rules, counts, wilds, facts)
+        ev = HandEval(rules.shapes, counts, wilds, facts)
         shapes = ev.shapes()
         floor = 0 if (sum(counts) + wilds) % 3 == 2 else 1
         sets = 4 - facts.count
@@ -309,63 +321,49 @@ class HardPlayer(NormalPlayer):
             out.append((value, max(jokers - wilds, floor) if jokers < INF else INF))
 
         clean = wilds == 0
-        if rules == "yichun":
-            base = CONCEALED if concealed else 1.0  # 门清 doubles a concealed self-draw
-            out.append((base, shapes["standard"]))
-            if "seven_pairs" in shapes:
-                lux = 2.0 if any(c == 4 for c in counts) else 1.0
-                out.append((SLOW_PAIRS * 4.0 * lux * base, shapes["seven_pairs"]))
-                out.append((2.0 * base, shapes["knitted"]))
-            if facts.all_pungs:
-                add(3.0 * base, _pung_jokers(counts, sets))
-            if "zi" in shapes:
-                out.append((6.0 * base, shapes["zi"]))
-        elif rules == "shangrao":
-            out.append((2.0 if clean else 1.0, shapes["standard"]))
-            wild = seat.wild
-            if wilds and wild is not None:  # the wilds as their own kind: a clean hand
-                nat = list(counts)
-                nat[wild] += wilds
-                cs = HandEval(rules, nat, 0, facts).shapes()
-                out.append((2.0, cs["standard"]))
-                if "seven_pairs" in cs:
-                    out.append((SLOW_PAIRS * 10.0, cs["seven_pairs"]))
-                # 宝吊头: one wild kept as the head, complete sets around it
-                vecs = group_vecs(counts, rules)
-                sets_only = combine(combine(vecs[0], vecs[1]), combine(vecs[2], vecs[3]))
-                if sets_only[2 * sets] < INF:  # the sets, then any tile for the head
-                    bd = max(sets_only[2 * sets] - (wilds - 1), 0) + floor
-                    out.append((BAODIAO, bd))
-            if "seven_pairs" in shapes:
-                lux = 2.0 if any(c == 4 for c in counts) else 1.0
-                out.append((SLOW_PAIRS * (10.0 if clean else 4.0) * lux, shapes["seven_pairs"]))
-                out.append((4.0 if clean else 2.0, shapes["knitted"]))
-            if facts.all_pungs:
-                add(10.0 if clean else 4.0, _pung_jokers(counts, sets))
-            if "jiuyao" in shapes:
-                out.append((4.0 if clean else 2.0, shapes["jiuyao"]))
-        else:  # gejiu: payments go as 2^fan
-            out.append((1.0, shapes["standard"]))
-            if "seven_pairs" in shapes:
-                out.append((SLOW_PAIRS * 4.0, shapes["seven_pairs"]))
-                out.append((2.0, shapes["knitted"]))
-            if facts.all_pungs:
-                add(2.0, _pung_jokers(counts, sets))
+
+        def value(pair: tuple[float, float]) -> float:
+            return pair[0] if clean else pair[1]
+
+        base = CONCEALED if prof.concealed_doubles and concealed else 1.0
+        out.append((value(prof.standard) * base, shapes["standard"]))
+        wild = seat.wild
+        if prof.baodiao and wilds and wild is not None:  # the wilds as their own kind: clean
+            nat = list(counts)
+            nat[wild] += wilds
+            cs = HandEval(rules.shapes, nat, 0, facts).shapes()
+            out.append((prof.standard[0], cs["standard"]))
+            if "seven_pairs" in cs:
+                out.append((SLOW_PAIRS * prof.seven_pairs[0], cs["seven_pairs"]))
+            # 宝吊头: one wild kept as the head, complete sets around it
+            vecs = group_vecs(counts, rules.shapes)
+            sets_only = combine(combine(vecs[0], vecs[1]), combine(vecs[2], vecs[3]))
+            if sets_only[2 * sets] < INF:  # the sets, then any tile for the head
+                bd = max(sets_only[2 * sets] - (wilds - 1), 0) + floor
+                out.append((BAODIAO, bd))
+        if "seven_pairs" in shapes:
+            lux = 2.0 if prof.luxury_pairs and any(c == 4 for c in counts) else 1.0
+            out.append((SLOW_PAIRS * value(prof.seven_pairs) * lux * base, shapes["seven_pairs"]))
+            out.append((value(prof.knitted) * base, shapes["knitted"]))
+        if facts.all_pungs:
+            add(value(prof.pungs) * base, _pung_jokers(counts, sets))
+        if "zi" in shapes:
+            out.append((prof.all_honours * base, shapes["zi"]))
+        if "jiuyao" in shapes:
+            out.append((value(prof.jiuyao) * base, shapes["jiuyao"]))
         # one suit: 清一色 (Yichun 5, Gejiu 2 fan), Gejiu 混一色 (1 fan) with honours
-        if rules != "shangrao":
-            hon = group_vec(tuple(counts[27:34]), 1 if rules == "gejiu" else 2)
+        if prof.one_suit is not None:
+            hon = group_vec(tuple(counts[27:34]), rules.shapes.honour_group)
             for s in range(3):
                 if facts.suits - {s}:
-                    if rules == "gejiu" and not (facts.suits - {s, 3}):
+                    if prof.half_suit is not None and not (facts.suits - {s, 3}):
                         v = group_vec(tuple(counts[9 * s: 9 * s + 9]), 0)
-                        add(2.0, self._two_groups(v, hon, sets))
+                        add(prof.half_suit, self._two_groups(v, hon, sets))
                     continue
                 v = group_vec(tuple(counts[9 * s: 9 * s + 9]), 0)
-                if rules == "yichun":
-                    add(5.0 * base, v[2 * sets + 1])
-                else:
-                    add(4.0, v[2 * sets + 1])
-                    add(2.0, self._two_groups(v, hon, sets))
+                add(prof.one_suit * base, v[2 * sets + 1])
+                if prof.half_suit is not None:
+                    add(prof.half_suit, self._two_groups(v, hon, sets))
         return max(value * REACH ** dist for value, dist in out)
 
     @staticmethod
@@ -380,7 +378,7 @@ class HardPlayer(NormalPlayer):
         """Expected points lost by discarding each kind now."""
         view = seat.view
         out = [0.0] * NUM_KINDS
-        if view.rules == "shangrao" and not dict(view.options).get("discard_wins"):
+        if not _ruleset(view.rules, view.options).discard_wins():
             return out  # only a robbed kong pays there
         safe = self._safe(seat)
         for p in view.seats:
@@ -414,7 +412,7 @@ class HardPlayer(NormalPlayer):
     @classmethod
     def _deal_in_cost(cls, rules: str, p: SeatPublic, me_bought: bool) -> float:
         pungs, one_suit = cls._shown(p)
-        if rules == "yichun":
+        if RULESETS[rules].bot_profile.deal_in_points:
             v = 1.5 * (3.0 if pungs else 1.0) * (4.0 if one_suit else 1.0)
             return 2.0 * v * (2.0 if p.bought else 1.0) * (2.0 if me_bought else 1.0)
         fan = (1 if pungs else 0) + (1 if one_suit else 0)
@@ -471,10 +469,9 @@ class HardPlayer(NormalPlayer):
         """Each candidate discard's figure in points: what the hand left is worth (pattern
         value × REACH^distance × a factor for the improving tiles), minus the expected loss of
         dealing in, plus Gejiu's 斗地主 gain."""
-        rules = seat.view.rules
         danger = self.dangers(seat)
         bonus = self._ddz_bonus(seat)
-        pts = POINTS[rules]
+        pts = profile(seat.view).win_points
         out: dict[Kind, float] = {}
         best_d = min(v[0] for v in table.values())
         for k, (dist, uke, _) in table.items():
@@ -497,7 +494,7 @@ class HardPlayer(NormalPlayer):
         legal = seat.view.legal
         table = seat.evaluator().discards(seat.unseen, seat.discard_kinds(legal), seat.wild,
                                           UKE_SLACK)
-        speeds = self.two_step(seat, table) if seat.view.rules in self.lookahead else None
+        speeds = self.two_step(seat, table) if profile(seat.view).two_step else None
         scores = self.score_discards(seat, table, speeds)
         rules, wild = seat.view.rules, seat.wild
         best_d = min(v[0] for v in table.values())
@@ -582,7 +579,8 @@ class HardPlayer(NormalPlayer):
         c, melds = after_claim(seat, action)
         if action.type is ActionType.MINGGANG:
             fig = self.targets(seat, c, seat.wilds, melds)
-            fig += KONG_BONUS.get(seat.view.rules, 0.0) / POINTS[seat.view.rules]
+            prof = profile(seat.view)
+            fig += prof.kong_points / prof.win_points
         else:
             fig = self._hand_figure(seat, c, melds)
         return action if fig >= now * CLAIM_MARGIN else Action.pass_()
@@ -593,7 +591,7 @@ class HardPlayer(NormalPlayer):
         after which one discard leaves the wild beside complete sets: the 宝吊头 state, where
         every next draw wins at 3 — unless the hand is worth that already."""
         wild = seat.wild
-        if seat.view.rules != "shangrao" or wild is None or not seat.wilds:
+        if not profile(seat.view).baodiao or wild is None or not seat.wilds:
             return None
         if self.targets(seat, list(seat.counts), seat.wilds, seat.melds) >= BAODIAO * REACH:
             return None
@@ -609,16 +607,17 @@ class HardPlayer(NormalPlayer):
              ) -> Action | None:
         """Yichun / Shangrao: a concealed or added kong when the hand's worth plus the kong's
         bonus points beats keeping the tiles (Gejiu: as ``normal``, for its kong tiles)."""
-        rules = seat.view.rules
-        if rules == "gejiu":
+        rules = RULESETS[seat.view.rules]
+        if rules.kong_tiles:
             action = super().kong(seat, kinds, best)
             return None if action is None else self.best_slot(seat, action)
         now = self._hand_figure(seat, list(seat.counts), seat.melds)
         options: list[tuple[float, Action]] = []
         for a in kinds.get(ActionType.ANGANG, []) + kinds.get(ActionType.BUGANG, []):
             c, melds = self.after_kong(seat, a)
-            pts = KONG_BONUS[rules] * (2.0 if a.type is ActionType.ANGANG else 1.0)
-            fig = self.targets(seat, c, seat.wilds, melds) + pts / POINTS[rules]
+            prof = rules.bot_profile
+            pts = prof.kong_points * (2.0 if a.type is ActionType.ANGANG else 1.0)
+            fig = self.targets(seat, c, seat.wilds, melds) + pts / prof.win_points
             if fig >= now:
                 options.append((fig, a))
         if not options:
@@ -631,7 +630,7 @@ class HardPlayer(NormalPlayer):
         """Gejiu: the expected 斗地主 gain of following the dealer's discard now (following
         never costs: a seat that does not follow may be the one who pays)."""
         view = seat.view
-        if view.rules != "gejiu" or seat.me == view.dealer:
+        if not RULESETS[view.rules].has_doudizhu or seat.me == view.dealer:
             return {}
         if any(p.melds for p in view.seats):
             return {}  # a claim or kong has ended 斗地主

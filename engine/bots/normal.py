@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from engine.actions import Action, ActionType
 from engine.bots.basic import tile_keep_value
 from engine.bots.shape import HandEval, MeldFacts, meld_facts
+from engine.hands import HandShapes
 from engine.melds import MeldType
 from engine.tiles import NUM_KINDS, Kind
 from engine.view import View
@@ -99,7 +100,9 @@ def plain_discard(legal: Sequence[Action], kind: Kind) -> Action:
     return plain if plain in legal else Action.discard(kind, ting=True)
 
 
-def order_key(counts: Sequence[int], kind: Kind, rules: str, wild: Kind | None) -> float:
+def order_key(
+    counts: Sequence[int], kind: Kind, rules: HandShapes | str, wild: Kind | None
+) -> float:
     """Tie-break among equal discards: the least connected tile goes first."""
     return tile_keep_value(counts, kind, rules, wild)
 

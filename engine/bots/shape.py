@@ -26,7 +26,14 @@ from dataclasses import dataclass
 from itertools import combinations, pairwise
 from typing import Final
 
-from engine.hands import GROUP_HONOURS_PLAIN, GROUP_HONOURS_YICHUN, GROUP_SUIT, SET_WINDOWS
+from engine.hands import (
+    GROUP_HONOURS_PLAIN,
+    GROUP_HONOURS_YICHUN,
+    GROUP_SUIT,
+    SET_WINDOWS,
+    HandShapes,
+    shapes_named,
+)
 from engine.melds import MeldType
 from engine.tiles import NUM_KINDS, Kind, is_terminal_or_honour
 
@@ -146,11 +153,11 @@ def join(a: Vec, b: Vec, sets: int) -> int:
     return j
 
 
-def honour_group(rules: str) -> int:
-    return _HON_YICHUN if rules == "yichun" else _HON_PLAIN
+def honour_group(rules: HandShapes | str) -> int:
+    return shapes_named(rules).honour_group
 
 
-def group_vecs(counts: Sequence[int], rules: str) -> list[Vec]:
+def group_vecs(counts: Sequence[int], rules: HandShapes | str) -> list[Vec]:
     return [
         group_vec(tuple(counts[0:9]), _SUIT),
         group_vec(tuple(counts[9:18]), _SUIT),
@@ -195,12 +202,12 @@ def seven_pairs_jokers(counts: Sequence[int]) -> int:
     return min(singles, need) + 2 * max(0, need - singles)
 
 
-def knitted_kept(counts: Sequence[int], rules: str) -> int:
+def knitted_kept(counts: Sequence[int], rules: HandShapes | str) -> int:
     """Tiles of the hand a knitted hand can keep: 十三烂 / 十三浪 (gaps >= 3 in a suit) or, in
     Gejiu, the 烂牌 family (one class 147 / 258 / 369 per suit)."""
     honours = sum(1 for k in range(27, 34) if counts[k])
     suited = 0
-    best = _CLASS_BEST if rules == "gejiu" else _GAP_BEST
+    best = _CLASS_BEST if shapes_named(rules).lanpai else _GAP_BEST
     for base in (0, 9, 18):
         mask = 0
         for r in range(9):
@@ -241,28 +248,30 @@ def meld_facts(melds: Sequence[tuple[MeldType, Kind]]) -> MeldFacts:
 
 
 def distance(
-    rules: str, counts: Sequence[int], wilds: int, melds: MeldFacts, total: int
+    rules: HandShapes | str, counts: Sequence[int], wilds: int, melds: MeldFacts, total: int
 ) -> int:
     """Fewest useful tiles still to receive to win (see the module docstring).
 
     ``counts``: concealed tiles without the wilds; ``total``: concealed tiles with the wilds
     (3n+1 or 3n+2)."""
+    rules = shapes_named(rules)
     sets = 4 - melds.count
     best = standard_jokers(group_vecs(counts, rules), sets)
     if melds.count == 0:
         best = min(best, seven_pairs_jokers(counts), 14 - knitted_kept(counts, rules))
     full = 3 * sets + 2
-    if rules == "shangrao" and melds.all_terminal_pungs:
+    if rules.jiuyao and melds.all_terminal_pungs:
         best = min(best, full - sum(counts[k] for k in range(27) if k % 9 in (0, 8))
                    - sum(counts[27:34]))
-    elif rules == "yichun" and melds.only_honour_angang:
+    elif rules.zi_free and melds.only_honour_angang:
         best = min(best, full - sum(counts[27:34]))
     return max(best - wilds, 0 if total % 3 == 2 else 1)
 
 
-def near_kinds(counts: Sequence[int], rules: str) -> list[Kind]:
+def near_kinds(counts: Sequence[int], rules: HandShapes | str) -> list[Kind]:
     """Kinds whose arrival can shorten the standard shape: within two ranks of a held suited
     tile, the held honours (Yichun: every wind / dragon beside a held one)."""
+    honour_sets = shapes_named(rules).honour_sets
     out: set[Kind] = set()
     for k in range(27):
         if counts[k]:
@@ -270,7 +279,7 @@ def near_kinds(counts: Sequence[int], rules: str) -> list[Kind]:
             out.update(range(base + max(0, r - 2), base + min(8, r + 2) + 1))
     for k in range(27, 34):
         if counts[k]:
-            if rules == "yichun":
+            if honour_sets:
                 out.update(range(27, 31) if k < 31 else range(31, 34))
             else:
                 out.add(k)
@@ -303,8 +312,9 @@ class HandEval:
     ``counts``: the concealed tiles without wilds; ``wilds``: wilds held; ``melds``: facts of
     the declared melds."""
 
-    def __init__(self, rules: str, counts: Sequence[int], wilds: int, melds: MeldFacts) -> None:
-        self.rules = rules
+    def __init__(self, rules: HandShapes | str, counts: Sequence[int], wilds: int,
+                 melds: MeldFacts) -> None:
+        self.rules = shapes_named(rules)
         self.counts = list(counts)
         self.wilds = wilds
         self.melds = melds
@@ -324,10 +334,10 @@ class HandEval:
         if self.melds.count == 0:
             out.append(("seven_pairs", seven_pairs_jokers(counts)))
             out.append(("knitted", 14 - knitted_kept(counts, self.rules)))
-        if self.rules == "shangrao" and self.melds.all_terminal_pungs:
+        if self.rules.jiuyao and self.melds.all_terminal_pungs:
             kept = sum(counts[k] for k in range(27) if k % 9 in (0, 8)) + sum(counts[27:34])
             out.append(("jiuyao", full - kept))
-        elif self.rules == "yichun" and self.melds.only_honour_angang:
+        elif self.rules.zi_free and self.melds.only_honour_angang:
             out.append(("zi", full - sum(counts[27:34])))
         return out
 

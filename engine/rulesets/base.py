@@ -6,10 +6,19 @@ small hook overrides, found by name with :func:`engine.rulesets.find_ruleset`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
+from engine.hands import (
+    HandShapes,
+    can_win,
+    can_win_counts,
+    jiuyao_ok,
+    seven_pairs_quads,
+    standard_ok,
+    waits,
+)
 from engine.melds import Meld
 from engine.situation import Settlement, Situation
 from engine.tiles import Kind
@@ -21,6 +30,31 @@ class OptionError(ValueError):
 
 
 UNLIMITED = ("unlimited", "none", "无限", "不限")  # words for an option's "no limit" (None)
+ON_WORDS: Final = ("on", "yes", "true", "y", "开", "是")  # and "1" where the option is on/off
+OFF_WORDS: Final = ("off", "no", "false", "n", "关", "否")  # and "0"
+SHOWN_MAX: Final = 40  # characters of a refused value repeated in the message
+
+
+def _shown(raw: str) -> str:
+    """``raw`` as a message quotes it: repr (control characters escaped), cut when long."""
+    text = repr(raw)
+    return text if len(text) <= SHOWN_MAX else text[: SHOWN_MAX - 1] + "…"
+
+
+def _word(raw: str) -> int | bool | str | None:
+    """The value a word stands for whatever the option: on/off words, unlimited words and
+    whole numbers; the stripped text itself when it is none of them."""
+    low = raw.strip().lower()
+    if low in ON_WORDS:
+        return True
+    if low in OFF_WORDS:
+        return False
+    if low in UNLIMITED or low in ("", "null"):
+        return None
+    digits = low[1:] if low[:1] in "+-" else low
+    if digits.isascii() and digits.isdigit() and len(digits) <= 18:
+        return int(low)
+    return low
 
 
 @dataclass(frozen=True)
@@ -54,6 +88,95 @@ class OptionSpec:
             raise OptionError(f"option {self.key!r} must be at most {self.maximum}, got {value}")
         return value
 
+    def parse_text(self, raw: str) -> int | bool | None:
+        """One value of this option from text (a form field, ``key=value``): whole numbers,
+        on/off words (also 1/0) in English and Chinese, the unlimited words; empty text is
+        the default (``None`` where the option may be unlimited). Checked like :meth:`check`."""
+        value = _word(raw)
+        if value is None and not raw.strip():
+            return None if self.allow_none else self.default
+        if isinstance(self.default, bool):
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, int) and value in (0, 1):
+                return bool(value)
+            raise OptionError(f"option {self.key!r} is on/off, got {_shown(raw.strip())}")
+        if isinstance(value, (str, bool)) or (value is None and not self.allow_none):
+            raise OptionError(
+                f"option {self.key!r} is a whole number, got {_shown(raw.strip())}"
+            )
+        return self.check(value)
+
+
+def parse_option_pairs(
+    pairs: Iterable[str], ruleset: type[Ruleset] | None = None
+) -> dict[str, Any]:
+    """``key=value`` texts (command lines, the lobby's ``--option``) → {key: value}.
+
+    With ``ruleset`` every value is read by its option's :meth:`OptionSpec.parse_text` and an
+    unknown key is refused; without it (the ruleset is not known yet) a value is a whole
+    number, an on/off word or an unlimited word, checked later by the ruleset. Raises
+    :class:`OptionError`."""
+    specs = {s.key: s for s in ruleset.options_spec} if ruleset is not None else None
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise OptionError(f"--option needs KEY=VALUE, got {_shown(pair)}")
+        if specs is None:
+            value = _word(raw)
+            if isinstance(value, str):
+                raise OptionError(
+                    f"option {_shown(key)}: {_shown(raw)} is not a value (true, 3, null) "
+                    "选项值无效"
+                )
+            out[key] = value
+            continue
+        assert ruleset is not None
+        if key not in specs:
+            raise OptionError(ruleset.unknown_option(key))
+        out[key] = specs[key].parse_text(raw)
+    return out
+
+
+@dataclass(frozen=True)
+class StakeRules:
+    """Spectator stakes (Yichun 压鸽子, ``yichun.md`` §7.7): how many spectators may stake at
+    a table, and how many seated players must allow them before any stake counts."""
+
+    max_stakers: int
+    min_allowing_seats: int
+
+    def enabled(self, allowing_seats: int) -> bool:
+        """Whether stakes count with ``allowing_seats`` seated players allowing them."""
+        return allowing_seats >= self.min_allowing_seats
+
+
+@dataclass(frozen=True)
+class BotProfile:
+    """What the computer players weigh in a ruleset (``engine.bots.hard``).
+
+    Pattern values are (clean hand, hand using wilds) in the ruleset's own unit, which
+    ``win_points`` converts to points; ``None``: the ruleset does not pay for the pattern."""
+
+    win_points: float  # a value-1 win, in points
+    kong_points: float = 0.0  # points a 明杠 brings (an 暗杠 twice that)
+    standard: tuple[float, float] = (1.0, 1.0)
+    seven_pairs: tuple[float, float] = (4.0, 4.0)
+    luxury_pairs: bool = True  # a held four doubles seven pairs
+    knitted: tuple[float, float] = (2.0, 2.0)
+    pungs: tuple[float, float] = (2.0, 2.0)
+    jiuyao: tuple[float, float] = (4.0, 2.0)  # where the shapes have 九幺
+    all_honours: float = 6.0  # free-form 字一色, where the shapes have it
+    one_suit: float | None = None  # 清一色
+    half_suit: float | None = None  # 混一色
+    concealed_doubles: bool = False  # 门清 doubles a concealed self-draw
+    baodiao: bool = False  # the wilds' own kind and the 宝吊头 state count
+    dealer_lighter: bool = False  # the dealer throws the lighter (丢打火机) when it may
+    two_step: bool = False  # discards ranked by two-step figures
+    deal_in_points: bool = False  # dealing in pays points (×3 pungs, ×4 one suit, ×2 bought)
+
 
 COMMON_OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("base_point", 1, "Base point: every payment is multiplied by it", "底分", 1, 10000),
@@ -69,9 +192,12 @@ class Ruleset:
     """Base class. Subclasses set the metadata and override the hooks they change."""
 
     name: ClassVar[str] = ""
-    zh: ClassVar[str] = ""
+    zh: ClassVar[str] = ""  # the display names, in Chinese and English
     en: ClassVar[str] = ""
     options_spec: ClassVar[tuple[OptionSpec, ...]] = COMMON_OPTIONS
+    shapes: ClassVar[HandShapes]  # the winning shapes (engine.hands)
+    stake_rules: ClassVar[StakeRules | None] = None  # spectator stakes, where there are any
+    bot_profile: ClassVar[BotProfile]  # what the computer players weigh
 
     # --- flow metadata -------------------------------------------------------------------
     honour_chi: ClassVar[bool] = False  # Yichun: wind sets and 中發白 may be chi'd
@@ -96,11 +222,23 @@ class Ruleset:
         out: dict[str, Any] = {s.key: s.default for s in cls.options_spec}
         for key, value in given.items():
             if key not in specs:
-                raise OptionError(
-                    f"{cls.name} has no option {key!r} (options: {', '.join(sorted(specs))})"
-                )
+                raise OptionError(cls.unknown_option(key))
             out[key] = specs[key].check(value)
         return out
+
+    @classmethod
+    def unknown_option(cls, key: str) -> str:
+        keys = ", ".join(sorted(s.key for s in cls.options_spec))
+        return f"{cls.name} has no option {_shown(key)} (options: {keys})"
+
+    @classmethod
+    def title(cls, lang: str) -> str:
+        """The display name for ``lang``: the Chinese name alone, else both ("宜春 Yichun")."""
+        return cls.zh if lang == "zh" else f"{cls.zh} {cls.en}"
+
+    def spectator_stakes_allowed(self) -> bool:
+        """Whether spectators may stake at a table with these options."""
+        return False
 
     # --- hooks: flow ---------------------------------------------------------------------
     def discard_wins(self) -> bool:
@@ -132,25 +270,19 @@ class Ruleset:
         self, concealed: Sequence[Kind], melds: Sequence[Meld], wild: Kind | None = None
     ) -> bool:
         """``concealed`` includes the winning tile."""
-        from engine.hands import can_win
-
-        return can_win(self.name, concealed, melds, wild)
+        return can_win(self.shapes, concealed, melds, wild)
 
     def can_win_counts(
         self, counts: Sequence[int], melds: Sequence[Meld], wild: Kind | None = None
     ) -> bool:
         """:meth:`can_win` over a 34-entry count array (the winning tile included)."""
-        from engine.hands import can_win_counts
-
-        return can_win_counts(self.name, counts, melds, wild)
+        return can_win_counts(self.shapes, counts, melds, wild)
 
     def waits(
         self, concealed: Sequence[Kind], melds: Sequence[Meld], wild: Kind | None = None
     ) -> list[Kind]:
         """The kinds that would complete ``concealed`` (3n+1 tiles)."""
-        from engine.hands import waits
-
-        return sorted(waits(self.name, concealed, melds, wild))
+        return sorted(waits(self.shapes, concealed, melds, wild))
 
     def maybe_ready(
         self, concealed: Sequence[Kind], melds: Sequence[Meld], wild: Kind | None = None
@@ -167,23 +299,22 @@ class Ruleset:
         self, counts: Sequence[int], melds: Sequence[Meld], wild: Kind | None = None
     ) -> bool:
         """:meth:`maybe_ready` over a 34-entry count array (left unchanged)."""
-        from engine.hands import jiuyao_ok, seven_pairs_quads, standard_ok
-
         counts = list(counts)
         jokers = 1
         if wild is not None:
             jokers += counts[wild]
             counts[wild] = 0
-        if standard_ok(counts, jokers, self.name):
+        shapes = self.shapes
+        if standard_ok(counts, jokers, shapes):
             return True
         if not melds:
             if seven_pairs_quads(counts, jokers) is not None:
                 return True
             if all(c <= 1 for c in counts):  # knitted families (十三烂 / 十三浪 / 烂牌)
                 return True
-        if self.name == "shangrao" and jiuyao_ok(counts, melds):
+        if shapes.jiuyao and jiuyao_ok(counts, melds):
             return True
-        return self.name == "yichun" and all(c == 0 for c in counts[:27])
+        return shapes.zi_free and all(c == 0 for c in counts[:27])
 
     def is_ready(self, concealed: Sequence[Kind], melds: Sequence[Meld]) -> bool:
         """One tile from a winning hand (``concealed`` has 3n+1 tiles)."""
@@ -199,10 +330,10 @@ class Ruleset:
                 out.append(k)
         return out
 
-    def settle(self, situation: Situation) -> Settlement:
-        from engine.scoring import score
-
-        return score(situation)
+    @classmethod
+    def settle(cls, situation: Situation) -> Settlement:
+        """Settle a finished hand of this ruleset (``engine.scoring``'s module for it)."""
+        raise NotImplementedError(f"{cls.__name__} has no settlement")
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.options!r})"

@@ -5,8 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from engine.hands import HandShapes, lanpai_family, seven_pairs_quads, standard_need, standard_ok
 from engine.melds import Meld
-from engine.rulesets.base import COMMON_OPTIONS, OptionSpec, Ruleset
+from engine.rulesets.base import COMMON_OPTIONS, BotProfile, OptionSpec, Ruleset
+from engine.rulesets.shapes import GEJIU_SHAPES
+from engine.scoring import gejiu as scoring
+from engine.situation import Settlement, Situation
 from engine.tiles import NUM_KINDS, Kind, from_counts, to_counts
 from engine.wall import count_seat
 
@@ -30,6 +34,14 @@ class Gejiu(Ruleset):
     has_ting: ClassVar[bool] = True
     has_pond_win: ClassVar[bool] = True
     has_doudizhu: ClassVar[bool] = True
+    shapes: ClassVar[HandShapes] = GEJIU_SHAPES
+    bot_profile: ClassVar[BotProfile] = BotProfile(  # fan: payments go as 2^fan
+        win_points=8.0, luxury_pairs=False, one_suit=4.0, half_suit=2.0, two_step=True,
+    )
+
+    @classmethod
+    def settle(cls, situation: Situation) -> Settlement:
+        return scoring.score(situation)
 
     def first_dealer(self, roll: int) -> int:
         return count_seat(int(self.options["first_roller"]), roll)
@@ -56,12 +68,10 @@ class Gejiu(Ruleset):
         standard shape needs at most 3 jokers; seven pairs leaves at most two singles; the
         knitted family needs 13 distinct kinds. Most hands fail all three at once.
         """
-        from engine.hands import standard_need
-
         counts = to_counts(hand)
         singles = sum(1 for c in counts if c & 1)
         if not (
-            standard_need(counts, self.name)[1] <= 3
+            standard_need(counts, self.shapes)[1] <= 3
             or (not melds and (singles <= 2 or sum(1 for c in counts if c) >= 13))
         ):
             return []
@@ -79,9 +89,7 @@ class Gejiu(Ruleset):
         whose only wait is a fifth copy is not ready (that tile does not exist): the copies in
         the player's own melds count too (a peng of 1m and a lone 1m wait on no tile). The
         knitted family needs distinct tiles and is tried kind by kind."""
-        from engine.hands import lanpai_family, seven_pairs_quads, standard_ok
-
-        if standard_ok(counts, 1, self.name) or (
+        if standard_ok(counts, 1, self.shapes) or (
             not melds and seven_pairs_quads(counts, 1) is not None
         ):
             held = list(counts)

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from engine.rulesets.base import COMMON_OPTIONS, OptionSpec, Ruleset
+from engine.hands import HandShapes
+from engine.rulesets.base import COMMON_OPTIONS, BotProfile, OptionSpec, Ruleset
+from engine.rulesets.shapes import SHANGRAO_SHAPES
+from engine.scoring import shangrao as scoring
+from engine.situation import Settlement, Situation
 
 
 class Shangrao(Ruleset):
@@ -22,6 +26,15 @@ class Shangrao(Ruleset):
     robs_added_kong: ClassVar[bool] = True
     has_wild: ClassVar[bool] = True
     has_heavenly: ClassVar[bool] = True
+    shapes: ClassVar[HandShapes] = SHANGRAO_SHAPES
+    bot_profile: ClassVar[BotProfile] = BotProfile(
+        win_points=6.0, kong_points=3.0, standard=(2.0, 1.0), seven_pairs=(10.0, 4.0),
+        knitted=(4.0, 2.0), pungs=(10.0, 4.0), jiuyao=(4.0, 2.0), baodiao=True,
+    )
+
+    @classmethod
+    def settle(cls, situation: Situation) -> Settlement:
+        return scoring.score(situation)
 
     def discard_wins(self) -> bool:
         return bool(self.options["discard_wins"])

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from engine.rulesets.base import COMMON_OPTIONS, OptionSpec, Ruleset
+from engine.hands import HandShapes
+from engine.rulesets.base import COMMON_OPTIONS, BotProfile, OptionSpec, Ruleset, StakeRules
+from engine.rulesets.shapes import YICHUN_SHAPES
+from engine.scoring import yichun as scoring
+from engine.situation import Settlement, Situation
 
 
 class Yichun(Ruleset):
@@ -33,6 +37,19 @@ class Yichun(Ruleset):
     buy_phase: ClassVar[bool] = True
     has_heavenly: ClassVar[bool] = True
     concealed_kongs_face_down: ClassVar[bool] = True
+    shapes: ClassVar[HandShapes] = YICHUN_SHAPES
+    stake_rules: ClassVar[StakeRules | None] = scoring.STAKES
+    bot_profile: ClassVar[BotProfile] = BotProfile(
+        win_points=6.0, kong_points=2.0, pungs=(3.0, 3.0), one_suit=5.0,
+        concealed_doubles=True, dealer_lighter=True, deal_in_points=True,
+    )
+
+    @classmethod
+    def settle(cls, situation: Situation) -> Settlement:
+        return scoring.score(situation)
+
+    def spectator_stakes_allowed(self) -> bool:
+        return bool(self.options["spectator_stakes"])
 
     def max_lighters(self) -> int:
         value = self.options["max_lighters"]

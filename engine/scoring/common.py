@@ -6,8 +6,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import engine.rulesets as rulesets
 from engine.melds import Meld, MeldType
-from engine.rulesets import RULESETS, OptionError
+from engine.rulesets.base import OptionError
 from engine.situation import (
     SEAT_LETTERS,
     Item,
@@ -44,8 +45,8 @@ def resolve_options(situation: Situation) -> dict[str, Any]:
     """The ruleset's option defaults overlaid with the situation's, checked by the ruleset's own
     option specs; unknown keys are refused, keys of another ruleset are ignored (the calculator
     takes any ruleset's input)."""
-    known = {spec.key: spec for cls in RULESETS.values() for spec in cls.options_spec}
-    own = {spec.key: spec for spec in RULESETS[situation.rules].options_spec}
+    known = {spec.key: spec for cls in rulesets.RULESETS.values() for spec in cls.options_spec}
+    own = {spec.key: spec for spec in rulesets.RULESETS[situation.rules].options_spec}
     out: dict[str, Any] = {key: spec.default for key, spec in own.items()}
     for key, value in situation.options.items():
         if key not in known:

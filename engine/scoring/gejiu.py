@@ -11,6 +11,8 @@ from collections.abc import Sequence
 
 from engine.hands import lanpai_family, readings, standard_ok
 from engine.melds import Meld, MeldType
+from engine.rulesets.shapes import GEJIU_SHAPES as SHAPES
+from engine.rulesets.shapes import LANPAI_FAN as _FAMILY_FAN
 from engine.scoring.common import (
     Ledger,
     NotAWinError,
@@ -45,9 +47,9 @@ _ALLOWED = (
     WinMethod.SELF_DRAW, WinMethod.DISCARD, WinMethod.ROB_KONG, WinMethod.KONG_REPLACEMENT,
     WinMethod.POND,
 )
-_FAMILY_FAN = {"烂牌": 1, "一般高": 2, "七星一般高": 3}
 _FAMILY_EN = {"烂牌": "Knitted", "一般高": "Knitted, same height",
               "七星一般高": "Seven-star same height"}
+
 
 
 def has_dragon(concealed: Sequence[Kind], melds: Sequence[Meld]) -> bool:
@@ -65,14 +67,14 @@ def has_dragon(concealed: Sequence[Kind], melds: Sequence[Meld]) -> bool:
             else:
                 ok = False
                 break
-        if ok and standard_ok(counts, 0, "gejiu"):
+        if ok and standard_ok(counts, 0, SHAPES):
             return True
     return False
 
 
 def _hand_fan(win: Win, index: int) -> tuple[int, str, str, list[Item]]:
     concealed = full_concealed(win, index)
-    rs = readings("gejiu", concealed, win.melds)
+    rs = readings(SHAPES, concealed, win.melds)
     if not rs:
         raise not_a_win(win, index, "Gejiu")
     tiles = sorted(concealed + [k for m in win.melds for k in m.tiles])

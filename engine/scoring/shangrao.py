@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from engine.hands import Reading, is_baodiao_pung_shape, is_baodiao_shape, readings
 from engine.melds import Meld, MeldType
+from engine.rulesets.shapes import SHANGRAO_SHAPES as SHAPES
 from engine.scoring.common import (
     Ledger,
     SituationError,
@@ -56,7 +57,7 @@ class _Candidate:
 
 def _candidates(win: Win, index: int, wild: int | None, self_drawn: bool) -> list[_Candidate]:
     concealed = full_concealed(win, index)
-    rs = readings("shangrao", concealed, win.melds, wild)
+    rs = readings(SHAPES, concealed, win.melds, wild)
     if not rs:
         raise not_a_win(win, index, "Shangrao")
     baodiao = win.baodiao is not BaoDiao.NONE

@@ -7,9 +7,12 @@ seat) whenever somebody wins; 压鸽子 spectators mirror their player's transfe
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from engine.hands import readings
 from engine.melds import MeldType
+from engine.rulesets.base import StakeRules
+from engine.rulesets.shapes import YICHUN_SHAPES as SHAPES
 from engine.scoring.common import (
     Ledger,
     SituationError,
@@ -43,6 +46,10 @@ from engine.situation import (
 )
 from engine.wall import count_seat
 
+# 压鸽子: at most 4 spectators stake, and only with 2 seated players allowing them (§7.7).
+STAKES: Final[StakeRules] = StakeRules(max_stakers=4, min_allowing_seats=2)
+
+
 _DISCARD_LIKE = (WinMethod.DISCARD, WinMethod.ROB_KONG, WinMethod.EARTHLY)
 _ALLOWED = (
     WinMethod.SELF_DRAW, WinMethod.DISCARD, WinMethod.ROB_KONG, WinMethod.KONG_REPLACEMENT,
@@ -60,7 +67,7 @@ class _Candidate:
 
 def _candidates(win: Win, index: int) -> list[_Candidate]:
     concealed = full_concealed(win, index)
-    rs = readings("yichun", concealed, win.melds)
+    rs = readings(SHAPES, concealed, win.melds)
     if not rs:
         raise not_a_win(win, index, "Yichun")
     tiles = concealed + [k for m in win.melds for k in m.tiles]
@@ -187,14 +194,18 @@ def _check_spectators(situation: Situation, allowed_stakes: bool) -> None:
         return
     if not allowed_stakes:
         raise SituationError("spectators", "the table option spectator_stakes is off")
-    if len(specs) > 4:
-        raise SituationError("spectators", f"at most 4 spectators, got {len(specs)}")
+    if len(specs) > STAKES.max_stakers:
+        raise SituationError(
+            "spectators", f"at most {STAKES.max_stakers} spectators, got {len(specs)}"
+        )
     allow = set(situation.allow_spectators)
     for s in allow:
         check_seat("allow_spectators", s)
-    if len(allow) < 2:
+    if not STAKES.enabled(len(allow)):
         raise SituationError(
-            "allow_spectators", "spectator stakes need at least 2 seated players who allow them"
+            "allow_spectators",
+            f"spectator stakes need at least {STAKES.min_allowing_seats} seated players who "
+            "allow them",
         )
     names = [s.name for s in specs]
     if len(set(names)) != len(names):
