@@ -21,7 +21,7 @@ from textual.css.stylesheet import Stylesheet
 from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.strip import Strip
-from textual.widgets import Input
+from textual.widgets import Input, RadioSet
 
 from net import compat_asyncssh
 from net.limits import Limits
@@ -195,3 +195,14 @@ def test_nothing_falls_back_with_the_locked_versions(fresh: None) -> None:
     compat_textual.neutralise_redirects()
     assert compat_asyncssh.check_all() == {}
     assert compat_textual._CONSOLE_ENVIRON
+
+
+def test_radio_highlight_left_to_textual_without_its_private_reactive(
+        fresh: None, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.delattr(RadioSet, "_selected")
+    caplog.set_level(logging.WARNING)
+    radio_set = RadioSet.__new__(RadioSet)
+    compat_textual.highlight_radio(radio_set, 1)
+    compat_textual.highlight_radio(radio_set, 1)
+    assert "_selected" not in vars(radio_set)
+    assert len(_warnings(caplog, "radio_highlight")) == 1
