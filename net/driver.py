@@ -40,12 +40,13 @@ from enum import Enum
 from typing import Any, Protocol
 
 from textual import events
-from textual._xterm_parser import XTermParser
 from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 
 from net.limits import Limits, LogBudget, clamp_size
+from tui import compat_textual
+from tui.compat_textual import XTermParser
 
 log = logging.getLogger("net.driver")
 
@@ -89,9 +90,7 @@ class Channel(Protocol):
 def clear_parser_cache() -> None:
     """Pitfall 3a: ``XTermParser._parse_extended_key`` is a class-level ``lru_cache`` whose
     keys hold parsers (and through their last key event, whole apps)."""
-    cache_clear = getattr(XTermParser._parse_extended_key, "cache_clear", None)
-    if cache_clear is not None:
-        cache_clear()
+    compat_textual.clear_parser_cache()
 
 
 class SSHDriver(Driver):
@@ -381,7 +380,7 @@ class SSHDriver(Driver):
         parser = self._parser
         if parser is None:
             return
-        if opens_paste or getattr(parser, "_timeout_time", 0) is not None:
+        if opens_paste or compat_textual.parser_in_escape(parser):
             self._finish_parser()
             parser = self._parser = XTermParser()
         if opens_paste:
@@ -465,17 +464,17 @@ class SSHDriver(Driver):
         """Whether the app has nothing left to dispatch: its queue, the shown screen's and
         those of the screen's widgets are empty."""
         app = self._app
-        if not app._message_queue.empty():
+        if compat_textual.messages_pending(app):
             return False
-        stack = app._screen_stack
-        if not stack:
+        screen = compat_textual.shown_screen(app)
+        if screen is None:
             return True
-        return all(node._message_queue.empty()
-                   for node in stack[-1].walk_children(with_self=True))
+        return not any(compat_textual.messages_pending(node)
+                       for node in screen.walk_children(with_self=True))
 
     def _schedule_tick(self) -> None:
         parser = self._parser
-        if parser is None or parser._timeout_time is None:  # no pending Esc
+        if parser is None or not compat_textual.parser_in_escape(parser):  # no pending Esc
             return
         if self._tick_handle is not None:
             self._tick_handle.cancel()
@@ -491,7 +490,7 @@ class SSHDriver(Driver):
                 self._take(message)
         except Exception as exc:
             self._parser_failed(exc)
-        if parser._timeout_time is None:  # the sequence timed out: a marker's start too
+        if not compat_textual.parser_in_escape(parser):  # timed out: a marker's start too
             self._carry = ""
         self._schedule_tick()
 
@@ -564,9 +563,7 @@ class SSHDriver(Driver):
         parser = self._parser
         self._parser = None
         if parser is not None:
-            with contextlib.suppress(Exception):
-                parser._gen.close()
-            parser._tokens.clear()
+            compat_textual.finish_parser(parser)
 
     def close(self) -> None:
         """Pitfall 3a: finish the parser's generator and clear the class-level cache."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 import shlex
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from rich.console import Console
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -26,6 +25,7 @@ from net.registry import QUARANTINE_MARK, TableState
 from net.remote_app import ServerSide, color_system, options_text
 from net.sanitize import TABLE_NAME_RULE, clean_line, pad, table_name, valid_table_name
 from net.store import Account
+from tui import compat_textual
 from tui.screens import close_screen
 
 if TYPE_CHECKING:
@@ -209,11 +209,11 @@ class LobbyApp(ServerSide, App[Any]):
         self.account = account
         self.notice = notice  # what happened before this visit (a table left, an error)
         self.use_command_palette = False
-        self.console = Console(
-            color_system=color_system(term, colorterm),  # type: ignore[arg-type]
+        self.console = compat_textual.terminal_console(
+            term, colorterm,
+            color_system=color_system(term, colorterm),
             file=self.console.file, markup=True, highlight=False, emoji=False,
-            legacy_windows=False, _environ={"TERM": term, "COLORTERM": colorterm},
-            force_terminal=True, safe_box=False, soft_wrap=False,
+            legacy_windows=False, force_terminal=True, safe_box=False, soft_wrap=False,
         )
         self.seat_client = None
 

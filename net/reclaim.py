@@ -7,7 +7,7 @@ server whose sessions came and went grew without end (3,200 lobby sessions opene
 
 - the session's Textual apps (the lobby, the table): ``app_ended``, called as each app's
   ``run_async`` returns (``net.remote_app.ServerSide``), takes the app and every node it made
-  apart (``tui.textual_fixes.release_app``) on the loop's next turn;
+  apart (``tui.compat_textual.release_app``) on the loop's next turn;
 - the SSH connection: asyncssh's connection points at its own methods (the packet reader it is
   on), and the server gives it callbacks that point back at the connection; once asyncssh has
   cleaned a connection up those are let go of (``install``);
@@ -27,17 +27,14 @@ counts it, ``python -m bench churn`` reports it). 5,000 sessions opened and clos
 from __future__ import annotations
 
 import asyncio
-import asyncio.selector_events
 import contextvars
-import inspect
 import time
 import weakref
 from dataclasses import dataclass
 from typing import Any
 
-import asyncssh.connection
-
-from tui import textual_fixes
+from net import compat_asyncssh
+from tui import compat_textual
 
 
 @dataclass
@@ -59,26 +56,10 @@ def stats() -> ReclaimStats:
     return _stats
 
 
-def _stopped() -> bool:
-    """A closed connection's packet reader: nothing more to read."""
-    return False
-
-
 def _let_go(conn: Any) -> None:
-    """What a cleaned-up SSH connection holds that holds it: a method of its own as its packet
-    reader, and functions set on it in place of its class's methods (the server counts failed
-    logins with a closure over its own connection object, which holds this one)."""
-    state = getattr(conn, "__dict__", None)
-    if state is None:
-        return
-    cls = type(conn)
-    for name, value in list(state.items()):
-        if name == "_recv_handler":
-            state[name] = _stopped
-        elif ((inspect.ismethod(value) and value.__self__ is conn)
-              or (inspect.isfunction(value) and hasattr(cls, name))):
-            del state[name]
-    _stats.connections += 1
+    """A cleaned-up SSH connection's own cycles let go of (``compat_asyncssh``), counted."""
+    if compat_asyncssh.release_connection(conn):
+        _stats.connections += 1
 
 
 def install() -> None:
@@ -89,32 +70,8 @@ def install() -> None:
     if _installed:
         return
     _installed = True
-    conn_cls = asyncssh.connection.SSHConnection
-    cleanup = conn_cls._cleanup
-
-    def cleanup_and_let_go(self: asyncssh.connection.SSHConnection,
-                           exc: Exception | None) -> None:
-        try:
-            cleanup(self, exc)
-        finally:
-            _let_go(self)
-
-    cleanup_and_let_go.__doc__ = cleanup.__doc__
-    conn_cls._cleanup = cleanup_and_let_go  # type: ignore[method-assign]
-
-    transport_cls: Any = getattr(asyncio.selector_events, "_SelectorTransport", None)
-    if transport_cls is None or not hasattr(transport_cls, "_call_connection_lost"):
-        return
-    lost = transport_cls._call_connection_lost
-
-    def lost_and_let_go(self: Any, exc: BaseException | None) -> None:
-        try:
-            lost(self, exc)
-        finally:
-            if "_read_ready_cb" in self.__dict__:  # a bound method of the transport itself
-                self._read_ready_cb = None
-
-    transport_cls._call_connection_lost = lost_and_let_go
+    compat_asyncssh.after_cleanup(_let_go)
+    compat_asyncssh.transport_lets_go()
 
 
 def _release(held: weakref.ref[Any]) -> None:
@@ -122,7 +79,7 @@ def _release(held: weakref.ref[Any]) -> None:
     app = held()
     if app is None:
         return
-    _stats.nodes += textual_fixes.release_app(app)
+    _stats.nodes += compat_textual.release_app(app)
     del app  # the last reference: what it held is freed here, and timed
     took = time.perf_counter() - started
     _stats.released += 1
@@ -135,7 +92,7 @@ def app_ended(app: Any) -> None:
     event loop's next turn, so that reference counting frees it, once what is read of it as
     ``run_async`` returns has been read (its return value and code, its exception,
     ``ends_session``: those stay). A callback it scheduled that comes later finds it exited,
-    detached and closed (``tui.textual_fixes.release_app``); one with a handle kept in the
+    detached and closed (``tui.compat_textual.release_app``); one with a handle kept in the
     app or its nodes is cancelled.
 
     Not later (a timer): the loop drops a cancelled timer, which holds the context it was

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rich.console import Console
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -26,7 +25,7 @@ from textual.widgets import Input, Static
 from net import reclaim
 from net.registry import ChatLine, SeatClient, TableInfo, TableState
 from net.sanitize import clean_line
-from tui import textual_fixes
+from tui import compat_textual
 from tui.app import MahjongApp, TableUpdated
 from tui.client import TableUpdate
 from tui.refusal import Refusal
@@ -346,7 +345,7 @@ class ServerSide:
         at once instead of the rare full collection. Only the return value, ``return_code``,
         ``_exception`` and ``ends_session`` may be read of the app afterwards."""
         reclaim.install()  # before this session's connection can close (once per process)
-        textual_fixes.track_nodes(self)  # type: ignore[arg-type]
+        compat_textual.track_nodes(self)  # type: ignore[arg-type]
         try:
             return await super().run_async(**kwargs)  # type: ignore[misc]
         finally:
@@ -381,15 +380,15 @@ class RemoteApp(ServerSide, MahjongApp):
         self.seat_client = client
         self.use_command_palette = False
         # no widget of the table's has a tooltip: no tooltip widget composed into every screen
-        self._disable_tooltips = True
-        self.console = Console(
-            color_system=color_system(term, colorterm),  # type: ignore[arg-type]
+        compat_textual.disable_tooltips(self)
+        self.console = compat_textual.terminal_console(
+            term, colorterm,
+            color_system=color_system(term, colorterm),
             file=self.console.file,
             markup=True,
             highlight=False,
             emoji=False,
             legacy_windows=False,
-            _environ={"TERM": term, "COLORTERM": colorterm},
             force_terminal=True,
             safe_box=False,
             soft_wrap=False,
@@ -474,11 +473,11 @@ class RemoteApp(ServerSide, MahjongApp):
 
     # --- late callbacks: an app taken apart after its end (net.reclaim) does nothing -------
     def _deliver(self) -> None:
-        if not self.__dict__.get(textual_fixes.RELEASED):
+        if not self.__dict__.get(compat_textual.RELEASED):
             super()._deliver()
 
     def _show_result(self, update: TableUpdate, key: tuple[int, int]) -> None:
-        if not self.__dict__.get(textual_fixes.RELEASED):
+        if not self.__dict__.get(compat_textual.RELEASED):
             super()._show_result(update, key)
 
     def _close_waiting(self) -> None:
@@ -506,8 +505,7 @@ class RemoteApp(ServerSide, MahjongApp):
         """``switch_screen``, also from the first screen (Textual's default screen or the
         waiting screen), which ``switch_screen`` would find without the result callback that
         ``push_screen`` gives every other screen."""
-        if not self.screen._result_callbacks:
-            self.screen._push_result_callback(self, None)
+        compat_textual.ensure_result_callback(self)
         self.switch_screen(screen)
 
     def open_table(self) -> None:

@@ -27,7 +27,6 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Mapping
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -35,8 +34,9 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
-from net import reclaim
+from net import compat_asyncssh, reclaim
 from net.accounts import Keyless, NameLookup, NameState
+from net.compat_asyncssh import bound_env, quiet_packet_log
 from net.driver import SSHDriver, clear_parser_cache
 from net.limits import (
     Limits,
@@ -51,7 +51,7 @@ from net.limits import (
 from net.registry import Registry, SharedTable, TableConfig
 from net.sanitize import TABLE_NAME_RULE, clean_name, pad, table_name, valid_table_name
 from net.store import Account, StorageError, Store, open_store
-from tui import textual_fixes
+from tui import compat_textual
 from tui.local import default_data_dir
 from tui.refusal import explain
 
@@ -101,35 +101,8 @@ STOPPING_TEXT = ("The server is stopping; your game is saved and resumes when it
                  "服务器正在关闭，对局已保存，重启后继续。")
 
 
-# --- pitfall 1: no stdout/stderr redirection for SSH apps -------------------------------------
-_redirect_patched = False
-
-
-def neutralise_redirects() -> None:
-    """``App._process_messages`` wraps each app's life in ``redirect_stdout``/``stderr``; with
-    overlapping sessions they are restored out of order (``sys.stdout`` left pointing at a dead
-    app, which is never freed). For apps marked ``mj_remote`` the redirect does nothing."""
-    global _redirect_patched
-    if _redirect_patched:
-        return
-    import textual.app as textual_app
-
-    real_out = textual_app.redirect_stdout  # type: ignore[attr-defined]
-    real_err = textual_app.redirect_stderr  # type: ignore[attr-defined]
-
-    def _remote(target: Any) -> bool:
-        app = getattr(target, "app", None)
-        return bool(getattr(app, "mj_remote", False))
-
-    def redirect_out(target: Any) -> AbstractContextManager[Any]:
-        return nullcontext() if _remote(target) else real_out(target)
-
-    def redirect_err(target: Any) -> AbstractContextManager[Any]:
-        return nullcontext() if _remote(target) else real_err(target)
-
-    textual_app.redirect_stdout = redirect_out  # type: ignore[attr-defined, assignment]
-    textual_app.redirect_stderr = redirect_err  # type: ignore[attr-defined, assignment]
-    _redirect_patched = True
+# --- pitfall 1: no stdout/stderr redirection for SSH apps (tui.compat_textual) -------------
+neutralise_redirects = compat_textual.neutralise_redirects
 
 
 # --- commands -----------------------------------------------------------------------------
@@ -361,21 +334,18 @@ class _Connection(asyncssh.SSHServer):
         keyboard-interactive), as MaxAuthTries counts them: asyncssh answers each one with
         ``send_userauth_failure``. A client's first "none" request, which asks what methods
         there are, is not held against it."""
-        real = getattr(conn, "send_userauth_failure", None)
-        if real is None:  # asyncssh changed: refuse rather than count nothing
-            raise RuntimeError("asyncssh has no send_userauth_failure to count failures")
 
-        def counted(partial_success: bool) -> None:
+        def failed() -> bool:
             self.failures += 1
             if self.failures > self.limits.max_auth_tries + 1:
                 if not self.closed:
                     self.log(logging.INFO, "too many failed authentication attempts")
                 self.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
                                 "too many authentication failures 认证失败次数过多")
-                return
-            real(partial_success)
+                return False
+            return True
 
-        conn.send_userauth_failure = counted  # type: ignore[method-assign]
+        compat_asyncssh.count_auth_failures(conn, failed)
 
     def _leave_unauth(self) -> None:
         waiting = self.server.unauth.get(self.address)
@@ -562,31 +532,6 @@ class _Connection(asyncssh.SSHServer):
 
     def unix_server_requested(self, *args: Any) -> bool:
         return False
-
-
-def bound_env(chan: Any, limits: Limits) -> None:
-    """AcceptEnv for one channel: only ``limits.env_names``, at most ``env_max`` of them, each
-    at most ``env_value_bytes`` long; past ``env_requests`` requests every one is refused.
-    asyncssh keeps whatever a client sends (``SSHServerChannel._process_env_request`` into
-    ``_env``): this takes that request over on this channel; if asyncssh's layout changed, all
-    environment requests are refused (the session then uses its defaults)."""
-    env = getattr(chan, "_env", None)
-    names = frozenset(n.encode("ascii") for n in limits.env_names)
-    seen = [0]
-
-    def env_request(packet: Any) -> bool:
-        key = packet.get_string()
-        value = packet.get_string()
-        packet.check_end()
-        seen[0] += 1
-        if (not isinstance(env, dict) or seen[0] > limits.env_requests or key not in names
-                or len(value) > limits.env_value_bytes
-                or (key not in env and len(env) >= limits.env_max)):
-            return False
-        env[key] = value
-        return True
-
-    chan._process_env_request = env_request
 
 
 class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
@@ -892,7 +837,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self.ended:  # the client left while we were setting up
             return None
         result = await app.run_async(size=self.size)
-        error = getattr(app, "_exception", None)
+        error = compat_textual.app_exception(app)
         if error is not None:  # Textual ended the app (its traceback went to stderr)
             self.conn.log(logging.ERROR, "the session's %s failed: %r", type(app).__name__, error)
         return result
@@ -910,32 +855,11 @@ ENCRYPTION_ALGS = ("aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "aes128-c
                    "aes192-ctr", "aes256-ctr")
 
 
-def quiet_packet_log() -> None:
-    """asyncssh formats a log line for every SSH packet sent or received (its name, a plural
-    byte count) before its logger checks whether packets are logged at all (debug level 3):
-    6% of the SSH write path in a py-spy profile at 25 tables. This skips the formatting unless
-    that level is on (``asyncssh.set_debug_level(3)`` still logs them). Once per process."""
-    from asyncssh.logging import SSHLogger
-    from asyncssh.packet import SSHPacketLogger
-
-    log_packet = SSHPacketLogger._log_packet
-    if getattr(log_packet, "_quiet", False):
-        return
-
-    def quiet(self: SSHPacketLogger, msg: str, pkttype: int, pktid: int | None,
-              packet: Any, note: str) -> None:
-        if SSHLogger._debug_level >= 3:
-            log_packet(self, msg, pkttype, pktid, packet, note)
-
-    quiet._quiet = True  # type: ignore[attr-defined]
-    SSHPacketLogger._log_packet = quiet  # type: ignore[method-assign]
-
-
 class MahjongServer:
     """The server: SSH listener, table registry and store."""
 
     def __init__(self, config: ServerConfig) -> None:
-        textual_fixes.apply()  # no cyclic garbage per line drawn
+        compat_textual.apply()  # no cyclic garbage per line drawn
         reclaim.install()  # a closed connection's and its transport's cycles let go of
         quiet_packet_log()
         self.config = config

@@ -21,7 +21,6 @@ from functools import partial
 from typing import Any, ClassVar
 
 from textual import events
-from textual._context import active_app
 from textual.actions import SkipAction
 from textual.app import App
 from textual.binding import Binding
@@ -30,6 +29,7 @@ from textual.theme import Theme
 
 from engine.table import Phase
 from themes import CSS_PATHS, DEFAULT_VARIABLES, THEME_NAMES, THEMES
+from tui import compat_textual
 from tui.client import TableClient, TableUpdate
 from tui.faces import Face, default_face
 from tui.screens import (
@@ -78,10 +78,7 @@ def _run_paced(loop: asyncio.AbstractEventLoop,
 
 
 def _app_now() -> App[Any] | None:
-    try:
-        return active_app.get()
-    except LookupError:
-        return None
+    return compat_textual.current_app()
 
 
 class TableUpdated(Message):
@@ -225,7 +222,7 @@ class MahjongApp(App[None]):
     def _deliver(self) -> None:
         self._delivery = None
         update, self._undelivered = self._undelivered, None
-        if update is None or self._exit or not self.is_running:
+        if update is None or compat_textual.exiting(self) or not self.is_running:
             return
         try:
             if self._queued is not None or not self.direct_update_ok(update):
@@ -233,7 +230,7 @@ class MahjongApp(App[None]):
                 return
             self.apply_table_update(update)
         except Exception as error:  # as Textual does for an error in a handler
-            self._handle_exception(error)
+            compat_textual.handle_exception(self, error)
 
     # --- keys -----------------------------------------------------------------------------
     def key_now(self, event: events.Key) -> bool:
@@ -253,23 +250,29 @@ class MahjongApp(App[None]):
 
     def _key_now(self, event: events.Key) -> bool:
         screen = self.table_screen
-        if (self._exit or not self.is_running or screen is None or not screen.live
-                or self._queued is not None or self._undelivered is not None
-                or not self._message_queue.empty() or not screen._message_queue.empty()
+        if (compat_textual.exiting(self) or not self.is_running or screen is None
+                or not screen.live or self._queued is not None or self._undelivered is not None
+                or compat_textual.messages_pending(self) is not False
+                or compat_textual.messages_pending(screen) is not False
                 or not self.screen_stack or self.screen_stack[-1] is not screen):
             return False
         focused = screen.focused
         if focused is not None and focused is not screen.table:
             return False
         key = event.key
-        chain = screen._modal_binding_chain
+        chain = compat_textual.modal_binding_chain(screen)
+        if chain is None:
+            return False
         if any(b.priority for _, m in chain for b in m.key_to_bindings.get(key, ())):
             return False
         for namespace, bindings in chain:
             for binding in bindings.key_to_bindings.get(key, ()):
                 if namespace is not screen:
                     return False  # the app's own, or a widget's: Textual runs it
-                target, name, params = self._parse_action(binding.action, screen)
+                parsed = compat_textual.parse_action(self, binding.action, screen)
+                if parsed is None:
+                    return False
+                target, name, params = parsed
                 method = getattr(target, f"action_{name}", None)
                 if (target is not screen or not callable(method)
                         or asyncio.iscoroutinefunction(method)
@@ -282,7 +285,7 @@ class MahjongApp(App[None]):
                 except SkipAction:  # Textual would go on to the next binding: let it
                     return False
                 except Exception as error:  # as Textual does for an error in an action
-                    self._handle_exception(error)
+                    compat_textual.handle_exception(self, error)
                 finally:
                     _KEY_NOW.reset(token)
                     for app in pending:
@@ -323,13 +326,13 @@ class MahjongApp(App[None]):
     def _show_result(self, update: TableUpdate, key: tuple[int, int]) -> None:
         """The hand's result, drawn over the table by the table screen itself."""
         screen = self.table_screen
-        if (self._exit or not self.is_running or self._result_shown != key or screen is None
-                or not screen.live):
+        if (compat_textual.exiting(self) or not self.is_running or self._result_shown != key
+                or screen is None or not screen.live):
             return
         try:
             screen.show_result(update)
         except Exception as error:  # as Textual does for an error in a handler
-            self._handle_exception(error)
+            compat_textual.handle_exception(self, error)
 
     def start_game(self, rules: str, options: Mapping[str, Any], seed: int | None) -> str | None:
         self._game_no += 1

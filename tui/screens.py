@@ -18,6 +18,7 @@ from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSe
 
 from engine.rulesets import DEFAULT_RULES, RULESETS, OptionError, OptionSpec
 from themes import THEME_NAMES
+from tui import compat_textual
 from tui.client import TableUpdate
 from tui.i18n import tr
 from tui.result_text import (
@@ -242,7 +243,7 @@ class SettingsScreen(_Page):
         a Chinese player's → Enter took 中文 again instead of moving to it)."""
         for radio_set in self.query(RadioSet):
             if radio_set.pressed_index >= 0:
-                radio_set._selected = radio_set.pressed_index
+                compat_textual.highlight_radio(radio_set, radio_set.pressed_index)
 
     async def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
         pid = event.pressed.id or ""

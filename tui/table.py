@@ -22,7 +22,6 @@ from rich.color import ColorSystem
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
-from textual._ansi_sequences import SYNC_END, SYNC_START
 from textual.color import Color
 from textual.content import Content
 from textual.filter import LineFilter
@@ -30,6 +29,7 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
+from tui import compat_textual
 from tui.canvas import Row
 from tui.client import TableUpdate
 from tui.layout import MAX_HEIGHT, MAX_WIDTH, TableRows
@@ -138,24 +138,13 @@ class TableView(Widget):
         Otherwise (another screen on top, a layout or full repaint pending) ``refresh``.
         """
         screen = self.screen
-        app = self.app
-        if (
-            screen is not app.screen
-            or app._batch_count
-            or screen._layout_required
-            or screen._recompose_required
-            or screen._repaint_required
-            or self._layout_required
-            or self._repaint_required
-            or self not in screen._compositor.visible_widgets
-        ):
+        if compat_textual.refresh_pending(self.app, screen, self):
             self.refresh(*regions)
             return
         if self._write_rows(ys, before):
             return
         self._set_dirty(*regions)
-        screen._dirty_widgets.add(self)
-        screen._on_timer_update()
+        compat_textual.update_screen_now(screen, self)
 
     def _write_rows(self, ys: list[int], before: dict[int, Row] | None = None) -> bool:
         """Send rows ``ys`` to the terminal without the compositor, if nothing else is drawn
@@ -167,11 +156,11 @@ class TableView(Widget):
         last span that changed are written (a discard changes a few cells of a row).
         Returns False (nothing written) when the compositor must do it."""
         app = self.app
-        driver = app._driver
-        if driver is None or driver.is_inline or app.is_headless or app._closed:
-            return False
         screen = self.screen
-        visible = screen._compositor.visible_widgets
+        target = compat_textual.direct_write(app, screen)
+        if target is None:
+            return False
+        driver, visible = target.driver, target.visible
         if len(visible) != 2 or screen not in visible:
             return False
         region, clip = visible[self]
@@ -179,10 +168,10 @@ class TableView(Widget):
         if region != clip or region.offset != (0, 0) or region.size != (width, height):
             return False
         self._check_filters()
-        color_system = app.console._color_system or ColorSystem.TRUECOLOR
+        color_system = target.color_system
         render_style = Strip.render_style
-        sync = app._sync_available
-        out = [SYNC_START] if sync else []
+        sync = target.sync
+        out = [compat_textual.SYNC_START] if sync else []
         add = out.append
         row_ansi = self._row_ansi
         page = self._tv_page is not None
@@ -218,9 +207,9 @@ class TableView(Widget):
                 add(line)
         cursor = screen.outer_size.clamp_offset(app.cursor_position)
         add(f"\x1b[{cursor.y + 1};{cursor.x + 1}H")  # as Rich's Control.move_to writes it
-        app._previous_cursor_position = cursor
+        compat_textual.wrote_cursor(app, cursor)
         if sync:
-            add(SYNC_END)
+            add(compat_textual.SYNC_END)
         driver.write("".join(out))
         driver.flush()
         app.post_display_hook()

@@ -19,6 +19,7 @@ from textual.screen import Screen
 from engine.actions import Action, ActionType
 from engine.bots.basic import BasicPlayer
 from engine.table import Phase
+from tui import compat_textual
 from tui.client import TableUpdate
 from tui.clock import Timer
 from tui.faces import Face, name
@@ -235,7 +236,7 @@ class TableScreen(Screen[None]):
         try:
             callback()
         except Exception as error:  # as Textual does for an error in a handler
-            self.app._handle_exception(error)
+            compat_textual.handle_exception(self.app, error)
 
     def on_unmount(self) -> None:
         self._live = False
