@@ -23,8 +23,8 @@ from textual.timer import Timer
 from textual.widgets import Input, Static
 
 from net import reclaim
-from net.registry import ChatLine, SeatClient, TableInfo, TableState
 from net.sanitize import clean_line
+from net.shared_table import ChatLine, SeatClient, TableInfo, TableState
 from tui import compat_textual
 from tui.app import MahjongApp, TableUpdated
 from tui.client import TableUpdate

@@ -48,8 +48,9 @@ from net.limits import (
     load_limits_file,
     parse_limit_pairs,
 )
-from net.registry import Registry, SharedTable, TableConfig
+from net.registry import Registry
 from net.sanitize import TABLE_NAME_RULE, clean_name, pad, table_name, valid_table_name
+from net.shared_table import SharedTable, TableConfig
 from net.store import Account, StorageError, Store, open_store
 from tui import compat_textual
 from tui.local import default_data_dir
@@ -224,7 +225,7 @@ def parse_command(text: str | None) -> Command:
         elif flag in ("--lang", "-l"):
             lang = lang_value(value)
         else:
-            from net.registry import parse_levels
+            from net.shared_table import parse_levels
 
             try:
                 bots = parse_levels(value)

@@ -18,8 +18,8 @@ import asyncssh
 import pyte
 from wcwidth import wcwidth
 
-from net.registry import TableConfig
 from net.server import MahjongServer, ServerConfig
+from net.shared_table import TableConfig
 
 
 def rss_mb(pid: int | str = "self") -> float:

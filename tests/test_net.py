@@ -15,9 +15,9 @@ from rich.cells import cell_len
 
 from engine.table import Phase
 from net.limits import Limits
-from net.registry import SharedTable
 from net.remote_app import RemoteApp
 from net.server import MahjongServer
+from net.shared_table import SharedTable
 from net.testing import LightScreen, PtyClient, fast_config, run_command, start_server
 
 
@@ -647,7 +647,7 @@ async def test_options_on_the_command_line_and_stakes_by_keys(server: MahjongSer
     await w.wait_for("Spectator stakes")
     w.send("2")  # S is a computer seat and allows by default
     await w.wait_for("stake set")
-    assert [(s.name, s.backs) for s in t.stakes.values()] == [("wes", 1)]
+    assert [(s.name, s.backs) for s in t.stakes.placed.values()] == [("wes", 1)]
     w.send("\x1b")
     a.send("s")  # the stakes are fixed before the first hand's break roll
     await until(lambda: t.game is not None, what="the start")
@@ -679,7 +679,7 @@ async def test_the_stake_box_scrolls_in_a_small_terminal(server: MahjongServer) 
     await w.wait_for("no stake")
     w.send("3")
     await w.wait_for("stake set")
-    assert [(s.name, s.backs) for s in t.stakes.values()] == [("wes", 2)]
+    assert [(s.name, s.backs) for s in t.stakes.placed.values()] == [("wes", 2)]
     for c in (a, w):
         await c.close()
 

@@ -22,15 +22,9 @@ from engine.situation import Spectator
 from engine.table import Phase
 from engine.view import build_view
 from net.lobby import CreateTableScreen, LobbyApp
-from net.registry import (
-    Registry,
-    SharedTable,
-    TableConfig,
-    TableExists,
-    TableState,
-    parse_levels,
-)
+from net.registry import Registry, TableExists
 from net.server import Command, CommandError, parse_command
+from net.shared_table import SharedTable, TableConfig, TableState, parse_levels
 from net.store import Account, Store
 
 ANN, WES, VAL = Account(1, "ann", "SHA256:a"), Account(2, "wes", "SHA256:w"), Account(3, "E")
@@ -111,7 +105,7 @@ async def test_stakes_need_two_allowing_seats_and_bad_choices_are_refused() -> N
     assert not t.info().stakes_enabled  # one seat allows: stakes are off
     t.start(seed=5)
     assert t.game is not None and t.game.hand is not None
-    assert t.game.hand.spectators == () and t.hand_stakes[1].stakes == ()
+    assert t.game.hand.spectators == () and t.stakes.fixed[1].stakes == ()
     others = [t.join(Account(10 + i, f"s{i}"), spectate=True) for i in range(4)]
     t.set_allow(1, True)
     assert t.info().stakes_enabled
@@ -129,7 +123,7 @@ async def test_stakes_need_two_allowing_seats_and_bad_choices_are_refused() -> N
     # a spectator who sits down loses the stake
     t.stand(ann)
     t.join(WES)
-    assert 2 not in t.stakes
+    assert 2 not in t.stakes.placed
     reg.close()
     reg2 = Registry(TableConfig())
     g = reg2.get_or_create("g", "gejiu")
@@ -164,7 +158,7 @@ async def test_stakes_and_levels_survive_a_restart(tmp_path: Path) -> None:
     assert t2.game.hand.actions == game.hand.actions
     assert t2.game.hand.spectators == (Spectator("wes", 1),)
     assert t2.game.hand.allow_spectators == (0, 1, 2)
-    assert t2.stakes == t.stakes and t2.hand_stakes == t.hand_stakes
+    assert t2.stakes.placed == t.stakes.placed and t2.stakes.fixed == t.stakes.fixed
     assert t2.game.spectator_scores.get("wes", 0) == game.spectator_scores.get("wes", 0)
     assert [s.allow_spectators for s in t2.seats] == [True, True, True, False]
     assert t2.bot_levels == ("easy",) * 4 and t2.ruleset.options["base_point"] == 2

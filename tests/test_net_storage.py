@@ -22,13 +22,8 @@ import pytest
 from engine.expiry import expiry_action
 from engine.view import build_view
 from net.lobby import LobbyApp
-from net.registry import (
-    QUARANTINE_MARK,
-    Registry,
-    SharedTable,
-    TableConfig,
-    TableQuarantined,
-)
+from net.registry import QUARANTINE_MARK, Registry, TableQuarantined
+from net.shared_table import SharedTable, TableConfig
 from net.store import (
     MAX_TABLE_JSON,
     Account,

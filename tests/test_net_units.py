@@ -15,7 +15,7 @@ from textual import events
 from textual._xterm_parser import XTermParser
 
 from net.driver import SSHDriver
-from net.registry import Registry, TableConfig
+from net.registry import Registry
 from net.remote_app import RemoteApp, color_system
 from net.sanitize import clean_line, clean_name, strip_controls
 from net.server import (
@@ -26,6 +26,7 @@ from net.server import (
     neutralise_redirects,
     parse_command,
 )
+from net.shared_table import TableConfig
 from net.store import Account, Store
 from net.testing import FakeApp, FakeChannel, PtyClient, fast_config, start_server
 

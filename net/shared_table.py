@@ -1,0 +1,728 @@
+"""A table shared by the sessions seated at it: one engine :class:`~engine.game.Game`, four
+seats, any number of spectators.
+
+A :class:`SharedTable` is a :class:`tui.table_loop.TableHost`: the one table loop lets
+computer players act for empty seats (and for dropped players once their grace period is
+over), runs the turn timer and the claim window for human seats, and the table publishes a
+:class:`~tui.client.TableUpdate` to every connected seat after each action. A
+:class:`SeatClient` is one session's handle on one seat (or on the spectators' bench): it
+implements :class:`tui.client.TableClient`, so the same ``MahjongApp`` that ``play`` runs
+drives it. Callbacks only ever call ``post_message`` on their own session's app (a widget is
+only touched from its own app's task); nothing here touches a widget.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from engine.actions import Action, IllegalActionError
+from engine.bots import LEVELS, Player, make_player
+from engine.game import Game
+from engine.record import dumps, hand_lines
+from engine.rulesets import RULESETS, OptionError, find_ruleset
+from engine.runner import COMPUTER, Pace, SeatState, TableRunner
+from engine.view import build_view
+from net.limits import RateLimit
+from net.sanitize import clean_line
+from net.stakes import HandStakes, StakeBook
+from net.store import Account, ActionRow, SavedSeat, SavedTable, Store, TableRow
+from tui.client import TableUpdate, UpdateCallback
+from tui.clock import SYSTEM_CLOCK, Clock, Timer
+from tui.refusal import Refusal
+from tui.table_loop import TableLoop
+
+THREADED_LEVELS = frozenset({"hard"})  # computer players that decide off the event loop
+
+log = logging.getLogger("net.shared_table")
+
+
+def basic_player(level: str) -> Player:
+    """The computer player for ``level`` (easy/normal/hard): :func:`engine.bots.make_player`."""
+    return make_player(level)
+
+
+def parse_levels(text: str) -> tuple[str, str, str, str]:
+    """``LEVEL`` or ``L,L,L,L`` (seats E,S,W,N) → four levels; ValueError with a message."""
+    parts = [p.strip().lower() for p in text.split(",")]
+    if len(parts) == 1:
+        parts *= 4
+    if len(parts) != 4 or any(p not in LEVELS for p in parts):
+        raise ValueError(f"computer level: one of {', '.join(LEVELS)}, or four separated by "
+                         f"commas (seats E,S,W,N), got {text!r} 电脑等级无效")
+    return (parts[0], parts[1], parts[2], parts[3])
+
+
+class TableState(Enum):
+    WAITING = "waiting"  # seats being taken; no game yet
+    PLAYING = "playing"
+    BETWEEN = "between hands"
+    OVER = "game over"
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    name: str  # "" when empty
+    human: bool
+    connected: bool
+    idle: bool = False  # connected, but its turn timer ran out repeatedly (away)
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """What the lobby and the waiting screen show about a table."""
+
+    name: str
+    rules: str
+    options: tuple[tuple[str, Any], ...]
+    seats: tuple[SeatInfo, SeatInfo, SeatInfo, SeatInfo]
+    spectators: int
+    state: TableState
+    hand_no: int
+    hands_per_game: int
+    allow: tuple[bool, bool, bool, bool] = (True, True, True, True)  # 压鸽子 per seat
+    stakes_possible: bool = False  # Yichun with the spectator_stakes option on
+    stakes: tuple[tuple[str, int], ...] = ()  # chosen (name, seat): from the next hand
+    hand_stakes: tuple[tuple[str, int], ...] = ()  # fixed for the hand in play
+    bot_levels: tuple[str, str, str, str] = ("normal", "normal", "normal", "normal")
+
+    @property
+    def stakes_enabled(self) -> bool:
+        """yichun.md §7.7: enough seated players (two) allow spectators."""
+        rules = RULESETS[self.rules].stake_rules
+        return self.stakes_possible and rules is not None and rules.enabled(sum(self.allow))
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    who: str
+    text: str
+
+
+InfoCallback = Callable[[TableInfo | ChatLine], None]
+
+
+@dataclass
+class Occupant:
+    account_id: int
+    name: str
+
+
+@dataclass
+class Seat:
+    occupant: Occupant | None = None
+    clients: list[SeatClient] = field(default_factory=list)
+    dropped_at: float | None = None  # the last client left (on the table's clock)
+    allow_spectators: bool = True  # 压鸽子: spectators may back this seat
+
+
+CHAT_KEPT = 20  # chat lines a table keeps for those who come later
+CHAT_TOO_FAST = Refusal("chat_fast")
+CHAT_TABLE_BUSY = Refusal("chat_busy")
+
+
+@dataclass
+class TableConfig:
+    """Server-side knobs (tests shorten them)."""
+
+    bot_delay: float = 0.5  # a computer player's pause before a turn action
+    grace_seconds: float = 20.0  # a dropped player's seat waits this long for a bot
+    next_hand_seconds: float = 60.0  # the result screen waits this long for everyone
+    bot_level: str = "normal"
+    # a table nobody sits at or watches, before its game or after it, is closed this long
+    # after the last person left (a game in progress keeps its seats for their players)
+    empty_seconds: float = 600.0
+    # a player who lets his turn's timer run out this many times in a row counts as away: his
+    # timer is then ``idle_seconds`` until he presses a key (the others do not wait out his
+    # full timer every turn); a claim window left to run out is a pass, not absence
+    idle_after: int = 2
+    idle_seconds: float = 1.0
+    clock: Clock = SYSTEM_CLOCK  # the tables' time (tests move a ManualClock)
+
+    def pace(self) -> Pace:
+        return Pace(self.bot_delay, True, self.next_hand_seconds, self.idle_after,
+                    self.idle_seconds)
+
+
+class SharedTable:
+    """One table: one Game, four seats, any number of spectators."""
+
+    def __init__(
+        self,
+        name: str,
+        rules: str,
+        options: Mapping[str, Any],
+        config: TableConfig,
+        store: Store | None = None,
+        player_factory: Callable[[str], Player] = basic_player,
+        bot_levels: tuple[str, str, str, str] | None = None,
+    ) -> None:
+        self.name = name
+        # called when the table has stood empty for ``empty_seconds`` (the registry drops it)
+        self.on_empty: Callable[[SharedTable], None] | None = None
+        self._empty_timer: Timer | None = None
+        # the latest chat lines, for whoever opens the chat line (and joins) later
+        self.chat_log: deque[ChatLine] = deque(maxlen=CHAT_KEPT)
+        self.rules = rules
+        self.options = dict(options)
+        self.ruleset = find_ruleset(rules, self.options)  # validates the options
+        self.config = config
+        self.bot_levels: tuple[str, str, str, str] = bot_levels or (config.bot_level,) * 4
+        self.stakes = StakeBook(self.ruleset.stake_rules
+                                if self.ruleset.spectator_stakes_allowed() else None)
+        self.store = store
+        self.player_factory = player_factory
+        self.seats = [Seat() for _ in range(4)]
+        self.spectators: list[SeatClient] = []
+        self.bots: dict[int, Player] = {}
+        self.game: Game | None = None
+        self.game_seed: int | None = None
+        self.game_no = 0
+        self.hands_started = 0
+        self.clock = config.clock
+        self.runner = TableRunner(config.pace())
+        self.loop = TableLoop(self, self.runner, self.clock, name=f"table {name}")
+        self._last: dict[int | None, TableUpdate] = {}
+        self._closed = False
+        self.on_info: list[InfoCallback] = []  # the lobby listens here
+        self.actions_applied = 0
+        self.creator: int | None = None  # the account that created the table (its limit)
+        # the registry's per-account chat rate: False when the account's line is one too many
+        self.chat_gate: Callable[[int], bool] | None = None
+        self.chat_rate: RateLimit | None = None  # the table's own chat rate, all senders
+
+    # --- seats ----------------------------------------------------------------------------
+    def seat_of(self, account_id: int) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat.occupant is not None and seat.occupant.account_id == account_id:
+                return i
+        return None
+
+    def join(self, account: Account, spectate: bool = False) -> SeatClient:
+        """Reconnect ``account`` to its seat, else sit it in a free seat, else on the bench."""
+        index = self.seat_of(account.id)
+        if index is None and not spectate:
+            free = [i for i, s in enumerate(self.seats) if s.occupant is None]
+            if free:
+                index = free[0]
+                self.seats[index].occupant = Occupant(account.id, account.nickname)
+                self.runner.ready.add(index)
+                self.seats[index].allow_spectators = True  # each player's own setting
+                self.stakes.placed.pop(account.id, None)  # a seated player does not stake
+                self._save()
+        client = SeatClient(self, index, account)
+        if self._empty_timer is not None:
+            self._empty_timer.cancel()
+            self._empty_timer = None
+        if index is None:
+            self.spectators.append(client)
+        else:
+            seat = self.seats[index]
+            seat.clients.append(client)
+            seat.dropped_at = None
+            if self.game is not None:
+                self.bots.pop(index, None)
+            if self.game is None and all(s.occupant is not None for s in self.seats):
+                self.start()
+        self._changed()
+        return client
+
+    def leave(self, client: SeatClient) -> None:
+        """A session ends (dropped or quit)."""
+        if client in self.spectators:
+            self.spectators.remove(client)
+        elif client.seat_index is not None:
+            seat = self.seats[client.seat_index]
+            if client in seat.clients:
+                seat.clients.remove(client)
+            if not seat.clients:
+                if self.game is None:  # nothing to hold the seat for
+                    seat.occupant = None
+                    self._save()
+                else:
+                    seat.dropped_at = self.clock.now()
+        self._changed()
+        self.check_empty()
+
+    @property
+    def empty(self) -> bool:
+        """Nobody sits or watches, and no game is in progress (one that is keeps its seats
+        for its players, whoever is connected)."""
+        if self.spectators or any(s.clients for s in self.seats):
+            return False
+        if self.game is not None and not self.game.is_over:
+            return False
+        return self.game is not None or all(s.occupant is None for s in self.seats)
+
+    def check_empty(self) -> None:
+        """Close the table ``empty_seconds`` from now if it is (still) empty then."""
+        if self.on_empty is None or self._empty_timer is not None or not self.empty:
+            return
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop (a test building tables by hand): nothing closes them
+        self._empty_timer = self.clock.call_later(self.config.empty_seconds, self._expire)
+
+    def _expire(self) -> None:
+        self._empty_timer = None
+        if self.empty and self.on_empty is not None and not self._closed:
+            self.on_empty(self)
+
+    def active(self, index: int | None) -> None:
+        """Seat ``index``'s player did something: his timer's expiries start again from 0
+        (an idle player is back, with his full timer)."""
+        if index is None:
+            return
+        if self.runner.active(index):
+            self._changed()
+
+    def stand(self, client: SeatClient) -> None:
+        """Give up the seat for good: a computer player takes it."""
+        index = client.seat_index
+        if index is None:
+            return
+        seat = self.seats[index]
+        if client in seat.clients:
+            seat.clients.remove(client)
+        if not seat.clients:
+            seat.occupant = None
+            seat.dropped_at = None
+        client.seat_index = None
+        self.spectators.append(client)
+        self._save()
+        self._changed()
+
+    @property
+    def humans_connected(self) -> int:
+        return sum(1 for s in self.seats if s.clients) + len(self.spectators)
+
+    def is_bot(self, index: int, now: float | None = None) -> bool:
+        return self.seat_state(index).is_bot(self.clock.now() if now is None else now)
+
+    def seat_state(self, index: int) -> SeatState:
+        """Who plays seat ``index``: a computer for an empty seat, its player while he is
+        connected, and a computer once a dropped player's grace period is over."""
+        seat = self.seats[index]
+        if seat.occupant is None:
+            return COMPUTER
+        if seat.clients or seat.dropped_at is None:
+            return SeatState(None, bool(seat.clients))
+        return SeatState(seat.dropped_at + self.config.grace_seconds, False)
+
+    def idle(self, index: int) -> bool:
+        """Whether the player of seat ``index`` let his turn's timer run out repeatedly."""
+        return self.runner.idle(index)
+
+    def _bot(self, index: int) -> Player:
+        bot = self.bots.get(index)
+        if bot is None:
+            bot = self.bots[index] = self.player_factory(self.bot_levels[index])
+        return bot
+
+    # --- 压鸽子 (Yichun spectator stakes, net.stakes) ------------------------------------------
+    @property
+    def stakes_possible(self) -> bool:
+        return self.stakes.possible
+
+    def allowed_seats(self) -> tuple[int, ...]:
+        return tuple(i for i, s in enumerate(self.seats) if s.allow_spectators)
+
+    def stakes_enabled(self) -> bool:
+        return self.stakes.enabled(len(self.allowed_seats()))
+
+    def set_allow(self, index: int, allow: bool) -> None:
+        """A seated player's "allow spectators" setting (applies from the next hand)."""
+        self.seats[index].allow_spectators = allow
+        self._save()
+        self._changed()
+
+    def stake(self, account: Account, backs: int | None) -> Refusal | None:
+        """A spectator backs seat ``backs`` from the next hand (``None``: no stake)."""
+        refusal, changed = self.stakes.place(
+            account.id, account.nickname, backs, self.seat_of(account.id) is not None,
+            [s.allow_spectators for s in self.seats])
+        if changed:
+            self._save()
+            self._changed()
+        return refusal
+
+    # --- the game -------------------------------------------------------------------------
+    @property
+    def state(self) -> TableState:
+        game = self.game
+        if game is None or game.hand is None:
+            return TableState.WAITING
+        if game.is_over:
+            return TableState.OVER
+        if game.hand.is_over:
+            return TableState.BETWEEN
+        return TableState.PLAYING
+
+    def start(self, seed: int | None = None) -> Refusal | None:
+        """Start a game now; computer players take the empty seats."""
+        if self.game is not None and not self.game.is_over:
+            return None
+        if seed is None:
+            seed = random.randrange(1 << 31)
+        try:
+            game = Game(self.ruleset, seed)
+        except (OptionError, ValueError) as exc:
+            return Refusal.of("bad_game", problem=str(exc))
+        self.game_seed = seed
+        self.game_no += 1
+        self.hands_started = 0
+        self.stakes.fixed = {}
+        self.game = game
+        self._new_hand()
+        if self.store is not None:
+            self.store.drop_actions(self.name, self.game_no)
+        self._save()
+        self.loop.start()
+        self._changed()
+        return None
+
+    def _new_hand(self) -> None:
+        game = self.game
+        assert game is not None
+        if game.hand is not None and game.hand.is_over:
+            game.finish_hand()
+        self.stakes.fix(game, len(game.history) + 1, self.stakes.for_hand(self.allowed_seats()))
+        game.new_hand()
+        self.hands_started += 1
+        self.runner.new_hand()
+        self._save()
+        self._publish()
+
+    def apply(self, index: int, action: Action) -> Refusal | None:
+        game = self.game
+        if game is None or game.hand is None:
+            return Refusal("no_game")
+        hand = game.hand
+        try:
+            game.apply(index, action)
+        except IllegalActionError as exc:
+            return Refusal.of("illegal", reason=exc.reason)
+        self.actions_applied += 1
+        self.runner.acted(index)
+        if self.store is not None:
+            self.store.add_action(self.name, ActionRow(
+                self.game_no, hand.hand_no, len(hand.actions) - 1, index, action.to_json()))
+        now = self.clock.now()
+        if hand.is_over:
+            self._hand_over(now)
+        else:  # the next player's timer is in the update they get now, not in a second one
+            self.runner.step(game, now, self.seat_states(now), self.watched())
+        self._publish()
+        self.loop.kick()
+        return None
+
+    def _hand_over(self, now: float) -> None:
+        game = self.game
+        assert game is not None and game.hand is not None
+        self.runner.hand_over(game.hand, now)
+        if self.store is not None:
+            self.store.finish_hand(self.name, self.game_no, game.hand.hand_no,
+                                   dumps(hand_lines(game.hand)))
+            if game.is_over:
+                rows = []
+                for i, seat in enumerate(self.seats):
+                    if seat.occupant is None:
+                        continue
+                    wins = sum(1 for h in game.history if i in h.winners)
+                    rows.append((seat.occupant.account_id, i, game.scores[i], wins,
+                                 len(game.history)))
+                self.store.finish_game(self.name, self.game_no, self.rules, rows)
+                self.store.finish_stakes(self.name, self.game_no, self.rules,
+                                         self.stakes.results(game))
+        self._changed()
+
+    def ready(self, index: int | None) -> None:
+        """A seat has seen the hand's result."""
+        if index is not None:
+            self.runner.ready.add(index)
+        self.loop.kick()
+
+    # --- TableHost: what the table loop (tui.table_loop) asks ----------------------------
+    def seat_states(self, now: float) -> tuple[SeatState, ...]:
+        return tuple(self.seat_state(i) for i in range(4))
+
+    def watched(self) -> bool:
+        return self.humans_connected > 0  # nobody watching: the table sleeps
+
+    def player(self, seat: int) -> tuple[Player, bool]:
+        return self._bot(seat), self.bot_levels[seat] in THREADED_LEVELS
+
+    def play(self, seat: int, action: Action) -> Refusal | None:
+        return self.apply(seat, action)
+
+    def deal_next(self) -> None:
+        self._new_hand()
+        self._changed()
+
+    def expired(self, seat: int) -> None:
+        if self.runner.idle(seat):
+            self._changed()  # the lobby, the names and the player's own notice
+
+    def publish(self) -> None:
+        self._publish()
+
+    # --- publishing -----------------------------------------------------------------------
+    def names(self) -> tuple[str, str, str, str]:
+        out = []
+        now = self.clock.now()
+        for i, seat in enumerate(self.seats):
+            if seat.occupant is None:
+                out.append("bot 电脑")
+            elif self.game is not None and self.idle(i) and seat.clients:
+                out.append(f"{seat.occupant.name} (idle)")
+            elif self.game is not None and self.is_bot(i, now):
+                out.append(f"{seat.occupant.name} (bot)")
+            elif not seat.clients:
+                out.append(f"{seat.occupant.name} (away)")
+            else:
+                out.append(seat.occupant.name)
+        return (out[0], out[1], out[2], out[3])
+
+    def update_for(self, index: int | None) -> TableUpdate | None:
+        game = self.game
+        if game is None or game.hand is None:
+            return None
+        view = build_view(game.hand, index)
+        deadline, total = self.runner.deadline(index, view)
+        return TableUpdate(
+            view=view,
+            deadline=deadline,
+            timer_seconds=total,
+            totals=(game.scores[0], game.scores[1], game.scores[2], game.scores[3]),
+            history=tuple(game.history),
+            hands_per_game=game.hands_per_game,
+            game_over=game.is_over,
+            names=self.names(),
+        )
+
+    def _publish(self) -> None:
+        if self.game is None:
+            return
+        for index, seat in enumerate(self.seats):
+            if seat.clients:
+                self._send(index, list(seat.clients))
+        if self.spectators:
+            self._send(None, list(self.spectators))
+
+    def _send(self, index: int | None, clients: list[SeatClient]) -> None:
+        update = self.update_for(index)
+        if update is None or update == self._last.get(index):
+            return
+        self._last[index] = update
+        for client in clients:
+            client.deliver(update)
+
+    def info(self) -> TableInfo:
+        now = self.clock.now()
+        seats = tuple(
+            SeatInfo(s.occupant.name if s.occupant else "", s.occupant is not None,
+                     bool(s.clients) or (s.occupant is not None and not self.is_bot(i, now)),
+                     self.idle(i) and bool(s.clients))
+            for i, s in enumerate(self.seats)
+        )
+        game = self.game
+        return TableInfo(
+            name=self.name,
+            rules=self.rules,
+            options=tuple(sorted(self.options.items())),
+            seats=(seats[0], seats[1], seats[2], seats[3]),
+            spectators=len(self.spectators),
+            state=self.state,
+            hand_no=game.hand.hand_no if game is not None and game.hand is not None else 0,
+            hands_per_game=int(self.ruleset.options["hands_per_game"]),
+            allow=(self.seats[0].allow_spectators, self.seats[1].allow_spectators,
+                   self.seats[2].allow_spectators, self.seats[3].allow_spectators),
+            stakes_possible=self.stakes_possible,
+            stakes=tuple((s.name, s.backs) for s in self.stakes.placed.values()),
+            hand_stakes=tuple((s.name, s.backs) for s in self._current_stakes().stakes),
+            bot_levels=self.bot_levels,
+        )
+
+    def _current_stakes(self) -> HandStakes:
+        game = self.game
+        if game is None or game.hand is None:
+            return HandStakes()
+        return self.stakes.of_hand(game.hand.hand_no)
+
+    def _changed(self) -> None:
+        info = self.info()
+        for client in self.clients():
+            client.deliver_info(info)
+        for cb in list(self.on_info):
+            cb(info)
+        if self.game is not None:
+            self._last.clear()  # names may have changed
+            self._publish()
+        self.loop.kick()
+
+    def clients(self) -> list[SeatClient]:
+        return [c for s in self.seats for c in s.clients] + list(self.spectators)
+
+    def chat_from(self, account: Account, text: str) -> Refusal | None:
+        """``account`` says ``text``: None when it went to everyone at the table, else why
+        not (a line over the account's chat rate goes to nobody)."""
+        line = clean_line(text)
+        if not line:
+            return None
+        if self.chat_gate is not None and not self.chat_gate(account.id):
+            return CHAT_TOO_FAST
+        if self.chat_rate is not None and not self.chat_rate.allow():
+            return CHAT_TABLE_BUSY
+        self.chat(account.nickname, line)
+        return None
+
+    def chat(self, who: str, text: str) -> None:
+        line = clean_line(text)
+        if not line:
+            return
+        msg = ChatLine(who, line)
+        self.chat_log.append(msg)
+        for client in self.clients():
+            client.deliver_info(msg)
+
+    # --- persistence ----------------------------------------------------------------------
+    def row(self) -> TableRow:
+        return TableRow(self.name, self.rules, self.options, SavedTable(
+            seats=tuple(SavedSeat(s.occupant.account_id, s.occupant.name) if s.occupant
+                        else None for s in self.seats),
+            game_seed=self.game_seed,
+            game_no=self.game_no,
+            hands_started=self.hands_started,
+            allow=tuple(s.allow_spectators for s in self.seats),
+            stakes=tuple(s.saved() for s in self.stakes.placed.values()),
+            hand_stakes=tuple((k, v.saved()) for k, v in self.stakes.fixed.items()),
+            bot_levels=self.bot_levels,
+            creator=self.creator,
+        ))
+
+    def _save(self) -> None:
+        if self.store is not None:
+            self.store.save_table(self.row())
+
+    def close(self) -> None:
+        self._closed = True
+        self.loop.close()
+        if self._empty_timer is not None:
+            self._empty_timer.cancel()
+            self._empty_timer = None
+
+
+class SeatClient:
+    """One session's seat at a shared table: a :class:`tui.client.TableClient`."""
+
+    def __init__(self, table: SharedTable, seat_index: int | None, account: Account) -> None:
+        self.table = table
+        self.seat_index = seat_index
+        self.account = account
+        self._callbacks: list[UpdateCallback] = []
+        self._info_callbacks: list[InfoCallback] = []
+        self.closed = False
+
+    @property
+    def seat(self) -> int:
+        """``TableClient.seat``: the seat's view (a spectator sees from E)."""
+        return self.seat_index if self.seat_index is not None else 0
+
+    @seat.setter
+    def seat(self, value: int) -> None:  # TableClient declares a plain attribute
+        raise AttributeError("a shared table's seat changes only by joining or standing")
+
+    @property
+    def spectating(self) -> bool:
+        return self.seat_index is None
+
+    @property
+    def clock(self) -> Clock:
+        return self.table.clock
+
+    # --- TableClient ----------------------------------------------------------------------
+    def subscribe(self, callback: UpdateCallback) -> None:
+        self._callbacks.append(callback)
+        update = self.table.update_for(self.seat_index)
+        if update is not None:
+            callback(update)
+
+    def send(self, action: Action) -> Refusal | None:
+        if self.seat_index is None:
+            return Refusal("spectator_play")
+        self.poke()
+        return self.table.apply(self.seat_index, action)
+
+    def poke(self) -> None:
+        """The player pressed a key: he is back, if the computer was playing for him."""
+        self.table.active(self.seat_index)
+
+    def next_hand(self) -> None:
+        self.table.ready(self.seat_index)
+
+    def new_game(self, rules: str, options: Mapping[str, Any],
+                 seed: int | None) -> Refusal | None:
+        """At a shared table a new game keeps the table's rules (after a game is over)."""
+        return self.table.start()
+
+    def set_paused(self, paused: bool) -> bool:
+        return False  # the table does not wait for one small terminal: its timer runs on
+
+    controls_pace = False  # a shared table's pace is the server's
+
+    def set_bot_delay(self, seconds: float) -> None:
+        pass
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self._callbacks.clear()
+        self._info_callbacks.clear()
+        self.table.leave(self)
+
+    # --- beyond TableClient ---------------------------------------------------------------
+    def subscribe_info(self, callback: InfoCallback) -> None:
+        self._info_callbacks.append(callback)
+        callback(self.table.info())
+
+    def deliver(self, update: TableUpdate) -> None:
+        for cb in list(self._callbacks):
+            cb(update)
+
+    def deliver_info(self, info: TableInfo | ChatLine) -> None:
+        for cb in list(self._info_callbacks):
+            cb(info)
+
+    def start(self) -> Refusal | None:
+        if self.seat_index is None:
+            return Refusal("seated_start")
+        return self.table.start()
+
+    def chat(self, text: str) -> Refusal | None:
+        """Say ``text`` to the table: None when sent, else why not (too many lines)."""
+        return self.table.chat_from(self.account, text)
+
+    def stand(self) -> None:
+        self.table.stand(self)
+
+    def stake(self, backs: int | None) -> Refusal | None:
+        """压鸽子: back seat ``backs`` from the next hand (``None``: withdraw)."""
+        if self.seat_index is not None:
+            return Refusal("seated_stake")
+        return self.table.stake(self.account, backs)
+
+    def set_allow(self, allow: bool) -> Refusal | None:
+        """A seated player allows spectators to back them (from the next hand)."""
+        if self.seat_index is None:
+            return Refusal("seated_allow")
+        self.table.set_allow(self.seat_index, allow)
+        return None
+
