@@ -1,5 +1,5 @@
-"""Decision time of the computer players per level and ruleset (issue 6: median <= 2 ms for
-``normal``, <= 20 ms for ``hard``).
+"""Decision time of the computer players per level and ruleset (the goals: median <= 2 ms
+for ``normal``, <= 20 ms for ``hard``, so that a table never waits on them).
 
 Four players of one level play seeded hands without the per-action checks; every
 ``choose(view)`` call is timed (the view is built outside the timing). Medians are quoted

@@ -3,7 +3,7 @@
 The server runs as a subprocess (``mahjong-ssh serve`` on a free port, temporary data folder,
 tables created with ``join NAME --option hands_per_game=1000`` so no game ends during a run).
 The clients are asyncssh sessions with a PTY drawn into ``net.testing.LightScreen`` (a terminal
-that reads just what Textual sends, about ten times cheaper than pyte and checked against
+that reads just what Textual sends, much cheaper than pyte and checked against
 pyte in the tests), spread over several worker processes (``multiprocessing``), each driving
 whole tables, so the clients' own CPU takes as little of the machine as it can.
 
@@ -70,7 +70,7 @@ ROOT = Path(__file__).resolve().parent.parent
 UNLIMITED = [arg for name in ("logins_per_address_minute", "unauth_per_address", "unauth_start",
                               "unauth_full", "tables_per_address_hour", "tables_total")
              for arg in ("--limit", f"{name}=1000000")]
-TICK = 0.5  # one discard per table every 0.5 s (the design note's load)
+TICK = 0.5  # one discard per table every 0.5 s: a brisk table, all four players quick
 KEY_TIMEOUT = 2.0
 # Each player reads a hand's result for 1 to READ_SECONDS s (seeded per table) before pressing
 # Enter, as people do: tables that all pressed at once stayed in step for the whole run, every

@@ -11,10 +11,10 @@ Goal at 80×24: ≤ 2 ms and ≤ 3 KB median (≤ 1 ms for the SSH latency goals
 
 Each update is followed by a plain ``asyncio.sleep`` of :data:`GAP` (longer than Textual's
 frame period, so the frame is written within it), as on the server, where nothing else touches
-the app between two updates. ``--pilot`` waits with ``Pilot.pause()`` instead, as the first
-version of this benchmark did: that wait posts messages to the app, the screen and the table and
-polls for idleness, and costs about 1 ms of CPU per update on its own (an idle floor the
-figures then include). Also reported: the app's CPU per second while nothing happens (timers).
+the app between two updates. ``--pilot`` waits with ``Pilot.pause()`` instead: that wait posts
+messages to the app, the screen and the table and polls for idleness, a CPU cost of its own
+that every figure then includes. Also reported: the app's CPU per second while nothing happens
+(timers).
 
 Run: ``.venv/bin/python -m bench.bench_tui [updates] [WxH] [--pilot]``.
 """

@@ -44,7 +44,7 @@ _mark_seen: list[float] = [0.0, 0.0]  # (checked at, found) of the last look at 
 
 def _measuring() -> bool:
     """Whether the measuring window is open (its mark file exists), looked up at most every
-    0.2 s: a ``stat`` at every probe tick and collection was 1% of the server's CPU."""
+    0.2 s: a ``stat`` at every probe tick and collection would add to the CPU it measures."""
     if _MARK is None:
         return False
     now = time.monotonic()

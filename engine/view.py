@@ -3,8 +3,9 @@
 :func:`build_view` reads the viewer's own concealed tiles and the public facts (melds, ponds,
 counts, the wild indicator, Gejiu's kong tiles, declarations, the public event log) and
 nothing else: never another seat's concealed tiles, nor the order of the wall, nor who is being
-asked about a claim. The leak test in ``tests/test_views.py`` re-deals every hidden tile and
-checks that each view stays identical.
+asked about a claim. :func:`engine.leaks.view_leaks` re-deals every hidden tile and checks
+that the view stays identical (after every action in ``simulate`` and in
+``tests/test_playouts.py``).
 """
 
 from __future__ import annotations

@@ -125,8 +125,8 @@ def bound_env(chan: Any, limits: Limits) -> None:
 # the debug level is checked".
 def quiet_packet_log() -> None:
     """asyncssh formats a log line for every SSH packet sent or received (its name, a plural
-    byte count) before its logger checks whether packets are logged at all (debug level 3):
-    6% of the SSH write path in a py-spy profile at 25 tables. This skips the formatting unless
+    byte count) before its logger checks whether packets are logged at all (debug level 3), a
+    share of every session's writes worth saving. This skips the formatting unless
     that level is on (``asyncssh.set_debug_level(3)`` still logs them). Once per process."""
     patch = "packet_log_quiet"
     logger_cls = asyncssh.packet.SSHPacketLogger

@@ -1,11 +1,12 @@
-"""A Textual driver bound to one SSH channel (``docs``: design/ssh-textual.md).
+"""A Textual driver bound to one SSH channel, so that many sessions share one process.
 
 Everything runs on the event loop: no threads, no termios, no signals (``LinuxDriver`` installs
 process-wide handlers and reads the server's stdin, so it is never used here). Output goes to
 the channel as UTF-8; input is decoded incrementally and fed to Textual's xterm parser.
 
-Slow clients (pitfall 7): once the channel's write buffer passes ``high_water`` bytes the
-driver stops writing frames; when the client drains, it asks the app for one full repaint.
+Slow clients (``channel.write`` buffers without limit): once the channel's write buffer passes
+``high_water`` bytes the driver stops writing frames; when the client drains, it asks the app
+for one full repaint.
 
 Keys that arrive together (one SSH packet: a laggy link, a paste without bracketed paste) are
 handed to the app one at a time: after a key Textual dispatches through its queues (one the
@@ -20,7 +21,7 @@ characters and ``input_events_per_turn`` events of it (the rest on the next turn
 session never holds the loop for long; a burst that overflows the backlog is dropped until the
 backlog has drained, and the parser then starts afresh. Events parsed behind a key being
 dispatched wait in a queue of at most ``input_events_backlog``; once it is full, what follows
-is shed unparsed (Textual's parser costs 10-25 us an event) until it has room again. After
+is shed unparsed (parsing is most of an event's cost) until it has room again. After
 any event it posts, the driver holds what follows, so a flood of mouse or focus reports is
 bounded as keys are. A bracketed paste longer than the backlog is cut: the
 app gets its first ``input_backlog`` characters, the rest is dropped up to the paste's end
@@ -88,8 +89,8 @@ class Channel(Protocol):
 
 
 def clear_parser_cache() -> None:
-    """Pitfall 3a: ``XTermParser._parse_extended_key`` is a class-level ``lru_cache`` whose
-    keys hold parsers (and through their last key event, whole apps)."""
+    """Needed for ended apps to be freed: ``XTermParser._parse_extended_key`` is a class-level
+    ``lru_cache`` whose keys hold parsers (and through their last key event, whole apps)."""
     compat_textual.clear_parser_cache()
 
 
@@ -372,7 +373,7 @@ class SSHDriver(Driver):
 
     def _shed(self, text: str, opens_paste: bool) -> None:
         """The events backlog is full: ``text`` (outside a paste) is dropped unparsed, as the
-        events it would make would be (Textual's parser costs 10-25 us an event). A parser
+        events it would make would be (parsing is most of an event's cost). A parser
         inside an escape sequence starts afresh; a paste's start marker that ends ``text``
         still opens the paste."""
         self.events_dropped += len(text)
@@ -543,7 +544,7 @@ class SSHDriver(Driver):
         w("\x1b[?1049l")  # leave the alt screen
         w("\x1b[?25h")  # show cursor
 
-    def suspend_application_mode(self) -> None:  # pitfall 4: no suspend over SSH
+    def suspend_application_mode(self) -> None:  # Ctrl-Z would stop the server: no suspend
         pass
 
     def resume_application_mode(self) -> None:
@@ -553,10 +554,10 @@ class SSHDriver(Driver):
     def can_suspend(self) -> bool:
         return False
 
-    def open_url(self, url: str, new_tab: bool = True) -> None:  # pitfall 4
+    def open_url(self, url: str, new_tab: bool = True) -> None:  # would open on the server
         pass
 
-    def deliver_binary(self, *args: Any, **kwargs: Any) -> None:  # pitfall 4
+    def deliver_binary(self, *args: Any, **kwargs: Any) -> None:  # would write the server's disk
         raise RuntimeError("file delivery is disabled over SSH")
 
     def _finish_parser(self) -> None:
@@ -566,7 +567,8 @@ class SSHDriver(Driver):
             compat_textual.finish_parser(parser)
 
     def close(self) -> None:
-        """Pitfall 3a: finish the parser's generator and clear the class-level cache."""
+        """Finish the parser's generator and clear the class-level cache, either of which would keep
+        the ended app alive."""
         self.flush()  # the terminal's modes, restored by ``stop_application_mode``
         self._closed = True
         self.disable_input()

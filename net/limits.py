@@ -39,8 +39,8 @@ class Limits:
     input_chunk: int = 2048
     input_backlog: int = 16 * 1024
     input_events_backlog: int = 256  # parsed keys waiting behind a key being dispatched
-    input_events_per_turn: int = 128  # events parsed in one turn (Textual's parser costs
-    # 10-25 us an event, whatever the chunk; past this the rest waits for the next turn)
+    input_events_per_turn: int = 128  # events parsed in one turn (parsing costs by the event,
+    # whatever the chunk; past this the rest waits for the next turn)
 
     # --- environment (AcceptEnv): only these names, this many, this long
     env_names: tuple[str, ...] = ("LANG", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "COLORTERM")

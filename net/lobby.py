@@ -191,7 +191,7 @@ class LobbyApp(ServerSide, App[Any]):
         Binding("pagedown", "scroll_tables(1)", "Scroll down", show=False),
     ]
     # stacked, not docked: two widgets docked to the same edge overlap, and the message line
-    # was hidden under the input. The list of tables scrolls (PageUp / PageDown, the typing
+    # would hide under the input. The list of tables scrolls (PageUp / PageDown, the typing
     # line keeps the keys); the title and the help stay put.
     CSS = """
     #title { height: auto; max-height: 2; padding: 1 2 0 2; }

@@ -1,9 +1,9 @@
 """What a closed session leaves behind is given back: by reference counting, at once.
 
-A session's objects were freed only by a full (generation 2) collection, which the server
-makes rare (``net.server.main``: one with 100 sessions live stopped the loop 0.4-1 s), so a
-server whose sessions came and went grew without end (3,200 lobby sessions opened and closed:
-59 MB to 1.95 GB). What held them were reference cycles, and each is broken where it is made:
+Left to the collector, a session's objects would be freed only by a full (generation 2)
+collection, which the server makes rare because it stops the loop for every session
+(``net.server.main``), so a server whose sessions come and go would grow without end. What
+would hold them are reference cycles, and each is broken where it is made:
 
 - the session's Textual apps (the lobby, the table): ``app_ended``, called as each app's
   ``run_async`` returns (``net.remote_app.ServerSide``), takes the app and every node it made
@@ -17,11 +17,9 @@ server whose sessions came and went grew without end (3,200 lobby sessions opene
 What is left for the collector is then nothing a session (none of a lobby, table, roaming or
 played session's objects is in a cycle: tests/test_net_memory.py), so no collection is
 scheduled here: the server's thresholds stay as they are, and no full collection pauses the
-loop for it (one would: 200 ms with 100 idle sessions open, ``bench churn --idle 100``).
-Taking an app apart is one turn of the loop, with what reference counting then frees: 3-4 ms
-for a lobby app, 1.6 ms for a table's waiting screen, 17 ms the longest seen (``stats()``
-counts it, ``python -m bench churn`` reports it). 5,000 sessions opened and closed: RSS
-61 -> 66 MB (lobby), 61 -> 66 MB (table), against 61 -> 1,134 MB and 61 -> 275 MB before.
+loop for it. Taking an app apart is one turn of the loop, with what reference counting then
+frees (``stats()`` counts it, ``python -m bench churn`` reports it and the RSS over thousands
+of sessions: docs/performance.md).
 """
 
 from __future__ import annotations

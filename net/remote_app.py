@@ -1,8 +1,9 @@
 """The app one SSH session runs: ``tui``'s :class:`~tui.app.MahjongApp` for a shared table,
-with what would act on the *server* switched off (pitfall 4: command palette, screenshots,
+with what would act on the *server* switched off (command palette, screenshots,
 ``open_url``, file delivery, suspend), a console built from the *client's* terminal type
-(pitfall 5), settings that are never written to the server's disk, a waiting room before the
-first hand, and chat (one line per message, cleaned by :mod:`net.sanitize`).
+(not the server's environment, which Textual reads), settings that are never written to the
+server's disk, a waiting room before the first hand, and chat (one line per message, cleaned
+by :mod:`net.sanitize`).
 """
 
 from __future__ import annotations
@@ -144,8 +145,7 @@ class WaitingScreen(InfoPanel):
     PANEL = "waiting"
     # Every new player sees this screen first, while the server serves everyone else: its text
     # is the only widget, and the screen around it is drawn as blank lines (one styled widget
-    # instead of three in the first layout and render: the screen's first work about a fifth
-    # cheaper).
+    # instead of three, so the first layout and render are cheaper).
     BLANK = True
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -308,14 +308,14 @@ class StakeScreen(InfoPanel, ModalScreen[None]):
 
 
 class ServerSide:
-    """Pitfall 4, for every app a session runs (the lobby and the table): nothing acts on the
+    """For every app a session runs (the lobby and the table): nothing acts on the
     server's machine — no command palette, suspend, URL opening, file delivery or
     screenshot. Listed first among the bases so these come before ``App``'s."""
 
     ENABLE_COMMAND_PALETTE = False
     # No text selection by mouse: a click landing on a widget being taken down (a screen
-    # switching under the pointer) made Textual's selection code raise and end the session
-    # (found by a monkey over SSH). The terminal selects text itself with Shift-drag.
+    # switching under the pointer) makes Textual's selection code raise and end the session.
+    # The terminal selects text itself with Shift-drag.
     ALLOW_SELECT = False
 
     def action_command_palette(self) -> None:
@@ -366,7 +366,7 @@ class RemoteApp(ServerSide, MahjongApp):
                 priority=True),
     )
     BINDINGS: ClassVar[list[BindingType]] = list(HELP_BINDINGS)
-    mj_remote = True  # net.server neutralises stdout/stderr redirection for these (pitfall 1)
+    mj_remote = True  # net.server neutralises stdout/stderr redirection for these
 
     ends_session = False  # the player quit the session (Ctrl-Q), not just the table
 
@@ -426,7 +426,7 @@ class RemoteApp(ServerSide, MahjongApp):
         self.chat_lines.extend(self.seat_client.table.chat_log)  # said before one came in
         self.seat_client.subscribe_info(self._on_info)
 
-    # --- table info and chat: callbacks only post (pitfall 2) ------------------------------
+    # --- table info and chat: callbacks only post (they run as another session) ----------
     def _on_info(self, info: TableInfo | ChatLine) -> None:
         self.post_message(InfoChanged(info))
 
@@ -492,8 +492,8 @@ class RemoteApp(ServerSide, MahjongApp):
     def get_default_screen(self) -> Screen[Any]:
         """A session at a waiting table starts on the waiting screen itself, not on Textual's
         blank default screen with the waiting screen pushed over it: composing, laying out
-        and resuming that blank screen (and its toast rack and tooltip) was about a fifth of
-        a new session's first work on the server."""
+        and resuming that blank screen (and its toast rack and tooltip) would be a good part
+        of a new session's first work on the server."""
         table = self.seat_client.table
         if table.state is TableState.WAITING:
             self.info = table.info()

@@ -1,5 +1,5 @@
 """``mahjong-ssh serve``: one asyncssh server, one Textual app per SSH session, one table
-registry shared by all (design/ssh-textual.md).
+registry shared by all, so that every table is one object whichever session acts on it.
 
 Login: the SSH public key is the account, the SSH user name the nickname (made unique); with
 ``allow_anonymous`` a client without a key gets in by keyboard-interactive with no question,
@@ -102,7 +102,7 @@ STOPPING_TEXT = ("The server is stopping; your game is saved and resumes when it
                  "服务器正在关闭，对局已保存，重启后继续。")
 
 
-# --- pitfall 1: no stdout/stderr redirection for SSH apps (tui.compat_textual) -------------
+# --- no stdout/stderr redirection for SSH apps (tui.compat_textual) -------------------------
 neutralise_redirects = compat_textual.neutralise_redirects
 
 
@@ -848,10 +848,10 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.chan.write((text + "\r\n").encode("utf-8"))
 
 
-# Ciphers the server offers. Not chacha20-poly1305, which clients prefer: asyncssh does it in
-# 22.6 µs per 1.8 KB frame against 5.5 µs for AES-GCM and 4.7 µs for AES-CTR with an EtM MAC
-# (measured with asyncssh.encryption on this machine), and every frame of every session is
-# encrypted on the one event loop. All are standard; OpenSSH then picks aes128-ctr.
+# Ciphers the server offers. Not chacha20-poly1305, which clients prefer: asyncssh does it
+# several times slower than AES-GCM or AES-CTR with an EtM MAC (docs/performance.md), and every
+# frame of every session is encrypted on the one event loop. All are standard; OpenSSH then
+# picks aes128-ctr.
 ENCRYPTION_ALGS = ("aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "aes128-ctr",
                    "aes192-ctr", "aes256-ctr")
 
@@ -903,7 +903,7 @@ class MahjongServer:
     async def start(self) -> int:
         neutralise_redirects()
         # the session apps, imported now rather than by the first player's connect (which
-        # paid 80-100 ms for it)
+        # would wait for the import)
         import net.lobby
         import net.remote_app  # noqa: F401
         self.data_dir.mkdir(parents=True, exist_ok=True)
@@ -1032,13 +1032,11 @@ def main(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
-    # The design note found default thresholds cost 20-40% CPU at this scale and chose
-    # (10_000, 20, 100). Measured here (bench server, 25 tables, three alternated pairs),
-    # young collections of 2_000 objects and a middle one every 10 keep every pause short
-    # (worst 14-18 ms instead of 72-108 ms; p99 key latency 65-259 ms instead of 94-284 ms;
-    # 2.4% of the time in GC instead of 2.0%). A full collection of 100 sessions stops the loop
-    # for 0.4-1 s, so it stays as rare as before: 1000 middle collections, the same 20 million
-    # allocations as 100 x 20 x 10_000 (with (2_000, 10, 100) one came within a minute).
+    # The default thresholds collect too often for this many objects, and larger young
+    # generations pause longer: young collections of 2_000 objects and a middle one every 10
+    # keep every pause short (docs/performance.md). A full collection of many sessions stops
+    # the loop for long, so it stays rare: one every 1000 middle collections, about 20 million
+    # allocations.
     gc.set_threshold(2_000, 10, 1_000)
     fixed_mmap_threshold()
     config = ServerConfig(
@@ -1068,8 +1066,8 @@ def main(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     # Everything is saved and closed: leave without the interpreter's teardown, which with a
-    # large heap took over 10 s (every object freed one by one, and the frozen ones scanned).
-    # What was registered to run at exit (the benchmark's probes, logging's flush) still runs.
+    # large heap is slow (every object freed one by one, and the frozen ones scanned). What was
+    # registered to run at exit (the benchmark's probes, logging's flush) still runs.
     run_exit_functions = getattr(atexit, "_run_exitfuncs", None)
     if run_exit_functions is not None:
         run_exit_functions()
@@ -1082,9 +1080,9 @@ def main(args: argparse.Namespace) -> int:
 def fixed_mmap_threshold(threshold: int = 128 * 1024) -> bool:
     """glibc serves a large allocation from mmap, and gives it back when freed, only below a
     threshold that it raises each time such a block is freed: after a few passphrase hashes
-    (16 MiB each, net/accounts.py) they came from the heap and stayed (+48 MB after a failed
-    login flood; +0.7 MB with the threshold fixed at its initial 128 KiB). Fixing it keeps
-    large blocks returnable. False where there is no glibc."""
+    (16 MiB each, net/accounts.py) they would come from the heap and stay there, the RSS of a
+    failed-login flood kept for good (docs/performance.md, auth-flood). Fixing it at its initial
+    128 KiB keeps large blocks returnable. False where there is no glibc."""
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
         return bool(libc.mallopt(M_MMAP_THRESHOLD, threshold))

@@ -94,9 +94,8 @@ class LightScreen:
     """A terminal screen that knows just what Textual sends: cursor moves (CUP and relative),
     text (wide characters take two cells), erases; colours and modes are skipped.
 
-    About ten times cheaper than pyte (425 ms against 40 ms for the 300 KB of a Gejiu hand's
-    first 30 actions), so a benchmark's hundreds of clients measure the
-    server, not themselves. ``display`` reads as pyte's does (tests compare the two).
+    Much cheaper than pyte (docs/performance.md), so a benchmark's hundreds of clients measure
+    the server, not themselves. ``display`` reads as pyte's does (tests compare the two).
     """
 
     def __init__(self, columns: int = 80, lines: int = 24) -> None:

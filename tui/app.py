@@ -134,7 +134,7 @@ class MahjongApp(App[None]):
     # --- start-up -------------------------------------------------------------------------
     def get_css_variables(self) -> dict[str, str]:
         """The theme's CSS variables, generated once per theme in the process: a theme's
-        colour system took about 0.75 ms to generate, twice for every new session."""
+        colour system is dear to generate, and every new session would do it twice."""
         theme = self.current_theme
         known = _CSS_VARIABLES.get(theme.name)
         if known is None or known[0] is not theme:
@@ -166,7 +166,8 @@ class MahjongApp(App[None]):
     def table_now(self) -> bool:
         """Whether the table screen opens at once when the client already has a game (a
         remote session at a table still waiting for its players opens it with the first
-        update instead: building it was a quarter of the server's CPU for such a connect)."""
+        update instead: building it before would be much of the server's work for such a
+        connect)."""
         return True
 
     def open_table(self) -> None:

@@ -13,8 +13,8 @@ The fixes, applied once per process by the entry points (``serve`` and ``play``)
 A ``Strip`` caches what it derives in its own caches, and two of them can hold the strip
 itself: ``divide`` at the strip's own end (the compositor divides every line it draws, and for
 a full-width line that is the one cut) and ``crop_extend`` to its own width. A strip that
-refers to itself is cyclic garbage once dropped, so every line drawn was left for the garbage
-collector: with 40 sessions its pauses reached 90 ms of CPU (``python -m bench server``).
+refers to itself is cyclic garbage once dropped, so every line drawn would be left for the
+garbage collector, whose pauses stop every session of the server.
 The fixes return what the originals return in those cases, without caching the strip in
 itself.
 
@@ -30,37 +30,37 @@ defaults, again on each theme change): in a server with many sessions, most of t
 session. Parsed rules depend only on the CSS, where it came from and the theme's variables, and
 nothing changes them after parsing, so one process-wide cache, keyed on all of these, serves
 every app. Likewise the theme's variables as CSS tokens, which markup with a ``$variable``
-needs (0.75 ms per app, again after each theme change, and 1,600 tokens for the collector to
-scan at 25 tables).
+needs (otherwise made by every app, again after each theme change, each token one more
+object for the collector to scan).
 
 An ``Input`` inserts a printable key as it handles it, but its own bound keys (backspace,
 Ctrl-U, Enter, the arrows) bubble up to the app first, three queues later, and only then run.
 Keys that arrive together (one SSH packet: a laggy link, a paste without bracketed paste,
-``tmux send-keys``) were applied out of order: ``abc`` then Backspace + ``q`` left ``abc``, and
-Ctrl-U + ``friday`` + Enter in the lobby cleared the line after typing it and submitted nothing
-(Textual issue 6605). The fix runs the input's own non-priority bindings as the input handles
-the key, as the app would have run them (priority bindings were already checked on the way
-down), so every key takes effect in the order typed.
+``tmux send-keys``) would be applied out of order: ``abc`` then Backspace + ``q`` would leave
+``abc``, and Ctrl-U + ``friday`` + Enter in the lobby would clear the line after typing it and
+submit nothing (Textual issue 6605). The fix runs the input's own non-priority bindings as the
+input handles the key, as the app would have run them (priority bindings were already checked
+on the way down), so every key takes effect in the order typed.
 
 A ``Strip`` makes seven caches (``FIFOCache`` objects) as it is made, and most strips use one or
-none of them: each cache is made when first used instead. A strip drawn into a terminal was
-eight objects for the collector to scan instead of one; in the server, a seventh of what its
-middle-generation collections scanned (``MJ_BENCH_YOUNG=1``).
+none of them: each cache is made when first used instead, so that a strip drawn into a
+terminal is one object for the collector to scan, not eight.
 
 Memory, for a server whose sessions come and go (``python -m bench churn``). An app is a web of
 reference cycles (every node and its styles, its signals, its bindings, its message queue), so
-an ended app was freed only by a full collection, which the server makes rare: 3,200 sessions
-opened and closed took its RSS from 59 MB to 1.95 GB. ``release_app`` takes an app that has run
+an ended app would be freed only by a full collection, which the server makes rare, and a
+server whose sessions come and go would grow without end. ``release_app`` takes an app that has run
 to its end apart so that reference counting frees it at once: every node made while it ran
 (``track_nodes``) gives up what it holds, and so does the app, but for what is read of it
 afterwards (its return value and code, its exception, ``RELEASE_KEEPS``). Two cycles Textual
-made without an app ending are gone too: a laid-out screen's ``Compositor._arrange_root`` called
-itself through a closure that held itself, and with it the map of every widget laid out (a
-cycle per layout, holding widgets of screens long gone); an ``LRUCache`` links its entries in a
-ring, which stayed a cycle after ``clear()`` or once the cache was dropped (it is unlinked now).
-And ``StylesCache.get_inner_outer``, a method cached process-wide with ``lru_cache(1024)``, kept
-the last 1,024 widgets' style caches (every line each had drawn) alive through its keys: about
-10 MB of sessions long gone. Its answer depends only on the two colours, which are now the key.
+makes without an app ending are broken too: a laid-out screen's ``Compositor._arrange_root``
+calls itself through a closure that holds itself, and with it the map of every widget laid out
+(a cycle per layout, holding widgets of screens long gone); an ``LRUCache`` links its entries
+in a ring, which stays a cycle after ``clear()`` or once the cache is dropped (the fix unlinks
+it). And ``StylesCache.get_inner_outer``, a method cached process-wide with
+``lru_cache(1024)``, would keep the last 1,024 widgets' style caches (every line each had
+drawn) alive through its keys, sessions long gone; its answer depends only on the two colours,
+which the fix makes the key.
 """
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ def _chunk_content(text: str) -> Content:
 
 @lru_cache(maxsize=4096)
 def line_content(text: str) -> Content:
-    """One line of markup as content. Parsing Textual's markup was a third of the CPU of
+    """One line of markup as content. Parsing Textual's markup would be much of the CPU of
     showing a hand's result, and most lines differ between the four seats (each names the
     seats as the viewer sees them), so a line is parsed piece by piece (:func:`markup_chunks`)
     and each piece once per process: the tiles, the seat names and the labels repeat."""

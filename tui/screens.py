@@ -240,7 +240,7 @@ class SettingsScreen(_Page):
 
     def _highlight_chosen(self) -> None:
         """Each row's highlight starts on its chosen button (Textual starts on the first, so
-        a Chinese player's → Enter took 中文 again instead of moving to it)."""
+        a Chinese player's → Enter would take 中文 again instead of moving to it)."""
         for radio_set in self.query(RadioSet):
             if radio_set.pressed_index >= 0:
                 compat_textual.highlight_radio(radio_set, radio_set.pressed_index)

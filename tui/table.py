@@ -236,8 +236,8 @@ class TableView(Widget):
 
         A hand's result is shown this way, in the table's own widget: every session of a table
         shows it at the same moment, and a screen of its own (pushed, styled, composited, then
-        popped and the table laid out and composited again) cost each session about twice the
-        CPU to show and more to close. Each line is styled into a strip once per show; the rows
+        popped and the table laid out and composited again) would cost each session much more
+        CPU to show and to close. Each line is styled into a strip once per show; the rows
         are written as the table's are."""
         self._tv_page = lines
         self._tv_page_keys = keys

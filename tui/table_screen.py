@@ -226,8 +226,8 @@ class TableScreen(Screen[None]):
 
         Textual's ``set_timer`` costs several times more: each timer is a task, its creation
         takes the screen's ``repr``, and each firing inspects a new ``partial``'s signature —
-        with a timer per session per move, 5% of the server's CPU at 25 tables (``call_next``
-        wraps the callback in a new ``partial`` too)."""
+        with a timer per session per move, a share of the server's CPU worth saving
+        (``call_next`` wraps the callback in a new ``partial`` too)."""
         return self.mj.client.clock.call_later(delay, partial(self._run_later, callback))
 
     def _run_later(self, callback: Callable[[], None]) -> None:
@@ -292,8 +292,8 @@ class TableScreen(Screen[None]):
         self.ui.message = ""
         self.ui.prompt = None
         # The table has posted its new view to this app already: drawing now would only paint
-        # the old view without its prompt, one frame before the new one (a fifth of the CPU
-        # of a key at a four-player table). Should no update come, draw anyway.
+        # the old view without its prompt, one frame before the new one (work spent on every
+        # key, at every seat). Should no update come, draw anyway.
         self._later(0.3, partial(self._redraw_if_still, before))
 
     def _redraw_if_still(self, before: TableUpdate | None) -> None:

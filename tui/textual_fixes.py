@@ -1,5 +1,5 @@
-"""The Textual fixes' former home: ``tui.compat_textual`` holds them (and every other use of
-Textual's internals) now; these names stay for the callers and tests that import them here."""
+"""The Textual fixes under the names their callers and tests import: the fixes themselves,
+with every other use of Textual's internals, are in ``tui.compat_textual``."""
 
 from tui.compat_textual import (
     _STRIP_CACHES,
