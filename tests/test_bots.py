@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from engine.actions import Action, ActionType
-from engine.bots import LEVELS, HardPlayer, NormalPlayer, make_player, suggest_discard
+from engine.bots import LEVELS, HardPlayer, NormalPlayer, make_player
 from engine.bots.hard import ROB_MAX
 from engine.bots.normal import Seat
 from engine.bots.shape import NO_MELDS, HandEval, distance
@@ -186,11 +186,6 @@ def test_hard_facing_gejiu_ting_avoids_the_riskiest_tile() -> None:
     assert NormalPlayer().choose(view) == Action.discard(parse_tile("E"))  # no defence
     assert HardPlayer().choose(view) == Action.discard(parse_tile("F"))
 
-
-def test_suggest_discard_is_the_normal_discard() -> None:
-    hand = rigged_hand("shangrao", {E: "5m 123p 456p 789s EEE 9p"}, wild="5m")
-    assert suggest_discard(build_view(hand, E)) == Action.discard(parse_tile("9p"))
-    assert suggest_discard(build_view(hand, S)) is None  # not S's move
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final, Protocol
 
-from engine.actions import Action, ActionType
+from engine.actions import Action
 from engine.bots.basic import BasicPlayer
 from engine.bots.hard import HardPlayer
 from engine.bots.normal import NormalPlayer
@@ -33,16 +33,4 @@ def make_player(level: str) -> Player:
     raise ValueError(f"unknown computer level {level!r} (one of: {', '.join(LEVELS)})")
 
 
-_HINTER: Final = NormalPlayer()
-
-
-def suggest_discard(view: View) -> Action | None:
-    """The ``normal`` player's discard for the table's hint, or ``None`` when the seat has no
-    discard to make now (its claim decisions are not hinted)."""
-    if not view.my_move or not any(a.type is ActionType.DISCARD for a in view.legal):
-        return None
-    return _HINTER.discard(view)
-
-
-__all__ = ["LEVELS", "BasicPlayer", "HardPlayer", "NormalPlayer", "Player", "make_player",
-           "suggest_discard"]
+__all__ = ["LEVELS", "BasicPlayer", "HardPlayer", "NormalPlayer", "Player", "make_player"]
