@@ -25,11 +25,6 @@ class MeldType(enum.Enum):
         return self in (MeldType.MGANG, MeldType.BGANG, MeldType.AGANG)
 
     @property
-    def is_exposed_claim(self) -> bool:
-        """Made with a claimed discard (chi, peng, 明杠; a 补杠 grows out of a peng)."""
-        return self in (MeldType.CHI, MeldType.PENG, MeldType.MGANG, MeldType.BGANG)
-
-    @property
     def zh(self) -> str:
         return {"chi": "吃", "peng": "碰", "mgang": "明杠", "bgang": "补杠", "agang": "暗杠"}[
             self.value

@@ -24,12 +24,6 @@ def seat_name(seat: int) -> str:
     return SEAT_LETTERS[seat]
 
 
-def parse_seat(text: str) -> int:
-    if text not in ("E", "S", "W", "N"):
-        raise ValueError(f"not a seat: {text!r} (E, S, W or N)")
-    return SEAT_LETTERS.index(text)
-
-
 class WinMethod(enum.Enum):
     """``how`` in the ``score`` input."""
 

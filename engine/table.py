@@ -208,7 +208,6 @@ class Hand:
         self.dealer_discards = 0
         self.last_drawer: int | None = None
         self.last_discard: tuple[int, TileId] | None = None
-        self.win_option_declined = False  # for 偷机: a 宝吊 win was legal this turn
         # claim / rob windows
         self.window_tile: TileId | None = None
         self.window_from: int | None = None
@@ -435,7 +434,6 @@ class Hand:
         self.after_claim = False
         self.kongs_in_turn = 0
         self.from_replacement = False
-        self.win_option_declined = False
         if self.ruleset.hand_is_drawn(self.remaining()):
             self.events.append(Event(EventType.EXHAUSTED))
             self._end_hand()

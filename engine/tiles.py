@@ -42,7 +42,6 @@ WHITE: Final = 33  # 白 B
 
 WINDS: Final = (EAST, SOUTH, WEST, NORTH)
 DRAGONS: Final = (RED, GREEN, WHITE)
-HONOURS: Final = WINDS + DRAGONS
 
 SUIT_LETTERS: Final = "mps"
 HONOUR_LETTERS: Final = "ESWNZFB"
@@ -82,23 +81,8 @@ def suit_of(kind: Kind) -> int:
     return kind // 9 if kind < 27 else HONOR
 
 
-def rank_of(kind: Kind) -> int:
-    """Rank 1–9 of a suited kind; 0 for honours."""
-    return kind % 9 + 1 if kind < 27 else 0
-
-
-def make_kind(suit: int, rank: int) -> Kind:
-    if not (0 <= suit <= 2 and 1 <= rank <= 9):
-        raise ValueError(f"no suited tile of suit {suit} rank {rank}")
-    return suit * 9 + rank - 1
-
-
 def is_honour(kind: Kind) -> bool:
     return kind >= 27
-
-
-def is_suited(kind: Kind) -> bool:
-    return kind < 27
 
 
 def is_terminal(kind: Kind) -> bool:
@@ -108,10 +92,6 @@ def is_terminal(kind: Kind) -> bool:
 
 def is_terminal_or_honour(kind: Kind) -> bool:
     return kind >= 27 or kind % 9 in (0, 8)
-
-
-def kind_of(tile_id: TileId) -> Kind:
-    return tile_id // 4
 
 
 def kind_to_str(kind: Kind) -> str:
@@ -280,7 +260,3 @@ def from_counts(counts: Sequence[int]) -> list[Kind]:
     for k, n in enumerate(counts):
         out.extend([k] * n)
     return out
-
-
-def all_kinds() -> range:
-    return range(NUM_KINDS)

@@ -107,9 +107,6 @@ class Wall:
         self.taken.add(pos)
         return self.seq[pos]
 
-    def peek_position(self, pos: int) -> TileId:
-        return self.seq[pos]
-
     def undrawn(self) -> list[TileId]:
         """The tiles still in the wall (any order)."""
         return [t for i, t in enumerate(self.seq) if i not in self.taken]

@@ -75,7 +75,7 @@ class Keyless:
         self.store = store
         self.limits = limits
         self._hashing = asyncio.Semaphore(max(1, limits.hash_concurrency))
-        self.pruned = store.forget_guests(time.time() - GUEST_KEPT)
+        store.forget_guests(time.time() - GUEST_KEPT)
 
     def lookup(self, wanted: str) -> NameLookup:
         row = self.store.keyless_row(wanted)

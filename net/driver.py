@@ -58,7 +58,6 @@ SETTLE_MAX = 0.5  # a key waits at most this long behind the one before it
 DROP_NOTICE = "Too much input at once: some keys were dropped 输入过多，部分按键已丢弃"
 PASTE_START = "\x1b[200~"  # bracketed paste (mode 2004), as the terminal sends it
 PASTE_END = "\x1b[201~"
-ESC = "\x1b"
 SEQUENCE_MAX = 33  # Esc and the 32 characters past which Textual's parser gives a sequence up
 
 
@@ -115,7 +114,6 @@ class SSHDriver(Driver):
         self.high_water = high_water
         self.dropping = False  # frames are being dropped until the client drains
         self.frames_dropped = 0
-        self.bytes_written = 0
         self._parser: XTermParser | None = None
         self._decoder = getincrementaldecoder("utf-8")(errors="replace")
         self._input_enabled = False
@@ -150,11 +148,6 @@ class SSHDriver(Driver):
     def backlog_bytes(self) -> int:
         """Input bytes waiting to be parsed."""
         return len(self._backlog)
-
-    @property
-    def held_events(self) -> int:
-        """Parsed events waiting behind one the app is still dispatching."""
-        return len(self._held)
 
     @classmethod
     def factory(cls, channel: Channel, **kwargs: Any) -> Callable[..., SSHDriver]:
@@ -198,7 +191,6 @@ class SSHDriver(Driver):
             self.frames_dropped += 1
             return
         raw = data.encode("utf-8", "replace")
-        self.bytes_written += len(raw)
         try:
             channel.write(raw)
         except Exception:  # the channel closed under us

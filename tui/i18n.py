@@ -6,9 +6,7 @@ both languages.
 
 from __future__ import annotations
 
-from typing import Final, Literal
-
-Lang = Literal["en", "zh"]
+from typing import Final
 
 SEAT_WINDS_ZH: Final = "东南西北"
 SEAT_WINDS_EN: Final = "ESWN"

@@ -83,7 +83,6 @@ class TableRows:
         self._log = LogRow()
         self._ready: tuple[object, tuple[Kind | None, dict[Kind, str]]] = ((), (None, {}))
         self._waits: tuple[object, list[Piece] | None] = ((), None)
-        self.regions_built = 0  # regions drawn again by the last build (tests, bench)
         # a large terminal's rows moved to the middle, by the table-sized row they come from
         self._shifted: dict[int, tuple[Row, Row]] = {}
         self._shift_x = 0
@@ -97,7 +96,6 @@ class TableRows:
         draw(c)
         rows = {y: shared_row(r) for y, r in c.rows.items()}
         self._regions[name] = (key, rows)
-        self.regions_built += 1
         return rows
 
     def build(self, update: TableUpdate, ui: UiState, width: int, height: int) -> list[Row]:
@@ -127,7 +125,6 @@ class TableRows:
         return out
 
     def _build(self, update: TableUpdate, ui: UiState, width: int, height: int) -> list[Row]:
-        self.regions_built = 0
         if width < MIN_WIDTH or height < MIN_HEIGHT:
             c = Canvas(width, height)
             _too_small(c, ui.lang, ui.small_waits, watching=update.view.viewer is None)

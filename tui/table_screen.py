@@ -22,7 +22,7 @@ from engine.table import Phase
 from tui import compat_textual
 from tui.client import TableUpdate
 from tui.clock import Timer
-from tui.faces import Face, name
+from tui.faces import name
 from tui.i18n import tr
 from tui.layout import MIN_HEIGHT, MIN_WIDTH
 from tui.prompts import Choice, Prompt, claim_prompt, kong_prompt
@@ -472,10 +472,3 @@ class TableScreen(Screen[None]):
         else:
             self._quit_armed = now
             self._say("quit_again")
-
-
-def face_of(value: str | None) -> Face | None:
-    try:
-        return Face(value) if value else None
-    except ValueError:
-        return None

@@ -284,21 +284,12 @@ class Ruleset:
         """The kinds that would complete ``concealed`` (3n+1 tiles)."""
         return sorted(waits(self.shapes, concealed, melds, wild))
 
-    def maybe_ready(
-        self, concealed: Sequence[Kind], melds: Sequence[Meld], wild: Kind | None = None
-    ) -> bool:
-        """A cheap test that never says no to a hand that is one tile from winning
-        (``concealed`` has 3n+1 tiles): one joker completes some shape. ``False`` means no
-        tile can complete it, so the table skips the exact test."""
-        counts = [0] * 34
-        for k in concealed:
-            counts[k] += 1
-        return self.maybe_ready_counts(counts, melds, wild)
-
     def maybe_ready_counts(
         self, counts: Sequence[int], melds: Sequence[Meld], wild: Kind | None = None
     ) -> bool:
-        """:meth:`maybe_ready` over a 34-entry count array (left unchanged)."""
+        """A cheap test that never says no to a hand that is one tile from winning (``counts``,
+        a 34-entry count array left unchanged, holds 3n+1 tiles): one joker completes some
+        shape. ``False`` means no tile can complete it, so the table skips the exact test."""
         counts = list(counts)
         jokers = 1
         if wild is not None:

@@ -241,13 +241,6 @@ def item(zh: str, en: str, value: str, tiles: Iterable[Kind] = ()) -> Item:
     return Item(zh, en, value, tuple(tiles))
 
 
-def meld_counts(melds: Sequence[Meld]) -> dict[MeldType, int]:
-    out: dict[MeldType, int] = {}
-    for m in melds:
-        out[m.type] = out.get(m.type, 0) + 1
-    return out
-
-
 def suit_profile(tiles: Sequence[Kind]) -> tuple[bool, bool, bool]:
     """(one suit only, no honours; suited tiles in one suit with >= 1 honour; all honours)."""
     suits = {k // 9 for k in tiles if k < 27}
