@@ -1,5 +1,16 @@
-"""The server's parts without sockets, and the design note's eight pitfalls
-(design/ssh-textual.md): each has a test here or in ``test_net.py``."""
+"""The server's parts without sockets, and the eight pitfalls of serving Textual apps over
+SSH in one process, each with a test here or in ``test_net.py``:
+
+1. Textual wraps each app's life in ``redirect_stdout``/``stderr``; overlapping sessions
+   restore them out of order, so the server neutralises the redirect.
+2. ``active_app`` is a context variable: work across sessions goes through ``post_message``.
+3. Ended apps leak through the xterm parser's class-level cache.
+4. Nothing acts on the server: no command palette, screenshots, URLs, file delivery, suspend.
+5. The colours follow the client's terminal, not the server's environment.
+6. Esc timing: a lone Esc, and a sequence split across packets.
+7. ``channel.write`` buffers without limit: a slow client's frames are dropped, then repainted.
+8. One loop serves everyone: an unchanged view is not sent again.
+"""
 
 from __future__ import annotations
 
