@@ -45,9 +45,9 @@ serve: $(STAMP)
 	$(BIN)/mahjong-ssh serve --host 127.0.0.1 --port 2222
 
 lint: $(STAMP)
-	$(BIN)/ruff check engine tui net tests bench
+	$(BIN)/ruff check engine tui net tests bench testkit
 	$(BIN)/mypy engine
-	$(BIN)/mypy tui net
+	$(BIN)/mypy tui net testkit
 	$(BIN)/lint-imports
 
 test: lint

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import sys
-import time
 from pathlib import Path
 
 import asyncssh
@@ -18,18 +17,8 @@ from net.limits import Limits
 from net.remote_app import RemoteApp
 from net.server import MahjongServer
 from net.shared_table import SharedTable
-from net.testing import LightScreen, PtyClient, fast_config, run_command, start_server
-
-
-@pytest.fixture
-async def server(tmp_path: Path):
-    srv = await start_server(fast_config(tmp_path))
-    yield srv
-    await srv.close()
-
-
-def new_key() -> asyncssh.SSHKey:
-    return asyncssh.generate_private_key("ssh-ed25519")
+from testkit.ssh import LightScreen, PtyClient, fast_config, new_key, run_command, start_server
+from tests.support.waiting import until
 
 
 async def join(srv: MahjongServer, name: str, key: asyncssh.SSHKey | None, command: str,
@@ -47,14 +36,6 @@ async def seated(srv: MahjongServer, table: str, n: int) -> SharedTable:
             return t
         await asyncio.sleep(0.02)
     raise AssertionError(f"{n} players never sat at {table}")
-
-
-async def until(cond, timeout: float = 10.0, what: str = "condition") -> None:
-    end = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out: {what}")
-        await asyncio.sleep(0.01)
 
 
 def key_for(t: SharedTable, seat: int) -> str:

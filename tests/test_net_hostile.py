@@ -15,26 +15,8 @@ import pytest
 
 from net.limits import Limits, early_drop
 from net.server import MahjongServer, Session
-from net.testing import PtyClient, _Client, fast_config, run_command, start_server
-
-
-def new_key() -> asyncssh.SSHKey:
-    return asyncssh.generate_private_key("ssh-ed25519")
-
-
-@pytest.fixture
-async def server(tmp_path: Path):
-    srv = await start_server(fast_config(tmp_path))
-    yield srv
-    await srv.close()
-
-
-async def until(cond: Any, timeout: float = 10.0, what: str = "condition") -> None:
-    end = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out: {what}")
-        await asyncio.sleep(0.01)
+from testkit.ssh import LoginClient, PtyClient, fast_config, new_key, run_command, start_server
+from tests.support.waiting import until
 
 
 def app_sessions(srv: MahjongServer) -> list[Session]:
@@ -86,7 +68,7 @@ async def test_only_a_few_short_known_environment_variables_are_kept(
 
 
 # --- authentication -----------------------------------------------------------------------------
-class _WrongForever(_Client):
+class _WrongForever(LoginClient):
     """A keyless client that answers every prompt wrongly and asks again, for ever."""
 
     def kbdint_challenge_received(self, name: str, instructions: str, lang: str,

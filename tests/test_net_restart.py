@@ -15,7 +15,7 @@ from pathlib import Path
 import asyncssh
 
 from net.store import Store
-from net.testing import PtyClient
+from testkit.ssh import PtyClient
 
 ROOT = Path(__file__).resolve().parent.parent
 

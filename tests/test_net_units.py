@@ -28,7 +28,8 @@ from net.server import (
 )
 from net.shared_table import TableConfig
 from net.store import Account, Store
-from net.testing import FakeApp, FakeChannel, PtyClient, fast_config, start_server
+from testkit.fakes import FakeApp, FakeChannel
+from testkit.ssh import PtyClient
 
 
 # --- sanitising -------------------------------------------------------------------------------
@@ -338,12 +339,6 @@ async def test_pitfall_7_frames_are_dropped_then_repainted() -> None:
     assert bytes(chan.out).endswith(b"frame 4") and chan.writes == 2
 
 
-@pytest.fixture
-async def server(tmp_path: Path):
-    srv = await start_server(fast_config(tmp_path))
-    yield srv
-    await srv.close()
-
 
 async def test_pitfall_7_a_stalled_client_does_not_hold_up_the_others(
         server: MahjongServer) -> None:
@@ -472,7 +467,7 @@ class ScreenClient:
     """What ``bench.bench_server.TableDriver`` needs of a client: a light screen and keys."""
 
     def __init__(self) -> None:
-        from net.testing import LightScreen
+        from testkit.ssh import LightScreen
 
         self.screen = self.stream = LightScreen(80, 24)
         self.sent: list[str] = []

@@ -17,7 +17,7 @@ from bench.bench_tui import ScriptedClient
 from engine.actions import Action
 from engine.table import Phase
 from engine.view import build_view
-from tests.test_tui_delivery import running
+from tests.support.tui import running
 from tui.app import MahjongApp
 from tui.client import TableUpdate
 from tui.refusal import Refusal
