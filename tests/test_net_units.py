@@ -14,6 +14,7 @@ import pytest
 from textual import events
 from textual._xterm_parser import XTermParser
 
+from net import remote_app
 from net.driver import SSHDriver
 from net.registry import Registry
 from net.remote_app import RemoteApp, color_system
@@ -341,7 +342,9 @@ async def test_pitfall_7_frames_are_dropped_then_repainted() -> None:
 
 
 async def test_pitfall_7_a_stalled_client_does_not_hold_up_the_others(
-        server: MahjongServer) -> None:
+        server: MahjongServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    # each chat line its own toast without the 3 s between toasts (what is drawn is the same)
+    monkeypatch.setattr(remote_app, "CHAT_TOAST_GAP", 0.1)
     server.config.write_high_water = 4096
     slow = PtyClient()
     await slow.connect(server.port, "slow", None, command="join st", window=4096)
