@@ -30,12 +30,12 @@ async def join(srv: MahjongServer, name: str, key: asyncssh.SSHKey | None, comma
 
 
 async def seated(srv: MahjongServer, table: str, n: int) -> SharedTable:
-    for _ in range(200):
+    def sat() -> bool:
         t = srv.registry.tables.get(table)
-        if t is not None and sum(1 for s in t.seats if s.clients) >= n:
-            return t
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"{n} players never sat at {table}")
+        return t is not None and sum(1 for s in t.seats if s.clients) >= n
+
+    await until(sat, 4.0, f"{n} players to sit at {table}")
+    return srv.registry.tables[table]
 
 
 def key_for(t: SharedTable, seat: int) -> str:
@@ -509,10 +509,10 @@ async def test_escape_sequences_in_nickname_and_chat_arrive_harmless(
     assert "evil" in names and all("\x1b" not in n for n in names)
     await b.wait_for("evil")
     a.send("/")
-    await asyncio.sleep(0.2)
+    await a.wait_for("Enter: send 发送")
     # a bracketed paste hands the raw text, escapes included, to the chat line
     a.send("\x1b[200~hi \x1b]52;c;cHduZWQ=\x07there\x1b[31m red\x1b[201~")
-    await asyncio.sleep(0.2)
+    await a.wait_for("red")
     a.send("\r")
     await b.wait_for(lambda text: "there" in text and "red" in text)
     raw = bytes(b.raw)

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,15 @@ import pytest
 
 from net.limits import Limits, early_drop
 from net.server import MahjongServer, Session
-from testkit.ssh import LoginClient, PtyClient, fast_config, new_key, run_command, start_server
+from testkit.ssh import (
+    LoginClient,
+    MakeServer,
+    PtyClient,
+    fast_config,
+    new_key,
+    run_command,
+    start_server,
+)
 from tests.support.waiting import until
 
 
@@ -400,9 +409,12 @@ async def test_a_flood_of_tiny_packets_is_held_back_by_flow_control(
     await c.close()
 
 
-async def test_a_busy_chat_does_not_cover_the_table(server: MahjongServer) -> None:
+async def test_a_busy_chat_does_not_cover_the_table(make_server: MakeServer) -> None:
     """Chat toasts come at most one every few seconds, the lines between them counted in
     it; a line over the rate is refused to its sender, who is told."""
+    # the default bursts, refilled once a minute: a slow run earns no extra line meanwhile
+    server = await make_server(limits=replace(Limits(), chat_per_minute=1,
+                                              chat_per_table_minute=1))
     player = PtyClient(80, 24)
     await player.connect(server.port, "reader", new_key(), command="join loud")
     await player.wait_for("press S")

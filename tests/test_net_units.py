@@ -31,6 +31,7 @@ from net.shared_table import TableConfig
 from net.store import Account, Store
 from testkit.fakes import FakeApp, FakeChannel
 from testkit.ssh import PtyClient
+from tests.support.waiting import until
 
 
 # --- sanitising -------------------------------------------------------------------------------
@@ -243,15 +244,12 @@ async def test_pitfall_6_lone_esc_and_split_sequences() -> None:
     assert app.pressed() == ["up"]
     d.feed(b"\x1b")
     assert app.pressed() == ["up"]  # not yet: it may start a sequence
-    for _ in range(50):
-        await asyncio.sleep(0.02)
-        if "escape" in app.pressed():
-            break
+    await until(lambda: "escape" in app.pressed(), 1.0, "the lone Esc")
     assert app.pressed() == ["up", "escape"]
     d.feed("一x".encode()[:2])  # a character split across packets
     d.feed("一x".encode()[2:])
-    await asyncio.sleep(0.05)  # x waits until the app has dispatched 一
-    assert app.pressed()[-2:] == ["一", "x"]
+    await until(lambda: app.pressed()[-2:] == ["一", "x"], 1.0,
+                "x, once the app has dispatched 一")
     d.close()
 
 
@@ -275,8 +273,7 @@ async def test_keys_the_app_takes_at_once_are_not_posted() -> None:
     d.start_application_mode()
     d.feed(b"\x1b[Dqx\x1b[200~x\x1b[201~")
     assert app.taken == ["left"] and app.pressed() == ["q"]  # x waits behind the posted q
-    await asyncio.sleep(0.05)
-    assert app.taken == ["left", "x"]
+    await until(lambda: app.taken == ["left", "x"], 1.0, "x behind the posted q")
     assert app.pressed() == ["q"]
     assert any(isinstance(m, events.Paste) for m in app.messages)  # a paste is not a key
     d.close()
@@ -296,12 +293,12 @@ async def test_keys_behind_a_posted_key_wait_until_the_app_has_dispatched_it() -
     await asyncio.sleep(0.05)
     assert app.pressed() == ["slash"]
     app._message_queue.get_nowait()
-    await asyncio.sleep(0.05)
-    assert app.pressed() == ["slash", "h", "i"]
+    await until(lambda: app.pressed() == ["slash", "h", "i"] and not d._holding, 1.0,
+                "the keys behind slash, and the driver holding none")
     app._message_queue.put_nowait("stuck")  # never emptied: the keys go on after the cap
     d.feed(b"ab")
-    await asyncio.sleep(driver.SETTLE_MAX + 0.1)
-    assert app.pressed()[-2:] == ["a", "b"]
+    await until(lambda: app.pressed()[-2:] == ["a", "b"], driver.SETTLE_MAX + 0.1,
+                "the keys behind a stuck queue, after the cap")
     d.close()
 
 
@@ -311,8 +308,7 @@ async def test_garbage_input_does_not_break_the_driver() -> None:
     d.start_application_mode()
     d.feed(b"\xff\xfe\x00\x9b\x1b[999999999999;;;;M\x1b]\x1bP")
     d.feed(b"q")
-    await asyncio.sleep(0.2)
-    assert "q" in app.pressed()
+    await until(lambda: "q" in app.pressed(), 1.0, "q after the garbage")
     d.close()
 
 
@@ -375,7 +371,7 @@ async def test_pitfall_2_chat_lands_on_each_sessions_own_app(server: MahjongServ
     b = await PtyClient().connect(server.port, "bob", None, command="join p2")
     await b.wait_for("amy")
     a.send("/")
-    await asyncio.sleep(0.2)
+    await a.wait_for("Enter: send 发送")
     a.send("ping\r")
     await b.wait_for("amy: ping")
     await a.wait_for("amy: ping")
@@ -446,10 +442,7 @@ async def test_fifty_sessions_keep_gc_and_stdout_clean(server: MahjongServer) ->
         await c.wait_for("Table")
     for c in clients:
         await c.close()
-    for _ in range(100):
-        if not server.sessions:
-            break
-        await asyncio.sleep(0.02)
+    await until(lambda: not server.sessions, 2.0, "the sessions to end")
     assert sys.stdout is before
     gc.collect()
     assert not [o for o in gc.get_objects() if isinstance(o, RemoteApp)]

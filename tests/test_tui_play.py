@@ -187,11 +187,10 @@ async def test_settings_rows_start_on_their_chosen_button(tmp_path: Path) -> Non
         table.start_hand(game, game.hand)
         await wait_for(pilot, app, lambda v: v.my_move, "a turn")
         await pilot.press("s")
-        for _ in range(20):
+        for _ in range(40):  # the settings screen, its choices shown as selected
             await pilot.pause()
-            if app.screen.query(RadioSet):
+            if [r._selected for r in app.screen.query(RadioSet)][:2] == [1, 2]:
                 break
-        await pilot.pause(0.1)
         assert [r._selected for r in app.screen.query(RadioSet)][:2] == [1, 2]  # 中文, ascii
         await pilot.press("tab", "left", "enter")
         await pilot.pause()
