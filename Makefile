@@ -50,8 +50,9 @@ lint: $(STAMP)
 	$(BIN)/mypy tui net testkit
 	$(BIN)/lint-imports
 
+# two pytest-xdist workers: every server is on port 0, every data folder a test's own
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -240,8 +240,8 @@ async def test_an_app_taken_apart_reads_as_ended(server: MahjongServer) -> None:
     c.send("q")
     await until(lambda: not server.sessions, 10, "the session to end")
     assert app.is_running is False
-    await asyncio.sleep(0.2)
-    assert app.__dict__.get(textual_fixes.RELEASED) is True
+    await until(lambda: app.__dict__.get(textual_fixes.RELEASED) is True, 2.0,
+                "the ended app taken apart")
     assert app.return_code == 0 and app.ends_session is False
     assert app._exit and not app.is_running and not screen.is_attached
     assert screen.post_message(events.Resize(Size(80, 24), Size(80, 24))) is False
