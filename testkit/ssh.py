@@ -231,7 +231,14 @@ class PtyClient:
             self.on_data(self)
 
     def text(self) -> str:
-        return "\n".join(self.screen.display)
+        try:
+            return "\n".join(self.screen.display)
+        except IndexError:
+            # pyte's ``display`` fails on a wide character's empty second cell left without
+            # the wide character (half of it overwritten): the cells as they are instead
+            screen = self.screen
+            return "\n".join("".join(screen.buffer[y][x].data for x in range(screen.columns))
+                             for y in range(screen.lines))
 
     def send(self, keys: str | bytes) -> None:
         assert self.chan is not None
