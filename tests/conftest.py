@@ -10,14 +10,14 @@ import pytest
 
 from net.server import MahjongServer
 from testkit.ssh import MakeServer, fast_config, start_server
-from tui import textual_fixes
+from tui import compat_textual
 
 
 @pytest.fixture(scope="session", autouse=True)
 def _textual_fixed() -> Iterator[None]:
     """Textual patched as ``serve`` and ``play`` patch it, once for the whole session: a TUI
     test then runs the same alone as in the suite, whichever module comes first."""
-    textual_fixes.apply()
+    compat_textual.apply()
     yield
 
 
