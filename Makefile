@@ -45,13 +45,14 @@ serve: $(STAMP)
 	$(BIN)/mahjong-ssh serve --host 127.0.0.1 --port 2222
 
 lint: $(STAMP)
-	$(BIN)/ruff check engine tui net tests bench
+	$(BIN)/ruff check engine tui net tests bench testkit
 	$(BIN)/mypy engine
-	$(BIN)/mypy tui net
+	$(BIN)/mypy tui net testkit
 	$(BIN)/lint-imports
 
+# two pytest-xdist workers: every server is on port 0, every data folder a test's own
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

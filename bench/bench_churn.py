@@ -1,11 +1,11 @@
 """Session churn against the server's memory: sessions opened and closed by the thousand, and
 the server's RSS, which should come back to where it started (``net/reclaim.py``).
 
-For each kind of session, a fresh server in a process of its own (``net.testing.start_server``
+For each kind of session, a fresh server in a process of its own (``testkit.ssh.start_server``
 on a loopback port, temporary data folder, the collector set as ``mahjong-ssh serve`` sets it:
 thresholds (2000, 10, 1000) and ``gc.freeze()`` after start-up; the per-address login and
 connection limits raised, since every client comes from 127.0.0.1), and keyless PTY clients
-(``net.testing.PtyClient(light=True)``) in this process, ``--concurrency`` at a time:
+(``testkit.ssh.PtyClient(light=True)``) in this process, ``--concurrency`` at a time:
 
   lobby   connect, see the lobby ("welcome"), close the connection
   table   ``join churnN`` (N = the session's number modulo the tables, never two sessions at
@@ -45,7 +45,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from net.testing import PtyClient, fast_config, rss_mb, start_server
+from testkit.fakes import rss_mb
+from testkit.ssh import PtyClient, fast_config, start_server
 
 KINDS = ("lobby", "table")
 GC_THRESHOLDS = (2_000, 10, 1_000)  # as net.server.main sets them

@@ -83,8 +83,8 @@ from typing import Any
 import asyncssh
 
 from bench.bench_server import KEY_TIMEOUT, ROOT, TableDriver, _pct, _proc_rss, _proc_times
-from net.testing import LightScreen
-from net.testing import _Client as Login  # answers every prompt with its passphrase, or Enter
+from testkit.ssh import LightScreen
+from testkit.ssh import LoginClient as Login  # answers every prompt with its passphrase, or Enter
 
 PLAYERS = "127.0.0.1"
 ATTACKER = "127.0.0.2"
@@ -211,7 +211,7 @@ class StampedTimeouts(list[int]):
 
 async def _players(port: int, ready: Any, stop: Any, out: Any) -> None:
     import bench.bench_server
-    from net.testing import PtyClient
+    from testkit.ssh import PtyClient
 
     # a hand's result is passed at once (Enter), so that the keys come at a steady pace and a
     # short attack still has keys to time

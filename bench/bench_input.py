@@ -1,6 +1,6 @@
 """One hostile session's input against the server's event loop (bounded input, net/driver.py).
 
-A real server in this process (``net.testing.start_server``, temporary data folder) and two
+A real server in this process (``testkit.ssh.start_server``, temporary data folder) and two
 keyless PTY clients in its lobby: the flooder sends ``MJ_BENCH_INPUT_BYTES`` (default 1 MB)
 of random bytes in one write, without bracketed-paste markers (its C0 controls but Tab and
 Esc are replaced by ``.``, and an Esc that a second Esc follows, so the flood cannot end the
@@ -25,7 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from net.testing import PtyClient, fast_config, rss_mb, start_server
+from testkit.fakes import rss_mb
+from testkit.ssh import PtyClient, fast_config, start_server
 
 TOTAL = int(os.environ.get("MJ_BENCH_INPUT_BYTES", str(1024 * 1024)))
 

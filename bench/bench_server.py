@@ -2,7 +2,7 @@
 
 The server runs as a subprocess (``mahjong-ssh serve`` on a free port, temporary data folder,
 tables created with ``join NAME --option hands_per_game=1000`` so no game ends during a run).
-The clients are asyncssh sessions with a PTY drawn into ``net.testing.LightScreen`` (a terminal
+The clients are asyncssh sessions with a PTY drawn into ``testkit.ssh.LightScreen`` (a terminal
 that reads just what Textual sends, much cheaper than pyte and checked against
 pyte in the tests), spread over several worker processes (``multiprocessing``), each driving
 whole tables, so the clients' own CPU takes as little of the machine as it can.
@@ -235,7 +235,7 @@ class TableDriver:
 
 async def _worker(port: int, tables: list[int], total: int, seconds: float, ready: Any,
                   start: Any, out: Any) -> None:
-    from net.testing import PtyClient
+    from testkit.ssh import PtyClient
 
     connect_times: list[float] = []
     feed_times: list[float] = []
@@ -285,7 +285,7 @@ async def _worker(port: int, tables: list[int], total: int, seconds: float, read
 async def _connect_probe(port: int, stop_at: float, times: list[float]) -> None:
     """One new player a second while the load runs: ``ssh … join`` to a table of their own,
     timed until the first screen shows (the table waiting for the start key)."""
-    from net.testing import PtyClient
+    from testkit.ssh import PtyClient
 
     k = 0
     while time.perf_counter() < stop_at - 1.0:

@@ -19,7 +19,7 @@ from engine.rulesets import RULESETS
 from engine.scoring import NotAWinError, SituationError, score
 from engine.tiles import format_tiles, parse_tiles
 from net import score_cmd
-from tests.test_audit_yichun import win
+from tests.support.scoring import win
 
 
 def settle(obj: dict[str, Any]) -> dict[str, Any]:

@@ -15,18 +15,7 @@ import pytest
 
 from engine.calculator import parse_situation, settlement_to_json
 from engine.scoring import NotAWinError, SituationError, score
-from tests.test_score_cmd import run
-
-
-def win(seat: str, hand: str, tile: str, how: str = "self_draw", frm: str | None = None,
-        melds: list[str] | None = None, **extra: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"seat": seat, "hand": hand, "tile": tile, "how": how}
-    if frm is not None:
-        out["from"] = frm
-    if melds:
-        out["melds"] = melds
-    out.update(extra)
-    return out
+from tests.support.scoring import run, win
 
 
 def sit(*wins: dict[str, Any], **extra: Any) -> dict[str, Any]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import sys
-import time
 from pathlib import Path
 
 import asyncssh
@@ -18,18 +17,8 @@ from net.limits import Limits
 from net.remote_app import RemoteApp
 from net.server import MahjongServer
 from net.shared_table import SharedTable
-from net.testing import LightScreen, PtyClient, fast_config, run_command, start_server
-
-
-@pytest.fixture
-async def server(tmp_path: Path):
-    srv = await start_server(fast_config(tmp_path))
-    yield srv
-    await srv.close()
-
-
-def new_key() -> asyncssh.SSHKey:
-    return asyncssh.generate_private_key("ssh-ed25519")
+from testkit.ssh import LightScreen, PtyClient, fast_config, new_key, run_command, start_server
+from tests.support.waiting import until
 
 
 async def join(srv: MahjongServer, name: str, key: asyncssh.SSHKey | None, command: str,
@@ -41,20 +30,12 @@ async def join(srv: MahjongServer, name: str, key: asyncssh.SSHKey | None, comma
 
 
 async def seated(srv: MahjongServer, table: str, n: int) -> SharedTable:
-    for _ in range(200):
+    def sat() -> bool:
         t = srv.registry.tables.get(table)
-        if t is not None and sum(1 for s in t.seats if s.clients) >= n:
-            return t
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"{n} players never sat at {table}")
+        return t is not None and sum(1 for s in t.seats if s.clients) >= n
 
-
-async def until(cond, timeout: float = 10.0, what: str = "condition") -> None:
-    end = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out: {what}")
-        await asyncio.sleep(0.01)
+    await until(sat, 4.0, f"{n} players to sit at {table}")
+    return srv.registry.tables[table]
 
 
 def key_for(t: SharedTable, seat: int) -> str:
@@ -528,10 +509,10 @@ async def test_escape_sequences_in_nickname_and_chat_arrive_harmless(
     assert "evil" in names and all("\x1b" not in n for n in names)
     await b.wait_for("evil")
     a.send("/")
-    await asyncio.sleep(0.2)
+    await a.wait_for("Enter: send 发送")
     # a bracketed paste hands the raw text, escapes included, to the chat line
     a.send("\x1b[200~hi \x1b]52;c;cHduZWQ=\x07there\x1b[31m red\x1b[201~")
-    await asyncio.sleep(0.2)
+    await a.wait_for("red")
     a.send("\r")
     await b.wait_for(lambda text: "there" in text and "red" in text)
     raw = bytes(b.raw)

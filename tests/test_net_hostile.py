@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,26 +16,16 @@ import pytest
 
 from net.limits import Limits, early_drop
 from net.server import MahjongServer, Session
-from net.testing import PtyClient, _Client, fast_config, run_command, start_server
-
-
-def new_key() -> asyncssh.SSHKey:
-    return asyncssh.generate_private_key("ssh-ed25519")
-
-
-@pytest.fixture
-async def server(tmp_path: Path):
-    srv = await start_server(fast_config(tmp_path))
-    yield srv
-    await srv.close()
-
-
-async def until(cond: Any, timeout: float = 10.0, what: str = "condition") -> None:
-    end = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out: {what}")
-        await asyncio.sleep(0.01)
+from testkit.ssh import (
+    LoginClient,
+    MakeServer,
+    PtyClient,
+    fast_config,
+    new_key,
+    run_command,
+    start_server,
+)
+from tests.support.waiting import until
 
 
 def app_sessions(srv: MahjongServer) -> list[Session]:
@@ -86,7 +77,7 @@ async def test_only_a_few_short_known_environment_variables_are_kept(
 
 
 # --- authentication -----------------------------------------------------------------------------
-class _WrongForever(_Client):
+class _WrongForever(LoginClient):
     """A keyless client that answers every prompt wrongly and asks again, for ever."""
 
     def kbdint_challenge_received(self, name: str, instructions: str, lang: str,
@@ -418,9 +409,12 @@ async def test_a_flood_of_tiny_packets_is_held_back_by_flow_control(
     await c.close()
 
 
-async def test_a_busy_chat_does_not_cover_the_table(server: MahjongServer) -> None:
+async def test_a_busy_chat_does_not_cover_the_table(make_server: MakeServer) -> None:
     """Chat toasts come at most one every few seconds, the lines between them counted in
     it; a line over the rate is refused to its sender, who is told."""
+    # the default bursts, refilled once a minute: a slow run earns no extra line meanwhile
+    server = await make_server(limits=replace(Limits(), chat_per_minute=1,
+                                              chat_per_table_minute=1))
     player = PtyClient(80, 24)
     await player.connect(server.port, "reader", new_key(), command="join loud")
     await player.wait_for("press S")

@@ -12,7 +12,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from itertools import pairwise
 from pathlib import Path
@@ -25,7 +25,9 @@ from textual.widget import Widget
 
 from net.driver import DROP_NOTICE, SSHDriver
 from net.limits import Limits
-from net.testing import FakeApp, FakeChannel, PtyClient, fast_config, start_server
+from testkit.fakes import FakeApp, FakeChannel
+from testkit.ssh import PtyClient, fast_config, start_server
+from tests.support.waiting import until
 
 # small limits that show each bound with a few kilobytes
 LIMITS = Limits(input_chunk=512, input_backlog=4096, input_events_backlog=32,
@@ -77,21 +79,6 @@ def driver_for(app: Any, **kwargs: Any) -> SSHDriver:
     return SSHDriver(app, channel=FakeChannel(), limits=LIMITS, **kwargs)
 
 
-async def until(cond: Callable[[], bool], what: str, timeout: float = 10.0,
-                each_turn: Callable[[], None] | None = None) -> None:
-    """Wait a turn of the loop at a time until ``cond``; ``each_turn`` checks a bound at
-    every turn."""
-    end = time.monotonic() + timeout
-    while True:
-        if each_turn is not None:
-            each_turn()
-        if cond():
-            return
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out: {what}")
-        await asyncio.sleep(0.001)
-
-
 @asynccontextmanager
 async def small_app() -> AsyncIterator[tuple[Small, SSHDriver, Pad]]:
     """A real Textual app on an ``SSHDriver`` with ``LIMITS``, its pad focused."""
@@ -103,7 +90,7 @@ async def small_app() -> AsyncIterator[tuple[Small, SSHDriver, Pad]]:
         return (app.is_running and isinstance(app._driver, SSHDriver)
                 and bool(app.query(Pad)) and app.query_one(Pad).has_focus)
 
-    await until(ready, "the app to start")
+    await until(ready, what="the app to start")
     driver = app._driver
     assert isinstance(driver, SSHDriver)
     try:
@@ -135,22 +122,22 @@ async def test_a_flood_is_dropped_past_the_backlogs_and_the_player_told_once() -
         for i in range(0, len(flood), 16 * 1024):  # four packets in one turn of the loop
             d.feed(flood[i:i + 16 * 1024])
             bounded()
-        await until(lambda: quiet(d), "the flood to be dealt with", each_turn=bounded)
+        await until(lambda: quiet(d), what="the flood to be dealt with", each_turn=bounded)
         assert d.bytes_dropped == len(flood) - LIMITS.input_backlog
         assert d.events_dropped > 0
         got = len(pad.keys)
         assert 0 < got <= LIMITS.input_backlog
         d.feed(b"z")  # a normal key afterwards
-        await until(lambda: pad.keys[-1:] == ["z"], "z")
+        await until(lambda: pad.keys[-1:] == ["z"], what="z")
         d.feed("一".encode()[:2])  # a character split across packets
         d.feed("一".encode()[2:])
-        await until(lambda: pad.keys[-1:] == ["一"], "一")
+        await until(lambda: pad.keys[-1:] == ["一"], what="一")
         d.feed(b"\x1b")  # a lone Esc still times out into the Esc key
-        await until(lambda: pad.keys[-1:] == ["escape"], "escape")
+        await until(lambda: pad.keys[-1:] == ["escape"], what="escape")
         for i in range(0, len(flood), 16 * 1024):  # a second flood: no second notice
             d.feed(flood[i:i + 16 * 1024])
-        await until(lambda: quiet(d), "the second flood", each_turn=bounded)
-        await until(lambda: len(notices(app)) >= 1, "the notice")
+        await until(lambda: quiet(d), what="the second flood", each_turn=bounded)
+        await until(lambda: len(notices(app)) >= 1, what="the notice")
         assert notices(app) == [DROP_NOTICE]
         assert d.told
 
@@ -168,7 +155,7 @@ async def test_parsing_is_sliced_across_turns_of_the_loop() -> None:
     assert d.backlog_bytes <= LIMITS.input_backlog
     await asyncio.sleep(0)  # one turn
     assert first < len(app.taken) <= 2 * (LIMITS.input_events_per_turn + 32)
-    await until(lambda: d.backlog_bytes == 0, "the backlog to drain")
+    await until(lambda: d.backlog_bytes == 0, what="the backlog to drain")
     assert len(app.taken) == LIMITS.input_backlog  # all that was kept, nothing more
     assert d.bytes_dropped == 64 * 1024 - LIMITS.input_backlog
     # while the events behind a posted key are full, the rest is shed, a chunk a turn
@@ -195,7 +182,7 @@ async def test_input_before_the_app_starts_is_bounded_too() -> None:
     d.feed(b"e" * 10_000)  # before ``start_application_mode``
     assert d.backlog_bytes == LIMITS.input_backlog
     d.start_application_mode()
-    await until(lambda: d.backlog_bytes == 0, "the early input")
+    await until(lambda: d.backlog_bytes == 0, what="the early input")
     assert len(app.taken) == LIMITS.input_backlog
     d.close()
 
@@ -220,19 +207,19 @@ async def test_a_paste_that_never_ends_is_cut_at_the_backlog() -> None:
             d.feed(b"x" * 1024)
             sent += 1024
             assert paste_buffered(d) <= cap + 1
-            await until(lambda: d.backlog_bytes == 0, "the paste's packet")
+            await until(lambda: d.backlog_bytes == 0, what="the paste's packet")
         assert paste_buffered(d) <= cap + 1
-        await until(lambda: len(pad.pastes) == 1, "the cut paste")
+        await until(lambda: len(pad.pastes) == 1, what="the cut paste")
         assert pad.pastes == ["x" * cap]
         assert d.paste_dropped == sent - cap
         d.feed(PASTE_END[:4])  # the end marker, split too, ends the dropping
         d.feed(PASTE_END[4:] + b"k")
-        await until(lambda: pad.keys[-1:] == ["k"], "k after the paste")
+        await until(lambda: pad.keys[-1:] == ["k"], what="k after the paste")
         assert "x" not in pad.keys  # nothing of the paste was typed as keys
         assert pad.pastes == ["x" * cap]
         d.feed(PASTE_START + "你好, hello".encode() + PASTE_END[:2])  # a paste within the limit
         d.feed(PASTE_END[2:])
-        await until(lambda: len(pad.pastes) == 2, "the short paste")
+        await until(lambda: len(pad.pastes) == 2, what="the short paste")
         assert pad.pastes[-1] == "你好, hello"
 
 
@@ -241,11 +228,11 @@ async def test_a_paste_cut_by_an_overflow_is_given_as_it_stands() -> None:
     starts afresh, so the next keys are keys, not more paste."""
     async with small_app() as (_app, d, pad):
         d.feed(PASTE_START + b"y" * 20_000 + PASTE_END)
-        await until(lambda: len(pad.pastes) == 1 and quiet(d), "the paste")
+        await until(lambda: len(pad.pastes) == 1 and quiet(d), what="the paste")
         assert pad.pastes[0] == "y" * (LIMITS.input_backlog - len(PASTE_START))
         assert d.bytes_dropped > 0
         d.feed(b"j")
-        await until(lambda: pad.keys[-1:] == ["j"], "j")
+        await until(lambda: pad.keys[-1:] == ["j"], what="j")
 
 
 # --- mouse, focus, huge parameters, bad sequences, sizes ------------------------------------------
@@ -262,14 +249,14 @@ async def test_mouse_and_focus_floods_are_bounded_like_keys() -> None:
         for i in range(0, len(reports), 4096):
             d.feed(reports[i:i + 4096])
             bounded()
-        await until(lambda: quiet(d), "the mouse flood", each_turn=bounded)
+        await until(lambda: quiet(d), what="the mouse flood", each_turn=bounded)
         assert pad.moves > 0 and d.events_dropped > 0
         assert len(d._down_buttons) <= 8
         d.feed(b"\x1b[<0;5;5M" * 500)  # presses never released
-        await until(lambda: quiet(d), "the presses", each_turn=bounded)
+        await until(lambda: quiet(d), what="the presses", each_turn=bounded)
         assert len(d._down_buttons) <= 8
         d.feed(b"m")
-        await until(lambda: pad.keys[-1:] == ["m"], "m after the mouse")
+        await until(lambda: pad.keys[-1:] == ["m"], what="m after the mouse")
 
 
 async def test_huge_csi_parameters_are_not_accumulated() -> None:
@@ -286,9 +273,9 @@ async def test_huge_csi_parameters_are_not_accumulated() -> None:
         for _ in range(16):
             d.feed(b"7" * 4096)
             bounded()
-        await until(lambda: quiet(d), "the digits", each_turn=bounded)
+        await until(lambda: quiet(d), what="the digits", each_turn=bounded)
         d.feed(b"\x1b[A")
-        await until(lambda: pad.keys[-1:] == ["up"], "up")
+        await until(lambda: pad.keys[-1:] == ["up"], what="up")
 
 
 async def test_a_hundred_bad_sequences_log_one_line(caplog: pytest.LogCaptureFixture) -> None:
@@ -305,7 +292,7 @@ async def test_a_hundred_bad_sequences_log_one_line(caplog: pytest.LogCaptureFix
     assert len(lines) == 1 and lines[0].exc_info is None
     assert d.parser_errors == 100
     d.feed(b"q")
-    await until(lambda: "q" in app.pressed(), "q")
+    await until(lambda: "q" in app.pressed(), what="q")
     d.close()
 
 
@@ -343,10 +330,10 @@ async def test_invalid_utf8_is_replaced_and_bounded() -> None:
     d = driver_for(app)
     d.start_application_mode()
     d.feed(b"\xff\xfe\xc3" * 3000)
-    await until(lambda: d.backlog_bytes == 0, "the bytes")
+    await until(lambda: d.backlog_bytes == 0, what="the bytes")
     assert 0 < len(app.taken) <= LIMITS.input_backlog
     d.feed(b"ok")
-    await until(lambda: app.taken[-2:] == ["o", "k"], "ok")
+    await until(lambda: app.taken[-2:] == ["o", "k"], what="ok")
     d.close()
 
 

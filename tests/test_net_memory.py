@@ -7,11 +7,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import time
 import weakref
 from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import asyncssh
@@ -30,7 +28,9 @@ from net.limits import Limits
 from net.lobby import LobbyApp
 from net.remote_app import RemoteApp
 from net.server import MahjongServer
-from net.testing import PtyClient, fast_config, rss_mb, start_server
+from testkit.fakes import rss_mb
+from testkit.ssh import MakeServer, PtyClient
+from tests.support.waiting import until
 from tui import textual_fixes
 
 # seconds for an ended session to be gone: its apps are taken apart on the loop's next turn,
@@ -44,10 +44,9 @@ CHURN_LIMITS = replace(Limits(), logins_per_address_minute=10**6,
 
 
 @pytest.fixture
-async def server(tmp_path: Path):
-    srv = await start_server(fast_config(tmp_path, limits=CHURN_LIMITS))
-    yield srv
-    await srv.close()
+async def server(make_server: MakeServer) -> MahjongServer:
+    """The shared ``server`` with ``CHURN_LIMITS``."""
+    return await make_server(limits=CHURN_LIMITS)
 
 
 @contextlib.contextmanager
@@ -67,14 +66,6 @@ def no_collector() -> Iterator[None]:
 
 def live_apps() -> list[Any]:
     return [o for o in gc.get_objects() if isinstance(o, LobbyApp | RemoteApp)]
-
-
-async def until(cond: Any, timeout: float, what: str) -> None:
-    end = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out: {what}")
-        await asyncio.sleep(0.05)
 
 
 async def session(srv: MahjongServer, i: int, kind: str) -> None:
@@ -249,8 +240,8 @@ async def test_an_app_taken_apart_reads_as_ended(server: MahjongServer) -> None:
     c.send("q")
     await until(lambda: not server.sessions, 10, "the session to end")
     assert app.is_running is False
-    await asyncio.sleep(0.2)
-    assert app.__dict__.get(textual_fixes.RELEASED) is True
+    await until(lambda: app.__dict__.get(textual_fixes.RELEASED) is True, 2.0,
+                "the ended app taken apart")
     assert app.return_code == 0 and app.ends_session is False
     assert app._exit and not app.is_running and not screen.is_attached
     assert screen.post_message(events.Resize(Size(80, 24), Size(80, 24))) is False

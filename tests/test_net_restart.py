@@ -15,7 +15,7 @@ from pathlib import Path
 import asyncssh
 
 from net.store import Store
-from net.testing import PtyClient
+from testkit.ssh import PtyClient
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,7 +28,8 @@ def free_port() -> int:
 
 async def start(data: Path, port: int) -> tuple[subprocess.Popen[bytes], str]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "net.cli", "serve", "--port", str(port), "--data", str(data)],
+        [sys.executable, "-m", "net.cli", "serve", "--port", str(port), "--data", str(data),
+         "--bot-delay", "0.1"],  # computer players quicker than the default: not under test
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
     )
     assert proc.stdout is not None
@@ -74,7 +75,7 @@ async def test_sigkill_and_restart_resume_the_table(tmp_path: Path) -> None:
         await c.connect(port, "kim", key, command="join k9")
         await c.wait_for("press S")
         c.send("s")
-        # computer players move (0.5 s each) until it is kim's turn: the table then waits
+        # computer players move (0.1 s each) until it is kim's turn: the table then waits
         await to_my_move(c)
         for _ in range(3):
             before = table_line(c.text())

@@ -26,6 +26,7 @@ from net.registry import Registry, TableExists
 from net.server import Command, CommandError, parse_command
 from net.shared_table import SharedTable, TableConfig, TableState, parse_levels
 from net.store import Account, Store
+from tests.support.waiting import until
 
 ANN, WES, VAL = Account(1, "ann", "SHA256:a"), Account(2, "wes", "SHA256:w"), Account(3, "E")
 
@@ -358,10 +359,7 @@ async def test_a_hard_computer_player_thinks_off_the_event_loop() -> None:
     ann.close()  # the human leaves: after the grace period (0 s) a computer plays the seat
     game = t.game
     assert game is not None and game.hand is not None
-    for _ in range(2000):
-        if game.hand.is_over:
-            break
-        await asyncio.sleep(0.01)
+    await until(lambda: game.hand.is_over, 20.0, "the computer to finish the hand")
     assert game.hand.is_over and game.hand.settlement is not None
     assert threads and threading.get_ident() not in threads
     reg.close()

@@ -33,7 +33,7 @@ from net.store import (
     backup,
     open_store,
 )
-from net.testing import PtyClient, fast_config, start_server
+from testkit.ssh import PtyClient, fast_config, start_server
 
 ROOT = Path(__file__).resolve().parent.parent
 DB = "mahjong.sqlite3"

@@ -25,6 +25,7 @@ import pytest
 from textual import events
 from textual._xterm_parser import XTermParser
 
+from net import remote_app
 from net.driver import SSHDriver
 from net.registry import Registry
 from net.remote_app import RemoteApp, color_system
@@ -39,7 +40,9 @@ from net.server import (
 )
 from net.shared_table import TableConfig
 from net.store import Account, Store
-from net.testing import FakeApp, FakeChannel, PtyClient, fast_config, start_server
+from testkit.fakes import FakeApp, FakeChannel
+from testkit.ssh import PtyClient
+from tests.support.waiting import until
 
 
 # --- sanitising -------------------------------------------------------------------------------
@@ -252,15 +255,12 @@ async def test_pitfall_6_lone_esc_and_split_sequences() -> None:
     assert app.pressed() == ["up"]
     d.feed(b"\x1b")
     assert app.pressed() == ["up"]  # not yet: it may start a sequence
-    for _ in range(50):
-        await asyncio.sleep(0.02)
-        if "escape" in app.pressed():
-            break
+    await until(lambda: "escape" in app.pressed(), 1.0, "the lone Esc")
     assert app.pressed() == ["up", "escape"]
     d.feed("一x".encode()[:2])  # a character split across packets
     d.feed("一x".encode()[2:])
-    await asyncio.sleep(0.05)  # x waits until the app has dispatched 一
-    assert app.pressed()[-2:] == ["一", "x"]
+    await until(lambda: app.pressed()[-2:] == ["一", "x"], 1.0,
+                "x, once the app has dispatched 一")
     d.close()
 
 
@@ -284,8 +284,7 @@ async def test_keys_the_app_takes_at_once_are_not_posted() -> None:
     d.start_application_mode()
     d.feed(b"\x1b[Dqx\x1b[200~x\x1b[201~")
     assert app.taken == ["left"] and app.pressed() == ["q"]  # x waits behind the posted q
-    await asyncio.sleep(0.05)
-    assert app.taken == ["left", "x"]
+    await until(lambda: app.taken == ["left", "x"], 1.0, "x behind the posted q")
     assert app.pressed() == ["q"]
     assert any(isinstance(m, events.Paste) for m in app.messages)  # a paste is not a key
     d.close()
@@ -305,12 +304,12 @@ async def test_keys_behind_a_posted_key_wait_until_the_app_has_dispatched_it() -
     await asyncio.sleep(0.05)
     assert app.pressed() == ["slash"]
     app._message_queue.get_nowait()
-    await asyncio.sleep(0.05)
-    assert app.pressed() == ["slash", "h", "i"]
+    await until(lambda: app.pressed() == ["slash", "h", "i"] and not d._holding, 1.0,
+                "the keys behind slash, and the driver holding none")
     app._message_queue.put_nowait("stuck")  # never emptied: the keys go on after the cap
     d.feed(b"ab")
-    await asyncio.sleep(driver.SETTLE_MAX + 0.1)
-    assert app.pressed()[-2:] == ["a", "b"]
+    await until(lambda: app.pressed()[-2:] == ["a", "b"], driver.SETTLE_MAX + 0.1,
+                "the keys behind a stuck queue, after the cap")
     d.close()
 
 
@@ -320,8 +319,7 @@ async def test_garbage_input_does_not_break_the_driver() -> None:
     d.start_application_mode()
     d.feed(b"\xff\xfe\x00\x9b\x1b[999999999999;;;;M\x1b]\x1bP")
     d.feed(b"q")
-    await asyncio.sleep(0.2)
-    assert "q" in app.pressed()
+    await until(lambda: "q" in app.pressed(), 1.0, "q after the garbage")
     d.close()
 
 
@@ -349,15 +347,11 @@ async def test_pitfall_7_frames_are_dropped_then_repainted() -> None:
     assert bytes(chan.out).endswith(b"frame 4") and chan.writes == 2
 
 
-@pytest.fixture
-async def server(tmp_path: Path):
-    srv = await start_server(fast_config(tmp_path))
-    yield srv
-    await srv.close()
-
 
 async def test_pitfall_7_a_stalled_client_does_not_hold_up_the_others(
-        server: MahjongServer) -> None:
+        server: MahjongServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    # each chat line its own toast without the 3 s between toasts (what is drawn is the same)
+    monkeypatch.setattr(remote_app, "CHAT_TOAST_GAP", 0.1)
     server.config.write_high_water = 4096
     slow = PtyClient()
     await slow.connect(server.port, "slow", None, command="join st", window=4096)
@@ -376,8 +370,8 @@ async def test_pitfall_7_a_stalled_client_does_not_hold_up_the_others(
     assert drivers and drivers[0] is not None and drivers[0].frames_dropped > 0
     slow.chan.resume_reading()
     await slow.wait_for(lambda text: "宜春" in text and "Hand 1/" in text)
-    await asyncio.sleep(0.3)
-    assert not drivers[0].dropping  # drained, repainted, writing again
+    await until(lambda: not drivers[0].dropping, 2.0,  # drained, repainted, writing again
+                "the slow client's frames written again")
     await slow.close()
     await fast.close()
 
@@ -388,7 +382,7 @@ async def test_pitfall_2_chat_lands_on_each_sessions_own_app(server: MahjongServ
     b = await PtyClient().connect(server.port, "bob", None, command="join p2")
     await b.wait_for("amy")
     a.send("/")
-    await asyncio.sleep(0.2)
+    await a.wait_for("Enter: send 发送")
     a.send("ping\r")
     await b.wait_for("amy: ping")
     await a.wait_for("amy: ping")
@@ -459,10 +453,7 @@ async def test_fifty_sessions_keep_gc_and_stdout_clean(server: MahjongServer) ->
         await c.wait_for("Table")
     for c in clients:
         await c.close()
-    for _ in range(100):
-        if not server.sessions:
-            break
-        await asyncio.sleep(0.02)
+    await until(lambda: not server.sessions, 2.0, "the sessions to end")
     assert sys.stdout is before
     gc.collect()
     assert not [o for o in gc.get_objects() if isinstance(o, RemoteApp)]
@@ -483,7 +474,7 @@ class ScreenClient:
     """What ``bench.bench_server.TableDriver`` needs of a client: a light screen and keys."""
 
     def __init__(self) -> None:
-        from net.testing import LightScreen
+        from testkit.ssh import LightScreen
 
         self.screen = self.stream = LightScreen(80, 24)
         self.sent: list[str] = []

@@ -16,7 +16,7 @@ from net.limits import Limits
 from net.registry import QuarantinedTable, Registry, TableExists, TableLimit
 from net.shared_table import CHAT_TOO_FAST, TableConfig
 from net.store import Account
-from net.testing import PtyClient, fast_config, start_server
+from testkit.ssh import PtyClient, fast_config, start_server
 from tui.i18n import TEXT
 from tui.local import LocalTable
 from tui.refusal import Refusal, RefusedError, explain

@@ -3,30 +3,16 @@ exit statuses, and a hand that does not win."""
 
 from __future__ import annotations
 
-import argparse
-import io
 import json
 import sys
 from pathlib import Path
 
 import pytest
 
-from net import score_cmd
+from tests.support.scoring import run
 
 G01 = {"rules": "gejiu", "wins": [{"seat": "S", "hand": "123m 456p 789s EEE 5m", "tile": "5m",
                                    "how": "discard", "from": "W"}]}
-
-
-def run(argv: list[str], stdin: str = "", monkeypatch: pytest.MonkeyPatch | None = None
-        ) -> tuple[int, str, str]:
-    parser = argparse.ArgumentParser()
-    score_cmd.add_parser(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["score", *argv])
-    if monkeypatch is not None:
-        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
-    out, err = io.StringIO(), io.StringIO()
-    code = args.func(args, out, err)
-    return code, out.getvalue(), err.getvalue()
 
 
 def test_readable_table_in_both_languages(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,11 +4,7 @@ in the app's own context, never out of order; everything else goes through ``Tab
 from __future__ import annotations
 
 import contextvars
-import tempfile
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from textual._context import active_app
@@ -16,24 +12,10 @@ from textual.pilot import Pilot
 
 from bench.bench_tui import ScriptedClient
 from engine.table import Phase
-from tests.test_tui_prompts import table_text
+from tests.support.tui import running, table_text
 from tui.app import MahjongApp, TableUpdated
 from tui.client import TableUpdate
-from tui.settings import Settings
 from tui.table import TableView
-
-
-@asynccontextmanager
-async def running(rules: str, seed: int, size: tuple[int, int] = (80, 24)
-                  ) -> AsyncIterator[tuple[ScriptedClient, MahjongApp, Pilot[None]]]:
-    """An app at a scripted table, its table screen shown."""
-    client = ScriptedClient(rules, seed=seed)
-    with tempfile.TemporaryDirectory() as tmp:
-        app = MahjongApp(client, Settings.load(Path(tmp) / "s.json"), table_ready=True)
-        async with app.run_test(size=size) as pilot:
-            for _ in range(5):
-                await pilot.pause()
-            yield client, app, pilot
 
 
 async def test_moves_and_the_result_are_applied_directly() -> None:

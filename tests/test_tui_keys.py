@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual import events
 from textual._context import active_app
 from textual.message import Message
@@ -17,7 +18,7 @@ from bench.bench_tui import ScriptedClient
 from engine.actions import Action
 from engine.table import Phase
 from engine.view import build_view
-from tests.test_tui_delivery import running
+from tests.support.tui import running
 from tui.app import MahjongApp
 from tui.client import TableUpdate
 from tui.refusal import Refusal
@@ -179,7 +180,8 @@ OTHER_KEYS = ("escape", "question_mark", "s", "slash", "tab", "h", "g", "r", "a"
               "f1", "ctrl+l", "ctrl+n")
 
 
-async def test_random_keys_never_break_a_game(tmp_path: Path) -> None:
+@pytest.mark.parametrize("rules", ["yichun", "shangrao", "gejiu"])
+async def test_random_keys_never_break_a_game(rules: str, tmp_path: Path) -> None:
     """A monkey at the keyboard: 150 keys a ruleset, mostly the table's own keys, now and then
     anything else (help, settings, chat, keys nothing is bound to), into a game against computer
     players, result pages included. The app stays up, every action it sent was legal, the game
@@ -189,39 +191,38 @@ async def test_random_keys_never_break_a_game(tmp_path: Path) -> None:
     from tui.local import LocalTable
     from tui.table_screen import TableScreen
 
-    rng = random.Random(11)
-    for rules in ("yichun", "shangrao", "gejiu"):
-        table = LocalTable(bot_delay=0, timers=False)
-        settings = Settings.load(tmp_path / f"{rules}.json")
-        app = MahjongApp(table, settings, table_ready=True)
-        async with app.run_test(size=(80, 24)) as pilot:
-            assert table.new_game(rules, {"hands_per_game": 2}, 5) is None
-            sent: list[str | None] = []
-            send = table.send
+    rng = random.Random(f"11 {rules}")
+    table = LocalTable(bot_delay=0, timers=False)
+    settings = Settings.load(tmp_path / f"{rules}.json")
+    app = MahjongApp(table, settings, table_ready=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert table.new_game(rules, {"hands_per_game": 2}, 5) is None
+        sent: list[str | None] = []
+        send = table.send
 
-            def checked(action: Action, send: Callable[[Action], str | None] = send,
-                        sent: list[str | None] = sent) -> str | None:
-                error = send(action)
-                sent.append(error)
-                return error
+        def checked(action: Action, send: Callable[[Action], str | None] = send,
+                    sent: list[str | None] = sent) -> str | None:
+            error = send(action)
+            sent.append(error)
+            return error
 
-            table.send = checked  # type: ignore[method-assign]
-            for _ in range(KEY_COUNT):
-                on_table = isinstance(app.screen, TableScreen)
-                keys = TABLE_KEYS if on_table and rng.random() < 0.9 else OTHER_KEYS
-                await pilot.press(rng.choice(keys))
-                if not app.is_running:
-                    break
-            assert app.is_running
-            for _ in range(5):
-                if isinstance(app.screen, TableScreen):
-                    break
-                await pilot.press("escape")
-            assert isinstance(app.screen, TableScreen)
-            assert len(sent) >= 5 and all(error is None for error in sent)
-            game = table.game
-            assert game is not None and game.hand is not None
-            assert len(game.hand.actions) > 20 or game.hand.hand_no > 1  # the game went on
+        table.send = checked  # type: ignore[method-assign]
+        for _ in range(KEY_COUNT):
+            on_table = isinstance(app.screen, TableScreen)
+            keys = TABLE_KEYS if on_table and rng.random() < 0.9 else OTHER_KEYS
+            await pilot.press(rng.choice(keys))
+            if not app.is_running:
+                break
+        assert app.is_running
+        for _ in range(5):
+            if isinstance(app.screen, TableScreen):
+                break
+            await pilot.press("escape")
+        assert isinstance(app.screen, TableScreen)
+        assert len(sent) >= 5 and all(error is None for error in sent)
+        game = table.game
+        assert game is not None and game.hand is not None
+        assert len(game.hand.actions) > 20 or game.hand.hand_no > 1  # the game went on
 
 
 async def test_a_screen_closes_itself_only_when_it_is_on_top() -> None:

@@ -9,7 +9,6 @@ replacement. Every step is asserted on the view the app shows.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,7 @@ from engine.melds import MeldType
 from engine.scenario import rigged_hand
 from engine.table import Phase
 from engine.tiles import parse_tile, parse_tiles
-from engine.view import View
+from tests.support.tui import DrawDiscard, wait_for
 from tui.app import MahjongApp
 from tui.faces import Face
 from tui.local import LocalTable
@@ -30,19 +29,6 @@ from tui.table_screen import TableScreen
 
 ME = "3456m 99p 111s 78s EE F"
 DRAWS = "2p 3p 5m 9p 4p E 2p 1s"
-
-
-class DrawDiscard:
-    """Discards whatever it draws, passes every claim, never buys."""
-
-    def choose(self, view: View) -> Action:
-        legal = view.legal
-        for a in legal:
-            if a.type in (ActionType.PASS, ActionType.NO_BUY) and not a.lighter:
-                return a
-        if view.drawn is not None and Action.discard(view.drawn) in legal:
-            return Action.discard(view.drawn)
-        return next(a for a in legal if a.type is ActionType.DISCARD and not a.ting)
 
 
 def make_app(rules: str, tmp_path: Path) -> tuple[MahjongApp, LocalTable, Game]:
@@ -65,14 +51,6 @@ def make_app(rules: str, tmp_path: Path) -> tuple[MahjongApp, LocalTable, Game]:
     app = MahjongApp(table, settings, table_ready=True)
     game.hand = hand
     return app, table, game
-
-
-async def wait_for(pilot, app: MahjongApp, cond: Callable[[View], bool], what: str) -> View:
-    for _ in range(400):
-        await pilot.pause()
-        if app.update is not None and cond(app.update.view):
-            return app.update.view
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 @pytest.mark.parametrize("rules", ["yichun", "shangrao", "gejiu"])
@@ -209,11 +187,10 @@ async def test_settings_rows_start_on_their_chosen_button(tmp_path: Path) -> Non
         table.start_hand(game, game.hand)
         await wait_for(pilot, app, lambda v: v.my_move, "a turn")
         await pilot.press("s")
-        for _ in range(20):
+        for _ in range(40):  # the settings screen, its choices shown as selected
             await pilot.pause()
-            if app.screen.query(RadioSet):
+            if [r._selected for r in app.screen.query(RadioSet)][:2] == [1, 2]:
                 break
-        await pilot.pause(0.1)
         assert [r._selected for r in app.screen.query(RadioSet)][:2] == [1, 2]  # 中文, ascii
         await pilot.press("tab", "left", "enter")
         await pilot.pause()

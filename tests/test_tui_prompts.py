@@ -7,7 +7,6 @@ import dataclasses
 from pathlib import Path
 
 from rich.cells import cell_len
-from test_tui_play import DrawDiscard, wait_for
 
 from engine.actions import Action, ActionType
 from engine.game import Game
@@ -15,6 +14,7 @@ from engine.scenario import rigged_hand
 from engine.table import Phase
 from engine.tiles import parse_tile, parse_tiles
 from engine.view import build_view
+from tests.support.tui import DrawDiscard, table_text, wait_for
 from tui.app import MahjongApp
 from tui.client import TableUpdate
 from tui.faces import Face
@@ -23,26 +23,9 @@ from tui.local import LocalTable
 from tui.prompts import claim_prompt
 from tui.seat_rows import INDEX_LABELS
 from tui.settings import Settings
-from tui.table import TableView
 from tui.table_screen import INDEX_KEYS, TableScreen
 from tui.tile_pieces import hand_tiles
 from tui.ui_state import UiState
-
-
-def table_text(app: MahjongApp) -> str:
-    """The table as plain text, row by row (what a terminal shows, without colours)."""
-    view = app.screen.query_one(TableView)
-    lines = []
-    for row in view._tv_rows:
-        line, pos = "", 0
-        for x, text, _ in row:
-            if x > pos:
-                line += " " * (x - pos)
-                pos = x
-            line += text
-            pos += cell_len(text)
-        lines.append(line.rstrip())
-    return "\n".join(lines)
 
 
 def gejiu_app(tmp_path: Path, hands: dict[int, str], draws: str, lang: str = "en",

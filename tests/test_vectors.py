@@ -13,7 +13,7 @@ import pytest
 from engine.calculator import parse_situation, settlement_to_json
 from engine.scoring import score
 from engine.tiles import parse_tile
-from tests.test_score_cmd import run
+from tests.support.scoring import run
 
 DATA = Path(__file__).parent / "data" / "vectors.jsonl"
 EXPECT_KEYS = ("expect_net", "expect_transfers", "expect_next_dealer")

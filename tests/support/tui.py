@@ -1,0 +1,72 @@
+"""Helpers for the TUI tests: an app at a scripted table, the table as text, a player that only
+draws and discards, and a wait for the table view to reach a state."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from rich.cells import cell_len
+from textual.pilot import Pilot
+
+from bench.bench_tui import ScriptedClient
+from engine.actions import Action, ActionType
+from engine.view import View
+from tui.app import MahjongApp
+from tui.settings import Settings
+from tui.table import TableView
+
+
+def table_text(app: MahjongApp) -> str:
+    """The table as plain text, row by row (what a terminal shows, without colours)."""
+    view = app.screen.query_one(TableView)
+    lines = []
+    for row in view._tv_rows:
+        line, pos = "", 0
+        for x, text, _ in row:
+            if x > pos:
+                line += " " * (x - pos)
+                pos = x
+            line += text
+            pos += cell_len(text)
+        lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
+@asynccontextmanager
+async def running(rules: str, seed: int, size: tuple[int, int] = (80, 24)
+                  ) -> AsyncIterator[tuple[ScriptedClient, MahjongApp, Pilot[None]]]:
+    """An app at a scripted table, its table screen shown."""
+    client = ScriptedClient(rules, seed=seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        app = MahjongApp(client, Settings.load(Path(tmp) / "s.json"), table_ready=True)
+        async with app.run_test(size=size) as pilot:
+            for _ in range(5):
+                await pilot.pause()
+            yield client, app, pilot
+
+
+class DrawDiscard:
+    """Discards whatever it draws, passes every claim, never buys."""
+
+    def choose(self, view: View) -> Action:
+        legal = view.legal
+        for a in legal:
+            if a.type in (ActionType.PASS, ActionType.NO_BUY) and not a.lighter:
+                return a
+        if view.drawn is not None and Action.discard(view.drawn) in legal:
+            return Action.discard(view.drawn)
+        return next(a for a in legal if a.type is ActionType.DISCARD and not a.ting)
+
+
+async def wait_for(pilot: Pilot[Any], app: MahjongApp, cond: Callable[[View], bool],
+                   what: str) -> View:
+    """The app's table view once ``cond`` holds for it, a turn of the app's loop at a time."""
+    for _ in range(400):
+        await pilot.pause()
+        if app.update is not None and cond(app.update.view):
+            return app.update.view
+    raise AssertionError(f"timed out waiting for {what}")
