@@ -20,17 +20,20 @@ from wcwidth import wcwidth
 
 from net.server import MahjongServer, ServerConfig
 from net.shared_table import TableConfig
+from tui.clock import SYSTEM_CLOCK
 
 # what the ``make_server`` fixture gives: start a server with ``fast_config(tmp, **config)``
 MakeServer = Callable[..., Awaitable[MahjongServer]]
 
 
 def fast_config(data_dir: Path, **table: Any) -> ServerConfig:
-    """A fast server: no bot pause, short grace, the quickest computer players, port 0."""
+    """A fast server: no bot pause, short grace, the quickest computer players, port 0; its
+    tables on ``clock`` (a test's ManualClock) when one is given."""
     tc = TableConfig(bot_delay=table.pop("bot_delay", 0.0),
                      grace_seconds=table.pop("grace_seconds", 1.0),
                      next_hand_seconds=table.pop("next_hand_seconds", 60.0),
-                     bot_level=table.pop("bot_level", "easy"))
+                     bot_level=table.pop("bot_level", "easy"),
+                     clock=table.pop("clock", SYSTEM_CLOCK))
     return ServerConfig(host="127.0.0.1", port=0, data_dir=data_dir, table=tc, **table)
 
 

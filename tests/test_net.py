@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import asyncssh
@@ -17,8 +18,17 @@ from net.limits import Limits
 from net.remote_app import RemoteApp
 from net.server import MahjongServer
 from net.shared_table import SharedTable
-from testkit.ssh import LightScreen, PtyClient, fast_config, new_key, run_command, start_server
+from testkit.ssh import (
+    LightScreen,
+    MakeServer,
+    PtyClient,
+    fast_config,
+    new_key,
+    run_command,
+    start_server,
+)
 from tests.support.waiting import until
+from tui.clock import ManualClock
 
 
 async def join(srv: MahjongServer, name: str, key: asyncssh.SSHKey | None, command: str,
@@ -291,31 +301,52 @@ async def test_settings_are_kept_with_the_key_for_the_next_visit(
     await anon.close()
 
 
-async def test_an_idle_player_is_played_at_once_until_a_key(server: MahjongServer) -> None:
+async def run_timers(t: SharedTable, clock: ManualClock, done: Callable[[], bool],
+                     what: str, limit: int = 200) -> None:
+    """Move ``clock`` from one of the table's timers to the next (each expiry plays, the
+    computer players answer at once) until ``done``."""
+    for _ in range(limit):
+        if done():
+            return
+        await until(lambda: bool(t.runner.deadlines) or done(), what=f"a timer ({what})")
+        if done():
+            return
+        due = min(t.runner.deadlines.values())
+        await clock.advance(max(0.0, due - clock.now()))
+    raise AssertionError(f"{what}: not after {limit} timers")
+
+
+async def test_an_idle_player_is_played_at_once_until_a_key(make_server: MakeServer) -> None:
     """A seated player whose turn timer runs out twice in a row is told so, and from then
     on his timer is 1 s (its expiry plays as ever: the drawn tile discarded, claims passed),
-    so the others no longer wait out his full timer every turn; any key gives it back."""
+    so the others no longer wait out his full timer every turn; any key gives it back. The
+    table runs on a manual clock: its timers run out when the test says, not in real time."""
+    clock = ManualClock()
+    server = await make_server(clock=clock)
     c = await join(server, "dozy", new_key(), "join dozy --rules gejiu --option turn_seconds=3 "
                    "--option claim_seconds=1 --option hands_per_game=99")
     await c.wait_for("press S")
     c.send("s")
     t = await seated(server, "dozy", 1)
     await until(lambda: t.game is not None, what="the start")
-    await until(lambda: t.idle(0), timeout=30, what="two expiries")
+    await run_timers(t, clock, lambda: t.idle(0), "two expiries")
     await c.wait_for("timer ran out twice")
     assert t.info().seats[0].idle and not t.is_bot(0)  # his seat still, played by the timer
     lobby = await join(server, "look", new_key(), "lobby")  # the lobby says so too
     await lobby.wait_for("E:dozy(idle)")
     await lobby.close()
     short = t.config.idle_seconds
-    await until(lambda: 0 in t.runner.deadlines and t.runner.timer_total.get(0) == short
-                and t.game is not None and t.game.hand is not None
-                and t.game.hand.phase is Phase.TURN, timeout=15, what="his short turn timer")
+
+    def his_turn(seconds: float) -> bool:
+        hand = t.game.hand if t.game is not None else None
+        return (hand is not None and hand.phase is Phase.TURN and 0 in t.runner.deadlines
+                and t.runner.timer_total.get(0) == seconds)
+
+    await run_timers(t, clock, lambda: his_turn(short), "his short turn timer")
     c.send("\x1b[D")  # any key
     await until(lambda: not t.idle(0), what="the player back")
     assert t.runner.timeouts[0] == 0
-    await until(lambda: 0 in t.runner.deadlines and t.runner.timer_total.get(0) == 3.0, timeout=30,
-                what="his full turn timer again")
+    await run_timers(t, clock, lambda: his_turn(3.0), "his full turn timer again")
     await c.close()
 
 
@@ -429,7 +460,9 @@ async def test_resize_and_a_tiny_terminal(server: MahjongServer) -> None:
     await c.close()
 
 
-async def test_reconnect_to_the_seat_mid_hand(server: MahjongServer) -> None:
+async def test_reconnect_to_the_seat_mid_hand(make_server: MakeServer) -> None:
+    clock = ManualClock()
+    server = await make_server(clock=clock)
     key = new_key()
     c = await join(server, "rita", key, "join rc")
     await c.wait_for("press S")
@@ -443,7 +476,10 @@ async def test_reconnect_to_the_seat_mid_hand(server: MahjongServer) -> None:
     await c.close()
     await until(lambda: not t.seats[0].clients, what="the drop")
     assert t.seats[0].occupant is not None and not t.is_bot(0)  # grace period
-    await until(lambda: t.is_bot(0), 5.0, "the grace period")
+    await clock.advance(t.config.grace_seconds - 0.01)
+    assert not t.is_bot(0) and 0 in hand.to_act()  # the seat still waits for her
+    await clock.advance(0.01)
+    assert t.is_bot(0)
     await until(lambda: 0 not in hand.to_act() or hand.is_over, 5.0, "a bot for the seat")
     played = len(hand.actions)
     c2 = await join(server, "rita", key, "join rc")
@@ -455,7 +491,9 @@ async def test_reconnect_to_the_seat_mid_hand(server: MahjongServer) -> None:
     await w.close()
 
 
-async def test_drop_during_a_claim_window(server: MahjongServer) -> None:
+async def test_drop_during_a_claim_window(make_server: MakeServer) -> None:
+    clock = ManualClock()
+    server = await make_server(clock=clock)
     key = new_key()
     c = await join(server, "cleo", key, "join cw --rules shangrao")
     await c.wait_for("press S")
@@ -486,6 +524,9 @@ async def test_drop_during_a_claim_window(server: MahjongServer) -> None:
     w = await join(server, "wes", new_key(), "watch cw")
     await w.wait_for("上饶")
     await c.close()
+    await until(lambda: not t.seats[0].clients, what="the drop")
+    assert hand.version == version  # her claim waits out the grace period
+    await clock.advance(t.config.grace_seconds)
     await until(lambda: hand.version != version, 5.0, "the claim window to close for the drop")
     c2 = await join(server, "cleo", key, "join cw")
     await c2.wait_for("上饶")

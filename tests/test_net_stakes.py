@@ -371,8 +371,13 @@ async def test_each_action_sends_each_seat_one_update_with_its_timer() -> None:
     import collections
 
     from engine.expiry import expiry_action
+    from tui.clock import ManualClock
 
-    reg = Registry(TableConfig(bot_delay=0))
+    async def settle() -> None:  # the table's loop runs what each action left it (no timer
+        for _ in range(10):  # runs out: the clock stands still)
+            await asyncio.sleep(0)
+
+    reg = Registry(TableConfig(bot_delay=0, clock=ManualClock()))
     t = reg.get_or_create("u1", "yichun", {"hands_per_game": 10})
     clients = [t.join(a) for a in (ANN, WES, VAL, Account(4, "kai", "SHA256:k"))]
     got: collections.Counter[int] = collections.Counter()
@@ -385,7 +390,7 @@ async def test_each_action_sends_each_seat_one_update_with_its_timer() -> None:
         c.subscribe(seen)
     if t.game is None:
         assert t.start(seed=1) is None
-    await asyncio.sleep(0.05)
+    await settle()
     got.clear()
     timers.clear()
     assert t.game is not None and t.game.hand is not None
@@ -396,7 +401,7 @@ async def test_each_action_sends_each_seat_one_update_with_its_timer() -> None:
         client = next(c for c in clients if c.seat_index == seat)
         assert client.send(expiry_action(build_view(hand, seat))) is None
         actions += 1
-        await asyncio.sleep(0.01)
+        await settle()
     assert actions >= 20
     # at most one each (a seat whose view an action leaves as it was gets none)
     assert all(actions - 3 <= got[i] <= actions for i in range(4)), (dict(got), actions)
