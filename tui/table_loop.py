@@ -85,6 +85,8 @@ class TableLoop:
         self._task: asyncio.Task[None] | None = None
         self._closed = False
         self._yielded: tuple[int, int] | None = None  # the move the loop last yielded before
+        # nothing is due until a deadline or a kick: a test waits for this before its next key
+        self.waiting = False
 
     def start(self) -> None:
         """Run the loop (it runs until :meth:`close`); if it runs, wake it."""
@@ -120,7 +122,11 @@ class TableLoop:
         step = runner.step(game, now, host.seat_states(now), host.watched())
         if isinstance(step, Wait) or game is None or game.hand is None:
             host.publish()
-            await self.waker.wait(step.until if isinstance(step, Wait) else None)
+            self.waiting = True
+            try:
+                await self.waker.wait(step.until if isinstance(step, Wait) else None)
+            finally:
+                self.waiting = False
             return
         if isinstance(step, NextHand):
             runner.new_hand()
