@@ -28,7 +28,6 @@ from engine.game import Game
 from engine.record import dumps, hand_lines
 from engine.rulesets import RULESETS, OptionError, find_ruleset
 from engine.runner import COMPUTER, Pace, SeatState, TableRunner
-from engine.view import build_view
 from net.limits import RateLimit
 from net.sanitize import clean_line
 from net.stakes import HandStakes, StakeBook
@@ -36,7 +35,7 @@ from net.store import Account, ActionRow, SavedSeat, SavedTable, Store, TableRow
 from tui.client import TableUpdate, UpdateCallback
 from tui.clock import SYSTEM_CLOCK, Clock, Timer
 from tui.refusal import Refusal
-from tui.table_loop import TableLoop
+from tui.table_loop import TableLoop, table_update
 
 THREADED_LEVELS = frozenset({"hard"})  # computer players that decide off the event loop
 
@@ -494,18 +493,7 @@ class SharedTable:
         game = self.game
         if game is None or game.hand is None:
             return None
-        view = build_view(game.hand, index)
-        deadline, total = self.runner.deadline(index, view)
-        return TableUpdate(
-            view=view,
-            deadline=deadline,
-            timer_seconds=total,
-            totals=(game.scores[0], game.scores[1], game.scores[2], game.scores[3]),
-            history=tuple(game.history),
-            hands_per_game=game.hands_per_game,
-            game_over=game.is_over,
-            names=self.names(),
-        )
+        return table_update(game, self.runner, index, self.names())
 
     def _publish(self) -> None:
         if self.game is None:

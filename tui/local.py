@@ -29,11 +29,10 @@ from engine.record import dumps, hand_lines
 from engine.rulesets import OptionError
 from engine.runner import COMPUTER, HUMAN, Pace, SeatState, TableRunner
 from engine.table import Hand
-from engine.view import build_view
 from tui.client import TableUpdate, UpdateCallback
 from tui.clock import SYSTEM_CLOCK, Clock
 from tui.refusal import Refusal
-from tui.table_loop import TableLoop
+from tui.table_loop import TableLoop, table_update
 
 
 class LocalTable:
@@ -200,19 +199,8 @@ class LocalTable:
             return
         if game.hand.is_over:
             self._record(game, game.hand)
-        view = build_view(game.hand, self.seat)
-        deadline, total = self.runner.deadline(self.seat, view)
-        update = TableUpdate(
-            view=view,
-            deadline=deadline,
-            timer_seconds=total,
-            totals=(game.scores[0], game.scores[1], game.scores[2], game.scores[3]),
-            history=tuple(game.history),
-            hands_per_game=game.hands_per_game,
-            game_over=game.is_over,
-            names=self._names,
-        )
-        if not force and update == self._last:
+        update = table_update(game, self.runner, self.seat, self._names)
+        if update is None or (not force and update == self._last):
             return
         self._last = update
         for cb in list(self._callbacks):

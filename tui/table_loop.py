@@ -20,6 +20,7 @@ from engine.expiry import expiry_action
 from engine.game import Game
 from engine.runner import BotMove, Expire, NextHand, SeatState, TableRunner, Wait
 from engine.view import build_view
+from tui.client import TableUpdate
 from tui.clock import SYSTEM_CLOCK, Clock
 from tui.refusal import Refusal
 
@@ -52,6 +53,26 @@ class TableHost(Protocol):
 
     def publish(self) -> None:
         """Send each seat its update, where it changed."""
+
+
+def table_update(game: Game, runner: TableRunner, seat: int | None,
+                 names: tuple[str, str, str, str]) -> TableUpdate | None:
+    """What ``seat`` (None: a spectator) sees of ``game`` now, with its timer; None before the
+    first hand."""
+    if game.hand is None:
+        return None
+    view = build_view(game.hand, seat)
+    deadline, total = runner.deadline(seat, view)
+    return TableUpdate(
+        view=view,
+        deadline=deadline,
+        timer_seconds=total,
+        totals=(game.scores[0], game.scores[1], game.scores[2], game.scores[3]),
+        history=tuple(game.history),
+        hands_per_game=game.hands_per_game,
+        game_over=game.is_over,
+        names=names,
+    )
 
 
 class Waker:
