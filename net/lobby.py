@@ -24,10 +24,10 @@ from engine.rulesets import DEFAULT_RULES, RULESETS, OptionSpec, find_ruleset
 from net.registry import QUARANTINE_MARK
 from net.remote_app import ServerSide, color_system, options_text
 from net.sanitize import TABLE_NAME_RULE, clean_line, pad, table_name, valid_table_name
-from net.shared_table import TableState
 from net.store import Account
 from tui import compat_textual
 from tui.screens import close_screen
+from tui.table_info import TableState
 
 if TYPE_CHECKING:
     from net.server import Command, MahjongServer

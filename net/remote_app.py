@@ -25,13 +25,14 @@ from textual.widgets import Input, Static
 
 from net import reclaim
 from net.sanitize import clean_line
-from net.shared_table import ChatLine, SeatClient, TableInfo, TableState
+from net.shared_table import SeatClient
 from tui import compat_textual
 from tui.app import MahjongApp, TableUpdated
 from tui.client import TableUpdate
 from tui.refusal import Refusal
 from tui.screens import close_screen
 from tui.settings import Settings
+from tui.table_info import ChatLine, TableInfo, TableState
 from tui.table_screen import TableScreen
 
 CHAT_TOAST_GAP = 3.0  # seconds between two chat toasts at most (the rest are counted)

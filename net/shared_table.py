@@ -6,7 +6,7 @@ computer players act for empty seats (and for dropped players once their grace p
 over), runs the turn timer and the claim window for human seats, and the table publishes a
 :class:`~tui.client.TableUpdate` to every connected seat after each action. A
 :class:`SeatClient` is one session's handle on one seat (or on the spectators' bench): it
-implements :class:`tui.client.TableClient`, so the same ``MahjongApp`` that ``play`` runs
+implements :class:`tui.client.SharedTableClient`, so the same ``MahjongApp`` that ``play`` runs
 drives it. Callbacks only ever call ``post_message`` on their own session's app (a widget is
 only touched from its own app's task); nothing here touches a widget.
 """
@@ -17,16 +17,15 @@ import asyncio
 import logging
 import random
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
 
 from engine.actions import Action, IllegalActionError
 from engine.bots import LEVELS, Player, make_player
 from engine.game import Game
 from engine.record import dumps, hand_lines
-from engine.rulesets import RULESETS, OptionError, find_ruleset
+from engine.rulesets import OptionError, find_ruleset
 from engine.runner import COMPUTER, Pace, SeatState, TableRunner
 from net.limits import RateLimit
 from net.sanitize import clean_line
@@ -35,6 +34,7 @@ from net.store import Account, ActionRow, SavedSeat, SavedTable, Store, TableRow
 from tui.client import TableUpdate, UpdateCallback
 from tui.clock import SYSTEM_CLOCK, Clock, Timer
 from tui.refusal import Refusal
+from tui.table_info import ChatLine, InfoCallback, SeatInfo, TableInfo, TableState
 from tui.table_loop import TableLoop, table_update
 
 THREADED_LEVELS = frozenset({"hard"})  # computer players that decide off the event loop
@@ -56,55 +56,6 @@ def parse_levels(text: str) -> tuple[str, str, str, str]:
         raise ValueError(f"computer level: one of {', '.join(LEVELS)}, or four separated by "
                          f"commas (seats E,S,W,N), got {text!r} 电脑等级无效")
     return (parts[0], parts[1], parts[2], parts[3])
-
-
-class TableState(Enum):
-    WAITING = "waiting"  # seats being taken; no game yet
-    PLAYING = "playing"
-    BETWEEN = "between hands"
-    OVER = "game over"
-
-
-@dataclass(frozen=True)
-class SeatInfo:
-    name: str  # "" when empty
-    human: bool
-    connected: bool
-    idle: bool = False  # connected, but its turn timer ran out repeatedly (away)
-
-
-@dataclass(frozen=True)
-class TableInfo:
-    """What the lobby and the waiting screen show about a table."""
-
-    name: str
-    rules: str
-    options: tuple[tuple[str, Any], ...]
-    seats: tuple[SeatInfo, SeatInfo, SeatInfo, SeatInfo]
-    spectators: int
-    state: TableState
-    hand_no: int
-    hands_per_game: int
-    allow: tuple[bool, bool, bool, bool] = (True, True, True, True)  # 压鸽子 per seat
-    stakes_possible: bool = False  # Yichun with the spectator_stakes option on
-    stakes: tuple[tuple[str, int], ...] = ()  # chosen (name, seat): from the next hand
-    hand_stakes: tuple[tuple[str, int], ...] = ()  # fixed for the hand in play
-    bot_levels: tuple[str, str, str, str] = ("normal", "normal", "normal", "normal")
-
-    @property
-    def stakes_enabled(self) -> bool:
-        """yichun.md §7.7: enough seated players (two) allow spectators."""
-        rules = RULESETS[self.rules].stake_rules
-        return self.stakes_possible and rules is not None and rules.enabled(sum(self.allow))
-
-
-@dataclass(frozen=True)
-class ChatLine:
-    who: str
-    text: str
-
-
-InfoCallback = Callable[[TableInfo | ChatLine], None]
 
 
 @dataclass
@@ -608,7 +559,7 @@ class SharedTable:
 
 
 class SeatClient:
-    """One session's seat at a shared table: a :class:`tui.client.TableClient`."""
+    """One session's seat at a shared table: a :class:`tui.client.SharedTableClient`."""
 
     def __init__(self, table: SharedTable, seat_index: int | None, account: Account) -> None:
         self.table = table
@@ -676,7 +627,29 @@ class SeatClient:
         self._info_callbacks.clear()
         self.table.leave(self)
 
-    # --- beyond TableClient ---------------------------------------------------------------
+    # --- SharedTableClient ----------------------------------------------------------------
+    @property
+    def nickname(self) -> str:
+        return self.account.nickname
+
+    @property
+    def state(self) -> TableState:
+        return self.table.state
+
+    @property
+    def game_no(self) -> int:
+        return self.table.game_no
+
+    @property
+    def chat_log(self) -> Sequence[ChatLine]:
+        return self.table.chat_log
+
+    def info(self) -> TableInfo:
+        return self.table.info()
+
+    def current_update(self) -> TableUpdate | None:
+        return self.table.update_for(self.seat_index)
+
     def subscribe_info(self, callback: InfoCallback) -> None:
         self._info_callbacks.append(callback)
         callback(self.table.info())

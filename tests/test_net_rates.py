@@ -14,8 +14,9 @@ from textual.widgets import Static
 from net.limits import Limits
 from net.lobby import LobbyApp
 from net.registry import CHAT_BUCKETS, Registry, TableLimit
-from net.shared_table import CHAT_TABLE_BUSY, CHAT_TOO_FAST, ChatLine, TableConfig, TableInfo
+from net.shared_table import CHAT_TABLE_BUSY, CHAT_TOO_FAST, TableConfig
 from net.store import Account, Store
+from tui.table_info import ChatLine, TableInfo
 
 ANN, BOB, CY, DEE = (Account(i, n) for i, n in enumerate(("ann", "bob", "cy", "dee"), 1))
 

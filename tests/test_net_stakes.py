@@ -24,9 +24,10 @@ from engine.view import build_view
 from net.lobby import CreateTableScreen, LobbyApp
 from net.registry import Registry, TableExists
 from net.server import Command, CommandError, parse_command
-from net.shared_table import SharedTable, TableConfig, TableState, parse_levels
+from net.shared_table import SharedTable, TableConfig, parse_levels
 from net.store import Account, Store
 from tests.support.waiting import until
+from tui.table_info import TableState
 
 ANN, WES, VAL = Account(1, "ann", "SHA256:a"), Account(2, "wes", "SHA256:w"), Account(3, "E")
 

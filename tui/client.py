@@ -4,12 +4,13 @@
 computer players) and by the server's seat at a shared table (``net.registry.SeatClient``).
 The table calls the subscribed callback from the asyncio loop with a :class:`TableUpdate`; the
 app turns each call into a ``post_message`` on itself and never touches widgets from the
-callback.
+callback. A seat at a table shared with other people (:class:`SharedTableClient`) also says
+who sits there, chats and takes spectators' stakes (:mod:`tui.table_info`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -18,6 +19,7 @@ from engine.game import HandSummary
 from engine.view import View
 from tui.clock import Clock
 from tui.refusal import Refusal
+from tui.table_info import ChatLine, InfoCallback, TableInfo, TableState
 
 
 @dataclass(frozen=True)
@@ -70,3 +72,57 @@ class TableClient(Protocol):
 
     def close(self) -> None:
         """The seat leaves; no more callbacks."""
+
+
+class SharedTableClient(TableClient, Protocol):
+    """A seat (or a spectator's place) at a table shared with other people: the waiting room
+    before its first hand, chat, and 压鸽子 (spectators backing seated players)."""
+
+    @property
+    def seat_index(self) -> int | None:
+        """The seat taken; ``None`` for a spectator."""
+
+    @property
+    def spectating(self) -> bool:
+        """Watching, not seated."""
+
+    @property
+    def nickname(self) -> str:
+        """The player's name at the table (a spectator's stake is found by it)."""
+
+    @property
+    def state(self) -> TableState:
+        """Whether the table waits for players, plays, is between hands or over."""
+
+    @property
+    def game_no(self) -> int:
+        """The table's game count: a spectator hears once per hand of each game."""
+
+    @property
+    def chat_log(self) -> Sequence[ChatLine]:
+        """The latest lines said at the table before this session came in."""
+
+    def info(self) -> TableInfo:
+        """The table as it is now."""
+
+    def current_update(self) -> TableUpdate | None:
+        """The seat's view of the game now (``None`` before the first hand)."""
+
+    def subscribe_info(self, callback: InfoCallback) -> None:
+        """Deliver the table's info now and after every change, and every chat line, to
+        ``callback``."""
+
+    def poke(self) -> None:
+        """The player pressed a key: back at the table if the timer was playing for him."""
+
+    def start(self) -> Refusal | None:
+        """Start the game now, computer players in the empty seats (a seated player's)."""
+
+    def chat(self, text: str) -> Refusal | None:
+        """Say ``text`` (cleaned by the table) to everyone there; ``None`` when sent."""
+
+    def stake(self, backs: int | None) -> Refusal | None:
+        """压鸽子: back seat ``backs`` from the next hand, or nobody (a spectator's)."""
+
+    def set_allow(self, allow: bool) -> Refusal | None:
+        """Allow spectators to back this seat from the next hand, or not (a seated player's)."""

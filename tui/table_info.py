@@ -1,0 +1,65 @@
+"""What a shared table tells the sessions at it besides the views: who sits where, its
+options and state, the spectators' stakes (:class:`TableInfo`), and chat (:class:`ChatLine`).
+
+The server's tables make them (``net.registry``); the waiting room, the lobby and the stake
+screen show them. They are plain values so that ``tui`` shows a table without knowing how it
+is served.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from engine.rulesets import RULESETS
+
+
+class TableState(Enum):
+    WAITING = "waiting"  # seats being taken; no game yet
+    PLAYING = "playing"
+    BETWEEN = "between hands"
+    OVER = "game over"
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    name: str  # "" when empty
+    human: bool
+    connected: bool
+    idle: bool = False  # connected, but its turn timer ran out repeatedly (away)
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """What the lobby and the waiting screen show about a table."""
+
+    name: str
+    rules: str
+    options: tuple[tuple[str, Any], ...]
+    seats: tuple[SeatInfo, SeatInfo, SeatInfo, SeatInfo]
+    spectators: int
+    state: TableState
+    hand_no: int
+    hands_per_game: int
+    allow: tuple[bool, bool, bool, bool] = (True, True, True, True)  # 压鸽子 per seat
+    stakes_possible: bool = False  # Yichun with the spectator_stakes option on
+    stakes: tuple[tuple[str, int], ...] = ()  # chosen (name, seat): from the next hand
+    hand_stakes: tuple[tuple[str, int], ...] = ()  # fixed for the hand in play
+    bot_levels: tuple[str, str, str, str] = ("normal", "normal", "normal", "normal")
+
+    @property
+    def stakes_enabled(self) -> bool:
+        """yichun.md §7.7: enough seated players (two) allow spectators."""
+        rules = RULESETS[self.rules].stake_rules
+        return self.stakes_possible and rules is not None and rules.enabled(sum(self.allow))
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    who: str
+    text: str
+
+
+InfoCallback = Callable[[TableInfo | ChatLine], None]
