@@ -22,10 +22,11 @@ from textual.widgets import Button, Input, Label, Select, Static
 from engine.bots import LEVELS
 from engine.rulesets import DEFAULT_RULES, RULESETS, OptionSpec, find_ruleset
 from net.registry import QUARANTINE_MARK
-from net.remote_app import ServerSide, color_system, options_text
+from net.remote_app import ServerSide, color_system
 from net.sanitize import TABLE_NAME_RULE, clean_line, pad, table_name, valid_table_name
 from net.store import Account
 from tui import compat_textual
+from tui.room import options_text
 from tui.screens import close_screen
 from tui.table_info import TableState
 

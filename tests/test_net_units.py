@@ -25,7 +25,6 @@ import pytest
 from textual import events
 from textual._xterm_parser import XTermParser
 
-from net import remote_app
 from net.driver import SSHDriver
 from net.registry import Registry
 from net.remote_app import RemoteApp, color_system
@@ -43,6 +42,7 @@ from net.store import Account, Store
 from testkit.fakes import FakeApp, FakeChannel
 from testkit.ssh import PtyClient
 from tests.support.waiting import until
+from tui import room
 
 
 # --- sanitising -------------------------------------------------------------------------------
@@ -125,7 +125,7 @@ def test_table_names_in_any_script_within_24_cells() -> None:
 
 
 def test_options_are_shown_as_players_read_them() -> None:
-    from net.remote_app import options_text
+    from tui.room import options_text
 
     assert options_text([("max_lighters", None), ("discarder_pays_double", False),
                          ("hands_per_game", 4)]) == (
@@ -351,7 +351,7 @@ async def test_pitfall_7_frames_are_dropped_then_repainted() -> None:
 async def test_pitfall_7_a_stalled_client_does_not_hold_up_the_others(
         server: MahjongServer, monkeypatch: pytest.MonkeyPatch) -> None:
     # each chat line its own toast without the 3 s between toasts (what is drawn is the same)
-    monkeypatch.setattr(remote_app, "CHAT_TOAST_GAP", 0.1)
+    monkeypatch.setattr(room, "CHAT_TOAST_GAP", 0.1)
     server.config.write_high_water = 4096
     slow = PtyClient()
     await slow.connect(server.port, "slow", None, command="join st", window=4096)
@@ -402,7 +402,7 @@ async def test_an_enter_for_a_chat_line_closed_under_it_pops_nothing(
     ("Can't pop screen") and ended the session."""
     from textual.widgets import Input
 
-    from net.remote_app import ChatScreen
+    from tui.room import ChatScreen
 
     a = await PtyClient().connect(server.port, "cat", None, command="join race")
     await a.wait_for("press S")
