@@ -20,12 +20,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from engine.bots import LEVELS
-from engine.rulesets import DEFAULT_RULES, RULESETS, OptionSpec, find_ruleset
+from engine.rulesets import DEFAULT_RULES, RULESETS
 from net.registry import QUARANTINE_MARK
 from net.remote_app import ServerSide, color_system
 from net.sanitize import TABLE_NAME_RULE, clean_line, pad, table_name, valid_table_name
 from net.store import Account
 from tui import compat_textual
+from tui.new_table import NewTableForm
 from tui.room import options_text
 from tui.screens import close_screen
 from tui.table_info import TableState
@@ -34,24 +35,14 @@ if TYPE_CHECKING:
     from net.server import Command, MahjongServer
 
 
-def option_specs(rules: str) -> tuple[OptionSpec, ...]:
-    return RULESETS[rules].options_spec
-
-
-def parse_option_text(spec: OptionSpec, raw: str) -> Any:
-    """A form field's text → an option value (the engine's one parser)."""
-    return spec.parse_text(raw)
-
-
-def option_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return "" if value is None else str(value)
+BOT_NOTE = ("Computer player's level for this seat when nobody sits there: "
+            f"{', '.join(LEVELS)} · 空位电脑的水平")
 
 
 class CreateTableScreen(ModalScreen[Any]):
-    """A new table: name, ruleset, every option of the ruleset, a computer level per seat.
-    Dismissed with the join :class:`~net.server.Command`, or ``None``."""
+    """A new table: name, the new-table form (ruleset, every option of the ruleset), a
+    computer level per seat. Dismissed with the join :class:`~net.server.Command`, or
+    ``None``."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel 取消", id="create-cancel"),
@@ -66,7 +57,8 @@ class CreateTableScreen(ModalScreen[Any]):
     CreateTableScreen .row > Label { width: 38; max-width: 45%; padding: 1 1 0 0; }
     CreateTableScreen .row > Input { width: 1fr; }
     CreateTableScreen .row > Select { width: 1fr; }
-    CreateTableScreen #options { height: 1fr; }
+    CreateTableScreen NewTableForm { height: 1fr; }
+    CreateTableScreen NewTableForm > #options { height: 1fr; }
     CreateTableScreen #create-msg { height: auto; color: $error; }
     CreateTableScreen #create-about { height: auto; color: $text-muted; }
     CreateTableScreen #create-buttons { height: 3; }
@@ -75,7 +67,7 @@ class CreateTableScreen(ModalScreen[Any]):
     def __init__(self, name: str = "", rules: str = DEFAULT_RULES) -> None:
         super().__init__()
         self.initial_name = name
-        self.rules = rules
+        self.initial_rules = rules
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -84,55 +76,20 @@ class CreateTableScreen(ModalScreen[Any]):
             with Horizontal(classes="row"):
                 yield Label("Table name 牌桌名")
                 yield Input(self.initial_name, id="create-name", max_length=24)
-            with Horizontal(classes="row"):
-                yield Label("Ruleset 规则")
-                yield Select([(f"{cls.en} {cls.zh}", key) for key, cls in RULESETS.items()],
-                             value=self.rules, allow_blank=False, id="create-rules")
-            with VerticalScroll(id="options"):
-                yield from self._option_rows(self.rules)
-            yield Static("", id="create-about", markup=False)
+            yield NewTableForm(self.initial_rules, extra_rows=self._level_rows,
+                               notes={f"bot-{i}": BOT_NOTE for i in range(4)})
             yield Static("", id="create-msg", markup=False)
             with Horizontal(id="create-buttons"):
                 yield Button("Create 创建", id="create-ok", variant="primary")
                 yield Button("Cancel 取消", id="create-cancel")
 
-    def _option_rows(self, rules: str) -> list[Horizontal]:
-        rows = []
-        for spec in option_specs(rules):
-            rows.append(Horizontal(
-                Label(f"{spec.zh} {spec.key}"),
-                Input(option_text(spec.default), id=f"opt-{spec.key}", max_length=20),
-                classes="row"))
-        for i in range(4):
-            rows.append(Horizontal(
-                Label(f"Computer at {'ESWN'[i]} {'东南西北'[i]} if empty 空位电脑"),
-                Select([(level, level) for level in LEVELS], value="normal",
-                       allow_blank=False, id=f"bot-{i}"),
-                classes="row"))
-        return rows
-
-    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        """The focused option's meaning in both languages, under the fields (a session has
-        no tooltips)."""
-        about = ""
-        widget_id = event.widget.id or ""
-        if widget_id.startswith("opt-"):
-            key = widget_id[4:]
-            spec = next((sp for sp in option_specs(self.rules) if sp.key == key), None)
-            if spec is not None:
-                about = f"{spec.key}: {spec.en} · {spec.zh}"
-        elif widget_id.startswith("bot-"):
-            about = ("Computer player's level for this seat when nobody sits there: "
-                     f"{', '.join(LEVELS)} · 空位电脑的水平")
-        self.query_one("#create-about", Static).update(about)
-
-    async def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id != "create-rules" or event.value == self.rules:
-            return
-        self.rules = str(event.value)
-        box = self.query_one("#options", VerticalScroll)
-        await box.remove_children()
-        await box.mount_all(self._option_rows(self.rules))
+    @staticmethod
+    def _level_rows() -> list[Horizontal]:
+        return [Horizontal(
+            Label(f"Computer at {'ESWN'[i]} {'东南西北'[i]} if empty 空位电脑"),
+            Select([(level, level) for level in LEVELS], value="normal",
+                   allow_blank=False, id=f"bot-{i}"),
+            classes="row") for i in range(4)]
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "create-ok":
@@ -156,14 +113,10 @@ class CreateTableScreen(ModalScreen[Any]):
             raise CommandError(f"table {name} exists: type its name to sit 牌桌已存在")
         if isinstance(app, LobbyApp):  # a quarantined name, or over a limit: said here
             app.server.registry.check_create(name, creator=app.account)
-        options: dict[str, Any] = {}
-        for spec in option_specs(self.rules):
-            value = parse_option_text(spec, self.query_one(f"#opt-{spec.key}", Input).value)
-            if value != spec.default:
-                options[spec.key] = value
-        find_ruleset(self.rules, options)  # OptionError with the ruleset's message
+        form = self.query_one(NewTableForm)
+        options = form.changed_options()  # OptionError with the ruleset's message
         levels = tuple(str(self.query_one(f"#bot-{i}", Select).value) for i in range(4))
-        return Command("join", name, self.rules, tuple(sorted(options.items())),
+        return Command("join", name, form.rules, tuple(sorted(options.items())),
                        (levels[0], levels[1], levels[2], levels[3]))
 
     def action_create(self) -> None:

@@ -92,8 +92,8 @@ def test_an_option_without_limit_is_written_as_unlimited() -> None:
     in the lobby's form, as well as null / empty; other options stay whole numbers."""
     from engine.rulesets import OptionError, find_ruleset
     from engine.rulesets.yichun import Yichun
-    from net.lobby import parse_option_text
     from net.server import parse_options
+    from tui.new_table import parse_option_text
 
     assert parse_options(["max_lighters=unlimited"]) == {"max_lighters": None}
     assert parse_options(["max_lighters=无限", "hands_per_game=4"]) == {

@@ -16,11 +16,12 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Static
 
-from engine.rulesets import DEFAULT_RULES, RULESETS, OptionError, OptionSpec
+from engine.rulesets import DEFAULT_RULES, OptionError
 from themes import THEME_NAMES
 from tui import compat_textual
 from tui.client import TableUpdate
 from tui.i18n import tr
+from tui.new_table import INPUT_MAX, NewTableForm
 from tui.result_text import (
     game_result_lines,
     help_lines,
@@ -29,8 +30,6 @@ from tui.result_text import (
 
 if TYPE_CHECKING:
     from tui.app import MahjongApp
-
-INPUT_MAX = 20  # characters in a form's number field: what is typed is bounded too
 
 
 def close_screen(screen: Screen[Any], result: Any = None) -> bool:
@@ -103,56 +102,53 @@ class HelpScreen(_Page):
 
 
 class NewGameScreen(_Page):
+    """``play``'s new game: the new-table form (:class:`~tui.new_table.NewTableForm`, with
+    the values last started with for each ruleset) and a seed."""
+
     BINDINGS = [  # noqa: RUF012
         Binding("f1", "help", "Help", id="new-help", show=False),
         Binding("ctrl+s", "settings", "Settings", id="new-settings", show=False),
     ]
+    DEFAULT_CSS = """
+    NewGameScreen .rules-row { height: 3; margin: 0 0 0 1; }
+    NewGameScreen .rules-row > Label { width: 1fr; padding: 1 0 0 0; }
+    NewGameScreen .rules-row > Select { width: 32; }
+    """
 
     def __init__(self, rules: str | None = None) -> None:
         super().__init__()
-        self.rules = rules or self.mj_rules_default()
+        self.initial_rules = rules or self.mj_rules_default()
 
     def mj_rules_default(self) -> str:
         return DEFAULT_RULES
+
+    @property
+    def rules(self) -> str:
+        """The ruleset chosen in the form."""
+        return self.query_one(NewTableForm).rules
 
     def on_mount(self) -> None:
         self.query_one("#start", Button).focus()
 
     def compose(self) -> ComposeResult:
         lang = self.lang
-        saved = self.mj.settings.options.get(self.rules, {})
+        saved = self.mj.settings.options
         with VerticalScroll(classes="page"):
             yield Label(tr(lang, "ng_title"), classes="page-title")
-            yield Label(tr(lang, "ng_rules"))
-            with RadioSet(id="rules"):
-                for name in RULESETS:
-                    yield RadioButton(RULESETS[name].title("en"), value=name == self.rules,
-                                      id=f"rules-{name}")
-            yield Label(tr(lang, "ng_options"))
-            for spec in RULESETS[self.rules].options_spec:
-                value = saved.get(spec.key, spec.default)
-                with Horizontal(classes="form-row"):
-                    yield Label(f"{spec.zh} {spec.en}" if lang == "en" else spec.zh)
-                    if isinstance(spec.default, bool):
-                        yield Checkbox("", bool(value), id=f"opt-{spec.key}")
-                    else:
-                        yield Input("" if value is None else str(value), id=f"opt-{spec.key}",
-                                    type="integer" if not spec.allow_none else "text",
-                                    max_length=INPUT_MAX)
-            with Horizontal(classes="form-row"):
-                yield Label(tr(lang, "ng_seed"))
-                yield Input("", id="seed", type="integer", max_length=INPUT_MAX)
+            yield NewTableForm(self.initial_rules, lang=lang, rules_label=tr(lang, "ng_rules"),
+                               options_label=tr(lang, "ng_options"),
+                               values=lambda rules: saved.get(rules, {}),
+                               extra_rows=lambda: [self._seed_row(lang)],
+                               row_class="form-row", rules_class="rules-row", scroll=False)
             yield Label("", id="error", classes="error-text")
             yield Button(tr(lang, "ng_start"), id="start", variant="primary")
             yield Static(tr(lang, "ng_help"), classes="keys")
 
-    async def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
-        if event.pressed.id and event.pressed.id.startswith("rules-"):
-            name = event.pressed.id.removeprefix("rules-")
-            if name != self.rules:
-                self.rules = name
-                await self.recompose()
-                self.query_one(f"#rules-{name}", RadioButton).focus()
+    @staticmethod
+    def _seed_row(lang: str) -> Horizontal:
+        return Horizontal(Label(tr(lang, "ng_seed")),
+                          Input("", id="seed", type="integer", max_length=INPUT_MAX),
+                          classes="form-row")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "start":
@@ -161,31 +157,20 @@ class NewGameScreen(_Page):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.start()
 
-    def read_options(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for spec in RULESETS[self.rules].options_spec:
-            out[spec.key] = self._read(spec)
-        return out
-
-    def _read(self, spec: OptionSpec) -> Any:
-        if isinstance(spec.default, bool):
-            return self.query_one(f"#opt-{spec.key}", Checkbox).value
-        return spec.parse_text(self.query_one(f"#opt-{spec.key}", Input).value)
-
     def start(self) -> None:
         error = self.query_one("#error", Label)
+        form = self.query_one(NewTableForm)
         try:
-            options = self.read_options()
-            RULESETS[self.rules].resolve_options(options)
+            options = form.options()
         except OptionError as exc:
             error.update(str(exc))
             return
         seed_text = self.query_one("#seed", Input).value.strip()
         seed = int(seed_text) if seed_text.lstrip("-").isdigit() else None
-        self.mj.settings.rules = self.rules
-        self.mj.settings.options[self.rules] = options
+        self.mj.settings.rules = form.rules
+        self.mj.settings.options[form.rules] = options
         self.mj.settings.save()
-        message = self.mj.start_game(self.rules, options, seed)
+        message = self.mj.start_game(form.rules, options, seed)
         if message:
             error.update(message)
 
