@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from cli import score
 from engine.record import (
     RecordError,
     dumps,
@@ -434,12 +435,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="-")
     p.set_defaults(func=cmd_record)
 
-    try:
-        from net import score_cmd
-    except ImportError:
-        pass
-    else:
-        score_cmd.add_parser(sub)
+    score.add_parser(sub)
     return parser
 
 
