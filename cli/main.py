@@ -18,12 +18,13 @@ from cli.args import play_levels, port, positive, seat_levels, seconds, whole
 from engine.rulesets import RULESETS
 from themes import THEME_NAMES
 
-# serve, backup and play import their packages when run: the offline commands (score above
-# all) start without loading asyncssh, asyncio, SQLite or the Textual app.
+# serve, backup and play import their packages inside their functions, on purpose: the
+# offline commands (score above all) start without loading asyncssh, asyncio, SQLite or the
+# Textual app.
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from net import server
+    from net import server  # here: asyncssh and Textual (see above)
 
     return int(server.main(args))
 
@@ -31,8 +32,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_backup(args: argparse.Namespace) -> int:
     """``mahjong-ssh backup [--data DIR] [--force] FILE``: exit 0 with what it wrote, 1 with
     one line saying why not."""
-    from net.store import StorageError, backup
-    from tui.local import default_data_dir
+    from net.store import StorageError, backup  # here: SQLite (see above)
+    from tui.local import default_data_dir  # here: asyncio
 
     data = Path(args.data) if args.data else default_data_dir()
     try:
@@ -47,7 +48,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from tui import local, textual_fixes
+    from tui import local, textual_fixes  # here: Textual
 
     textual_fixes.apply()
     return int(local.main(args))

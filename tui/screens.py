@@ -20,12 +20,14 @@ from engine.rulesets import DEFAULT_RULES, RULESETS, OptionError, OptionSpec
 from themes import THEME_NAMES
 from tui import compat_textual
 from tui.client import TableUpdate
+from tui.faces import Face
 from tui.i18n import tr
 from tui.result_text import (
     game_result_lines,
     help_lines,
     lines_content,
 )
+from tui.table_screen import TABLE_BINDINGS
 
 if TYPE_CHECKING:
     from tui.app import MahjongApp
@@ -88,8 +90,6 @@ class HelpScreen(_Page):
         self.rules = rules
 
     def compose(self) -> ComposeResult:
-        from tui.table_screen import TABLE_BINDINGS
-
         keymap = {k: v for k, v in self.mj.settings.keys.items()}
         lines = help_lines(self.rules, self.lang,
                            [*TABLE_BINDINGS, *self.mj.HELP_BINDINGS], keymap,
@@ -255,8 +255,6 @@ class SettingsScreen(_Page):
             await self.recompose()
             return
         if pid.startswith("tiles-"):
-            from tui.faces import Face
-
             self.mj.set_face(Face(pid.removeprefix("tiles-")))
         elif pid.startswith("theme-"):
             self.mj.apply_theme(pid.removeprefix("theme-"))
