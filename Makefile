@@ -45,9 +45,9 @@ serve: $(STAMP)
 	$(BIN)/mahjong-ssh serve --host 127.0.0.1 --port 2222
 
 lint: $(STAMP)
-	$(BIN)/ruff check engine tui net tests bench testkit
+	$(BIN)/ruff check engine tui net cli tests bench testkit
 	$(BIN)/mypy engine
-	$(BIN)/mypy tui net testkit
+	$(BIN)/mypy tui net cli testkit
 	$(BIN)/lint-imports
 
 # two pytest-xdist workers: every server is on port 0, every data folder a test's own

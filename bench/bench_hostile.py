@@ -1,7 +1,7 @@
 """One hostile client against a live table: the server's memory and the players' key latency
 while a stranger tries, one after another, what testers tried against the server.
 
-The server runs as a subprocess (``python -m net.cli serve --data TMP --port 0 --bot-delay
+The server runs as a subprocess (``python -m cli.main serve --data TMP --port 0 --bot-delay
 0.3``, plus ``--limit channel_grace=5`` when ``serve`` has ``--limit``), its port read from
 its first stdout line, its stderr kept in a file (the log bytes each attack caused), its RSS
 read from ``/proc/PID/status`` (VmRSS) so the figure is the server's alone: before an attack
@@ -143,7 +143,7 @@ class Server:
 
 
 def start_server(data: Path) -> Server:
-    cmd = [sys.executable, "-m", "net.cli", "serve"]
+    cmd = [sys.executable, "-m", "cli.main", "serve"]
     usage = subprocess.run([*cmd, "--help"], cwd=ROOT, capture_output=True, text=True).stdout
     limit_flag = "--limit " in usage or "--limit\n" in usage
     extra = ["--limit", "channel_grace=5"] if limit_flag else []

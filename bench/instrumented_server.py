@@ -29,8 +29,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import cli.main
 import net.server
-from net import cli
 
 STATS: dict[str, Any] = {"gc": {"0": [], "1": [], "2": []}, "gc_cpu": {"0": [], "1": [], "2": []},
                          "gc_collected": [], "lag": []}
@@ -209,4 +209,4 @@ if __name__ == "__main__":
     if os.environ.get("MJ_BENCH_YOUNG"):
         _young_probe()
     net.server.serve = _serve_probed
-    sys.exit(cli.main(sys.argv[1:]))
+    sys.exit(cli.main.main(sys.argv[1:]))

@@ -27,6 +27,7 @@ from typing import Any
 
 from engine.bots import BasicPlayer, Player, make_player
 from engine.game import Game, HandSummary
+from engine.leaks import view_leaks
 from engine.rulesets import find_ruleset
 from engine.table import Hand, InvariantError, Phase
 from engine.view import View, build_view
@@ -258,8 +259,6 @@ def play_hand(
     """Let ``players`` (one per seat) play ``hand`` to its end. With ``check``, after every
     action: the tile and zero-sum invariants, every view's structure and caches, and a re-deal
     of the hidden tiles for one viewer in turn (:func:`engine.leaks.view_leaks`)."""
-    from engine.leaks import view_leaks
-
     rng = random.Random(hand.seed)
     index = 0
     while not hand.is_over:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.actions import CLAIMS, Action, ActionType, IllegalActionError
+from engine.hands import is_baodiao_shape, lanpai_family
 from engine.melds import Meld, MeldType
 from engine.rulesets import Ruleset
 from engine.situation import (
@@ -570,8 +571,6 @@ class Hand:
         st = self.seats[seat]
         if not st.baodiao:
             return BaoDiao.NONE
-        from engine.hands import is_baodiao_shape
-
         if not is_baodiao_shape(hand_before, self.wild):
             return BaoDiao.NONE
         return BaoDiao.TOUJI if st.touji else BaoDiao.HEAD
@@ -580,8 +579,6 @@ class Hand:
         st = self.seats[seat]
         declined_baodiao = False
         if self.wild is not None and st.baodiao and self.drawn is not None:
-            from engine.hands import is_baodiao_shape
-
             before = st.kinds()
             before.remove(self.drawn // 4)
             declined_baodiao = self._own_win_possible(seat) and is_baodiao_shape(
@@ -622,8 +619,6 @@ class Hand:
         self._open_claim_window(seat, tile)
 
     def _update_baodiao(self, seat: int, declined: bool) -> None:
-        from engine.hands import is_baodiao_shape
-
         st = self.seats[seat]
         assert self.wild is not None
         in_shape = is_baodiao_shape(st.kinds(), self.wild)
@@ -635,8 +630,6 @@ class Hand:
             st.baodiao, st.touji = True, False
 
     def _pond_family(self, seat: int) -> str | None:
-        from engine.hands import lanpai_family
-
         return lanpai_family([p.kind for p in self.seats[seat].discards])
 
     def _apply_declare(self, seat: int, action: Action) -> None:

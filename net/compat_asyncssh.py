@@ -22,6 +22,7 @@ import asyncssh.logging
 import asyncssh.packet
 
 from net.limits import Limits
+from tui import compat_textual
 
 log = logging.getLogger("net.compat")
 
@@ -220,8 +221,6 @@ def transport_lets_go() -> None:
 def check_all() -> dict[str, str]:
     """Apply (or check) every compat patch of both modules, as the server does, and return
     those that fell back to stock behaviour (name -> why): ``make compat-check`` prints it."""
-    from tui import compat_textual
-
     compat_textual.apply()
     compat_textual.neutralise_redirects()
     quiet_packet_log()
@@ -231,7 +230,7 @@ def check_all() -> dict[str, str]:
             ("self", "packet"))
     if not _has_init_attr(asyncssh.channel.SSHChannel, "_env"):
         _fall_back("env_requests_bounded_store", "SSHChannel sets no _env")
-    from net import reclaim
+    from net import reclaim  # here: net.reclaim imports this module
 
     reclaim.install()
     return {**compat_textual.FELL_BACK, **FELL_BACK}

@@ -3,13 +3,13 @@ and state; type a table name to sit (a new name creates the table), or ``watch N
 ``new`` (Ctrl-N) for the form that creates a table with its options and computer levels.
 
 The lobby is its own small app; when the player picks a table it exits with the
-:class:`~net.server.Command` and the session runs the table app on the same channel.
+:class:`~net.commands.Command` and the session runs the table app on the same channel.
 """
 
 from __future__ import annotations
 
 import shlex
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from rich.text import Text
 from textual import events
@@ -21,7 +21,8 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from engine.bots import LEVELS
 from engine.rulesets import DEFAULT_RULES, RULESETS
-from net.registry import QUARANTINE_MARK
+from net.commands import Command, CommandError, parse_command
+from net.registry import QUARANTINE_MARK, Registry
 from net.remote_app import ServerSide, color_system
 from net.sanitize import TABLE_NAME_RULE, clean_line, pad, table_name, valid_table_name
 from net.store import Account
@@ -31,8 +32,12 @@ from tui.room import options_text
 from tui.screens import close_screen
 from tui.table_info import TableState
 
-if TYPE_CHECKING:
-    from net.server import Command, MahjongServer
+
+class LobbyServer(Protocol):
+    """What the lobby needs of the server: its tables (net.server's ``MahjongServer``)."""
+
+    @property
+    def registry(self) -> Registry: ...
 
 
 BOT_NOTE = ("Computer player's level for this seat when nobody sits there: "
@@ -41,7 +46,7 @@ BOT_NOTE = ("Computer player's level for this seat when nobody sits there: "
 
 class CreateTableScreen(ModalScreen[Any]):
     """A new table: name, the new-table form (ruleset, every option of the ruleset), a
-    computer level per seat. Dismissed with the join :class:`~net.server.Command`, or
+    computer level per seat. Dismissed with the join :class:`~net.commands.Command`, or
     ``None``."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -103,8 +108,6 @@ class CreateTableScreen(ModalScreen[Any]):
 
     def command(self) -> Any:
         """The join command the form describes; CommandError/OptionError with a message."""
-        from net.server import Command, CommandError
-
         name = table_name(self.query_one("#create-name", Input).value)
         if not valid_table_name(name):
             raise CommandError(f"table name: {TABLE_NAME_RULE}")
@@ -157,7 +160,7 @@ class LobbyApp(ServerSide, App[Any]):
     #msg { height: auto; max-height: 3; padding: 0 2; color: $warning; }
     """
 
-    def __init__(self, server: MahjongServer, account: Account, term: str = "xterm",
+    def __init__(self, server: LobbyServer, account: Account, term: str = "xterm",
                  colorterm: str = "", notice: str = "") -> None:
         super().__init__()
         self.server = server
@@ -248,8 +251,6 @@ class LobbyApp(ServerSide, App[Any]):
         return t
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        from net.server import parse_command
-
         words = clean_line(event.value).split()
         if not words:
             return

@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
+from cli import score as score_cmd
 from engine.calculator import parse_situation, settlement_to_json
 from engine.rulesets import RULESETS
 from engine.scoring import NotAWinError, SituationError, score
 from engine.tiles import format_tiles, parse_tiles
-from net import score_cmd
 from tests.support.scoring import win
 
 

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
+from cli import score as score_cmd
 from engine.calculator import parse_situation, settlement_to_json
 from engine.scoring import SituationError, score
-from net import score_cmd
 
 
 def settle(obj: dict[str, Any]) -> dict[str, Any]:

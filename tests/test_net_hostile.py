@@ -296,7 +296,7 @@ async def test_sigterm_tells_every_session_saves_and_exits_at_once(tmp_path: Pat
     import sys
 
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "net.cli", "serve", "--data", str(tmp_path), "--port", "0",
+        sys.executable, "-m", "cli.main", "serve", "--data", str(tmp_path), "--port", "0",
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         cwd=str(Path(__file__).resolve().parents[1]))
     assert proc.stdout is not None

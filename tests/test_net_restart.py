@@ -28,7 +28,7 @@ def free_port() -> int:
 
 async def start(data: Path, port: int) -> tuple[subprocess.Popen[bytes], str]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "net.cli", "serve", "--port", str(port), "--data", str(data),
+        [sys.executable, "-m", "cli.main", "serve", "--port", str(port), "--data", str(data),
          "--bot-delay", "0.1"],  # computer players quicker than the default: not under test
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
     )

@@ -21,9 +21,9 @@ from engine.rulesets import OptionError
 from engine.situation import Spectator
 from engine.table import Phase
 from engine.view import build_view
+from net.commands import Command, CommandError, parse_command
 from net.lobby import CreateTableScreen, LobbyApp
 from net.registry import Registry, TableExists
-from net.server import Command, CommandError, parse_command
 from net.shared_table import SharedTable, TableConfig, parse_levels
 from net.store import Account, Store
 from tests.support.waiting import until

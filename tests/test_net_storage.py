@@ -102,7 +102,7 @@ async def server_refuses(data: Path) -> str:
 
 def serve(data: Path, cap_drop: bool = False) -> subprocess.CompletedProcess[str]:
     """``mahjong-ssh serve --data DATA --port 0``, expected to stop at once."""
-    cmd = [sys.executable, "-m", "net.cli", "serve", "--data", str(data), "--port", "0"]
+    cmd = [sys.executable, "-m", "cli.main", "serve", "--data", str(data), "--port", "0"]
     if cap_drop:  # root, as an ordinary user sees permissions (files owned by nobody)
         cmd = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search,-fowner", *cmd]
     return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=60)
@@ -424,12 +424,12 @@ async def test_a_backup_while_the_store_is_open_has_the_same_rows(tmp_path: Path
     reg.close()
     store.close()
 
-    r = subprocess.run([sys.executable, "-m", "net.cli", "backup", "--data",
+    r = subprocess.run([sys.executable, "-m", "cli.main", "backup", "--data",
                         str(tmp_path / "d"), str(tmp_path / "b2.sqlite3")],
                        cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and f"wrote {tmp_path / 'b2.sqlite3'}" in r.stdout, r
     assert "to restore: stop the server" in r.stdout
-    r = subprocess.run([sys.executable, "-m", "net.cli", "backup", "--data",
+    r = subprocess.run([sys.executable, "-m", "cli.main", "backup", "--data",
                         str(tmp_path / "d"), str(tmp_path / "b2.sqlite3")],
                        cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert r.returncode == 1 and "exists" in r.stderr and len(r.stderr.splitlines()) == 1

@@ -25,18 +25,12 @@ import pytest
 from textual import events
 from textual._xterm_parser import XTermParser
 
+from net.commands import Command, CommandError, locale_lang, parse_command
 from net.driver import SSHDriver
 from net.registry import Registry
 from net.remote_app import RemoteApp, color_system
 from net.sanitize import clean_line, clean_name, strip_controls
-from net.server import (
-    Command,
-    CommandError,
-    MahjongServer,
-    locale_lang,
-    neutralise_redirects,
-    parse_command,
-)
+from net.server import MahjongServer, neutralise_redirects
 from net.shared_table import TableConfig
 from net.store import Account, Store
 from testkit.fakes import FakeApp, FakeChannel
@@ -92,7 +86,7 @@ def test_an_option_without_limit_is_written_as_unlimited() -> None:
     in the lobby's form, as well as null / empty; other options stay whole numbers."""
     from engine.rulesets import OptionError, find_ruleset
     from engine.rulesets.yichun import Yichun
-    from net.server import parse_options
+    from net.commands import parse_options
     from tui.new_table import parse_option_text
 
     assert parse_options(["max_lighters=unlimited"]) == {"max_lighters": None}

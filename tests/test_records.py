@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from cli.main import main
 from engine.bots import BasicPlayer
 from engine.game import Game
 from engine.record import (
@@ -18,7 +19,6 @@ from engine.record import (
     replay_lines,
 )
 from engine.simulate import play_hand
-from net.cli import main
 
 GOLDEN = Path(__file__).parent / "golden"
 

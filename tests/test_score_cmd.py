@@ -1,4 +1,4 @@
-"""The ``score`` sub-command glue (``net/score_cmd.py``): single input, text and JSON output,
+"""The ``score`` sub-command glue (``cli/score.py``): single input, text and JSON output,
 exit statuses, and a hand that does not win."""
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ def test_play_refuses_bad_levels_and_themes_by_name(
         argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     """``play`` checks its computer levels and theme before it starts: a message on stderr
     naming the argument (no Python error text, nothing saved to the settings)."""
-    from net.cli import build_parser
+    from cli.main import build_parser
 
     with pytest.raises(SystemExit) as exit_info:
         build_parser().parse_args(argv)
@@ -164,7 +164,7 @@ def test_a_batch_whose_reader_stops_early_ends_quietly(tmp_path: Path) -> None:
                                  if k != "id" and not k.startswith("expect")}))
     batch = tmp_path / "batch.jsonl"
     batch.write_text("\n".join(lines * 20) + "\n", encoding="utf-8")
-    proc = subprocess.Popen([sys.executable, "-m", "net.cli", "score", "--batch", str(batch),
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "score", "--batch", str(batch),
                              "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None and proc.stderr is not None
     assert proc.stdout.readline().startswith(b"{")

@@ -9,11 +9,11 @@ from typing import ClassVar
 
 import pytest
 
+from cli.main import main
 from engine.actions import Action
 from engine.bots import make_player
 from engine.simulate import SimulationReport, SimulationViolation, simulate
 from engine.view import View
-from net.cli import main
 
 
 @pytest.mark.parametrize("rules", ["yichun", "shangrao", "gejiu"])

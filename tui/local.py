@@ -32,6 +32,7 @@ from engine.table import Hand
 from tui.client import TableUpdate, UpdateCallback
 from tui.clock import SYSTEM_CLOCK, Clock
 from tui.refusal import Refusal
+from tui.settings import Settings
 from tui.table_loop import TableLoop, table_update
 
 
@@ -219,8 +220,9 @@ def default_data_dir() -> Path:
 
 def main(args: argparse.Namespace) -> int:
     """Entry point of ``mahjong-ssh play``."""
+    # here, not at the top: the rest of this module (the server's and backup's data directory,
+    # the local table) loads without Textual
     from tui.app import MahjongApp
-    from tui.settings import Settings
 
     settings = Settings.load()
     if getattr(args, "lang", None):

@@ -20,6 +20,7 @@ from engine.rulesets import DEFAULT_RULES, OptionError
 from themes import THEME_NAMES
 from tui import compat_textual
 from tui.client import TableUpdate
+from tui.faces import Face
 from tui.i18n import tr
 from tui.new_table import INPUT_MAX, NewTableForm
 from tui.result_text import (
@@ -27,6 +28,7 @@ from tui.result_text import (
     help_lines,
     lines_content,
 )
+from tui.table_screen import TABLE_BINDINGS
 
 if TYPE_CHECKING:
     from tui.app import MahjongApp
@@ -87,8 +89,6 @@ class HelpScreen(_Page):
         self.rules = rules
 
     def compose(self) -> ComposeResult:
-        from tui.table_screen import TABLE_BINDINGS
-
         keymap = {k: v for k, v in self.mj.settings.keys.items()}
         lines = help_lines(self.rules, self.lang,
                            [*TABLE_BINDINGS, *self.mj.HELP_BINDINGS], keymap,
@@ -240,8 +240,6 @@ class SettingsScreen(_Page):
             await self.recompose()
             return
         if pid.startswith("tiles-"):
-            from tui.faces import Face
-
             self.mj.set_face(Face(pid.removeprefix("tiles-")))
         elif pid.startswith("theme-"):
             self.mj.apply_theme(pid.removeprefix("theme-"))

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from net import score_cmd
+from cli import score as score_cmd
 
 
 def run(argv: list[str], stdin: str = "", monkeypatch: pytest.MonkeyPatch | None = None

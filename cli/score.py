@@ -135,15 +135,3 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     else:
         text = sys.stdin.read()
     return run_single(text, args.json, args.lang, out, err)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Stand-alone runner (``python -m net.score_cmd``) until ``net.cli`` wires ``score``."""
-    parser = argparse.ArgumentParser(prog="mahjong-ssh")
-    add_parser(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return int(args.func(args))
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,0 +1,86 @@
+"""``mahjong-ssh replay`` and ``record``: game records (docs/game-record.md) re-run and checked,
+or written from a game computer players play."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from cli.args import table_options
+from engine.bots import BasicPlayer
+from engine.game import Game
+from engine.record import RecordError, dumps, final_state, hand_lines, parse_lines, replay_lines
+from engine.rulesets import OptionError
+from engine.simulate import play_hand
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+        hands = replay_lines(parse_lines(text))
+    except OSError as exc:
+        print(f"error: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    except RecordError as exc:
+        print(f"error: {args.file}: {exc}", file=sys.stderr)
+        return 1
+    if not hands:
+        print(f"error: {args.file} holds no hand", file=sys.stderr)
+        return 1
+    status = 0
+    for r in hands:
+        h = r.hand
+        print(f"hand {h.hand_no} ({h.ruleset.name}, seed {h.seed}, dealer {'ESWN'[h.dealer]}): "
+              f"{len(h.actions)} actions")
+        if not h.is_over:
+            print("  not finished: the record stops mid-hand")
+        fs = final_state(h)
+        for s in range(4):
+            melds = " ".join(fs["melds"][s])
+            print(f"  {'ESWN'[s]}: {fs['hands'][s]}  {melds}")
+        if h.settlement is not None:
+            s_ = h.settlement
+            for w in s_.wins:
+                print(f"  win {'ESWN'[w.seat]}: {w.pattern_zh} {w.pattern_en} ({w.value})")
+            if not s_.wins:
+                print("  no winner (exhaustive draw)")
+            for t in s_.transfers:
+                payer = "ESWN"[t.payer] if isinstance(t.payer, int) else t.payer
+                payee = "ESWN"[t.payee] if isinstance(t.payee, int) else t.payee
+                print(f"    {payer} -> {payee} {t.amount:6d}  {t.why}")
+            print("  net: " + ", ".join(
+                f"{'ESWN'[k] if isinstance(k, int) else k} {v:+d}" for k, v in s_.parties()))
+        if r.recorded_final is not None:
+            if r.matches:
+                print("  check: final state and settlement match the record")
+            else:
+                print("  CHECK FAILED: the replay differs from the recorded result")
+                status = 1
+    return status
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    """Play one game with computer players and write its record (for examples and tests)."""
+    try:
+        game = Game(args.rules, args.seed,
+                    {**table_options(args.option), "hands_per_game": args.hands})
+    except (OptionError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    players = [BasicPlayer() for _ in range(4)]
+    lines: list[dict[str, Any]] = [{"type": "game", "rules": args.rules, "seed": args.seed}]
+    while not game.is_over:
+        hand = game.new_hand()
+        play_hand(hand, players)
+        game.finish_hand()
+        lines.extend(hand_lines(hand))
+    out = dumps(lines)
+    if args.out == "-":
+        sys.stdout.write(out)
+    else:
+        Path(args.out).write_text(out, encoding="utf-8")
+        print(f"wrote {args.out}: {len(game.history)} hands, scores "
+              + " ".join(f"{'ESWN'[s]} {v:+d}" for s, v in enumerate(game.scores)))
+    return 0

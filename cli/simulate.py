@@ -1,0 +1,153 @@
+"""``mahjong-ssh simulate``: computer players play with every invariant checked, in one process
+or several (``--jobs``); a readable summary or ``--json``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+from cli.args import table_options
+from engine.record import dumps, hand_lines
+from engine.rulesets import OptionError
+from engine.simulate import (
+    ROTATIONS,
+    Chunk,
+    SimulationReport,
+    SimulationViolation,
+    plan,
+    play_chunk,
+    simulate,
+)
+from engine.table import Hand
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    record = open(args.record, "w", encoding="utf-8") if args.record else None  # noqa: SIM115
+
+    def write_record(hand: Hand) -> None:
+        if record is not None:
+            record.write(dumps(hand_lines(hand)))
+
+    if args.duplicate and (not args.seats or args.hands % ROTATIONS):
+        if record is not None:
+            record.close()
+        print(f"error: --duplicate needs --seats and --hands a multiple of {ROTATIONS} "
+              f"(hands played: each deal is played {ROTATIONS} times)", file=sys.stderr)
+        return 2
+    try:
+        if args.jobs > 1:
+            report = _simulate_apart(args, record)
+        else:
+            report = simulate(
+                args.rules, args.hands, args.seed, options=table_options(args.option),
+                check=not args.fast, on_hand=write_record, levels=args.seats,
+                duplicate=args.duplicate,
+            )
+    except SimulationViolation as exc:
+        print(f"VIOLATION: {exc}", file=sys.stderr)
+        hands = exc.hand_no
+        extra = "".join(f" --option {o}" for o in args.option or [])
+        if args.seats:
+            extra += " --seats " + ",".join(args.seats)
+        if args.duplicate:
+            hands = -(-hands // ROTATIONS) * ROTATIONS  # up to the end of the deal
+            extra += " --duplicate"
+        print(
+            f"reproduce: mahjong-ssh simulate --rules {args.rules} --seed {exc.seed} "
+            f"--hands {hands}{extra}",
+            file=sys.stderr,
+        )
+        return 1
+    except OptionError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if record is not None:
+            record.close()
+    elapsed = time.perf_counter() - started
+    data = report.to_json()
+    data["seconds"] = round(elapsed, 3)
+    data["hands_per_second"] = round(report.hands / elapsed, 1) if elapsed > 0 else None
+    data["violations"] = 0
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+        return 0
+    if report.duplicate:
+        print(f"{report.rules}: {report.hands} hands, duplicate: {report.deals} deals × "
+              f"{ROTATIONS} plays (levels rotated through the seats), seed {report.seed}, "
+              f"0 violations")
+    else:
+        print(f"{report.rules}: {report.hands} hands, seed {report.seed}, 0 violations")
+    print(f"  actions {report.actions}, draws {report.draws}, "
+          f"hands with several winners {report.multi_winner_hands}")
+    print("  wins by pattern:")
+    for name, n in report.wins_by_pattern.most_common():
+        print(f"    {n:6d}  {name}")
+    print("  wins by method: " + ", ".join(f"{k} {v}" for k, v in report.win_methods.items()))
+    print(f"  mean payment per hand: {report.mean_payment():.2f}")
+    print("  net per seat: " + ", ".join(f"{'ESWN'[s]} {v:+d}" for s, v in
+                                          enumerate(report.seat_net)))
+    if args.seats:
+        if report.duplicate:
+            print(f"  points per hand (95% interval over the {report.deals} deals: a level's "
+                  f"sample is its mean over a deal's {ROTATIONS} plays), win rate, "
+                  f"deal-in rate:")
+        else:
+            print("  points per hand (95% interval), win rate, deal-in rate:")
+        for st in report.seat_stats() + report.label_stats():
+            print(f"    {st.name:12} {st.mean:+8.3f} ± {st.ci95:6.3f}   win {st.win_rate:6.1%}"
+                  f"   deal-in {st.deal_in_rate:6.1%}")
+    print(f"  {data['hands_per_second']} hands/s ({elapsed:.2f} s, checks "
+          f"{'off' if args.fast else 'on'})")
+    return 0
+
+
+CHUNKS_PER_JOB = 8  # duplicate mode: deal blocks per process, so that none waits long for another
+
+
+def _simulate_apart(args: argparse.Namespace, record: Any) -> SimulationReport:
+    """``simulate --jobs N``: the run's chunks (games, or blocks of deals) played in N
+    processes and merged in order: the same report, records and violations as one process
+    gives, only sooner."""
+    from concurrent.futures import ProcessPoolExecutor  # here: only --jobs loads multiprocessing
+
+    deals = args.hands // ROTATIONS if args.duplicate else 0
+    chunks = plan(args.rules, args.hands, args.seed, table_options(args.option), not args.fast,
+                  args.seats, args.duplicate,
+                  deals_per_chunk=-(-deals // (args.jobs * CHUNKS_PER_JOB)) if deals else 0)
+    report: SimulationReport | None = None
+    with ProcessPoolExecutor(max_workers=min(args.jobs, len(chunks))) as pool:
+        for part, text, violation in pool.map(_play_apart, chunks,
+                                              [record is not None] * len(chunks)):
+            if record is not None:
+                record.write(text)
+            if violation is not None:
+                pool.shutdown(cancel_futures=True)  # the run stops at its first violation
+                raise violation
+            assert part is not None
+            if report is None:
+                report = part
+            else:
+                report.merge(part)
+    assert report is not None
+    return report
+
+
+def _play_apart(chunk: Chunk, keep_record: bool
+                ) -> tuple[SimulationReport | None, str, SimulationViolation | None]:
+    """In a worker process: a chunk's report, its hands' records (if wanted) and the
+    violation that stopped it, if one did (its record then ends at the violation)."""
+    texts: list[str] = []
+
+    def on_hand(hand: Hand) -> None:
+        if keep_record:
+            texts.append(dumps(hand_lines(hand)))
+
+    try:
+        return play_chunk(chunk, on_hand=on_hand), "".join(texts), None
+    except SimulationViolation as exc:
+        return None, "".join(texts), exc

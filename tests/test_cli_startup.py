@@ -1,0 +1,30 @@
+"""The command line's offline commands start light: ``cli.main`` imports the server, SQLite,
+the Textual app and multiprocessing only inside the commands that need them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ("net", "asyncssh", "sqlite3", "textual.app", "tui", "multiprocessing")
+
+
+@pytest.mark.parametrize("argv", [
+    ["score", "--json"],
+    ["simulate", "--rules", "gejiu", "--hands", "4"],
+    ["replay", "game.jsonl"],
+    ["record", "--rules", "yichun"],
+])
+def test_an_offline_command_loads_no_server_database_or_app(argv: list[str]) -> None:
+    code = (
+        "import json, sys\n"
+        "from cli.main import build_parser\n"
+        f"build_parser().parse_args({argv!r})\n"
+        f"print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert json.loads(out) == []
