@@ -22,7 +22,7 @@ import asyncssh.logging
 import asyncssh.packet
 
 from net.limits import Limits
-from tui import compat_textual
+from tui import compat_guard, compat_textual
 
 log = logging.getLogger("net.compat")
 
@@ -33,35 +33,18 @@ _FIXED = "_mj_fixed"
 
 def _fall_back(patch: str, why: str) -> None:
     """Leave ``patch`` out (the stock behaviour stays), said once per process in the log."""
-    if patch not in FELL_BACK:
-        FELL_BACK[patch] = why
-        log.warning("compat %s: not applied, stock behaviour kept (%s)", patch, why)
+    compat_guard.fall_back(FELL_BACK, log, patch, why)
 
 
 def _method(patch: str, owner: type, name: str, params: Sequence[str]) -> Any | None:
     """``owner.name`` if it is a function whose parameters are ``params``, else None after
     falling back."""
     method = getattr(owner, name, None)
-    if not callable(method):
-        _fall_back(patch, f"{owner.__name__}.{name} is gone")
-        return None
-    try:
-        found = tuple(inspect.signature(method).parameters)
-    except (TypeError, ValueError):
-        found = ()
-    if found != tuple(params):
-        _fall_back(patch, f"{owner.__name__}.{name}{found} is not {tuple(params)}")
+    why = compat_guard.signature_problem(owner, name, method, params)
+    if why is not None:
+        _fall_back(patch, why)
         return None
     return method
-
-
-def _has_init_attr(cls: type, name: str) -> bool:
-    """Whether one of ``cls``'s ``__init__`` methods sets ``name`` (found in their code)."""
-    for klass in cls.__mro__:
-        code = getattr(vars(klass).get("__init__"), "__code__", None)
-        if code is not None and name in code.co_names:
-            return True
-    return False
 
 
 # --- failed logins counted as MaxAuthTries counts them --------------------------------------
@@ -100,7 +83,7 @@ def bound_env(chan: Any, limits: Limits) -> None:
     if _method(patch, asyncssh.channel.SSHServerChannel, "_process_env_request",
                ("self", "packet")) is None:
         return
-    if not _has_init_attr(asyncssh.channel.SSHChannel, "_env"):
+    if not compat_guard.init_sets(asyncssh.channel.SSHChannel, "_env"):
         _fall_back(patch + "_store", "SSHChannel sets no _env: environment requests refused")
     env = getattr(chan, "_env", None)
     names = frozenset(n.encode("ascii") for n in limits.env_names)
@@ -228,7 +211,7 @@ def check_all() -> dict[str, str]:
             "send_userauth_failure", ("self", "partial_success"))
     _method("env_requests_bounded", asyncssh.channel.SSHServerChannel, "_process_env_request",
             ("self", "packet"))
-    if not _has_init_attr(asyncssh.channel.SSHChannel, "_env"):
+    if not compat_guard.init_sets(asyncssh.channel.SSHChannel, "_env"):
         _fall_back("env_requests_bounded_store", "SSHChannel sets no _env")
     from net import reclaim  # here: net.reclaim imports this module
 

@@ -104,6 +104,8 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Input, RadioSet
 
+from tui import compat_guard
+
 _active_app: ContextVar[App[Any]] | None
 try:  # the app a handler runs in: Textual keeps it in a private context variable
     from textual._context import active_app as _active_app
@@ -129,22 +131,13 @@ _TOKENS = "_Stylesheet__variable_tokens"  # the stylesheet's own (name-mangled) 
 def _fall_back(patch: str, why: str) -> None:
     """Leave ``patch`` out (Textual's stock behaviour stays), said once per process in the log:
     a Textual release that renamed what a patch needs must not break the game."""
-    if patch not in FELL_BACK:
-        FELL_BACK[patch] = why
-        log.warning("compat %s: not applied, stock behaviour kept (%s)", patch, why)
+    compat_guard.fall_back(FELL_BACK, log, patch, why)
 
 
 def _has(cls: type, name: str) -> bool:
     """Whether instances of ``cls`` have attribute ``name``: on the class, or set by one of
     its ``__init__`` methods (found by name in their code, without making an instance)."""
-    if hasattr(cls, name):
-        return True
-    for klass in cls.__mro__:
-        init = vars(klass).get("__init__")
-        code = getattr(init, "__code__", None)
-        if code is not None and name in code.co_names:
-            return True
-    return False
+    return hasattr(cls, name) or compat_guard.init_sets(cls, name)
 
 
 def _method(patch: str, owner: type, name: str, params: Sequence[str]) -> Any | None:
@@ -153,15 +146,9 @@ def _method(patch: str, owner: type, name: str, params: Sequence[str]) -> Any | 
     method = owner.__dict__.get(name)
     if method is None:
         method = getattr(owner, name, None)
-    if not callable(method):
-        _fall_back(patch, f"{owner.__name__}.{name} is gone")
-        return None
-    try:
-        found = tuple(inspect.signature(method).parameters)
-    except (TypeError, ValueError):
-        found = ()
-    if found != tuple(params):
-        _fall_back(patch, f"{owner.__name__}.{name}{found} is not {tuple(params)}")
+    why = compat_guard.signature_problem(owner, name, method, params)
+    if why is not None:
+        _fall_back(patch, why)
         return None
     return method
 

@@ -1,0 +1,42 @@
+"""What the compat modules (``tui.compat_textual``, ``net.compat_asyncssh``) share: the check
+that a library's internal is still what a patch was written for, and the one log line when it
+is not."""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+
+def fall_back(record: dict[str, str], log: logging.Logger, patch: str, why: str) -> None:
+    """Leave ``patch`` out (the library's stock behaviour stays): noted in ``record`` and said
+    once per process in ``log``."""
+    if patch not in record:
+        record[patch] = why
+        log.warning("compat %s: not applied, stock behaviour kept (%s)", patch, why)
+
+
+def signature_problem(owner: type, name: str, method: Any, params: Sequence[str]) -> str | None:
+    """Why ``method`` (found as ``owner.name``) is not a function whose parameters are
+    ``params`` (the names, in order); None when it is."""
+    if not callable(method):
+        return f"{owner.__name__}.{name} is gone"
+    try:
+        found = tuple(inspect.signature(method).parameters)
+    except (TypeError, ValueError):
+        found = ()
+    if found != tuple(params):
+        return f"{owner.__name__}.{name}{found} is not {tuple(params)}"
+    return None
+
+
+def init_sets(cls: type, name: str) -> bool:
+    """Whether one of ``cls``'s ``__init__`` methods sets ``name`` (found by name in their
+    code, without making an instance)."""
+    for klass in cls.__mro__:
+        code = getattr(vars(klass).get("__init__"), "__code__", None)
+        if code is not None and name in code.co_names:
+            return True
+    return False
