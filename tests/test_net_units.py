@@ -408,7 +408,7 @@ async def test_an_enter_for_a_chat_line_closed_under_it_pops_nothing(
     assert isinstance(chat, ChatScreen)
     line = chat.query_one(Input)
     a.send("s")  # starts nothing: the S goes into the chat line
-    await asyncio.sleep(0.2)
+    await until(lambda: line.value == "s", what="the S in the chat line")
     app.seat_client.start()  # the game starts under the line: the table replaces both
     await a.wait_for("宜春")
     stack = list(app.screen_stack)
