@@ -48,9 +48,9 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from tui import local, textual_fixes  # here: Textual
+    from tui import compat_textual, local  # here: Textual
 
-    textual_fixes.apply()
+    compat_textual.apply()
     return int(local.main(args))
 
 

@@ -31,7 +31,7 @@ from net.server import MahjongServer
 from testkit.fakes import rss_mb
 from testkit.ssh import MakeServer, PtyClient
 from tests.support.waiting import until
-from tui import textual_fixes
+from tui import compat_textual
 
 # seconds for an ended session to be gone: its apps are taken apart on the loop's next turn,
 # and Textual's stopped timers (a cancelled sleep holds the app's context) let go within 1 s
@@ -162,7 +162,7 @@ async def test_sessions_leave_no_cyclic_garbage(server: MahjongServer) -> None:
 async def test_an_app_that_failed_is_freed_by_reference_counting() -> None:
     """``release_app`` on an app that ended with an error (its traceback's frames held it):
     the app and every node it made are freed once let go of, the collector off."""
-    textual_fixes.apply()
+    compat_textual.apply()
 
     class Failing(App[None]):
         def compose(self) -> ComposeResult:
@@ -175,12 +175,12 @@ async def test_an_app_that_failed_is_freed_by_reference_counting() -> None:
 
     with no_collector():
         app = Failing()
-        textual_fixes.track_nodes(app)
+        compat_textual.track_nodes(app)
         await app.run_async(headless=True, size=(40, 10))
         assert isinstance(app._exception, ValueError)
         nodes = [weakref.ref(n) for n in app.__dict__["_mj_nodes"]]
         assert len(nodes) >= 4  # the screen, the container, the two widgets (and more)
-        released = textual_fixes.release_app(app)
+        released = compat_textual.release_app(app)
         assert released >= len(nodes)
         assert isinstance(app._exception, ValueError)  # kept, for the log
         assert app._exception.__traceback__ is None
@@ -191,7 +191,7 @@ async def test_an_app_that_failed_is_freed_by_reference_counting() -> None:
 
 
 def test_an_lru_cache_dropped_or_cleared_frees_its_entries() -> None:
-    textual_fixes.apply()
+    compat_textual.apply()
 
     class Value:
         pass
@@ -216,7 +216,7 @@ def test_an_lru_cache_dropped_or_cleared_frees_its_entries() -> None:
 
 
 def test_a_widgets_style_cache_is_not_kept_by_the_shared_colour_cache() -> None:
-    textual_fixes.apply()
+    compat_textual.apply()
     with no_collector():
         styles = StylesCache()
         inner, outer = styles.get_inner_outer(Color(10, 20, 30), Color(0, 0, 0, 0.5))
@@ -240,7 +240,7 @@ async def test_an_app_taken_apart_reads_as_ended(server: MahjongServer) -> None:
     c.send("q")
     await until(lambda: not server.sessions, 10, "the session to end")
     assert app.is_running is False
-    await until(lambda: app.__dict__.get(textual_fixes.RELEASED) is True, 2.0,
+    await until(lambda: app.__dict__.get(compat_textual.RELEASED) is True, 2.0,
                 "the ended app taken apart")
     assert app.return_code == 0 and app.ends_session is False
     assert app._exit and not app.is_running and not screen.is_attached

@@ -1,4 +1,4 @@
-"""``tui.textual_fixes``: a strip never holds itself in its caches, and what the fixed methods
+"""``tui.compat_textual``: a strip never holds itself in its caches, and what the fixed methods
 return is what Textual's return."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from rich.style import Style
 from textual.cache import FIFOCache
 from textual.strip import Strip
 
-from tui import textual_fixes
+from tui import compat_textual
 
 
 def _holds_itself(strip: Strip) -> bool:
@@ -28,8 +28,8 @@ def _strip() -> Strip:
 
 
 def test_a_strip_drawn_by_the_compositor_holds_no_reference_to_itself() -> None:
-    textual_fixes.apply()
-    textual_fixes.apply()  # once is enough; twice changes nothing
+    compat_textual.apply()
+    compat_textual.apply()  # once is enough; twice changes nothing
     s = _strip()
     assert s.divide([9]) == [s] and s.crop_extend(0, 9, None) is s
     assert not _holds_itself(s)
@@ -48,7 +48,7 @@ def test_a_strip_drawn_by_the_compositor_holds_no_reference_to_itself() -> None:
 
 
 def test_the_other_cases_are_textuals_own() -> None:
-    textual_fixes.apply()
+    compat_textual.apply()
     s = _strip()
     parts = s.divide([5, 9])
     assert [p.text for p in parts] == ["一万 ", "east"]
@@ -61,7 +61,7 @@ def test_the_other_cases_are_textuals_own() -> None:
 def test_css_is_parsed_once_per_process_for_the_same_variables() -> None:
     from textual.css.stylesheet import Stylesheet
 
-    textual_fixes.apply()
+    compat_textual.apply()
     css = "TableView { background: $surface; color: $text; }"
     where = ("test", "TableView")
 
@@ -84,7 +84,7 @@ async def test_a_resize_to_the_size_a_screen_is_laid_out_at_lays_out_nothing() -
     from textual.screen import Screen
     from textual.widgets import Static
 
-    textual_fixes.apply()
+    compat_textual.apply()
 
     class Page(Screen[None]):
         def compose(self) -> ComposeResult:
@@ -123,9 +123,9 @@ async def test_a_resize_to_the_size_a_screen_is_laid_out_at_lays_out_nothing() -
 def test_a_strips_caches_are_made_when_first_used() -> None:
     """A new strip holds no cache objects; the first crop makes the crop cache, which then
     serves the same crop again, and the other caches stay unmade."""
-    textual_fixes.apply()
+    compat_textual.apply()
     s = _strip()
-    slots = {name: Strip.__dict__[name].slot for name in textual_fixes._STRIP_CACHES}
+    slots = {name: Strip.__dict__[name].slot for name in compat_textual._STRIP_CACHES}
     for slot in slots.values():
         with pytest.raises(AttributeError):
             slot.__get__(s, Strip)
@@ -148,7 +148,7 @@ def test_the_variables_tokens_are_made_once_and_never_changed_by_parsing() -> No
     one of them again does not change the shared tokens; new variables get their own."""
     from textual.css.stylesheet import Stylesheet
 
-    textual_fixes.apply()
+    compat_textual.apply()
     variables = {"accent": "#ff0000", "panel": "#101010"}
     a, b = Stylesheet(variables=dict(variables)), Stylesheet(variables=dict(variables))
     assert a._variable_tokens is b._variable_tokens
@@ -178,7 +178,7 @@ async def test_keys_arriving_together_reach_an_input_in_the_order_typed(
     from textual.containers import Vertical
     from textual.widgets import Input
 
-    textual_fixes.apply()
+    compat_textual.apply()
     submitted: list[str] = []
 
     class Form(App[None]):
