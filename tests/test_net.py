@@ -72,8 +72,9 @@ async def play_by_keys(t: SharedTable, clients: dict[int, PtyClient], max_action
         if stop is not None and stop():
             return n
         waiting = [s for s in hand.to_act() if s in clients]
-        if not waiting:
-            await asyncio.sleep(0.005)
+        if not waiting:  # the computer players' moves, or a claim window closing
+            await until(lambda: hand.is_over or (stop is not None and stop())
+                        or any(s in clients for s in hand.to_act()), 10.0, "a seat's move")
             continue
         seat = waiting[0]
         version = hand.version
