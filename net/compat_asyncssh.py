@@ -39,12 +39,7 @@ def _fall_back(patch: str, why: str) -> None:
 def _method(patch: str, owner: type, name: str, params: Sequence[str]) -> Any | None:
     """``owner.name`` if it is a function whose parameters are ``params``, else None after
     falling back."""
-    method = getattr(owner, name, None)
-    why = compat_guard.signature_problem(owner, name, method, params)
-    if why is not None:
-        _fall_back(patch, why)
-        return None
-    return method
+    return compat_guard.method(_fall_back, patch, owner, name, params)
 
 
 # --- failed logins counted as MaxAuthTries counts them --------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import inspect
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 
@@ -30,6 +30,21 @@ def signature_problem(owner: type, name: str, method: Any, params: Sequence[str]
     if found != tuple(params):
         return f"{owner.__name__}.{name}{found} is not {tuple(params)}"
     return None
+
+
+def method(fall_back: Callable[[str, str], None], patch: str, owner: type, name: str,
+           params: Sequence[str], own_first: bool = False) -> Any | None:
+    """``owner.name`` (with ``own_first``, as ``owner`` itself defines it, before what it
+    inherits) if it is a function whose parameters are ``params``; else None after
+    ``fall_back(patch, why)``."""
+    found = owner.__dict__.get(name) if own_first else None
+    if found is None:
+        found = getattr(owner, name, None)
+    why = signature_problem(owner, name, found, params)
+    if why is not None:
+        fall_back(patch, why)
+        return None
+    return found
 
 
 def init_sets(cls: type, name: str) -> bool:

@@ -143,14 +143,7 @@ def _has(cls: type, name: str) -> bool:
 def _method(patch: str, owner: type, name: str, params: Sequence[str]) -> Any | None:
     """``owner.name`` if it is a function whose parameters are ``params`` (the names, in
     order), else None after falling back (``_fall_back``)."""
-    method = owner.__dict__.get(name)
-    if method is None:
-        method = getattr(owner, name, None)
-    why = compat_guard.signature_problem(owner, name, method, params)
-    if why is not None:
-        _fall_back(patch, why)
-        return None
-    return method
+    return compat_guard.method(_fall_back, patch, owner, name, params, own_first=True)
 
 
 def _fixed(function: Any) -> bool:
