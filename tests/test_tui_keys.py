@@ -211,6 +211,7 @@ async def test_random_keys_never_break_a_game(rules: str, tmp_path: Path) -> Non
         for _ in range(KEY_COUNT):
             # the computer players have answered: each key meets the table as a player would
             await until(lambda: table.loop.waiting, what="the computer players")
+            await pilot.pause()  # and the screen has their moves
             on_table = isinstance(app.screen, TableScreen)
             keys = TABLE_KEYS if on_table and rng.random() < 0.9 else OTHER_KEYS
             await pilot.press(rng.choice(keys))

@@ -111,6 +111,7 @@ class TableLoop:
 
     def start(self) -> None:
         """Run the loop (it runs until :meth:`close`); if it runs, wake it."""
+        self.waiting = False
         if self._task is None or self._task.done():
             self._task = asyncio.get_running_loop().create_task(self._run(), name=self.name)
         else:
@@ -118,6 +119,7 @@ class TableLoop:
 
     def kick(self) -> None:
         """Something changed: ask the runner again now."""
+        self.waiting = False  # until the loop has asked and found nothing due
         self.waker.kick()
 
     def close(self) -> None:
