@@ -250,3 +250,21 @@ async def test_a_screen_closes_itself_only_when_it_is_on_top() -> None:
         assert close_screen(top)
         await pilot.pause()
         assert app.screen is below
+
+
+@pytest.mark.parametrize("key_name", ["q", "escape"])
+async def test_q_and_escape_leave_from_the_game_result(key_name: str) -> None:
+    """The game-over page offers "q: leave": q (and Escape) leave, as its footer says."""
+    from dataclasses import replace
+
+    from tui.screens import GameResultScreen
+
+    async with running("yichun", 3) as (_client, app, pilot):
+        update = app.update
+        assert update is not None
+        app.push_screen(GameResultScreen(replace(update, game_over=True)))
+        await pilot.pause()
+        assert isinstance(app.screen, GameResultScreen)
+        await pilot.press(key_name)
+        await pilot.pause()
+        assert app._exit

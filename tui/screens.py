@@ -63,7 +63,9 @@ def markup(lines: list[str]) -> Content:
 class GameResultScreen(_Page):
     BINDINGS = [  # noqa: RUF012
         Binding("enter,space", "new_game", "New game 新游戏", id="game-new"),
-        Binding("q", "quit", "Quit", id="game-quit", show=False),
+        # the page's footer offers "q: leave": as q on the table's result (over SSH: back to
+        # the lobby if the player came from there)
+        Binding("q,escape", "leave", "Leave 离开", id="game-quit", show=False),
     ]
 
     def __init__(self, update: TableUpdate) -> None:
@@ -77,6 +79,9 @@ class GameResultScreen(_Page):
 
     def action_new_game(self) -> None:
         self.mj.show_new_game()
+
+    def action_leave(self) -> None:
+        self.app.exit()
 
 
 class HelpScreen(_Page):
