@@ -87,7 +87,6 @@ def test_an_option_without_limit_is_written_as_unlimited() -> None:
     from engine.rulesets import OptionError, find_ruleset
     from engine.rulesets.yichun import Yichun
     from net.commands import parse_options
-    from tui.new_table import parse_option_text
 
     assert parse_options(["max_lighters=unlimited"]) == {"max_lighters": None}
     assert parse_options(["max_lighters=无限", "hands_per_game=4"]) == {
@@ -96,7 +95,7 @@ def test_an_option_without_limit_is_written_as_unlimited() -> None:
     assert ruleset.options["max_lighters"] is None and ruleset.max_lighters() == 4
     assert find_ruleset("yichun", {"max_lighters": 2}).max_lighters() == 2
     spec = next(s for s in Yichun.options_spec if s.key == "max_lighters")
-    assert parse_option_text(spec, " unlimited ") is None and parse_option_text(spec, "3") == 3
+    assert spec.parse_text(" unlimited ") is None and spec.parse_text("3") == 3
     for bad in ({"max_lighters": "lots"}, {"hands_per_game": "unlimited"}):
         with pytest.raises(OptionError, match="whole number"):
             find_ruleset("yichun", bad)

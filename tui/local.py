@@ -72,18 +72,6 @@ class LocalTable:
         self.record_path: Path | None = None
         self._recorded: set[int] = set()
 
-    @property
-    def bot_delay(self) -> float:
-        return self.runner.pace.bot_delay
-
-    @bot_delay.setter
-    def bot_delay(self, seconds: float) -> None:
-        self.runner.pace = replace(self.runner.pace, bot_delay=seconds)
-
-    @property
-    def timers(self) -> bool:
-        return self.runner.pace.timers
-
     # --- TableClient ---------------------------------------------------------------------
     def subscribe(self, callback: UpdateCallback) -> None:
         self._callbacks.append(callback)
@@ -123,8 +111,7 @@ class LocalTable:
         game = self.game
         if game is None or game.hand is None or not game.hand.is_over or game.is_over:
             return
-        self.runner.new_hand()  # the player is ready: the hand is dealt at once
-        self.deal_next()
+        self.deal_next()  # the player is ready: the hand is dealt at once
         self.loop.kick()
 
     def set_paused(self, paused: bool) -> bool:
@@ -135,7 +122,7 @@ class LocalTable:
         return True  # the computer players and the timer wait
 
     def set_bot_delay(self, seconds: float) -> None:
-        self.bot_delay = seconds
+        self.runner.pace = replace(self.runner.pace, bot_delay=seconds)
 
     def close(self) -> None:
         self._callbacks.clear()
@@ -169,6 +156,7 @@ class LocalTable:
         if game is None or game.is_over:
             return
         game.new_hand()
+        self.runner.new_hand()
         self._publish(force=True)
 
     def expired(self, seat: int) -> None:

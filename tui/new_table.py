@@ -32,11 +32,6 @@ def field_text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def parse_option_text(spec: OptionSpec, raw: str) -> Any:
-    """A field's text → the option's value (the engine's one parser); OptionError if none."""
-    return spec.parse_text(raw)
-
-
 def option_label(spec: OptionSpec, lang: str | None) -> str:
     """An option's field label: in the player's language, or (``lang`` None, the lobby's
     bilingual form) its Chinese name with the key its typed ``key=value`` takes."""
@@ -150,7 +145,7 @@ class NewTableForm(Vertical):
     def options(self) -> dict[str, Any]:
         """Every option of the chosen ruleset as its field says, checked by the ruleset;
         :class:`~engine.rulesets.OptionError` with the ruleset's message otherwise."""
-        values = {spec.key: parse_option_text(spec, self.field(spec.key).value)
+        values = {spec.key: spec.parse_text(self.field(spec.key).value)
                   for spec in self.specs}
         find_ruleset(self.rules, values)
         return values

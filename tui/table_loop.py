@@ -14,7 +14,7 @@ import logging
 from collections.abc import Sequence
 from typing import Protocol
 
-from engine.actions import Action, IllegalActionError
+from engine.actions import Action
 from engine.bots import Player
 from engine.expiry import expiry_action
 from engine.game import Game
@@ -46,7 +46,7 @@ class TableHost(Protocol):
         """Apply ``action`` for ``seat`` (and store and publish it): None, or why not."""
 
     def deal_next(self) -> None:
-        """Deal the next hand."""
+        """Deal the next hand (and tell the runner: :meth:`TableRunner.new_hand`)."""
 
     def expired(self, seat: int) -> None:
         """The timer of ``seat`` ran out and its expiry was played."""
@@ -152,7 +152,6 @@ class TableLoop:
                 self.waiting = False
             return
         if isinstance(step, NextHand):
-            runner.new_hand()
             host.deal_next()
             return
         hand = game.hand
@@ -160,8 +159,11 @@ class TableLoop:
         seat = step.seat
         if isinstance(step, Expire):
             runner.expired(seat, hand.phase)
-            with contextlib.suppress(IllegalActionError, StopIteration):
-                host.play(seat, expiry_action(build_view(hand, seat)))
+            with contextlib.suppress(StopIteration):  # no move the timer may play (none seen)
+                error = host.play(seat, expiry_action(build_view(hand, seat)))
+                if error:
+                    log.error("%s: the timer's move for seat %s was refused: %s",
+                              self.name, seat, error)
             host.expired(seat)
             return
         assert isinstance(step, BotMove)
