@@ -81,6 +81,17 @@ def build_parser() -> argparse.ArgumentParser:
                    "net/limits.py's fields, e.g. chat_per_minute=10, tables_total=50)")
     p.add_argument("--limits", type=Path, default=None, metavar="FILE",
                    help="limits from a TOML file's [limits] table (--limit words win)")
+    p.add_argument("--workers", type=positive, default=None, metavar="N",
+                   help="run N worker processes sharing the port (any accepts any "
+                   "connection; a table lives in one and survives it): a NATS server is "
+                   "started for them unless --nats is given")
+    p.add_argument("--nats", default=None, metavar="URL",
+                   help="the NATS server the workers of every machine join "
+                   "(nats://HOST:4222); alone, this process is one worker of that server")
+    p.add_argument("--db", default=None, metavar="URL",
+                   help="the database the workers share: postgresql://... for several "
+                   "machines (default: the SQLite file in the data directory)")
+    p.add_argument("--worker", type=positive, default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("backup", help="copy the server's database while it runs (SQLite's "

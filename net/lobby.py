@@ -112,7 +112,7 @@ class CreateTableScreen(ModalScreen[Any]):
         if not valid_table_name(name):
             raise CommandError(f"table name: {TABLE_NAME_RULE}")
         app = self.app
-        if isinstance(app, LobbyApp) and name in app.server.registry.tables:
+        if isinstance(app, LobbyApp) and app.server.registry.exists(name):
             raise CommandError(f"table {name} exists: type its name to sit 牌桌已存在")
         if isinstance(app, LobbyApp):  # a quarantined name, or over a limit: said here
             app.server.registry.check_create(name, creator=app.account)
@@ -220,7 +220,7 @@ class LobbyApp(ServerSide, App[Any]):
         problem = registry.storage_problem
         if problem:
             t.append(f"⚠ {problem}\n", style="bold red")
-        infos = [table.info() for table in registry.tables.values()]
+        infos = registry.listing()  # every worker's, in a server of several
         if not infos and not registry.quarantined:
             t.append("No tables yet. Type a name to create one. 还没有牌桌，输入名字创建。\n")
         # the tables one can sit at first, finished games last (each group oldest first)
@@ -274,9 +274,9 @@ class LobbyApp(ServerSide, App[Any]):
         registry = self.server.registry
         try:
             command: Command = parse_command(" ".join(shlex.quote(w) for w in words))
-            if command.name == "join" and command.table in registry.tables:
-                registry.get_or_create(command.table, command.rules, dict(command.options),
-                                       command.bots, creator=self.account)
+            if command.name == "join" and registry.exists(command.table):
+                registry.check_join(command.table, command.rules, dict(command.options),
+                                    command.bots)
             elif command.name == "join":  # a new table: its name and the limits, said here
                 # (the session creates it, with the connection's address)
                 registry.check_create(command.table, creator=self.account)
@@ -285,7 +285,7 @@ class LobbyApp(ServerSide, App[Any]):
         except ValueError as exc:  # CommandError, TableExists, TableQuarantined, TableLimit
             self.query_one("#msg", Static).update(Text(str(exc)))
             return
-        if command.name == "watch" and command.table not in registry.tables:
+        if command.name == "watch" and not registry.exists(command.table):
             self.query_one("#msg", Static).update(Text(f"no table {command.table} 没有这个牌桌"))
             return
         self.exit(command)

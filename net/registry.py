@@ -8,17 +8,18 @@ import logging
 import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from engine.actions import IllegalActionError
 from engine.bots import Player
-from engine.rulesets import DEFAULT_RULES, RULESETS
+from engine.rulesets import DEFAULT_RULES, RULESETS, find_ruleset
 from net.limits import Limits, RateLimit, RateLimits, WindowCount
 from net.restore import restore_table
 from net.sanitize import clean_line
 from net.shared_table import SharedTable, TableConfig, basic_player
 from net.store import Account, CorruptRow, StorageError, Store, TableRow
 from tui.refusal import Refusal, RefusedError
+from tui.table_info import TableInfo
 
 log = logging.getLogger("net.registry")
 
@@ -79,6 +80,30 @@ def _reason(exc: BaseException) -> str:
     return clean_line(text, 160)
 
 
+def check_settings(info: TableInfo, rules: str | None, options: Mapping[str, Any] | None,
+                   bots: tuple[str, str, str, str] | None) -> None:
+    """Joining table ``info`` with settings of a new one: :class:`TableExists` where they
+    differ from its own (options are chosen when a table is created)."""
+    problems = []
+    if rules is not None and rules != info.rules:
+        problems.append(f"rules {info.rules}")
+    own = find_ruleset(info.rules, dict(info.options)).options if options else {}
+    if options and any(own.get(k) != v for k, v in options.items()):
+        problems.append("other options")
+    if bots is not None and bots != info.bot_levels:
+        problems.append("other computer levels")
+    if problems:
+        raise TableExists(Refusal.of("table_exists", name=info.name, what=", ".join(problems)))
+
+
+class Others(Protocol):
+    """The tables the other workers of the server run (net.cluster)."""
+
+    def infos(self) -> Mapping[str, TableInfo]: ...
+
+    def creator(self, name: str) -> int | None: ...
+
+
 CHAT_BUCKETS = 10_000  # accounts whose chat rate is remembered at once
 
 
@@ -101,6 +126,10 @@ class Registry:
         self._created_from = WindowCount(3600.0, self.clock)  # tables created, by address
         self._chat = RateLimits(self.limits.chat_per_minute, 60.0, self.limits.chat_burst,
                                 self.clock, keys=CHAT_BUCKETS)  # by account id
+        # a server of several workers: the tables the other workers run (the lobby lists them,
+        # the limits count them), and who hears that one of ours closed
+        self.others: Others | None = None
+        self.on_closed: list[Callable[[str], None]] = []
 
     @property
     def storage_problem(self) -> str | None:
@@ -121,17 +150,24 @@ class Registry:
         for row in rows:
             if row.name in self.tables or row.name in self.quarantined:
                 continue
-            if row.fault is not None:
-                self._quarantine(row, row.fault)
-                continue
-            try:
-                table = restore_table(row, self.config, self.store, self.player_factory)
-            except Exception as exc:  # whatever a damaged row makes the replay raise
-                log.debug("table %s: restore failed", row.name, exc_info=True)
-                self._quarantine(row, _reason(exc))
-                continue
-            self._adopt(table)
+            self.restore(row)
         return LoadCounts(len(self.tables), len(self.quarantined))
+
+    def restore(self, row: TableRow) -> SharedTable | None:
+        """Bring back one stored table (at a restart, or when this worker takes it over from
+        another): the table, adopted; or None, the table quarantined."""
+        if row.fault is not None:
+            self._quarantine(row, row.fault)
+            return None
+        assert self.store is not None
+        try:
+            table = restore_table(row, self.config, self.store, self.player_factory)
+        except Exception as exc:  # whatever a damaged row makes the replay raise
+            log.debug("table %s: restore failed", row.name, exc_info=True)
+            self._quarantine(row, _reason(exc))
+            return None
+        self._adopt(table)
+        return table
 
     def _quarantine(self, row: TableRow, reason: str) -> None:
         q = QuarantinedTable(row.name, clean_line(row.rules, 20) or "?", reason)
@@ -159,8 +195,18 @@ class Registry:
             self._closed.add(table.name)
         if self.store is not None:
             self.store.delete_table(table.name)
+        for cb in list(self.on_closed):
+            cb(table.name)
         log.info("table %s closed: nobody there for %.0f s", table.name,
                  self.config.empty_seconds)
+
+    def forget(self, name: str) -> SharedTable | None:
+        """This worker no longer runs table ``name`` (another took it over): out of the
+        registry and stopped, its row left as it is."""
+        table = self.tables.pop(name, None)
+        if table is not None:
+            table.close()
+        return table
 
     # --- limits ---------------------------------------------------------------------------
     def chat_allowed(self, account_id: int) -> bool:
@@ -184,10 +230,15 @@ class Registry:
         open tables, or the address's ``tables_per_address_hour``."""
         self.check_name(name)
         limits = self.limits
-        if len(self.tables) >= limits.tables_total:
-            raise TableLimit(Refusal.of("server_full", n=len(self.tables)))
+        others = self.others.infos() if self.others is not None else {}
+        total = len(self.tables) + sum(1 for n in others if n not in self.tables)
+        if total >= limits.tables_total:
+            raise TableLimit(Refusal.of("server_full", n=total))
         if creator is not None:
             mine = sum(1 for t in self.tables.values() if t.creator == creator.id)
+            if self.others is not None:
+                mine += sum(1 for n in others if n not in self.tables
+                            and self.others.creator(n) == creator.id)
             if mine >= limits.tables_per_account:
                 raise TableLimit(Refusal.of("own_tables", n=mine,
                                             most=limits.tables_per_account))
@@ -217,30 +268,57 @@ class Registry:
         :class:`~engine.rulesets.OptionError`, an unknown ruleset ValueError."""
         table = self.tables.get(name)
         if table is not None:
-            problems = []
-            if rules is not None and rules != table.rules:
-                problems.append(f"rules {table.rules}")
-            if options and any(table.ruleset.options.get(k) != v for k, v in options.items()):
-                problems.append("other options")
-            if bots is not None and bots != table.bot_levels:
-                problems.append("other computer levels")
-            if problems:
-                raise TableExists(Refusal.of("table_exists", name=name,
-                                             what=", ".join(problems)))
+            check_settings(table.info(), rules, options, bots)
             return table
         self.check_create(name, creator, address)
+        table = self.new_table(name, rules, options, bots, creator)
+        self.add(table, address)
+        return table
+
+    def new_table(self, name: str, rules: str | None = None,
+                  options: Mapping[str, Any] | None = None,
+                  bots: tuple[str, str, str, str] | None = None,
+                  creator: Account | None = None) -> SharedTable:
+        """A new table, checked (bad options: OptionError; an unknown ruleset: ValueError),
+        not yet in the registry nor stored (:meth:`add`)."""
         rules = rules or DEFAULT_RULES
         if rules not in RULESETS:
             raise ValueError(f"unknown ruleset {rules!r} (one of {', '.join(RULESETS)})")
         table = SharedTable(name, rules, options or {}, self.config, self.store,
                             self.player_factory, bots)
         table.creator = creator.id if creator is not None else None
+        return table
+
+    def add(self, table: SharedTable, address: str | None = None) -> None:
+        """A new table (:meth:`new_table`) opens: in the registry and stored."""
         self._adopt(table)
-        self._closed.discard(name)
+        self._closed.discard(table.name)
         if address is not None:
             self._created_from.add(address)
         table._save()
-        return table
+
+    def listing(self) -> list[TableInfo]:
+        """Every table of the server (this worker's and the others'), for the lobby."""
+        infos = [t.info() for t in self.tables.values()]
+        if self.others is not None:
+            infos += [info for name, info in self.others.infos().items()
+                      if name not in self.tables]
+        return infos
+
+    def check_join(self, name: str, rules: str | None, options: Mapping[str, Any] | None,
+                   bots: tuple[str, str, str, str] | None) -> None:
+        """Joining the open table ``name`` with these settings: :class:`TableExists` where
+        they differ from its own."""
+        table = self.tables.get(name)
+        info = table.info() if table is not None else None
+        if info is None and self.others is not None:
+            info = self.others.infos().get(name)
+        if info is not None:
+            check_settings(info, rules, options, bots)
+
+    def exists(self, name: str) -> bool:
+        """A table ``name`` is open (here or at another worker)."""
+        return name in self.tables or (self.others is not None and name in self.others.infos())
 
     def resume(self) -> None:
         """After a restart: let every restored game's loop run (it sleeps until someone

@@ -15,9 +15,8 @@ from typing import Any, ClassVar
 from textual.binding import Binding, BindingType
 
 from net import reclaim
-from net.shared_table import SeatClient
 from tui import compat_textual
-from tui.client import TableUpdate
+from tui.client import SharedTableClient, TableUpdate
 from tui.room import SharedTableApp
 from tui.settings import Settings
 
@@ -132,10 +131,10 @@ class RemoteApp(ServerSide, SharedTableApp):
         self.ends_session = True
         self.exit()
 
-    def __init__(self, client: SeatClient, settings: Settings | None = None,
+    def __init__(self, client: SharedTableClient, settings: Settings | None = None,
                  term: str = "xterm-256color", colorterm: str = "") -> None:
         super().__init__(client, settings or RemoteSettings())
-        self.seat_client: SeatClient = client
+        self.seat_client: SharedTableClient = client
         self.use_command_palette = False
         # no widget of the table's has a tooltip: no tooltip widget composed into every screen
         compat_textual.disable_tooltips(self)

@@ -55,11 +55,14 @@ from net.sanitize import clean_name, pad
 from net.shared_table import SharedTable, TableConfig
 from net.store import Account, StorageError, Store, open_store
 from tui import compat_textual
+from tui.client import SharedTableClient
 from tui.local import default_data_dir
 from tui.refusal import explain
 
 if TYPE_CHECKING:
     from asyncssh.auth import KbdIntChallenge
+
+    from net.cluster.node import Node
 
 log = logging.getLogger("net.server")
 
@@ -73,6 +76,12 @@ class ServerConfig:
     limits: Limits = field(default_factory=Limits)  # every limit on what a client controls
     table: TableConfig = field(default_factory=TableConfig)
     write_high_water: int = 256 * 1024
+    # a server of several workers (net/cluster): the bus every worker joins, and the database
+    # they share (None: the SQLite file in the data folder)
+    nats_url: str | None = None
+    db_url: str | None = None
+    reuse_port: bool = False  # several worker processes listen on one port (SO_REUSEPORT)
+    worker: int | None = None  # this worker's number under ``serve --workers N``
 
 
 STOPPING_TEXT = ("The server is stopping; your game is saved and resumes when it is back. "
@@ -582,7 +591,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                     lang = command.lang or lang
                     asked = command.lang or asked
                 try:
-                    table = self.server.table_for(command, account, self.conn.address)
+                    client = await self.server.open_seat(command, account, self.conn.address)
                 except ValueError as exc:  # TableExists, OptionError, unknown ruleset
                     if from_lobby:
                         notice, command = f"error 错误: {exc}", Command("lobby")
@@ -590,7 +599,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                     self._write_line(f"error 错误: {explain(exc, lang)}")
                     status = 2
                     return
-                if table is None:
+                if client is None:
                     if from_lobby:
                         notice = f"no table named {command.table} 没有这个牌桌"
                         command = Command("lobby")
@@ -598,7 +607,6 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                     self._write_line(f"no table named {command.table} 没有这个牌桌")
                     status = 1
                     return
-                client = table.join(account, spectate=command.name == "watch")
                 app = RemoteApp(client, self._settings(account, asked, lang),
                                 term=self.term or "xterm", colorterm=colorterm)
                 await self._run(app)
@@ -609,7 +617,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 if (not from_lobby or app.ends_session or self.ended or self.chan is None
                         or status):
                     return
-                notice, command = f"left {table.name} 已离开", Command("lobby")
+                notice, command = f"left {command.table} 已离开", Command("lobby")
         except Exception:
             self.conn.log(logging.ERROR, "session crashed", exc_info=True)
             status = 1
@@ -719,20 +727,14 @@ class MahjongServer:
         self.acceptor: asyncssh.SSHAcceptor | None = None
         self.host_key: asyncssh.SSHKey | None = None
         self.port = config.port
+        self.node: Node | None = None  # this worker's part in a server of several
 
     def host_key_path(self) -> Path:
         return self.data_dir / "ssh_host_ed25519_key"
 
     def load_host_key(self) -> asyncssh.SSHKey:
         """Generated once (mode 0600) in the data folder."""
-        path = self.host_key_path()
-        if path.exists():
-            return asyncssh.read_private_key(str(path))
-        key = asyncssh.generate_private_key("ssh-ed25519", comment="mahjong-ssh host key")
-        fd = os.open(str(path), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(key.export_private_key())
-        return key
+        return load_host_key(self.host_key_path())
 
     async def start(self) -> int:
         neutralise_redirects()
@@ -740,13 +742,21 @@ class MahjongServer:
         with contextlib.suppress(OSError):
             os.chmod(self.data_dir, 0o700)
         self.host_key = self.load_host_key()
-        self.store = open_store(self.data_dir / "mahjong.sqlite3")
+        self.store = open_store(self.config.db_url or self.data_dir / "mahjong.sqlite3")
         self.keyless = Keyless(self.store, self.limits)
         self.registry = Registry(self.config.table, self.store, limits=self.limits)
-        restored = self.registry.load()
-        if restored or restored.quarantined:
-            log.info("restored %d tables, quarantined %d", restored, restored.quarantined)
-        self.registry.resume()
+        if self.config.nats_url:
+            # one worker of several: it takes the tables nobody owns as it goes (net.cluster;
+            # imported here: the one-process server does without the NATS client)
+            from net.cluster.node import Node
+
+            self.node = Node(self, self.config.nats_url)
+            await self.node.start()
+        else:
+            restored = self.registry.load()
+            if restored or restored.quarantined:
+                log.info("restored %d tables, quarantined %d", restored, restored.quarantined)
+            self.registry.resume()
         self.acceptor = await asyncssh.create_server(
             lambda: _Connection(self),
             self.config.host,
@@ -766,9 +776,22 @@ class MahjongServer:
             keepalive_interval=15,
             keepalive_count_max=4,
             encryption_algs=ENCRYPTION_ALGS,
+            reuse_port=self.config.reuse_port or None,
         )
         self.port = self.acceptor.sockets[0].getsockname()[1]
         return self.port
+
+    async def open_seat(self, command: Command, account: Account,
+                        address: str | None = None) -> SharedTableClient | None:
+        """The seat (or spectator's place) a join or watch command asks for, wherever its
+        table runs: None for a watch of no table; ValueError with the reason it cannot be had
+        (quarantined, a limit, other settings)."""
+        if self.node is not None:
+            return await self.node.open_seat(command, account, address)
+        table = self.table_for(command, account, address)
+        if table is None:
+            return None
+        return table.join(account, spectate=command.name == "watch")
 
     def table_for(self, command: Command, account: Account | None = None,
                   address: str | None = None) -> SharedTable | None:
@@ -796,12 +819,15 @@ class MahjongServer:
                 per = f"{r.score / r.hands:+.2f}" if r.hands else "-"
                 lines.append(f"{i:>3}  {pad(r.nickname, 16)} {r.games:>5} {r.hands:>5} "
                              f"{r.wins:>5} {r.score:>+7} {per:>7}")
-        tables = self.registry.tables.values()
-        lines += ["", f"Tables 牌桌: {len(tables)}"]
-        for t in tables:
-            info = t.info()
+        infos = self.registry.listing()
+        lines += ["", f"Tables 牌桌: {len(infos)}"]
+        for info in infos:
             seated = sum(1 for s in info.seats if s.name)
-            lines.append(f"  {pad(t.name, 16)} {t.rules:<9} {seated}/4 seated  {info.state.value}")
+            lines.append(f"  {pad(info.name, 16)} {info.rules:<9} {seated}/4 seated  "
+                         f"{info.state.value}")
+        if self.config.worker is not None or self.node is not None:
+            lines.append(f"\nServed by worker {self.config.worker or 1} "
+                         f"({self.node.name if self.node is not None else '-'}).")
         return "\n".join(lines) + "\n"
 
     async def close(self) -> None:
@@ -819,8 +845,21 @@ class MahjongServer:
         if self.acceptor is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.acceptor.wait_closed(), 0.2)
+        if self.node is not None:
+            await self.node.stop()
         self.registry.close()
         self.store.close()
+
+
+def load_host_key(path: Path) -> asyncssh.SSHKey:
+    """The host key in ``path``, generated there once (mode 0600) if there is none."""
+    if path.exists():
+        return asyncssh.read_private_key(str(path))
+    key = asyncssh.generate_private_key("ssh-ed25519", comment="mahjong-ssh host key")
+    fd = os.open(str(path), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(key.export_private_key())
+    return key
 
 
 def fingerprint_banner(server: MahjongServer) -> str:
@@ -841,7 +880,10 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> Non
     await server.start()
     gc.collect()
     gc.freeze()  # what start-up made lives as long as the process: no full collection rescans it
-    print(fingerprint_banner(server), flush=True)
+    if config.worker is not None:  # the supervisor prints the banner once for all
+        print(f"worker {config.worker} ready", flush=True)
+    else:
+        print(fingerprint_banner(server), flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -872,7 +914,11 @@ def main(args: argparse.Namespace) -> int:
         port=2222 if getattr(args, "port", None) is None else int(args.port),
         data_dir=Path(args.data) if getattr(args, "data", None) else default_data_dir(),
         allow_anonymous=not getattr(args, "no_anonymous", False),
+        nats_url=getattr(args, "nats", None),
+        db_url=getattr(args, "db", None),
+        worker=getattr(args, "worker", None),
     )
+    config.reuse_port = config.worker is not None or config.nats_url is not None
     try:
         config.limits = limits_from_args(args)
     except ValueError as exc:
@@ -882,6 +928,10 @@ def main(args: argparse.Namespace) -> int:
         value = getattr(args, name, None)
         if value is not None:
             setattr(config.table, attr, float(value))
+    if getattr(args, "workers", None) and config.worker is None:
+        from net.cluster import supervisor  # here: only a supervisor needs it
+
+        return supervisor.main(args, config)
     code = 0
     try:
         asyncio.run(serve(config))

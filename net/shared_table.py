@@ -146,6 +146,9 @@ class SharedTable:
         # the registry's per-account chat rate: False when the account's line is one too many
         self.chat_gate: Callable[[int], bool] | None = None
         self.chat_rate: RateLimit | None = None  # the table's own chat rate, all senders
+        # a server of several workers: whether this worker still holds the table's lease
+        # (net.cluster); a table that may not act applies nothing and its loop sleeps
+        self.may_act: Callable[[], bool] | None = None
 
     # --- seats ----------------------------------------------------------------------------
     def seat_of(self, account_id: int) -> int | None:
@@ -319,6 +322,8 @@ class SharedTable:
         """Start a game now; computer players take the empty seats."""
         if self.game is not None and not self.game.is_over:
             return None
+        if self.may_act is not None and not self.may_act():
+            return Refusal("moving")
         if seed is None:
             seed = random.randrange(1 << 31)
         try:
@@ -354,6 +359,8 @@ class SharedTable:
         game = self.game
         if game is None or game.hand is None:
             return Refusal("no_game")
+        if self.may_act is not None and not self.may_act():
+            return Refusal("moving")
         hand = game.hand
         try:
             game.apply(index, action)
@@ -404,6 +411,8 @@ class SharedTable:
         return tuple(self.seat_state(i) for i in range(4))
 
     def watched(self) -> bool:
+        if self.may_act is not None and not self.may_act():
+            return False  # the lease is in doubt: nothing is played until it is settled
         return self.humans_connected > 0  # nobody watching: the table sleeps
 
     def player(self, seat: int) -> tuple[Player, bool]:

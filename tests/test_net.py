@@ -62,8 +62,10 @@ def key_for(t: SharedTable, seat: int) -> str:
 
 
 async def play_by_keys(t: SharedTable, clients: dict[int, PtyClient], max_actions: int = 400,
-                       stop=None) -> int:
-    """Press keys in the sessions whose seat the table waits for, until the hand is over."""
+                       stop=None, ready: Callable[[int], bool] | None = None) -> int:
+    """Press keys in the sessions whose seat the table waits for, until the hand is over
+    (once ``ready(seat)`` says the session has the view that asks for it: a session of
+    another worker gets it over the bus, after the table moved on)."""
     game = t.game
     assert game is not None and game.hand is not None
     hand = game.hand
@@ -78,6 +80,11 @@ async def play_by_keys(t: SharedTable, clients: dict[int, PtyClient], max_action
             continue
         seat = waiting[0]
         version = hand.version
+        if ready is not None:
+            await until(lambda s=seat, v=version: ready(s) or hand.version != v, 5.0,
+                        f"seat {seat}'s session to see its move")
+            if hand.version != version:
+                continue
         clients[seat].send(key_for(t, seat))
         try:
             await until(lambda v=version: hand.version != v, 5.0, f"seat {seat}'s key")

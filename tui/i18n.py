@@ -191,6 +191,12 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "refuse_illegal": ("{reason}", "{reason}"),  # the engine's words for an illegal action
     "refuse_bad_game": ("{problem}", "{problem}"),  # the ruleset's words for its options
     "refuse_no_game": ("no game in progress", "没有进行中的游戏"),
+    # a table served by another worker of the server (net/cluster)
+    "refuse_moving": ("the table is moving to another server: a moment",
+                      "牌桌正在转到另一台服务器，请稍候"),
+    "refuse_not_your_move": ("not one of your moves now", "现在不能这样出牌"),
+    "refuse_unreachable": ("the table's server cannot be reached now: try again",
+                           "暂时连不上牌桌所在的服务器，请重试"),
     "refuse_spectator_play": ("spectators cannot play", "旁观者不能出牌"),
     "refuse_seated_start": ("only a seated player can start", "只有入座的玩家可以开始"),
     "refuse_seated_allow": ("only a seated player can allow spectators",

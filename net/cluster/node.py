@@ -1,0 +1,573 @@
+"""One worker of a server spread over several processes or machines (``serve --workers N``,
+``--nats URL``).
+
+Each table lives in one worker, its owner, which runs it as the one-process server does
+(engine, timers, computer players, persistence: :class:`~net.shared_table.SharedTable` in its
+:class:`~net.registry.Registry`). The owner holds the table's lease in the directory
+(:mod:`net.cluster.directory`) and answers on the table's subjects: ``join`` (a session of
+another worker sits down or watches) and ``do`` (that session's moves, chat, stakes and
+pings); it pushes each such session only its own seat's update (:mod:`net.wire`), so no process
+that serves a session holds another seat's concealed tiles.
+
+A session in any worker gets its seat through :meth:`Node.open_seat`: the table's seat in this
+process if this worker owns it, else a :class:`~net.cluster.remote.RemoteSeat`, inside a
+:class:`~net.cluster.remote.RoutedClient` that follows the table when it moves.
+
+A worker that dies (SIGKILL, its machine gone) stops renewing its leases: after
+:data:`~net.cluster.directory.TAKEOVER_SECONDS` another worker takes each table over — the
+directory's key first (its revision the new fencing token), then the store's claim (from then
+on the old owner's writes are refused), then the table restored from the store at its last
+applied action. Sessions elsewhere notice (their pings go unanswered, or the owner's ``Moved``)
+and join the new owner; the players whose connection was on the dead worker reconnect to any
+worker and get their seat back as after a dropped connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import random
+import socket
+import time
+import uuid
+import weakref
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import nats
+from nats.errors import NoRespondersError
+from nats.errors import TimeoutError as NatsTimeout
+
+from net import wire
+from net.cluster.directory import (
+    FREE,
+    RENEW_SECONDS,
+    TAKEOVER_SECONDS,
+    VALID_SECONDS,
+    Directory,
+    table_key,
+)
+from net.cluster.remote import (
+    MOVING,
+    Backend,
+    RemoteSeat,
+    RoutedClient,
+    do_subject,
+    join_subject,
+    seat_subject,
+)
+from net.commands import Command
+from net.registry import Registry, check_settings
+from net.shared_table import SeatClient, SharedTable
+from net.store import Account, TableRow
+from tui.refusal import Refusal, RefusedError
+from tui.table_info import SeatInfo, TableInfo, TableState
+
+if TYPE_CHECKING:
+    from net.server import MahjongServer
+
+log = logging.getLogger("net.cluster")
+
+SESSION_SECONDS = 5.0  # an owner drops a remote session it has not heard from this long
+FIND_SECONDS = 15.0  # a session looks this long for a table's new owner
+REAP_SECONDS = 0.5  # how often a worker looks for tables nobody renews
+ORPHAN_SECONDS = 2.0  # and for stored tables nobody owns (the whole server restarted)
+TICK = 0.25  # the lease loop's beat
+
+
+class Unreachable(RefusedError):
+    """The table's owner could not be reached in time."""
+
+
+@dataclass
+class Lease:
+    """This worker's hold on a table."""
+
+    name: str
+    token: int  # the directory revision it was acquired at: the store's fencing token
+    revision: int  # the latest renewal's
+    renewed_at: float  # when the latest successful renewal was sent (this worker's clock)
+    dirty: bool = True  # the table's lobby facts changed since
+
+    def valid(self, now: float) -> bool:
+        return now - self.renewed_at < VALID_SECONDS
+
+
+@dataclass
+class RemoteSession:
+    """A session of another worker at one of this worker's tables."""
+
+    sid: str
+    name: str
+    client: SeatClient
+    last_seen: float
+
+
+@dataclass
+class _Owned:
+    lease: Lease
+    subs: list[Any] = field(default_factory=list)
+
+
+def placeholder_info(row: TableRow) -> TableInfo:
+    """What the lobby may show of a stored table while a worker restores it."""
+    empty = SeatInfo("", False, False)
+    return TableInfo(name=row.name, rules=row.rules, options=tuple(sorted(row.options.items())),
+                     seats=(empty, empty, empty, empty), spectators=0,
+                     state=TableState.WAITING, hand_no=0, hands_per_game=0)
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+
+
+class Node:
+    """This worker's part in the server: its leases, its tables' remote sessions, and the
+    way to any table for its own sessions."""
+
+    def __init__(self, server: MahjongServer, url: str,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.server = server
+        self.url = url
+        self.clock = clock
+        self.name = worker_name()
+        self.nc: Any = None
+        self.directory: Directory
+        self.owned: dict[str, _Owned] = {}
+        self.sessions: dict[str, RemoteSession] = {}
+        self.local: dict[str, weakref.WeakSet[RoutedClient]] = {}
+        self._out: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._taking: set[str] = set()
+        self._stopping = False
+        self.takeovers = 0  # tables this worker took over from another
+
+    @property
+    def registry(self) -> Registry:
+        return self.server.registry
+
+    @property
+    def store(self) -> Any:
+        return self.server.store
+
+    # --- start and stop -----------------------------------------------------------------------
+    async def start(self) -> None:
+        async def disconnected() -> None:
+            log.warning("worker %s: lost the bus (NATS); its tables pause within %.0f s unless "
+                        "it comes back", self.name, VALID_SECONDS)
+
+        async def reconnected() -> None:
+            log.info("worker %s: the bus (NATS) is back", self.name)
+
+        async def error(exc: Exception) -> None:
+            log.debug("worker %s: bus error: %s", self.name, exc)
+
+        self.nc = await nats.connect(
+            self.url, name=self.name, connect_timeout=5, max_reconnect_attempts=-1,
+            reconnect_time_wait=0.5, ping_interval=5, max_outstanding_pings=2,
+            disconnected_cb=disconnected, reconnected_cb=reconnected, error_cb=error)
+        self.directory = Directory(self.nc.jetstream(timeout=2.0), self.clock)
+        await self.directory.start()
+        registry = self.registry
+        registry.others = self
+        registry.on_closed.append(self._closed)
+        self.store.on_fenced = self._fenced
+        loop = asyncio.get_running_loop()
+        for coro, name in ((self._leases(), "leases"), (self._reaper(), "reaper"),
+                           (self._flusher(), "pushes"), (self._sessions(), "sessions")):
+            self._tasks.append(loop.create_task(coro, name=f"cluster {name}"))
+        log.info("worker %s joined %s (%d tables known)", self.name, self.url,
+                 len(self.directory.entries))
+
+    async def stop(self) -> None:
+        """A clean stop: every table let go at once (the others take them over without
+        waiting out the lease), the sessions elsewhere told to look for the new owner."""
+        self._stopping = True
+        for task in self._tasks:
+            task.cancel()
+        for name in list(self.owned):
+            owned = self.owned.pop(name)
+            table = self.registry.tables.get(name)
+            if table is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(self.directory.replace(
+                        wire.Entry(name, FREE, owned.lease.token, table.info(), table.creator),
+                        owned.lease.revision), 1.0)
+            self._tell_moved(name)
+            for sub in owned.subs:
+                with contextlib.suppress(Exception):
+                    await sub.unsubscribe()
+        with contextlib.suppress(Exception):
+            while not self._out.empty():
+                subject, data = self._out.get_nowait()
+                await self.nc.publish(subject, data)
+        await self.directory.stop()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.nc.drain(), 2.0)
+
+    # --- the others' tables (net.registry.Others) ---------------------------------------------
+    def infos(self) -> Mapping[str, TableInfo]:
+        return {name: seen.entry.info for name, seen in self.directory.entries.items()
+                if name not in self.owned}
+
+    def creator(self, name: str) -> int | None:
+        seen = self.directory.entries.get(name)
+        return seen.entry.creator if seen is not None else None
+
+    # --- a session's way to a table -----------------------------------------------------------
+    async def open_seat(self, command: Command, account: Account,
+                        address: str | None = None) -> RoutedClient | None:
+        """The seat (or spectator's place) a join or watch command asks for, wherever the
+        table runs; a join creates the table here if nobody has it. None: no such table (a
+        watch). ValueError (a refusal) where it cannot be had."""
+        spectate = command.name == "watch"
+        backend = await self._backend(command.table, account, spectate, command, address)
+        if backend is None:
+            return None
+        client = RoutedClient(command.table, account, spectate, backend, self._rejoin)
+        self._track(client, backend)
+        return client
+
+    def _track(self, client: RoutedClient, backend: Backend) -> None:
+        if isinstance(backend, SeatClient):
+            self.local.setdefault(client.name, weakref.WeakSet()).add(client)
+
+    async def _rejoin(self, client: RoutedClient) -> Backend | None:
+        try:
+            backend = await self._backend(client.name, client.account, client.spectate)
+        except ValueError as exc:
+            log.info("table %s: a session could not follow it: %s", client.name, exc)
+            return None
+        if backend is not None:
+            self._track(client, backend)
+        return backend
+
+    async def _backend(self, name: str, account: Account, spectate: bool,
+                       command: Command | None = None,
+                       address: str | None = None) -> Backend | None:
+        registry = self.registry
+        deadline = self.clock() + FIND_SECONDS
+        while True:
+            if name in registry.quarantined:
+                registry.check_name(name)  # raises TableQuarantined
+            table = registry.tables.get(name)
+            if table is not None and name in self.owned:
+                if command is not None and not spectate:
+                    check_settings(table.info(), command.rules, dict(command.options),
+                                   command.bots)
+                if self._may_act(name):
+                    return table.join(account, spectate=spectate)
+            seen = self.directory.live(name)
+            if seen is not None and seen.entry.owner != self.name:
+                if command is not None and not spectate:
+                    check_settings(seen.entry.info, command.rules, dict(command.options),
+                                   command.bots)
+                seat = RemoteSeat(self.nc, table_key(name), account)
+                try:
+                    refusal = await seat.join(spectate)
+                except (TimeoutError, NoRespondersError, NatsTimeout):
+                    refusal = MOVING  # its owner is going; the directory will say who's next
+                if refusal is None:
+                    return seat
+                if refusal != MOVING:
+                    raise RefusedError(refusal)
+            elif seen is None and name not in self.owned:
+                stale = self.directory.entries.get(name)
+                if stale is not None or self.store.has_table(name):
+                    await self._take(name, stale.revision if stale is not None else None)
+                elif command is None or spectate:
+                    return None  # no such table (any more)
+                elif await self._create(name, command, account, address):
+                    continue
+            if self.clock() > deadline:
+                raise Unreachable(Refusal("unreachable"))
+            await asyncio.sleep(0.2)
+
+    async def _create(self, name: str, command: Command, account: Account,
+                      address: str | None) -> bool:
+        """A new table, owned here: the directory's key first (None: someone was quicker),
+        then the store's claim, then the table."""
+        registry = self.registry
+        registry.check_create(name, account, address)
+        table = registry.new_table(name, command.rules, dict(command.options), command.bots,
+                                   account)
+        started = self.clock()
+        revision = await self.directory.create(
+            wire.Entry(name, self.name, 0, table.info(), table.creator))
+        if revision is None:
+            table.close()
+            return False
+        if not self.store.claim_table(name, revision):
+            table.close()
+            log.error("table %s: the store holds a newer owner than the directory's revision "
+                      "%d (was the NATS data reset?)", name, revision)
+            return False
+        await self._own(table, revision, started)
+        registry.add(table, address)
+        log.info("worker %s opened table %s (token %d)", self.name, name, revision)
+        return True
+
+    # --- owning ---------------------------------------------------------------------------------
+    def _may_act(self, name: str) -> bool:
+        owned = self.owned.get(name)
+        return owned is not None and owned.lease.valid(self.clock())
+
+    async def _own(self, table: SharedTable, token: int, started: float) -> None:
+        name = table.name
+        lease = Lease(name, token, token, started)
+        owned = self.owned[name] = _Owned(lease)
+        table.may_act = lambda: self._may_act(name)
+        table.on_info.append(lambda _info: self._dirty(name))
+        key = table_key(name)
+        owned.subs.append(await self.nc.subscribe(join_subject(key),
+                                                  cb=partial(self._on_join, name)))
+        owned.subs.append(await self.nc.subscribe(do_subject(key),
+                                                  cb=partial(self._on_do, name)))
+
+    def _dirty(self, name: str) -> None:
+        owned = self.owned.get(name)
+        if owned is not None:
+            owned.lease.dirty = True
+
+    async def _take(self, name: str, last: int | None) -> None:
+        """Take table ``name`` over (its owner stopped renewing it, or nobody owns its stored
+        row): the directory's key at revision ``last`` (None: a key nobody has), the store's
+        claim, then the table as stored."""
+        if name in self._taking or name in self.owned or self._stopping:
+            return
+        registry = self.registry
+        if name in registry.quarantined:
+            return
+        self._taking.add(name)
+        try:
+            row = self.store.load_table(name)
+            if row is None:  # closed meanwhile: the key goes too
+                if last is not None:
+                    await self.directory.remove(name, last)
+                return
+            started = self.clock()
+            entry = wire.Entry(name, self.name, 0, placeholder_info(row), None)
+            revision = (await self.directory.create(entry) if last is None
+                        else await self.directory.replace(entry, last))
+            if revision is None:
+                return  # another worker was quicker
+            if not self.store.claim_table(name, revision):
+                log.error("table %s: the store holds a newer owner than the directory's "
+                          "revision %d (was the NATS data reset?)", name, revision)
+                return
+            row = self.store.load_table(name)  # the old owner can write no more: as final
+            table = registry.restore(row) if row is not None else None
+            if table is None:
+                return  # quarantined (logged); its key is left to go stale
+            await self._own(table, revision, started)
+            self.takeovers += 1
+            if table.game is not None:
+                table.loop.start()
+            table.check_empty()
+            log.info("worker %s took over table %s (token %d)", self.name, name, revision)
+        except Exception:
+            log.exception("table %s: taking it over failed", name)
+        finally:
+            self._taking.discard(name)
+
+    def _lose(self, name: str, why: str) -> None:
+        """This worker no longer runs table ``name``: stopped here, its sessions sent on."""
+        owned = self.owned.pop(name, None)
+        if owned is None:
+            return
+        log.warning("worker %s: table %s is no longer ours (%s)", self.name, name, why)
+        self.registry.forget(name)
+        self._tell_moved(name)
+        for sub in owned.subs:
+            self._spawn(sub.unsubscribe())
+
+    def _tell_moved(self, name: str) -> None:
+        for sid, rs in list(self.sessions.items()):
+            if rs.name == name:
+                del self.sessions[sid]
+                self._push(sid, wire.Moved())
+        for client in list(self.local.pop(name, ())):
+            client.moved()
+
+    def _fenced(self, name: str) -> None:
+        """The store refused a write of ours for ``name``: someone newer owns it."""
+        asyncio.get_running_loop().call_soon(self._lose, name, "the store has a newer owner")
+
+    def _closed(self, name: str) -> None:
+        """One of our tables closed (empty): its key goes."""
+        owned = self.owned.pop(name, None)
+        if owned is None:
+            return
+        for sub in owned.subs:
+            self._spawn(sub.unsubscribe())
+        self._spawn(self.directory.remove(name, owned.lease.revision))
+        with contextlib.suppress(Exception):
+            self.store.release_table(name)
+
+    # --- loops ----------------------------------------------------------------------------------
+    async def _leases(self) -> None:
+        while True:
+            await asyncio.sleep(TICK)
+            try:
+                now = self.clock()
+                due = [o.lease for o in self.owned.values()
+                       if o.lease.dirty or now - o.lease.renewed_at >= RENEW_SECONDS]
+                if due:
+                    await asyncio.gather(*(self._renew(lease) for lease in due))
+                now = self.clock()
+                for name, owned in list(self.owned.items()):
+                    if not owned.lease.valid(now):
+                        table = self.registry.tables.get(name)
+                        if table is not None:
+                            table.loop.kick()  # it sleeps until the lease is settled
+                    if now - owned.lease.renewed_at >= TAKEOVER_SECONDS:
+                        self._lose(name, "its lease could not be renewed")
+            except Exception:
+                log.exception("worker %s: the lease loop failed a turn", self.name)
+
+    async def _renew(self, lease: Lease) -> None:
+        table = self.registry.tables.get(lease.name)
+        if table is None:
+            return
+        started = self.clock()
+        was_valid = lease.valid(started)
+        entry = wire.Entry(lease.name, self.name, lease.token, table.info(), table.creator)
+        lease.dirty = False
+        try:
+            revision = await asyncio.wait_for(self.directory.replace(entry, lease.revision),
+                                              VALID_SECONDS / 4)
+        except Exception as exc:
+            lease.dirty = True
+            log.debug("table %s: renewal failed: %s", lease.name, exc)
+            return
+        if lease.name not in self.owned or self.owned[lease.name].lease is not lease:
+            return
+        if revision is None:
+            self._lose(lease.name, "another worker took it over")
+            return
+        lease.revision = revision
+        lease.renewed_at = started
+        if not was_valid:
+            table.loop.kick()
+
+    async def _reaper(self) -> None:
+        orphans_at = 0.0
+        while True:
+            await asyncio.sleep(REAP_SECONDS * (0.5 + random.random()))
+            try:
+                for seen in self.directory.stale():
+                    name = seen.entry.name
+                    if name not in self.owned and name not in self._taking:
+                        await self._take(name, seen.revision)
+                now = self.clock()
+                if now >= orphans_at:
+                    orphans_at = now + ORPHAN_SECONDS
+                    known = self.directory.entries
+                    for name in self.store.table_names():
+                        if name not in known and name not in self.owned:
+                            await self._take(name, None)
+            except Exception:
+                log.exception("worker %s: the reaper failed a turn", self.name)
+
+    async def _sessions(self) -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            now = self.clock()
+            for sid, rs in list(self.sessions.items()):
+                if now - rs.last_seen > SESSION_SECONDS:
+                    del self.sessions[sid]
+                    log.info("table %s: a remote session went quiet; its seat waits as for a "
+                             "dropped connection", rs.name)
+                    rs.client.close()
+
+    async def _flusher(self) -> None:
+        while True:
+            subject, data = await self._out.get()
+            try:
+                await self.nc.publish(subject, data)
+            except Exception as exc:
+                log.debug("a push to %s failed: %s", subject, exc)
+
+    def _push(self, sid: str, item: Any) -> None:
+        self._out.put_nowait((seat_subject(sid), wire.encode(item, time.monotonic())))
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.append(task)
+        task.add_done_callback(lambda t: self._tasks.remove(t) if t in self._tasks else None)
+
+    # --- serving the sessions of other workers --------------------------------------------------
+    async def _reply(self, msg: Any, item: Any) -> None:
+        if msg.reply:
+            with contextlib.suppress(Exception):
+                await msg.respond(wire.encode(item, time.monotonic()))
+
+    async def _on_join(self, name: str, msg: Any) -> None:
+        try:
+            join = wire.decode(msg.data)
+        except wire.WireError as exc:
+            log.warning("table %s: a join could not be read: %s", name, exc)
+            return
+        if not isinstance(join, wire.Join):
+            return
+        table = self.registry.tables.get(name)
+        if table is None or not self._may_act(name):
+            await self._reply(msg, wire.Refused(MOVING))
+            return
+        old = self.sessions.pop(join.sid, None)
+        if old is not None:
+            old.client.close()
+        client = table.join(join.account, spectate=join.spectate)
+        self.sessions[join.sid] = RemoteSession(join.sid, name, client, self.clock())
+        # the answer's snapshot and the first push at one moment (no await between): every
+        # later change is pushed once, every earlier one is in the snapshot
+        joined = wire.Joined(client.seat_index, client.nickname, table.state, table.game_no,
+                             tuple(table.chat_log), table.info(), client.current_update())
+        sid = join.sid
+        client.subscribe(lambda update: self._push(sid, wire.Update(update)))
+        client.subscribe_info(lambda item: self._push(
+            sid, wire.Info(item) if isinstance(item, TableInfo) else wire.Chat(item)))
+        await self._reply(msg, joined)
+
+    async def _on_do(self, name: str, msg: Any) -> None:
+        try:
+            do = wire.decode(msg.data)
+        except wire.WireError as exc:
+            log.warning("table %s: a request could not be read: %s", name, exc)
+            return
+        if not isinstance(do, wire.Do):
+            return
+        rs = self.sessions.get(do.sid)
+        if rs is None or rs.name != name:
+            await self._reply(msg, wire.Done(alive=False))
+            return
+        rs.last_seen = self.clock()
+        client = rs.client
+        refusal: Refusal | None = None
+        op = do.op
+        if op is wire.Op.send and do.action is not None:
+            refusal = client.send(do.action)
+        elif op is wire.Op.next_hand:
+            client.next_hand()
+        elif op is wire.Op.new_game:
+            refusal = client.new_game(client.info().rules, {}, None)
+        elif op is wire.Op.poke:
+            client.poke()
+        elif op is wire.Op.start:
+            refusal = client.start()
+        elif op is wire.Op.chat:
+            refusal = client.chat(do.text)
+        elif op is wire.Op.stake:
+            refusal = client.stake(do.backs)
+        elif op is wire.Op.set_allow:
+            refusal = client.set_allow(do.flag)
+        elif op is wire.Op.stand:
+            client.stand()
+        elif op is wire.Op.leave:
+            del self.sessions[do.sid]
+            client.close()
+        await self._reply(msg, wire.Done(refusal))

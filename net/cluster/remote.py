@@ -1,0 +1,533 @@
+"""A session's seat at a table that another worker runs, and the handle that survives the
+table moving between workers.
+
+:class:`RemoteSeat` is the session side of the wire: it receives only its own seat's views
+(a spectator: the spectator's view) pushed by the owner on the session's own subject, keeps the
+latest of each, and sends the player's moves to the owner. It answers the app at once, as a
+seat in the same process does: a move that is not among the view's legal moves is refused
+here; a legal one is sent, and if the owner refuses it after all (the table moved on meanwhile)
+the screen gets the latest view again and the refusal is logged.
+
+:class:`RoutedClient` is what the app holds in a server of several workers. It delegates to
+a seat in this process (the table is ours) or to a :class:`RemoteSeat`; when the owner goes
+away (it said so, or stopped answering) it keeps the player's screen, refuses keys with a short
+notice, finds the table's new owner, and joins again: the same account gets the same seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+from collections import deque
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+from engine.actions import Action
+from net import wire
+from net.store import Account
+from tui.client import SharedTableClient, TableUpdate, UpdateCallback
+from tui.clock import SYSTEM_CLOCK, Clock
+from tui.refusal import Refusal
+from tui.table_info import ChatLine, InfoCallback, TableInfo, TableState
+
+log = logging.getLogger("net.cluster")
+
+PING_SECONDS = 1.0  # a remote seat tells its owner it is there this often
+PING_TIMEOUT = 1.5  # and takes the owner for gone after two pings unanswered this long
+CHAT_KEPT = 20
+MOVING = Refusal("moving")
+NOT_YOUR_MOVE = Refusal("not_your_move")
+
+
+def seat_subject(sid: str) -> str:
+    """Where an owner pushes one session's updates."""
+    return f"mj.s.{sid}"
+
+
+def join_subject(key: str) -> str:
+    return f"mj.t.{key}.join"
+
+
+def do_subject(key: str) -> str:
+    return f"mj.t.{key}.do"
+
+
+class Bus(Protocol):
+    """What a remote seat needs of its worker's NATS connection."""
+
+    async def subscribe(self, subject: str, *,
+                        cb: Callable[[Any], Awaitable[None]]) -> Any: ...
+
+    async def request(self, subject: str, payload: bytes, timeout: float) -> Any: ...
+
+    async def publish(self, subject: str, payload: bytes) -> None: ...
+
+
+class RemoteSeat:
+    """One session's seat (or spectator's place) at a table another worker owns."""
+
+    controls_pace = False
+
+    def __init__(self, bus: Bus, key: str, account: Account, clock: Clock = SYSTEM_CLOCK,
+                 on_gone: Callable[[RemoteSeat], None] | None = None) -> None:
+        self.bus = bus
+        self.key = key
+        self.account = account
+        self.sid = uuid.uuid4().hex
+        self._clock = clock
+        self.on_gone = on_gone
+        self.seat_index: int | None = None
+        self._nickname = account.nickname
+        self._state = TableState.WAITING
+        self._game_no = 0
+        self._chat: deque[ChatLine] = deque(maxlen=CHAT_KEPT)
+        self._info: TableInfo | None = None
+        self._update: TableUpdate | None = None
+        self._callbacks: list[UpdateCallback] = []
+        self._info_callbacks: list[InfoCallback] = []
+        self._sub: Any = None
+        self._pinger: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.closed = False
+        self.gone = False
+
+    # --- joining ------------------------------------------------------------------------------
+    async def join(self, spectate: bool, timeout: float = 2.0) -> Refusal | None:
+        """Ask the owner for the seat: None when seated (or watching), else why not. Raises
+        on a transport error (no owner answered)."""
+        self._sub = await self.bus.subscribe(seat_subject(self.sid), cb=self._pushed)
+        try:
+            reply = await self.bus.request(
+                join_subject(self.key), wire.encode(wire.Join(self.sid, self.account, spectate)),
+                timeout)
+            msg = wire.decode(reply.data, self._clock.now())
+        except BaseException:
+            await self._unsubscribe()
+            raise
+        if isinstance(msg, wire.Refused):
+            await self._unsubscribe()
+            return msg.refusal
+        if not isinstance(msg, wire.Joined):
+            await self._unsubscribe()
+            raise wire.WireError(f"a join was answered with {type(msg).__name__}")
+        # What the owner pushed after this answer may have been read before it: the newer
+        # wins (the owner takes the answer's snapshot and starts the pushes at one moment).
+        self.seat_index = msg.seat_index
+        self._nickname = msg.nickname
+        self._game_no = msg.game_no
+        if self._info is None:
+            self._info = msg.info
+            self._state = msg.state
+        if self._update is None:
+            self._update = msg.update
+        pushed = list(self._chat)
+        self._chat.clear()
+        self._chat.extend(list(msg.chat_log) + pushed)
+        self._pinger = asyncio.get_running_loop().create_task(self._ping(), name="seat ping")
+        return None
+
+    async def _unsubscribe(self) -> None:
+        sub, self._sub = self._sub, None
+        if sub is not None:
+            with contextlib.suppress(Exception):
+                await sub.unsubscribe()
+
+    async def _pushed(self, msg: Any) -> None:
+        if self.closed:
+            return
+        try:
+            item = wire.decode(msg.data, self._clock.now())
+        except wire.WireError as exc:
+            log.warning("seat %s: a push could not be read: %s", self.sid[:8], exc)
+            return
+        if isinstance(item, wire.Update):
+            self._update = item.update
+            for cb in list(self._callbacks):
+                cb(item.update)
+        elif isinstance(item, wire.Info):
+            self._info = item.info
+            if item.info.state is not self._state:
+                if item.info.state is TableState.PLAYING and self._state is TableState.OVER:
+                    self._game_no += 1
+                self._state = item.info.state
+            for icb in list(self._info_callbacks):
+                icb(item.info)
+        elif isinstance(item, wire.Chat):
+            self._chat.append(item.line)
+            for icb in list(self._info_callbacks):
+                icb(item.line)
+        elif isinstance(item, wire.Moved | wire.Closed):
+            self._lost()
+
+    def _lost(self) -> None:
+        if self.gone or self.closed:
+            return
+        self.gone = True
+        if self.on_gone is not None:
+            self.on_gone(self)
+
+    async def _ping(self) -> None:
+        missed = 0
+        while not self.closed and not self.gone:
+            await asyncio.sleep(PING_SECONDS)
+            try:
+                done = await self._request(wire.Do(self.sid, wire.Op.ping), PING_TIMEOUT)
+            except Exception:
+                missed += 1
+                if missed >= 2:
+                    log.info("seat %s: the owner of its table does not answer", self.sid[:8])
+                    self._lost()
+                continue
+            missed = 0
+            if not done.alive:  # the owner does not know this seat (it took the table over)
+                self._lost()
+
+    async def _request(self, do: wire.Do, timeout: float = 2.0) -> wire.Done:
+        reply = await self.bus.request(do_subject(self.key), wire.encode(do), timeout)
+        msg = wire.decode(reply.data, self._clock.now())
+        if not isinstance(msg, wire.Done):
+            raise wire.WireError(f"an action was answered with {type(msg).__name__}")
+        return msg
+
+    def _do(self, op: wire.Op, **fields: Any) -> None:
+        """Send ``op`` to the owner without waiting; a refusal that comes back is logged and the
+        latest view delivered again (the screen is not left waiting for a move that failed)."""
+        if self.closed or self.gone:
+            return
+        do = wire.Do(self.sid, op, **fields)
+
+        async def run() -> None:
+            try:
+                done = await self._request(do)
+            except Exception as exc:
+                log.info("seat %s: %s did not reach the owner: %s", self.sid[:8], op.value,
+                         exc)
+                return
+            if not done.alive:
+                self._lost()
+            elif done.refusal is not None:
+                log.info("seat %s: %s refused by the owner: %s", self.sid[:8], op.value,
+                         done.refusal)
+                if self._update is not None:
+                    for cb in list(self._callbacks):
+                        cb(self._update)
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # --- TableClient ------------------------------------------------------------------------
+    @property
+    def seat(self) -> int:
+        return self.seat_index if self.seat_index is not None else 0
+
+    @seat.setter
+    def seat(self, value: int) -> None:  # TableClient declares a plain attribute
+        raise AttributeError("a shared table's seat changes only by joining or standing")
+
+    @property
+    def clock(self) -> Clock:
+        return self._clock
+
+    def subscribe(self, callback: UpdateCallback) -> None:
+        self._callbacks.append(callback)
+        if self._update is not None:
+            callback(self._update)
+
+    def send(self, action: Action) -> Refusal | None:
+        if self.seat_index is None:
+            return Refusal("spectator_play")
+        if self.gone:
+            return MOVING
+        update = self._update
+        if update is None or action not in update.view.legal:
+            return NOT_YOUR_MOVE
+        self._do(wire.Op.send, action=action)
+        return None
+
+    def next_hand(self) -> None:
+        self._do(wire.Op.next_hand)
+
+    def new_game(self, rules: str, options: Mapping[str, Any],
+                 seed: int | None) -> Refusal | None:
+        self._do(wire.Op.new_game)
+        return None
+
+    def set_paused(self, paused: bool) -> bool:
+        return False
+
+    def set_bot_delay(self, seconds: float) -> None:
+        pass
+
+    def close(self) -> None:
+        """The session leaves: the owner is told (without waiting), nothing more is
+        delivered."""
+        if self.closed:
+            return
+        if not self.gone:
+            with contextlib.suppress(RuntimeError):
+                self._send_quietly(wire.Do(self.sid, wire.Op.leave))
+        self.detach()
+
+    def detach(self) -> None:
+        """Stop without telling the owner (it is gone)."""
+        self.closed = True
+        self._callbacks.clear()
+        self._info_callbacks.clear()
+        if self._pinger is not None:
+            self._pinger.cancel()
+        loop = asyncio.get_running_loop()
+        task = loop.create_task(self._unsubscribe())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _send_quietly(self, do: wire.Do) -> None:
+        task = asyncio.get_running_loop().create_task(
+            self.bus.publish(do_subject(self.key), wire.encode(do)))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # --- SharedTableClient -------------------------------------------------------------------
+    @property
+    def spectating(self) -> bool:
+        return self.seat_index is None
+
+    @property
+    def nickname(self) -> str:
+        return self._nickname
+
+    @property
+    def state(self) -> TableState:
+        return self._state
+
+    @property
+    def game_no(self) -> int:
+        return self._game_no
+
+    @property
+    def chat_log(self) -> Sequence[ChatLine]:
+        return tuple(self._chat)
+
+    def info(self) -> TableInfo:
+        assert self._info is not None  # set by join
+        return self._info
+
+    def current_update(self) -> TableUpdate | None:
+        return self._update
+
+    def subscribe_info(self, callback: InfoCallback) -> None:
+        self._info_callbacks.append(callback)
+        if self._info is not None:
+            callback(self._info)
+
+    def poke(self) -> None:
+        if self.seat_index is not None:
+            self._do(wire.Op.poke)
+
+    def start(self) -> Refusal | None:
+        if self.seat_index is None:
+            return Refusal("seated_start")
+        self._do(wire.Op.start)
+        return None
+
+    def chat(self, text: str) -> Refusal | None:
+        self._do(wire.Op.chat, text=text)
+        return None
+
+    def stand(self) -> None:
+        self._do(wire.Op.stand)
+        self.seat_index = None
+
+    def stake(self, backs: int | None) -> Refusal | None:
+        if self.seat_index is not None:
+            return Refusal("seated_stake")
+        self._do(wire.Op.stake, backs=backs)
+        return None
+
+    def set_allow(self, allow: bool) -> Refusal | None:
+        if self.seat_index is None:
+            return Refusal("seated_allow")
+        self._do(wire.Op.set_allow, flag=allow)
+        return None
+
+
+Backend = SharedTableClient  # a SeatClient of this process, or a RemoteSeat
+
+
+class Rejoin(Protocol):
+    async def __call__(self, client: RoutedClient) -> Backend | None: ...
+
+
+class RoutedClient:
+    """The app's seat in a server of several workers: the table's seat wherever it runs now."""
+
+    controls_pace = False
+
+    def __init__(self, name: str, account: Account, spectate: bool, backend: Backend,
+                 rejoin: Rejoin, clock: Clock = SYSTEM_CLOCK) -> None:
+        self.name = name
+        self.account = account
+        self.spectate = spectate
+        self._clock = clock
+        self._rejoin = rejoin
+        self._callbacks: list[UpdateCallback] = []
+        self._info_callbacks: list[InfoCallback] = []
+        self.backend: Backend | None = None
+        self._last: Backend = backend
+        self._moving: asyncio.Task[None] | None = None
+        self.closed = False
+        self.moves = 0  # how often the table moved under this session
+        self._attach(backend)
+
+    def _attach(self, backend: Backend) -> None:
+        self.backend = self._last = backend
+        if isinstance(backend, RemoteSeat):
+            backend.on_gone = lambda _seat: self.moved()
+        backend.subscribe(self._on_update)
+        backend.subscribe_info(self._on_info)
+
+    def _on_update(self, update: TableUpdate) -> None:
+        for cb in list(self._callbacks):
+            cb(update)
+
+    def _on_info(self, info: TableInfo | ChatLine) -> None:
+        for cb in list(self._info_callbacks):
+            cb(info)
+
+    def moved(self) -> None:
+        """The table's owner is gone or changed: keep the screen, find the table again."""
+        if self.closed or self.backend is None:
+            return
+        old, self.backend = self.backend, None
+        if isinstance(old, RemoteSeat):
+            old.detach()
+        self.moves += 1
+        self._on_info(ChatLine("", MOVING.text(None)))
+        self._moving = asyncio.get_running_loop().create_task(self._find(), name="rejoin")
+
+    async def _find(self) -> None:
+        backend = None
+        with contextlib.suppress(asyncio.CancelledError):
+            backend = await self._rejoin(self)
+        if self.closed:
+            if backend is not None:
+                backend.close()
+            return
+        if backend is None:
+            self._on_info(ChatLine("", Refusal("unreachable").text(None)))
+            return
+        self._attach(backend)
+        update = backend.current_update()
+        if update is not None:
+            self._on_update(update)
+
+    @property
+    def moving(self) -> bool:
+        return self.backend is None and not self.closed
+
+    # --- TableClient ------------------------------------------------------------------------
+    @property
+    def seat(self) -> int:
+        return self._last.seat
+
+    @seat.setter
+    def seat(self, value: int) -> None:  # TableClient declares a plain attribute
+        raise AttributeError("a shared table's seat changes only by joining or standing")
+
+    @property
+    def clock(self) -> Clock:
+        return self._clock
+
+    def subscribe(self, callback: UpdateCallback) -> None:
+        self._callbacks.append(callback)
+        update = self._last.current_update()
+        if update is not None:
+            callback(update)
+
+    def send(self, action: Action) -> Refusal | None:
+        return MOVING if self.backend is None else self.backend.send(action)
+
+    def next_hand(self) -> None:
+        if self.backend is not None:
+            self.backend.next_hand()
+
+    def new_game(self, rules: str, options: Mapping[str, Any],
+                 seed: int | None) -> Refusal | None:
+        return MOVING if self.backend is None else self.backend.new_game(rules, options, seed)
+
+    def set_paused(self, paused: bool) -> bool:
+        return False
+
+    def set_bot_delay(self, seconds: float) -> None:
+        pass
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self._callbacks.clear()
+        self._info_callbacks.clear()
+        if self._moving is not None:
+            self._moving.cancel()
+        if self.backend is not None:
+            self.backend.close()
+            self.backend = None
+
+    # --- SharedTableClient -------------------------------------------------------------------
+    @property
+    def seat_index(self) -> int | None:
+        return self._last.seat_index
+
+    @property
+    def spectating(self) -> bool:
+        return self._last.spectating
+
+    @property
+    def nickname(self) -> str:
+        return self._last.nickname
+
+    @property
+    def state(self) -> TableState:
+        return self._last.state
+
+    @property
+    def game_no(self) -> int:
+        return self._last.game_no
+
+    @property
+    def chat_log(self) -> Sequence[ChatLine]:
+        return self._last.chat_log
+
+    def info(self) -> TableInfo:
+        return self._last.info()
+
+    def current_update(self) -> TableUpdate | None:
+        return self._last.current_update()
+
+    def subscribe_info(self, callback: InfoCallback) -> None:
+        self._info_callbacks.append(callback)
+        callback(self._last.info())
+
+    def poke(self) -> None:
+        if self.backend is not None:
+            self.backend.poke()
+
+    def start(self) -> Refusal | None:
+        return MOVING if self.backend is None else self.backend.start()
+
+    def chat(self, text: str) -> Refusal | None:
+        return MOVING if self.backend is None else self.backend.chat(text)
+
+    def stand(self) -> None:
+        if self.backend is not None:
+            stand = getattr(self.backend, "stand", None)
+            if stand is not None:
+                stand()
+
+    def stake(self, backs: int | None) -> Refusal | None:
+        return MOVING if self.backend is None else self.backend.stake(backs)
+
+    def set_allow(self, allow: bool) -> Refusal | None:
+        return MOVING if self.backend is None else self.backend.set_allow(allow)

