@@ -1,0 +1,176 @@
+"""``serve --workers 2`` as an operator runs it: a supervisor, a NATS server it starts, two
+worker processes on one port; four players' connections land where the kernel puts them; the
+table's owner is killed with SIGKILL mid-hand and the game goes on."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import nats
+import pytest
+
+from net import wire
+from net.cluster.directory import BUCKET, table_key
+from testkit.ssh import PtyClient, new_key
+from tests.support.waiting import until
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Cluster:
+    def __init__(self, proc: subprocess.Popen[str], port: int, bus: str, log: Path) -> None:
+        self.proc = proc
+        self.port = port
+        self.bus = bus
+        self.log = log
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[Cluster]:
+    log = tmp_path / "server.log"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli.main", "serve", "--workers", "2", "--port", "0",
+         "--data", str(tmp_path / "data"), "--bot-delay", "0", "--grace", "60"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=log.open("wb"), text=True)
+    assert proc.stdout is not None
+    port = bus = None
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        m = re.search(r"serving on [\d.]+:(\d+) with 2 workers .*bus: (nats://[\d.:]+)", line)
+        if m:
+            port, bus = int(m.group(1)), m.group(2)
+        if line.startswith("connect:"):
+            break
+    assert port and bus, f"the server did not start:\n{log.read_text()}"
+    yield Cluster(proc, port, bus, log)
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+async def worker_of(c: PtyClient) -> str:
+    """The worker a connection landed on (its ``stats`` says so)."""
+    assert c.conn is not None
+    out = await c.conn.run("stats", check=False)
+    m = re.search(r"Served by worker \d+ \((\S+)\)", str(out.stdout))
+    assert m, out.stdout
+    return m.group(1)
+
+
+async def owner_of(bus: str, table: str) -> str:
+    nc = await nats.connect(bus)
+    try:
+        kv = await nc.jetstream().key_value(BUCKET)
+        entry = await kv.get(table_key(table))
+        item = wire.decode(entry.value)
+        assert isinstance(item, wire.Entry)
+        return item.owner
+    finally:
+        await nc.close()
+
+
+async def press(clients: list[PtyClient], until_text: str, most: int) -> int:
+    """Play as the players would, from what each screen shows: Enter on one's turn, x on a
+    claim prompt; until every screen shows ``until_text`` or ``most`` keys were pressed."""
+    pressed = 0
+    idle_since = time.monotonic()
+    while pressed < most:
+        if all(until_text in c.text() for c in clients):
+            return pressed
+        acted = False
+        for c in clients:
+            if c.closed.is_set():
+                continue
+            text = c.text()
+            lines = text.splitlines()
+            key = None
+            if "[Pass" in text:
+                key = "x"
+            elif lines and "Your turn" in lines[0]:
+                key = "\r"
+            if key is None:
+                continue
+            c.send(key)
+            pressed += 1
+            acted = True
+            try:
+                await c.wait_for(lambda t, old=text: t != old, 3.0)
+            except AssertionError:
+                pass
+        if not acted:
+            if time.monotonic() - idle_since > 20:
+                raise AssertionError("nobody's move for 20 s:\n" + "\n----\n".join(
+                    c.text() for c in clients))
+            await asyncio.sleep(0.05)
+        else:
+            idle_since = time.monotonic()
+    return pressed
+
+
+async def test_sigkill_of_the_owner_mid_hand(cluster: Cluster) -> None:
+    keys = [new_key() for _ in range(4)]
+    clients = []
+    for i in range(4):
+        c = PtyClient(100, 30)
+        await c.connect(cluster.port, f"p{i}", keys[i], command="join fri --rules gejiu")
+        clients.append(c)
+        await c.wait_for("个旧" if i == 3 else "fri")
+    for c in clients:
+        await c.wait_for("个旧")
+    landed = [await worker_of(c) for c in clients]
+    for _ in range(20):  # the kernel chose one worker for all four: come in again
+        if len(set(landed)) == 2:
+            break
+        await clients[3].close()
+        clients[3] = PtyClient(100, 30)
+        await clients[3].connect(cluster.port, "p3", keys[3], command="join fri")
+        await clients[3].wait_for("个旧")
+        landed[3] = await worker_of(clients[3])
+    assert len(set(landed)) == 2, "the connections all landed on one worker"
+    owner = await owner_of(cluster.bus, "fri")
+    assert owner in landed
+    await press(clients, "Enter: next hand", most=8)
+    pid = int(owner.split(":")[1])
+    os.kill(pid, signal.SIGKILL)
+    killed_at = time.monotonic()
+    # the other worker owns the table within 5 s
+    new_owner = ""
+
+    async def moved() -> bool:
+        nonlocal new_owner
+        new_owner = await owner_of(cluster.bus, "fri")
+        return new_owner != owner
+
+    while not await moved():
+        assert time.monotonic() - killed_at < 5.0, "no other worker took the table over"
+        await asyncio.sleep(0.2)
+    # the players whose connection was on the killed worker reconnect and get their seats
+    for i, c in enumerate(clients):
+        if landed[i] == owner:
+            await until(lambda c=c: c.closed.is_set(), 5.0, "the dead worker's connection")
+            c2 = PtyClient(100, 30)
+            await c2.connect(cluster.port, f"p{i}", keys[i], command="join fri")
+            clients[i] = c2
+    for c in clients:
+        await c.wait_for("个旧")
+    # and everyone plays the hand to its end
+    await press(clients, "Enter: next hand", most=400)
+    log = cluster.log.read_text()
+    assert "ended (status -9): starting it again" in log
+    assert "took over table fri" in log
+    for c in clients:
+        await c.close()
