@@ -69,17 +69,32 @@ class Directory:
         self._watcher: Any = None
         self._task: asyncio.Task[None] | None = None
         self.loaded = asyncio.Event()
+        self.created = False  # this worker made the bucket (no lease of before survives)
 
     async def start(self) -> None:
         try:
             self.kv = await self.js.key_value(BUCKET)
         except BucketNotFoundError:
-            with contextlib.suppress(Exception):  # another worker made it meanwhile
-                await self.js.create_key_value(bucket=BUCKET, history=1)
+            await self._create_bucket()
             self.kv = await self.js.key_value(BUCKET)
         self._watcher = await self.kv.watchall()
         self._task = asyncio.get_running_loop().create_task(self._watch(), name="directory")
         await asyncio.wait_for(self.loaded.wait(), 10.0)
+
+    async def _create_bucket(self) -> None:
+        """The bucket, kept on three servers of a NATS cluster (it survives one machine), or
+        on the one server there is."""
+        for replicas in (3, 1):
+            try:
+                await self.js.create_key_value(bucket=BUCKET, history=1, replicas=replicas)
+                self.created = True
+                log.info("directory: bucket %s created (%d replicas)", BUCKET, replicas)
+                return
+            except Exception as exc:  # a lone server cannot keep 3; another worker made it
+                log.debug("directory: bucket with %d replicas: %s", replicas, exc)
+                with contextlib.suppress(BucketNotFoundError):
+                    await self.js.key_value(BUCKET)
+                    return
 
     async def _watch(self) -> None:
         async for item in self._watcher:
