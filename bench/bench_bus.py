@@ -88,19 +88,19 @@ async def main() -> None:
     push_rate = N / (t1 - t0)
 
     async def on_do(msg: object) -> None:
-        wire.decode(msg.data)  # type: ignore[attr-defined]
-        await msg.respond(wire.encode(wire.Done()))  # type: ignore[attr-defined]
+        wire.decode(msg.data, 0.0)  # type: ignore[attr-defined]
+        await msg.respond(wire.encode(wire.Done(), 0.0))  # type: ignore[attr-defined]
 
     await owner.subscribe("mj.t.bench.do", cb=on_do)
     await owner.flush()
-    do = wire.encode(wire.Do("0" * 32, wire.Op.ping))
+    do = wire.encode(wire.Do("0" * 32, wire.Op.PING), 0.0)
     rtts = []
     rounds = max(1000, N // 10)
     cpu0, srv0 = time.process_time(), cpu_of(pid)
     for _ in range(rounds):
         s = time.perf_counter()
         reply = await session.request("mj.t.bench.do", do, timeout=2)
-        wire.decode(reply.data)
+        wire.decode(reply.data, 0.0)
         rtts.append(time.perf_counter() - s)
     cpu1, srv1 = time.process_time(), cpu_of(pid)
     rtts.sort()

@@ -302,7 +302,7 @@ async def owners(url: str, tables: list[str]) -> dict[str, str]:
         out = {}
         for t in tables:
             with contextlib.suppress(Exception):
-                entry = wire.decode((await kv.get(table_key(t))).value)
+                entry = wire.decode((await kv.get(table_key(t))).value, 0.0)
                 if isinstance(entry, wire.Entry):
                     out[t] = entry.owner
         return out

@@ -122,9 +122,10 @@ class Update(msgspec.Struct, tag=True, frozen=True):
 
 
 class Info(msgspec.Struct, tag=True, frozen=True):
-    """The table's info changed."""
+    """The table's info changed (``game_no``: its game count now)."""
 
     info: TableInfo
+    game_no: int = 0
 
 
 class Chat(msgspec.Struct, tag=True, frozen=True):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,11 +14,12 @@ import asyncssh
 import pytest
 
 from net.cluster.directory import TAKEOVER_SECONDS, VALID_SECONDS
-from net.natsd import NatsServer, start_nats
+from net.natsd import NatsServer
 from net.server import MahjongServer
 from net.shared_table import SharedTable
 from net.store import ActionRow
 from testkit.ssh import PtyClient, fast_config, new_key, run_command, start_server
+from tests.support.nats import nats_server  # noqa: F401
 from tests.support.waiting import until
 from tests.test_net import key_for, play_by_keys
 
@@ -26,14 +27,7 @@ Workers = Callable[[int], Any]
 
 
 @pytest.fixture
-def nats_server(tmp_path: Path) -> Iterator[NatsServer]:
-    server = start_nats(tmp_path / "nats")
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-async def workers(tmp_path: Path, nats_server: NatsServer
+async def workers(tmp_path: Path, nats_server: NatsServer  # noqa: F811
                   ) -> AsyncIterator[Callable[[int], Any]]:
     """Start ``n`` workers of one server (one data folder, one bus)."""
     started: list[MahjongServer] = []

@@ -114,7 +114,7 @@ class Directory:
                     name = known
                     del self.entries[known]
         else:
-            entry = wire.decode(item.value)
+            entry = wire.decode(item.value, self.clock())
             if not isinstance(entry, Entry) or table_key(entry.name) != item.key:
                 log.warning("directory: key %s holds no entry of its own", item.key)
                 return
@@ -149,7 +149,8 @@ class Directory:
         """The table's key, if nobody has it: its revision (the new owner's token), else
         None."""
         try:
-            return int(await self.kv.create(table_key(entry.name), wire.encode(entry)))
+            data = wire.encode(entry, self.clock())
+            return int(await self.kv.create(table_key(entry.name), data))
         except KeyWrongLastSequenceError:
             return None
 
@@ -157,7 +158,7 @@ class Directory:
         """Write ``entry`` if the key is still at revision ``last``: the new revision, else
         None (someone else wrote it). Raises on a transport error (nothing is known)."""
         try:
-            return int(await self.kv.update(table_key(entry.name), wire.encode(entry),
+            return int(await self.kv.update(table_key(entry.name), wire.encode(entry, self.clock()),
                                             last=last))
         except KeyWrongLastSequenceError:
             return None

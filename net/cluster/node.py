@@ -508,7 +508,7 @@ class Node:
 
     async def _on_join(self, name: str, msg: Any) -> None:
         try:
-            join = wire.decode(msg.data)
+            join = wire.decode(msg.data, time.monotonic())
         except wire.WireError as exc:
             log.warning("table %s: a join could not be read: %s", name, exc)
             return
@@ -530,12 +530,13 @@ class Node:
         sid = join.sid
         client.subscribe(lambda update: self._push(sid, wire.Update(update)))
         client.subscribe_info(lambda item: self._push(
-            sid, wire.Info(item) if isinstance(item, TableInfo) else wire.Chat(item)))
+            sid, wire.Info(item, table.game_no) if isinstance(item, TableInfo)
+            else wire.Chat(item)))
         await self._reply(msg, joined)
 
     async def _on_do(self, name: str, msg: Any) -> None:
         try:
-            do = wire.decode(msg.data)
+            do = wire.decode(msg.data, time.monotonic())
         except wire.WireError as exc:
             log.warning("table %s: a request could not be read: %s", name, exc)
             return
@@ -549,25 +550,25 @@ class Node:
         client = rs.client
         refusal: Refusal | None = None
         op = do.op
-        if op is wire.Op.send and do.action is not None:
+        if op is wire.Op.SEND and do.action is not None:
             refusal = client.send(do.action)
-        elif op is wire.Op.next_hand:
+        elif op is wire.Op.NEXT_HAND:
             client.next_hand()
-        elif op is wire.Op.new_game:
+        elif op is wire.Op.NEW_GAME:
             refusal = client.new_game(client.info().rules, {}, None)
-        elif op is wire.Op.poke:
+        elif op is wire.Op.POKE:
             client.poke()
-        elif op is wire.Op.start:
+        elif op is wire.Op.START:
             refusal = client.start()
-        elif op is wire.Op.chat:
+        elif op is wire.Op.CHAT:
             refusal = client.chat(do.text)
-        elif op is wire.Op.stake:
+        elif op is wire.Op.STAKE:
             refusal = client.stake(do.backs)
-        elif op is wire.Op.set_allow:
+        elif op is wire.Op.SET_ALLOW:
             refusal = client.set_allow(do.flag)
-        elif op is wire.Op.stand:
+        elif op is wire.Op.STAND:
             client.stand()
-        elif op is wire.Op.leave:
+        elif op is wire.Op.LEAVE:
             del self.sessions[do.sid]
             client.close()
         await self._reply(msg, wire.Done(refusal))

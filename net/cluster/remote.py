@@ -100,7 +100,8 @@ class RemoteSeat:
         self._sub = await self.bus.subscribe(seat_subject(self.sid), cb=self._pushed)
         try:
             reply = await self.bus.request(
-                join_subject(self.key), wire.encode(wire.Join(self.sid, self.account, spectate)),
+                join_subject(self.key), wire.encode(wire.Join(self.sid, self.account, spectate),
+                            self._clock.now()),
                 timeout)
             msg = wire.decode(reply.data, self._clock.now())
         except BaseException:
@@ -148,10 +149,8 @@ class RemoteSeat:
                 cb(item.update)
         elif isinstance(item, wire.Info):
             self._info = item.info
-            if item.info.state is not self._state:
-                if item.info.state is TableState.PLAYING and self._state is TableState.OVER:
-                    self._game_no += 1
-                self._state = item.info.state
+            self._state = item.info.state
+            self._game_no = item.game_no
             for icb in list(self._info_callbacks):
                 icb(item.info)
         elif isinstance(item, wire.Chat):
@@ -173,7 +172,7 @@ class RemoteSeat:
         while not self.closed and not self.gone:
             await asyncio.sleep(PING_SECONDS)
             try:
-                done = await self._request(wire.Do(self.sid, wire.Op.ping), PING_TIMEOUT)
+                done = await self._request(wire.Do(self.sid, wire.Op.PING), PING_TIMEOUT)
             except Exception:
                 missed += 1
                 if missed >= 2:
@@ -185,7 +184,8 @@ class RemoteSeat:
                 self._lost()
 
     async def _request(self, do: wire.Do, timeout: float = 2.0) -> wire.Done:
-        reply = await self.bus.request(do_subject(self.key), wire.encode(do), timeout)
+        reply = await self.bus.request(do_subject(self.key), wire.encode(do, self._clock.now()),
+                                       timeout)
         msg = wire.decode(reply.data, self._clock.now())
         if not isinstance(msg, wire.Done):
             raise wire.WireError(f"an action was answered with {type(msg).__name__}")
@@ -244,15 +244,15 @@ class RemoteSeat:
         update = self._update
         if update is None or action not in update.view.legal:
             return NOT_YOUR_MOVE
-        self._do(wire.Op.send, action=action)
+        self._do(wire.Op.SEND, action=action)
         return None
 
     def next_hand(self) -> None:
-        self._do(wire.Op.next_hand)
+        self._do(wire.Op.NEXT_HAND)
 
     def new_game(self, rules: str, options: Mapping[str, Any],
                  seed: int | None) -> Refusal | None:
-        self._do(wire.Op.new_game)
+        self._do(wire.Op.NEW_GAME)
         return None
 
     def set_paused(self, paused: bool) -> bool:
@@ -268,7 +268,7 @@ class RemoteSeat:
             return
         if not self.gone:
             with contextlib.suppress(RuntimeError):
-                self._send_quietly(wire.Do(self.sid, wire.Op.leave))
+                self._send_quietly(wire.Do(self.sid, wire.Op.LEAVE))
         self.detach()
 
     def detach(self) -> None:
@@ -285,7 +285,7 @@ class RemoteSeat:
 
     def _send_quietly(self, do: wire.Do) -> None:
         task = asyncio.get_running_loop().create_task(
-            self.bus.publish(do_subject(self.key), wire.encode(do)))
+            self.bus.publish(do_subject(self.key), wire.encode(do, self._clock.now())))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -324,32 +324,32 @@ class RemoteSeat:
 
     def poke(self) -> None:
         if self.seat_index is not None:
-            self._do(wire.Op.poke)
+            self._do(wire.Op.POKE)
 
     def start(self) -> Refusal | None:
         if self.seat_index is None:
             return Refusal("seated_start")
-        self._do(wire.Op.start)
+        self._do(wire.Op.START)
         return None
 
     def chat(self, text: str) -> Refusal | None:
-        self._do(wire.Op.chat, text=text)
+        self._do(wire.Op.CHAT, text=text)
         return None
 
     def stand(self) -> None:
-        self._do(wire.Op.stand)
+        self._do(wire.Op.STAND)
         self.seat_index = None
 
     def stake(self, backs: int | None) -> Refusal | None:
         if self.seat_index is not None:
             return Refusal("seated_stake")
-        self._do(wire.Op.stake, backs=backs)
+        self._do(wire.Op.STAKE, backs=backs)
         return None
 
     def set_allow(self, allow: bool) -> Refusal | None:
         if self.seat_index is None:
             return Refusal("seated_allow")
-        self._do(wire.Op.set_allow, flag=allow)
+        self._do(wire.Op.SET_ALLOW, flag=allow)
         return None
 
 
