@@ -473,11 +473,6 @@ class Store:
         self._unlogged = 0  # failures since the last log line
         self._logged_at = 0.0
         self._temporary: dict[str, Account] = {}  # accounts made while the file failed
-        # TEMP (lead's shim until the store helper lands)
-        self.tokens: dict[str, int] = {}
-        self.on_fenced: Callable[[str], None] | None = None
-        with contextlib.suppress(sqlite3.Error):
-            self.db.execute("ALTER TABLE tables ADD COLUMN owner_token INTEGER NOT NULL DEFAULT 0")
 
     def _migrate(self) -> int:
         """Bring the file to :data:`STORE_VERSION` in one transaction (all steps or none);
@@ -729,42 +724,7 @@ class Store:
         return len(gone)
 
     # --- tables ---------------------------------------------------------------------------
-    def claim_table(self, name: str, token: int) -> bool:
-        cur = self.db.execute("SELECT owner_token FROM tables WHERE name = ?", (name,)).fetchone()
-        if cur is not None and int(cur[0]) >= token:
-            return False
-        if cur is not None:
-            self.db.execute("UPDATE tables SET owner_token = ? WHERE name = ?", (token, name))
-        self.tokens[name] = token
-        return True
-
-    def release_table(self, name: str) -> None:
-        self.tokens.pop(name, None)
-
-    def table_names(self) -> list[str]:
-        return [str(n) for (n,) in self.db.execute("SELECT name FROM tables")]
-
-    def load_table(self, name: str) -> TableRow | None:
-        for row in self.load_tables():
-            if row.name == name:
-                return row
-        return None
-
-    def _fence_ok(self, name: str) -> bool:
-        token = self.tokens.get(name)
-        if token is None:
-            return True
-        cur = self.db.execute("SELECT owner_token FROM tables WHERE name = ?", (name,)).fetchone()
-        if cur is None or int(cur[0]) == token:
-            return True
-        log.warning("fenced write for %s", name)
-        if self.on_fenced is not None:
-            self.on_fenced(name)
-        return False
-
     def save_table(self, row: TableRow) -> None:
-        if not self._fence_ok(row.name):
-            return
         now = time.time()
         self._write(
             f"save table {row.name}",
@@ -774,9 +734,6 @@ class Store:
             "updated = excluded.updated",
             (row.name, row.rules, json.dumps(row.options), json.dumps(row.state.to_json()), now,
              now))
-        if row.name in self.tokens:
-            self.db.execute("UPDATE tables SET owner_token = ? WHERE name = ?",
-                            (self.tokens[row.name], row.name))
 
     def delete_table(self, name: str) -> None:
         if self._write(f"delete table {name}", "DELETE FROM tables WHERE name = ?", (name,)):
@@ -813,8 +770,6 @@ class Store:
         return out
 
     def add_action(self, table: str, row: ActionRow) -> None:
-        if not self._fence_ok(table):
-            return
         self._write(
             f"save an action of table {table}",
             "INSERT OR REPLACE INTO actions (table_name, game_no, hand_no, i, seat, action) "
