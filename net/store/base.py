@@ -99,7 +99,7 @@ class StoreBase:
         self._faults = threading.Lock()  # _failed and _worked may run on a writer thread
 
     # --- faults -----------------------------------------------------------------------------
-    def _failed(self, exc: Exception, doing: str) -> None:
+    def _failed(self, exc: BaseException, doing: str) -> None:
         """A statement failed at run time: an ERROR naming the database (the first, then at
         most one line a minute with the count), and a problem the lobby shows; play goes
         on."""

@@ -311,3 +311,24 @@ def sum_number(value: Any) -> int:
     except (TypeError, ValueError, OverflowError):
         return 0
 
+
+def read_table_row(name: Any, kind: Any, length: Any, rules: Any, options: Any,
+                   state: Any) -> TableRow:
+    """A stored table's row read with its bounds (``kind``, ``length``: of its name); one
+    that cannot be read is returned with its ``fault``."""
+    shown = str(name)
+    try:
+        if kind != "text" or length > MAX_NAME:
+            raise CorruptRow(f"its name is a {kind} of {length} characters")
+        return TableRow(shown, str(rules), json_object(options, "its options", MAX_TABLE_JSON),
+                        SavedTable.from_json(json_object(state, "its state", MAX_TABLE_JSON)))
+    except CorruptRow as exc:
+        return TableRow(shown, str(rules), {}, fault=str(exc))
+
+
+def read_action_row(game_no: int, hand_no: Any, i: Any, seat: Any, action: Any) -> ActionRow:
+    """A stored action read with its bounds; :class:`CorruptRow` when it cannot be."""
+    what = f"action {i!r:.20} of hand {hand_no!r:.20}"
+    return ActionRow(game_no, whole(hand_no, f"{what}: its hand"), whole(i, f"{what}: its index"),
+                     whole(seat, f"{what}: its seat"),
+                     json_object(action, what, MAX_ACTION_JSON))

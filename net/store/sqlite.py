@@ -68,9 +68,10 @@ from net.store.model import (
     StorageError,
     TableRow,
     json_object,
+    read_action_row,
+    read_table_row,
     seated_accounts,
     sum_number,
-    whole,
 )
 
 log = logging.getLogger("net.store")
@@ -517,19 +518,31 @@ class SqliteStore(StoreBase):
             log.error("%s: more than %d tables stored: the newest are not read (a damaged "
                       "file?)", self.path, MAX_TABLE_ROWS)
             rows = rows[:MAX_TABLE_ROWS]
-        return [_table_row(*r) for r in rows]
+        return [read_table_row(*r) for r in rows]
 
     def load_table(self, name: str) -> TableRow | None:
-        """One stored table as :meth:`load_tables` gives it (None: no such row)."""
-        row = self.db.execute(self._TABLE_COLUMNS + "WHERE name = ?",
-                              (*self._TABLE_LIMITS, name)).fetchone()
-        return None if row is None else _table_row(*row)
+        """One stored table as :meth:`load_tables` gives it (None: no such row);
+        :class:`StorageError` when the file cannot be read."""
+        with self._reading("read table " + name):
+            row = self.db.execute(self._TABLE_COLUMNS + "WHERE name = ?",
+                                  (*self._TABLE_LIMITS, name)).fetchone()
+        return None if row is None else read_table_row(*row)
 
     def table_names(self) -> list[str]:
-        """The names of the stored tables, oldest first (at most ``MAX_TABLE_ROWS``)."""
-        rows = self.db.execute("SELECT substr(name, 1, ?) FROM tables ORDER BY created LIMIT ?",
-                               (MAX_NAME, MAX_TABLE_ROWS)).fetchall()
+        """The names of the stored tables, oldest first (at most ``MAX_TABLE_ROWS``);
+        :class:`StorageError` when the file cannot be read."""
+        with self._reading("read the tables"):
+            rows = self.db.execute("SELECT substr(name, 1, ?) FROM tables ORDER BY created "
+                                   "LIMIT ?", (MAX_NAME, MAX_TABLE_ROWS)).fetchall()
         return [str(n) for (n,) in rows]
+
+    @contextlib.contextmanager
+    def _reading(self, doing: str) -> Iterator[None]:
+        """A read whose failure the caller must see: :class:`StorageError` in one line."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise StorageError(f"{self.path}: cannot {doing} ({exc})") from None
 
     def add_action(self, table: str, row: ActionRow) -> None:
         self._table_write(
@@ -547,7 +560,7 @@ class SqliteStore(StoreBase):
             "END FROM actions WHERE table_name = ? AND game_no = ? ORDER BY hand_no, i",
             (MAX_ACTION_JSON, table, game_no))
         for hand_no, i, seat, action in cur:
-            yield _action_row(game_no, hand_no, i, seat, action)
+            yield read_action_row(game_no, hand_no, i, seat, action)
 
     def actions(self, table: str, game_no: int) -> list[ActionRow]:
         return list(self.iter_actions(table, game_no))
@@ -618,9 +631,11 @@ class SqliteStore(StoreBase):
         return True
 
     def owner_token(self, name: str) -> int | None:
-        """The owner token stored for table ``name`` (0: never claimed; None: no such row)."""
-        row = self.db.execute("SELECT owner_token FROM tables WHERE name = ?",
-                              (name,)).fetchone()
+        """The owner token stored for table ``name`` (0: never claimed; None: no such row);
+        :class:`StorageError` when the file cannot be read."""
+        with self._reading(f"read the owner of table {name}"):
+            row = self.db.execute("SELECT owner_token FROM tables WHERE name = ?",
+                                  (name,)).fetchone()
         return None if row is None else int(row[0])
 
     # --- results ----------------------------------------------------------------------------
@@ -655,27 +670,6 @@ class SqliteStore(StoreBase):
             self._failed(exc, "read the leaderboard")
             return []
         return [str(r) for (r,) in rows]
-
-
-def _table_row(name: Any, kind: Any, length: Any, rules: Any, options: Any,
-               state: Any) -> TableRow:
-    """A stored table's row read with its bounds (``kind``, ``length``: of its name); one
-    that cannot be read is returned with its ``fault``."""
-    shown = str(name)
-    try:
-        if kind != "text" or length > MAX_NAME:
-            raise CorruptRow(f"its name is a {kind} of {length} characters")
-        return TableRow(shown, str(rules), json_object(options, "its options", MAX_TABLE_JSON),
-                        SavedTable.from_json(json_object(state, "its state", MAX_TABLE_JSON)))
-    except CorruptRow as exc:
-        return TableRow(shown, str(rules), {}, fault=str(exc))
-
-
-def _action_row(game_no: int, hand_no: Any, i: Any, seat: Any, action: Any) -> ActionRow:
-    what = f"action {i!r:.20} of hand {hand_no!r:.20}"
-    return ActionRow(game_no, whole(hand_no, f"{what}: its hand"), whole(i, f"{what}: its index"),
-                     whole(seat, f"{what}: its seat"),
-                     json_object(action, what, MAX_ACTION_JSON))
 
 
 # --- the checks at start ---------------------------------------------------------------------
