@@ -35,13 +35,13 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from psycopg import errors as pg_errors
 
-from net.store.base import StoreBase
+from net.store.base import FAULT_LOG_SECONDS, StoreBase
 from net.store.model import (
     MAX_ACTION_JSON,
     MAX_NAME,
@@ -151,6 +151,7 @@ CREATE TABLE IF NOT EXISTS account_secrets (
 """
 SCHEMA_LOCK = 0x6D6A5353  # pg_advisory_xact_lock key: one process makes the schema at a time
 
+T = TypeVar("T")
 Step = tuple[str, Any, bool]  # (sql, params, executemany)
 
 
@@ -191,7 +192,9 @@ class PgStore(StoreBase):
         self.url = url
         self.path = shown_url(url)
         self.queue_limit = queue_limit
-        self.dropped = 0  # writes dropped because the queue was full
+        self.dropped = 0  # writes given up: the queue was full, or the store closed
+        self._unlogged_drops = 0
+        self._drop_logged_at = 0.0
         self._reads = threading.Lock()
         self._reader: psycopg.Connection[Any] | None = self._connect(reading=True)
         self._read_failed_at = 0.0
@@ -204,6 +207,7 @@ class PgStore(StoreBase):
         self._queue: deque[_Write] = deque()
         self._enqueued = 0  # the last write's sequence number
         self._done = 0  # every write up to this one is committed (or was dropped)
+        self._inflight = 0  # writes taken from the queue, being committed
         self._waiters: deque[tuple[int, Callable[[], None]]] = deque()
         self._stopping = False
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -255,18 +259,23 @@ class PgStore(StoreBase):
             raise
         return self._reader
 
-    @contextlib.contextmanager
-    def _read(self) -> Iterator[psycopg.Connection[Any]]:
+    def _reading_with(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
+        """``work`` on the reading connection; tried once more on a new connection when the
+        old one turns out to be lost (the database restarted since the last read)."""
         with self._reads:
-            yield self._read_db()
+            db = self._read_db()
+            try:
+                return work(db)
+            except psycopg.OperationalError:
+                if not (db.broken or db.closed):
+                    raise
+            return work(self._read_db())
 
     def _rows(self, sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
-        with self._read() as db:
-            return db.execute(sql, params).fetchall()
+        return self._reading_with(lambda db: db.execute(sql, params).fetchall())
 
     def _row(self, sql: str, params: Any = ()) -> tuple[Any, ...] | None:
-        with self._read() as db:
-            return db.execute(sql, params).fetchone()
+        return self._reading_with(lambda db: db.execute(sql, params).fetchone())
 
     @contextlib.contextmanager
     def _reading(self, doing: str) -> Iterator[None]:
@@ -305,12 +314,25 @@ class PgStore(StoreBase):
                                           missing_ok, new_row))
                 if len(self._queue) > self.queue_limit:
                     dropped = self._queue.popleft()
-                    self.dropped += 1
                 self._cond.notify()
+            if dropped is not None:
+                self.dropped += 1
         if dropped is not None:
-            self._failed(RuntimeError(f"{self.queue_limit} writes are waiting already"
-                                      if not self._stopping else "the store is closed"),
-                         dropped.doing + " (dropped)")
+            self._dropped_one(dropped)
+
+    def _dropped_one(self, write: _Write) -> None:
+        """A write given up: an ERROR (the first, then at most one a minute with a count)."""
+        now = time.monotonic()
+        with self._faults:
+            self._unlogged_drops += 1
+            if self._drop_logged_at and now - self._drop_logged_at < FAULT_LOG_SECONDS:
+                return
+            self._drop_logged_at = now
+            count, self._unlogged_drops = self._unlogged_drops, 0
+        why = ("the store is closed" if self._stopping else
+               f"{self.queue_limit} writes are waiting already")
+        log.error("%s: did not %s: %s (%d writes dropped since the last line, %d in all)",
+                  self.path, write.doing, why, count, self.dropped)
 
     def when_written(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` once every write enqueued before has been committed (on the
@@ -331,9 +353,9 @@ class PgStore(StoreBase):
 
     @property
     def pending(self) -> int:
-        """Writes enqueued and not yet committed."""
+        """Writes waiting to be committed (queued, or being written now)."""
         with self._cond:
-            return self._enqueued - self._done
+            return len(self._queue) + self._inflight
 
     def _run(self) -> None:
         db: psycopg.Connection[Any] | None = None
@@ -345,6 +367,7 @@ class PgStore(StoreBase):
                 if not self._queue:
                     break
                 batch = [self._queue.popleft() for _ in range(min(BATCH, len(self._queue)))]
+                self._inflight = len(batch)
             while True:
                 try:
                     if db is None or db.closed or db.broken:
@@ -373,6 +396,7 @@ class PgStore(StoreBase):
             ready: list[Callable[[], None]] = []
             with self._cond:
                 self._done = batch[-1].seq
+                self._inflight = 0
                 while self._waiters and self._waiters[0][0] <= self._done:
                     ready.append(self._waiters.popleft()[1])
                 self._cond.notify_all()
@@ -591,16 +615,18 @@ class PgStore(StoreBase):
     def claim_table(self, name: str, token: int) -> bool:
         """Own table ``name`` under ``token``, as SQLite's
         :meth:`~net.store.sqlite.SqliteStore.claim_table` (one statement; synchronous)."""
+        def claim(db: psycopg.Connection[Any]) -> bool:
+            cur = db.execute("UPDATE tables SET owner_token = %s WHERE name = %s AND "
+                             "owner_token < %s", (token, name, token))
+            if cur.rowcount == 1:
+                return True
+            row = db.execute("SELECT owner_token FROM tables WHERE name = %s",
+                             (name,)).fetchone()
+            return row is None or (row[0] == token and self._tokens.get(name) == token)
+
         try:
-            with self._read() as db:
-                cur = db.execute("UPDATE tables SET owner_token = %s WHERE name = %s AND "
-                                 "owner_token < %s", (token, name, token))
-                if cur.rowcount != 1:
-                    row = db.execute("SELECT owner_token FROM tables WHERE name = %s",
-                                     (name,)).fetchone()
-                    if row is not None and not (row[0] == token
-                                                and self._tokens.get(name) == token):
-                        return False
+            if not self._reading_with(claim):
+                return False
         except psycopg.Error as exc:
             self._failed(exc, f"claim table {name}")
             return False
@@ -625,34 +651,36 @@ class PgStore(StoreBase):
     def account_for_key(self, fingerprint: str, wanted: str) -> Account:
         """The account of a public key, created on first login (nickname made unique; a
         name or key taken by another process meanwhile: looked up again)."""
+        def find_or_make(db: psycopg.Connection[Any]) -> tuple[Account, bool]:
+            for _ in range(ACCOUNT_TRIES):
+                row = db.execute("SELECT id, left(nickname, %s) FROM accounts "
+                                 "WHERE key_fingerprint = %s", (MAX_NAME, fingerprint)).fetchone()
+                if row is not None:
+                    return Account(int(row[0]), str(row[1]), fingerprint), False
+                now = time.time()
+                name = self._unique_nickname(db, wanted)
+                try:
+                    made = db.execute(
+                        "INSERT INTO accounts (key_fingerprint, nickname, created, last_seen) "
+                        "VALUES (%s, %s, %s, %s) RETURNING id",
+                        (fingerprint, name, now, now)).fetchone()
+                except pg_errors.UniqueViolation:  # taken meanwhile: look again
+                    continue
+                assert made is not None
+                return Account(int(made[0]), name, fingerprint), True
+            raise psycopg.OperationalError("nicknames kept being taken meanwhile")
+
         try:
-            with self._read() as db:
-                for _ in range(ACCOUNT_TRIES):
-                    row = db.execute("SELECT id, left(nickname, %s) FROM accounts "
-                                     "WHERE key_fingerprint = %s",
-                                     (MAX_NAME, fingerprint)).fetchone()
-                    if row is not None:
-                        break
-                    now = time.time()
-                    name = self._unique_nickname(db, wanted)
-                    try:
-                        made = db.execute(
-                            "INSERT INTO accounts (key_fingerprint, nickname, created, "
-                            "last_seen) VALUES (%s, %s, %s, %s) RETURNING id",
-                            (fingerprint, name, now, now)).fetchone()
-                    except pg_errors.UniqueViolation:
-                        continue
-                    assert made is not None
-                    self._worked()
-                    return Account(int(made[0]), name, fingerprint)
-                else:
-                    raise psycopg.OperationalError("nicknames kept being taken meanwhile")
+            account, made = self._reading_with(find_or_make)
         except psycopg.Error as exc:
             self._failed(exc, "read or write an account")
             return self._temporary_account(f"key {fingerprint}", wanted, fingerprint)
-        self._enqueue("write an account", [("UPDATE accounts SET last_seen = %s WHERE id = %s",
-                                            (time.time(), row[0]), False)])
-        return Account(int(row[0]), str(row[1]), fingerprint)
+        self._worked()
+        if not made:
+            self._enqueue("write an account", [(
+                "UPDATE accounts SET last_seen = %s WHERE id = %s",
+                (time.time(), account.id), False)])
+        return account
 
     def load_settings(self, account_id: int) -> dict[str, Any] | None:
         try:
@@ -696,8 +724,7 @@ class PgStore(StoreBase):
     def free_nickname(self, wanted: str) -> str:
         """``wanted``, or a numbered variant no account has."""
         try:
-            with self._read() as db:
-                return self._unique_nickname(db, wanted)
+            return self._reading_with(lambda db: self._unique_nickname(db, wanted))
         except psycopg.Error as exc:
             self._failed(exc, "read an account")
             return wanted
@@ -723,42 +750,49 @@ class PgStore(StoreBase):
         """A passphrase for ``nickname``: a new account under it, or ``account_id``'s (one
         from before passphrases). None when the name or the account was taken meanwhile."""
         now = time.time()
+
+        def keep(db: psycopg.Connection[Any]) -> int | None:
+            kept = account_id
+            if kept is None:
+                kept = self._insert_keyless(db, nickname, now)
+                if kept is None:
+                    return None
+            cur = db.execute(
+                "INSERT INTO account_secrets (account_id, kind, hash, created) "
+                "VALUES (%s, 'passphrase', %s, %s) ON CONFLICT (account_id) DO NOTHING",
+                (kept, stored, now))
+            return kept if cur.rowcount == 1 else None
+
         try:
-            with self._read() as db:
-                if account_id is None:
-                    account_id = self._insert_keyless(db, nickname, now)
-                    if account_id is None:
-                        return None
-                cur = db.execute(
-                    "INSERT INTO account_secrets (account_id, kind, hash, created) "
-                    "VALUES (%s, 'passphrase', %s, %s) ON CONFLICT (account_id) DO NOTHING",
-                    (account_id, stored, now))
+            kept = self._reading_with(keep)
         except psycopg.Error as exc:
             self._failed(exc, "write an account")
             return self._temporary_account(f"name {nickname}", nickname, None)
         self._worked()
-        return Account(account_id, nickname, None) if cur.rowcount == 1 else None
+        return Account(kept, nickname, None) if kept is not None else None
 
     def guest_account(self, wanted: str) -> Account:
         """A fresh guest account (no later login enters it), under ``wanted`` if free, else a
         numbered variant."""
         now = time.time()
+
+        def make(db: psycopg.Connection[Any]) -> Account:
+            for _ in range(ACCOUNT_TRIES):
+                name = self._unique_nickname(db, wanted)
+                account_id = self._insert_keyless(db, name, now)
+                if account_id is not None:
+                    db.execute("INSERT INTO account_secrets (account_id, kind, hash, created) "
+                               "VALUES (%s, 'guest', NULL, %s)", (account_id, now))
+                    return Account(account_id, name, None, guest=True)
+            raise psycopg.OperationalError("nicknames kept being taken meanwhile")
+
         try:
-            with self._read() as db:
-                for _ in range(ACCOUNT_TRIES):
-                    name = self._unique_nickname(db, wanted)
-                    account_id = self._insert_keyless(db, name, now)
-                    if account_id is not None:
-                        break
-                else:
-                    raise psycopg.OperationalError("nicknames kept being taken meanwhile")
-                db.execute("INSERT INTO account_secrets (account_id, kind, hash, created) "
-                           "VALUES (%s, 'guest', NULL, %s)", (account_id, now))
+            account = self._reading_with(make)
         except psycopg.Error as exc:
             self._failed(exc, "write an account")
             return Account(-1 - self.failures, wanted, None, guest=True)
         self._worked()
-        return Account(account_id, name, None, guest=True)
+        return account
 
     def forget_guests(self, unseen_since: float) -> int:
         """Delete the guest accounts last seen before ``unseen_since`` (a time.time()) that
