@@ -859,6 +859,9 @@ def backup(source: Path | str, dest: Path | str, force: bool = False) -> BackupR
     self-contained file (no ``-wal``), written beside it under a temporary name, checked, then
     moved in place; an existing ``dest`` is refused unless ``force``. :class:`StorageError`
     with one line when it cannot be done."""
+    if str(source).startswith(("postgresql://", "postgres://")):
+        raise StorageError("the server's database is PostgreSQL: back it up with pg_dump "
+                           "(pg_dump -Fc -f FILE URL; pg_restore to restore it)")
     src, out = Path(source), Path(dest)
     if not src.is_file():
         raise StorageError(f"{src} does not exist: is --data the server's folder?")
