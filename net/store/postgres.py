@@ -412,7 +412,8 @@ class PgStore(StoreBase):
         returned."""
         try:
             with db.transaction():
-                return [w for w in batch if not self._apply(db, w)]
+                owners: dict[str, int | None] = {}
+                return [w for w in batch if not self._apply(db, w, owners)]
         except psycopg.Error as exc:
             if db.closed or db.broken:
                 raise _Lost from exc
@@ -420,7 +421,7 @@ class PgStore(StoreBase):
         for w in batch:
             try:
                 with db.transaction():
-                    if not self._apply(db, w):
+                    if not self._apply(db, w, {}):
                         fenced.append(w)
             except psycopg.Error as exc:
                 if db.closed or db.broken:
@@ -428,18 +429,26 @@ class PgStore(StoreBase):
                 self._failed(exc, w.doing)
         return fenced
 
-    def _apply(self, db: psycopg.Connection[Any], w: _Write) -> bool:
-        """One write's statements; False (nothing written) when it is fenced."""
+    def _apply(self, db: psycopg.Connection[Any], w: _Write,
+               owners: dict[str, int | None]) -> bool:
+        """One write's statements; False (nothing written) when it is fenced. ``owners``:
+        the tokens read (and locked) in this transaction so far, by table."""
         if w.new_row is not None:  # save_table: made with the token held now, or replaced
-            params = [*w.new_row, self._tokens.get(w.new_row[0], 0) if w.token is None
-                      else w.token]
+            name = w.new_row[0]
+            params = [*w.new_row, self._tokens.get(name, 0) if w.token is None else w.token]
             if w.token is not None:
                 params.append(w.token)
-            return db.execute(w.steps[0][0], params).rowcount == 1
+            saved = db.execute(w.steps[0][0], params).rowcount == 1
+            owners.pop(name, None)  # the row may be new: read it again
+            return saved
         if w.token is not None:
-            row = db.execute("SELECT owner_token FROM tables WHERE name = %s FOR SHARE",
-                             (w.table,)).fetchone()
-            if not (row[0] == w.token if row is not None else w.missing_ok):
+            assert w.table is not None
+            if w.table not in owners:  # locked until the commit: read once a transaction
+                row = db.execute("SELECT owner_token FROM tables WHERE name = %s FOR SHARE",
+                                 (w.table,)).fetchone()
+                owners[w.table] = None if row is None else int(row[0])
+            stored = owners[w.table]
+            if not (stored == w.token if stored is not None else w.missing_ok):
                 return False
         for sql, params, many in w.steps:
             if many:
@@ -447,6 +456,8 @@ class PgStore(StoreBase):
                     cur.executemany(sql, params)
             else:
                 db.execute(sql, params)
+        if w.missing_ok and w.table is not None:
+            owners.pop(w.table, None)  # deleted
         return True
 
     def close(self) -> None:
