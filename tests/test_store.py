@@ -13,6 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from engine.expiry import expiry_action
+from engine.view import build_view
+from net.registry import Registry
+from net.shared_table import TableConfig
 from net.store import (
     ActionRow,
     SavedSeat,
@@ -308,6 +312,29 @@ async def test_fenced_is_told_on_the_loop(two_stores: tuple[Store, Store]) -> No
     assert new.claim_table("t", 2)
     old.add_action("t", act(0))
     assert await asyncio.wait_for(told, 30) is True
+
+
+# --- the server's tables on either backend --------------------------------------------------
+async def test_a_table_played_on_either_backend_resumes_at_its_last_action(
+        any_store: Store) -> None:
+    reg = Registry(TableConfig(bot_delay=0), any_store)
+    t = reg.get_or_create("t1", "shangrao", {"hands_per_game": 2})
+    t.join(any_store.account_for_key("SHA256:x", "ann"))
+    assert t.start(seed=7) is None
+    game = t.game
+    assert game is not None and game.hand is not None
+    for _ in range(30):
+        seat = game.hand.to_act()[0]
+        assert t.apply(seat, expiry_action(build_view(game.hand, seat))) is None
+    reg.close()
+    assert any_store.flush(30)
+    again = Registry(TableConfig(bot_delay=0), any_store)
+    assert again.load() == 1
+    t2 = again.tables["t1"]
+    assert t2.game is not None and t2.game.hand is not None
+    assert t2.game.hand.actions == game.hand.actions and t2.game.scores == game.scores
+    assert t2.seats[0].occupant is not None and t2.options == {"hands_per_game": 2}
+    again.close()
 
 
 # --- PostgreSQL: its writer, its faults, its checks at start -----------------------------------
