@@ -389,6 +389,22 @@ def test_a_full_queue_drops_its_oldest_writes_with_an_error(
     store.close()
 
 
+def test_a_write_postgresql_refuses_is_dropped_alone(pg_url: str,
+                                                     caplog: pytest.LogCaptureFixture) -> None:
+    store = open_store(pg_url)
+    store.save_table(table())
+    with caplog.at_level(logging.ERROR, "net.store"):
+        store.add_action("t", act(0))
+        store.finish_hand("t", 1, 1, "a record with a NUL \x00 in it")  # text cannot hold it
+        store.add_action("t", act(1))
+        assert store.flush(30)
+    errors = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
+    assert len(errors) == 1 and "save a hand of table t" in errors[0]
+    assert store.actions("t", 1) == [act(0), act(1)] and store.hand_records("t") == []
+    assert store.failures == 1
+    store.close()
+
+
 def test_postgresql_that_cannot_be_reached_stops_the_start() -> None:
     url = f"postgresql://nobody:secret@127.0.0.1:{free_port('127.0.0.1')}/mahjong"
     with pytest.raises(StorageError) as refused:

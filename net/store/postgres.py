@@ -373,7 +373,7 @@ class PgStore(StoreBase):
                     if db is None or db.closed or db.broken:
                         db = self._connect(reading=False)
                     fenced = self._commit(db, batch)
-                    attempt = 0
+                    committed, attempt = True, 0
                     break
                 except (_Lost, psycopg.OperationalError, psycopg.InterfaceError) as exc:
                     cause = exc.__cause__ if isinstance(exc, _Lost) else exc
@@ -389,7 +389,14 @@ class PgStore(StoreBase):
                             return
                         self._cond.wait(min(BACKOFF_MOST, BACKOFF_FIRST * 2 ** attempt))
                     attempt += 1
-            self._worked()
+                except Exception as exc:  # not the database's doing: the writer goes on
+                    log.exception("%s: the writer failed on %d writes (from: %s); they are "
+                                  "dropped", self.path, len(batch), batch[0].doing)
+                    self._failed(exc, batch[0].doing)
+                    fenced, committed = [], False
+                    break
+            if committed:
+                self._worked()
             for w in fenced:
                 assert w.table is not None and w.token is not None
                 self._fenced(w.table, w.token, w.doing)
