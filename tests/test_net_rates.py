@@ -15,7 +15,7 @@ from net.limits import Limits
 from net.lobby import LobbyApp
 from net.registry import CHAT_BUCKETS, Registry, TableLimit
 from net.shared_table import CHAT_TABLE_BUSY, CHAT_TOO_FAST, TableConfig
-from net.store import Account, Store
+from net.store import Account, SqliteStore
 from tui.table_info import ChatLine, TableInfo
 
 ANN, BOB, CY, DEE = (Account(i, n) for i, n in enumerate(("ann", "bob", "cy", "dee"), 1))
@@ -106,7 +106,7 @@ def test_the_chat_rates_remembered_are_bounded() -> None:
 # --- tables -----------------------------------------------------------------------------------
 async def test_table_creation_is_limited_per_account_and_the_count_survives_a_restart(
         tmp_path: Path) -> None:
-    store = Store(tmp_path / "db.sqlite3")
+    store = SqliteStore(tmp_path / "db.sqlite3")
     limits = Limits(tables_per_account=2)
     reg = Registry(TableConfig(), store, limits=limits)
     reg.get_or_create("a1", "gejiu", creator=ANN)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import asyncssh
 
-from net.store import Store
+from net.store import SqliteStore
 from testkit.ssh import PtyClient
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,7 +88,7 @@ async def test_sigkill_and_restart_resume_the_table(tmp_path: Path) -> None:
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
     assert (tmp_path / "ssh_host_ed25519_key").stat().st_mode & 0o777 == 0o600
-    store = Store(tmp_path / "mahjong.sqlite3")
+    store = SqliteStore(tmp_path / "mahjong.sqlite3")
     played = len(store.actions("k9", 1))
     store.close()
     assert played > 0

@@ -22,8 +22,8 @@ from net.store import (
     SavedSeat,
     SavedStake,
     SavedTable,
+    SqliteStore,
     StorageError,
-    Store,
     TableRow,
     open_store,
 )
@@ -116,7 +116,7 @@ def test_a_database_from_before_the_schema_version_opens_migrates_and_resumes(
     assert t.row().state == full  # what it saves again is what it read
     reg.close()
     store.close()
-    again = Store(path)  # migrated once: opening again changes nothing
+    again = SqliteStore(path)  # migrated once: opening again changes nothing
     assert again.version == STORE_VERSION and again.load_tables()[0].state == full
     again.close()
 
@@ -138,7 +138,7 @@ def test_a_saved_table_round_trips_through_the_store(tmp_path: Path) -> None:
         hand_stakes=((1, SavedHandStakes()), (2, SavedHandStakes((SavedStake(9, "kim", 3),),
                                                                   (1, 2, 3)))),
         bot_levels=("easy", "easy", "hard", "normal"), creator=7)
-    store = Store(tmp_path / "db.sqlite3")
+    store = SqliteStore(tmp_path / "db.sqlite3")
     store.save_table(TableRow("t", "shangrao", {"hands_per_game": 4}, state))
     [row] = store.load_tables()
     store.close()
@@ -171,7 +171,7 @@ def test_every_field_of_a_saved_state_is_checked(
         SavedTable.from_json(state)
     assert str(info.value) == problem
     # and in a stored row: the table is quarantined with that reason
-    store = Store(v0_database(tmp_path / "db.sqlite3", {"t": state}))
+    store = SqliteStore(v0_database(tmp_path / "db.sqlite3", {"t": state}))
     [row] = store.load_tables()
     assert row.fault == problem
     reg = Registry(TableConfig(bot_delay=0), store)

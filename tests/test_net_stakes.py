@@ -25,7 +25,7 @@ from net.commands import Command, CommandError, parse_command
 from net.lobby import CreateTableScreen, LobbyApp
 from net.registry import Registry, TableExists
 from net.shared_table import SharedTable, TableConfig, parse_levels
-from net.store import Account, Store
+from net.store import Account, SqliteStore, Store
 from tests.support.waiting import until
 from tui.table_info import TableState
 
@@ -53,7 +53,7 @@ def new_table(store: Store | None, **options: object) -> tuple[Registry, SharedT
 
 async def test_a_stake_applies_from_the_next_hand_and_mirrors_its_player(
         tmp_path: Path) -> None:
-    store = Store(tmp_path / "db.sqlite3")
+    store = SqliteStore(tmp_path / "db.sqlite3")
     for a in (ANN, WES, VAL):
         store.db.execute("INSERT INTO accounts (id, nickname, created, last_seen) "
                          "VALUES (?, ?, 0, 0)", (a.id, a.nickname))
@@ -135,7 +135,7 @@ async def test_stakes_need_two_allowing_seats_and_bad_choices_are_refused() -> N
 
 
 async def test_stakes_and_levels_survive_a_restart(tmp_path: Path) -> None:
-    store = Store(tmp_path / "db.sqlite3")
+    store = SqliteStore(tmp_path / "db.sqlite3")
     reg = Registry(TableConfig(bot_delay=0), store)
     t = reg.get_or_create("r1", "yichun", {"hands_per_game": 3, "base_point": 2},
                           bots=("easy", "easy", "easy", "easy"))

@@ -28,8 +28,8 @@ from net.store import (
     MAX_TABLE_JSON,
     Account,
     SavedTable,
+    SqliteStore,
     StorageError,
-    Store,
     backup,
     open_store,
 )
@@ -55,7 +55,7 @@ async def saved_game(data: Path, records: int = 0) -> Path:
     first hand (20 actions), an untouched table t2, and ``records`` 2 KB hand records (to make
     the file many pages long). Everything is closed (the WAL checkpointed into the file)."""
     data.mkdir(parents=True, exist_ok=True)
-    store = Store(data / DB)
+    store = SqliteStore(data / DB)
     store.account_for_key(ANN.key_fingerprint or "", ANN.nickname)
     reg = Registry(TableConfig(bot_delay=0), store)
     t = reg.get_or_create("t1", "gejiu", {"hands_per_game": 2})
@@ -179,7 +179,7 @@ def test_a_database_of_something_else_or_without_its_tables_is_refused(tmp_path:
     def altered(*statements: str) -> Path:
         """A database of this server's, then ``statements`` run on it."""
         path.unlink()
-        Store(path).close()
+        SqliteStore(path).close()
         db = sqlite3.connect(path)
         for statement in statements:
             db.execute(statement)
@@ -335,7 +335,7 @@ async def test_a_value_longer_than_a_table_can_be_is_not_read(
     path = await saved_game(tmp_path / "d")
     corrupt(path, "UPDATE tables SET state = '{\"x\": \"' || hex(zeroblob(?)) || '\"}' "
             "WHERE name = 't2'", MAX_TABLE_JSON)
-    store = Store(path)
+    store = SqliteStore(path)
     rows = {r.name: r for r in store.load_tables()}
     store.close()
     assert rows["t2"].state == SavedTable() and rows["t2"].fault is not None
@@ -347,7 +347,7 @@ async def test_a_value_longer_than_a_table_can_be_is_not_read(
 async def test_load_counts_restored_and_quarantined_tables(tmp_path: Path) -> None:
     path = await saved_game(tmp_path / "d")
     corrupt(path, "UPDATE tables SET state = 'x' WHERE name = 't2'")
-    store = Store(path)
+    store = SqliteStore(path)
     reg = Registry(TableConfig(bot_delay=0), store)
     counts = reg.load()
     assert counts == 1 and counts.restored == 1 and counts.quarantined == 1

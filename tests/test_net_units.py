@@ -32,7 +32,7 @@ from net.remote_app import RemoteApp, color_system
 from net.sanitize import clean_line, clean_name, strip_controls
 from net.server import MahjongServer, neutralise_redirects
 from net.shared_table import TableConfig
-from net.store import Account, Store
+from net.store import Account, SqliteStore
 from testkit.fakes import FakeApp, FakeChannel
 from testkit.ssh import PtyClient
 from tests.support.waiting import until
@@ -146,7 +146,7 @@ def test_the_language_of_a_command_and_of_the_client_locale() -> None:
 
 # --- the store --------------------------------------------------------------------------------
 def test_accounts_by_key_and_anonymous_nicknames_are_unique(tmp_path: Path) -> None:
-    store = Store(tmp_path / "db.sqlite3")
+    store = SqliteStore(tmp_path / "db.sqlite3")
     a = store.account_for_key("SHA256:aaa", "ann")
     assert store.account_for_key("SHA256:aaa", "other") == a
     b = store.account_for_key("SHA256:bbb", "ann")
@@ -161,7 +161,7 @@ def test_accounts_by_key_and_anonymous_nicknames_are_unique(tmp_path: Path) -> N
 
 
 async def test_a_table_is_restored_at_its_last_action(tmp_path: Path) -> None:
-    store = Store(tmp_path / "db.sqlite3")
+    store = SqliteStore(tmp_path / "db.sqlite3")
     reg = Registry(TableConfig(bot_delay=0), store)
     t = reg.get_or_create("t1", "shangrao", {"hands_per_game": 2})
     t.join(Account(1, "ann", "SHA256:x"))
@@ -454,7 +454,7 @@ async def test_fifty_sessions_keep_gc_and_stdout_clean(server: MahjongServer) ->
 
 def test_keys_are_not_stored(tmp_path: Path) -> None:
     key = asyncssh.generate_private_key("ssh-ed25519")
-    store = Store(tmp_path / "k.sqlite3")
+    store = SqliteStore(tmp_path / "k.sqlite3")
     store.account_for_key(key.get_fingerprint("sha256"), "kim")
     store.close()
     blob = (tmp_path / "k.sqlite3").read_bytes() + b"".join(
@@ -553,7 +553,7 @@ async def test_an_empty_table_closes_after_a_while_and_a_game_in_progress_never(
     from tui.clock import ManualClock
 
     clock = ManualClock()
-    store = Store(tmp_path / "db.sqlite3")
+    store = SqliteStore(tmp_path / "db.sqlite3")
     config = TableConfig(bot_delay=0, bot_level="easy", empty_seconds=600, clock=clock)
     reg = Registry(config, store)
     ann, bob = Account(1, "ann"), Account(2, "bob")
@@ -595,7 +595,7 @@ def test_the_leaderboard_is_one_per_ruleset(tmp_path: Path) -> None:
 
     from net.server import MahjongServer
 
-    store = Store(tmp_path / "db.sqlite3")
+    store = SqliteStore(tmp_path / "db.sqlite3")
     ann = store.account_for_key("SHA256:a", "ann")
     bob = store.account_for_key("SHA256:b", "bob")
     store.finish_game("t1", 1, "shangrao", [(ann.id, 0, 900, 3, 8), (bob.id, 1, -900, 1, 8)])
@@ -655,7 +655,7 @@ async def test_only_a_turns_timer_running_out_makes_a_player_idle(
 def test_old_guests_that_left_nothing_are_forgotten(tmp_path: Path) -> None:
     from net.store import SavedSeat, SavedTable, TableRow
 
-    store = Store(tmp_path / "db.sqlite3")
+    store = SqliteStore(tmp_path / "db.sqlite3")
     idle, player, seated, _ = (store.guest_account(n) for n in ("gone", "won", "sat", "new"))
     store.finish_game("t", 1, "yichun", [(player.id, 0, 5, 1, 8)])
     store.save_table(TableRow("t", "yichun", {}, SavedTable(

@@ -1,14 +1,11 @@
-"""Persistence: one SQLite file in the data folder (stdlib ``sqlite3``, used in ``net`` only).
+"""The SQLite backend: one file in the data folder (stdlib ``sqlite3``, used in ``net`` only),
+the default for one machine, also shared by several worker processes on that machine.
 
-What is stored: accounts (a public key's SHA-256 fingerprint or an anonymous nickname — no
-secret), tables (ruleset, options, game seed, who sits where, who created it), every applied
-action of the current game (one small row per action, so a server killed mid-hand resumes at
-its last applied action), every finished hand's game record (the engine's JSON-lines format)
-and each finished game's results, from which the leaderboard is computed.
-
-Writes are single small statements in WAL mode with ``synchronous=NORMAL``: well under a
-millisecond, so they run on the event loop. A committed row survives the process being
-killed (not a power cut).
+Writes are single small statements (or, for a claimed table, one short ``BEGIN IMMEDIATE``
+transaction that checks its owner token first) in WAL mode with ``synchronous=NORMAL``: well
+under a millisecond, so they run on the event loop (:meth:`SqliteStore.when_written` calls
+back at once). A committed row survives the process being killed (not a power cut). Several
+processes on one file take turns for its write lock, waiting up to ``busy_timeout``.
 
 Versions: the file's ``PRAGMA user_version`` is :data:`STORE_VERSION`; opening an older file
 runs the :data:`MIGRATIONS` from its version in one transaction (0: files from before the
@@ -17,16 +14,17 @@ version was kept), and a file from a newer server is refused. A table's saved st
 
 Faults are loud, and nothing is overwritten to get past one:
 
-- At start, :func:`open_store` checks the file (see there) and raises :class:`StorageError`
+- At start, :func:`open_sqlite` checks the file (see there) and raises :class:`StorageError`
   with one line naming the file and what to do; the server does not start.
-- A table whose saved game cannot be read is reported by :meth:`Store.load_tables` (its
+- A table whose saved game cannot be read is reported by :meth:`SqliteStore.load_tables` (its
   ``fault``) or fails to replay; the registry keeps it out of play, untouched in the file.
 - What reading a hostile or damaged file can cost is bounded: a value longer than it can
-  legitimately be (``MAX_*`` below) is not read at all and counts as damage.
+  legitimately be (``MAX_*`` in :mod:`net.store.model`) is not read at all and counts as
+  damage.
 - A write that fails once the server runs (disk full, database locked, the file made
   read-only) is logged as an ERROR naming the file — once, then a count at most once a
-  minute — and play goes on from memory; :attr:`Store.problem` says so to the players (the
-  lobby shows it) until a write succeeds again.
+  minute — and play goes on from memory; :attr:`SqliteStore.problem` says so to the players
+  (the lobby shows it) until a write succeeds again.
 
 Backups: ``mahjong-ssh backup [--data DIR] FILE`` (:func:`backup`) copies the database with
 SQLite's online backup API while the server runs (WAL mode: the server's writes do not wait
@@ -47,25 +45,41 @@ import sqlite3
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from net.store.base import StoreBase
+from net.store.model import (
+    MAX_ACTION_JSON,
+    MAX_NAME,
+    MAX_RECORD,
+    MAX_SECRET,
+    MAX_SETTINGS_JSON,
+    MAX_TABLE_JSON,
+    MAX_TABLE_ROWS,
+    Account,
+    ActionRow,
+    CorruptRow,
+    KeylessRow,
+    LeaderRow,
+    SavedTable,
+    StorageError,
+    TableRow,
+    json_object,
+    read_action_row,
+    read_table_row,
+    seated_accounts,
+    sum_number,
+)
+
 log = logging.getLogger("net.store")
 
-# What one value read from the file may be at most; a longer one is damage (a table's JSON is
-# well under 4 KB, an action under 100 bytes, a hand's record under 100 KB).
-MAX_TABLE_JSON = 256 * 1024  # a table's options or state
-MAX_ACTION_JSON = 4 * 1024
-MAX_RECORD = 4 * 1024 * 1024  # one hand's game record
-MAX_SETTINGS_JSON = 16 * 1024
-MAX_NAME = 200  # a table's name or an account's nickname, in characters
-MAX_SECRET = 512  # a keyless account's passphrase hash (about 150 characters)
-MAX_TABLE_ROWS = 10_000  # tables read at start (the server keeps Limits.tables_total open)
-FAULT_LOG_SECONDS = 60.0  # while writes fail: one log line this often, with a count
 LOW_DISK_BYTES = 16 * 1024 * 1024  # free space under this at start: a warning
 HOST_KEY = "ssh_host_ed25519_key"
+BUSY_MS = 1000  # how long a write waits for another process's write lock
+ACCOUNT_TRIES = 20  # an account insert that met a name taken meanwhile is tried again
 
 
 SCHEMA = """
@@ -82,7 +96,8 @@ CREATE TABLE IF NOT EXISTS tables (
     options TEXT NOT NULL,                -- JSON object
     state TEXT NOT NULL,                  -- JSON: seats, spectators' stakes, game seed, ...
     created REAL NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    owner_token INTEGER NOT NULL DEFAULT 0  -- the claim that owns it (fencing); 0: none
 );
 CREATE TABLE IF NOT EXISTS actions (
     table_name TEXT NOT NULL,
@@ -152,287 +167,6 @@ CORE_TABLES = ("accounts", "tables", "actions", "hands", "results")  # in every 
 INTEGRITY_FULL_BYTES = 64 * 1024 * 1024  # integrity_check up to this size, quick_check past it
 
 
-@dataclass(frozen=True)
-class Account:
-    id: int
-    nickname: str
-    key_fingerprint: str | None = None
-    guest: bool = False  # keyless, for one visit (net/accounts.py): nothing is kept for it
-
-    @property
-    def anonymous(self) -> bool:
-        return self.key_fingerprint is None
-
-
-@dataclass(frozen=True)
-class KeylessRow:
-    """The account that holds a nickname, as keyless logins see it."""
-
-    account_id: int
-    has_key: bool  # a key's account: a keyless login never enters it
-    kind: str | None  # its secret: 'passphrase', 'guest', or None (from before passphrases)
-    stored: str | None  # the passphrase's hash
-
-
-def _seated(state: str) -> list[int]:
-    """The account ids seated in a table's saved state (a corrupt state: none)."""
-    try:
-        data = json.loads(state)
-        seats = data.get("seats", []) if isinstance(data, dict) else []
-        return [s["account"] for s in seats
-                if isinstance(s, dict) and isinstance(s.get("account"), int)]
-    except (ValueError, TypeError, AttributeError, RecursionError):
-        return []
-
-
-TABLE_STATE_VERSION = 1  # SavedTable.schema_version as written now (0: before it was named)
-
-
-def _field(d: dict[str, Any], key: str, what: str) -> Any:
-    if key not in d:
-        raise CorruptRow(f"{what} lacks {key!r}")
-    return d[key]
-
-
-def _text(value: Any, what: str, limit: int = MAX_NAME) -> str:
-    if not isinstance(value, str) or len(value) > limit:
-        raise CorruptRow(f"{what} is {value!r:.40}, not a name")
-    return value
-
-
-def _flag(value: Any, what: str) -> bool:
-    if not isinstance(value, bool):
-        raise CorruptRow(f"{what} is {value!r:.40}, not true or false")
-    return value
-
-
-def _seat_no(value: Any, what: str) -> int:
-    seat = _whole(value, what)
-    if not 0 <= seat <= 3:
-        raise CorruptRow(f"{what} is {seat}, not a seat (0–3)")
-    return seat
-
-
-def _list(value: Any, what: str, length: int | None = None) -> list[Any]:
-    if not isinstance(value, list):
-        raise CorruptRow(f"{what} is {value!r:.40}, not a list")
-    if length is not None and len(value) != length:
-        raise CorruptRow(f"{what} has {len(value)} entries, not {length}")
-    return value
-
-
-def _object(value: Any, what: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise CorruptRow(f"{what} is {value!r:.40}, not an object")
-    return value
-
-
-@dataclass(frozen=True)
-class SavedSeat:
-    """Who sits in a seat of a saved table."""
-
-    account: int
-    name: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"account": self.account, "name": self.name}
-
-    @classmethod
-    def from_json(cls, raw: Any, what: str) -> SavedSeat:
-        d = _object(raw, what)
-        return cls(_whole(_field(d, "account", what), f"{what}.account"),
-                   _text(_field(d, "name", what), f"{what}.name"))
-
-
-@dataclass(frozen=True)
-class SavedStake:
-    """压鸽子: a spectator's account, its engine name and the seat it backs."""
-
-    account: int
-    name: str
-    backs: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {"account": self.account, "name": self.name, "backs": self.backs}
-
-    @classmethod
-    def from_json(cls, raw: Any, what: str) -> SavedStake:
-        d = _object(raw, what)
-        return cls(_whole(_field(d, "account", what), f"{what}.account"),
-                   _text(_field(d, "name", what), f"{what}.name"),
-                   _seat_no(_field(d, "backs", what), f"{what}.backs"))
-
-
-@dataclass(frozen=True)
-class SavedHandStakes:
-    """The stakes a started hand was dealt with, and the seats that allowed them."""
-
-    stakes: tuple[SavedStake, ...] = ()
-    allow: tuple[int, ...] = (0, 1, 2, 3)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"stakes": [s.to_json() for s in self.stakes], "allow": list(self.allow)}
-
-    @classmethod
-    def from_json(cls, raw: Any, what: str) -> SavedHandStakes:
-        d = _object(raw, what)
-        stakes = _list(d.get("stakes", []), f"{what}.stakes")
-        allow = _list(d.get("allow", [0, 1, 2, 3]), f"{what}.allow")
-        return cls(tuple(SavedStake.from_json(x, f"{what}.stakes[{i}]")
-                         for i, x in enumerate(stakes)),
-                   tuple(_seat_no(x, f"{what}.allow[{i}]") for i, x in enumerate(allow)))
-
-
-@dataclass(frozen=True)
-class SavedTable:
-    """A table's saved state, enough with its stored actions to resume it after a restart.
-    ``schema_version`` says which layout the JSON had; :meth:`from_json` reads every earlier
-    one and checks each field, so a damaged row is a :class:`CorruptRow`, never a crash in
-    the middle of a restore."""
-
-    seats: tuple[SavedSeat | None, ...] = (None, None, None, None)
-    game_seed: int | None = None
-    game_no: int = 0
-    hands_started: int = 0
-    allow: tuple[bool, ...] = (True, True, True, True)
-    stakes: tuple[SavedStake, ...] = ()
-    hand_stakes: tuple[tuple[int, SavedHandStakes], ...] = ()  # (hand number, its stakes)
-    bot_levels: tuple[str, ...] | None = None  # E S W N, or None: the server's default
-    creator: int | None = None
-    schema_version: int = TABLE_STATE_VERSION
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "seats": [s.to_json() if s is not None else None for s in self.seats],
-            "game_seed": self.game_seed,
-            "game_no": self.game_no,
-            "hands_started": self.hands_started,
-            "allow": list(self.allow),
-            "stakes": [s.to_json() for s in self.stakes],
-            "hand_stakes": {str(k): v.to_json() for k, v in self.hand_stakes},
-            "bot_levels": list(self.bot_levels) if self.bot_levels is not None else None,
-            "creator": self.creator,
-            "schema_version": self.schema_version,
-        }
-
-    @classmethod
-    def from_json(cls, raw: dict[str, Any]) -> SavedTable:
-        version = raw.get("schema_version", 0)
-        if type(version) is not int or not 0 <= version <= TABLE_STATE_VERSION:
-            raise CorruptRow(f"its state has schema_version {version!r:.20} (this server "
-                             f"reads 0 to {TABLE_STATE_VERSION})")
-        d = dict(raw)
-        for step in _STATE_MIGRATIONS[version:]:
-            d = step(d)
-        what = "its state"
-        seats = _list(_field(d, "seats", what), f"{what}.seats", 4)
-        seed = _field(d, "game_seed", what)
-        levels = _field(d, "bot_levels", what)
-        creator = _field(d, "creator", what)
-        hand_stakes = _object(_field(d, "hand_stakes", what), f"{what}.hand_stakes")
-        hands: list[tuple[int, SavedHandStakes]] = []
-        for k, v in hand_stakes.items():
-            if not (k.isascii() and k.isdigit()) or len(k) > 9:
-                raise CorruptRow(f"{what}.hand_stakes has the key {k!r:.20}, not a hand number")
-            hands.append((int(k), SavedHandStakes.from_json(v, f"{what}.hand_stakes.{k}")))
-        return cls(
-            seats=tuple(None if s is None else SavedSeat.from_json(s, f"{what}.seats[{i}]")
-                        for i, s in enumerate(seats)),
-            game_seed=None if seed is None else _whole(seed, f"{what}.game_seed"),
-            game_no=_whole(_field(d, "game_no", what), f"{what}.game_no"),
-            hands_started=_whole(_field(d, "hands_started", what), f"{what}.hands_started"),
-            allow=tuple(_flag(x, f"{what}.allow[{i}]") for i, x in enumerate(
-                _list(_field(d, "allow", what), f"{what}.allow", 4))),
-            stakes=tuple(SavedStake.from_json(x, f"{what}.stakes[{i}]") for i, x in enumerate(
-                _list(_field(d, "stakes", what), f"{what}.stakes"))),
-            hand_stakes=tuple(hands),
-            bot_levels=None if levels is None else tuple(
-                _text(x, f"{what}.bot_levels[{i}]", 20)
-                for i, x in enumerate(_list(levels, f"{what}.bot_levels", 4))),
-            creator=None if creator is None else _whole(creator, f"{what}.creator"),
-        )
-
-
-def _state_v0_to_v1(d: dict[str, Any]) -> dict[str, Any]:
-    """Version 0 (before the state named its version) left out what a table did not have
-    yet: fill in what the restore assumed for each missing field."""
-    defaults: dict[str, Any] = {
-        "seats": [None] * 4, "game_seed": None, "game_no": 0, "hands_started": 0,
-        "allow": [True] * 4, "stakes": [], "hand_stakes": {}, "bot_levels": None,
-        "creator": None,
-    }
-    out = {**defaults, **d, "schema_version": 1}
-    if isinstance(out["seats"], list):  # restore read the first four; each falsy one empty
-        out["seats"] = [s or None for s in out["seats"][:4]]
-        out["seats"] += [None] * (4 - len(out["seats"]))
-    if isinstance(out["allow"], list):  # zip() read at most four, each as a truth value
-        out["allow"] = [bool(x) for x in out["allow"][:4]] + [True] * (4 - len(out["allow"]))
-    if not out["bot_levels"]:
-        out["bot_levels"] = None
-    return out
-
-
-# _STATE_MIGRATIONS[v] turns a state of schema_version v into one of v + 1
-_STATE_MIGRATIONS: tuple[Callable[[dict[str, Any]], dict[str, Any]], ...] = (_state_v0_to_v1,)
-assert len(_STATE_MIGRATIONS) == TABLE_STATE_VERSION
-
-
-@dataclass
-class TableRow:
-    name: str
-    rules: str
-    options: dict[str, Any]
-    state: SavedTable = field(default_factory=SavedTable)
-    fault: str | None = None  # why the stored row cannot be read (then options are {})
-
-
-@dataclass(frozen=True)
-class ActionRow:
-    game_no: int
-    hand_no: int
-    i: int
-    seat: int
-    action: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class LeaderRow:
-    nickname: str
-    games: int
-    hands: int
-    wins: int
-    score: int
-
-
-class StorageError(Exception):
-    """A database the server must not run on: the message names the file and what to do."""
-
-
-class CorruptRow(ValueError):
-    """A stored row that cannot be read: too long, not JSON, or of the wrong kind."""
-
-
-def _json_object(raw: Any, what: str, limit: int) -> dict[str, Any]:
-    """A stored JSON object; :class:`CorruptRow` saying what is wrong with it. ``raw`` is
-    ``None`` when SQL left out a value longer than ``limit``."""
-    if raw is None:
-        raise CorruptRow(f"{what} is longer than {limit} bytes")
-    if not isinstance(raw, str | bytes):
-        raise CorruptRow(f"{what} is a {type(raw).__name__}, not JSON text")
-    try:
-        value = json.loads(raw)
-    except (ValueError, RecursionError) as exc:  # JSONDecodeError, UnicodeDecodeError
-        raise CorruptRow(f"{what} is not JSON ({str(exc)[:80]})") from None
-    if not isinstance(value, dict):
-        raise CorruptRow(f"{what} is not a JSON object")
-    return value
-
-
-def _whole(value: Any, what: str) -> int:
-    if type(value) is not int:
-        raise CorruptRow(f"{what} is {value!r:.40}, not a whole number")
-    return value
-
 
 def _migrate_1_table_states(db: sqlite3.Connection) -> None:
     """Every readable table state in the typed layout with its ``schema_version``; a state
@@ -441,38 +175,55 @@ def _migrate_1_table_states(db: sqlite3.Connection) -> None:
                       (MAX_TABLE_JSON,)).fetchall()
     for rowid, state in rows:
         try:
-            saved = SavedTable.from_json(_json_object(state, "its state", MAX_TABLE_JSON))
+            saved = SavedTable.from_json(json_object(state, "its state", MAX_TABLE_JSON))
         except CorruptRow:
             continue
         db.execute("UPDATE tables SET state = ? WHERE rowid = ?",
                    (json.dumps(saved.to_json()), rowid))
 
 
+def _migrate_2_owner_token(db: sqlite3.Connection) -> None:
+    """The owner token of each table (fencing between workers): 0, never claimed."""
+    have = {str(r[1]) for r in db.execute("PRAGMA table_info(tables)")}
+    if "owner_token" not in have:  # a file SCHEMA just made has it already
+        db.execute("ALTER TABLE tables ADD COLUMN owner_token INTEGER NOT NULL DEFAULT 0")
+
+
 # MIGRATIONS[v] brings a file of ``PRAGMA user_version`` v to v + 1 (0: the files written
 # before the store had a version); new tables need none (SCHEMA creates what is missing)
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_migrate_1_table_states,)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
+    _migrate_1_table_states, _migrate_2_owner_token)
 STORE_VERSION = len(MIGRATIONS)
+# the columns a migration adds, by the version that brought them: a file of an older version
+# lacks them until it is migrated
+ADDED_COLUMNS: dict[int, dict[str, tuple[str, ...]]] = {2: {"tables": ("owner_token",)}}
 
 
-class Store:
-    """The server's SQLite database (use :func:`open_store` to have it checked first)."""
+class SqliteStore(StoreBase):
+    """The server's SQLite database (use :func:`open_sqlite` to have it checked first)."""
 
     def __init__(self, path: Path | str, db: sqlite3.Connection | None = None) -> None:
+        super().__init__()
         self.path = Path(path) if str(path) != ":memory:" else path
         if db is None:
             db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
-                                 timeout=1.0)
+                                 timeout=BUSY_MS / 1000)
         self.db = db
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(SCHEMA)
+        self.db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+        self._schema()
         self.version = self._migrate()
-        # a write that failed and what follows (see :meth:`_failed`)
-        self.problem: str | None = None  # for the players, while writes fail
-        self.failures = 0  # failed writes (and reads) since the process started
-        self._unlogged = 0  # failures since the last log line
-        self._logged_at = 0.0
-        self._temporary: dict[str, Account] = {}  # accounts made while the file failed
+
+    def _schema(self) -> None:
+        """The tables that are missing, made under the write lock: another process opening
+        the same new file at once waits, then finds them."""
+        try:
+            self.db.executescript(f"BEGIN IMMEDIATE;\n{SCHEMA}\nCOMMIT;")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("ROLLBACK")
+            raise
 
     def _migrate(self) -> int:
         """Bring the file to :data:`STORE_VERSION` in one transaction (all steps or none);
@@ -486,6 +237,7 @@ class Store:
             return version
         self.db.execute("BEGIN IMMEDIATE")
         try:
+            version = int(self.db.execute("PRAGMA user_version").fetchone()[0])  # under lock
             for step in MIGRATIONS[version:]:
                 step(self.db)
             self.db.execute(f"PRAGMA user_version = {STORE_VERSION}")
@@ -501,37 +253,14 @@ class Store:
         self.db.close()
 
     # --- faults -----------------------------------------------------------------------------
-    def _failed(self, exc: sqlite3.Error, doing: str) -> None:
-        """A statement failed at run time: an ERROR naming the file (the first, then at most
-        one line a minute with the count), and a problem the lobby shows; play goes on."""
-        self.failures += 1
-        self._unlogged += 1
-        now = time.monotonic()
-        first = self.problem is None
-        self.problem = ("the server cannot save right now (disk full, or its database locked"
-                        " or read-only): games go on, but what happens now is not saved "
-                        "服务器暂时无法存档：对局继续，但不会保存")
-        if first or now - self._logged_at >= FAULT_LOG_SECONDS:
-            log.error("%s: cannot %s (%s): play goes on from memory, unsaved "
-                      "(%d failed statements since the last line, %d in all)",
-                      self.path, doing, exc, self._unlogged, self.failures)
-            self._logged_at = now
-            self._unlogged = 0
-        if first:
-            # do not hold the event loop for a lock that is held for a while: fail fast
-            with contextlib.suppress(sqlite3.Error):
-                self.db.execute("PRAGMA busy_timeout = 0")
-
-    def _worked(self) -> None:
-        if self.problem is None:
-            return
-        self.problem = None
-        log.warning("%s: writes work again (%d statements had failed, %d since the last "
-                    "line); what happened meanwhile was not saved", self.path, self.failures,
-                    self._unlogged)
-        self._unlogged = 0
+    def _first_failure(self) -> None:
+        # do not hold the event loop for a lock that is held for a while: fail fast
         with contextlib.suppress(sqlite3.Error):
-            self.db.execute("PRAGMA busy_timeout = 1000")
+            self.db.execute("PRAGMA busy_timeout = 0")
+
+    def _works_again(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            self.db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
 
     def _write(self, doing: str, sql: str, params: Any = (), many: bool = False) -> bool:
         try:
@@ -545,16 +274,39 @@ class Store:
         self._worked()
         return True
 
-    def _temporary_account(self, key: str, nickname: str, fingerprint: str | None) -> Account:
-        """An account kept in memory while the file cannot give one: the player plays; his
-        results are written under an id no stored account has (the leaderboard skips it)."""
-        account = self._temporary.get(key)
-        if account is None:
-            if len(self._temporary) >= 10_000:
-                self._temporary.pop(next(iter(self._temporary)))
-            account = Account(-1 - self.failures, nickname, fingerprint)
-            self._temporary[key] = account
-        return account
+    def _table_write(self, doing: str, name: str,
+                     steps: list[tuple[str, Any, bool]], missing_ok: bool = False) -> bool:
+        """The statements of one table-scoped write. A claimed table's run in one
+        transaction under the write lock, after checking that its row still has the token
+        this store holds (``missing_ok``: or that it has no row yet); any other table's run
+        as they always did. False when nothing was written (failed or fenced)."""
+        token = self._tokens.get(name)
+        if token is None:
+            return all(self._write(doing, sql, params, many) for sql, params, many in steps)
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                row = self.db.execute("SELECT owner_token FROM tables WHERE name = ?",
+                                      (name,)).fetchone()
+                owned = row[0] == token if row is not None else missing_ok
+                if owned:
+                    for sql, params, many in steps:
+                        if many:
+                            self.db.executemany(sql, params)
+                        else:
+                            self.db.execute(sql, params)
+                self.db.execute("COMMIT" if owned else "ROLLBACK")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    self.db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            self._failed(exc, doing)
+            return False
+        self._worked()
+        if not owned:
+            self._fenced(name, token, doing)
+        return owned
 
     def has_table(self, name: str) -> bool:
         """A row for table ``name`` is in the file (loaded or not)."""
@@ -576,9 +328,15 @@ class Store:
             name = f"{wanted[:13]}-{n}"
 
     def account_for_key(self, fingerprint: str, wanted: str) -> Account:
-        """The account of a public key, created on first login (nickname made unique)."""
+        """The account of a public key, created on first login (nickname made unique; a
+        name or key taken by another process meanwhile: looked up again)."""
         try:
-            return self._account_for_key(fingerprint, wanted)
+            for _ in range(ACCOUNT_TRIES):
+                try:
+                    return self._account_for_key(fingerprint, wanted)
+                except sqlite3.IntegrityError:
+                    continue
+            raise sqlite3.OperationalError("nicknames kept being taken meanwhile")
         except sqlite3.Error as exc:
             self._failed(exc, "read or write an account")
             return self._temporary_account(f"key {fingerprint}", wanted, fingerprint)
@@ -611,7 +369,7 @@ class Store:
         if row is None:
             return None
         try:
-            return _json_object(row[0], "settings", MAX_SETTINGS_JSON)
+            return json_object(row[0], "settings", MAX_SETTINGS_JSON)
         except CorruptRow:
             return None  # the defaults; the next save replaces the row
 
@@ -679,11 +437,13 @@ class Store:
         numbered variant."""
         now = time.time()
         try:
-            while True:
+            for _ in range(ACCOUNT_TRIES):
                 name = self._unique_nickname(wanted)
                 account_id = self._insert_keyless(name, now)
                 if account_id is not None:
                     break
+            else:
+                raise sqlite3.OperationalError("nicknames kept being taken meanwhile")
             self.db.execute("INSERT INTO account_secrets (account_id, kind, hash, created) "
                             "VALUES (?, 'guest', NULL, ?)", (account_id, now))
         except sqlite3.Error as exc:
@@ -707,7 +467,7 @@ class Store:
         try:
             seated = {i for (state,) in self.db.execute(
                 "SELECT state FROM tables WHERE length(state) <= ?", (MAX_TABLE_JSON,))
-                for i in _seated(state)}
+                for i in seated_accounts(state)}
             rows = self.db.execute(
                 "SELECT a.id FROM accounts a JOIN account_secrets s ON s.account_id = a.id "
                 "WHERE s.kind = 'guest' AND a.last_seen < ? "
@@ -725,56 +485,72 @@ class Store:
 
     # --- tables ---------------------------------------------------------------------------
     def save_table(self, row: TableRow) -> None:
+        """The table's row, made or replaced; a claimed table's made with its token."""
         now = time.time()
-        self._write(
-            f"save table {row.name}",
-            "INSERT INTO tables (name, rules, options, state, created, updated) "
-            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET "
-            "rules = excluded.rules, options = excluded.options, state = excluded.state, "
-            "updated = excluded.updated",
-            (row.name, row.rules, json.dumps(row.options), json.dumps(row.state.to_json()), now,
-             now))
+        self._table_write(
+            f"save table {row.name}", row.name,
+            [("INSERT INTO tables (name, rules, options, state, created, updated, owner_token) "
+              "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET "
+              "rules = excluded.rules, options = excluded.options, state = excluded.state, "
+              "updated = excluded.updated",
+              (row.name, row.rules, json.dumps(row.options), json.dumps(row.state.to_json()),
+               now, now, self._tokens.get(row.name, 0)), False)], missing_ok=True)
 
     def delete_table(self, name: str) -> None:
-        if self._write(f"delete table {name}", "DELETE FROM tables WHERE name = ?", (name,)):
-            self._write(f"delete table {name}", "DELETE FROM actions WHERE table_name = ?",
-                        (name,))
+        self._table_write(f"delete table {name}", name,
+                          [("DELETE FROM tables WHERE name = ?", (name,), False),
+                           ("DELETE FROM actions WHERE table_name = ?", (name,), False)],
+                          missing_ok=True)
+
+    _TABLE_COLUMNS = (
+        "SELECT substr(name, 1, ?), typeof(name), length(name), substr(rules, 1, ?), "
+        "CASE WHEN length(CAST(options AS BLOB)) <= ? THEN options END, "
+        "CASE WHEN length(CAST(state AS BLOB)) <= ? THEN state END FROM tables ")
+    _TABLE_LIMITS = (MAX_NAME, MAX_NAME, MAX_TABLE_JSON, MAX_TABLE_JSON)
 
     def load_tables(self) -> list[TableRow]:
         """The stored tables, oldest first (at most ``MAX_TABLE_ROWS``). A row that cannot
         be read comes with its ``fault`` (and empty options and state), never skipped: the
         registry keeps it out of play and nothing overwrites it."""
-        rows = self.db.execute(
-            "SELECT substr(name, 1, ?), typeof(name), length(name), substr(rules, 1, ?), "
-            "CASE WHEN length(CAST(options AS BLOB)) <= ? THEN options END, "
-            "CASE WHEN length(CAST(state AS BLOB)) <= ? THEN state END "
-            "FROM tables ORDER BY created LIMIT ?",
-            (MAX_NAME, MAX_NAME, MAX_TABLE_JSON, MAX_TABLE_JSON, MAX_TABLE_ROWS + 1)).fetchall()
+        rows = self.db.execute(self._TABLE_COLUMNS + "ORDER BY created LIMIT ?",
+                               (*self._TABLE_LIMITS, MAX_TABLE_ROWS + 1)).fetchall()
         if len(rows) > MAX_TABLE_ROWS:
             log.error("%s: more than %d tables stored: the newest are not read (a damaged "
                       "file?)", self.path, MAX_TABLE_ROWS)
             rows = rows[:MAX_TABLE_ROWS]
-        out = []
-        for name, kind, length, rules, options, state in rows:
-            shown = str(name)
-            rules = str(rules)
-            try:
-                if kind != "text" or length > MAX_NAME:
-                    raise CorruptRow(f"its name is a {kind} of {length} characters")
-                out.append(TableRow(shown, rules,
-                                    _json_object(options, "its options", MAX_TABLE_JSON),
-                                    SavedTable.from_json(
-                                        _json_object(state, "its state", MAX_TABLE_JSON))))
-            except CorruptRow as exc:
-                out.append(TableRow(shown, rules, {}, fault=str(exc)))
-        return out
+        return [read_table_row(*r) for r in rows]
+
+    def load_table(self, name: str) -> TableRow | None:
+        """One stored table as :meth:`load_tables` gives it (None: no such row);
+        :class:`StorageError` when the file cannot be read."""
+        with self._reading("read table " + name):
+            row = self.db.execute(self._TABLE_COLUMNS + "WHERE name = ?",
+                                  (*self._TABLE_LIMITS, name)).fetchone()
+        return None if row is None else read_table_row(*row)
+
+    def table_names(self) -> list[str]:
+        """The names of the stored tables, oldest first (at most ``MAX_TABLE_ROWS``);
+        :class:`StorageError` when the file cannot be read."""
+        with self._reading("read the tables"):
+            rows = self.db.execute("SELECT substr(name, 1, ?) FROM tables ORDER BY created "
+                                   "LIMIT ?", (MAX_NAME, MAX_TABLE_ROWS)).fetchall()
+        return [str(n) for (n,) in rows]
+
+    @contextlib.contextmanager
+    def _reading(self, doing: str) -> Iterator[None]:
+        """A read whose failure the caller must see: :class:`StorageError` in one line."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise StorageError(f"{self.path}: cannot {doing} ({exc})") from None
 
     def add_action(self, table: str, row: ActionRow) -> None:
-        self._write(
-            f"save an action of table {table}",
-            "INSERT OR REPLACE INTO actions (table_name, game_no, hand_no, i, seat, action) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (table, row.game_no, row.hand_no, row.i, row.seat, json.dumps(row.action)))
+        self._table_write(
+            f"save an action of table {table}", table,
+            [("INSERT OR REPLACE INTO actions (table_name, game_no, hand_no, i, seat, action) "
+              "VALUES (?, ?, ?, ?, ?, ?)",
+              (table, row.game_no, row.hand_no, row.i, row.seat, json.dumps(row.action)),
+              False)])
 
     def iter_actions(self, table: str, game_no: int) -> Iterator[ActionRow]:
         """A game's stored actions in order, one row at a time; :class:`CorruptRow` at the
@@ -784,24 +560,21 @@ class Store:
             "END FROM actions WHERE table_name = ? AND game_no = ? ORDER BY hand_no, i",
             (MAX_ACTION_JSON, table, game_no))
         for hand_no, i, seat, action in cur:
-            what = f"action {i!r:.20} of hand {hand_no!r:.20}"
-            yield ActionRow(game_no, _whole(hand_no, f"{what}: its hand"),
-                            _whole(i, f"{what}: its index"), _whole(seat, f"{what}: its seat"),
-                            _json_object(action, what, MAX_ACTION_JSON))
+            yield read_action_row(game_no, hand_no, i, seat, action)
 
     def actions(self, table: str, game_no: int) -> list[ActionRow]:
         return list(self.iter_actions(table, game_no))
 
     def drop_actions(self, table: str, before_game: int) -> None:
-        self._write(f"drop old actions of table {table}",
-                    "DELETE FROM actions WHERE table_name = ? AND game_no < ?",
-                    (table, before_game))
+        self._table_write(f"drop old actions of table {table}", table,
+                          [("DELETE FROM actions WHERE table_name = ? AND game_no < ?",
+                            (table, before_game), False)])
 
     def finish_hand(self, table: str, game_no: int, hand_no: int, record: str) -> None:
-        self._write(
-            f"save a hand of table {table}",
-            "INSERT OR REPLACE INTO hands (table_name, game_no, hand_no, record, finished) "
-            "VALUES (?, ?, ?, ?, ?)", (table, game_no, hand_no, record, time.time()))
+        self._table_write(
+            f"save a hand of table {table}", table,
+            [("INSERT OR REPLACE INTO hands (table_name, game_no, hand_no, record, finished) "
+              "VALUES (?, ?, ?, ?, ?)", (table, game_no, hand_no, record, time.time()), False)])
 
     def hand_records(self, table: str) -> list[str]:
         """The table's hand records, oldest first (a record too long to be one is left out)."""
@@ -819,22 +592,53 @@ class Store:
                     rows: list[tuple[int, int, int, int, int]]) -> None:
         """``rows``: (account_id, seat, score, wins, hands) for each human seat."""
         now = time.time()
-        self._write(
-            f"save the results of table {table}",
-            "INSERT OR REPLACE INTO results (table_name, game_no, account_id, seat, score, wins, "
-            "hands, rules, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(table, game_no, a, s, sc, w, h, rules, now) for a, s, sc, w, h in rows], True)
+        self._table_write(
+            f"save the results of table {table}", table,
+            [("INSERT OR REPLACE INTO results (table_name, game_no, account_id, seat, score, "
+              "wins, hands, rules, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+              [(table, game_no, a, s, sc, w, h, rules, now) for a, s, sc, w, h in rows], True)])
 
     def finish_stakes(self, table: str, game_no: int, rules: str,
                       rows: list[tuple[int, int, int]]) -> None:
         """``rows``: (account_id, score, hands) for each spectator who staked (压鸽子)."""
         now = time.time()
-        self._write(
-            f"save the stakes of table {table}",
-            "INSERT OR REPLACE INTO stake_results (table_name, game_no, account_id, score, "
-            "hands, rules, finished) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(table, game_no, a, sc, h, rules, now) for a, sc, h in rows], True)
+        self._table_write(
+            f"save the stakes of table {table}", table,
+            [("INSERT OR REPLACE INTO stake_results (table_name, game_no, account_id, score, "
+              "hands, rules, finished) VALUES (?, ?, ?, ?, ?, ?, ?)",
+              [(table, game_no, a, sc, h, rules, now) for a, sc, h in rows], True)])
 
+    # --- fencing ----------------------------------------------------------------------------
+    def claim_table(self, name: str, token: int) -> bool:
+        """Own table ``name`` under ``token``: the row's owner token becomes ``token`` only
+        if that is greater than the stored one (one statement). True: this store now holds
+        ``token`` and fences the table's writes with it (a table with no row yet is made
+        with it by :meth:`save_table`). False: a claim as new or newer holds it (or the
+        database failed); nothing changes."""
+        try:
+            cur = self.db.execute("UPDATE tables SET owner_token = ? WHERE name = ? AND "
+                                  "owner_token < ?", (token, name, token))
+            if cur.rowcount != 1:
+                row = self.db.execute("SELECT owner_token FROM tables WHERE name = ?",
+                                      (name,)).fetchone()
+                if row is not None and not (row[0] == token and self._tokens.get(name) == token):
+                    return False
+        except sqlite3.Error as exc:
+            self._failed(exc, f"claim table {name}")
+            return False
+        self._worked()
+        self._tokens[name] = token
+        return True
+
+    def owner_token(self, name: str) -> int | None:
+        """The owner token stored for table ``name`` (0: never claimed; None: no such row);
+        :class:`StorageError` when the file cannot be read."""
+        with self._reading(f"read the owner of table {name}"):
+            row = self.db.execute("SELECT owner_token FROM tables WHERE name = ?",
+                                  (name,)).fetchone()
+        return None if row is None else int(row[0])
+
+    # --- results ----------------------------------------------------------------------------
     def leaderboard(self, limit: int = 20, rules: str | None = None) -> list[LeaderRow]:
         """Seated results and spectators' stake results (压鸽子) together; a game counts
         once per account and role. ``rules``: that ruleset's games only (their points are
@@ -852,7 +656,7 @@ class Store:
         except sqlite3.Error as exc:
             self._failed(exc, "read the leaderboard")
             return []
-        return [LeaderRow(str(n), g, _number(h), _number(w), _number(s))
+        return [LeaderRow(str(n), g, sum_number(h), sum_number(w), sum_number(s))
                 for n, g, h, w, s in rows]
 
     def rulesets_played(self) -> list[str]:
@@ -868,16 +672,6 @@ class Store:
         return [str(r) for (r,) in rows]
 
 
-def _number(value: Any) -> int:
-    """A sum SQL computed (NULL for none; a damaged row may make it text or a float)."""
-    if isinstance(value, int):
-        return value
-    try:
-        return int(float(value or 0))
-    except (TypeError, ValueError, OverflowError):
-        return 0
-
-
 # --- the checks at start ---------------------------------------------------------------------
 
 def _what_to_do(path: Path) -> str:
@@ -889,7 +683,7 @@ def _uri(path: Path, mode: str) -> str:
     return f"file:{quote(str(path.resolve()))}?mode={mode}"
 
 
-def open_store(path: Path | str) -> Store:
+def open_sqlite(path: Path | str) -> SqliteStore:
     """The server's database, checked before anything is served: :class:`StorageError` with
     one clear line (naming the file and what to do) when it must not be used. Nothing is
     written, overwritten or deleted by the checks (a probe file is made and removed in the
@@ -916,7 +710,7 @@ def open_store(path: Path | str) -> Store:
     - less than 16 MB free on the file's disk.
     """
     if str(path) == ":memory:":
-        return Store(path)
+        return SqliteStore(path)
     path = Path(path)
     folder = path.parent
     if not folder.is_dir():
@@ -957,7 +751,7 @@ def open_store(path: Path | str) -> Store:
     try:
         if exists:
             _check_contents(db, path)
-        store = Store(path, db)
+        store = SqliteStore(path, db)
         db.execute("BEGIN IMMEDIATE")  # the write lock: this file can be written now
         db.execute("ROLLBACK")
     except StorageError:
@@ -1032,9 +826,15 @@ def _check_contents(db: sqlite3.Connection, path: Path) -> None:
     if missing:
         raise StorageError(f"{path} lacks its {', '.join(missing)} table(s): "
                            f"{_what_to_do(path)}")
+    version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if version > STORE_VERSION:
+        return  # a newer server's file: refused as such when opened
+    later = {c for v, added in ADDED_COLUMNS.items() if v > version
+             for c in added.get("tables", ())}  # a migration adds them
     for name in ours:
         have = {str(r[1]) for r in db.execute(f"PRAGMA table_info({name})")}
-        lacking = [c for c in EXPECTED_COLUMNS[name] if c not in have]
+        lacking = [c for c in EXPECTED_COLUMNS[name] if c not in have
+                   and not (name == "tables" and c in later)]
         if lacking:
             raise StorageError(f"{path}: its {name} table lacks {', '.join(lacking)}: "
                                f"{_what_to_do(path)}")
@@ -1059,6 +859,9 @@ def backup(source: Path | str, dest: Path | str, force: bool = False) -> BackupR
     self-contained file (no ``-wal``), written beside it under a temporary name, checked, then
     moved in place; an existing ``dest`` is refused unless ``force``. :class:`StorageError`
     with one line when it cannot be done."""
+    if str(source).startswith(("postgresql://", "postgres://")):
+        raise StorageError("the server's database is PostgreSQL: back it up with pg_dump "
+                           "(pg_dump -Fc -f FILE URL; pg_restore to restore it)")
     src, out = Path(source), Path(dest)
     if not src.is_file():
         raise StorageError(f"{src} does not exist: is --data the server's folder?")
@@ -1126,3 +929,4 @@ def _copy(src: Path, tmp: Path, out: Path) -> BackupReport:
     finally:
         source.close()
     return BackupReport(out, tmp.stat().st_size, counts)
+
