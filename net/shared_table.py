@@ -140,6 +140,7 @@ class SharedTable:
         self.loop = TableLoop(self, self.runner, self.clock, name=f"table {name}")
         self._last: dict[int | None, TableUpdate] = {}
         self._closed = False
+        self._publishing = False  # a publication waits for the store's writes
         self.on_info: list[InfoCallback] = []  # the lobby listens here
         self.actions_applied = 0
         self.creator: int | None = None  # the account that created the table (its limit)
@@ -456,6 +457,22 @@ class SharedTable:
         return table_update(game, self.runner, index, self.names())
 
     def _publish(self) -> None:
+        """Send each seat its update once what it shows is stored: a move a player saw is
+        never lost to a crash (SQLite writes at once; PostgreSQL's writer commits first)."""
+        if self.game is None or self._publishing:
+            return
+        if self.store is None:
+            self._send_all()
+            return
+        self._publishing = True
+        self.store.when_written(self._stored)
+
+    def _stored(self) -> None:
+        self._publishing = False
+        if not self._closed:
+            self._send_all()
+
+    def _send_all(self) -> None:
         if self.game is None:
             return
         for index, seat in enumerate(self.seats):

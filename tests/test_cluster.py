@@ -26,17 +26,20 @@ from tests.test_net import key_for, play_by_keys
 Workers = Callable[[int], Any]
 
 
-@pytest.fixture
-async def workers(tmp_path: Path, nats_server: NatsServer  # noqa: F811
+@pytest.fixture(params=["sqlite", "postgres"])
+async def workers(request: pytest.FixtureRequest, tmp_path: Path,
+                  nats_server: NatsServer  # noqa: F811
                   ) -> AsyncIterator[Callable[[int], Any]]:
-    """Start ``n`` workers of one server (one data folder, one bus)."""
+    """Start ``n`` workers of one server (one bus; one data folder and SQLite file, or one
+    PostgreSQL database as on several machines)."""
     started: list[MahjongServer] = []
+    db = request.getfixturevalue("pg_url") if request.param == "postgres" else None
 
     async def make(n: int, **config: Any) -> list[MahjongServer]:
         out = []
         for _ in range(n):
             srv = await start_server(fast_config(tmp_path / "data", nats_url=nats_server.url,
-                                                 **config))
+                                                 db_url=db, **config))
             started.append(srv)
             out.append(srv)
         return out
@@ -82,7 +85,8 @@ def by_seat(t: SharedTable, clients: dict[str, PtyClient]) -> dict[int, PtyClien
 
 
 def sees_its_move(servers: list[MahjongServer], t: SharedTable) -> Callable[[int], bool]:
-    """Whether the session of a seat has the table's latest view for it (wherever it is)."""
+    """Whether the screen of a seat's session shows the table's latest view for it (wherever
+    the session is: the view comes over the bus, and after the store has it)."""
     def ready(seat: int) -> bool:
         want = t.update_for(seat)
         for srv in servers:
@@ -90,7 +94,7 @@ def sees_its_move(servers: list[MahjongServer], t: SharedTable) -> Callable[[int
                 client = getattr(session.app, "seat_client", None)
                 if client is None or client.seat_index != seat or client.spectating:
                     continue
-                have = client.current_update()
+                have = getattr(session.app, "update", None)  # what its screen shows
                 if have is not None and want is not None and have.view == want.view:
                     return True
         return False
@@ -141,7 +145,9 @@ async def test_four_players_on_two_workers_play_a_hand(workers: Workers) -> None
     assert t.game.hand.is_over and t.game.hand.settlement is not None
     for c in clients.values():
         await c.wait_for("Enter: next hand")
-    assert len(owner([a, b], "friday").store.hand_records("friday")) == 1
+    store = owner([a, b], "friday").store
+    store.flush(5.0)
+    assert len(store.hand_records("friday")) == 1
     for c in clients.values():
         await c.close()
 
@@ -235,6 +241,7 @@ async def test_a_partitioned_owner_cannot_apply_an_action(workers: Workers) -> N
     # what the old owner would still write is refused by the store (fenced)
     t.store.add_action("wed", ActionRow(t.game_no, hand.hand_no, len(hand.actions), 0,
                                         {"type": "discard", "tile": 1}))
+    t.store.flush(5.0)
     rows = b.store.actions("wed", t.game_no)
     assert len(rows) == before
     await c.close()
