@@ -247,7 +247,7 @@ async def play_table(players: list[Player], stats: dict[str, Stats], phase: list
             if "Your turn" in p.row() or "Enter: next hand" in text:
                 mover, key = p, "\r"
                 break
-        if mover is None:
+        if mover is None or key is None:
             continue
         s = stats[phase[0]]
         s.keys += 1
@@ -309,7 +309,7 @@ async def owners(url: str, tables: list[str]) -> dict[str, str]:
         out = {}
         for t in tables:
             with contextlib.suppress(Exception):
-                entry = wire.decode((await kv.get(table_key(t))).value, 0.0)
+                entry = wire.decode((await kv.get(table_key(t))).value or b"", 0.0)
                 if isinstance(entry, wire.Entry):
                     out[t] = entry.owner
         return out
@@ -361,9 +361,9 @@ async def run(work: Path, db: str) -> None:
     taken: dict[str, float] = {}
     while len(taken) < len(on_mj2) and time.monotonic() - killed_at < 30:
         now = await owners(bus, on_mj2)
-        for t in on_mj2:
-            if t not in taken and now.get(t) and now[t] != before.get(t):
-                taken[t] = time.monotonic() - killed_at
+        for name in on_mj2:
+            if name not in taken and now.get(name) and now[name] != before.get(name):
+                taken[name] = time.monotonic() - killed_at
         await asyncio.sleep(0.1)
     await asyncio.sleep(SECONDS)
     stop.set()
@@ -384,9 +384,9 @@ async def run(work: Path, db: str) -> None:
           f"{went_on}/{TABLES} tables played on")
     if b.latencies:
         print(f"median before {statistics.median(b.latencies) * 1000:.1f} ms")
-    for p in servers + nats_procs:
+    for proc in servers + nats_procs:
         with contextlib.suppress(Exception):
-            p.send_signal(signal.SIGTERM)
+            proc.send_signal(signal.SIGTERM)
 
 
 def main() -> None:
