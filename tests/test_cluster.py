@@ -14,7 +14,7 @@ import asyncssh
 import pytest
 
 from net.cluster.directory import TAKEOVER_SECONDS, VALID_SECONDS
-from net.natsd import NatsServer
+from net.natsd import NatsServer, start_nats
 from net.server import MahjongServer
 from net.shared_table import SharedTable
 from net.store import ActionRow
@@ -273,3 +273,36 @@ async def test_the_rest_of_the_table_keeps_its_screens_when_the_owner_dies(
     await c1.close()
     await c0.close()
     assert t.game is not None
+
+
+async def test_the_server_goes_on_after_the_bus_restarts(
+        workers: Workers, nats_server: NatsServer  # noqa: F811
+        ) -> None:
+    a, b = await workers(2)
+    c = await join(a, "ivy", new_key(), "join fri")
+    await c.wait_for("press S")
+    c.send("s")
+    await owned([a, b], "fri", seated=1)
+    await c.wait_for("宜春")
+    port = int(nats_server.url.rsplit(":", 1)[1])
+    nats_server.stop()
+    await asyncio.sleep(0.5)
+    again = start_nats(nats_server.folder, port=port)
+    try:
+        # whoever owns it afterwards, one worker runs the table and its player plays on
+        t = await owned([a, b], "fri", seated=1)
+        await until(lambda: t.may_act is not None and t.may_act(), 10.0, "a valid lease")
+        hand = t.game.hand
+        await until(lambda: 0 in hand.to_act() or hand.is_over, 10.0, "ivy's move")
+        version = hand.version
+        for _ in range(3):  # the screen may still be on its way
+            c.send(key_for(t, 0))
+            with contextlib.suppress(AssertionError):
+                await until(lambda: hand.version != version, 2.0, "ivy's key")
+                break
+        assert hand.version != version
+        # and the other worker lists it again
+        await until(lambda: all(s.registry.exists("fri") for s in (a, b)), 5.0, "listed")
+    finally:
+        await c.close()
+        again.stop()

@@ -77,9 +77,20 @@ class Directory:
         except BucketNotFoundError:
             await self._create_bucket()
             self.kv = await self.js.key_value(BUCKET)
+        await self._start_watch()
+
+    async def _start_watch(self) -> None:
+        self.loaded = asyncio.Event()
         self._watcher = await self.kv.watchall()
         self._task = asyncio.get_running_loop().create_task(self._watch(), name="directory")
         await asyncio.wait_for(self.loaded.wait(), 10.0)
+
+    async def rewatch(self) -> None:
+        """Watch afresh (after the bus came back: a watch does not survive a NATS server's
+        restart). Every entry is read again, and seen now."""
+        await self.stop()
+        await self._start_watch()
+        log.info("directory: watching again (%d tables known)", len(self.entries))
 
     async def _create_bucket(self) -> None:
         """The bucket, kept on three servers of a NATS cluster (it survives one machine), or

@@ -162,6 +162,8 @@ class Node:
 
         async def reconnected() -> None:
             log.info("worker %s: the bus (NATS) is back", self.name)
+            if hasattr(self, "directory"):
+                self._spawn(self._rewatch())
 
         async def error(exc: Exception) -> None:
             log.debug("worker %s: bus error: %s", self.name, exc)
@@ -327,6 +329,12 @@ class Node:
                                                   cb=partial(self._on_join, name)))
         owned.subs.append(await self.nc.subscribe(do_subject(key),
                                                   cb=partial(self._on_do, name)))
+
+    async def _rewatch(self) -> None:
+        try:
+            await self.directory.rewatch()
+        except Exception:
+            log.exception("worker %s: the directory could not be watched again", self.name)
 
     def _dirty(self, name: str) -> None:
         owned = self.owned.get(name)

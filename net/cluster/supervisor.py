@@ -32,6 +32,7 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from net.natsd import NatsServer
     from net.server import ServerConfig
 
 log = logging.getLogger("net.cluster.supervisor")
@@ -109,7 +110,7 @@ class Supervisor:
         self.args = args
         self.config = config
         self.workers: list[Worker] = []
-        self.nats: object | None = None
+        self.nats: NatsServer | None = None
         self.stopping = threading.Event()
 
     def prepare(self) -> str:
@@ -150,6 +151,7 @@ class Supervisor:
                     return 1
         self.banner(url)
         while not self.stopping.wait(0.2):
+            self.keep_nats()
             for w in self.workers:
                 if w.given_up or w.alive():
                     continue
@@ -170,6 +172,23 @@ class Supervisor:
                 return 1
         self.stop()
         return 0
+
+    def keep_nats(self) -> None:
+        """The NATS server this supervisor started, started again on its port should it die
+        (its JetStream data, the directory of tables, is kept on disk; the workers reconnect
+        and watch it again)."""
+        server = self.nats
+        if server is None or server.running:
+            return
+        from net.natsd import start_nats
+
+        port = int(server.url.rsplit(":", 1)[1])
+        log.error("the NATS server ended (status %s): starting it again on port %d",
+                  server.process.returncode, port)
+        try:
+            self.nats = start_nats(self.config.data_dir / "nats", port=port)
+        except Exception as exc:
+            log.error("the NATS server could not be started again: %s", exc)
 
     def banner(self, url: str) -> None:
         config = self.config
@@ -200,7 +219,7 @@ class Supervisor:
                 w.process.kill()
                 w.process.wait()
         if self.nats is not None:
-            self.nats.stop()  # type: ignore[attr-defined]
+            self.nats.stop()
             self.nats = None
 
 
