@@ -266,6 +266,7 @@ async def test_the_rest_of_the_table_keeps_its_screens_when_the_owner_dies(
     seat = next(i for i, s in enumerate(t2.seats) if s.clients)
     hand = t2.game.hand
     await until(lambda: seat in hand.to_act() or hand.is_over, 10.0, "p1's turn")
+    await until(lambda: sees_its_move([b], t2)(seat), 5.0, "p1's screen to show it")
     version = hand.version
     c1.send(key_for(t2, seat))
     await until(lambda: hand.version != version, 5.0, "p1's key to work on the new owner")
