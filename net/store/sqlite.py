@@ -612,9 +612,11 @@ class SqliteStore(StoreBase):
     def claim_table(self, name: str, token: int) -> bool:
         """Own table ``name`` under ``token``: the row's owner token becomes ``token`` only
         if that is greater than the stored one (one statement). True: this store now holds
-        ``token`` and fences the table's writes with it (a table with no row yet is made
-        with it by :meth:`save_table`). False: a claim as new or newer holds it (or the
-        database failed); nothing changes."""
+        ``token`` and fences the table's writes with it. A table with no row yet is made
+        with the token by :meth:`save_table`: of two claims of a new name, the first saved
+        owns it and the other's writes are fenced. False: a claim as new or newer holds it
+        (or the database failed); nothing changes. Claiming the token this store already
+        holds is True; any other equal token is refused (a token is one lease)."""
         try:
             cur = self.db.execute("UPDATE tables SET owner_token = ? WHERE name = ? AND "
                                   "owner_token < ?", (token, name, token))
