@@ -37,6 +37,7 @@ it (they belong to the old file), and start the server.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import logging
 import os
@@ -720,6 +721,38 @@ def open_sqlite(path: Path | str) -> SqliteStore:
     if path.is_dir():
         raise StorageError(f"{path} is a folder, not a database: move it away")
     _check_folder(folder)
+    with _opening(folder):
+        return _open_checked(path, folder)
+
+
+OPEN_WAIT_SECONDS = 60.0  # how long to wait for another process checking the same folder
+
+
+@contextlib.contextmanager
+def _opening(folder: Path) -> Iterator[None]:
+    """One process at a time checks and opens the database of ``folder`` (an advisory lock on
+    the folder itself: no file is made), so workers started at once on a new folder never
+    take each other's half-made file (still 0 bytes) for a damaged one."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        deadline = time.monotonic() + OPEN_WAIT_SECONDS
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise StorageError(
+                        f"{folder}: another process has been opening its database for "
+                        f"{OPEN_WAIT_SECONDS:.0f} s: is a server stuck on this folder? "
+                        f"Stop it first") from None
+                time.sleep(0.02)
+        yield
+    finally:
+        os.close(fd)  # the lock goes with it
+
+
+def _open_checked(path: Path, folder: Path) -> SqliteStore:
     exists = path.exists()
     if exists:
         size = path.stat().st_size
