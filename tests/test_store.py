@@ -350,8 +350,10 @@ def test_writes_resume_after_postgresql_restarts(pg_folder: Path,
         assert store.flush(30) and store.problem is None
         server.stop()
         with caplog.at_level(logging.WARNING, "net.store"):
+            began = time.monotonic()
             for i in range(100, 400):
                 store.add_action("t", act(i))
+            assert time.monotonic() - began < 1.0  # queued: the caller never waits for it
             deadline = time.monotonic() + 20
             while store.problem is None and time.monotonic() < deadline:
                 time.sleep(0.02)
@@ -403,6 +405,24 @@ def test_a_write_postgresql_refuses_is_dropped_alone(pg_url: str,
     assert store.actions("t", 1) == [act(0), act(1)] and store.hand_records("t") == []
     assert store.failures == 1
     store.close()
+
+
+def test_closing_while_postgresql_is_away_says_what_was_not_saved(
+        pg_server: PgServer, pg_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    store = PgStore(pg_url)
+    store.save_table(table())
+    assert store.flush(30)
+    pg_server.stop()
+    try:
+        with caplog.at_level(logging.ERROR, "net.store"):
+            for i in range(5):
+                store.add_action("t", act(i))
+            began = time.monotonic()
+            store.close(timeout=0.5)
+            assert time.monotonic() - began < 5
+        assert any("closed with 5 writes not saved" in r.getMessage() for r in caplog.records)
+    finally:
+        pg_server.start()
 
 
 def test_postgresql_that_cannot_be_reached_stops_the_start() -> None:

@@ -385,6 +385,7 @@ class PgStore(StoreBase):
                     with self._cond:
                         if self._stopping:  # close() gave up waiting: what is left is lost
                             self._queue.extendleft(reversed(batch))
+                            self._inflight = 0
                             self._cond.notify_all()
                             return
                         self._cond.wait(min(BACKOFF_MOST, BACKOFF_FIRST * 2 ** attempt))
@@ -467,16 +468,19 @@ class PgStore(StoreBase):
             owners.pop(w.table, None)  # deleted
         return True
 
-    def close(self) -> None:
-        """Write what is queued (waiting at most :data:`CLOSE_SECONDS`), then close."""
-        written = self.flush(CLOSE_SECONDS)
+    def close(self, timeout: float = CLOSE_SECONDS) -> None:
+        """Write what is queued (waiting at most ``timeout`` seconds), then close; what could
+        not be written by then is lost, with an ERROR saying how much."""
+        written = self.flush(timeout)
         with self._cond:
             self._stopping = True
             self._cond.notify_all()
-        self._thread.join(CLOSE_SECONDS)
+        self._thread.join(timeout)
         if not written:
+            with self._cond:
+                lost = len(self._queue) + self._inflight
             log.error("%s: closed with %d writes not saved (the database could not be "
-                      "reached)", self.path, len(self._queue))
+                      "reached)", self.path, lost)
         with self._reads:
             if self._reader is not None:
                 with contextlib.suppress(Exception):
