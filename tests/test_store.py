@@ -444,6 +444,15 @@ def test_a_postgresql_database_of_a_newer_server_is_refused(pg_url: str) -> None
         open_store(pg_url)
 
 
+def test_a_postgresql_database_of_another_program_is_refused(pg_url: str) -> None:
+    import psycopg
+
+    with psycopg.connect(pg_url, autocommit=True) as db:
+        db.execute("CREATE TABLE tables (name TEXT PRIMARY KEY, legs INTEGER)")
+    with pytest.raises(StorageError, match="its tables table lacks rules, options"):
+        open_store(pg_url)
+
+
 def test_postgresql_failing_reads_are_faults_not_crashes(pg_server: PgServer,
                                                          pg_url: str) -> None:
     store = open_store(pg_url)

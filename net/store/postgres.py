@@ -63,6 +63,7 @@ from net.store.model import (
     seated_accounts,
     sum_number,
 )
+from net.store.sqlite import EXPECTED_COLUMNS  # the same tables and columns as SQLite's
 
 log = logging.getLogger("net.store")
 
@@ -233,6 +234,17 @@ class PgStore(StoreBase):
                     f"{self.path} was written by a newer mahjong-ssh (its schema version is "
                     f"{version}, this one reads up to {PG_STORE_VERSION}): run that version, "
                     f"or restore a dump from before it")
+            have: dict[str, set[str]] = {}
+            for name, column in db.execute(
+                    "SELECT table_name, column_name FROM information_schema.columns "
+                    "WHERE table_schema = current_schema()"):
+                have.setdefault(str(name), set()).add(str(column))
+            for name, columns in EXPECTED_COLUMNS.items():
+                lacking = [c for c in columns if c not in have.get(name, set())]
+                if lacking:  # a table of that name was there before, not this server's
+                    raise StorageError(
+                        f"{self.path}: its {name} table lacks {', '.join(lacking)}: is --db "
+                        f"the right database? Give this server a database of its own")
             if version < PG_STORE_VERSION:
                 db.execute("INSERT INTO store_meta (key, value) VALUES ('version', %s) "
                            "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
