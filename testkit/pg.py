@@ -10,6 +10,7 @@ connection and is tuned for speed, not durability (``fsync=off``): for tests onl
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import os
 import shutil
@@ -134,6 +135,7 @@ class PgServer:
                 args, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                 user=ids[0] if ids else None, group=ids[1] if ids else None,
                 start_new_session=True)
+        atexit.register(self.stop)  # never left running by a test run that ends early
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -169,6 +171,7 @@ class PgServer:
         """Stop the server (``fast``: its sessions cut at once, as a crash would look to a
         client) and wait for it to exit."""
         process, self.process = self.process, None
+        atexit.unregister(self.stop)
         if process is None or process.poll() is not None:
             return
         import signal

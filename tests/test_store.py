@@ -350,8 +350,10 @@ def test_writes_resume_after_postgresql_restarts(pg_folder: Path,
         assert store.flush(30) and store.problem is None
         server.stop()
         with caplog.at_level(logging.WARNING, "net.store"):
+            began = time.monotonic()
             for i in range(100, 400):
                 store.add_action("t", act(i))
+            assert time.monotonic() - began < 1.0  # queued: the caller never waits for it
             deadline = time.monotonic() + 20
             while store.problem is None and time.monotonic() < deadline:
                 time.sleep(0.02)
@@ -405,6 +407,24 @@ def test_a_write_postgresql_refuses_is_dropped_alone(pg_url: str,
     store.close()
 
 
+def test_closing_while_postgresql_is_away_says_what_was_not_saved(
+        pg_server: PgServer, pg_url: str, caplog: pytest.LogCaptureFixture) -> None:
+    store = PgStore(pg_url)
+    store.save_table(table())
+    assert store.flush(30)
+    pg_server.stop()
+    try:
+        with caplog.at_level(logging.ERROR, "net.store"):
+            for i in range(5):
+                store.add_action("t", act(i))
+            began = time.monotonic()
+            store.close(timeout=0.5)
+            assert time.monotonic() - began < 5
+        assert any("closed with 5 writes not saved" in r.getMessage() for r in caplog.records)
+    finally:
+        pg_server.start()
+
+
 def test_postgresql_that_cannot_be_reached_stops_the_start() -> None:
     url = f"postgresql://nobody:secret@127.0.0.1:{free_port('127.0.0.1')}/mahjong"
     with pytest.raises(StorageError) as refused:
@@ -421,6 +441,15 @@ def test_a_postgresql_database_of_a_newer_server_is_refused(pg_url: str) -> None
     with psycopg.connect(pg_url, autocommit=True) as db:
         db.execute("UPDATE store_meta SET value = value + 1 WHERE key = 'version'")
     with pytest.raises(StorageError, match="written by a newer mahjong-ssh"):
+        open_store(pg_url)
+
+
+def test_a_postgresql_database_of_another_program_is_refused(pg_url: str) -> None:
+    import psycopg
+
+    with psycopg.connect(pg_url, autocommit=True) as db:
+        db.execute("CREATE TABLE tables (name TEXT PRIMARY KEY, legs INTEGER)")
+    with pytest.raises(StorageError, match="its tables table lacks rules, options"):
         open_store(pg_url)
 
 

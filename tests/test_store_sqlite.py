@@ -6,11 +6,22 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from net.store import STORE_VERSION, ActionRow, StorageError, TableRow, backup, open_store
+from net.store import (
+    STORE_VERSION,
+    ActionRow,
+    SqliteStore,
+    StorageError,
+    Store,
+    TableRow,
+    backup,
+    open_store,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -78,6 +89,31 @@ def test_two_worker_processes_share_one_file(tmp_path: Path) -> None:
         assert first.actions("t-" + tag, 1) == [
             ActionRow(1, 1, i, 0, {"by": tag, "i": i}) for i in range(40)]
     first.close()
+
+
+def test_workers_opening_a_new_folder_at_once_wait_for_each_other(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "mahjong.sqlite3"
+    make_schema = SqliteStore._schema
+
+    def slow_schema(store: SqliteStore) -> None:  # the first worker is slow to make it
+        time.sleep(0.5)
+        make_schema(store)
+
+    monkeypatch.setattr(SqliteStore, "_schema", slow_schema)
+    opened: list[Store] = []
+    first = threading.Thread(target=lambda: opened.append(open_store(path)))
+    first.start()
+    deadline = time.monotonic() + 10
+    while not path.exists() and time.monotonic() < deadline:  # made, its tables not yet
+        time.sleep(0.005)
+    assert path.exists() and first.is_alive()
+    monkeypatch.setattr(SqliteStore, "_schema", make_schema)
+    second = open_store(path)  # waits for the first, then finds a database
+    first.join(10)
+    assert len(opened) == 1 and second.table_names() == [] and second.version == STORE_VERSION
+    second.close()
+    opened[0].close()
 
 
 def test_backup_of_a_postgresql_database_says_pg_dump(tmp_path: Path) -> None:

@@ -63,6 +63,7 @@ from net.store.model import (
     seated_accounts,
     sum_number,
 )
+from net.store.sqlite import EXPECTED_COLUMNS  # the same tables and columns as SQLite's
 
 log = logging.getLogger("net.store")
 
@@ -233,6 +234,17 @@ class PgStore(StoreBase):
                     f"{self.path} was written by a newer mahjong-ssh (its schema version is "
                     f"{version}, this one reads up to {PG_STORE_VERSION}): run that version, "
                     f"or restore a dump from before it")
+            have: dict[str, set[str]] = {}
+            for name, column in db.execute(
+                    "SELECT table_name, column_name FROM information_schema.columns "
+                    "WHERE table_schema = current_schema()"):
+                have.setdefault(str(name), set()).add(str(column))
+            for name, columns in EXPECTED_COLUMNS.items():
+                lacking = [c for c in columns if c not in have.get(name, set())]
+                if lacking:  # a table of that name was there before, not this server's
+                    raise StorageError(
+                        f"{self.path}: its {name} table lacks {', '.join(lacking)}: is --db "
+                        f"the right database? Give this server a database of its own")
             if version < PG_STORE_VERSION:
                 db.execute("INSERT INTO store_meta (key, value) VALUES ('version', %s) "
                            "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
@@ -385,6 +397,7 @@ class PgStore(StoreBase):
                     with self._cond:
                         if self._stopping:  # close() gave up waiting: what is left is lost
                             self._queue.extendleft(reversed(batch))
+                            self._inflight = 0
                             self._cond.notify_all()
                             return
                         self._cond.wait(min(BACKOFF_MOST, BACKOFF_FIRST * 2 ** attempt))
@@ -467,16 +480,19 @@ class PgStore(StoreBase):
             owners.pop(w.table, None)  # deleted
         return True
 
-    def close(self) -> None:
-        """Write what is queued (waiting at most :data:`CLOSE_SECONDS`), then close."""
-        written = self.flush(CLOSE_SECONDS)
+    def close(self, timeout: float = CLOSE_SECONDS) -> None:
+        """Write what is queued (waiting at most ``timeout`` seconds), then close; what could
+        not be written by then is lost, with an ERROR saying how much."""
+        written = self.flush(timeout)
         with self._cond:
             self._stopping = True
             self._cond.notify_all()
-        self._thread.join(CLOSE_SECONDS)
+        self._thread.join(timeout)
         if not written:
+            with self._cond:
+                lost = len(self._queue) + self._inflight
             log.error("%s: closed with %d writes not saved (the database could not be "
-                      "reached)", self.path, len(self._queue))
+                      "reached)", self.path, lost)
         with self._reads:
             if self._reader is not None:
                 with contextlib.suppress(Exception):

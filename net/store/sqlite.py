@@ -37,6 +37,7 @@ it (they belong to the old file), and start the server.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import logging
 import os
@@ -612,9 +613,11 @@ class SqliteStore(StoreBase):
     def claim_table(self, name: str, token: int) -> bool:
         """Own table ``name`` under ``token``: the row's owner token becomes ``token`` only
         if that is greater than the stored one (one statement). True: this store now holds
-        ``token`` and fences the table's writes with it (a table with no row yet is made
-        with it by :meth:`save_table`). False: a claim as new or newer holds it (or the
-        database failed); nothing changes."""
+        ``token`` and fences the table's writes with it. A table with no row yet is made
+        with the token by :meth:`save_table`: of two claims of a new name, the first saved
+        owns it and the other's writes are fenced. False: a claim as new or newer holds it
+        (or the database failed); nothing changes. Claiming the token this store already
+        holds is True; any other equal token is refused (a token is one lease)."""
         try:
             cur = self.db.execute("UPDATE tables SET owner_token = ? WHERE name = ? AND "
                                   "owner_token < ?", (token, name, token))
@@ -718,6 +721,38 @@ def open_sqlite(path: Path | str) -> SqliteStore:
     if path.is_dir():
         raise StorageError(f"{path} is a folder, not a database: move it away")
     _check_folder(folder)
+    with _opening(folder):
+        return _open_checked(path, folder)
+
+
+OPEN_WAIT_SECONDS = 60.0  # how long to wait for another process checking the same folder
+
+
+@contextlib.contextmanager
+def _opening(folder: Path) -> Iterator[None]:
+    """One process at a time checks and opens the database of ``folder`` (an advisory lock on
+    the folder itself: no file is made), so workers started at once on a new folder never
+    take each other's half-made file (still 0 bytes) for a damaged one."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        deadline = time.monotonic() + OPEN_WAIT_SECONDS
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise StorageError(
+                        f"{folder}: another process has been opening its database for "
+                        f"{OPEN_WAIT_SECONDS:.0f} s: is a server stuck on this folder? "
+                        f"Stop it first") from None
+                time.sleep(0.02)
+        yield
+    finally:
+        os.close(fd)  # the lock goes with it
+
+
+def _open_checked(path: Path, folder: Path) -> SqliteStore:
     exists = path.exists()
     if exists:
         size = path.stat().st_size
