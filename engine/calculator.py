@@ -325,11 +325,11 @@ def check_possible(situation: Situation) -> None:
     if situation.rules == "yichun":
         for i, w in enumerate(situation.wins):
             if w.how in (WinMethod.HEAVENLY, WinMethod.EARTHLY):
-                for seat, melds in situation.kongs.items():
+                for konger, melds in situation.kongs.items():
                     if melds:
                         name = "天糊" if w.how is WinMethod.HEAVENLY else "地糊"
                         raise SituationError(
-                            f"kongs.{SEAT_LETTERS[seat]}",
+                            f"kongs.{SEAT_LETTERS[konger]}",
                             f"wins[{i}] is {w.how.value} ({name}), which comes before any "
                             "claim or kong by another seat",
                         )
