@@ -93,9 +93,18 @@ async def test_help_stats_and_refused_commands(server: MahjongServer) -> None:
     assert r.exit_status == 0 and "join NAME" in str(r.stdout)
     r = await run_command(server.port, "ann", "stats")
     assert r.exit_status == 0 and "Leaderboard" in str(r.stdout)
-    for bad in ("ls -la", "sh -c id", "stats now", "scp -f x"):
-        with pytest.raises(asyncssh.ChannelOpenError):
+    for bad in ("scp -f x", "/usr/bin/rsync --server . x", "git-upload-pack 'x'"):
+        with pytest.raises(asyncssh.ChannelOpenError):  # a protocol client gets no text
             await run_command(server.port, "ann", bad)
+    # a mistyped command gets what was wrong and the commands, as help prints them (issue 24)
+    for bad, why in (("jion friday", "unknown command 'jion'"), ("ls -la", "'ls'"),
+                     ("stats now", "stats takes no arguments"), ("help me", "no arguments"),
+                     ("join 'friday", "cannot read")):
+        r = await run_command(server.port, "ann", bad)
+        assert r.exit_status == 2 and why in str(r.stdout), (bad, r.stdout)
+        assert "join NAME" in str(r.stdout) and "watch NAME" in str(r.stdout)
+    r = await run_command(server.port, "ann", "jion friday")
+    assert "did you mean join" in str(r.stdout)
     # a join or watch command with bad arguments gets the reason, and no table is made
     for bad, why in (("join", "usage"), ("join a;b", "bad table name"),
                      ("join t --rules yichun --option max_lighters=9", "at most 4"),
