@@ -43,6 +43,11 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "flag_ting": ("听 ready", "报听"),
     "flag_flown": ("飞宝×{n}", "飞宝×{n}"),
     "flag_dealer": ("庄 dealer", "庄"),
+    # the one-character forms a narrow side seat falls back on (flags are never dropped)
+    "flag_ting_short": ("听", "听"),
+    "flag_flown_short": ("飞{n}", "飞{n}"),
+    "flag_dealer_short": ("庄", "庄"),
+    "tiles_left_short": ("{n}t", "{n}张"),
     # prompts and keys
     "k_discard": ("Enter: discard {tile}", "Enter 打出 {tile}"),
     "k_fly": ("(飞宝: ×2 win or pay)", "（飞宝：输赢翻倍）"),
