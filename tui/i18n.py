@@ -29,6 +29,12 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "buy_phase": ("Buying", "选择买不买"),
     "declare": ("塘子烂糊?", "塘子烂糊？"),
     "ended": ("Hand over", "本盘结束"),
+    "ended_waiting": ("Hand over: waiting for {n}", "本盘结束：等待{n}人"),
+    "waiting_for": ("Waiting for {who}", "等待{who}"),
+    "waiting_for_game": ("New game when all are ready: waiting for {who}",
+                         "全员准备后开始新游戏：等待{who}"),
+    "game_asked": ("A new game is asked for: Enter to play again (waiting for {who})",
+                   "有人请求新游戏：按 Enter 再来一局（等待{who}）"),
     "tiles_left": ("{n} tiles", "{n}张"),
     # rulesets
     "wild": ("宝 wild {wild} (indicator {ind})", "宝 {wild}（翻开 {ind}）"),
@@ -263,6 +269,15 @@ def relative_name(viewer: int | None, seat: int, lang: str) -> str:
     if viewer is None:
         return ABSOLUTE["zh" if lang == "zh" else "en"][seat]
     return RELATIVE["zh" if lang == "zh" else "en"][(seat - viewer) % 4]
+
+
+def named_seat(viewer: int | None, seat: int, lang: str,
+               names: tuple[str, ...] = ()) -> str:
+    """The seat's label with its player's name, as the table shows them (``Left N wes``);
+    the label alone for one's own seat or a seat without a name."""
+    label = seat_label(viewer, seat, lang)
+    name = names[seat] if len(names) == 4 and seat != viewer else ""
+    return f"{label} {name}" if name else label
 
 
 def seat_label(viewer: int | None, seat: int, lang: str) -> str:

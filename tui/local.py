@@ -159,6 +159,11 @@ class LocalTable:
         self.runner.new_hand()
         self._publish(force=True)
 
+    def next_game(self) -> None:
+        game = self.game
+        if game is not None:
+            self.new_game(game.ruleset.name, game.ruleset.options, None)
+
     def expired(self, seat: int) -> None:
         pass  # one player alone: nobody else to tell
 

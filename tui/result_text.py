@@ -21,7 +21,7 @@ from engine.tiles import Kind
 from engine.view import MeldView
 from tui.client import TableUpdate
 from tui.faces import Face, small, suit_class
-from tui.i18n import TEXT, seat_label, seat_wind, tr
+from tui.i18n import TEXT, named_seat, seat_label, seat_wind, tr
 from tui.rules_text import SUMMARIES
 from tui.ruleset_title import rules_title
 
@@ -323,3 +323,16 @@ def help_lines(rules: str, lang: str, bindings: Sequence[Binding],
     for line in (summary.payments_zh if lang == "zh" else summary.payments_en):
         out.append("   " + escape(line))
     return out
+
+
+def game_wait_text(update: TableUpdate, lang: str) -> str:
+    """Under the game result, once a seated player asked for a new game: whom it waits for
+    (and, to a player not yet ready, that Enter plays again); "" before anyone asked."""
+    view = update.view
+    waiting = update.waiting_for
+    if not update.game_over or not waiting:
+        return ""
+    who = ", ".join(named_seat(view.viewer, s, lang, update.names) for s in waiting)
+    if view.viewer is not None and view.viewer in waiting:
+        return tr(lang, "game_asked", who=who)
+    return tr(lang, "waiting_for_game", who=who)

@@ -284,6 +284,7 @@ class SharedTableApp(MahjongApp):
         self._stake_heard: tuple[int, int] | None = None  # (game, hand) of the last stake
         self._chat_unshown = 0  # chat lines heard since the last chat toast
         self._chat_timer: Timer | None = None
+        self._shown_game: int | None = None  # the game the table screen shows
 
     def _show_chat(self) -> None:
         """The latest chat line as a toast, at most one every ``CHAT_TOAST_GAP`` seconds (a
@@ -384,6 +385,7 @@ class SharedTableApp(MahjongApp):
         self.switch_screen(screen)
 
     def open_table(self) -> None:
+        self._shown_game = self.seat_client.game_no
         stack = self.screen_stack
         if len(stack) == 1 and isinstance(stack[0], WaitingScreen) and self.waiting is None:
             self._game_no += 1
@@ -403,6 +405,9 @@ class SharedTableApp(MahjongApp):
             self._close_waiting()
         if self.table_screen is None:  # the table was waiting when this session began
             self.open_table()
+        elif (not message.update.game_over and self._shown_game is not None
+              and self.seat_client.game_no != self._shown_game):
+            self._open_new_game()  # everyone asked for the new game: it is dealt
         super().on_table_updated(message)
 
     def apply_table_update(self, update: TableUpdate) -> None:
@@ -470,10 +475,19 @@ class SharedTableApp(MahjongApp):
 
     # --- a shared table's game ends: the next game keeps its rules -------------------------
     def show_new_game(self) -> None:
+        """Enter on the game result: this player asks for a new game, which starts when every
+        present player has (the game-over screen says whom it waits for meanwhile)."""
         error = self.seat_client.new_game(self.seat_client.info().rules, {}, None)
         if error is not None:
             self.notify(error.text(self.settings.lang), markup=False)
             return
+        if self.seat_client.state is not TableState.OVER or (
+                self.seat_client.game_no != self._shown_game):
+            self._open_new_game()
+
+    def _open_new_game(self) -> None:
+        """The table's new game started: every screen of the last one gives way to it."""
+        self._shown_game = self.seat_client.game_no
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self._game_no += 1

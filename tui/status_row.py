@@ -24,7 +24,8 @@ def draw_status_row(c: Canvas, update: TableUpdate, ui: UiState, me: int,
         tr(lang, "wall", n=view.remaining),
     ]
     if view.phase is Phase.ENDED:
-        turn = tr(lang, "ended")
+        waiting = len(update.waiting_for)
+        turn = tr(lang, "ended_waiting", n=waiting) if waiting else tr(lang, "ended")
     elif view.my_move and view.phase in (Phase.TURN, Phase.DECLARE):
         turn = tr(lang, "your_turn")
     elif view.phase in (Phase.TURN, Phase.DECLARE) and view.current is not None:

@@ -1,0 +1,74 @@
+"""What a newcomer hit at a shared table (issue 24), through real SSH sessions at 80×24."""
+
+from __future__ import annotations
+
+from net.server import MahjongServer
+from testkit.ssh import new_key
+from tests.support.waiting import until
+from tests.test_net import join, play_by_keys, seated
+
+
+async def test_a_new_game_starts_when_every_seated_player_is_ready(
+        server: MahjongServer) -> None:
+    """Item 2: one player's Enter on Game over asks for a new game; it starts only when the
+    other seated player presses Enter too, and meanwhile each screen says whom it waits for.
+    Item 4: after Enter on a hand's result the table says whom the next hand waits for."""
+    cmd = "join ng2 --rules gejiu --option hands_per_game=1"
+    ann = await join(server, "ann", new_key(), cmd)
+    bob = await join(server, "bob", new_key(), cmd)
+    t = await seated(server, "ng2", 2)
+    ann.send("s")
+    await ann.wait_for("个旧")
+    seat = {name: next(i for i, s in enumerate(t.seats)
+                       if s.occupant is not None and s.occupant.name == name)
+            for name in ("ann", "bob")}
+    clients = {seat["ann"]: ann, seat["bob"]: bob}
+    await play_by_keys(t, clients)
+    for c in (ann, bob):
+        await c.wait_for("Enter: game result")
+    ann.send("\r")
+    await ann.wait_for("Game over")
+    bob.send("\r")
+    await bob.wait_for("Game over")
+    ann.send("\r")  # ann asks for a new game: bob is still reading the summary
+    await ann.wait_for("waiting for")
+    assert "bob" in ann.text()
+    await bob.wait_for("A new game is asked for")
+    assert t.game_no == 1 and t.game is not None and t.game.is_over
+    bob.send("\r")
+    await until(lambda: t.game_no == 2, 5.0, "the new game")
+    for c in (ann, bob):
+        await c.wait_for(lambda text: "个旧" in text and "Game over" not in text)
+    for c in (ann, bob):
+        await c.close()
+
+
+async def test_after_a_hand_s_result_the_table_says_whom_it_waits_for(
+        server: MahjongServer) -> None:
+    """Item 4: Enter on a hand's result shows the table with the new scores and the players
+    the next hand waits for."""
+    cmd = "join wait4 --rules gejiu --option hands_per_game=2"
+    ann = await join(server, "ann", new_key(), cmd)
+    bob = await join(server, "bob", new_key(), cmd)
+    t = await seated(server, "wait4", 2)
+    ann.send("s")
+    await ann.wait_for("个旧")
+    seat = {name: next(i for i, s in enumerate(t.seats)
+                       if s.occupant is not None and s.occupant.name == name)
+            for name in ("ann", "bob")}
+    await play_by_keys(t, {seat["ann"]: ann, seat["bob"]: bob})
+    for c in (ann, bob):
+        await c.wait_for("Enter: next hand")
+    game = t.game
+    assert game is not None
+    ann.send("\r")
+    await ann.wait_for("waiting for 1")
+    text = ann.text()
+    assert "Waiting for" in text and "bob" in text, text
+    mine = f"{game.scores[seat['ann']]:+d}"
+    assert any(mine in row and "You" in row for row in text.splitlines()), text
+    bob.send("\r")
+    await until(lambda: t.game is not None and t.game.hand is not None
+                and t.game.hand.hand_no == 2, 5.0, "the next hand")
+    for c in (ann, bob):
+        await c.close()
