@@ -8,7 +8,7 @@ import pytest
 
 from tests.test_tui_layout import assert_fits, crowded_view
 from tui.client import TableUpdate
-from tui.i18n import tr
+from tui.i18n import seat_label, tr
 from tui.layout import build_rows
 from tui.ui_state import UiState
 
@@ -61,3 +61,99 @@ def test_a_side_seat_never_loses_its_flags_at_80x24(rules: str, lang: str) -> No
             assert want or seat != left
             for long, short in want:
                 assert long in flags_row or short in flags_row, (seat, long, flags_row)
+
+
+def _played_game(hands: int = 2) -> TableUpdate:
+    """A Yichun game played to its end by computer players, as seat E sees it, with names."""
+    from engine.bots.normal import NormalPlayer
+    from engine.game import Game
+    from engine.view import build_view
+
+    player = NormalPlayer()
+    game = Game("yichun", 3, {"hands_per_game": hands})
+    for _ in range(hands):
+        hand = game.new_hand()
+        while not hand.is_over:
+            seat = hand.to_act()[0]
+            game.apply(seat, player.choose(build_view(hand, seat)))
+    return TableUpdate(view=build_view(hand, 0), totals=tuple(game.scores),  # type: ignore[arg-type]
+                       history=tuple(game.history), game_over=True,
+                       names=("", "wes", "bot 电脑", "龙" * 9))
+
+
+def _plain(lines: list[str]) -> list[str]:
+    from textual.content import Content
+
+    return [Content.from_markup(line).plain for line in lines]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_results_name_the_players_as_the_table_does(lang: str) -> None:
+    """Item 6: the hand's result and the game-over table name the players, not only their
+    seats, and the game-over table's last column has a header."""
+    from tui.faces import Face
+    from tui.result_text import game_result_lines, hand_result_lines
+
+    update = _played_game()
+    res = update.view.result
+    assert res is not None and res.settlement.wins
+    hand = _plain(hand_result_lines(update, lang, Face.CJK if lang == "zh" else Face.ASCII))
+    winner = res.settlement.wins[0].seat
+    name = ("", "wes", "bot 电脑", "龙" * 9)[winner]
+    totals = hand[hand.index(next(x for x in hand if tr(lang, "res_totals") in x)):]
+    assert any("wes" in x for x in totals) and any("bot 电脑" in x for x in totals)
+    assert any("龙龙…" in x for x in totals)  # a long name cut to its room
+    label = tr(lang, "res_winner", who="\0", pattern="").split("\0")[1]  # " wins 胡: "
+    who = f"{seat_label(0, winner, lang)} {name}" if name else seat_label(0, winner, lang)
+    assert any(x.startswith(who[:len(who) - 1]) and label.strip()[:1] in x for x in hand), hand
+    game = _plain(game_result_lines(update, lang))
+    head = next(i for i, x in enumerate(game) if tr(lang, "game_won_by") in x)
+    assert "wes" in game[head + 1] and "bot 电脑" in game[head + 1]
+    assert tr(lang, "game_hand", n=1) in game[head + 2]
+
+
+async def test_computer_players_are_named_as_such_not_by_their_level() -> None:
+    """Item 6: ``play``'s computer players are "bot" (电脑), whole at 80×24, not "normal"
+    cut to "norm…"."""
+    from tui.local import LocalTable
+
+    table = LocalTable(timers=False, bot_delay=0)
+    got: list[TableUpdate] = []
+    table.subscribe(got.append)
+    table.set_paused(True)
+    assert table.new_game("gejiu", {}, 5) is None
+    table.set_paused(True)
+    update = got[-1]
+    assert update.names == ("", "bot", "bot", "bot")
+    rows = build_rows(update, UiState(lang="en", now=0.0), 80, 24)
+    text = "\n".join(screen_lines(rows))
+    assert "normal" not in text and "norm…" not in text
+    assert text.count("bot") >= 3
+    table.loop.close()
+    zh = LocalTable(timers=False, bot_delay=0, bot_name=tr("zh", "bot_name"))
+    assert zh._names == ("", "电脑", "电脑", "电脑")
+
+
+async def test_the_waiting_screen_lists_computer_levels_only_for_empty_seats(
+        tmp_path: object) -> None:
+    """Item 6: four people sitting, the waiting screen names no computer player; an empty
+    seat says which level will play it."""
+    from pathlib import Path
+
+    from tests.test_room import HeldTable, app_at, shown
+    from tui.table_info import SeatInfo, TableInfo, TableState
+
+    ann = SeatInfo("ann", True, True)
+    four = TableInfo("fri", "gejiu", (), (ann, ann, ann, ann), 0, TableState.WAITING, 0, 4)
+    app = app_at(HeldTable(1, four), Path(str(tmp_path)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = shown(app)
+        assert "normal" not in text and "computer player" not in text
+    one = dataclasses.replace(four, seats=(ann, SeatInfo("", False, False), ann, ann),
+                              bot_levels=("normal", "hard", "normal", "normal"))
+    app = app_at(HeldTable(0, one), Path(str(tmp_path)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = shown(app)
+        assert "a hard computer player" in text and text.count("normal") == 0

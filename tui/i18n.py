@@ -168,6 +168,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "game_tied": ("Level at the top: {who}", "并列第一：{who}"),
     "game_keys": ("Enter: new game · q: leave", "Enter 新游戏 · q 离开"),
     "drawn_short": ("drawn", "荒"),
+    "game_won_by": ("won by", "胡牌"),
+    "bot_name": ("bot", "电脑"),
     # new game / settings
     "ng_title": ("New game 新游戏", "新游戏"),
     "ng_rules": ("Ruleset 规则", "规则"),

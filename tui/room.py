@@ -122,14 +122,16 @@ class WaitingScreen(InfoPanel):
         t.append(f"Table 牌桌 {info.name}", style="bold")
         t.append(f"  ·  {info.rules}\n\n")
         for i, seat in enumerate(info.seats):
-            who = seat.name or "(empty 空位 — a computer player will sit here 电脑补位)"
+            # an empty seat's computer level, on its own line: not a list of four levels
+            # while four people sit
+            who = seat.name or (f"(empty 空位 — a {info.bot_levels[i]} computer player will "
+                                "sit here 电脑补位)")
             mark = "" if not seat.name or seat.connected else "  (away 离线)"
             t.append(f"  {'ESWN'[i]} {'东南西北'[i]}  {who}{mark}\n")
         if info.spectators:
             t.append(f"\n  spectators 旁观: {info.spectators}\n")
         opts = options_text(info.options) or "defaults 默认"
         t.append(f"\n  options 选项: {opts}\n")
-        t.append(f"  computer players 电脑: {' '.join(info.bot_levels)}\n")
         if info.stakes_possible:
             t.append(f"  {stakes_line(info)}\n")
         if self.client.spectating:  # a spectator's keys: no start, no allow
