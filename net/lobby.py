@@ -174,6 +174,7 @@ class LobbyApp(ServerSide, App[Any]):
             legacy_windows=False, force_terminal=True, safe_box=False, soft_wrap=False,
         )
         self.seat_client = None
+        self._full_told = ""  # the full table the message line said Enter would watch
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -182,8 +183,9 @@ class LobbyApp(ServerSide, App[Any]):
                 yield Static(self._content(), id="tables")
             yield Static(self._help(), id="help")
             yield Static("", id="msg")
-            yield Input(placeholder="table name [yichun|shangrao|gejiu] [key=value ...] · "
-                        "new · watch NAME · Esc: quit 退出", id="entry", max_length=120)
+            # whole at 80 columns (the rulesets' names are in the help above)
+            yield Input(placeholder="table name [rules] [key=value ...] · new · watch NAME · "
+                        "Esc: quit 退出", id="entry", max_length=120)
 
     def on_mount(self) -> None:
         self.set_interval(1.0, self._refresh)
@@ -288,6 +290,17 @@ class LobbyApp(ServerSide, App[Any]):
         if command.name == "watch" and command.table not in registry.tables:
             self.query_one("#msg", Static).update(Text(f"no table {command.table} 没有这个牌桌"))
             return
+        table = registry.tables.get(command.table) if command.name == "join" else None
+        if (table is not None and table.seat_of(self.account.id) is None
+                and all(seat.name for seat in table.info().seats)):
+            # a full table seats nobody new: say that its name makes one a watcher
+            if self._full_told != command.table:
+                self._full_told = command.table
+                self.query_one("#msg", Static).update(Text(
+                    f"{command.table} is full: Enter again to watch it, or type another "
+                    f"table 已满座：再按回车旁观，或换一张牌桌"))
+                return
+            command = Command("watch", command.table, lang=command.lang)
         self.exit(command)
 
     def action_create(self) -> None:

@@ -72,3 +72,55 @@ async def test_after_a_hand_s_result_the_table_says_whom_it_waits_for(
                 and t.game.hand.hand_no == 2, 5.0, "the next hand")
     for c in (ann, bob):
         await c.close()
+
+
+async def test_a_full_table_s_name_in_the_lobby_says_it_makes_you_a_watcher() -> None:
+    """Item 7: typing a full table's name says the table is full and that Enter again
+    watches it (it used to make one a watcher without a word); one's own seat is taken back."""
+    from textual.widgets import Input
+
+    from net.accounts import Account
+    from tests.test_net_stakes import lobby_app, message
+
+    app = lobby_app()
+    registry = app.server.registry
+    table = registry.get_or_create("full", "gejiu", {}, None)
+    clients = [table.join(Account(10 + i, f"p{i}")) for i in range(4)]
+    async with app.run_test(size=(80, 24)) as pilot:
+        entry = app.query_one("#entry", Input)
+        entry.value = "full"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "full is full: Enter again to watch it" in message(app.screen, "#msg")
+        assert app.return_value is None and entry.value == "full"
+        await pilot.press("enter")
+        await pilot.pause()
+    assert app.return_value is not None
+    assert (app.return_value.name, app.return_value.table) == ("watch", "full")
+    mine = lobby_app()
+    mine.server.registry = registry
+    mine.account = Account(10, "p0")  # holds a seat there: back to it, no question
+    async with mine.run_test(size=(80, 24)) as pilot:
+        mine.query_one("#entry", Input).value = "full"
+        await pilot.press("enter")
+        await pilot.pause()
+    assert mine.return_value is not None and mine.return_value.name == "join"
+    for c in clients:
+        c.close()
+    table.close()
+
+
+async def test_the_lobby_s_input_hint_is_whole_at_80_columns() -> None:
+    """Item 9: the typing line's hint is not cut at 80 columns."""
+    from textual.widgets import Input
+
+    from tests.test_net_stakes import lobby_app
+
+    app = lobby_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        entry = app.query_one("#entry", Input)
+        from rich.cells import cell_len
+
+        assert cell_len(entry.placeholder) <= entry.content_region.width
+        assert "watch NAME" in entry.placeholder and "Esc" in entry.placeholder
