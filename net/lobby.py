@@ -59,11 +59,13 @@ class CreateTableScreen(ModalScreen[Any]):
                                    border: round $accent; background: $surface;
                                    padding: 0 1; }
     CreateTableScreen .row { height: 3; }
-    CreateTableScreen .row > Label { width: 38; max-width: 45%; padding: 1 1 0 0; }
-    CreateTableScreen .row > Input { width: 1fr; }
-    CreateTableScreen .row > Select { width: 1fr; }
+    CreateTableScreen .row > Label { width: 1fr; padding: 0 1 0 0; }
+    CreateTableScreen .row > Input { width: 20; }
+    CreateTableScreen .row > Select { width: 20; }
+    CreateTableScreen .outer-row { padding: 0 2 0 0; }
+    CreateTableScreen .rules-row { padding: 0 2 0 0; }
     CreateTableScreen NewTableForm { height: 1fr; }
-    CreateTableScreen NewTableForm > #options { height: 1fr; }
+    CreateTableScreen NewTableForm > #options { height: 1fr; scrollbar-gutter: stable; }
     CreateTableScreen #create-msg { height: auto; color: $error; }
     CreateTableScreen #create-about { height: auto; color: $text-muted; }
     CreateTableScreen #create-buttons { height: 3; }
@@ -78,10 +80,13 @@ class CreateTableScreen(ModalScreen[Any]):
         with Vertical():
             yield Static("New table 新牌桌   (Tab: next field · Ctrl-S: create 创建 · Esc: "
                          "cancel 取消)", markup=False)
-            with Horizontal(classes="row"):
+            # every field starts in one column: the rows above the options keep the room
+            # the options' scroll bar takes (.outer-row), whether it shows or not
+            with Horizontal(classes="row outer-row"):
                 yield Label("Table name 牌桌名")
                 yield Input(self.initial_name, id="create-name", max_length=24)
             yield NewTableForm(self.initial_rules, extra_rows=self._level_rows,
+                               rules_class="row rules-row",
                                notes={f"bot-{i}": BOT_NOTE for i in range(4)})
             yield Static("", id="create-msg", markup=False)
             with Horizontal(id="create-buttons"):

@@ -124,3 +124,67 @@ async def test_the_lobby_s_input_hint_is_whole_at_80_columns() -> None:
 
         assert cell_len(entry.placeholder) <= entry.content_region.width
         assert "watch NAME" in entry.placeholder and "Esc" in entry.placeholder
+
+
+def test_every_option_says_in_both_languages_what_it_does() -> None:
+    """Item 8: the words the form and the waiting screen show belong to the engine's specs."""
+    from engine.rulesets import RULESETS
+
+    for cls in RULESETS.values():
+        for spec in cls.options_spec:
+            assert spec.brief_en and spec.brief_zh, spec.key
+            assert spec.brief(None) == f"{spec.brief_en} · {spec.brief_zh}"
+
+
+async def test_the_new_table_form_says_what_each_option_does_and_lines_up() -> None:
+    """Item 8: each of the chosen ruleset's options has a line on what it does (Shangrao's
+    discard_wins too, seen before only in help). Item 9: every field of the form starts in
+    the same column, whether the options scroll (80×24) or not."""
+    from textual.widgets import Input, Label, Select
+
+    from engine.rulesets import RULESETS
+    from net.lobby import CreateTableScreen
+    from tests.test_net_stakes import lobby_app
+
+    for size in ((80, 24), (100, 60)):
+        app = lobby_app()
+        async with app.run_test(size=size) as pilot:
+            await pilot.press("ctrl+n")
+            await pilot.pause()
+            form = app.screen
+            assert isinstance(form, CreateTableScreen)
+            form.query_one("#create-rules", Select).value = "shangrao"
+            await pilot.pause()
+            await pilot.pause()
+            labels = " ".join(str(label.render()) for label in form.query(Label))
+            for spec in RULESETS["shangrao"].options_spec:
+                assert spec.brief(None) in labels.replace("\n", " "), spec.key
+            xs = {form.query_one("#create-name", Input).region.x,
+                  form.query_one("#create-rules", Select).region.x}
+            xs |= {field.region.x for field in form.query(Input) if field.id
+                   and field.id.startswith("opt-")}
+            assert len(xs) == 1, (size, xs)
+
+
+async def test_the_waiting_screen_lists_every_option_with_what_it_does(
+        tmp_path: object) -> None:
+    """Item 8: the waiting screen lists the ruleset's options, its value at this table and
+    what each does, within 80×24."""
+    from pathlib import Path
+
+    from engine.rulesets import RULESETS
+    from tests.test_room import HeldTable, app_at, shown
+    from tui.table_info import SeatInfo, TableInfo, TableState
+
+    ann, empty = SeatInfo("ann", True, True), SeatInfo("", False, False)
+    for rules in RULESETS:
+        info = TableInfo("fri", rules, (("hands_per_game", 4),), (ann, empty, empty, empty), 0,
+                         TableState.WAITING, 0, 4, stakes_possible=rules == "yichun")
+        app = app_at(HeldTable(0, info), Path(str(tmp_path)))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            text = shown(app)
+        for spec in RULESETS[rules].options_spec:
+            assert spec.brief(None) in text, (rules, spec.key, text)
+        assert "hands_per_game=4" in text
+        assert "S / Enter: start" in text  # the keys still on screen

@@ -22,6 +22,7 @@ from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Input, Static
 
+from engine.rulesets import RULESETS
 from tui import compat_textual
 from tui.app import MahjongApp, TableUpdated
 from tui.client import SharedTableClient, TableUpdate
@@ -53,6 +54,17 @@ def options_text(options: Iterable[tuple[str, Any]]) -> str:
         return str(value)
 
     return ", ".join(f"{k}={shown(v)}" for k, v in options)
+
+
+def option_lines(info: TableInfo) -> list[str]:
+    """Every option of the table's ruleset, with its value at this table and a word on what
+    it does (``discard_wins=off  win on a discard; the discarder pays all · 可点炮胡…``)."""
+    given = dict(info.options)
+    pairs = [(spec, given.get(spec.key, spec.default))
+             for spec in RULESETS[info.rules].options_spec]
+    width = max(len(options_text([(spec.key, value)])) for spec, value in pairs)
+    return [f"{options_text([(spec.key, value)]):<{width}}  {spec.brief(None)}"
+            for spec, value in pairs]
 
 
 def _lang(screen: Screen[Any]) -> str:
@@ -130,8 +142,9 @@ class WaitingScreen(InfoPanel):
             t.append(f"  {'ESWN'[i]} {'东南西北'[i]}  {who}{mark}\n")
         if info.spectators:
             t.append(f"\n  spectators 旁观: {info.spectators}\n")
-        opts = options_text(info.options) or "defaults 默认"
-        t.append(f"\n  options 选项: {opts}\n")
+        t.append("  options 选项:\n")
+        for line in option_lines(info):
+            t.append(f"    {line}\n")
         if info.stakes_possible:
             t.append(f"  {stakes_line(info)}\n")
         if self.client.spectating:  # a spectator's keys: no start, no allow
