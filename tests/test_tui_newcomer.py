@@ -157,3 +157,32 @@ async def test_the_waiting_screen_lists_computer_levels_only_for_empty_seats(
         await pilot.pause()
         text = shown(app)
         assert "a hard computer player" in text and text.count("normal") == 0
+
+
+async def test_a_chat_line_stays_inside_the_right_hand_column_at_80x24(
+        tmp_path: object) -> None:
+    """Item 9: a chat toast over the table keeps off the centre box's right border (it
+    covered the border and the caption of one's own discards)."""
+    from pathlib import Path
+
+    from textual.widgets._toast import Toast
+
+    from bench.bench_tui import ScriptedClient
+    from tui.app import MahjongApp
+    from tui.settings import Settings
+
+    for width in (80, 100, 120):
+        app = MahjongApp(ScriptedClient("gejiu", seed=1),
+                         Settings.load(Path(str(tmp_path)) / "s.json"), table_ready=True)
+        async with app.run_test(size=(width, 24), notifications=True) as pilot:
+            app.notify("p2: " + "a rather long chat line " * 3, markup=False)
+            toasts: list[Toast] = []
+            for _ in range(20):
+                await pilot.pause()
+                toasts = list(app.screen.query(Toast))
+                if toasts and toasts[0].region.width:
+                    break
+            assert toasts, "no toast shown"
+            region = toasts[0].region
+            side_w = min(30, 18 + (width - 80) // 4)  # tui.layout's right-hand column
+            assert region.x >= width - side_w and region.right <= width, (width, region)
