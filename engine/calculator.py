@@ -287,10 +287,11 @@ def check_possible(situation: Situation) -> None:
     counts = _tiles_in_play(situation)
     for k, c in enumerate(counts):
         if c > 4:
-            where = "the winners' tiles and melds" + (" and kongs" if situation.kongs else "")
+            where = "the winners' hands and melds" + (
+                " and the other seats' kongs" if any(situation.kongs.values()) else "")
             raise SituationError(
                 "wins",
-                f"{c} copies of {format_tiles([k])} in {where} (a tile has 4 copies)",
+                f"{c} copies of {format_tiles([k])} counting {where} (a tile has 4 copies)",
             )
     if situation.rules == "shangrao" and situation.wild is not None:
         wild = situation.wild
