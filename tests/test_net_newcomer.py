@@ -34,6 +34,7 @@ async def test_a_new_game_starts_when_every_seated_player_is_ready(
     await ann.wait_for("waiting for")
     assert "bob" in ann.text()
     await bob.wait_for("A new game is asked for")
+    assert "waiting for You" not in bob.text()  # the others, never oneself
     assert t.game_no == 1 and t.game is not None and t.game.is_over
     bob.send("\r")
     await until(lambda: t.game_no == 2, 5.0, "the new game")

@@ -33,8 +33,9 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "waiting_for": ("Waiting for {who}", "等待{who}"),
     "waiting_for_game": ("New game when all are ready: waiting for {who}",
                          "全员准备后开始新游戏：等待{who}"),
-    "game_asked": ("A new game is asked for: Enter to play again (waiting for {who})",
-                   "有人请求新游戏：按 Enter 再来一局（等待{who}）"),
+    "game_asked": ("A new game is asked for: Enter to play again",
+                   "有人请求新游戏：按 Enter 再来一局"),
+    "game_asked_also": (" (and waiting for {who})", "（也在等{who}）"),
     "tiles_left": ("{n} tiles", "{n}张"),
     # rulesets
     "wild": ("宝 wild {wild} (indicator {ind})", "宝 {wild}（翻开 {ind}）"),

@@ -353,7 +353,8 @@ def game_wait_text(update: TableUpdate, lang: str) -> str:
     waiting = update.waiting_for
     if not update.game_over or not waiting:
         return ""
-    who = ", ".join(named_seat(view.viewer, s, lang, update.names) for s in waiting)
-    if view.viewer is not None and view.viewer in waiting:
-        return tr(lang, "game_asked", who=who)
+    me = view.viewer
+    who = ", ".join(named_seat(me, s, lang, update.names) for s in waiting if s != me)
+    if me is not None and me in waiting:  # this player has not answered yet
+        return tr(lang, "game_asked") + (tr(lang, "game_asked_also", who=who) if who else "")
     return tr(lang, "waiting_for_game", who=who)
