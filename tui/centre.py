@@ -67,10 +67,10 @@ def centre_lines(update: TableUpdate, ui: UiState, me: int,
             "\0")
         lines.append([])
         lines.append([(h, "info"), *tile_pieces([kind], face), (tail, "info")])
-    if view.phase is Phase.ENDED and update.waiting_for and prompt is None:
+    others = [s for s in update.waiting_for if s != view.viewer]
+    if view.phase is Phase.ENDED and others and prompt is None:
         # the hand's result is closed here: the next hand waits for these players
-        who = ", ".join(named_seat(view.viewer, s, lang, update.names)
-                        for s in update.waiting_for)
+        who = ", ".join(named_seat(view.viewer, s, lang, update.names) for s in others)
         lines.append([])
         lines.extend(wrap_pieces([(tr(lang, "waiting_for", who=who), "info")], width))
     if ui.message:
