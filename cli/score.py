@@ -61,7 +61,7 @@ def batch_lines(lines: Iterable[str], as_json: bool = True, lang: str = "en") ->
             yield json.dumps({"error": f"line {n}: not JSON: {exc}"}, ensure_ascii=False)
             continue
         result = score_json(obj)
-        if as_json or "error" in result:
+        if as_json or ("error" in result and result.get("win") is not False):
             yield json.dumps(result, ensure_ascii=False)
         else:
             yield _one_line_text(obj, lang)

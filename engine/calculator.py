@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from engine.melds import Meld
+from engine.melds import Meld, MeldType
 from engine.rulesets import RULESETS
 from engine.scoring import NotAWinError, SituationError, score
 from engine.situation import (
@@ -23,7 +23,7 @@ from engine.situation import (
     Win,
     WinMethod,
 )
-from engine.tiles import Kind, TileParseError, format_tiles, next_kind, parse_tiles
+from engine.tiles import NUM_KINDS, Kind, TileParseError, format_tiles, next_kind, parse_tiles
 
 TOP_FIELDS: Final = frozenset(
     {"id", "rules", "options", "dealer", "wins", "kongs", "dice", "buyers", "lighters",
@@ -237,6 +237,105 @@ def parse_situation(obj: Mapping[str, Any]) -> Situation:
     )
 
 
+def _shared_winning_tile(situation: Situation) -> bool:
+    """True when the wins are on one discarded or robbed tile: several winners then hold the
+    same physical winning tile, so it is counted once."""
+    return bool(situation.wins) and situation.wins[0].how in (
+        WinMethod.DISCARD, WinMethod.ROB_KONG, WinMethod.EARTHLY,
+    ) and situation.wins[0].from_seat is not None
+
+
+def _tiles_in_play(situation: Situation) -> list[int]:
+    """Copies of each kind the situation puts on the table: every winner's concealed tiles and
+    melds, each winning tile once, and every other seat's kongs (a robbed 补杠's fourth tile is
+    the winning tile itself)."""
+    counts = [0] * NUM_KINDS
+    for w in situation.wins:
+        if w.how is WinMethod.POND:
+            held: tuple[Kind, ...] = situation.pond or ()
+        else:
+            held = w.hand
+        for k in held:
+            counts[k] += 1
+        for m in w.melds:
+            for k in m.tiles:
+                counts[k] += 1
+    for melds in situation.kongs.values():
+        for m in melds:
+            for k in m.tiles:
+                counts[k] += 1
+    tiles = [w.tile for w in situation.wins if w.tile is not None and w.how is not WinMethod.POND]
+    if _shared_winning_tile(situation) and tiles:
+        first = situation.wins[0]
+        robbed = first.how is WinMethod.ROB_KONG and any(
+            m.type is MeldType.BGANG and m.kind == first.tile
+            for m in situation.kongs.get(first.from_seat or 0, ())
+        )
+        tiles = [] if robbed else tiles[:1]
+    for k in tiles:
+        counts[k] += 1
+    return counts
+
+
+def _held_wilds(win: Win, wild: Kind) -> int:
+    return sum(1 for k in win.hand if k == wild) + (1 if win.tile == wild else 0)
+
+
+def check_possible(situation: Situation) -> None:
+    """Refuse a situation no table can reach, naming the contradiction: the calculator is typed
+    in by hand, and an impossible situation would otherwise be settled and paid."""
+    counts = _tiles_in_play(situation)
+    for k, c in enumerate(counts):
+        if c > 4:
+            where = "the winners' hands and melds" + (
+                " and the other seats' kongs" if any(situation.kongs.values()) else "")
+            raise SituationError(
+                "wins",
+                f"{c} copies of {format_tiles([k])} counting {where} (a tile has 4 copies)",
+            )
+    if situation.rules == "shangrao" and situation.wild is not None:
+        wild = situation.wild
+        held = sum(_held_wilds(w, wild) for w in situation.wins)
+        flown = sum(situation.flown.values())
+        if held + flown > 4:
+            raise SituationError(
+                "flown",
+                f"{held} wild(s) {format_tiles([wild])} held by the winners and {flown} flown: "
+                "only four wilds exist",
+            )
+        for i, w in enumerate(situation.wins):
+            n = _held_wilds(w, wild)
+            f = situation.flown.get(w.seat, 0)
+            seat = SEAT_LETTERS[w.seat]
+            if w.seat not in situation.got:  # not told: only four wilds must be told (四个宝)
+                if n + f == 4:
+                    raise SituationError(
+                        f"got.{seat}",
+                        f"wins[{i}] holds {n} and flew {f} wild(s) {format_tiles([wild])}: {seat} "
+                        "received all four, so got must say 4 (四个宝 Four wilds)",
+                    )
+                continue
+            received = situation.got[w.seat]
+            if n + f > received:
+                flew = f" and flew {f}" if f else ""
+                raise SituationError(
+                    f"got.{seat}",
+                    f"wins[{i}] holds {n} wild(s) {format_tiles([wild])}{flew} but got.{seat} "
+                    f"says {seat} received {received}",
+                )
+    if situation.rules == "yichun":
+        for i, w in enumerate(situation.wins):
+            if w.how in (WinMethod.HEAVENLY, WinMethod.EARTHLY):
+                for konger, melds in situation.kongs.items():
+                    if melds:
+                        name = "天糊" if w.how is WinMethod.HEAVENLY else "地糊"
+                        raise SituationError(
+                            f"kongs.{SEAT_LETTERS[konger]}",
+                            f"wins[{i}] is {w.how.value} ({name}), which comes before any "
+                            "claim or kong by another seat",
+                        )
+
+
 def _party(p: int | str) -> str:
     return SEAT_LETTERS[p] if isinstance(p, int) else p
 
@@ -269,7 +368,10 @@ def settlement_to_json(s: Settlement, situation: Situation | None = None) -> dic
 
 
 def not_a_win_json(err: NotAWinError) -> dict[str, Any]:
-    return {"win": False, "field": err.field, "message": f"does not win: {err}"}
+    """A declared win that does not win is a refused situation: an ``error`` like any other
+    (so a batch reader needs one test), with ``win: false`` and the field to tell it apart."""
+    message = f"does not win: {err}"
+    return {"error": message, "win": False, "field": err.field, "message": message}
 
 
 def render_text(s: Settlement, lang: str = "en", situation: Situation | None = None) -> str:
@@ -318,12 +420,14 @@ def render_not_a_win(err: NotAWinError, lang: str = "en") -> str:
 def score_object(obj: Mapping[str, Any]) -> tuple[Situation, Settlement]:
     """parse + score; raises :class:`SituationError` / :class:`NotAWinError`."""
     situation = parse_situation(obj)
+    check_possible(situation)
     return situation, score(situation)
 
 
 def score_json(obj: Mapping[str, Any]) -> dict[str, Any]:
-    """One batch result: the settlement, ``{"win": false, ...}`` for a hand that does not win,
-    or ``{"error": ...}`` for malformed input. An ``id`` in the input is echoed."""
+    """One batch result: the settlement, or ``{"error": ...}`` for a refused situation
+    (malformed, impossible, or a declared win that does not win: then also ``"win": false``).
+    An ``id`` in the input is echoed."""
     out: dict[str, Any] = {}
     if isinstance(obj, Mapping) and "id" in obj:
         out["id"] = obj["id"]

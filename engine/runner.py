@@ -4,8 +4,10 @@
 sessions) run a table the same way: computer players act after a short pause, a human's turn
 and claim window run on a timer whose expiry plays a safe action, a dropped player's seat waits
 out a grace period before a computer plays it, a player who lets his turn's timer run out
-twice in a row counts as away (his timer shrinks until he presses a key), and a finished hand
-waits until every present player is ready (or the result screen's time is up).
+twice in a row counts as away (his timer shrinks until he presses a key), a finished hand
+waits until every present player is ready (or the result screen's time is up), and a finished
+game starts again once a seated player asks and every other present player is ready too (or
+the game-over screen's time, counted from the first ask, is up).
 :class:`TableRunner` holds those rules and their deadlines; it never reads a clock and never
 waits. Its owner asks :meth:`TableRunner.step` what is due at time ``now`` and gets one
 :class:`Step`: a computer player's move, a timer's expiry, the next hand, or the time to ask
@@ -37,6 +39,9 @@ class Pace:
     # turn-timer expiries in a row after which a seated player counts as away; None: never
     idle_after: int | None = 2
     idle_seconds: float = 1.0  # an away player's timer (his turn is played as expiry plays)
+    # once a seated player asked for a new game, the others have this long to be ready too;
+    # None: as long as it takes
+    next_game_seconds: float | None = 120.0
 
 
 @dataclass(frozen=True)
@@ -83,7 +88,13 @@ class NextHand:
     """Every present player is ready (or the result screen's time is up): deal the next hand."""
 
 
-Step = Wait | BotMove | Expire | NextHand
+@dataclass(frozen=True)
+class NextGame:
+    """The game is over, a seated player asked for another and every present player is ready
+    (or the game-over screen's time is up): start a new game."""
+
+
+Step = Wait | BotMove | Expire | NextHand | NextGame
 
 
 @dataclass
@@ -95,7 +106,11 @@ class TableRunner:
     timer_total: dict[int, float] = field(default_factory=dict)  # that timer's full length
     timeouts: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # expiries in a row
     ready: set[int] = field(default_factory=set)  # seats ready for the next hand
+    game_ready: set[int] = field(default_factory=set)  # seats that asked for a new game
+    game_asked_at: float | None = None  # when the first of them asked
     hand_ended_at: float | None = None
+    # who was present at the last step: whom the table waits for, between hands and games
+    present: tuple[bool, bool, bool, bool] = (False, False, False, False)
     _paced: tuple[int, int, float] | None = None  # (hand id, version, due) of a bot's pause
     _ended: int | None = None  # id of the hand ``hand_ended_at`` belongs to
 
@@ -105,6 +120,7 @@ class TableRunner:
         """What the table does at ``now``. Asking twice at the same time gives the same answer;
         a human's timer starts the first time it is asked for once no computer acts first."""
         hand = game.hand if game is not None else None
+        self.present = (seats[0].present, seats[1].present, seats[2].present, seats[3].present)
         if game is None or hand is None or not watched:
             return Wait(None)  # no game, or nobody to see it: the table sleeps
         if hand.is_over:
@@ -137,17 +153,50 @@ class TableRunner:
         return Wait(min(wakes) if wakes else None)
 
     def _between(self, game: Game, hand: Hand, now: float, seats: Sequence[SeatState]) -> Step:
-        if game.is_over:
-            return Wait(None)  # a new game is started by someone, not by the clock
         if self._ended != id(hand):
             self.hand_over(hand, now)
-        if all(s in self.ready or not seats[s].present or self.idle(s) for s in range(4)):
+        if game.is_over:
+            return self._next_game(now)
+        if not self.waiting_for(game):
             return NextHand()
         if self.pace.next_hand_seconds is None:
             return Wait(None)
         ended = self.hand_ended_at if self.hand_ended_at is not None else now
         due = ended + self.pace.next_hand_seconds
         return NextHand() if now >= due else Wait(due)
+
+    def _next_game(self, now: float) -> Step:
+        if self.game_asked_at is None:
+            return Wait(None)  # a new game is asked for by someone, not by the clock
+        if not self.waiting_for_game():
+            return NextGame()
+        if self.pace.next_game_seconds is None:
+            return Wait(None)
+        due = self.game_asked_at + self.pace.next_game_seconds
+        return NextGame() if now >= due else Wait(due)
+
+    def _waits_on(self, seat: int, ready: set[int]) -> bool:
+        return self.present[seat] and seat not in ready and not self.idle(seat)
+
+    def waiting_for(self, game: Game | None) -> tuple[int, ...]:
+        """The present players the table waits for now: between hands those not ready for the
+        next hand, after the game those not ready for a new one once someone asked for it;
+        () while a hand is played or nobody has asked."""
+        hand = game.hand if game is not None else None
+        if game is None or hand is None or not hand.is_over:
+            return ()
+        if game.is_over:
+            return self.waiting_for_game() if self.game_asked_at is not None else ()
+        return tuple(s for s in range(4) if self._waits_on(s, self.ready))
+
+    def waiting_for_game(self) -> tuple[int, ...]:
+        return tuple(s for s in range(4) if self._waits_on(s, self.game_ready))
+
+    def ask_new_game(self, seat: int, now: float) -> None:
+        """The player of ``seat`` asked for a new game after the last one ended at ``now``."""
+        self.game_ready.add(seat)
+        if self.game_asked_at is None:
+            self.game_asked_at = now
 
     def timer_for(self, ruleset: Ruleset, phase: Phase) -> int:
         """The table option's seconds for ``phase``'s timer (0: none)."""
@@ -200,6 +249,8 @@ class TableRunner:
         self.hand_ended_at = None
         self.deadlines.clear()
         self.ready.clear()
+        self.game_ready.clear()
+        self.game_asked_at = None
         self._paced = None
 
     def reset_timers(self) -> None:

@@ -8,6 +8,7 @@ both import it from here, and neither imports the other for it.
 
 from __future__ import annotations
 
+import difflib
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -52,12 +53,31 @@ class Command:
 
 
 class CommandError(ValueError):
-    """A refused command. ``shown``: the session prints the message (a join or watch command
-    with bad arguments); otherwise the channel is refused."""
+    """A refused command. ``shown``: the session prints the message and exits with status 2
+    (any mistyped command); otherwise the channel is refused (a file-transfer client's)."""
 
     def __init__(self, message: str, shown: bool = False) -> None:
         super().__init__(message)
         self.shown = shown
+
+
+COMMANDS = ("join", "watch", "lobby", "stats", "help")
+# file-transfer and repository clients speak a protocol on the channel: text would only
+# confuse them, so their requests are refused outright
+PROTOCOL_COMMANDS = frozenset({"scp", "sftp", "sftp-server", "internal-sftp", "rsync",
+                               "git-upload-pack", "git-receive-pack", "git-upload-archive"})
+
+
+def mistyped(problem: str) -> CommandError:
+    """A command line the server cannot read, refused with what was wrong and the commands,
+    as ``help`` prints them (the session exits with status 2)."""
+    return CommandError(f"{problem}\n\nThe commands 命令:\n\n{HELP_TEXT}", shown=True)
+
+
+def unknown_command(head: str) -> CommandError:
+    close = difflib.get_close_matches(head.lower(), COMMANDS, n=1)
+    hint = f" (did you mean {close[0]}? 是不是 {close[0]}？)" if close else ""
+    return mistyped(f"unknown command {head[:30]!r} 未知命令{hint}")
 
 
 JOIN_USAGE = ("join NAME [--rules yichun|shangrao|gejiu] [--option KEY=VALUE ...] "
@@ -109,9 +129,13 @@ def parse_command(text: str | None) -> Command:
     try:
         words = shlex.split(text)
     except ValueError as exc:
-        raise CommandError(str(exc)) from None
+        raise mistyped(f"cannot read the command line: {exc} 命令无法解析") from None
     head, rest = words[0], words[1:]
-    if head in ("stats", "help") and not rest:
+    if head.rsplit("/", 1)[-1] in PROTOCOL_COMMANDS:
+        raise CommandError("not a file server")
+    if head in ("stats", "help"):
+        if rest:
+            raise mistyped(f"{head} takes no arguments, got {' '.join(rest)[:30]!r} 不带参数")
         return Command(head)
     if head == "lobby" or head.partition("=")[0] in ("--lang", "-l"):
         # the lobby, perhaps in a language: "lobby --lang zh" (ssh reads a --lang right after
@@ -124,7 +148,7 @@ def parse_command(text: str | None) -> Command:
             raise CommandError("usage: lobby [--lang zh|en] 用法", shown=True)
         return Command("lobby", lang=lang_value(value if eq else args[1]))
     if head not in ("join", "watch"):
-        raise CommandError("unknown command")
+        raise unknown_command(head)
     if not rest:
         raise CommandError(f"usage: {JOIN_USAGE} · watch NAME [--lang zh|en]", shown=True)
     name, extra = table_name(rest[0]), rest[1:]

@@ -59,11 +59,13 @@ class CreateTableScreen(ModalScreen[Any]):
                                    border: round $accent; background: $surface;
                                    padding: 0 1; }
     CreateTableScreen .row { height: 3; }
-    CreateTableScreen .row > Label { width: 38; max-width: 45%; padding: 1 1 0 0; }
-    CreateTableScreen .row > Input { width: 1fr; }
-    CreateTableScreen .row > Select { width: 1fr; }
+    CreateTableScreen .row > Label { width: 1fr; padding: 0 1 0 0; }
+    CreateTableScreen .row > Input { width: 20; }
+    CreateTableScreen .row > Select { width: 20; }
+    CreateTableScreen .outer-row { padding: 0 2 0 0; }
+    CreateTableScreen .rules-row { padding: 0 2 0 0; }
     CreateTableScreen NewTableForm { height: 1fr; }
-    CreateTableScreen NewTableForm > #options { height: 1fr; }
+    CreateTableScreen NewTableForm > #options { height: 1fr; scrollbar-gutter: stable; }
     CreateTableScreen #create-msg { height: auto; color: $error; }
     CreateTableScreen #create-about { height: auto; color: $text-muted; }
     CreateTableScreen #create-buttons { height: 3; }
@@ -78,10 +80,13 @@ class CreateTableScreen(ModalScreen[Any]):
         with Vertical():
             yield Static("New table 新牌桌   (Tab: next field · Ctrl-S: create 创建 · Esc: "
                          "cancel 取消)", markup=False)
-            with Horizontal(classes="row"):
+            # every field starts in one column: the rows above the options keep the room
+            # the options' scroll bar takes (.outer-row), whether it shows or not
+            with Horizontal(classes="row outer-row"):
                 yield Label("Table name 牌桌名")
                 yield Input(self.initial_name, id="create-name", max_length=24)
             yield NewTableForm(self.initial_rules, extra_rows=self._level_rows,
+                               rules_class="row rules-row",
                                notes={f"bot-{i}": BOT_NOTE for i in range(4)})
             yield Static("", id="create-msg", markup=False)
             with Horizontal(id="create-buttons"):
@@ -174,6 +179,7 @@ class LobbyApp(ServerSide, App[Any]):
             legacy_windows=False, force_terminal=True, safe_box=False, soft_wrap=False,
         )
         self.seat_client = None
+        self._full_told = ""  # the full table the message line said Enter would watch
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -182,8 +188,9 @@ class LobbyApp(ServerSide, App[Any]):
                 yield Static(self._content(), id="tables")
             yield Static(self._help(), id="help")
             yield Static("", id="msg")
-            yield Input(placeholder="table name [yichun|shangrao|gejiu] [key=value ...] · "
-                        "new · watch NAME · Esc: quit 退出", id="entry", max_length=120)
+            # whole at 80 columns (the rulesets' names are in the help above)
+            yield Input(placeholder="table name [rules] [key=value ...] · new · watch NAME · "
+                        "Esc: quit 退出", id="entry", max_length=120)
 
     def on_mount(self) -> None:
         self.set_interval(1.0, self._refresh)
@@ -288,6 +295,17 @@ class LobbyApp(ServerSide, App[Any]):
         if command.name == "watch" and not registry.exists(command.table):
             self.query_one("#msg", Static).update(Text(f"no table {command.table} 没有这个牌桌"))
             return
+        table = registry.tables.get(command.table) if command.name == "join" else None
+        if (table is not None and table.seat_of(self.account.id) is None
+                and all(seat.name for seat in table.info().seats)):
+            # a full table seats nobody new: say that its name makes one a watcher
+            if self._full_told != command.table:
+                self._full_told = command.table
+                self.query_one("#msg", Static).update(Text(
+                    f"{command.table} is full: Enter again to watch it, or type another "
+                    f"table 已满座：再按回车旁观，或换一张牌桌"))
+                return
+            command = Command("watch", command.table, lang=command.lang)
         self.exit(command)
 
     def action_create(self) -> None:

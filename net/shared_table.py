@@ -401,6 +401,22 @@ class SharedTable:
                                          self.stakes.results(game))
         self._changed()
 
+    def ask_new_game(self, index: int | None) -> Refusal | None:
+        """A seated player asks for a new game after the last one: it starts when every
+        present player has asked (or the game-over screen's time is up), as a hand does."""
+        if index is None:
+            return Refusal("seated_start")
+        if self.game is None or not self.game.is_over:
+            return self.start()
+        self.runner.ask_new_game(index, self.clock.now())
+        self.loop.kick()
+        self._publish()  # every screen says whom the table waits for
+        self._changed()
+        return None
+
+    def next_game(self) -> None:  # TableHost: everyone asked (or the time is up)
+        self.start()
+
     def ready(self, index: int | None) -> None:
         """A seat has seen the hand's result."""
         if index is not None:
@@ -634,8 +650,9 @@ class SeatClient:
 
     def new_game(self, rules: str, options: Mapping[str, Any],
                  seed: int | None) -> Refusal | None:
-        """At a shared table a new game keeps the table's rules (after a game is over)."""
-        return self.table.start()
+        """At a shared table a new game keeps the table's rules (after a game is over); it
+        starts when every present player has asked for it (:meth:`SharedTable.ask_new_game`)."""
+        return self.table.ask_new_game(self.seat_index)
 
     def set_paused(self, paused: bool) -> bool:
         return False  # the table does not wait for one small terminal: its timer runs on

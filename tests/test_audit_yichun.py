@@ -265,7 +265,7 @@ CASES: list[tuple[str, dict[str, Any], dict[str, int], str | None]] = [
     # --- §7.8 several winners ---------------------------------------------------------------------
     # three winners on N's discard; E's 大七 3 × 单钓 2 = 6 × 2 = 12; next dealer N (买庄).
     ("three-winners", sit(win("S", "123m 456m 789s EEE 5p", "5p", "discard", "N"),
-                          win("W", "234p 567p 789m SSS 5p", "5p", "discard", "N"),
+                          win("W", "234p 678p 789m SSS 5p", "5p", "discard", "N"),
                           win("E", "5p", "5p", "discard", "N",
                               ["peng 111s", "peng 222s", "peng 333s", "peng 444s"])),
      net(N=-16, S=2, W=2, E=12), "N"),

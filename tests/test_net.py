@@ -27,7 +27,7 @@ from testkit.ssh import (
     run_command,
     start_server,
 )
-from tests.support.waiting import until
+from tests.support.waiting import toast_says, until
 from tui.clock import ManualClock
 
 
@@ -100,9 +100,18 @@ async def test_help_stats_and_refused_commands(server: MahjongServer) -> None:
     assert r.exit_status == 0 and "join NAME" in str(r.stdout)
     r = await run_command(server.port, "ann", "stats")
     assert r.exit_status == 0 and "Leaderboard" in str(r.stdout)
-    for bad in ("ls -la", "sh -c id", "stats now", "scp -f x"):
-        with pytest.raises(asyncssh.ChannelOpenError):
+    for bad in ("scp -f x", "/usr/bin/rsync --server . x", "git-upload-pack 'x'"):
+        with pytest.raises(asyncssh.ChannelOpenError):  # a protocol client gets no text
             await run_command(server.port, "ann", bad)
+    # a mistyped command gets what was wrong and the commands, as help prints them (issue 24)
+    for bad, why in (("jion friday", "unknown command 'jion'"), ("ls -la", "'ls'"),
+                     ("stats now", "stats takes no arguments"), ("help me", "no arguments"),
+                     ("join 'friday", "cannot read")):
+        r = await run_command(server.port, "ann", bad)
+        assert r.exit_status == 2 and why in str(r.stdout), (bad, r.stdout)
+        assert "join NAME" in str(r.stdout) and "watch NAME" in str(r.stdout)
+    r = await run_command(server.port, "ann", "jion friday")
+    assert "did you mean join" in str(r.stdout)
     # a join or watch command with bad arguments gets the reason, and no table is made
     for bad, why in (("join", "usage"), ("join a;b", "bad table name"),
                      ("join t --rules yichun --option max_lighters=9", "at most 4"),
@@ -338,7 +347,7 @@ async def test_an_idle_player_is_played_at_once_until_a_key(make_server: MakeSer
     t = await seated(server, "dozy", 1)
     await until(lambda: t.game is not None, what="the start")
     await run_timers(t, clock, lambda: t.idle(0), "two expiries")
-    await c.wait_for("timer ran out twice")
+    await c.wait_for(toast_says("timer ran out twice"))
     assert t.info().seats[0].idle and not t.is_bot(0)  # his seat still, played by the timer
     lobby = await join(server, "look", new_key(), "lobby")  # the lobby says so too
     await lobby.wait_for("E:dozy(idle)")
@@ -691,12 +700,12 @@ async def test_options_on_the_command_line_and_stakes_by_keys(server: MahjongSer
     await until(lambda: t.game is not None, what="the start")
     assert t.game is not None and t.game.hand is not None
     assert [(s.name, s.backs) for s in t.game.hand.spectators] == [("wes", 1)]
-    await w.wait_for("本盘你押 S")
+    await w.wait_for(toast_says("本盘你押 S"))
     await play_by_keys(t, {0: a}, max_actions=600)
     assert t.game.hand.is_over and t.game.hand.settlement is not None
-    await w.wait_for("your stake")
+    await w.wait_for(toast_says("your stake"))
     net = t.game.hand.settlement.spectators.get("wes", 0)
-    await w.wait_for(f"输赢: {net:+d}")
+    await w.wait_for(toast_says(f"输赢: {net:+d}"))
     for c in (a, w, again):
         await c.close()
 

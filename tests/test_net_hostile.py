@@ -25,7 +25,7 @@ from testkit.ssh import (
     run_command,
     start_server,
 )
-from tests.support.waiting import until
+from tests.support.waiting import toast_says, until
 
 
 def app_sessions(srv: MahjongServer) -> list[Session]:
@@ -432,7 +432,7 @@ async def test_a_busy_chat_does_not_cover_the_table(make_server: MakeServer) -> 
             c.send(f"spam{i}-{n}\r")
             await c.wait_for(lambda t: "Enter: send" not in t)
     await until(lambda: len(table.chat_log) == 10, what="ten lines said")
-    await spammers[0].wait_for("too many chat lines")
+    await spammers[0].wait_for(toast_says("too many chat lines"))
     shown = player.text()
     assert sum("spam" in row for row in shown.splitlines()) <= 2, shown
     await player.wait_for(lambda t: "(+" in t and "spam" in t, 8)  # the rest counted

@@ -76,8 +76,8 @@ def test_several_winners_are_settled_in_play_order_after_the_source(
     wins and their transfers come in that order whatever the order of the input."""
     source = "N"
     wins = [{"seat": seat, "hand": hand, "tile": "4p", "how": how, "from": source}
-            for seat, hand in (("S", "123m 456p 789s 11s 56p"), ("E", "123m 456p 789s 11s 23p"),
-                               ("W", "123m 789p 789s 22s 44p"))]
+            for seat, hand in (("S", "123m 567p 789s 11s 56p"), ("E", "123m 567p 789s 11s 23p"),
+                               ("W", "123m 789p 789s 22s 35p"))]
     situation = {"rules": rules, "dealer": "E", "wins": wins, **extra}
     code, out, _ = run(["--json"], json.dumps(situation), monkeypatch)
     assert code == 0, out

@@ -307,6 +307,9 @@ class MahjongApp(App[None]):
 
     def apply_table_update(self, update: TableUpdate) -> None:
         self.update = update
+        for screen in self.screen_stack:
+            if isinstance(screen, GameResultScreen):
+                screen.show_waiting(update)
         if self.table_screen is not None:
             self.table_screen.apply_update(update)
         view = update.view

@@ -11,7 +11,7 @@ from tui.canvas import Canvas
 from tui.cells import Piece, clip_pieces, pieces_width, wrap_pieces
 from tui.client import TableUpdate
 from tui.faces import small
-from tui.i18n import seat_label, seat_wind, tr
+from tui.i18n import named_seat, seat_label, seat_wind, tr
 from tui.tile_pieces import tile_pieces, tile_style
 from tui.ui_state import UiState
 
@@ -67,6 +67,12 @@ def centre_lines(update: TableUpdate, ui: UiState, me: int,
             "\0")
         lines.append([])
         lines.append([(h, "info"), *tile_pieces([kind], face), (tail, "info")])
+    others = [s for s in update.waiting_for if s != view.viewer]
+    if view.phase is Phase.ENDED and others and prompt is None:
+        # the hand's result is closed here: the next hand waits for these players
+        who = ", ".join(named_seat(view.viewer, s, lang, update.names) for s in others)
+        lines.append([])
+        lines.extend(wrap_pieces([(tr(lang, "waiting_for", who=who), "info")], width))
     if ui.message:
         lines.append([(ui.message, "error")])
     if waits:

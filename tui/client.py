@@ -34,6 +34,8 @@ class TableUpdate:
     hands_per_game: int = 0
     game_over: bool = False
     names: tuple[str, str, str, str] = ("", "", "", "")  # player names ("" = default label)
+    # the present players the table waits for between hands, or for a new game once asked
+    waiting_for: tuple[int, ...] = ()
 
 
 UpdateCallback = Callable[[TableUpdate], None]

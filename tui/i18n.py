@@ -29,6 +29,13 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "buy_phase": ("Buying", "选择买不买"),
     "declare": ("塘子烂糊?", "塘子烂糊？"),
     "ended": ("Hand over", "本盘结束"),
+    "ended_waiting": ("Hand over: waiting for {n}", "本盘结束：等待{n}人"),
+    "waiting_for": ("Waiting for {who}", "等待{who}"),
+    "waiting_for_game": ("New game when all are ready: waiting for {who}",
+                         "全员准备后开始新游戏：等待{who}"),
+    "game_asked": ("A new game is asked for: Enter to play again",
+                   "有人请求新游戏：按 Enter 再来一局"),
+    "game_asked_also": (" (and waiting for {who})", "（也在等{who}）"),
     "tiles_left": ("{n} tiles", "{n}张"),
     # rulesets
     "wild": ("宝 wild {wild} (indicator {ind})", "宝 {wild}（翻开 {ind}）"),
@@ -43,6 +50,11 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "flag_ting": ("听 ready", "报听"),
     "flag_flown": ("飞宝×{n}", "飞宝×{n}"),
     "flag_dealer": ("庄 dealer", "庄"),
+    # the one-character forms a narrow side seat falls back on (flags are never dropped)
+    "flag_ting_short": ("听", "听"),
+    "flag_flown_short": ("飞{n}", "飞{n}"),
+    "flag_dealer_short": ("庄", "庄"),
+    "tiles_left_short": ("{n}t", "{n}张"),
     # prompts and keys
     "k_discard": ("Enter: discard {tile}", "Enter 打出 {tile}"),
     "k_fly": ("(飞宝: ×2 win or pay)", "（飞宝：输赢翻倍）"),
@@ -157,6 +169,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "game_tied": ("Level at the top: {who}", "并列第一：{who}"),
     "game_keys": ("Enter: new game · q: leave", "Enter 新游戏 · q 离开"),
     "drawn_short": ("drawn", "荒"),
+    "game_won_by": ("won by", "胡牌"),
+    "bot_name": ("bot", "电脑"),
     # new game / settings
     "ng_title": ("New game 新游戏", "新游戏"),
     "ng_rules": ("Ruleset 规则", "规则"),
@@ -264,6 +278,15 @@ def relative_name(viewer: int | None, seat: int, lang: str) -> str:
     if viewer is None:
         return ABSOLUTE["zh" if lang == "zh" else "en"][seat]
     return RELATIVE["zh" if lang == "zh" else "en"][(seat - viewer) % 4]
+
+
+def named_seat(viewer: int | None, seat: int, lang: str,
+               names: tuple[str, ...] = ()) -> str:
+    """The seat's label with its player's name, as the table shows them (``Left N wes``);
+    the label alone for one's own seat or a seat without a name."""
+    label = seat_label(viewer, seat, lang)
+    name = names[seat] if len(names) == 4 and seat != viewer else ""
+    return f"{label} {name}" if name else label
 
 
 def seat_label(viewer: int | None, seat: int, lang: str) -> str:

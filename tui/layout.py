@@ -14,6 +14,7 @@ top, 下家 (next player, who plays after you) on the RIGHT, yourself at the bot
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from rich.cells import cell_len
@@ -133,6 +134,10 @@ class TableRows:
             return c.frozen()
         size = (width, height)
         view = update.view
+        if view.phase is Phase.ENDED and len(update.totals) == 4:
+            # the hand is settled: each seat shows its score after it, as the result did
+            view = dataclasses.replace(view, seats=tuple(
+                dataclasses.replace(p, score=update.totals[p.seat]) for p in view.seats))
         ruleset = RULESETS[view.rules]
         lang, face = ui.lang, ui.face
         me = view.viewer if view.viewer is not None else 0
@@ -152,7 +157,8 @@ class TableRows:
 
         timer = timer_state(update, ui.now)
         status_key = (size, lang, me, view.rules, view.hand_no, update.hands_per_game,
-                      view.dealer, view.remaining, view.phase, view.my_move, view.current, timer)
+                      view.dealer, view.remaining, view.phase, view.my_move, view.current, timer,
+                      update.waiting_for)
         pitch = small_width(face) + 1
         per_row = max(1, centre_w // pitch)
         pond_rows = max(2, min(4, -(-24 // per_row)))
@@ -199,7 +205,8 @@ class TableRows:
         flags = tuple((p.bought, p.lighter) for p in seats) if ruleset.buy_phase else ()
         centre_key = (common, view.dice, view.wild, view.wild_indicator,
                       view.kong_tiles, view.doudizhu, flags, ui.prompt, view.last_discard,
-                      view.phase is Phase.ENDED, ui.message, waits,
+                      view.phase is Phase.ENDED, ui.message, waits, update.waiting_for,
+                      update.names if update.waiting_for else (),
                       ui.suggestion if ui.show_suggestion else None)
         parts.append(region("centre", centre_key, size,
                             lambda c: draw_centre(c, centre_lines(update, ui, me, waits,

@@ -31,6 +31,7 @@ from engine.runner import COMPUTER, HUMAN, Pace, SeatState, TableRunner
 from engine.table import Hand
 from tui.client import TableUpdate, UpdateCallback
 from tui.clock import SYSTEM_CLOCK, Clock
+from tui.i18n import tr
 from tui.refusal import Refusal
 from tui.settings import Settings
 from tui.table_loop import TableLoop, table_update
@@ -50,6 +51,7 @@ class LocalTable:
         players: Mapping[int, Player] | None = None,
         record_dir: Path | None = None,
         clock: Clock = SYSTEM_CLOCK,
+        bot_name: str = "bot",
     ) -> None:
         self.seat = seat
         self.clock = clock
@@ -63,10 +65,10 @@ class LocalTable:
         self.loop = TableLoop(self, self.runner, clock, name="local table")
         self._paused = False
         self._last: TableUpdate | None = None
-        # each computer seat named by its level ("hard"), as a server table names its players;
-        # the human's own seat is not named on its own screen
-        names = ["" if s == seat or s not in self.bots
-                 else str(getattr(self.bots[s], "level", "")) for s in range(4)]
+        # each computer seat named as one ("bot", "电脑": short enough for a side seat at
+        # 80×24), not by its level, which reads as a player called "normal"; the human's own
+        # seat is not named on its own screen
+        names = ["" if s == seat or s not in self.bots else bot_name for s in range(4)]
         self._names: tuple[str, str, str, str] = (names[0], names[1], names[2], names[3])
         self.record_dir = record_dir  # every finished hand's game record is appended there
         self.record_path: Path | None = None
@@ -159,6 +161,11 @@ class LocalTable:
         self.runner.new_hand()
         self._publish(force=True)
 
+    def next_game(self) -> None:
+        game = self.game
+        if game is not None:
+            self.new_game(game.ruleset.name, game.ruleset.options, None)
+
     def expired(self, seat: int) -> None:
         pass  # one player alone: nobody else to tell
 
@@ -224,7 +231,8 @@ def main(args: argparse.Namespace) -> int:
     players = {seat: make_player(level) for seat, level in zip((1, 2, 3), levels, strict=True)}
     data = getattr(args, "data", None)
     record_dir = (Path(data) if data else default_data_dir()) / "records"
-    table = LocalTable(bot_delay=settings.bot_delay, players=players, record_dir=record_dir)
+    table = LocalTable(bot_delay=settings.bot_delay, players=players, record_dir=record_dir,
+                       bot_name=tr(settings.lang, "bot_name"))
     app = MahjongApp(
         table,
         settings,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -38,6 +39,16 @@ def option_label(spec: OptionSpec, lang: str | None) -> str:
     if lang is None:
         return f"{spec.zh} {spec.key}"
     return f"{spec.zh} {spec.en}" if lang == "en" else spec.zh
+
+
+def option_label_text(spec: OptionSpec, lang: str | None) -> str | Text:
+    """The label a row shows: the lobby's bilingual form gives every option a second, dim
+    line on what it does, so a ruleset's options read without focusing each field."""
+    if lang is not None:
+        return option_label(spec, lang)
+    text = Text(option_label(spec, lang))
+    text.append("\n" + spec.brief(None), style="dim")
+    return text
 
 
 def option_about(spec: OptionSpec) -> str:
@@ -109,7 +120,7 @@ class NewTableForm(Vertical):
         for spec in self.specs:
             value = given.get(spec.key, spec.default)
             rows.append(Horizontal(
-                Label(option_label(spec, self.lang)),
+                Label(option_label_text(spec, self.lang)),
                 Input(field_text(value), id=f"opt-{spec.key}", max_length=INPUT_MAX),
                 classes=self.row_class))
         if self._extra_rows is not None:

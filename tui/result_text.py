@@ -19,9 +19,10 @@ from textual.markup import escape
 from engine.situation import ReasonPart
 from engine.tiles import Kind
 from engine.view import MeldView
+from tui.cells import fit_cells
 from tui.client import TableUpdate
 from tui.faces import Face, small, suit_class
-from tui.i18n import TEXT, seat_label, seat_wind, tr
+from tui.i18n import TEXT, named_seat, seat_label, seat_wind, tr
 from tui.rules_text import SUMMARIES
 from tui.ruleset_title import rules_title
 
@@ -72,6 +73,18 @@ def pad(text: str, cells: int) -> str:
 
 def seat_or_name(p: int | str, viewer: int | None, lang: str) -> str:
     return seat_label(viewer, p, lang) if isinstance(p, int) else str(p)
+
+
+NAME_CELLS = 12  # a player's name in a result, at most (cut with …)
+
+
+def who_named(update: TableUpdate, p: int | str, lang: str) -> str:
+    """A party of a result as the table names it: the seat and its player's name (cut to
+    :data:`NAME_CELLS`), or a spectator's name."""
+    if not isinstance(p, int):
+        return str(p)
+    names = tuple(fit_cells(n, NAME_CELLS) for n in update.names)
+    return named_seat(update.view.viewer, p, lang, names)
 
 
 def party(p: int | str, viewer: int | None, lang: str) -> str:
@@ -216,10 +229,10 @@ def hand_result_lines(update: TableUpdate, lang: str, face: Face,
         out.append(f"[b]{escape(tr(lang, 'res_draw'))}[/]")
     for w in settlement.wins:
         pattern = f"{w.pattern_zh} {w.pattern_en}" if lang == "en" else w.pattern_zh
-        who = seat_label(me, w.seat, lang)
+        who = who_named(update, w.seat, lang)
         head = tr(lang, "res_winner", who=who, pattern=pattern)
         if res.how is not None:
-            source = seat_label(me, res.from_seat, lang) if res.from_seat is not None else "?"
+            source = who_named(update, res.from_seat, lang) if res.from_seat is not None else "?"
             key = f"how_{res.how.value}"
             if res.from_seat is not None and res.from_seat == me and f"{key}_you" in TEXT:
                 key += "_you"  # "on your discard", not "on You E's discard"
@@ -238,22 +251,24 @@ def hand_result_lines(update: TableUpdate, lang: str, face: Face,
     out.append("")
     out.append(f"[b]{escape(tr(lang, 'res_transfers'))}[/]")
     for t in settlement.transfers:
-        line = "   " + tr(lang, "res_pays", payer=seat_or_name(t.payer, me, lang),
-                          payee=seat_or_name(t.payee, me, lang), amount=t.amount,
+        line = "   " + tr(lang, "res_pays", payer=who_named(update, t.payer, lang),
+                          payee=who_named(update, t.payee, lang), amount=t.amount,
                           why=readable_why(t.reason, face, lang))
         out.extend(escape(part) for part in wrap_plain(line, width, 6))
     if not settlement.transfers:
         out.append("   —")
     out.append("")
     out.append(f"[b]{escape(tr(lang, 'res_net'))} / {escape(tr(lang, 'res_totals'))}[/]")
+    parties = [who_named(update, s, lang) for s in range(4)]
+    col = max(8, *(cell_len(p) for p in parties), *(cell_len(n) for n in settlement.spectators))
     for s in range(4):
         net = settlement.seats[s]
-        out.append(f"   {pad(seat_label(me, s, lang), 8)} {net:+6d}   →  {update.totals[s]:+6d}")
+        out.append(f"   {pad(parties[s], col)} {net:+6d}   →  {update.totals[s]:+6d}")
     for name, v in settlement.spectators.items():
-        out.append(f"   {pad(name, 8)} {v:+6d}")
+        out.append(f"   {pad(name, col)} {v:+6d}")
     if settlement.next_dealer is not None:
         out.append("   " + escape(tr(lang, "res_next_dealer",
-                                     seat=seat_label(me, settlement.next_dealer, lang))))
+                                     seat=who_named(update, settlement.next_dealer, lang))))
     return out
 
 
@@ -262,7 +277,13 @@ def game_result_lines(update: TableUpdate, lang: str) -> list[str]:
     me = view.viewer  # None: a spectator, who names seats by their winds
     out = [f"[b $turn]{escape(tr(lang, 'game_title', rules=rules_title(view.rules, lang)))}[/]", ""]
     labels = [seat_label(me, s, lang) for s in range(4)]
-    out.append(" " * 8 + "".join(" " * max(0, 10 - cell_len(x)) + escape(x) for x in labels))
+    won_by = escape(tr(lang, "game_won_by"))
+    out.append(" " * 8 + "".join(" " * max(0, 10 - cell_len(x)) + escape(x) for x in labels)
+               + f"   {won_by}")
+    names = ["" if s == me or len(update.names) != 4 else fit_cells(update.names[s], 9)
+             for s in range(4)]
+    if any(names):  # the players' names under their seats, as the table shows them
+        out.append(" " * 8 + "".join(" " * max(0, 10 - cell_len(x)) + escape(x) for x in names))
     for h in update.history:
         who = " ".join(seat_wind(s, lang) for s in h.winners) or tr(lang, "drawn_short")
         row = pad(tr(lang, 'game_hand', n=h.hand_no), 8) + "".join(f"{v:>+10d}" for v in h.net)
@@ -271,7 +292,7 @@ def game_result_lines(update: TableUpdate, lang: str) -> list[str]:
     out.append(pad(tr(lang, 'res_totals'), 8) + totals)
     top = max(update.totals)
     best = [s for s in range(4) if update.totals[s] == top]
-    who = ", ".join(seat_label(me, s, lang) for s in best)
+    who = ", ".join(who_named(update, s, lang) for s in best)
     out.append("")
     key = "game_winner" if len(best) == 1 else "game_tied"
     out.append(f"[b $turn]{escape(tr(lang, key, who=who))}[/]")
@@ -323,3 +344,17 @@ def help_lines(rules: str, lang: str, bindings: Sequence[Binding],
     for line in (summary.payments_zh if lang == "zh" else summary.payments_en):
         out.append("   " + escape(line))
     return out
+
+
+def game_wait_text(update: TableUpdate, lang: str) -> str:
+    """Under the game result, once a seated player asked for a new game: whom it waits for
+    (and, to a player not yet ready, that Enter plays again); "" before anyone asked."""
+    view = update.view
+    waiting = update.waiting_for
+    if not update.game_over or not waiting:
+        return ""
+    me = view.viewer
+    who = ", ".join(named_seat(me, s, lang, update.names) for s in waiting if s != me)
+    if me is not None and me in waiting:  # this player has not answered yet
+        return tr(lang, "game_asked") + (tr(lang, "game_asked_also", who=who) if who else "")
+    return tr(lang, "waiting_for_game", who=who)

@@ -22,6 +22,7 @@ from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Input, Static
 
+from engine.rulesets import RULESETS
 from tui import compat_textual
 from tui.app import MahjongApp, TableUpdated
 from tui.client import SharedTableClient, TableUpdate
@@ -53,6 +54,17 @@ def options_text(options: Iterable[tuple[str, Any]]) -> str:
         return str(value)
 
     return ", ".join(f"{k}={shown(v)}" for k, v in options)
+
+
+def option_lines(info: TableInfo) -> list[str]:
+    """Every option of the table's ruleset, with its value at this table and a word on what
+    it does (``discard_wins=off  win on a discard; the discarder pays all · 可点炮胡…``)."""
+    given = dict(info.options)
+    pairs = [(spec, given.get(spec.key, spec.default))
+             for spec in RULESETS[info.rules].options_spec]
+    width = max(len(options_text([(spec.key, value)])) for spec, value in pairs)
+    return [f"{options_text([(spec.key, value)]):<{width}}  {spec.brief(None)}"
+            for spec, value in pairs]
 
 
 def _lang(screen: Screen[Any]) -> str:
@@ -122,14 +134,17 @@ class WaitingScreen(InfoPanel):
         t.append(f"Table 牌桌 {info.name}", style="bold")
         t.append(f"  ·  {info.rules}\n\n")
         for i, seat in enumerate(info.seats):
-            who = seat.name or "(empty 空位 — a computer player will sit here 电脑补位)"
+            # an empty seat's computer level, on its own line: not a list of four levels
+            # while four people sit
+            who = seat.name or (f"(empty 空位 — a {info.bot_levels[i]} computer player will "
+                                "sit here 电脑补位)")
             mark = "" if not seat.name or seat.connected else "  (away 离线)"
             t.append(f"  {'ESWN'[i]} {'东南西北'[i]}  {who}{mark}\n")
         if info.spectators:
             t.append(f"\n  spectators 旁观: {info.spectators}\n")
-        opts = options_text(info.options) or "defaults 默认"
-        t.append(f"\n  options 选项: {opts}\n")
-        t.append(f"  computer players 电脑: {' '.join(info.bot_levels)}\n")
+        t.append("  options 选项:\n")
+        for line in option_lines(info):
+            t.append(f"    {line}\n")
         if info.stakes_possible:
             t.append(f"  {stakes_line(info)}\n")
         if self.client.spectating:  # a spectator's keys: no start, no allow
@@ -284,6 +299,7 @@ class SharedTableApp(MahjongApp):
         self._stake_heard: tuple[int, int] | None = None  # (game, hand) of the last stake
         self._chat_unshown = 0  # chat lines heard since the last chat toast
         self._chat_timer: Timer | None = None
+        self._shown_game: int | None = None  # the game the table screen shows
 
     def _show_chat(self) -> None:
         """The latest chat line as a toast, at most one every ``CHAT_TOAST_GAP`` seconds (a
@@ -384,6 +400,7 @@ class SharedTableApp(MahjongApp):
         self.switch_screen(screen)
 
     def open_table(self) -> None:
+        self._shown_game = self.seat_client.game_no
         stack = self.screen_stack
         if len(stack) == 1 and isinstance(stack[0], WaitingScreen) and self.waiting is None:
             self._game_no += 1
@@ -403,6 +420,9 @@ class SharedTableApp(MahjongApp):
             self._close_waiting()
         if self.table_screen is None:  # the table was waiting when this session began
             self.open_table()
+        elif (not message.update.game_over and self._shown_game is not None
+              and self.seat_client.game_no != self._shown_game):
+            self._open_new_game()  # everyone asked for the new game: it is dealt
         super().on_table_updated(message)
 
     def apply_table_update(self, update: TableUpdate) -> None:
@@ -470,10 +490,19 @@ class SharedTableApp(MahjongApp):
 
     # --- a shared table's game ends: the next game keeps its rules -------------------------
     def show_new_game(self) -> None:
+        """Enter on the game result: this player asks for a new game, which starts when every
+        present player has (the game-over screen says whom it waits for meanwhile)."""
         error = self.seat_client.new_game(self.seat_client.info().rules, {}, None)
         if error is not None:
             self.notify(error.text(self.settings.lang), markup=False)
             return
+        if self.seat_client.state is not TableState.OVER or (
+                self.seat_client.game_no != self._shown_game):
+            self._open_new_game()
+
+    def _open_new_game(self) -> None:
+        """The table's new game started: every screen of the last one gives way to it."""
+        self._shown_game = self.seat_client.game_no
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self._game_no += 1

@@ -25,6 +25,7 @@ from tui.i18n import tr
 from tui.new_table import INPUT_MAX, NewTableForm
 from tui.result_text import (
     game_result_lines,
+    game_wait_text,
     help_lines,
     lines_content,
 )
@@ -75,7 +76,16 @@ class GameResultScreen(_Page):
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="page"):
             yield Static(markup(game_result_lines(self.update, self.lang)), id="game-result")
+            yield Static(game_wait_text(self.update, self.lang), id="game-wait", markup=False)
             yield Static(tr(self.lang, "game_keys"), classes="keys")
+
+    def show_waiting(self, update: TableUpdate) -> None:
+        """A shared table's new update after the game: whom the new game waits for."""
+        if not update.game_over:
+            return
+        self.update = update
+        if self.is_mounted:
+            self.query_one("#game-wait", Static).update(game_wait_text(update, self.lang))
 
     def action_new_game(self) -> None:
         self.mj.show_new_game()

@@ -19,20 +19,41 @@ from tui.ui_state import UiState
 INDEX_LABELS = "1234567890-=[]"
 
 
-def seat_flags(view: View, p: SeatPublic, lang: str) -> list[Piece]:
-    """The seat's flags after its name (dealer, bought, lighter, 听, flown)."""
+def seat_flags(view: View, p: SeatPublic, lang: str, short: bool = False) -> list[Piece]:
+    """The seat's flags after its name (dealer, bought, lighter, 听, flown); ``short``: their
+    one-character forms, for a line too narrow for the words."""
     out: list[Piece] = []
+    sfx = "_short" if short else ""
     if p.seat == view.dealer:
-        out.append((tr(lang, "flag_dealer"), "flag"))
+        out.append((tr(lang, "flag_dealer" + sfx), "flag"))
     if RULESETS[view.rules].buy_phase and p.bought is not None:
         out.append((tr(lang, "flag_buy" if p.bought else "flag_nobuy"), "flag"))
     if p.lighter:
         out.append((tr(lang, "flag_lighter"), "flag"))
     if p.ting:
-        out.append((tr(lang, "flag_ting"), "flag-em"))
+        out.append((tr(lang, "flag_ting" + sfx), "flag-em"))
     if p.flown:
-        out.append((tr(lang, "flag_flown", n=p.flown), "flag"))
+        out.append((tr(lang, "flag_flown" + sfx, n=p.flown), "flag"))
     return out
+
+
+def side_flag_line(view: View, p: SeatPublic, lang: str, width: int) -> list[Piece]:
+    """A side seat's second line: its tile count and every flag in ``width`` cells. Flags are
+    never dropped (a dealer's 庄 or a 报听 is what the player must see): the words give way to
+    one-character forms, then the spaces between flags, then the tile count."""
+    count = view.phase is not Phase.BUY  # nothing is dealt while buying
+    line: list[Piece] = []
+    for short, sep, count_key in ((False, " ", "tiles_left"), (True, " ", "tiles_left"),
+                                  (True, " ", "tiles_left_short"), (True, "", "tiles_left_short"),
+                                  (True, "", "")):
+        line = [(" " + tr(lang, count_key, n=_held(p)), "dim")] if count and count_key else []
+        for i, piece in enumerate(seat_flags(view, p, lang, short)):
+            if sep or i == 0:
+                line.append((" ", "text"))
+            line.append(piece)
+        if pieces_width(line) <= width:
+            break
+    return line
 
 
 def _held(p: SeatPublic) -> int:
@@ -102,14 +123,7 @@ def draw_side(
     if name:
         c.put(x + 1, top, fit_cells(name, score_x - x - 2), "text")
     c.put(score_x, top, score, "score")
-    line: list[Piece] = [(" " + tr(lang, "tiles_left", n=_held(p)), "dim")] if (
-        view.phase is not Phase.BUY) else []
-    for piece in seat_flags(view, p, lang):
-        line.append((" ", "text"))
-        line.append(piece)
-    while pieces_width(line) > w and len(line) > 1:
-        line.pop()
-    c.pieces(x0, top + 1, line)
+    c.pieces(x0, top + 1, side_flag_line(view, p, lang, w))
     y = top + 2
     for m in p.melds:
         pcs = meld_pieces(m, face, lang)

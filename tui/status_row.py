@@ -24,7 +24,9 @@ def draw_status_row(c: Canvas, update: TableUpdate, ui: UiState, me: int,
         tr(lang, "wall", n=view.remaining),
     ]
     if view.phase is Phase.ENDED:
-        turn = tr(lang, "ended")
+        # the others the next hand waits for (one's own Enter is what the result asks for)
+        waiting = sum(1 for s in update.waiting_for if s != view.viewer)
+        turn = tr(lang, "ended_waiting", n=waiting) if waiting else tr(lang, "ended")
     elif view.my_move and view.phase in (Phase.TURN, Phase.DECLARE):
         turn = tr(lang, "your_turn")
     elif view.phase in (Phase.TURN, Phase.DECLARE) and view.current is not None:

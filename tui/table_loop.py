@@ -18,7 +18,7 @@ from engine.actions import Action
 from engine.bots import Player
 from engine.expiry import expiry_action
 from engine.game import Game
-from engine.runner import BotMove, Expire, NextHand, SeatState, TableRunner, Wait
+from engine.runner import BotMove, Expire, NextGame, NextHand, SeatState, TableRunner, Wait
 from engine.view import build_view
 from tui.client import TableUpdate
 from tui.clock import SYSTEM_CLOCK, Clock
@@ -48,6 +48,9 @@ class TableHost(Protocol):
     def deal_next(self) -> None:
         """Deal the next hand (and tell the runner: :meth:`TableRunner.new_hand`)."""
 
+    def next_game(self) -> None:
+        """Start a new game with the same rules and options (every player asked for it)."""
+
     def expired(self, seat: int) -> None:
         """The timer of ``seat`` ran out and its expiry was played."""
 
@@ -72,6 +75,7 @@ def table_update(game: Game, runner: TableRunner, seat: int | None,
         hands_per_game=game.hands_per_game,
         game_over=game.is_over,
         names=names,
+        waiting_for=runner.waiting_for(game),
     )
 
 
@@ -153,6 +157,9 @@ class TableLoop:
             return
         if isinstance(step, NextHand):
             host.deal_next()
+            return
+        if isinstance(step, NextGame):
+            host.next_game()
             return
         hand = game.hand
         stamp = (id(hand), hand.version)

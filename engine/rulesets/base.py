@@ -68,6 +68,18 @@ class OptionSpec:
     minimum: int | None = None
     maximum: int | None = None
     allow_none: bool = False  # None = unlimited / off
+    # a few words on what the option does, for the lists that show every option at once
+    # (the new-table form, the waiting room): English, Chinese
+    brief_en: str = ""
+    brief_zh: str = ""
+
+    def brief(self, lang: str | None) -> str:
+        """What the option does in a few words: in ``lang``, or both (``None``)."""
+        if lang == "en":
+            return self.brief_en
+        if lang == "zh":
+            return self.brief_zh
+        return f"{self.brief_en} · {self.brief_zh}"
 
     def check(self, value: Any) -> int | bool | None:
         if self.allow_none and isinstance(value, str) and value.strip().lower() in UNLIMITED:
@@ -179,12 +191,14 @@ class BotProfile:
 
 
 COMMON_OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec("base_point", 1, "Base point: every payment is multiplied by it", "底分", 1, 10000),
-    OptionSpec("hands_per_game", 8, "Hands in a game", "每局盘数", 1, 1000),
+    OptionSpec("base_point", 1, "Base point: every payment is multiplied by it", "底分", 1, 10000,
+               brief_en="every payment × this", brief_zh="每笔支付乘以底分"),
+    OptionSpec("hands_per_game", 8, "Hands in a game", "每局盘数", 1, 1000,
+               brief_en="hands in one game", brief_zh="一局打几盘"),
     OptionSpec("turn_seconds", 30, "Turn timer in seconds (0 = none)", "出牌时限（秒，0=不限）",
-               0, 3600),
+               0, 3600, brief_en="seconds for a turn, 0 = no timer", brief_zh="出牌限时"),
     OptionSpec("claim_seconds", 8, "Claim window in seconds (0 = none)", "吃碰时限（秒，0=不限）",
-               0, 600),
+               0, 600, brief_en="seconds to claim, 0 = none", brief_zh="吃碰胡限时"),
 )
 
 

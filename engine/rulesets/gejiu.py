@@ -28,6 +28,7 @@ class Gejiu(Ruleset):
         OptionSpec(
             "first_roller", 0, "Seat that rolls for the first dealer (0 = E … 3 = N) [A-G22]",
             "定庄掷骰者（0东 1南 2西 3北）", 0, 3,
+            brief_en="rolls for first dealer: 0=E…3=N", brief_zh="掷骰定庄",
         ),
     )
     kong_tiles: ClassVar[bool] = True

@@ -21,6 +21,7 @@ class Shangrao(Ruleset):
             "discard_wins", False,
             "Wins on a discard (the discarder pays for all three) [A-S1]",
             "可以点炮胡（放炮者包三家）",
+            brief_en="wins on a discard; discarder pays", brief_zh="可点炮胡",
         ),
     )
     robs_added_kong: ClassVar[bool] = True

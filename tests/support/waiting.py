@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -30,3 +31,16 @@ async def until(cond: Callable[[], Any], timeout: float = 10.0, what: str = "con
         turns += 1
         if turns >= 20:
             delay = min(0.01, max(delay * 2, 0.0005))
+
+
+def toast_says(words: str) -> Callable[[str], bool]:
+    """A screen predicate: ``words`` are in a notice (a toast, ``▌``-bordered, in the narrow
+    right-hand column, where a notice wraps over several rows) or anywhere on one row."""
+    def seen(text: str) -> bool:
+        # a notice's row is its text after the border, up to the table showing past its end
+        rows = [re.split(r"\s{2,}", row.split("▌", 1)[1].strip())[0]
+                for row in text.splitlines() if "▌" in row]
+        joined = " ".join(rows)
+        return words in text or words in joined or words in joined.replace(" ", "")
+
+    return seen
