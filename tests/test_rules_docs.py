@@ -26,16 +26,26 @@ A block, one fact a line (the pages explain the notation to players):
 
 from __future__ import annotations
 
+import io
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
+from textual.containers import VerticalScroll
 
 from engine.calculator import score_object
 from engine.rulesets import RULESETS
 from engine.rulesets.base import OptionSpec
+from tui.app import MahjongApp
+from tui.local import LocalTable
+from tui.rules_page import RulesPage, rules_page
+from tui.screens import HelpScreen
+from tui.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ROOT / "docs" / "rules"
@@ -219,3 +229,85 @@ def test_every_option_is_named_with_its_default_and_range(rules: str, lang: str)
         for bound in (spec.minimum, spec.maximum):
             if bound is not None:
                 assert str(bound) in values, f"{spec.key}: the range names {bound}"
+
+
+# --- the in-game help opens the page -------------------------------------------------------
+
+
+def screen_text(app: Any) -> str:
+    """What the terminal shows, as plain text (as Textual's own screenshot renders it)."""
+    console = Console(width=app.size.width, height=app.size.height, file=io.StringIO(),
+                      record=True, legacy_windows=False, color_system=None)
+    console.print(app.screen._compositor.render_update(full=True))
+    return console.export_text()
+
+
+@asynccontextmanager
+async def help_open(rules: str, lang: str, tmp_path: Path) -> AsyncIterator[tuple[Any, Any]]:
+    """A ``play`` app at a ``rules`` table, 80×24, with ``?`` pressed."""
+    settings = Settings.load(tmp_path / "settings.json")
+    settings.lang = lang
+    app = MahjongApp(LocalTable(bot_delay=0, timers=False), settings, rules=rules, seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(100):
+            await pilot.pause()
+            if app.update is not None and app.table_screen is not None:
+                break
+        assert app.update is not None and app.update.view.rules == rules
+        await pilot.press("question_mark")
+        for _ in range(5):
+            await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        yield app, pilot
+
+
+async def test_help_on_a_gejiu_table_opens_its_page_with_the_doudizhu_section(
+        tmp_path: Path) -> None:
+    async with help_open("gejiu", "en", tmp_path) as (app, pilot):
+        scroll = app.screen.query_one("#help-scroll", VerticalScroll)
+        page = app.screen.query_one("#rules-page", RulesPage)
+        assert app.focused is scroll  # the arrows and PgUp/PgDn scroll at once
+        assert "Keys 按键" in screen_text(app)  # the keys first, as before
+        section = page.line_of("斗地主: following the dealer")
+        assert section is not None
+        await pilot.press("r")  # to the page
+        await pilot.pause()
+        assert scroll.scroll_y > 0 and "个旧 Gejiu mahjong" in screen_text(app)
+        top = scroll.scroll_y
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert scroll.scroll_y > top
+        await pilot.press("end")
+        await pilot.pause()
+        assert scroll.scroll_y == scroll.max_scroll_y and "first_roller" in screen_text(app)
+        scroll.scroll_to(y=page.virtual_region.y + section, animate=False)
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "斗地主: following the dealer" in shown and "landlord" in shown
+        await pilot.press("k")  # back to the keys
+        await pilot.pause()
+        assert scroll.scroll_y == 0
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_help_in_chinese_shows_the_chinese_page(tmp_path: Path) -> None:
+    async with help_open("gejiu", "zh", tmp_path) as (app, pilot):
+        page = app.screen.query_one("#rules-page", RulesPage)
+        for heading in ("个旧麻将", "谁付钱", "斗地主", "牌桌选项"):
+            assert page.line_of(heading) is not None, heading
+        await pilot.press("r")
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "个旧麻将" in shown and "云南红河个旧的打法" in shown
+        await pilot.press("question_mark")  # ? closes it again
+        await pilot.pause()
+        assert not isinstance(app.screen, HelpScreen)
+
+
+def test_the_page_is_found_for_every_ruleset_and_language() -> None:
+    for rules in RULESETS:
+        for lang in LANGS:
+            assert rules_page(rules, lang) == page(rules, lang)
+    assert rules_page("poker", "en") is None
