@@ -41,6 +41,8 @@ from textual.containers import VerticalScroll
 from engine.calculator import score_object
 from engine.rulesets import RULESETS
 from engine.rulesets.base import OptionSpec
+from net.server import MahjongServer
+from testkit.ssh import PtyClient, new_key
 from tui.app import MahjongApp
 from tui.local import LocalTable
 from tui.rules_page import RulesPage, rules_page
@@ -311,3 +313,24 @@ def test_the_page_is_found_for_every_ruleset_and_language() -> None:
         for lang in LANGS:
             assert rules_page(rules, lang) == page(rules, lang)
     assert rules_page("poker", "en") is None
+
+
+async def test_help_over_ssh_at_80x24_shows_the_page(server: MahjongServer) -> None:
+    """A player at a Shangrao table over SSH, in Chinese: ``?`` then ``r`` shows the page in a
+    terminal of 80×24, PgDn moves through it, Escape goes back to the table."""
+    c = PtyClient(80, 24)
+    await c.connect(server.port, "reader", new_key(),
+                    command="join docs --rules shangrao --lang zh")
+    await c.wait_for("开始")  # the waiting room: S starts the hand
+    c.send("s")  # computer players take the empty seats
+    await c.wait_for("上饶")
+    c.send("?")
+    await c.wait_for("按键")
+    c.send("r")
+    screen = await c.wait_for("上饶麻将")
+    assert "江西上饶的打法" in screen and screen.count("\n") == 23
+    c.send("\x1b[6~")  # PgDn
+    await c.wait_for("怎么读这一页")
+    c.send("\x1b")
+    await c.wait_for(lambda text: "上饶麻将" not in text and "按键" not in text)
+    await c.close()

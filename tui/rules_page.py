@@ -7,8 +7,8 @@ as ``tui/rulepages/`` (package data, see ``pyproject.toml``); a source checkout 
 
 :class:`RulesPage` draws a page with the Line API from lines rendered once per page and width
 and shared by every session of the process (Rich's Markdown, colours removed so the theme's
-apply): Textual's ``Markdown`` widget builds a widget per block and took most of a second of
-the one event loop that serves every table to open.
+apply): Textual's ``Markdown`` widget builds a widget per block, too slow to open on the one
+event loop that serves every table.
 """
 
 from __future__ import annotations
