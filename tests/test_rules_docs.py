@@ -334,3 +334,17 @@ async def test_help_over_ssh_at_80x24_shows_the_page(server: MahjongServer) -> N
     c.send("\x1b")
     await c.wait_for(lambda text: "上饶麻将" not in text and "按键" not in text)
     await c.close()
+
+
+def table_values(text: str) -> list[list[str]]:
+    """The numbers in the last cell of every table row (values, factors, fan, bonuses), in
+    order: the header and separator rows have none."""
+    rows = [line for line in text.splitlines() if line.startswith("|")]
+    return [re.findall(r"\d+", row.strip().strip("|").split("|")[-1]) for row in rows]
+
+
+@pytest.mark.parametrize("rules", list(RULESETS))
+def test_both_languages_state_the_same_values_in_their_tables(rules: str) -> None:
+    en, zh = table_values(page(rules, "en")), table_values(page(rules, "zh"))
+    assert sum(map(len, en)) >= 10
+    assert en == zh
