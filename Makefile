@@ -41,8 +41,12 @@ compat-check:
 	print('compat-check: guards that fell back:', ', '.join(f'{k} ({v})' for k, v in fell.items()) or 'none')"; \
 	"$$py" -m pytest -q -x -p no:randomly $(PYTEST_ARGS)
 
+# the address and port: `make serve HOST=0.0.0.0 PORT=2299` (set on the command line only, so a
+# HOST or PORT in the environment is never picked up by accident)
+HOST := 127.0.0.1
+PORT := 2222
 serve: $(STAMP)
-	$(BIN)/mahjong-ssh serve --host 127.0.0.1 --port 2222
+	$(BIN)/mahjong-ssh serve --host $(HOST) --port $(PORT)
 
 lint: $(STAMP)
 	$(BIN)/ruff check engine tui net cli tests bench testkit

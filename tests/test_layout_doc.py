@@ -1,7 +1,7 @@
-"""The README's Layout block is the import graph between the top-level packages: every arrow in
-it is a real import, no package imports another the block does not show, and every package of
-the repository has a row. A row for a package this checkout does not have yet (one another
-branch adds) is skipped, and checked once the package exists."""
+"""docs/development.md's Layout block is the import graph between the top-level packages:
+every arrow in it is a real import, no package imports another the block does not show, and
+every package of the repository has a row. A row for a package this checkout does not have yet
+(one another branch adds) is skipped, and checked once the package exists."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import grimp
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-README = ROOT / "README.md"
+LAYOUT_DOC = ROOT / "docs" / "development.md"  # the developers' page, not the README
 
 # ``name/   → dep dep   description``: the arrow and its targets (single spaces between them),
 # then two spaces or more before the description. A row without an arrow is a folder that is
@@ -30,9 +30,9 @@ class Row:
 
 
 def layout_rows(text: str) -> list[Row]:
-    """The rows of the first ``text`` block under the README's ``## Layout`` heading."""
+    """The rows of the first ``text`` block under the page's ``## Layout`` heading."""
     section = text.split("\n## Layout\n", 1)
-    assert len(section) == 2, "README.md has no '## Layout' section"
+    assert len(section) == 2, f"{LAYOUT_DOC.name} has no '## Layout' section"
     block = re.search(r"^```text\n(.*?)^```$", section[1], re.M | re.S)
     assert block is not None, "the Layout section has no ```text block"
     rows = []
@@ -47,7 +47,7 @@ def layout_rows(text: str) -> list[Row]:
     return rows
 
 
-ROWS = layout_rows(README.read_text(encoding="utf-8"))
+ROWS = layout_rows(LAYOUT_DOC.read_text(encoding="utf-8"))
 PACKAGES = {row.name: row for row in ROWS if row.package}
 
 
@@ -59,7 +59,8 @@ def absent(*names: str) -> str | None:
     """Why a check about ``names`` is skipped: the first that is not in this checkout yet."""
     for name in names:
         if not exists(name):
-            return (f"{name}/ is in the README's Layout but not in this checkout yet (another "
+            return (f"{name}/ is in the Layout of {LAYOUT_DOC.name} but not in this checkout "
+                    "yet (another "
                     "branch brings it): its row is checked once it exists")
     return None
 
@@ -101,7 +102,8 @@ def test_each_arrow_is_an_import(graph: grimp.ImportGraph, importer: str, import
     if (why := absent(importer, imported)) is not None:
         pytest.skip(why)
     assert imports(graph, importer, imported), \
-        f"the README shows {importer}/ → {imported}/, but {importer} never imports {imported}"
+        f"{LAYOUT_DOC.name} shows {importer}/ → {imported}/, but {importer} never imports " \
+        f"{imported}"
 
 
 @pytest.mark.parametrize("importer", sorted(PACKAGES))
@@ -110,5 +112,6 @@ def test_no_import_the_layout_does_not_show(graph: grimp.ImportGraph, importer: 
         pytest.skip(why)
     unshown = {name for name in PACKAGES if name != importer and exists(name)
                and name not in PACKAGES[importer].deps and imports(graph, importer, name)}
-    assert unshown == set(), f"{importer} imports {sorted(unshown)}, which the README's " \
-        f"Layout does not show ({importer}/ → {' '.join(sorted(PACKAGES[importer].deps))})"
+    assert unshown == set(), f"{importer} imports {sorted(unshown)}, which the Layout " \
+        f"of {LAYOUT_DOC.name} does not show " \
+        f"({importer}/ → {' '.join(sorted(PACKAGES[importer].deps))})"

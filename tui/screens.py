@@ -14,7 +14,15 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Input, Label, RadioButton, RadioSet, Static
+from textual.widgets import (
+    Button,
+    Checkbox,
+    Input,
+    Label,
+    RadioButton,
+    RadioSet,
+    Static,
+)
 
 from engine.rulesets import DEFAULT_RULES, OptionError
 from themes import THEME_NAMES
@@ -29,6 +37,7 @@ from tui.result_text import (
     help_lines,
     lines_content,
 )
+from tui.rules_page import MISSING, NAV, RulesPage, rules_page
 from tui.table_screen import TABLE_BINDINGS
 
 if TYPE_CHECKING:
@@ -95,8 +104,14 @@ class GameResultScreen(_Page):
 
 
 class HelpScreen(_Page):
+    """The keys, then the table's ruleset's rules page (``docs/rules/``), in one scroll.
+
+    The keys come first, so they stay one Home away; ``r`` jumps to the rules, ``k`` back."""
+
     BINDINGS = [  # noqa: RUF012
         Binding("escape,question_mark,q,f1", "close", "Close", id="help-close"),
+        Binding("r", "rules", "Rules 规则", id="help-rules", show=False),
+        Binding("k", "keys", "Keys 按键", id="help-keys", show=False),
     ]
 
     def __init__(self, rules: str) -> None:
@@ -108,12 +123,27 @@ class HelpScreen(_Page):
         lines = help_lines(self.rules, self.lang,
                            [*TABLE_BINDINGS, *self.mj.HELP_BINDINGS], keymap,
                            self.mj.settings.persistent)
-        with VerticalScroll(classes="page"):
+        lang = self.lang if self.lang in NAV else "en"
+        page = rules_page(self.rules, lang)
+        with VerticalScroll(classes="page", id="help-scroll"):
+            yield Static(NAV[lang], classes="keys")
             yield Static(markup(lines), id="help")
+            if page is None:
+                yield Static(MISSING[lang].format(rules=self.rules), id="rules-missing")
+            else:
+                yield RulesPage(page, id="rules-page")
             yield Static(tr(self.lang, "close"), classes="keys")
 
     def action_close(self) -> None:
         close_screen(self)
+
+    def action_rules(self) -> None:
+        for target in self.query("#rules-page, #rules-missing"):
+            self.query_one("#help-scroll", VerticalScroll).scroll_to_widget(
+                target, animate=False, top=True)
+
+    def action_keys(self) -> None:
+        self.query_one("#help-scroll", VerticalScroll).scroll_home(animate=False)
 
 
 class NewGameScreen(_Page):
