@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from cli.args import table_options
+from cli.progress import HandProgress
 from engine.bots import BasicPlayer
 from engine.game import Game
 from engine.record import RecordError, dumps, final_state, hand_lines, parse_lines, replay_lines
@@ -19,7 +21,10 @@ from engine.simulate import play_hand
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
         text = Path(args.file).read_text(encoding="utf-8")
-        hands = replay_lines(parse_lines(text))
+        lines = list(parse_lines(text))
+        total = sum(1 for obj in lines if obj.get("type") == "hand")
+        with HandProgress(total, "replay", quiet=args.quiet) as progress:
+            hands = replay_lines(_counted(lines, progress))
     except OSError as exc:
         print(f"error: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
@@ -61,6 +66,21 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return status
 
 
+def _counted(lines: Iterable[dict[str, Any]],
+             progress: HandProgress) -> Iterator[dict[str, Any]]:
+    """The record's lines, counting on ``progress`` each hand the replay has finished (at the
+    next hand's line, and at the end)."""
+    started = False
+    for obj in lines:
+        if obj.get("type") == "hand":
+            if started:
+                progress.advance()
+            started = True
+        yield obj
+    if started:
+        progress.advance()
+
+
 def cmd_record(args: argparse.Namespace) -> int:
     """Play one game with computer players and write its record (for examples and tests)."""
     try:
@@ -71,11 +91,13 @@ def cmd_record(args: argparse.Namespace) -> int:
         return 2
     players = [BasicPlayer() for _ in range(4)]
     lines: list[dict[str, Any]] = [{"type": "game", "rules": args.rules, "seed": args.seed}]
-    while not game.is_over:
-        hand = game.new_hand()
-        play_hand(hand, players)
-        game.finish_hand()
-        lines.extend(hand_lines(hand))
+    with HandProgress(args.hands, f"record {args.rules}", quiet=args.quiet) as progress:
+        while not game.is_over:
+            hand = game.new_hand()
+            play_hand(hand, players)
+            game.finish_hand()
+            lines.extend(hand_lines(hand))
+            progress.advance()
     out = dumps(lines)
     if args.out == "-":
         sys.stdout.write(out)
