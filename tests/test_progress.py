@@ -13,6 +13,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from rich.console import Console
@@ -33,7 +34,7 @@ def _run(argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.Captur
          terminal: bool) -> tuple[str, str]:
     """``main(argv)``'s stdout, and what it wrote on a stderr that is a terminal or not; the
     clock stands still, so that the timings in ``--json`` are the same from run to run."""
-    monkeypatch.setattr(simulate.time, "perf_counter", lambda: 100.0)
+    monkeypatch.setattr(simulate, "time", SimpleNamespace(perf_counter=lambda: 100.0))
     err = TerminalErr() if terminal else io.StringIO()
     monkeypatch.setattr(sys, "stderr", err)
     assert main(argv) == 0
