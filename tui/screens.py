@@ -28,6 +28,7 @@ from tui.result_text import (
     help_lines,
     lines_content,
 )
+from tui.score_chart import score_chart_lines
 from tui.table_screen import TABLE_BINDINGS
 
 if TYPE_CHECKING:
@@ -75,6 +76,9 @@ class GameResultScreen(_Page):
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="page"):
             yield Static(markup(game_result_lines(self.update, self.lang)), id="game-result")
+            chart = score_chart_lines(self.update, self.lang, self.mj.face)
+            if chart:
+                yield Static(markup(["", *chart]), id="score-chart")
             yield Static(tr(self.lang, "game_keys"), classes="keys")
 
     def action_new_game(self) -> None:
