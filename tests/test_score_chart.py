@@ -65,6 +65,7 @@ def test_sparkline_levels() -> None:
     assert sparkline([0, 5, 10], 0, 10, ASCII_MARKS) == "_-^"
     assert sparkline([0, 2, 3, 4], 0, 4, ASCII_MARKS) == "_-~^"
     assert sparkline([3, 3], 3, 3) == "▄▄"  # a level line, neither top nor bottom
+    assert sparkline([0, 1, 2, 3, 4], 0, 4, "abc") == "abbcc"  # halves round up
     assert sparkline([0, 10], 0, 10, "ab") == "ab"
 
 

@@ -12,6 +12,7 @@ Colours are theme variables only; this screen is not on the hot path.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from rich.cells import cell_len
@@ -65,7 +66,8 @@ def sparkline(values: Sequence[int], low: int, high: int, marks: str = BLOCKS) -
     top = len(marks) - 1
     if high <= low:
         return marks[top // 2] * len(values)
-    return "".join(marks[min(top, max(0, round((v - low) * top / (high - low))))]
+    # halves round up, everywhere on the scale (round() would send them to the even mark)
+    return "".join(marks[min(top, max(0, math.floor((v - low) * top / (high - low) + 0.5)))]
                    for v in values)
 
 
