@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from multiprocessing.sharedctypes import Synchronized
 
     from rich.console import Console
-    from rich.progress import Progress, TaskID
+    from rich.progress import Progress, ProgressColumn, Task, TaskID
 
 T = TypeVar("T")
 
@@ -75,7 +75,7 @@ class HandProgress:
                 BarColumn(),
                 MofNCompleteColumn(),
                 TaskProgressColumn(),
-                TextColumn("{task.fields[rate]}"),
+                _rate_column(self.unit),
                 TimeElapsedColumn(),
                 TextColumn("·"),
                 TimeRemainingColumn(),
@@ -85,7 +85,7 @@ class HandProgress:
                 speed_estimate_period=60.0,
             )
             self._progress.start()
-            self._task = self._progress.add_task(self.label, total=self.total, rate="")
+            self._task = self._progress.add_task(self.label, total=self.total)
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
@@ -102,10 +102,7 @@ class HandProgress:
         """``done`` hands are done in all (a count read from the workers)."""
         self.done = done
         if self._progress is not None and self._task is not None:
-            task = self._progress.tasks[0]
-            speed = task.finished_speed or task.speed
-            rate = f"{speed:,.1f} {self.unit}/s" if speed else f"… {self.unit}/s"
-            self._progress.update(self._task, completed=done, rate=rate)
+            self._progress.update(self._task, completed=done)
 
     def in_order(self, futures: Sequence[Future[T]],
                  count: Synchronized[int] | None = None) -> Iterator[T]:
@@ -122,6 +119,20 @@ class HandProgress:
             if count is not None:
                 self.set(count.value)
             yield future.result()
+
+
+def _rate_column(unit: str) -> ProgressColumn:
+    """A column of hands a second (Rich's estimate over the last minute), worked out when the
+    bar is drawn (ten times a second), not at every hand."""
+    from rich.progress import ProgressColumn
+    from rich.text import Text
+
+    class RateColumn(ProgressColumn):
+        def render(self, task: Task) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text(f"{speed:,.1f} {unit}/s" if speed else f"… {unit}/s")
+
+    return RateColumn()
 
 
 def shared_count(wanted: bool) -> Synchronized[int] | None:
