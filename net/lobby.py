@@ -175,7 +175,7 @@ class LobbyApp(ServerSide, App[Any]):
             legacy_windows=False, force_terminal=True, safe_box=False, soft_wrap=False,
         )
         self.seat_client = None
-        self.leaders = LobbyLeaders(getattr(server, "store", None))  # a fake server: none
+        self.leaders = LobbyLeaders.shared(getattr(server, "store", None))  # a fake: none
 
     def compose(self) -> ComposeResult:
         with Vertical():

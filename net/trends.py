@@ -13,6 +13,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from rich.text import Text
 
@@ -85,13 +86,25 @@ LOBBY_SECONDS = 30.0  # how long the lobby keeps what it read before reading aga
 class LobbyLeaders:
     """The lobby's leaderboard: each ruleset's first few leaders with their total and trend,
     read from ``store`` at most once every :data:`LOBBY_SECONDS` (the lobby redraws every
-    second). No store (a test's server of tables alone): no lines."""
+    second) for all the lobbies of the server (:meth:`shared`). No store (a test's server of
+    tables alone): no lines."""
 
     def __init__(self, store: Any, clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         self.clock = clock
         self._read_at: float | None = None
         self._text = Text()
+
+    @classmethod
+    def shared(cls, store: Any) -> LobbyLeaders:
+        """The one board of ``store`` that every lobby session reads (so a hundred lobbies
+        open make one read every :data:`LOBBY_SECONDS`, not a hundred)."""
+        if store is None:
+            return cls(None)
+        board = _boards.get(store)
+        if board is None:
+            board = _boards[store] = cls(store)
+        return board
 
     def text(self) -> Text:
         now = self.clock()
@@ -118,3 +131,6 @@ class LobbyLeaders:
                 t.append(f"    {head} {i} {pad(clean_line(r.nickname, 16), 16)} "
                          f"{r.score:>+7}  {recent[r.nickname]}".rstrip() + "\n")
         return t
+
+
+_boards: WeakKeyDictionary[Any, LobbyLeaders] = WeakKeyDictionary()

@@ -108,6 +108,8 @@ def test_the_lobby_board_is_read_at_most_every_half_minute(tmp_path: Path) -> No
     again = leaders.text().plain
     assert counting.reads == 2 and again.index("bob") < again.index("ann")
     assert LobbyLeaders(None).text().plain == ""
+    assert LobbyLeaders.shared(store) is LobbyLeaders.shared(store)  # one for every lobby
+    assert LobbyLeaders.shared(None) is not LobbyLeaders.shared(None)
     store.close()
 
 
@@ -115,12 +117,15 @@ def test_the_lobby_lists_the_leaders_after_the_tables(tmp_path: Path) -> None:
     store, ann, bob = _store(tmp_path)
     reg = Registry(TableConfig())
     reg.get_or_create("friday", "gejiu")
-    server = SimpleNamespace(registry=reg, store=store)
-    assert "Leaders" not in LobbyApp(server, ann)._content().plain  # type: ignore[arg-type]
     store.finish_game("t", 1, "gejiu", [(ann.id, 0, 3, 1, 4), (bob.id, 1, -3, 0, 4)])
+    server = SimpleNamespace(registry=reg, store=store)
     listing = LobbyApp(server, ann)._content().plain  # type: ignore[arg-type]
     assert listing.index("friday") < listing.index("Leaders 排行榜") < listing.index("ann")
     assert "Leaders" not in LobbyApp(SimpleNamespace(registry=reg),  # type: ignore[arg-type]
                                      ann)._content().plain
+    empty = Store(tmp_path / "empty.sqlite3")  # no game finished yet: no board
+    assert "Leaders" not in LobbyApp(SimpleNamespace(registry=reg, store=empty),  # type: ignore[arg-type]
+                                     ann)._content().plain
     reg.close()
     store.close()
+    empty.close()
