@@ -83,6 +83,7 @@ class HandProgress:
                 console=console,
                 transient=True,  # the command's own output follows, not a finished bar
                 speed_estimate_period=60.0,
+                refresh_per_second=4,  # enough for a bar that moves by the second
             )
             self._progress.start()
             self._task = self._progress.add_task(self.label, total=self.total)
