@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from cli.args import table_options
-from cli.progress import HandProgress
+from cli.progress import HandProgress, wanted
 from engine.bots import BasicPlayer
 from engine.game import Game
 from engine.record import RecordError, dumps, final_state, hand_lines, parse_lines, replay_lines
@@ -21,10 +21,9 @@ from engine.simulate import play_hand
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
         text = Path(args.file).read_text(encoding="utf-8")
-        lines = list(parse_lines(text))
-        total = sum(1 for obj in lines if obj.get("type") == "hand")
+        total = _hands_in(text) if wanted(args.quiet) else 0  # a second reading for the bar
         with HandProgress(total, "replay", quiet=args.quiet) as progress:
-            hands = replay_lines(_counted(lines, progress))
+            hands = replay_lines(_counted(parse_lines(text), progress))
     except OSError as exc:
         print(f"error: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
@@ -64,6 +63,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 print("  CHECK FAILED: the replay differs from the recorded result")
                 status = 1
     return status
+
+
+def _hands_in(text: str) -> int:
+    """The hand lines of a record, up to its first line that does not parse (the replay
+    stops there and says why)."""
+    n = 0
+    try:
+        for obj in parse_lines(text):
+            n += obj.get("type") == "hand"
+    except RecordError:
+        pass
+    return n
 
 
 def _counted(lines: Iterable[dict[str, Any]],
