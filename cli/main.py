@@ -135,10 +135,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=whole(1, 256), default=1, metavar="N",
                    help="play in N processes (default 1): the same results, sooner on a "
                    f"machine with N cores (this one has {os.cpu_count()})")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress bar on stderr (there is none when stderr is not a "
+                   "terminal)")
     p.set_defaults(func=simulate.cmd_simulate)
 
     p = sub.add_parser("replay", help="re-run a game record, check it, print the result")
     p.add_argument("file")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress bar on stderr (there is none when stderr is not a "
+                   "terminal)")
     p.set_defaults(func=records.cmd_replay)
 
     p = sub.add_parser("record", help="play a game with computer players and write its record")
@@ -147,6 +153,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hands", type=positive, default=1)
     p.add_argument("--option", action="append", metavar="KEY=VALUE")
     p.add_argument("--out", default="-")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress bar on stderr (there is none when stderr is not a "
+                   "terminal)")
     p.set_defaults(func=records.cmd_record)
 
     score.add_parser(sub)

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from cli.args import table_options
+from cli.progress import HandProgress, wanted
 from engine.bots import BasicPlayer
 from engine.game import Game
 from engine.record import RecordError, dumps, final_state, hand_lines, parse_lines, replay_lines
@@ -19,7 +21,9 @@ from engine.simulate import play_hand
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
         text = Path(args.file).read_text(encoding="utf-8")
-        hands = replay_lines(parse_lines(text))
+        total = _hands_in(text) if wanted(args.quiet) else 0  # a second reading for the bar
+        with HandProgress(total, "replay", quiet=args.quiet) as progress:
+            hands = replay_lines(_counted(parse_lines(text), progress))
     except OSError as exc:
         print(f"error: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return 2
@@ -61,6 +65,33 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return status
 
 
+def _hands_in(text: str) -> int:
+    """The hand lines of a record, up to its first line that does not parse (the replay
+    stops there and says why)."""
+    n = 0
+    try:
+        for obj in parse_lines(text):
+            n += obj.get("type") == "hand"
+    except RecordError:
+        pass
+    return n
+
+
+def _counted(lines: Iterable[dict[str, Any]],
+             progress: HandProgress) -> Iterator[dict[str, Any]]:
+    """The record's lines, counting on ``progress`` each hand the replay has finished (at the
+    next hand's line, and at the end)."""
+    started = False
+    for obj in lines:
+        if obj.get("type") == "hand":
+            if started:
+                progress.advance()
+            started = True
+        yield obj
+    if started:
+        progress.advance()
+
+
 def cmd_record(args: argparse.Namespace) -> int:
     """Play one game with computer players and write its record (for examples and tests)."""
     try:
@@ -71,11 +102,13 @@ def cmd_record(args: argparse.Namespace) -> int:
         return 2
     players = [BasicPlayer() for _ in range(4)]
     lines: list[dict[str, Any]] = [{"type": "game", "rules": args.rules, "seed": args.seed}]
-    while not game.is_over:
-        hand = game.new_hand()
-        play_hand(hand, players)
-        game.finish_hand()
-        lines.extend(hand_lines(hand))
+    with HandProgress(args.hands, f"record {args.rules}", quiet=args.quiet) as progress:
+        while not game.is_over:
+            hand = game.new_hand()
+            play_hand(hand, players)
+            game.finish_hand()
+            lines.extend(hand_lines(hand))
+            progress.advance()
     out = dumps(lines)
     if args.out == "-":
         sys.stdout.write(out)

@@ -7,9 +7,12 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from cli.args import table_options
+from cli.histogram import points_histogram
+from cli.progress import HandProgress, count_hand, count_in_worker, shared_count
 from engine.record import dumps, hand_lines
 from engine.rulesets import OptionError
 from engine.simulate import (
@@ -28,9 +31,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     record = open(args.record, "w", encoding="utf-8") if args.record else None  # noqa: SIM115
 
+    progress = HandProgress(args.hands, f"simulate {args.rules}", quiet=args.quiet)
+
     def write_record(hand: Hand) -> None:
         if record is not None:
             record.write(dumps(hand_lines(hand)))
+        progress.advance()
 
     if args.duplicate and (not args.seats or args.hands % ROTATIONS):
         if record is not None:
@@ -39,14 +45,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
               f"(hands played: each deal is played {ROTATIONS} times)", file=sys.stderr)
         return 2
     try:
-        if args.jobs > 1:
-            report = _simulate_apart(args, record)
-        else:
-            report = simulate(
-                args.rules, args.hands, args.seed, options=table_options(args.option),
-                check=not args.fast, on_hand=write_record, levels=args.seats,
-                duplicate=args.duplicate,
-            )
+        with progress:
+            report = _run(args, record, write_record, progress)
     except SimulationViolation as exc:
         print(f"VIOLATION: {exc}", file=sys.stderr)
         hands = exc.hand_no
@@ -101,18 +101,33 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         for st in report.seat_stats() + report.label_stats():
             print(f"    {st.name:12} {st.mean:+8.3f} ± {st.ci95:6.3f}   win {st.win_rate:6.1%}"
                   f"   deal-in {st.deal_in_rate:6.1%}")
+    for line in points_histogram(report):
+        print(line)
     print(f"  {data['hands_per_second']} hands/s ({elapsed:.2f} s, checks "
           f"{'off' if args.fast else 'on'})")
     return 0
 
 
+def _run(args: argparse.Namespace, record: Any, on_hand: Callable[[Hand], None],
+         progress: HandProgress) -> SimulationReport:
+    """The run, in this process or in ``--jobs`` processes; ``on_hand`` gets every hand played
+    here (to record it and count it)."""
+    if args.jobs > 1:
+        return _simulate_apart(args, record, progress)
+    return simulate(
+        args.rules, args.hands, args.seed, options=table_options(args.option),
+        check=not args.fast, on_hand=on_hand, levels=args.seats, duplicate=args.duplicate,
+    )
+
+
 CHUNKS_PER_JOB = 8  # duplicate mode: deal blocks per process, so that none waits long for another
 
 
-def _simulate_apart(args: argparse.Namespace, record: Any) -> SimulationReport:
+def _simulate_apart(args: argparse.Namespace, record: Any,
+                    progress: HandProgress) -> SimulationReport:
     """``simulate --jobs N``: the run's chunks (games, or blocks of deals) played in N
     processes and merged in order: the same report, records and violations as one process
-    gives, only sooner."""
+    gives, only sooner. The workers count the hands they finish for the whole run's bar."""
     from concurrent.futures import ProcessPoolExecutor  # here: only --jobs loads multiprocessing
 
     deals = args.hands // ROTATIONS if args.duplicate else 0
@@ -120,9 +135,11 @@ def _simulate_apart(args: argparse.Namespace, record: Any) -> SimulationReport:
                   args.seats, args.duplicate,
                   deals_per_chunk=-(-deals // (args.jobs * CHUNKS_PER_JOB)) if deals else 0)
     report: SimulationReport | None = None
-    with ProcessPoolExecutor(max_workers=min(args.jobs, len(chunks))) as pool:
-        for part, text, violation in pool.map(_play_apart, chunks,
-                                              [record is not None] * len(chunks)):
+    count = shared_count(progress.enabled)
+    with ProcessPoolExecutor(max_workers=min(args.jobs, len(chunks)),
+                             initializer=count_in_worker, initargs=(count,)) as pool:
+        futures = [pool.submit(_play_apart, chunk, record is not None) for chunk in chunks]
+        for part, text, violation in progress.in_order(futures, count):
             if record is not None:
                 record.write(text)
             if violation is not None:
@@ -146,6 +163,7 @@ def _play_apart(chunk: Chunk, keep_record: bool
     def on_hand(hand: Hand) -> None:
         if keep_record:
             texts.append(dumps(hand_lines(hand)))
+        count_hand()
 
     try:
         return play_chunk(chunk, on_hand=on_hand), "".join(texts), None

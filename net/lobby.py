@@ -26,6 +26,7 @@ from net.registry import QUARANTINE_MARK, Registry
 from net.remote_app import ServerSide, color_system
 from net.sanitize import TABLE_NAME_RULE, clean_line, pad, table_name, valid_table_name
 from net.store import Account
+from net.trends import LobbyLeaders
 from tui import compat_textual
 from tui.new_table import NewTableForm
 from tui.room import options_text
@@ -180,6 +181,7 @@ class LobbyApp(ServerSide, App[Any]):
         )
         self.seat_client = None
         self._full_told = ""  # the full table the message line said Enter would watch
+        self.leaders = LobbyLeaders.shared(getattr(server, "store", None))  # a fake: none
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -255,6 +257,7 @@ class LobbyApp(ServerSide, App[Any]):
         for q in registry.quarantined.values():  # kept for the operator, out of play
             t.append(f"  {pad(clean_line(q.name, 40), 16)}", style="bold")
             t.append(f" {q.rules:<9} {QUARANTINE_MARK}\n", style="red")
+        t.append(self.leaders.text())
         return t
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

@@ -54,6 +54,7 @@ from net.remote_app import RemoteApp, RemoteSettings
 from net.sanitize import clean_name, pad
 from net.shared_table import SharedTable, TableConfig
 from net.store import Account, StorageError, Store, open_store
+from net.trends import trends
 from tui import compat_textual
 from tui.client import SharedTableClient
 from tui.local import default_data_dir
@@ -814,11 +815,13 @@ class MahjongServer:
             cls = RULESETS.get(rules)
             lines += ["", f"{cls.zh} {cls.en}" if cls is not None else rules]
             lines.append(f"{'#':>3}  {'player':<16} {'games':>5} {'hands':>5} {'wins':>5} "
-                         f"{'score':>7} {'a hand':>7}")
-            for i, r in enumerate(self.store.leaderboard(rules=rules), 1):
+                         f"{'score':>7} {'a hand':>7}  recent 近况")
+            leaders = self.store.leaderboard(rules=rules)
+            recent = trends(self.store, rules, [r.nickname for r in leaders])
+            for i, r in enumerate(leaders, 1):
                 per = f"{r.score / r.hands:+.2f}" if r.hands else "-"
                 lines.append(f"{i:>3}  {pad(r.nickname, 16)} {r.games:>5} {r.hands:>5} "
-                             f"{r.wins:>5} {r.score:>+7} {per:>7}")
+                             f"{r.wins:>5} {r.score:>+7} {per:>7}  {recent[r.nickname]}".rstrip())
         infos = self.registry.listing()
         lines += ["", f"Tables 牌桌: {len(infos)}"]
         for info in infos:

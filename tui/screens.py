@@ -38,6 +38,7 @@ from tui.result_text import (
     lines_content,
 )
 from tui.rules_page import MISSING, NAV, RulesPage, rules_page
+from tui.score_chart import score_chart_lines
 from tui.table_screen import TABLE_BINDINGS
 
 if TYPE_CHECKING:
@@ -85,6 +86,9 @@ class GameResultScreen(_Page):
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="page"):
             yield Static(markup(game_result_lines(self.update, self.lang)), id="game-result")
+            chart = score_chart_lines(self.update, self.lang, self.mj.face)
+            if chart:
+                yield Static(markup(["", *chart]), id="score-chart")
             yield Static(game_wait_text(self.update, self.lang), id="game-wait", markup=False)
             yield Static(tr(self.lang, "game_keys"), classes="keys")
 

@@ -1,0 +1,131 @@
+"""``stats`` and the lobby show each leader's recent trend as a sparkline: the query of recent
+games, the sparkline of their running total, the ``stats`` column and the lobby's short board
+(read at most every half minute)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from net.lobby import LobbyApp
+from net.registry import Registry
+from net.server import MahjongServer
+from net.shared_table import TableConfig
+from net.store import Account, Store
+from net.trends import (
+    LOBBY_SECONDS,
+    TREND_GAMES,
+    LobbyLeaders,
+    recent_scores,
+    store_connection,
+    trend,
+    trends,
+)
+
+
+def _store(tmp_path: Path) -> tuple[Store, Account, Account]:
+    store = Store(tmp_path / "db.sqlite3")
+    ann = store.account_for_key("SHA256:a", "ann")
+    bob = store.account_for_key("SHA256:b", "bob")
+    return store, ann, bob
+
+
+def test_recent_scores_are_the_last_games_oldest_first(tmp_path: Path) -> None:
+    store, ann, bob = _store(tmp_path)
+    for g in range(1, 13):  # ann: +1 … +12; bob the opposite
+        store.finish_game("t", g, "gejiu", [(ann.id, 0, g, 1, 4), (bob.id, 1, -g, 0, 4)])
+    store.finish_game("s", 1, "shangrao", [(ann.id, 0, 900, 1, 4)])  # another ruleset
+    store.finish_stakes("t", 13, "gejiu", [(bob.id, 50, 4)])  # a spectator's stake counts
+    db = store_connection(store)
+    assert db is not None
+    got = recent_scores(db, "gejiu", ["ann", "bob", "nobody"])
+    assert got["ann"] == list(range(12 - TREND_GAMES + 1, 13))
+    assert got["bob"] == [-g for g in range(13 - TREND_GAMES + 1, 13)] + [50]
+    assert "nobody" not in got
+    assert recent_scores(db, "shangrao", ["ann"]) == {"ann": [900]}
+    assert recent_scores(db, "gejiu", []) == {}
+    store.close()
+
+
+def test_trend_is_the_running_total_on_its_own_scale() -> None:
+    assert trend([3, -1, 5]) == "▁▄▃█"  # 0, 3, 2, 7
+    assert trend([-2, -2]) == "█▅▁"  # 0, -2, -4: a half rounds up
+    assert trend([0, 0]) == "▄▄▄"
+    assert trend([]) == ""
+
+
+def test_a_store_without_sqlite_gives_no_trend() -> None:
+    assert store_connection(SimpleNamespace()) is None
+    assert trends(SimpleNamespace(db="postgresql://x"), "gejiu", ["ann"]) == {"ann": ""}
+
+
+def test_stats_shows_each_leaders_trend(tmp_path: Path) -> None:
+    store, ann, bob = _store(tmp_path)
+    for g, score in enumerate((5, 5, -20, 30), 1):
+        store.finish_game("t", g, "gejiu", [(ann.id, 0, score, 1, 4), (bob.id, 1, -score, 0, 4)])
+    fake = SimpleNamespace(store=store, registry=Registry(TableConfig()))
+    text = MahjongServer.stats_text(fake)  # type: ignore[arg-type]
+    rows = {line.split()[1]: line for line in text.splitlines() if line[:3].strip().isdigit()}
+    assert "recent 近况" in text
+    assert rows["ann"].endswith(trend([5, 5, -20, 30]))
+    assert rows["bob"].endswith(trend([-5, -5, 20, -30]))
+    assert trend([5, 5, -20, 30]) != trend([-5, -5, 20, -30])
+    store.close()
+
+
+class CountingStore:
+    """A store that counts the lobby's reads."""
+
+    def __init__(self, store: Store) -> None:
+        self.inner = store
+        self.db = store.db
+        self.reads = 0
+
+    def rulesets_played(self) -> list[str]:
+        self.reads += 1
+        return self.inner.rulesets_played()
+
+    def leaderboard(self, **kw: Any) -> Any:
+        return self.inner.leaderboard(**kw)
+
+
+def test_the_lobby_board_is_read_at_most_every_half_minute(tmp_path: Path) -> None:
+    store, ann, bob = _store(tmp_path)
+    store.finish_game("t", 1, "yichun", [(ann.id, 0, 8, 1, 4), (bob.id, 1, -8, 0, 4)])
+    counting = CountingStore(store)
+    now = [100.0]
+    leaders = LobbyLeaders(counting, clock=lambda: now[0])
+    first = leaders.text().plain
+    assert "Leaders 排行榜" in first and "宜春 Yichun" in first
+    lines = [line for line in first.splitlines() if "ann" in line or "bob" in line]
+    assert lines[0].split()[-3:] == ["ann", "+8", trend([8])]
+    assert lines[1].split()[-3:] == ["bob", "-8", trend([-8])]
+    store.finish_game("t", 2, "yichun", [(ann.id, 0, -30, 0, 4), (bob.id, 1, 30, 1, 4)])
+    now[0] += LOBBY_SECONDS - 1
+    assert leaders.text().plain == first and counting.reads == 1  # kept
+    now[0] += 1
+    again = leaders.text().plain
+    assert counting.reads == 2 and again.index("bob") < again.index("ann")
+    assert LobbyLeaders(None).text().plain == ""
+    assert LobbyLeaders.shared(store) is LobbyLeaders.shared(store)  # one for every lobby
+    assert LobbyLeaders.shared(None) is not LobbyLeaders.shared(None)
+    store.close()
+
+
+def test_the_lobby_lists_the_leaders_after_the_tables(tmp_path: Path) -> None:
+    store, ann, bob = _store(tmp_path)
+    reg = Registry(TableConfig())
+    reg.get_or_create("friday", "gejiu")
+    store.finish_game("t", 1, "gejiu", [(ann.id, 0, 3, 1, 4), (bob.id, 1, -3, 0, 4)])
+    server = SimpleNamespace(registry=reg, store=store)
+    listing = LobbyApp(server, ann)._content().plain  # type: ignore[arg-type]
+    assert listing.index("friday") < listing.index("Leaders 排行榜") < listing.index("ann")
+    assert "Leaders" not in LobbyApp(SimpleNamespace(registry=reg),  # type: ignore[arg-type]
+                                     ann)._content().plain
+    empty = Store(tmp_path / "empty.sqlite3")  # no game finished yet: no board
+    assert "Leaders" not in LobbyApp(SimpleNamespace(registry=reg, store=empty),  # type: ignore[arg-type]
+                                     ann)._content().plain
+    reg.close()
+    store.close()
+    empty.close()
