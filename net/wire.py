@@ -156,6 +156,9 @@ class Entry(msgspec.Struct, tag=True, frozen=True):
     creator: int | None
 
 
+Request = Join | Do  # a session's, to the owner
+Reply = Joined | Refused | Done  # the owner's answer to a Request
+Push = Update | Info | Chat | Moved | Closed  # the owner's, to a session, unasked
 Message = Join | Joined | Refused | Do | Done | Update | Info | Chat | Moved | Closed | Entry
 MESSAGES: Final[tuple[type[Any], ...]] = typing.get_args(Message)
 

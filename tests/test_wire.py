@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, get_args
 
 import msgspec
 import pytest
@@ -36,7 +36,10 @@ from net.wire import (
     Message,
     Moved,
     Op,
+    Push,
     Refused,
+    Reply,
+    Request,
     Update,
     WireError,
     decode,
@@ -194,6 +197,7 @@ def every_message() -> list[Message]:
 def test_every_message_round_trips() -> None:
     msgs = every_message()
     assert {type(m) for m in msgs} == set(MESSAGES)
+    assert set(MESSAGES) == {*get_args(Request), *get_args(Reply), *get_args(Push), Entry}
     for msg in msgs:
         assert decode(encode(msg, 0.0), 0.0) == msg, type(msg).__name__
 
