@@ -21,7 +21,6 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.error
 import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -43,9 +42,10 @@ class NatsStartError(RuntimeError):
 @dataclass(frozen=True)
 class Cluster:
     """Routes to other servers: ``name`` is the cluster's (the same on every node), ``port``
-    this node's route port (0: one the server picks), ``routes`` the other nodes' route URLs
-    (``nats://10.0.0.2:6222``), ``host`` the address routes listen on (default: the client
-    address)."""
+    this node's route port (0: one the server picks), ``routes`` the nodes' route URLs
+    (``nats://10.0.0.2:6222``; this node's own among them is ignored, so every node may be
+    given the same list), ``host`` the address routes listen on (default: the client
+    address). JetStream in a cluster needs routes on every node, the first one too."""
 
     name: str
     port: int = 0
