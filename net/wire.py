@@ -54,7 +54,7 @@ class Op(enum.Enum):
 
     SEND = "send"  # play ``action``
     NEXT_HAND = "next_hand"
-    NEW_GAME = "new_game"
+    NEW_GAME = "new_game"  # a shared table keeps its rules: nothing else to send
     POKE = "poke"
     START = "start"
     CHAT = "chat"  # say ``text``
