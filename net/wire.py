@@ -316,7 +316,10 @@ def decode(data: bytes | bytearray | memoryview, now: float) -> Message:
     """The message in ``data``, a TableUpdate's deadline on the receiver's clock (``now`` plus
     the seconds left). Anything else than a whole, well-formed message of this build raises
     :class:`WireError` (and nothing else)."""
-    view = memoryview(data)
+    try:
+        view = memoryview(data).cast("B")
+    except (TypeError, ValueError) as exc:
+        raise WireError(f"not bytes: {_reason(exc)}") from None
     if view.nbytes > MAX_MESSAGE:
         raise WireError(f"message of {view.nbytes} bytes exceeds {MAX_MESSAGE}")
     if view[:FINGERPRINT_BYTES] != FINGERPRINT:

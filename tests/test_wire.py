@@ -262,6 +262,8 @@ def test_malformed_messages_are_one_error() -> None:
     hand = view_fields.index("hand")
     phase = view_fields.index("phase")
     _rejected(b"", "build")
+    _rejected("text", "not bytes")  # type: ignore[arg-type]
+    assert decode(bytearray(good), 0.0) == decode(memoryview(good), 0.0) == msg
     _rejected(b"garbage!", "build")
     _rejected(FINGERPRINT, "malformed")
     _rejected(FINGERPRINT + b"\xc1", "malformed")
