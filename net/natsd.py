@@ -21,7 +21,6 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.error
 import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -43,9 +42,10 @@ class NatsStartError(RuntimeError):
 @dataclass(frozen=True)
 class Cluster:
     """Routes to other servers: ``name`` is the cluster's (the same on every node), ``port``
-    this node's route port (0: one the server picks), ``routes`` the other nodes' route URLs
-    (``nats://10.0.0.2:6222``), ``host`` the address routes listen on (default: the client
-    address)."""
+    this node's route port (0: one the server picks), ``routes`` the nodes' route URLs
+    (``nats://10.0.0.2:6222``; this node's own among them is ignored, so every node may be
+    given the same list), ``host`` the address routes listen on (default: the client
+    address). JetStream in a cluster needs routes on every node, the first one too."""
 
     name: str
     port: int = 0
@@ -62,7 +62,7 @@ class NatsServer:
     folder: Path
     log: Path
     binary: Path
-    monitor_url: str
+    monitor_url: str | None  # None: no monitoring port
     cluster_url: str | None = None
     _log_file: IO[bytes] | None = field(default=None, repr=False)
     _owner_pid: int = field(default_factory=os.getpid, repr=False)
@@ -73,7 +73,10 @@ class NatsServer:
 
     def healthy(self, timeout: float = 1.0) -> bool:
         """Whether ``/healthz`` says the server and its JetStream are ready (in a cluster:
-        once the nodes have found each other and chosen a leader)."""
+        once the nodes have found each other and chosen a leader); without monitoring,
+        whether the client port greets a connection."""
+        if self.monitor_url is None:
+            return _greets(self.url, timeout)
         try:
             with urllib.request.urlopen(f"{self.monitor_url}/healthz", timeout=timeout) as r:
                 return bool(r.status == 200 and json.load(r).get("status") == "ok")
@@ -139,21 +142,24 @@ def start_nats(
     cluster: Cluster | None = None,
     *,
     name: str | None = None,
-    http_port: int = 0,
+    http_port: int | None = 0,
     binary: Path | None = None,
     extra_args: Sequence[str] = (),
     timeout: float = START_TIMEOUT,
 ) -> NatsServer:
     """Start a server keeping its JetStream store, ports file and log in ``folder``, for
-    clients on ``host``:``port`` (0: a free port), with monitoring on ``http_port`` (0: a
-    free port) and, with ``cluster``, routes. ``name`` is the server's (a cluster's nodes need
-    stable, distinct names for JetStream). Returns once clients are accepted (alone: once
-    JetStream is ready too); :class:`NatsStartError` otherwise, the process stopped."""
+    clients on ``host``:``port`` (0: a free port), with monitoring on ``host``:``http_port``
+    (0: a free port; None: none) and, with ``cluster``, routes. ``name`` is the server's (a
+    cluster's nodes need stable, distinct names for JetStream). Returns once clients are
+    accepted (alone: once JetStream is ready too); :class:`NatsStartError` otherwise, the
+    process stopped. It blocks meanwhile: from a running event loop, call it in a thread."""
     exe = binary if binary is not None else find_binary()
     folder.mkdir(parents=True, exist_ok=True)
     log = folder / LOG_NAME
-    args = [str(exe), "-a", host, "-p", str(port or -1), "-m", str(http_port or -1),
+    args = [str(exe), "-a", host, "-p", str(port or -1),
             "-js", "-sd", str(folder / "jetstream"), "--ports_file_dir", str(folder)]
+    if http_port is not None:
+        args += ["-m", str(http_port or -1)]
     if name is not None:
         args += ["--server_name", name]
     if cluster is not None:
@@ -170,11 +176,12 @@ def start_nats(
         log_file.close()
         raise NatsStartError(f"cannot run {exe}: {exc}") from exc
     try:
-        ports = _wait_ports(process, folder, exe, log, timeout)
+        ports = _wait_ports(process, folder, exe, log, timeout, http_port is not None)
         client = _connectable(ports["nats"][0], host)
         server = NatsServer(
             url=client, process=process, folder=folder, log=log, binary=exe,
-            monitor_url=_connectable(ports["monitoring"][0], host),
+            monitor_url=(_connectable(ports["monitoring"][0], host)
+                         if http_port is not None else None),
             cluster_url=ports["cluster"][0] if ports.get("cluster") else None,
             _log_file=log_file)
         _wait_client(server, timeout)
@@ -200,7 +207,7 @@ def _connectable(url: str, host: str) -> str:
 
 
 def _wait_ports(process: subprocess.Popen[bytes], folder: Path, exe: Path, log: Path,
-                timeout: float) -> dict[str, list[str]]:
+                timeout: float, monitoring: bool) -> dict[str, list[str]]:
     """The ports the server writes to ``<binary>_<pid>.ports`` once it listens."""
     end = time.monotonic() + timeout
     while True:
@@ -211,25 +218,27 @@ def _wait_ports(process: subprocess.Popen[bytes], folder: Path, exe: Path, log: 
                 ports = json.loads(path.read_text())
             except (OSError, ValueError):
                 break  # being written: read again
-            if ports.get("nats") and ports.get("monitoring"):
+            if ports.get("nats") and (ports.get("monitoring") or not monitoring):
                 return {k: list(v) for k, v in ports.items()}
         if time.monotonic() > end:
             raise NatsStartError(_failure(exe, log, f"did not start within {timeout:g} s"))
         time.sleep(0.02)
 
 
+def _greets(url: str, timeout: float) -> bool:
+    """Whether the server at ``url`` greets a new connection with the protocol's ``INFO``."""
+    address, port = url.partition("://")[2].rsplit(":", 1)
+    try:
+        with socket.create_connection((address.strip("[]"), int(port)), timeout=timeout) as s:
+            return s.recv(5) == b"INFO "
+    except OSError:
+        return False
+
+
 def _wait_client(server: NatsServer, timeout: float) -> None:
-    """Until the client port greets a connection with the protocol's ``INFO`` line."""
-    rest = server.url.partition("://")[2]
-    address, port = rest.rsplit(":", 1)
+    """Until the server greets a client."""
     end = time.monotonic() + timeout
-    while True:
-        try:
-            with socket.create_connection((address.strip("[]"), int(port)), timeout=1.0) as s:
-                if s.recv(5) == b"INFO ":
-                    return
-        except OSError:
-            pass
+    while not _greets(server.url, 1.0):
         if not server.running:
             raise NatsStartError(_failure(server.binary, server.log,
                                           f"exited with code {server.process.returncode}"))

@@ -54,7 +54,7 @@ class Op(enum.Enum):
 
     SEND = "send"  # play ``action``
     NEXT_HAND = "next_hand"
-    NEW_GAME = "new_game"
+    NEW_GAME = "new_game"  # a shared table keeps its rules: nothing else to send
     POKE = "poke"
     START = "start"
     CHAT = "chat"  # say ``text``
@@ -157,6 +157,9 @@ class Entry(msgspec.Struct, tag=True, frozen=True):
     creator: int | None
 
 
+Request = Join | Do  # a session's, to the owner
+Reply = Joined | Refused | Done  # the owner's answer to a Request
+Push = Update | Info | Chat | Moved | Closed  # the owner's, to a session, unasked
 Message = Join | Joined | Refused | Do | Done | Update | Info | Chat | Moved | Closed | Entry
 MESSAGES: Final[tuple[type[Any], ...]] = typing.get_args(Message)
 
@@ -314,7 +317,10 @@ def decode(data: bytes | bytearray | memoryview, now: float) -> Message:
     """The message in ``data``, a TableUpdate's deadline on the receiver's clock (``now`` plus
     the seconds left). Anything else than a whole, well-formed message of this build raises
     :class:`WireError` (and nothing else)."""
-    view = memoryview(data)
+    try:
+        view = memoryview(data).cast("B")
+    except (TypeError, ValueError) as exc:
+        raise WireError(f"not bytes: {_reason(exc)}") from None
     if view.nbytes > MAX_MESSAGE:
         raise WireError(f"message of {view.nbytes} bytes exceeds {MAX_MESSAGE}")
     if view[:FINGERPRINT_BYTES] != FINGERPRINT:

@@ -9,16 +9,24 @@ import os
 import signal
 import socket
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
-from nats.errors import Error as NatsError
-from nats.js.errors import KeyWrongLastSequenceError
-from nats.js.kv import KeyValue
+from nats.errors import NoRespondersError
+from nats.errors import TimeoutError as NatsTimeoutError
+from nats.js.errors import (
+    KeyWrongLastSequenceError,
+    NoStreamResponseError,
+    ServiceUnavailableError,
+)
 
 from net.natsd import NatsServer, NatsStartError, find_binary, start_nats
 from testkit.nats import connect, free_port, local_cluster
 from tests.support.nats import nats_server  # noqa: F401 (the fixture)
+
+T = TypeVar("T")
 
 
 def _gone(pid: int) -> bool:
@@ -162,10 +170,11 @@ async def test_a_three_node_cluster_keeps_a_replicated_bucket(tmp_path: Path) ->
         assert all(n.cluster_url for n in nodes)
         first, third = await connect(nodes[0]), await connect(nodes[2])
         try:
-            kv = await first.jetstream().create_key_value(bucket="owners", replicas=3)
-            rev = await kv.create("t1", b"worker-1")
-            kv3 = await third.jetstream().key_value("owners")
-            assert (await kv3.get("t1")).value == b"worker-1"
+            kv = await first.jetstream(timeout=1.0).create_key_value(bucket="owners",
+                                                                     replicas=3)
+            rev = await _soon(lambda: kv.create("t1", b"worker-1"))  # its leader elected
+            kv3 = await third.jetstream(timeout=1.0).key_value("owners")
+            assert (await _soon(lambda: kv3.get("t1"))).value == b"worker-1"
             await kv3.update("t1", b"worker-3", last=rev)
             with pytest.raises(KeyWrongLastSequenceError):
                 await kv.update("t1", b"worker-1", last=rev)
@@ -173,19 +182,35 @@ async def test_a_three_node_cluster_keeps_a_replicated_bucket(tmp_path: Path) ->
             await first.close()
         nodes[0].stop()  # two of three keep the quorum
         try:
-            assert await _read_soon(kv3, "t1") == b"worker-3"
+            assert (await _soon(lambda: kv3.get("t1"))).value == b"worker-3"
         finally:
             await third.close()
 
 
-async def _read_soon(kv: KeyValue, key: str, timeout: float = 5.0) -> bytes | None:
-    """``key``'s value, asked again while the cluster elects a new leader."""
+# what a replicated stream answers while it has no leader (just made, or one node gone)
+_LEADERLESS = (NoRespondersError, NoStreamResponseError, NatsTimeoutError,
+               ServiceUnavailableError)
+
+
+async def _soon(call: Callable[[], Awaitable[T]], timeout: float = 20.0) -> T:
+    """``call()``, made again while the cluster elects a leader."""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while True:
         try:
-            return (await kv.get(key)).value
-        except NatsError:
+            return await call()
+        except _LEADERLESS:
             if loop.time() > end:
                 raise
             await asyncio.sleep(0.1)
+
+
+async def test_a_server_without_monitoring(tmp_path: Path) -> None:
+    with start_nats(tmp_path, http_port=None) as server:
+        assert server.monitor_url is None and server.healthy()
+        nc = await connect(server)
+        kv = await nc.jetstream().create_key_value(bucket="b")
+        assert await kv.put("k", b"v") == 1
+        await nc.close()
+        assert "http monitor" not in server.log.read_text()
+    assert not server.healthy()
