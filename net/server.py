@@ -828,9 +828,8 @@ class MahjongServer:
             seated = sum(1 for s in info.seats if s.name)
             lines.append(f"  {pad(info.name, 16)} {info.rules:<9} {seated}/4 seated  "
                          f"{info.state.value}")
-        if self.config.worker is not None or self.node is not None:
-            lines.append(f"\nServed by worker {self.config.worker or 1} "
-                         f"({self.node.name if self.node is not None else '-'}).")
+        if self.node is not None:  # which worker answered (in a server of several)
+            lines.append(f"\nServed by worker {self.node.name}.")
         return "\n".join(lines) + "\n"
 
     async def close(self) -> None:

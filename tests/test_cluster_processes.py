@@ -67,7 +67,7 @@ async def worker_of(c: PtyClient) -> str:
     """The worker a connection landed on (its ``stats`` says so)."""
     assert c.conn is not None
     out = await c.conn.run("stats", check=False)
-    m = re.search(r"Served by worker \d+ \((\S+)\)", str(out.stdout))
+    m = re.search(r"Served by worker (\S+)\.", str(out.stdout))
     assert m, out.stdout
     return m.group(1)
 

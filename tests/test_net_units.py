@@ -603,7 +603,7 @@ def test_the_leaderboard_is_one_per_ruleset(tmp_path: Path) -> None:
     assert [r.nickname for r in store.leaderboard(rules="gejiu")] == ["bob", "ann"]
     assert [r.nickname for r in store.leaderboard(rules="shangrao")] == ["ann", "bob"]
     assert store.rulesets_played() == ["shangrao", "gejiu"]
-    fake = SimpleNamespace(store=store, registry=Registry(TableConfig()))
+    fake = SimpleNamespace(store=store, registry=Registry(TableConfig()), node=None)
     text = MahjongServer.stats_text(fake)  # type: ignore[arg-type]
     shangrao, gejiu = text.split("上饶 Shangrao")[1].split("个旧 Gejiu")
     assert shangrao.index("ann") < shangrao.index("bob") and "+112.50" in shangrao

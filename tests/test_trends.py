@@ -12,7 +12,7 @@ from net.lobby import LobbyApp
 from net.registry import Registry
 from net.server import MahjongServer
 from net.shared_table import TableConfig
-from net.store import Account, Store
+from net.store import Account, SqliteStore
 from net.trends import (
     LOBBY_SECONDS,
     TREND_GAMES,
@@ -24,8 +24,8 @@ from net.trends import (
 )
 
 
-def _store(tmp_path: Path) -> tuple[Store, Account, Account]:
-    store = Store(tmp_path / "db.sqlite3")
+def _store(tmp_path: Path) -> tuple[SqliteStore, Account, Account]:
+    store = SqliteStore(tmp_path / "db.sqlite3")
     ann = store.account_for_key("SHA256:a", "ann")
     bob = store.account_for_key("SHA256:b", "bob")
     return store, ann, bob
@@ -64,7 +64,7 @@ def test_stats_shows_each_leaders_trend(tmp_path: Path) -> None:
     store, ann, bob = _store(tmp_path)
     for g, score in enumerate((5, 5, -20, 30), 1):
         store.finish_game("t", g, "gejiu", [(ann.id, 0, score, 1, 4), (bob.id, 1, -score, 0, 4)])
-    fake = SimpleNamespace(store=store, registry=Registry(TableConfig()))
+    fake = SimpleNamespace(store=store, registry=Registry(TableConfig()), node=None)
     text = MahjongServer.stats_text(fake)  # type: ignore[arg-type]
     rows = {line.split()[1]: line for line in text.splitlines() if line[:3].strip().isdigit()}
     assert "recent 近况" in text
@@ -77,7 +77,7 @@ def test_stats_shows_each_leaders_trend(tmp_path: Path) -> None:
 class CountingStore:
     """A store that counts the lobby's reads."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: SqliteStore) -> None:
         self.inner = store
         self.db = store.db
         self.reads = 0
@@ -123,7 +123,7 @@ def test_the_lobby_lists_the_leaders_after_the_tables(tmp_path: Path) -> None:
     assert listing.index("friday") < listing.index("Leaders 排行榜") < listing.index("ann")
     assert "Leaders" not in LobbyApp(SimpleNamespace(registry=reg),  # type: ignore[arg-type]
                                      ann)._content().plain
-    empty = Store(tmp_path / "empty.sqlite3")  # no game finished yet: no board
+    empty = SqliteStore(tmp_path / "empty.sqlite3")  # no game finished yet: no board
     assert "Leaders" not in LobbyApp(SimpleNamespace(registry=reg, store=empty),  # type: ignore[arg-type]
                                      ann)._content().plain
     reg.close()
