@@ -307,3 +307,35 @@ async def test_the_server_goes_on_after_the_bus_restarts(
     finally:
         await c.close()
         again.stop()
+
+
+async def test_a_new_bus_takes_the_stored_tables_over(tmp_path: Path) -> None:
+    """The whole server started again with a fresh NATS (its data lost): the tables stored
+    under the old directory's tokens are owned again, and play on."""
+    first = start_nats(tmp_path / "nats1")
+    try:
+        a = await start_server(fast_config(tmp_path / "data", nats_url=first.url))
+        c = await join(a, "kim", new_key(), "join sat")
+        await c.wait_for("press S")
+        c.send("s")
+        await c.wait_for("宜春")
+        t = a.registry.tables["sat"]
+        await until(lambda: t.store.owner_token("sat") not in (None, 0), 5.0, "a claimed row")
+        old_token = t.store.owner_token("sat")
+        await c.close()
+        await a.close()
+    finally:
+        first.stop()
+    second = start_nats(tmp_path / "nats2")
+    try:
+        b = await start_server(fast_config(tmp_path / "data", nats_url=second.url))
+        try:
+            await until(lambda: "sat" in b.registry.tables, 8.0, "the stored table taken over")
+            t2 = b.registry.tables["sat"]
+            assert t2.game is not None and t2.may_act is not None and t2.may_act()
+            token = t2.store.owner_token("sat")
+            assert token is not None and 0 < token, (old_token, token)
+        finally:
+            await b.close()
+    finally:
+        second.stop()

@@ -63,7 +63,7 @@ from net.cluster.remote import (
 from net.commands import Command
 from net.registry import Registry, check_settings
 from net.shared_table import SeatClient, SharedTable
-from net.store import Account, TableRow
+from net.store import Account, Store, TableRow
 from tui.refusal import Refusal, RefusedError
 from tui.table_info import SeatInfo, TableInfo, TableState
 
@@ -151,7 +151,7 @@ class Node:
         return self.server.registry
 
     @property
-    def store(self) -> Any:
+    def store(self) -> Store:
         return self.server.store
 
     # --- start and stop -----------------------------------------------------------------------
@@ -174,6 +174,13 @@ class Node:
             disconnected_cb=disconnected, reconnected_cb=reconnected, error_cb=error)
         self.directory = Directory(self.nc.jetstream(timeout=2.0), self.clock)
         await self.directory.start()
+        if self.directory.created:
+            # a new directory: its revisions start again, and no lease of before survives
+            # in it, so the tokens the store holds from before no longer mean anything
+            reset = self.store.reset_claims()
+            if reset:
+                log.info("worker %s: a new directory of owners; %d stored tables' tokens "
+                         "reset", self.name, reset)
         registry = self.registry
         registry.others = self
         registry.on_closed.append(self._closed)

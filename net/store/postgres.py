@@ -667,6 +667,18 @@ class PgStore(StoreBase):
         self._tokens[name] = token
         return True
 
+    def reset_claims(self) -> int:
+        """Every table's owner token back to 0, as SQLite's
+        :meth:`~net.store.sqlite.SqliteStore.reset_claims`."""
+        def reset(db: psycopg.Connection[Any]) -> int:
+            cur = db.execute("UPDATE tables SET owner_token = 0 WHERE owner_token <> 0")
+            return int(cur.rowcount)
+
+        with self._reading("reset the tables' owners"):
+            count = self._reading_with(reset)
+        self._tokens.clear()
+        return count
+
     def owner_token(self, name: str) -> int | None:
         """The owner token stored for table ``name`` (0: never claimed; None: no such row)."""
         with self._reading(f"read the owner of table {name}"):

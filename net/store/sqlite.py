@@ -633,6 +633,15 @@ class SqliteStore(StoreBase):
         self._tokens[name] = token
         return True
 
+    def reset_claims(self) -> int:
+        """Every table's owner token back to 0: for a new directory of owners (its
+        revisions start again at 1), when no lease of before can still be held. The
+        number of tables reset; StorageError when the file cannot be written."""
+        with self._reading("reset the tables' owners"):
+            cur = self.db.execute("UPDATE tables SET owner_token = 0 WHERE owner_token <> 0")
+        self._tokens.clear()
+        return int(cur.rowcount)
+
     def owner_token(self, name: str) -> int | None:
         """The owner token stored for table ``name`` (0: never claimed; None: no such row);
         :class:`StorageError` when the file cannot be read."""
