@@ -2,14 +2,11 @@
 few games of a ruleset as a sparkline, so that a leader who is slipping shows it beside the
 totals, which only grow with time. And the lobby's short leaderboard (:class:`LobbyLeaders`).
 
-The query reads the store's SQLite connection and writes nothing; it lives here, not in the
-store, so that the store's own module stays as it is (a store that is not SQLite gives no
-trend: :func:`store_connection` says None, and the columns stay empty).
+The scores come from the store (``Store.recent_scores``, SQLite or PostgreSQL alike).
 """
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -19,46 +16,10 @@ from rich.text import Text
 
 from engine.rulesets import RULESETS
 from net.sanitize import clean_line, pad
+from net.store.base import Store
 from tui.score_chart import BLOCKS, sparkline
 
 TREND_GAMES = 10  # the games a trend covers, the most recent
-
-
-def store_connection(store: Any) -> sqlite3.Connection | None:
-    """The store's SQLite connection, if it has one."""
-    db = getattr(store, "db", None)
-    return db if isinstance(db, sqlite3.Connection) else None
-
-
-def recent_scores(db: sqlite3.Connection, rules: str, nicknames: Sequence[str],
-                  games: int = TREND_GAMES) -> dict[str, list[int]]:
-    """The named players' scores in their last ``games`` games of ``rules`` (seated results
-    and spectators' stake results, as the leaderboard counts them), oldest first. A player
-    without games is left out; a database error gives what was read (nothing)."""
-    if not nicknames:
-        return {}
-    marks = ", ".join("?" for _ in nicknames)
-    try:
-        rows = db.execute(
-            "SELECT nickname, score FROM ("
-            "  SELECT a.nickname AS nickname, r.score AS score, r.finished AS finished,"
-            "         r.table_name AS t, r.game_no AS g,"
-            "         ROW_NUMBER() OVER (PARTITION BY r.account_id"
-            "                            ORDER BY r.finished DESC, r.table_name, r.game_no) AS k"
-            "  FROM (SELECT account_id, score, finished, table_name, game_no FROM results"
-            "        WHERE rules = ?"
-            "        UNION ALL SELECT account_id, score, finished, table_name, game_no"
-            "        FROM stake_results WHERE rules = ?) r"
-            f"  JOIN accounts a ON a.id = r.account_id WHERE a.nickname IN ({marks})"
-            ") WHERE k <= ? ORDER BY nickname, finished, t, g",
-            (rules, rules, *nicknames, games)).fetchall()
-    except sqlite3.Error:
-        return {}
-    out: dict[str, list[int]] = {}
-    for nickname, score in rows:
-        if isinstance(nickname, str) and isinstance(score, int):
-            out.setdefault(nickname, []).append(score)
-    return out
 
 
 def trend(scores: Sequence[int]) -> str:
@@ -72,10 +33,9 @@ def trend(scores: Sequence[int]) -> str:
     return sparkline(totals, min(totals), max(totals), BLOCKS)
 
 
-def trends(store: Any, rules: str, nicknames: Sequence[str]) -> dict[str, str]:
-    """Each named player's trend in ``rules`` ("" for none, or for a store without SQLite)."""
-    db = store_connection(store)
-    recent = recent_scores(db, rules, nicknames) if db is not None else {}
+def trends(store: Store, rules: str, nicknames: Sequence[str]) -> dict[str, str]:
+    """Each named player's trend in ``rules`` ("" for none)."""
+    recent = store.recent_scores(rules, nicknames, TREND_GAMES) if nicknames else {}
     return {name: trend(recent.get(name, [])) for name in nicknames}
 
 

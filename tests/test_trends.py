@@ -12,13 +12,11 @@ from net.lobby import LobbyApp
 from net.registry import Registry
 from net.server import MahjongServer
 from net.shared_table import TableConfig
-from net.store import Account, SqliteStore
+from net.store import Account, SqliteStore, Store
 from net.trends import (
     LOBBY_SECONDS,
     TREND_GAMES,
     LobbyLeaders,
-    recent_scores,
-    store_connection,
     trend,
     trends,
 )
@@ -31,21 +29,22 @@ def _store(tmp_path: Path) -> tuple[SqliteStore, Account, Account]:
     return store, ann, bob
 
 
-def test_recent_scores_are_the_last_games_oldest_first(tmp_path: Path) -> None:
-    store, ann, bob = _store(tmp_path)
+def test_recent_scores_are_the_last_games_oldest_first(any_store: Store) -> None:
+    store = any_store
+    ann = store.account_for_key("SHA256:a", "ann")
+    bob = store.account_for_key("SHA256:b", "bob")
     for g in range(1, 13):  # ann: +1 … +12; bob the opposite
         store.finish_game("t", g, "gejiu", [(ann.id, 0, g, 1, 4), (bob.id, 1, -g, 0, 4)])
     store.finish_game("s", 1, "shangrao", [(ann.id, 0, 900, 1, 4)])  # another ruleset
     store.finish_stakes("t", 13, "gejiu", [(bob.id, 50, 4)])  # a spectator's stake counts
-    db = store_connection(store)
-    assert db is not None
-    got = recent_scores(db, "gejiu", ["ann", "bob", "nobody"])
+    store.flush(10.0)
+    got = store.recent_scores("gejiu", ["ann", "bob", "nobody"], TREND_GAMES)
     assert got["ann"] == list(range(12 - TREND_GAMES + 1, 13))
     assert got["bob"] == [-g for g in range(13 - TREND_GAMES + 1, 13)] + [50]
     assert "nobody" not in got
-    assert recent_scores(db, "shangrao", ["ann"]) == {"ann": [900]}
-    assert recent_scores(db, "gejiu", []) == {}
-    store.close()
+    assert store.recent_scores("shangrao", ["ann"], TREND_GAMES) == {"ann": [900]}
+    assert store.recent_scores("gejiu", [], TREND_GAMES) == {}
+    assert trends(store, "gejiu", ["ann", "nobody"])["nobody"] == ""
 
 
 def test_trend_is_the_running_total_on_its_own_scale() -> None:
@@ -53,11 +52,6 @@ def test_trend_is_the_running_total_on_its_own_scale() -> None:
     assert trend([-2, -2]) == "█▅▁"  # 0, -2, -4: a half rounds up
     assert trend([0, 0]) == "▄▄▄"
     assert trend([]) == ""
-
-
-def test_a_store_without_sqlite_gives_no_trend() -> None:
-    assert store_connection(SimpleNamespace()) is None
-    assert trends(SimpleNamespace(db="postgresql://x"), "gejiu", ["ann"]) == {"ann": ""}
 
 
 def test_stats_shows_each_leaders_trend(tmp_path: Path) -> None:
@@ -79,7 +73,6 @@ class CountingStore:
 
     def __init__(self, store: SqliteStore) -> None:
         self.inner = store
-        self.db = store.db
         self.reads = 0
 
     def rulesets_played(self) -> list[str]:
@@ -88,6 +81,9 @@ class CountingStore:
 
     def leaderboard(self, **kw: Any) -> Any:
         return self.inner.leaderboard(**kw)
+
+    def recent_scores(self, *args: Any) -> Any:
+        return self.inner.recent_scores(*args)
 
 
 def test_the_lobby_board_is_read_at_most_every_half_minute(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -70,6 +70,8 @@ class Store(Protocol):
     # results
     def leaderboard(self, limit: int = 20, rules: str | None = None) -> list[LeaderRow]: ...
     def rulesets_played(self) -> list[str]: ...
+    def recent_scores(self, rules: str, nicknames: Sequence[str],
+                      games: int) -> dict[str, list[int]]: ...
 
     # fencing
     def claim_table(self, name: str, token: int) -> bool: ...

@@ -33,7 +33,7 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
@@ -881,6 +881,37 @@ class PgStore(StoreBase):
             return []
         return [LeaderRow(str(n), int(g), sum_number(h), sum_number(w), sum_number(s))
                 for n, g, h, w, s in rows]
+
+    def recent_scores(self, rules: str, nicknames: Sequence[str],
+                      games: int) -> dict[str, list[int]]:
+        """The named players' scores in their last ``games`` games of ``rules`` (seated
+        results and spectators' stake results, as the leaderboard counts them), oldest
+        first; a player without games is left out, a failed read gives nothing."""
+        if not nicknames:
+            return {}
+        marks = ", ".join("%s" for _ in nicknames)
+        try:
+            rows = self._rows(
+                "SELECT nickname, score FROM ("
+                "  SELECT a.nickname AS nickname, r.score AS score, r.finished AS finished,"
+                "         r.table_name AS t, r.game_no AS g,"
+                "         ROW_NUMBER() OVER (PARTITION BY r.account_id"
+                "                            ORDER BY r.finished DESC, r.table_name, r.game_no) AS k"
+                "  FROM (SELECT account_id, score, finished, table_name, game_no FROM results"
+                "        WHERE rules = %s"
+                "        UNION ALL SELECT account_id, score, finished, table_name, game_no"
+                "        FROM stake_results WHERE rules = %s) r"
+                f"  JOIN accounts a ON a.id = r.account_id WHERE a.nickname IN ({marks})"
+                ") x WHERE k <= %s ORDER BY nickname, finished, t, g",
+                (rules, rules, *nicknames, games))
+        except psycopg.Error as exc:
+            self._failed(exc, "read the recent scores")
+            return {}
+        out: dict[str, list[int]] = {}
+        for nickname, score in rows:
+            if isinstance(nickname, str) and isinstance(score, int):
+                out.setdefault(nickname, []).append(score)
+        return out
 
     def rulesets_played(self) -> list[str]:
         """The rulesets with a finished game, in the order first played."""

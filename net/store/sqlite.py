@@ -45,7 +45,7 @@ import shutil
 import sqlite3
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -670,6 +670,37 @@ class SqliteStore(StoreBase):
             return []
         return [LeaderRow(str(n), g, sum_number(h), sum_number(w), sum_number(s))
                 for n, g, h, w, s in rows]
+
+    def recent_scores(self, rules: str, nicknames: Sequence[str],
+                      games: int) -> dict[str, list[int]]:
+        """The named players' scores in their last ``games`` games of ``rules`` (seated
+        results and spectators' stake results, as the leaderboard counts them), oldest
+        first; a player without games is left out, a failed read gives nothing."""
+        if not nicknames:
+            return {}
+        marks = ", ".join("?" for _ in nicknames)
+        try:
+            rows = self.db.execute(
+                "SELECT nickname, score FROM ("
+                "  SELECT a.nickname AS nickname, r.score AS score, r.finished AS finished,"
+                "         r.table_name AS t, r.game_no AS g,"
+                "         ROW_NUMBER() OVER (PARTITION BY r.account_id"
+                "                            ORDER BY r.finished DESC, r.table_name, r.game_no) AS k"
+                "  FROM (SELECT account_id, score, finished, table_name, game_no FROM results"
+                "        WHERE rules = ?"
+                "        UNION ALL SELECT account_id, score, finished, table_name, game_no"
+                "        FROM stake_results WHERE rules = ?) r"
+                f"  JOIN accounts a ON a.id = r.account_id WHERE a.nickname IN ({marks})"
+                ") x WHERE k <= ? ORDER BY nickname, finished, t, g",
+                (rules, rules, *nicknames, games)).fetchall()
+        except sqlite3.Error as exc:
+            self._failed(exc, "read the recent scores")
+            return {}
+        out: dict[str, list[int]] = {}
+        for nickname, score in rows:
+            if isinstance(nickname, str) and isinstance(score, int):
+                out.setdefault(nickname, []).append(score)
+        return out
 
     def rulesets_played(self) -> list[str]:
         """The rulesets with a finished game, in the order first played."""
