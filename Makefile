@@ -37,7 +37,7 @@ compat-check:
 	"$$py" -m pip install --quiet -c "$$scratch/constraints.txt" --upgrade \
 	    $(COMPAT_LIBS) $$(sed -n '/^dev = \[/,/^]/p' pyproject.toml | grep -o '"[^"]*"' | tr -d '"' | sed 's/[<>=!~].*//'); \
 	echo "compat-check: tested with" $$("$$py" -m pip freeze | grep -iE '^($(shell echo $(COMPAT_LIBS) | tr ' ' '|'))=='); \
-	"$$py" -c "from net.compat_asyncssh import check_all; fell = check_all(); \
+	"$$py" -c "from net.front.compat_asyncssh import check_all; fell = check_all(); \
 	print('compat-check: guards that fell back:', ', '.join(f'{k} ({v})' for k, v in fell.items()) or 'none')"; \
 	"$$py" -m pytest -q -x -p no:randomly $(PYTEST_ARGS)
 

@@ -2,7 +2,7 @@
 clients in this process, one the owner of a table, one a worker serving its sessions.
 
 Measured, each over ``MJ_BUS_MESSAGES`` (default 20,000) messages of a real mid-hand seat
-update (``net.wire``, from a fixed-seed Yichun game):
+update (``net.cluster.wire``, from a fixed-seed Yichun game):
 - a push (owner → session's worker): encode, publish, the NATS server's routing, receive,
   decode — CPU µs per message in this process and in the NATS server (``/proc`` of its pid);
 - a request with its answer (a session's move → the owner → ``Done``): the round trip's
@@ -26,8 +26,8 @@ from engine.bots import make_player
 from engine.game import Game
 from engine.rulesets import find_ruleset
 from engine.view import build_view
-from net import wire
-from net.natsd import start_nats
+from net.cluster import wire
+from net.cluster.natsd import start_nats
 from tui.client import TableUpdate
 
 N = int(os.environ.get("MJ_BUS_MESSAGES", "20000"))

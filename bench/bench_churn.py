@@ -1,5 +1,5 @@
 """Session churn against the server's memory: sessions opened and closed by the thousand, and
-the server's RSS, which should come back to where it started (``net/reclaim.py``).
+the server's RSS, which should come back to where it started (``net/front/reclaim.py``).
 
 For each kind of session, a fresh server in a process of its own (``testkit.ssh.start_server``
 on a loopback port, temporary data folder, the collector set as ``mahjong-ssh serve`` sets it:
@@ -17,7 +17,7 @@ Reported per kind: the server's RSS (``/proc/PID/status``) at the start (after s
 the idle sessions), every ``--every`` sessions and at the end (3 s after the last one closed);
 then, in the server, the longest stall of its event loop (how late a task sleeping 5 ms woke,
 over the whole churn), the collector's pauses by generation (count and longest), the apps
-``net.reclaim`` took apart (the mean and longest time, a turn of the loop each), and what a
+``net.front.reclaim`` took apart (the mean and longest time, a turn of the loop each), and what a
 full collection still finds at the end (objects, time) with RSS after it and after
 ``malloc_trim(0)`` (whether glibc keeps freed memory). The idle sessions are still open then:
 that collection's time is the pause one would cost with them live. Loopback only; stops by
@@ -49,7 +49,7 @@ from testkit.fakes import rss_mb
 from testkit.ssh import PtyClient, fast_config, start_server
 
 KINDS = ("lobby", "table")
-GC_THRESHOLDS = (2_000, 10, 1_000)  # as net.server.main sets them
+GC_THRESHOLDS = (2_000, 10, 1_000)  # as net.serve.main sets them
 SESSION_TIMEOUT = 20.0
 SETTLE = 3.0  # seconds after the last session before the end figure
 # every client comes from 127.0.0.1: these per-address limits would refuse the churn itself
@@ -105,7 +105,7 @@ class _Probes:
 
 def _reclaim_stats() -> dict[str, Any]:
     try:
-        from net import reclaim
+        from net.front import reclaim
     except ImportError:
         return {}
     stats = getattr(reclaim, "stats", None)
@@ -118,7 +118,7 @@ async def _serve(data: Path) -> None:
     config = fast_config(data, limits=limits) if limits is not None else fast_config(data)
     server = await start_server(config)
     gc.collect()
-    gc.freeze()  # as net.server.serve does after start-up
+    gc.freeze()  # as net.serve.serve does after start-up
     probes = _Probes()
     loop = asyncio.get_running_loop()
     commands: asyncio.Queue[str] = asyncio.Queue()
@@ -256,7 +256,7 @@ async def _churn(kind: str, sessions: int, concurrency: int, every: int, idle: i
               f"{rec.get('longest_release', 0) * 1000:.1f} ms; {rec.get('connections', 0)} "
               f"connections let go of", flush=True)
     else:
-        print("reclaim: none (this server has no net.reclaim.stats)", flush=True)
+        print("reclaim: none (this server has no net.front.reclaim.stats)", flush=True)
     print(f"then a full collection ({idle} idle sessions open) found {report['collected']} "
           f"objects in {report['collect_seconds'] * 1000:.0f} ms: RSS {report['rss']:.1f} -> "
           f"{report['rss_collected']:.1f} MB, after malloc_trim {report['rss_trimmed']:.1f} MB"

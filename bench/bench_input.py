@@ -1,4 +1,4 @@
-"""One hostile session's input against the server's event loop (bounded input, net/driver.py).
+"""One hostile session's input against the server's event loop (bounded input, net/front/driver.py).
 
 A real server in this process (``testkit.ssh.start_server``, temporary data folder) and two
 keyless PTY clients in its lobby: the flooder sends ``MJ_BENCH_INPUT_BYTES`` (default 1 MB)

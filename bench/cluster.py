@@ -38,7 +38,7 @@ from typing import Any
 import asyncssh
 import nats
 
-from net import wire
+from net.cluster import wire
 from net.cluster.directory import BUCKET, table_key
 from testkit.ssh import LightScreen
 

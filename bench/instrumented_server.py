@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import cli.main
-import net.server
+import net.serve
 
 STATS: dict[str, Any] = {"gc": {"0": [], "1": [], "2": []}, "gc_cpu": {"0": [], "1": [], "2": []},
                          "gc_collected": [], "lag": []}
@@ -79,7 +79,7 @@ async def _lag_probe() -> None:
                                     len(gc.get_objects()))
 
 
-_serve = net.server.serve
+_serve = net.serve.serve
 
 
 async def _serve_probed(*args: Any, **kwargs: Any) -> None:
@@ -208,5 +208,5 @@ if __name__ == "__main__":
     gc.callbacks.append(_gc_probe)
     if os.environ.get("MJ_BENCH_YOUNG"):
         _young_probe()
-    net.server.serve = _serve_probed
+    net.serve.serve = _serve_probed
     sys.exit(cli.main.main(sys.argv[1:]))

@@ -1,6 +1,6 @@
 """What one view costs between workers: encode + decode time and size of a seat's update in
-``net.wire``'s form, against msgspec on the dataclasses as they are (named fields, no bounds),
-pickle, and JSON of ``View.to_json()`` (what logs use; it drops most of a view, and reads
+``net.cluster.wire``'s form, against msgspec on the dataclasses as they are (named fields, no
+bounds), pickle, and JSON of ``View.to_json()`` (what logs use; it drops most of a view, and reads
 back as a dict, not a View).
 
 The updates are seat 0's at the middle action of a fixed-seed hand of computer players, per
@@ -29,7 +29,7 @@ import msgspec
 from engine.bots import make_player
 from engine.game import Game
 from engine.view import build_view
-from net import wire
+from net.cluster import wire
 from tui.client import TableUpdate
 
 SEEDS = {"yichun": 3, "shangrao": 3, "gejiu": 3}
@@ -63,7 +63,7 @@ _NATIVE = msgspec.msgpack.Encoder()
 _NATIVE_DECODER = msgspec.msgpack.Decoder(TableUpdate)
 
 CODECS = (
-    Codec("net.wire", lambda u: wire.encode(wire.Update(u), 999.0),
+    Codec("net.cluster.wire", lambda u: wire.encode(wire.Update(u), 999.0),
           lambda b: wire.decode(b, 999.0)),
     Codec("msgspec, dataclasses as they are", _NATIVE.encode, _NATIVE_DECODER.decode),
     Codec("pickle (protocol 5)", lambda u: pickle.dumps(u, 5), pickle.loads),
@@ -85,7 +85,7 @@ def measure(update: TableUpdate, loops: int, repeats: int) -> list[tuple[str, in
     rows = []
     for codec in CODECS:
         data = codec.encode(update)
-        if codec.name == "net.wire":
+        if codec.name == "net.cluster.wire":
             assert wire.decode(data, 999.0) == wire.Update(update)
         enc, enc_med = _time(partial(codec.encode, update), loops, repeats)
         dec, dec_med = _time(partial(codec.decode, data), loops, repeats)

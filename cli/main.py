@@ -24,9 +24,9 @@ from themes import THEME_NAMES
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from net import server  # here: asyncssh and Textual (see above)
+    from net import serve  # here: asyncssh and Textual (see above)
 
-    return int(server.main(args))
+    return int(serve.main(args))
 
 
 def cmd_backup(args: argparse.Namespace) -> int:

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.rulesets import DEFAULT_RULES, RULESETS, OptionError, find_ruleset, parse_option_pairs
+from net.runtime.shared_table import parse_levels
 from net.sanitize import TABLE_NAME_RULE, table_name, valid_table_name
-from net.shared_table import parse_levels
 
 HELP_TEXT = """\
 mahjong-ssh: Chinese regional mahjong (宜春 Yichun, 上饶 Shangrao, 个旧 Gejiu) over SSH

@@ -15,7 +15,7 @@ from typing import Any
 import nats
 from nats.aio.client import Client
 
-from net.natsd import Cluster, NatsServer, NatsStartError, start_nats
+from net.cluster.natsd import Cluster, NatsServer, NatsStartError, start_nats
 
 
 @contextmanager

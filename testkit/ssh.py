@@ -18,8 +18,9 @@ import asyncssh
 import pyte
 from wcwidth import wcwidth
 
-from net.server import MahjongServer, ServerConfig
-from net.shared_table import TableConfig
+from net import serve
+from net.front.server import MahjongServer, ServerConfig
+from net.runtime.shared_table import TableConfig
 from tui.clock import SYSTEM_CLOCK
 
 # what the ``make_server`` fixture gives: start a server with ``fast_config(tmp, **config)``
@@ -38,9 +39,7 @@ def fast_config(data_dir: Path, **table: Any) -> ServerConfig:
 
 
 async def start_server(config: ServerConfig) -> MahjongServer:
-    server = MahjongServer(config)
-    await server.start()
-    return server
+    return await serve.start_server(config)
 
 
 _TOKEN = re.compile(r"\x1b\[([0-9;?<=>]*)([ -/]*[@-~])|\x1b[^\[]|[\r\n\x08]|[^\x1b\r\n\x08]+")

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from net.server import MahjongServer
+from net.front.server import MahjongServer
 from net.store import Store, open_store
 from testkit.pg import PgServer, start_postgres
 from testkit.ssh import MakeServer, fast_config, start_server

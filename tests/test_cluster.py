@@ -15,9 +15,9 @@ import asyncssh
 import pytest
 
 from net.cluster.directory import TAKEOVER_SECONDS, VALID_SECONDS
-from net.natsd import NatsServer, start_nats
-from net.server import MahjongServer
-from net.shared_table import SharedTable
+from net.cluster.natsd import NatsServer, start_nats
+from net.front.server import MahjongServer
+from net.runtime.shared_table import SharedTable
 from net.store import ActionRow
 from testkit.ssh import PtyClient, fast_config, new_key, run_command, start_server
 from tests.support.nats import nats_server  # noqa: F401

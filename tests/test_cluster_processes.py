@@ -18,7 +18,7 @@ from pathlib import Path
 import nats
 import pytest
 
-from net import wire
+from net.cluster import wire
 from net.cluster.directory import BUCKET, table_key
 from testkit.ssh import PtyClient, new_key
 from tests.support.waiting import until

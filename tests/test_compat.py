@@ -23,7 +23,7 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.widgets import Input, RadioSet
 
-from net import compat_asyncssh
+from net.front import compat_asyncssh
 from net.limits import Limits
 from tui import compat_textual
 

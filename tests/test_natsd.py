@@ -1,4 +1,4 @@
-"""net.natsd: a real nats-server from the wheel starts on a free port, takes clients and
+"""net.cluster.natsd: a real nats-server from the wheel starts on a free port, takes clients and
 JetStream key-value revisions (the fencing tokens of table ownership), forms a cluster, and
 stops leaving no process; a server that cannot start says why."""
 
@@ -22,7 +22,7 @@ from nats.js.errors import (
     ServiceUnavailableError,
 )
 
-from net.natsd import NatsServer, NatsStartError, find_binary, start_nats
+from net.cluster.natsd import NatsServer, NatsStartError, find_binary, start_nats
 from testkit.nats import connect, free_port, local_cluster
 from tests.support.nats import nats_server  # noqa: F401 (the fixture)
 

@@ -14,10 +14,10 @@ import pytest
 from rich.cells import cell_len
 
 from engine.table import Phase
+from net.front.remote_app import RemoteApp
+from net.front.server import MahjongServer
 from net.limits import Limits
-from net.remote_app import RemoteApp
-from net.server import MahjongServer
-from net.shared_table import SharedTable
+from net.runtime.shared_table import SharedTable
 from testkit.ssh import (
     LightScreen,
     MakeServer,
@@ -597,7 +597,7 @@ async def test_fifty_sessions_leave_no_live_app(server: MahjongServer) -> None:
         for c in clients:
             await c.close()
     # and sessions that go lobby → table → lobby → table → lobby and quit
-    from net.lobby import LobbyApp
+    from net.front.lobby import LobbyApp
 
     roamers = [await join(server, f"r{i}", None, "lobby") for i in range(5)]
     for _ in range(2):

@@ -14,8 +14,8 @@ from typing import Any
 import asyncssh
 import pytest
 
+from net.front.server import MahjongServer, Session
 from net.limits import Limits, early_drop
-from net.server import MahjongServer, Session
 from testkit.ssh import (
     LoginClient,
     MakeServer,
@@ -251,12 +251,12 @@ async def test_a_connection_cannot_flood_the_log(tmp_path: Path,
         conn = await asyncssh.connect("127.0.0.1", server.port, username="noisy",
                                       known_hosts=None, client_keys=[new_key()],
                                       agent_path=None)
-        with caplog.at_level(logging.INFO, logger="net.server"):
+        with caplog.at_level(logging.INFO, logger="net.front.server"):
             for i in range(limits.log_lines_per_connection + 40):
                 with contextlib.suppress(asyncssh.Error):
                     await conn.run(f"nonsense-{i}", check=False)
         conn.close()
-        mine = [r for r in caplog.records if r.name == "net.server"]
+        mine = [r for r in caplog.records if r.name == "net.front.server"]
         assert (limits.log_lines_per_connection <= len(mine)
                 <= limits.log_lines_per_connection + 2)
         await serving(server)
@@ -267,7 +267,7 @@ async def test_a_connection_cannot_flood_the_log(tmp_path: Path,
 def test_limits_from_flags_and_a_file(tmp_path: Path) -> None:
     import argparse
 
-    from net.server import limits_from_args
+    from net.serve import limits_from_args
 
     path = tmp_path / "limits.toml"
     path.write_text("[limits]\nmax_columns = 200\nenv_names = ['LANG']\n", encoding="utf-8")
@@ -374,12 +374,12 @@ async def test_a_flood_of_new_connections_cannot_flood_the_log(
     limits = Limits(connects_per_address_minute=1, log_lines_per_minute=20)
     srv = await start_server(fast_config(tmp_path, limits=limits))
     try:
-        with caplog.at_level(logging.INFO, logger="net.server"):
+        with caplog.at_level(logging.INFO, logger="net.front.server"):
             for _ in range(100):  # each refused, each a connection with a budget of its own
                 _, w = await asyncio.open_connection("127.0.0.1", srv.port)
                 w.close()
             await until(lambda: srv.connections == 0, what="the refused connections closed")
-        mine = [r for r in caplog.records if r.name == "net.server"]
+        mine = [r for r in caplog.records if r.name == "net.front.server"]
         assert 5 <= len(mine) <= 6  # the burst (a quarter of a minute's lines), then nothing
     finally:
         await srv.close()

@@ -1,4 +1,4 @@
-"""Bounded input (net/driver.py): whatever a client sends, the bytes waiting to be parsed, the
+"""Bounded input (net/front/driver.py): whatever a client sends, the bytes waiting to be parsed, the
 events waiting behind a key, a bracketed paste and the log lines it causes stay within
 ``net.limits.Limits``, one session's input is parsed a slice a turn of the event loop, and a
 normal key typed afterwards still works. Unit tests drive ``SSHDriver`` with a fake channel
@@ -23,7 +23,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.widget import Widget
 
-from net.driver import DROP_NOTICE, SSHDriver
+from net.front.driver import DROP_NOTICE, SSHDriver
 from net.limits import Limits
 from testkit.fakes import FakeApp, FakeChannel
 from testkit.ssh import PtyClient, fast_config, start_server
@@ -281,14 +281,14 @@ async def test_huge_csi_parameters_are_not_accumulated() -> None:
 async def test_a_hundred_bad_sequences_log_one_line(caplog: pytest.LogCaptureFixture) -> None:
     """Each ``ESC [ 9999999 u`` (a code point past Unicode) breaks Textual's parser: a fresh
     one, and one line at INFO for them all, with no traceback."""
-    caplog.set_level(logging.INFO, logger="net.driver")
+    caplog.set_level(logging.INFO, logger="net.front.driver")
     app = FakeApp()
     d = driver_for(app)
     d.start_application_mode()
     for _ in range(100):
         d.feed(b"\x1b[9999999u")  # one a packet, as the issue's client sent them
         await asyncio.sleep(0)
-    lines = [r for r in caplog.records if r.name == "net.driver"]
+    lines = [r for r in caplog.records if r.name == "net.front.driver"]
     assert len(lines) == 1 and lines[0].exc_info is None
     assert d.parser_errors == 100
     d.feed(b"q")
@@ -298,7 +298,7 @@ async def test_a_hundred_bad_sequences_log_one_line(caplog: pytest.LogCaptureFix
 
 async def test_tracebacks_only_at_debug_within_the_log_budget(
         caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.DEBUG, logger="net.driver")
+    caplog.set_level(logging.DEBUG, logger="net.front.driver")
     d = driver_for(FakeApp())
     d.start_application_mode()
     for _ in range(100):

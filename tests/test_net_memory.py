@@ -1,6 +1,7 @@
-"""Sessions that come and go leave nothing behind (``net/reclaim.py``): an ended session's apps,
-their nodes and its SSH connection are freed by reference counting, with the garbage collector
-switched off, so the server's rare full collections (``net.server.main``) are not needed."""
+"""Sessions that come and go leave nothing behind (``net/front/reclaim.py``): an ended
+session's apps, their nodes and its SSH connection are freed by reference counting, with the
+garbage collector switched off, so the server's rare full collections (``net.serve.main``) are
+not needed."""
 
 from __future__ import annotations
 
@@ -23,11 +24,11 @@ from textual.containers import Vertical
 from textual.geometry import Size
 from textual.widgets import Input, Static
 
-from net import reclaim
+from net.front import reclaim
+from net.front.lobby import LobbyApp
+from net.front.remote_app import RemoteApp
+from net.front.server import MahjongServer
 from net.limits import Limits
-from net.lobby import LobbyApp
-from net.remote_app import RemoteApp
-from net.server import MahjongServer
 from testkit.fakes import rss_mb
 from testkit.ssh import MakeServer, PtyClient
 from tests.support.waiting import until

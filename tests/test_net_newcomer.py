@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from net.server import MahjongServer
+from net.front.server import MahjongServer
 from testkit.ssh import new_key
 from tests.support.waiting import until
 from tests.test_net import join, play_by_keys, seated
@@ -80,7 +80,7 @@ async def test_a_full_table_s_name_in_the_lobby_says_it_makes_you_a_watcher() ->
     watches it (it used to make one a watcher without a word); one's own seat is taken back."""
     from textual.widgets import Input
 
-    from net.accounts import Account
+    from net.front.accounts import Account
     from tests.test_net_stakes import lobby_app, message
 
     app = lobby_app()
@@ -144,7 +144,7 @@ async def test_the_new_table_form_says_what_each_option_does_and_lines_up() -> N
     from textual.widgets import Input, Label, Select
 
     from engine.rulesets import RULESETS
-    from net.lobby import CreateTableScreen
+    from net.front.lobby import CreateTableScreen
     from tests.test_net_stakes import lobby_app
 
     for size in ((80, 24), (100, 60)):

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from textual.widgets import Static
 
+from net.front.lobby import LobbyApp
 from net.limits import Limits
-from net.lobby import LobbyApp
-from net.registry import CHAT_BUCKETS, Registry, TableLimit
-from net.shared_table import CHAT_TABLE_BUSY, CHAT_TOO_FAST, TableConfig
+from net.runtime.registry import CHAT_BUCKETS, Registry, TableLimit
+from net.runtime.shared_table import CHAT_TABLE_BUSY, CHAT_TOO_FAST, TableConfig
 from net.store import Account, SqliteStore
 from tui.table_info import ChatLine, TableInfo
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from net.registry import Registry
-from net.shared_table import TableConfig
+from net.runtime.registry import Registry
+from net.runtime.shared_table import TableConfig
 from net.store import (
     STORE_VERSION,
     TABLE_STATE_VERSION,

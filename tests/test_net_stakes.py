@@ -22,9 +22,9 @@ from engine.situation import Spectator
 from engine.table import Phase
 from engine.view import build_view
 from net.commands import Command, CommandError, parse_command
-from net.lobby import CreateTableScreen, LobbyApp
-from net.registry import Registry, TableExists
-from net.shared_table import SharedTable, TableConfig, parse_levels
+from net.front.lobby import CreateTableScreen, LobbyApp
+from net.runtime.registry import Registry, TableExists
+from net.runtime.shared_table import SharedTable, TableConfig, parse_levels
 from net.store import Account, SqliteStore, Store
 from tests.support.waiting import until
 from tui.table_info import TableState

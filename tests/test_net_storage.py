@@ -21,9 +21,9 @@ import pytest
 
 from engine.expiry import expiry_action
 from engine.view import build_view
-from net.lobby import LobbyApp
-from net.registry import QUARANTINE_MARK, Registry, TableQuarantined
-from net.shared_table import SharedTable, TableConfig
+from net.front.lobby import LobbyApp
+from net.runtime.registry import QUARANTINE_MARK, Registry, TableQuarantined
+from net.runtime.shared_table import SharedTable, TableConfig
 from net.store import (
     MAX_TABLE_JSON,
     Account,

@@ -26,12 +26,12 @@ from textual import events
 from textual._xterm_parser import XTermParser
 
 from net.commands import Command, CommandError, locale_lang, parse_command
-from net.driver import SSHDriver
-from net.registry import Registry
-from net.remote_app import RemoteApp, color_system
+from net.front.driver import SSHDriver
+from net.front.remote_app import RemoteApp, color_system
+from net.front.server import MahjongServer, neutralise_redirects
+from net.runtime.registry import Registry
+from net.runtime.shared_table import TableConfig
 from net.sanitize import clean_line, clean_name, strip_controls
-from net.server import MahjongServer, neutralise_redirects
-from net.shared_table import TableConfig
 from net.store import Account, SqliteStore
 from testkit.fakes import FakeApp, FakeChannel
 from testkit.ssh import PtyClient
@@ -216,7 +216,7 @@ async def test_pitfall_3_driver_close_clears_the_parser_cache() -> None:
 
 # --- pitfall 4: nothing acts on the server --------------------------------------------------------
 def test_pitfall_4_palette_suspend_urls_files_disabled() -> None:
-    from net.lobby import LobbyApp
+    from net.front.lobby import LobbyApp
 
     d = SSHDriver.__new__(SSHDriver)
     assert d.can_suspend is False
@@ -287,7 +287,7 @@ async def test_keys_behind_a_posted_key_wait_until_the_app_has_dispatched_it() -
     """Keys of one packet behind a key the app dispatches through its queues (Backspace in a
     text box, ``/`` opening the chat line) reach it only once its queues are empty, so each
     takes effect in the order typed; a key never waits more than ``SETTLE_MAX``."""
-    from net import driver
+    from net.front import driver
 
     app, chan = FakeApp(), FakeChannel()
     d = SSHDriver(app, channel=chan, size=(80, 24))
@@ -510,7 +510,7 @@ def test_packets_are_logged_only_at_asyncssh_debug_level_3() -> None:
     from asyncssh.logging import SSHLogger, logger
     from asyncssh.packet import SSHPacketLogger
 
-    from net.server import quiet_packet_log
+    from net.front.server import quiet_packet_log
 
     quiet_packet_log()
     quiet_packet_log()  # once per process, whatever the calls
@@ -593,7 +593,7 @@ def test_the_leaderboard_is_one_per_ruleset(tmp_path: Path) -> None:
     thousands): ``stats`` ranks each ruleset's games on their own, with points a hand."""
     from types import SimpleNamespace
 
-    from net.server import MahjongServer
+    from net.front.server import MahjongServer
 
     store = SqliteStore(tmp_path / "db.sqlite3")
     ann = store.account_for_key("SHA256:a", "ann")

@@ -11,9 +11,9 @@ import pytest
 from textual.widgets import Input, Label, Select, Static
 
 from engine.rulesets import RULESETS, OptionSpec
-from net.lobby import CreateTableScreen, LobbyApp
-from net.registry import Registry, TableConfig
-from net.server import Command
+from net.front.lobby import CreateTableScreen, LobbyApp
+from net.front.server import Command
+from net.runtime.registry import Registry, TableConfig
 from net.store import Account
 from tui.app import MahjongApp
 from tui.local import LocalTable

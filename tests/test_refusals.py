@@ -13,8 +13,8 @@ import pytest
 
 from engine.actions import Action, ActionType
 from net.limits import Limits
-from net.registry import QuarantinedTable, Registry, TableExists, TableLimit
-from net.shared_table import CHAT_TOO_FAST, TableConfig
+from net.runtime.registry import QuarantinedTable, Registry, TableExists, TableLimit
+from net.runtime.shared_table import CHAT_TOO_FAST, TableConfig
 from net.store import Account
 from testkit.ssh import PtyClient, fast_config, start_server
 from tui.i18n import TEXT

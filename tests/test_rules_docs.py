@@ -41,7 +41,7 @@ from textual.containers import VerticalScroll
 from engine.calculator import score_object
 from engine.rulesets import RULESETS
 from engine.rulesets.base import OptionSpec
-from net.server import MahjongServer
+from net.front.server import MahjongServer
 from testkit.ssh import PtyClient, new_key
 from tui.app import MahjongApp
 from tui.local import LocalTable

@@ -11,7 +11,7 @@ from textual.content import Content
 from engine.bots.normal import NormalPlayer
 from engine.game import Game, HandSummary
 from engine.view import build_view
-from net.server import MahjongServer
+from net.front.server import MahjongServer
 from testkit.ssh import new_key
 from tests.support.tui import running
 from tests.support.waiting import until

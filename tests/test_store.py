@@ -15,8 +15,8 @@ import pytest
 
 from engine.expiry import expiry_action
 from engine.view import build_view
-from net.registry import Registry
-from net.shared_table import TableConfig
+from net.runtime.registry import Registry
+from net.runtime.shared_table import TableConfig
 from net.store import (
     ActionRow,
     SavedSeat,

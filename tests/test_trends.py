@@ -8,18 +8,18 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from net.lobby import LobbyApp
-from net.registry import Registry
-from net.server import MahjongServer
-from net.shared_table import TableConfig
-from net.store import Account, SqliteStore, Store
-from net.trends import (
+from net.front.lobby import LobbyApp
+from net.front.server import MahjongServer
+from net.front.trends import (
     LOBBY_SECONDS,
     TREND_GAMES,
     LobbyLeaders,
     trend,
     trends,
 )
+from net.runtime.registry import Registry
+from net.runtime.shared_table import TableConfig
+from net.store import Account, SqliteStore, Store
 
 
 def _store(tmp_path: Path) -> tuple[SqliteStore, Account, Account]:

@@ -1,4 +1,4 @@
-"""net.wire: every message the workers exchange comes back equal, deadlines land on the
+"""net.cluster.wire: every message the workers exchange comes back equal, deadlines land on the
 receiver's clock, and no input of any shape gets past ``decode`` but as a WireError."""
 
 from __future__ import annotations
@@ -19,9 +19,8 @@ from engine.game import Game
 from engine.rulesets import find_ruleset
 from engine.situation import Spectator
 from engine.view import View, build_view
-from net import wire
-from net.store import Account
-from net.wire import (
+from net.cluster import wire
+from net.cluster.wire import (
     FINGERPRINT,
     MAX_ITEMS,
     MAX_MESSAGE,
@@ -46,6 +45,7 @@ from net.wire import (
     decode,
     encode,
 )
+from net.store import Account
 from tui.client import TableUpdate
 from tui.refusal import Refusal
 from tui.table_info import ChatLine, SeatInfo, TableInfo, TableState

@@ -1,7 +1,7 @@
 """The only way the app talks to a table: views in, actions out.
 
 :class:`TableClient` is implemented by :class:`tui.local.LocalTable` (you against three
-computer players) and by the server's seat at a shared table (``net.registry.SeatClient``).
+computer players) and by the server's seat at a shared table (``net.runtime.registry.SeatClient``).
 The table calls the subscribed callback from the asyncio loop with a :class:`TableUpdate`; the
 app turns each call into a ``post_message`` on itself and never touches widgets from the
 callback. A seat at a table shared with other people (:class:`SharedTableClient`) also says

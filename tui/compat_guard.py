@@ -1,4 +1,4 @@
-"""What the compat modules (``tui.compat_textual``, ``net.compat_asyncssh``) share: the check
+"""What the compat modules (``tui.compat_textual``, ``net.front.compat_asyncssh``) share: the check
 that a library's internal is still what a patch was written for, and the one log line when it
 is not."""
 

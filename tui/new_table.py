@@ -2,7 +2,7 @@
 ruleset, read with the engine's option parser (:meth:`engine.rulesets.OptionSpec.parse_text`).
 
 ``play``'s new game (:class:`tui.screens.NewGameScreen`) and the lobby's new table
-(``net.lobby.CreateTableScreen``) put it in their screens, each adding only its own fields (a
+(``net.front.lobby.CreateTableScreen``) put it in their screens, each adding only its own fields (a
 seed; a table name and the computer players' levels): a ruleset's options are offered, typed
 and refused alike in both.
 """

@@ -1,7 +1,7 @@
 """What a shared table tells the sessions at it besides the views: who sits where, its
 options and state, the spectators' stakes (:class:`TableInfo`), and chat (:class:`ChatLine`).
 
-The server's tables make them (``net.registry``); the waiting room, the lobby and the stake
+The server's tables make them (``net.runtime.registry``); the waiting room, the lobby and the stake
 screen show them. They are plain values so that ``tui`` shows a table without knowing how it
 is served.
 """

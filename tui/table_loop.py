@@ -3,7 +3,7 @@
 The runner decides what is due; this loop asks it, sleeps until the answer's time (or until
 something changes: :meth:`TableLoop.kick`), lets a computer player choose (off the event loop
 for the deep ones), and hands every move to its :class:`TableHost`, which applies, stores and
-publishes it. :class:`tui.local.LocalTable` and ``net.registry.SharedTable`` are hosts.
+publishes it. :class:`tui.local.LocalTable` and ``net.runtime.registry.SharedTable`` are hosts.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Which worker owns which table: a JetStream key-value bucket, one key per table, watched by
 every worker, and each table's lease kept in it.
 
-A table's key holds its :class:`~net.wire.Entry` (owner, the lobby's facts). Its owner
+A table's key holds its :class:`~net.cluster.wire.Entry` (owner, the lobby's facts). Its owner
 rewrites the key every :data:`RENEW_SECONDS` with ``update(..., last=revision)``: a write that
 only succeeds if nobody else wrote the key since, so two workers never both renew one lease.
 The revision at which a worker acquired a table is its *fencing token*: the store refuses the
@@ -28,8 +28,8 @@ from typing import Any
 
 from nats.js.errors import BucketNotFoundError, KeyWrongLastSequenceError
 
-from net import wire
-from net.wire import Entry
+from net.cluster import wire
+from net.cluster.wire import Entry
 
 log = logging.getLogger("net.cluster")
 

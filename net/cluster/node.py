@@ -2,12 +2,13 @@
 ``--nats URL``).
 
 Each table lives in one worker, its owner, which runs it as the one-process server does
-(engine, timers, computer players, persistence: :class:`~net.shared_table.SharedTable` in its
-:class:`~net.registry.Registry`). The owner holds the table's lease in the directory
+(engine, timers, computer players, persistence:
+:class:`~net.runtime.shared_table.SharedTable` in its
+:class:`~net.runtime.registry.Registry`). The owner holds the table's lease in the directory
 (:mod:`net.cluster.directory`) and answers on the table's subjects: ``join`` (a session of
 another worker sits down or watches) and ``do`` (that session's moves, chat, stakes and
-pings); it pushes each such session only its own seat's update (:mod:`net.wire`), so no process
-that serves a session holds another seat's concealed tiles.
+pings); it pushes each such session only its own seat's update (:mod:`net.cluster.wire`), so
+no process that serves a session holds another seat's concealed tiles.
 
 A session in any worker gets its seat through :meth:`Node.open_seat`: the table's seat in this
 process if this worker owns it, else a :class:`~net.cluster.remote.RemoteSeat`, inside a
@@ -36,13 +37,13 @@ import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import nats
 from nats.errors import NoRespondersError
 from nats.errors import TimeoutError as NatsTimeout
 
-from net import wire
+from net.cluster import wire
 from net.cluster.directory import (
     FREE,
     RENEW_SECONDS,
@@ -61,14 +62,12 @@ from net.cluster.remote import (
     seat_subject,
 )
 from net.commands import Command
-from net.registry import Registry, check_settings
-from net.shared_table import SeatClient, SharedTable
-from net.store import Account, Store, TableRow
+from net.runtime.registry import Registry, check_settings
+from net.runtime.shared_table import SeatClient, SharedTable
+from net.store.base import Store
+from net.store.model import Account, TableRow
 from tui.refusal import Refusal, RefusedError
 from tui.table_info import SeatInfo, TableInfo, TableState
-
-if TYPE_CHECKING:
-    from net.server import MahjongServer
 
 log = logging.getLogger("net.cluster")
 
@@ -129,9 +128,10 @@ class Node:
     """This worker's part in the server: its leases, its tables' remote sessions, and the
     way to any table for its own sessions."""
 
-    def __init__(self, server: MahjongServer, url: str,
+    def __init__(self, registry: Registry, store: Store, url: str,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self.server = server
+        self.registry = registry
+        self.store = store
         self.url = url
         self.clock = clock
         self.name = worker_name()
@@ -145,14 +145,6 @@ class Node:
         self._taking: set[str] = set()
         self._stopping = False
         self.takeovers = 0  # tables this worker took over from another
-
-    @property
-    def registry(self) -> Registry:
-        return self.server.registry
-
-    @property
-    def store(self) -> Store:
-        return self.server.store
 
     # --- start and stop -----------------------------------------------------------------------
     async def start(self) -> None:
@@ -218,7 +210,7 @@ class Node:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.nc.drain(), 2.0)
 
-    # --- the others' tables (net.registry.Others) ---------------------------------------------
+    # --- the others' tables (net.runtime.registry.Others) ------------------------------
     def infos(self) -> Mapping[str, TableInfo]:
         return {name: seen.entry.info for name, seen in self.directory.entries.items()
                 if name not in self.owned}

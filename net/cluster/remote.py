@@ -25,8 +25,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from engine.actions import Action
-from net import wire
-from net.store import Account
+from net.cluster import wire
+from net.store.model import Account
 from tui.client import SharedTableClient, TableUpdate, UpdateCallback
 from tui.clock import SYSTEM_CLOCK, Clock
 from tui.refusal import Refusal

@@ -25,7 +25,7 @@ class Account:
     id: int
     nickname: str
     key_fingerprint: str | None = None
-    guest: bool = False  # keyless, for one visit (net/accounts.py): nothing is kept for it
+    guest: bool = False  # keyless, for one visit (net/front/accounts.py): nothing is kept for it
 
     @property
     def anonymous(self) -> bool:

@@ -896,7 +896,7 @@ class PgStore(StoreBase):
                 "  SELECT a.nickname AS nickname, r.score AS score, r.finished AS finished,"
                 "         r.table_name AS t, r.game_no AS g,"
                 "         ROW_NUMBER() OVER (PARTITION BY r.account_id"
-                "                            ORDER BY r.finished DESC, r.table_name, r.game_no) AS k"
+                "           ORDER BY r.finished DESC, r.table_name, r.game_no) AS k"
                 "  FROM (SELECT account_id, score, finished, table_name, game_no FROM results"
                 "        WHERE rules = %s"
                 "        UNION ALL SELECT account_id, score, finished, table_name, game_no"

@@ -144,7 +144,7 @@ CREATE TABLE IF NOT EXISTS stake_results (  -- Yichun 压鸽子: a spectator's r
     finished REAL NOT NULL,
     PRIMARY KEY (table_name, game_no, account_id)
 );
-CREATE TABLE IF NOT EXISTS account_secrets (  -- keyless accounts (net/accounts.py)
+CREATE TABLE IF NOT EXISTS account_secrets (  -- keyless accounts (net/front/accounts.py)
     account_id INTEGER PRIMARY KEY,
     kind TEXT NOT NULL,                   -- 'passphrase' or 'guest'
     hash TEXT,                            -- scrypt$N$r$p$salt$key (hex); NULL for a guest
@@ -382,7 +382,7 @@ class SqliteStore(StoreBase):
             "updated = excluded.updated",
             (account_id, json.dumps(data, ensure_ascii=False), time.time()))
 
-    # --- keyless accounts (net/accounts.py decides; these read and write) --------------------
+    # --- keyless accounts (net/front/accounts.py decides; these read and write) ---------
     def keyless_row(self, nickname: str) -> KeylessRow | None:
         """The account holding ``nickname``, with its keyless secret if it has one; None when
         no account has the name (or the file cannot be read: then the name looks free and
@@ -512,9 +512,14 @@ class SqliteStore(StoreBase):
     def load_tables(self) -> list[TableRow]:
         """The stored tables, oldest first (at most ``MAX_TABLE_ROWS``). A row that cannot
         be read comes with its ``fault`` (and empty options and state), never skipped: the
-        registry keeps it out of play and nothing overwrites it."""
-        rows = self.db.execute(self._TABLE_COLUMNS + "ORDER BY created LIMIT ?",
-                               (*self._TABLE_LIMITS, MAX_TABLE_ROWS + 1)).fetchall()
+        registry keeps it out of play and nothing overwrites it. :class:`StorageError` when
+        the tables cannot be read at all."""
+        try:
+            rows = self.db.execute(self._TABLE_COLUMNS + "ORDER BY created LIMIT ?",
+                                   (*self._TABLE_LIMITS, MAX_TABLE_ROWS + 1)).fetchall()
+        except sqlite3.Error as exc:
+            raise StorageError(f"{self.path}: its tables cannot be read ({exc}): restore it "
+                               f"from a backup or move it away to start afresh") from None
         if len(rows) > MAX_TABLE_ROWS:
             log.error("%s: more than %d tables stored: the newest are not read (a damaged "
                       "file?)", self.path, MAX_TABLE_ROWS)
@@ -555,13 +560,16 @@ class SqliteStore(StoreBase):
 
     def iter_actions(self, table: str, game_no: int) -> Iterator[ActionRow]:
         """A game's stored actions in order, one row at a time; :class:`CorruptRow` at the
-        first that cannot be read."""
-        cur = self.db.execute(
-            "SELECT hand_no, i, seat, CASE WHEN length(CAST(action AS BLOB)) <= ? THEN action "
-            "END FROM actions WHERE table_name = ? AND game_no = ? ORDER BY hand_no, i",
-            (MAX_ACTION_JSON, table, game_no))
-        for hand_no, i, seat, action in cur:
-            yield read_action_row(game_no, hand_no, i, seat, action)
+        first that cannot be read, :class:`StorageError` where the file fails."""
+        try:
+            cur = self.db.execute(
+                "SELECT hand_no, i, seat, CASE WHEN length(CAST(action AS BLOB)) <= ? THEN "
+                "action END FROM actions WHERE table_name = ? AND game_no = ? "
+                "ORDER BY hand_no, i", (MAX_ACTION_JSON, table, game_no))
+            for hand_no, i, seat, action in cur:
+                yield read_action_row(game_no, hand_no, i, seat, action)
+        except sqlite3.Error as exc:
+            raise StorageError(f"the database: {exc}") from None
 
     def actions(self, table: str, game_no: int) -> list[ActionRow]:
         return list(self.iter_actions(table, game_no))
@@ -685,7 +693,7 @@ class SqliteStore(StoreBase):
                 "  SELECT a.nickname AS nickname, r.score AS score, r.finished AS finished,"
                 "         r.table_name AS t, r.game_no AS g,"
                 "         ROW_NUMBER() OVER (PARTITION BY r.account_id"
-                "                            ORDER BY r.finished DESC, r.table_name, r.game_no) AS k"
+                "           ORDER BY r.finished DESC, r.table_name, r.game_no) AS k"
                 "  FROM (SELECT account_id, score, finished, table_name, game_no FROM results"
                 "        WHERE rules = ?"
                 "        UNION ALL SELECT account_id, score, finished, table_name, game_no"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from net.natsd import NatsServer
+from net.cluster.natsd import NatsServer
 from testkit.nats import local_nats
 
 

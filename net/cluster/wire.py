@@ -33,7 +33,7 @@ from typing import Annotated, Any, Final
 import msgspec
 
 from engine.actions import Action
-from net.store import Account
+from net.store.model import Account
 from tui.client import TableUpdate
 from tui.refusal import Refusal
 from tui.table_info import ChatLine, TableInfo, TableState

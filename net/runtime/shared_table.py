@@ -28,9 +28,10 @@ from engine.record import dumps, hand_lines
 from engine.rulesets import OptionError, find_ruleset
 from engine.runner import COMPUTER, Pace, SeatState, TableRunner
 from net.limits import RateLimit
+from net.runtime.stakes import HandStakes, StakeBook
 from net.sanitize import clean_line
-from net.stakes import HandStakes, StakeBook
-from net.store import Account, ActionRow, SavedSeat, SavedTable, Store, TableRow
+from net.store.base import Store
+from net.store.model import Account, ActionRow, SavedSeat, SavedTable, TableRow
 from tui.client import TableUpdate, UpdateCallback
 from tui.clock import SYSTEM_CLOCK, Clock, Timer
 from tui.refusal import Refusal
@@ -39,7 +40,7 @@ from tui.table_loop import TableLoop, table_update
 
 THREADED_LEVELS = frozenset({"hard"})  # computer players that decide off the event loop
 
-log = logging.getLogger("net.shared_table")
+log = logging.getLogger("net.runtime.shared_table")
 
 
 def basic_player(level: str) -> Player:
@@ -280,7 +281,7 @@ class SharedTable:
             bot = self.bots[index] = self.player_factory(self.bot_levels[index])
         return bot
 
-    # --- 压鸽子 (Yichun spectator stakes, net.stakes) ------------------------------------------
+    # --- 压鸽子 (Yichun spectator stakes, net.runtime.stakes) ------------------------------
     @property
     def stakes_possible(self) -> bool:
         return self.stakes.possible

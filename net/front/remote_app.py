@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from textual.binding import Binding, BindingType
 
-from net import reclaim
+from net.front import reclaim
 from tui import compat_textual
 from tui.client import SharedTableClient, TableUpdate
 from tui.room import SharedTableApp
@@ -100,7 +100,7 @@ class ServerSide:
 
     async def run_async(self, **kwargs: Any) -> Any:
         """``App.run_async``; then the app, every node it made and what they hold are taken
-        apart (``net.reclaim.app_ended``), so that reference counting frees the session's app
+        apart (``net.front.reclaim.app_ended``), so that reference counting frees the session's app
         at once instead of the rare full collection. Only the return value, ``return_code``,
         ``_exception`` and ``ends_session`` may be read of the app afterwards."""
         reclaim.install()  # before this session's connection can close (once per process)
@@ -123,7 +123,7 @@ class RemoteApp(ServerSide, SharedTableApp):
                 priority=True),
     )
     BINDINGS: ClassVar[list[BindingType]] = list(HELP_BINDINGS)
-    mj_remote = True  # net.server neutralises stdout/stderr redirection for these
+    mj_remote = True  # net.front.server neutralises stdout/stderr redirection for these
 
     ends_session = False  # the player quit the session (Ctrl-Q), not just the table
 
@@ -151,7 +151,7 @@ class RemoteApp(ServerSide, SharedTableApp):
             soft_wrap=False,
         )
 
-    # --- late callbacks: an app taken apart after its end (net.reclaim) does nothing -------
+    # --- late callbacks: an app taken apart after its end (net.front.reclaim) does nothing -------
     def _deliver(self) -> None:
         if not self.__dict__.get(compat_textual.RELEASED):
             super()._deliver()

@@ -2,12 +2,12 @@
 
 Left to the collector, a session's objects would be freed only by a full (generation 2)
 collection, which the server makes rare because it stops the loop for every session
-(``net.server.main``), so a server whose sessions come and go would grow without end. What
+(``net.serve.main``), so a server whose sessions come and go would grow without end. What
 would hold them are reference cycles, and each is broken where it is made:
 
 - the session's Textual apps (the lobby, the table): ``app_ended``, called as each app's
-  ``run_async`` returns (``net.remote_app.ServerSide``), takes the app and every node it made
-  apart (``tui.compat_textual.release_app``) on the loop's next turn;
+  ``run_async`` returns (``net.front.remote_app.ServerSide``), takes the app and every node it
+  made apart (``tui.compat_textual.release_app``) on the loop's next turn;
 - the SSH connection: asyncssh's connection points at its own methods (the packet reader it is
   on), and the server gives it callbacks that point back at the connection; once asyncssh has
   cleaned a connection up those are let go of (``install``);
@@ -31,7 +31,7 @@ import weakref
 from dataclasses import dataclass
 from typing import Any
 
-from net import compat_asyncssh
+from net.front import compat_asyncssh
 from tui import compat_textual
 
 

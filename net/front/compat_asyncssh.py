@@ -208,7 +208,7 @@ def check_all() -> dict[str, str]:
             ("self", "packet"))
     if not compat_guard.init_sets(asyncssh.channel.SSHChannel, "_env"):
         _fall_back("env_requests_bounded_store", "SSHChannel sets no _env")
-    from net import reclaim  # here: net.reclaim imports this module
+    from net.front import reclaim  # here: net.front.reclaim imports this module
 
     reclaim.install()
     return {**compat_textual.FELL_BACK, **FELL_BACK}

@@ -22,11 +22,11 @@ from textual.widgets import Button, Input, Label, Select, Static
 from engine.bots import LEVELS
 from engine.rulesets import DEFAULT_RULES, RULESETS
 from net.commands import Command, CommandError, parse_command
-from net.registry import QUARANTINE_MARK, Registry
-from net.remote_app import ServerSide, color_system
+from net.front.remote_app import ServerSide, color_system
+from net.front.trends import LobbyLeaders
+from net.runtime.registry import QUARANTINE_MARK, Registry
 from net.sanitize import TABLE_NAME_RULE, clean_line, pad, table_name, valid_table_name
-from net.store import Account
-from net.trends import LobbyLeaders
+from net.store.model import Account
 from tui import compat_textual
 from tui.new_table import NewTableForm
 from tui.room import options_text
@@ -35,7 +35,7 @@ from tui.table_info import TableState
 
 
 class LobbyServer(Protocol):
-    """What the lobby needs of the server: its tables (net.server's ``MahjongServer``)."""
+    """What the lobby needs of the server: its tables (net.front.server's ``MahjongServer``)."""
 
     @property
     def registry(self) -> Registry: ...

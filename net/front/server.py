@@ -12,17 +12,10 @@ gets the reason (exit status 2); anything else is refused.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import atexit
 import contextlib
-import ctypes
-import ctypes.util
-import gc
 import logging
 import os
-import signal
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -33,11 +26,14 @@ from typing import TYPE_CHECKING, Any
 import asyncssh
 
 from engine.rulesets import RULESETS
-from net import compat_asyncssh, reclaim
-from net.accounts import Keyless, NameLookup, NameState
 from net.commands import HELP_TEXT, Command, CommandError, locale_lang, parse_command
-from net.compat_asyncssh import bound_env, quiet_packet_log
-from net.driver import SSHDriver, clear_parser_cache
+from net.front import compat_asyncssh, reclaim
+from net.front.accounts import Keyless, NameLookup, NameState
+from net.front.compat_asyncssh import bound_env, quiet_packet_log
+from net.front.driver import SSHDriver, clear_parser_cache
+from net.front.lobby import LobbyApp
+from net.front.remote_app import RemoteApp, RemoteSettings
+from net.front.trends import trends
 from net.limits import (
     Limits,
     LogBudget,
@@ -45,16 +41,12 @@ from net.limits import (
     WindowCount,
     clamp_size,
     early_drop,
-    load_limits_file,
-    parse_limit_pairs,
 )
-from net.lobby import LobbyApp
-from net.registry import Registry
-from net.remote_app import RemoteApp, RemoteSettings
+from net.runtime.registry import Registry
+from net.runtime.shared_table import SharedTable, TableConfig
 from net.sanitize import clean_name, pad
-from net.shared_table import SharedTable, TableConfig
-from net.store import Account, StorageError, Store, open_store
-from net.trends import trends
+from net.store.base import Store
+from net.store.model import Account
 from tui import compat_textual
 from tui.client import SharedTableClient
 from tui.local import default_data_dir
@@ -65,7 +57,7 @@ if TYPE_CHECKING:
 
     from net.cluster.node import Node
 
-log = logging.getLogger("net.server")
+log = logging.getLogger("net.front.server")
 
 
 @dataclass
@@ -257,7 +249,7 @@ class _Connection(asyncssh.SSHServer):
     def get_kbdint_challenge(self, username: str, lang: str,
                              submethods: str) -> KbdIntChallenge:
         """No key: the name's passphrase, or (a new name) one to choose, or Enter for a
-        guest (net/accounts.py)."""
+        guest (net/front/accounts.py)."""
         self.fingerprint = None
         found = self.server.keyless.lookup(clean_name(username))
         self._keyless = found
@@ -702,16 +694,17 @@ ENCRYPTION_ALGS = ("aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "aes128-c
 class MahjongServer:
     """The server: SSH listener, table registry and store."""
 
-    def __init__(self, config: ServerConfig) -> None:
+    def __init__(self, config: ServerConfig, store: Store, registry: Registry,
+                 node: Node | None = None) -> None:
         compat_textual.apply()  # no cyclic garbage per line drawn
         reclaim.install()  # a closed connection's and its transport's cycles let go of
         quiet_packet_log()
         self.config = config
         self.limits = config.limits
         self.data_dir = Path(config.data_dir)
-        self.store: Store
-        self.registry: Registry
-        self.keyless: Keyless
+        self.store = store  # accounts, settings, results: the front reads them through it
+        self.registry = registry  # the tables this process runs (net.runtime)
+        self.keyless = Keyless(store, self.limits)
         self.per_address: Counter[str] = Counter()  # logged-in connections by address
         self.unauth: dict[str, dict[_Connection, None]] = {}  # not yet logged in, oldest first
         self.unauth_total = 0
@@ -728,7 +721,7 @@ class MahjongServer:
         self.acceptor: asyncssh.SSHAcceptor | None = None
         self.host_key: asyncssh.SSHKey | None = None
         self.port = config.port
-        self.node: Node | None = None  # this worker's part in a server of several
+        self.node = node  # this worker's part in a server of several (net.cluster)
 
     def host_key_path(self) -> Path:
         return self.data_dir / "ssh_host_ed25519_key"
@@ -743,16 +736,8 @@ class MahjongServer:
         with contextlib.suppress(OSError):
             os.chmod(self.data_dir, 0o700)
         self.host_key = self.load_host_key()
-        self.store = open_store(self.config.db_url or self.data_dir / "mahjong.sqlite3")
-        self.keyless = Keyless(self.store, self.limits)
-        self.registry = Registry(self.config.table, self.store, limits=self.limits)
-        if self.config.nats_url:
-            # one worker of several: it takes the tables nobody owns as it goes (net.cluster;
-            # imported here: the one-process server does without the NATS client)
-            from net.cluster.node import Node
-
-            self.node = Node(self, self.config.nats_url)
-            await self.node.start()
+        if self.node is not None:
+            await self.node.start()  # one worker of several: it takes tables as it goes
         else:
             restored = self.registry.load()
             if restored or restored.quarantined:
@@ -875,115 +860,3 @@ def fingerprint_banner(server: MahjongServer) -> str:
         f"connect:  ssh -t -p {server.port} YOURNAME@{shown} join TABLE\n"
         f"lobby:    ssh -t -p {server.port} YOURNAME@{shown}\n"
     )
-
-
-async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> None:
-    server = MahjongServer(config)
-    await server.start()
-    gc.collect()
-    gc.freeze()  # what start-up made lives as long as the process: no full collection rescans it
-    if config.worker is not None:  # the supervisor prints the banner once for all
-        print(f"worker {config.worker} ready", flush=True)
-    else:
-        print(fingerprint_banner(server), flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, stop.set)
-    if ready is not None:
-        ready.set()
-    try:
-        await stop.wait()
-    finally:
-        await server.close()
-
-
-def main(args: argparse.Namespace) -> int:
-    """Entry point of ``mahjong-ssh serve``."""
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("asyncssh").setLevel(logging.WARNING)
-    # The default thresholds collect too often for this many objects, and larger young
-    # generations pause longer: young collections of 2_000 objects and a middle one every 10
-    # keep every pause short (docs/performance.md). A full collection of many sessions stops
-    # the loop for long, so it stays rare: one every 1000 middle collections, about 20 million
-    # allocations.
-    gc.set_threshold(2_000, 10, 1_000)
-    fixed_mmap_threshold()
-    config = ServerConfig(
-        host=getattr(args, "host", None) or "127.0.0.1",
-        port=2222 if getattr(args, "port", None) is None else int(args.port),
-        data_dir=Path(args.data) if getattr(args, "data", None) else default_data_dir(),
-        allow_anonymous=not getattr(args, "no_anonymous", False),
-        nats_url=getattr(args, "nats", None),
-        db_url=getattr(args, "db", None),
-        worker=getattr(args, "worker", None),
-    )
-    config.reuse_port = config.worker is not None or config.nats_url is not None
-    try:
-        config.limits = limits_from_args(args)
-    except ValueError as exc:
-        print(f"mahjong-ssh serve: {exc}", file=sys.stderr)
-        return 2
-    for name, attr in (("grace", "grace_seconds"), ("bot_delay", "bot_delay")):
-        value = getattr(args, name, None)
-        if value is not None:
-            setattr(config.table, attr, float(value))
-    if getattr(args, "workers", None) and config.worker is None:
-        from net.cluster import supervisor  # here: only a supervisor needs it
-
-        return supervisor.main(args, config)
-    code = 0
-    try:
-        asyncio.run(serve(config))
-    except StorageError as exc:
-        print(f"mahjong-ssh serve: {exc}", file=sys.stderr)
-        code = 1
-    except OSError as exc:
-        print(f"mahjong-ssh serve: {exc}", file=sys.stderr)
-        code = 1
-    except KeyboardInterrupt:
-        pass
-    # Everything is saved and closed: leave without the interpreter's teardown, which with a
-    # large heap is slow (every object freed one by one, and the frozen ones scanned). What was
-    # registered to run at exit (the benchmark's probes, logging's flush) still runs.
-    run_exit_functions = getattr(atexit, "_run_exitfuncs", None)
-    if run_exit_functions is not None:
-        run_exit_functions()
-    logging.shutdown()
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(code)
-
-
-def fixed_mmap_threshold(threshold: int = 128 * 1024) -> bool:
-    """glibc serves a large allocation from mmap, and gives it back when freed, only below a
-    threshold that it raises each time such a block is freed: after a few passphrase hashes
-    (16 MiB each, net/accounts.py) they would come from the heap and stay there, the RSS of a
-    failed-login flood kept for good (docs/performance.md, auth-flood). Fixing it at its initial
-    128 KiB keeps large blocks returnable. False where there is no glibc."""
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        return bool(libc.mallopt(M_MMAP_THRESHOLD, threshold))
-    except (OSError, AttributeError):
-        return False
-
-
-M_MMAP_THRESHOLD = -3  # glibc's malloc.h
-
-
-def limits_from_args(args: argparse.Namespace) -> Limits:
-    """``serve --limits FILE`` (a TOML ``[limits]`` table), then ``--limit NAME=VALUE``
-    words, then the older ``--max-per-address``: ValueError naming what is wrong."""
-    limits = Limits()
-    path = getattr(args, "limits", None)
-    if path:
-        limits = load_limits_file(path, limits)
-    pairs = getattr(args, "limit", None)
-    if pairs:
-        limits = limits.with_values(parse_limit_pairs(pairs))
-    per_address = getattr(args, "max_per_address", None)
-    if per_address:
-        limits = limits.with_values({"connections_per_address": per_address})
-    return limits

@@ -32,10 +32,10 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from net.natsd import NatsServer
-    from net.server import ServerConfig
+    from net.cluster.natsd import NatsServer
+    from net.front.server import ServerConfig
 
-log = logging.getLogger("net.cluster.supervisor")
+log = logging.getLogger("net.supervisor")
 
 RESTART_SECONDS = 1.0
 RESTARTS_PER_MINUTE = 5
@@ -116,7 +116,7 @@ class Supervisor:
     def prepare(self) -> str:
         """The data folder, host key and schema, once; the NATS server if none is given:
         the bus's URL."""
-        from net.server import load_host_key
+        from net.front.server import load_host_key
         from net.store import open_store
 
         config = self.config
@@ -129,7 +129,7 @@ class Supervisor:
             config.port = free_port(config.host)
         if config.nats_url:
             return config.nats_url
-        from net.natsd import start_nats
+        from net.cluster.natsd import start_nats
 
         server = start_nats(config.data_dir / "nats")
         self.nats = server
@@ -180,7 +180,7 @@ class Supervisor:
         server = self.nats
         if server is None or server.running:
             return
-        from net.natsd import start_nats
+        from net.cluster.natsd import start_nats
 
         port = int(server.url.rsplit(":", 1)[1])
         log.error("the NATS server ended (status %s): starting it again on port %d",

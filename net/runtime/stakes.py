@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from engine.game import Game
 from engine.rulesets import StakeRules
 from engine.situation import Spectator
-from net.store import SavedHandStakes, SavedStake
+from net.store.model import SavedHandStakes, SavedStake
 from tui.refusal import Refusal
 
 SEAT_NAMES = ("E", "S", "W", "N")

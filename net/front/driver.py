@@ -49,7 +49,7 @@ from net.limits import Limits, LogBudget, clamp_size
 from tui import compat_textual
 from tui.compat_textual import XTermParser
 
-log = logging.getLogger("net.driver")
+log = logging.getLogger("net.front.driver")
 
 ESC_TIMEOUT = 0.12  # the parser's own Esc timeout is 0.1 s
 HIGH_WATER = 256 * 1024  # bytes buffered for a client before frames are dropped

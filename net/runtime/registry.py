@@ -5,7 +5,6 @@ and the chat rate per account over all tables."""
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -14,14 +13,15 @@ from engine.actions import IllegalActionError
 from engine.bots import Player
 from engine.rulesets import DEFAULT_RULES, RULESETS, find_ruleset
 from net.limits import Limits, RateLimit, RateLimits, WindowCount
-from net.restore import restore_table
+from net.runtime.restore import restore_table
+from net.runtime.shared_table import SharedTable, TableConfig, basic_player
 from net.sanitize import clean_line
-from net.shared_table import SharedTable, TableConfig, basic_player
-from net.store import Account, CorruptRow, StorageError, Store, TableRow
+from net.store.base import Store
+from net.store.model import Account, CorruptRow, StorageError, TableRow
 from tui.refusal import Refusal, RefusedError
 from tui.table_info import TableInfo
 
-log = logging.getLogger("net.registry")
+log = logging.getLogger("net.runtime.registry")
 
 
 class TableExists(RefusedError):
@@ -73,8 +73,8 @@ def _reason(exc: BaseException) -> str:
         text = str(exc)
     elif isinstance(exc, IllegalActionError):
         text = f"a stored action does not replay: {exc}"
-    elif isinstance(exc, sqlite3.Error):
-        text = f"the database: {exc}"
+    elif isinstance(exc, StorageError):
+        text = str(exc)
     else:
         text = f"{type(exc).__name__}: {exc}"
     return clean_line(text, 160)
@@ -142,11 +142,7 @@ class Registry:
         each. A database whose tables cannot be read at all raises StorageError."""
         if self.store is None:
             return LoadCounts(0, 0)
-        try:
-            rows = self.store.load_tables()
-        except sqlite3.Error as exc:
-            raise StorageError(f"{self.store.path}: its tables cannot be read ({exc}): restore "
-                               f"it from a backup or move it away to start afresh") from None
+        rows = self.store.load_tables()  # StorageError when they cannot be read at all
         for row in rows:
             if row.name in self.tables or row.name in self.quarantined:
                 continue

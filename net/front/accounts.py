@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from net.limits import Limits
-from net.store import Account, Store
+from net.store.base import Store
+from net.store.model import Account
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1  # 16 MiB (128·N·r): slow to guess, quick for one login
 GUEST_KEPT = 86_400.0  # a guest account unseen this long that left nothing is forgotten

@@ -8,9 +8,10 @@ from collections.abc import Callable
 from engine.actions import Action
 from engine.bots import Player
 from engine.game import Game
-from net.shared_table import Occupant, SharedTable, TableConfig, basic_player, parse_levels
-from net.stakes import HandStakes, Stake
-from net.store import ActionRow, CorruptRow, Store, TableRow
+from net.runtime.shared_table import Occupant, SharedTable, TableConfig, basic_player, parse_levels
+from net.runtime.stakes import HandStakes, Stake
+from net.store.base import Store
+from net.store.model import ActionRow, CorruptRow, TableRow
 
 
 def restore_table(row: TableRow, config: TableConfig, store: Store,

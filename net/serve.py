@@ -1,0 +1,164 @@
+"""``mahjong-ssh serve``: the server put together — the store (SQLite in the data folder, or
+PostgreSQL), the table runtime (:class:`~net.runtime.registry.Registry`), this worker's part in a
+server of several when ``--nats`` is given (:class:`~net.cluster.node.Node`), and the SSH front
+(:class:`~net.front.server.MahjongServer`) that reaches them only through what it is handed. Also
+the process's settings (the collector, glibc's allocator) and, with ``--workers N``, the
+supervisor (:mod:`net.supervisor`)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import atexit
+import contextlib
+import ctypes
+import ctypes.util
+import gc
+import logging
+import os
+import signal
+import sys
+from pathlib import Path
+
+from net.front.server import MahjongServer, ServerConfig, fingerprint_banner
+from net.limits import Limits, load_limits_file, parse_limit_pairs
+from net.runtime.registry import Registry
+from net.store import StorageError, open_store
+from tui.local import default_data_dir
+
+
+async def start_server(config: ServerConfig) -> MahjongServer:
+    """The server's parts, made and started: listening once this returns."""
+    data = Path(config.data_dir)
+    data.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(OSError):
+        os.chmod(data, 0o700)
+    store = open_store(config.db_url or data / "mahjong.sqlite3")
+    registry = Registry(config.table, store, limits=config.limits)
+    node = None
+    if config.nats_url:
+        # imported here: the one-process server does without the NATS client
+        from net.cluster.node import Node
+
+        node = Node(registry, store, config.nats_url)
+    server = MahjongServer(config, store, registry, node)
+    try:
+        await server.start()
+    except BaseException:
+        if node is not None:
+            with contextlib.suppress(Exception):
+                await node.stop()
+        store.close()
+        raise
+    return server
+
+
+async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> None:
+    server = await start_server(config)
+    gc.collect()
+    gc.freeze()  # what start-up made lives as long as the process: no full collection rescans it
+    if config.worker is not None:  # the supervisor prints the banner once for all
+        print(f"worker {config.worker} ready", flush=True)
+    else:
+        print(fingerprint_banner(server), flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    if ready is not None:
+        ready.set()
+    try:
+        await stop.wait()
+    finally:
+        await server.close()
+
+
+def main(args: argparse.Namespace) -> int:
+    """Entry point of ``mahjong-ssh serve``."""
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("asyncssh").setLevel(logging.WARNING)
+    # The default thresholds collect too often for this many objects, and larger young
+    # generations pause longer: young collections of 2_000 objects and a middle one every 10
+    # keep every pause short (docs/performance.md). A full collection of many sessions stops
+    # the loop for long, so it stays rare: one every 1000 middle collections, about 20 million
+    # allocations.
+    gc.set_threshold(2_000, 10, 1_000)
+    fixed_mmap_threshold()
+    config = ServerConfig(
+        host=getattr(args, "host", None) or "127.0.0.1",
+        port=2222 if getattr(args, "port", None) is None else int(args.port),
+        data_dir=Path(args.data) if getattr(args, "data", None) else default_data_dir(),
+        allow_anonymous=not getattr(args, "no_anonymous", False),
+        nats_url=getattr(args, "nats", None),
+        db_url=getattr(args, "db", None),
+        worker=getattr(args, "worker", None),
+    )
+    config.reuse_port = config.worker is not None or config.nats_url is not None
+    try:
+        config.limits = limits_from_args(args)
+    except ValueError as exc:
+        print(f"mahjong-ssh serve: {exc}", file=sys.stderr)
+        return 2
+    for name, attr in (("grace", "grace_seconds"), ("bot_delay", "bot_delay")):
+        value = getattr(args, name, None)
+        if value is not None:
+            setattr(config.table, attr, float(value))
+    if getattr(args, "workers", None) and config.worker is None:
+        from net import supervisor  # here: only a supervisor needs it
+
+        return supervisor.main(args, config)
+    code = 0
+    try:
+        asyncio.run(serve(config))
+    except StorageError as exc:
+        print(f"mahjong-ssh serve: {exc}", file=sys.stderr)
+        code = 1
+    except OSError as exc:
+        print(f"mahjong-ssh serve: {exc}", file=sys.stderr)
+        code = 1
+    except KeyboardInterrupt:
+        pass
+    # Everything is saved and closed: leave without the interpreter's teardown, which with a
+    # large heap is slow (every object freed one by one, and the frozen ones scanned). What was
+    # registered to run at exit (the benchmark's probes, logging's flush) still runs.
+    run_exit_functions = getattr(atexit, "_run_exitfuncs", None)
+    if run_exit_functions is not None:
+        run_exit_functions()
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
+def fixed_mmap_threshold(threshold: int = 128 * 1024) -> bool:
+    """glibc serves a large allocation from mmap, and gives it back when freed, only below a
+    threshold that it raises each time such a block is freed: after a few passphrase hashes
+    (16 MiB each, net/front/accounts.py) they would come from the heap and stay there, the RSS of a
+    failed-login flood kept for good (docs/performance.md, auth-flood). Fixing it at its initial
+    128 KiB keeps large blocks returnable. False where there is no glibc."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        return bool(libc.mallopt(M_MMAP_THRESHOLD, threshold))
+    except (OSError, AttributeError):
+        return False
+
+
+M_MMAP_THRESHOLD = -3  # glibc's malloc.h
+
+
+def limits_from_args(args: argparse.Namespace) -> Limits:
+    """``serve --limits FILE`` (a TOML ``[limits]`` table), then ``--limit NAME=VALUE``
+    words, then the older ``--max-per-address``: ValueError naming what is wrong."""
+    limits = Limits()
+    path = getattr(args, "limits", None)
+    if path:
+        limits = load_limits_file(path, limits)
+    pairs = getattr(args, "limit", None)
+    if pairs:
+        limits = limits.with_values(parse_limit_pairs(pairs))
+    per_address = getattr(args, "max_per_address", None)
+    if per_address:
+        limits = limits.with_values({"connections_per_address": per_address})
+    return limits
