@@ -149,6 +149,8 @@ class Node:
     # --- start and stop -----------------------------------------------------------------------
     async def start(self) -> None:
         async def disconnected() -> None:
+            if self._stopping:
+                return  # our own clean stop
             log.warning("worker %s: lost the bus (NATS); its tables pause within %.0f s unless "
                         "it comes back", self.name, VALID_SECONDS)
 
