@@ -43,8 +43,13 @@ async def start_server(config: ServerConfig) -> MahjongServer:
     return server
 
 
-_TOKEN = re.compile(r"\x1b\[([0-9;?<=>]*)([ -/]*[@-~])|\x1b[^\[]|[\r\n\x08]|[^\x1b\r\n\x08]+")
 _PARTIAL = re.compile(r"\x1b(\[[0-9;?<=>]*[ -/]*)?\Z")
+# what changes no cell and moves no cursor: colours (SGR) and private modes (``CSI ? ...``)
+_IGNORED = re.compile(r"\x1b\[(?:\?[0-9;?<=>]*[ -/]*[@-~]|[0-9;?<=>]*[ -/]*m)")
+# the rest, split into text and controls; a lone ESC (not a sequence) is dropped
+_CONTROL = re.compile(r"(\x1b\[[0-9;?<=>]*[ -/]*[@-~]|\x1b[^\[]|\x1b|[\r\n\x08])")
+_PARAMS = re.compile(r"[0-9;?<=>]*")
+_NARROW = "\u1100"  # below it every character takes one cell
 
 
 class LightScreen:
@@ -52,56 +57,92 @@ class LightScreen:
     text (wide characters take two cells), erases; colours and modes are skipped.
 
     Much cheaper than pyte (docs/performance.md), so a benchmark's hundreds of clients measure
-    the server, not themselves. ``display`` reads as pyte's does (tests compare the two).
+    the server, not themselves: colours are cut out of a chunk in one pass, text with no wide
+    character is written as one slice, and a row is joined into a string only when read after a
+    change. ``display`` reads as pyte's does (tests compare the two); ``version`` counts the
+    chunks fed, so a reader can tell a screen that has not changed.
     """
 
     def __init__(self, columns: int = 80, lines: int = 24) -> None:
         self.columns = columns
         self.lines = lines
         self.grid = [[" "] * columns for _ in range(lines)]
+        self._rows: list[str | None] = [None] * lines  # each row's text, until it changes
         self.x = self.y = 0
+        self.version = 0
         self._decoder = getincrementaldecoder("utf-8")(errors="replace")
         self._held = ""
+        self._widths: dict[str, int] = {}
 
     def resize(self, lines: int, columns: int) -> None:
         self.grid = [(row + [" "] * columns)[:columns] for row in self.grid[:lines]]
         self.grid += [[" "] * columns for _ in range(lines - len(self.grid))]
+        self._rows = [None] * lines
         self.lines, self.columns = lines, columns
         self.x, self.y = min(self.x, columns - 1), min(self.y, lines - 1)
+        self.version += 1
 
     @property
     def display(self) -> list[str]:
-        return ["".join(row) for row in self.grid]
+        return [self.row(y) for y in range(self.lines)]
 
     def row(self, y: int) -> str:
-        return "".join(self.grid[y])
+        text = self._rows[y]
+        if text is None:
+            text = self._rows[y] = "".join(self.grid[y])
+        return text
 
     def feed(self, data: bytes) -> None:
         text = self._held + self._decoder.decode(data)
-        held = _PARTIAL.search(text)
-        if held is not None:  # a sequence cut by the packet: keep it for the next chunk
-            self._held, text = held.group(), text[:held.start()]
-        else:
-            self._held = ""
-        for m in _TOKEN.finditer(text):
-            token = m.group()
-            if token[0] == "\x1b":
-                final = m.group(2)
-                if final is not None:
-                    self._csi(m.group(1), final)
-            elif token == "\r":
+        self._held = ""
+        cut = text.rfind("\x1b")
+        if cut >= 0 and _PARTIAL.match(text, cut):  # a sequence cut by the packet: kept
+            self._held, text = text[cut:], text[:cut]
+        self.version += 1
+        pieces = _CONTROL.split(_IGNORED.sub("", text))
+        lines, columns = self.lines, self.columns
+        for i, piece in enumerate(pieces):
+            if not piece:
+                continue
+            if not i & 1:
+                self._text(piece)
+            elif piece[0] == "\x1b":
+                if len(piece) > 2 and piece[1] == "[":
+                    final = piece[-1]
+                    if final == "H" and len(piece) > 3 and piece[2] != "?" and ":" not in piece:
+                        # the cursor's address, Textual's every row: parsed here at once
+                        row_s, _, col_s = piece[2:-1].partition(";")
+                        if row_s.isdigit() and (not col_s or col_s.isdigit()):
+                            row_n = int(row_s) or 1
+                            col_n = int(col_s) if col_s else 1
+                            self.y = min(row_n, lines) - 1
+                            self.x = min(col_n or 1, columns) - 1
+                            continue
+                    params = _PARAMS.match(piece, 2).group()  # type: ignore[union-attr]
+                    self._csi(params, piece[2 + len(params):])
+            elif piece == "\r":
                 self.x = 0
-            elif token == "\n":
-                self.y = min(self.y + 1, self.lines - 1)
-            elif token == "\x08":
+            elif piece == "\n":
+                self.y = min(self.y + 1, lines - 1)
+            else:  # "\x08"
                 self.x = max(self.x - 1, 0)
-            else:
-                self._text(token)
 
     def _text(self, text: str) -> None:
-        row, x, columns = self.grid[self.y], self.x, self.columns
+        y, x, columns = self.y, self.x, self.columns
+        row = self.grid[y]
+        self._rows[y] = None
+        if max(text) < _NARROW:  # one cell each: one slice
+            n = min(len(text), columns - x)
+            if n > 0:
+                row[x:x + n] = text[:n]
+                x += n
+            self.x = min(x, columns - 1)
+            return
+        widths = self._widths
         for ch in text:
-            width = 1 if ch < "\u1100" else wcwidth(ch)
+            width = widths.get(ch)
+            if width is None:
+                width = widths[ch] = 1 if ch < _NARROW else wcwidth(ch)
             if width <= 0:
                 continue
             if x + width > columns:
@@ -136,6 +177,7 @@ class LightScreen:
             start, end = {0: (self.x, self.columns), 1: (0, self.x + 1)}.get(
                 mode, (0, self.columns))
             self.grid[self.y][start:end] = [" "] * (end - start)
+            self._rows[self.y] = None
         elif final == "J":
             mode = args[0] if args else 0
             if mode == 0:
@@ -146,8 +188,10 @@ class LightScreen:
                 rows = range(self.y)
             else:
                 rows = range(self.lines)
+            self._rows[self.y] = None
             for y in rows:
                 self.grid[y] = [" "] * self.columns
+                self._rows[y] = None
 
 
 class LoginClient(asyncssh.SSHClient):
