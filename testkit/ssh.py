@@ -50,6 +50,22 @@ _IGNORED = re.compile(r"\x1b\[(?:\?[0-9;?<=>]*[ -/]*[@-~]|[0-9;?<=>]*[ -/]*m)")
 _CONTROL = re.compile(r"(\x1b\[[0-9;?<=>]*[ -/]*[@-~]|\x1b[^\[]|\x1b|[\r\n\x08])")
 _PARAMS = re.compile(r"[0-9;?<=>]*")
 _NARROW = "\u1100"  # below it every character takes one cell
+_CELLS: dict[str, list[str]] = {}  # a span's cells, for every LightScreen of the process
+
+
+def _cells(text: str) -> list[str]:
+    """The cells a span of text takes: a wide character and an empty cell after it, nothing
+    for a character of no width."""
+    if max(text) < _NARROW:
+        return list(text)
+    cells = []
+    for ch in text:
+        width = 1 if ch < _NARROW else wcwidth(ch)
+        if width == 1:
+            cells.append(ch)
+        elif width == 2:
+            cells += (ch, "")
+    return cells
 
 
 class LightScreen:
@@ -57,10 +73,11 @@ class LightScreen:
     text (wide characters take two cells), erases; colours and modes are skipped.
 
     Much cheaper than pyte (docs/performance.md), so a benchmark's hundreds of clients measure
-    the server, not themselves: colours are cut out of a chunk in one pass, text with no wide
-    character is written as one slice, and a row is joined into a string only when read after a
-    change. ``display`` reads as pyte's does (tests compare the two); ``version`` counts the
-    chunks fed, so a reader can tell a screen that has not changed.
+    the server, not themselves: colours are cut out of a chunk in one pass, a span of text is
+    written as one slice of cells (kept for the next time the span comes), and a row is joined
+    into a string only when read after a change. ``display`` reads as pyte's does (tests
+    compare the two); ``version`` counts the chunks fed, so a reader can tell a screen that has
+    not changed.
     """
 
     def __init__(self, columns: int = 80, lines: int = 24) -> None:
@@ -72,7 +89,6 @@ class LightScreen:
         self.version = 0
         self._decoder = getincrementaldecoder("utf-8")(errors="replace")
         self._held = ""
-        self._widths: dict[str, int] = {}
 
     def resize(self, lines: int, columns: int) -> None:
         self.grid = [(row + [" "] * columns)[:columns] for row in self.grid[:lines]]
@@ -131,18 +147,19 @@ class LightScreen:
         y, x, columns = self.y, self.x, self.columns
         row = self.grid[y]
         self._rows[y] = None
-        if max(text) < _NARROW:  # one cell each: one slice
-            n = min(len(text), columns - x)
-            if n > 0:
-                row[x:x + n] = text[:n]
-                x += n
-            self.x = min(x, columns - 1)
+        cells = _CELLS.get(text)
+        if cells is None:  # Textual writes the same spans again and again: cells kept
+            cells = _cells(text)
+            if len(_CELLS) >= 8192:
+                _CELLS.clear()
+            _CELLS[text] = cells
+        n = len(cells)
+        if x + n <= columns:
+            row[x:x + n] = cells
+            self.x = min(x + n, columns - 1)
             return
-        widths = self._widths
-        for ch in text:
-            width = widths.get(ch)
-            if width is None:
-                width = widths[ch] = 1 if ch < _NARROW else wcwidth(ch)
+        for ch in text:  # past the right edge: what fits, a wide character whole or not at all
+            width = 1 if ch < _NARROW else wcwidth(ch)
             if width <= 0:
                 continue
             if x + width > columns:
