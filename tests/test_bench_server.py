@@ -185,3 +185,61 @@ def test_listeners_counts_the_sockets_listening_on_a_port() -> None:
         assert proctree.listeners(port) == 0
         a.listen()
         assert proctree.listeners(port) == 1
+
+
+FAKE_WORKER = """
+import json, os, signal, socket, sys, time
+port, stats = int(sys.argv[1]), sys.argv[2]
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+s.bind(("127.0.0.1", port))
+s.listen()
+def end(*_):
+    path = stats.replace(".json", f"-{os.getpid()}.json")
+    open(path, "w").write(json.dumps({"gc": {"0": [0.001], "1": [], "2": []}, "lag": [0.002]}))
+    sys.exit(0)
+signal.signal(signal.SIGTERM, end)
+t = time.process_time()
+while time.process_time() - t < 0.2: pass
+print("connect:", flush=True)
+while True: time.sleep(1)
+"""
+FAKE_SUPERVISOR = """
+import signal, subprocess, sys, time
+port, stats, worker = sys.argv[1:4]
+kids = [subprocess.Popen([sys.executable, "-c", worker, port, stats, "--worker", str(k)])
+        for k in range(2)]
+def end(*_):
+    for k in kids:
+        k.terminate()
+    time.sleep(0.3)  # the supervisor leaves first: the benchmark waits for the workers
+    sys.exit(0)
+signal.signal(signal.SIGTERM, end)
+while True: time.sleep(1)
+"""
+
+
+def test_a_server_of_several_processes_is_waited_for_counted_and_its_probes_merged(
+        tmp_path: Path) -> None:
+    """What the benchmark does with ``serve --workers 2`` (two processes sharing the port),
+    shown with a stand-in supervisor: ready once both listen, both in the tree as workers,
+    and on stop every worker's probes read, after the supervisor ended first."""
+    from bench.bench_server import _free_port, _Output, _stop, _wait_ready
+
+    port = _free_port()
+    stats = tmp_path / "probes.json"
+    proc = subprocess.Popen([sys.executable, "-c", FAKE_SUPERVISOR, str(port), str(stats),
+                             FAKE_WORKER], stdout=subprocess.PIPE)
+    try:
+        assert proc.stdout is not None
+        _wait_ready(proc, _Output(proc.stdout), port, 2, timeout=30)
+        assert proctree.listeners(port) == 2
+        seen = proctree.tree(proc.pid)
+        assert sorted(proctree.role(p) for p in seen.values()) == ["server", "worker", "worker"]
+        probes = _stop(proc, str(tmp_path), seen)
+        assert probes["files"] == 2 and probes["gc"]["0"] == [0.001, 0.001]
+        assert probes["lag"] == [0.002, 0.002]
+    finally:
+        for pid in proctree.tree(proc.pid):
+            subprocess.run(["kill", str(pid)], check=False)
+        proc.wait()
