@@ -442,7 +442,8 @@ def _run(tables: int, seconds: float, workers: int, server_workers: int = 1) -> 
     proc = subprocess.Popen(
         _server_command(port, data, server_workers, pg.url if pg is not None else None),
         cwd=ROOT, stdout=subprocess.PIPE,
-        stderr=open(log, "ab") if (log := os.environ.get("MJ_BENCH_LOG")) else subprocess.DEVNULL,  # noqa: SIM115
+        # its log to MJ_BENCH_LOG, or with its output: the last lines tell why it did not start
+        stderr=open(log, "ab") if (log := os.environ.get("MJ_BENCH_LOG")) else subprocess.STDOUT,  # noqa: SIM115
         env={**os.environ, "MJ_BENCH_STATS": str(Path(data) / "probes.json"),
              "MJ_BENCH_MARK": str(mark)},
     )
