@@ -258,8 +258,10 @@ class TableDriver:
             if mover is None:
                 if not self.untimed():
                     self.changed.clear()
+                    # (asyncio.timeout: no task made at every wake, as wait_for makes)
                     with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self.changed.wait(), 0.25)
+                        async with asyncio.timeout(0.25):
+                            await self.changed.wait()
                 else:
                     await asyncio.sleep(0.05)
                 continue
@@ -268,7 +270,8 @@ class TableDriver:
             p.t0 = time.perf_counter()
             mover.send("\r")
             try:
-                await asyncio.wait_for(p.finished.wait(), KEY_TIMEOUT)
+                async with asyncio.timeout(KEY_TIMEOUT):
+                    await p.finished.wait()
                 done = [d for d in p.done if d is not None]
                 if p.t0 >= measure_from:
                     latencies.append(max(done) - p.t0)
