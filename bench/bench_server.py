@@ -327,7 +327,7 @@ async def _worker(port: int, tables: list[int], total: int, seconds: float, read
     prof = None
     if os.environ.get("MJ_BENCH_CLIENT_PROFILE") and 0 in tables:  # one client process
         import cProfile
-        prof = cProfile.Profile()
+        prof = cProfile.Profile(time.process_time)  # CPU, not time spent waiting
         prof.enable()
     await asyncio.sleep(max(0.0, stop_at - time.perf_counter()))
     cpu = time.process_time() - cpu0  # over the window only, as the server's
