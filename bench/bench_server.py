@@ -422,16 +422,24 @@ def _server_command(port: int, data: str, server_workers: int, db: str | None) -
 def _wait_ready(proc: subprocess.Popen[bytes], output: _Output, port: int,
                 server_workers: int, timeout: float = 120.0) -> None:
     """Until every worker listens on the port and a banner was printed (or, with workers, 5 s
-    after they all listen: the supervisor may print none)."""
+    after they all listen: the supervisor may print none). Workers that share one inherited
+    socket instead of a socket each show as one listener: then once all N worker processes
+    are up and 10 s have passed since the port opened."""
     end = time.monotonic() + timeout
     listening_since = None
     while time.monotonic() < end:
         if proc.poll() is not None:
             raise RuntimeError("the server ended at start: " + " | ".join(output.lines[-10:]))
-        if proctree.listeners(port) >= server_workers:
+        listening = proctree.listeners(port)
+        if listening:
             listening_since = listening_since or time.monotonic()
-            if output.banner.is_set() or (
-                    server_workers > 1 and time.monotonic() - listening_since > 5.0):
+            waited = time.monotonic() - listening_since
+            if server_workers == 1 and output.banner.is_set():
+                return
+            if server_workers > 1 and (
+                    (listening >= server_workers and (output.banner.is_set() or waited > 5.0))
+                    or (waited > 10.0 and sum(proctree.role(p) == "worker" for p in
+                                              proctree.tree(proc.pid).values()) >= server_workers)):
                 return
         time.sleep(0.05)
     raise RuntimeError(f"the server did not listen on {port} within {timeout:g} s")
