@@ -74,6 +74,7 @@ import os
 import queue
 import random
 import re
+import shutil
 import socket
 import statistics
 import subprocess
@@ -568,6 +569,7 @@ def _run(tables: int, seconds: float, workers: int, server_workers: int = 1) -> 
         _stop(proc, data, seen)
         if pg is not None:
             pg.stop()
+        shutil.rmtree(data, ignore_errors=True)  # the run's database, host key and probes
 
 
 def _merge_probes(files: list[dict[str, Any]]) -> dict[str, Any]:
