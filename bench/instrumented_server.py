@@ -14,6 +14,8 @@ into the window (``full_gc``: objects collected, seconds, objects tracked);
 are then longer: for finding out what to cut, not for timing).
 
 Run as ``python -m bench.instrumented_server serve ...`` (the same arguments as ``serve``).
+With ``--workers N`` the supervisor starts each worker as this same module (``-m`` of its own
+``__main__``), so every worker is probed too, each writing a file of its own (``stats_path``).
 """
 
 from __future__ import annotations
@@ -152,10 +154,20 @@ def _young_probe() -> None:
     gc.callbacks.insert(0, probe)  # before the pause probe starts its clock
 
 
+def stats_path(path: str, argv: list[str], pid: int) -> Path:
+    """Where this process writes its probes: ``path`` itself for the single server, with the
+    pid in the name for each process of a server with workers (its supervisor, ``--workers``,
+    and each worker, ``--worker K``), which all write; the benchmark merges them."""
+    if any(a == "--workers" or a.startswith(("--workers=", "--worker")) for a in argv):
+        p = Path(path)
+        return p.with_name(f"{p.stem}-{pid}{p.suffix}")
+    return Path(path)
+
+
 def _write() -> None:
     path = os.environ.get("MJ_BENCH_STATS")
     if path:
-        Path(path).write_text(json.dumps(STATS))
+        stats_path(path, sys.argv[1:], os.getpid()).write_text(json.dumps(STATS))
 
 
 def _slow_callbacks(limit: float = 0.03) -> None:

@@ -42,8 +42,29 @@ async def start_server(config: ServerConfig) -> MahjongServer:
     return await serve.start_server(config)
 
 
-_TOKEN = re.compile(r"\x1b\[([0-9;?<=>]*)([ -/]*[@-~])|\x1b[^\[]|[\r\n\x08]|[^\x1b\r\n\x08]+")
 _PARTIAL = re.compile(r"\x1b(\[[0-9;?<=>]*[ -/]*)?\Z")
+# what changes no cell and moves no cursor: colours (SGR) and private modes (``CSI ? ...``)
+_IGNORED = re.compile(r"\x1b\[(?:\?[0-9;?<=>]*[ -/]*[@-~]|[0-9;?<=>]*[ -/]*m)")
+# the rest, split into text and controls; a lone ESC (not a sequence) is dropped
+_CONTROL = re.compile(r"(\x1b\[[0-9;?<=>]*[ -/]*[@-~]|\x1b[^\[]|\x1b|[\r\n\x08])")
+_PARAMS = re.compile(r"[0-9;?<=>]*")
+_NARROW = "\u1100"  # below it every character takes one cell
+_CELLS: dict[str, list[str]] = {}  # a span's cells, for every LightScreen of the process
+
+
+def _cells(text: str) -> list[str]:
+    """The cells a span of text takes: a wide character and an empty cell after it, nothing
+    for a character of no width."""
+    if max(text) < _NARROW:
+        return list(text)
+    cells = []
+    for ch in text:
+        width = 1 if ch < _NARROW else wcwidth(ch)
+        if width == 1:
+            cells.append(ch)
+        elif width == 2:
+            cells += (ch, "")
+    return cells
 
 
 class LightScreen:
@@ -51,56 +72,93 @@ class LightScreen:
     text (wide characters take two cells), erases; colours and modes are skipped.
 
     Much cheaper than pyte (docs/performance.md), so a benchmark's hundreds of clients measure
-    the server, not themselves. ``display`` reads as pyte's does (tests compare the two).
+    the server, not themselves: colours are cut out of a chunk in one pass, a span of text is
+    written as one slice of cells (kept for the next time the span comes), and a row is joined
+    into a string only when read after a change. ``display`` reads as pyte's does (tests
+    compare the two); ``version`` counts the chunks fed, so a reader can tell a screen that has
+    not changed.
     """
 
     def __init__(self, columns: int = 80, lines: int = 24) -> None:
         self.columns = columns
         self.lines = lines
         self.grid = [[" "] * columns for _ in range(lines)]
+        self._rows: list[str | None] = [None] * lines  # each row's text, until it changes
         self.x = self.y = 0
+        self.version = 0
         self._decoder = getincrementaldecoder("utf-8")(errors="replace")
         self._held = ""
 
     def resize(self, lines: int, columns: int) -> None:
         self.grid = [(row + [" "] * columns)[:columns] for row in self.grid[:lines]]
         self.grid += [[" "] * columns for _ in range(lines - len(self.grid))]
+        self._rows = [None] * lines
         self.lines, self.columns = lines, columns
         self.x, self.y = min(self.x, columns - 1), min(self.y, lines - 1)
+        self.version += 1
 
     @property
     def display(self) -> list[str]:
-        return ["".join(row) for row in self.grid]
+        return [self.row(y) for y in range(self.lines)]
 
     def row(self, y: int) -> str:
-        return "".join(self.grid[y])
+        text = self._rows[y]
+        if text is None:
+            text = self._rows[y] = "".join(self.grid[y])
+        return text
 
     def feed(self, data: bytes) -> None:
         text = self._held + self._decoder.decode(data)
-        held = _PARTIAL.search(text)
-        if held is not None:  # a sequence cut by the packet: keep it for the next chunk
-            self._held, text = held.group(), text[:held.start()]
-        else:
-            self._held = ""
-        for m in _TOKEN.finditer(text):
-            token = m.group()
-            if token[0] == "\x1b":
-                final = m.group(2)
-                if final is not None:
-                    self._csi(m.group(1), final)
-            elif token == "\r":
+        self._held = ""
+        cut = text.rfind("\x1b")
+        if cut >= 0 and _PARTIAL.match(text, cut):  # a sequence cut by the packet: kept
+            self._held, text = text[cut:], text[:cut]
+        self.version += 1
+        pieces = _CONTROL.split(_IGNORED.sub("", text))
+        lines, columns = self.lines, self.columns
+        for i, piece in enumerate(pieces):
+            if not piece:
+                continue
+            if not i & 1:
+                self._text(piece)
+            elif piece[0] == "\x1b":
+                if len(piece) > 2 and piece[1] == "[":
+                    final = piece[-1]
+                    if final == "H" and len(piece) > 3 and piece[2] != "?" and ":" not in piece:
+                        # the cursor's address, Textual's every row: parsed here at once
+                        row_s, _, col_s = piece[2:-1].partition(";")
+                        if row_s.isdigit() and (not col_s or col_s.isdigit()):
+                            row_n = int(row_s) or 1
+                            col_n = int(col_s) if col_s else 1
+                            self.y = min(row_n, lines) - 1
+                            self.x = min(col_n or 1, columns) - 1
+                            continue
+                    params = _PARAMS.match(piece, 2).group()  # type: ignore[union-attr]
+                    self._csi(params, piece[2 + len(params):])
+            elif piece == "\r":
                 self.x = 0
-            elif token == "\n":
-                self.y = min(self.y + 1, self.lines - 1)
-            elif token == "\x08":
+            elif piece == "\n":
+                self.y = min(self.y + 1, lines - 1)
+            else:  # "\x08"
                 self.x = max(self.x - 1, 0)
-            else:
-                self._text(token)
 
     def _text(self, text: str) -> None:
-        row, x, columns = self.grid[self.y], self.x, self.columns
-        for ch in text:
-            width = 1 if ch < "\u1100" else wcwidth(ch)
+        y, x, columns = self.y, self.x, self.columns
+        row = self.grid[y]
+        self._rows[y] = None
+        cells = _CELLS.get(text)
+        if cells is None:  # Textual writes the same spans again and again: cells kept
+            cells = _cells(text)
+            if len(_CELLS) >= 8192:
+                _CELLS.clear()
+            _CELLS[text] = cells
+        n = len(cells)
+        if x + n <= columns:
+            row[x:x + n] = cells
+            self.x = min(x + n, columns - 1)
+            return
+        for ch in text:  # past the right edge: what fits, a wide character whole or not at all
+            width = 1 if ch < _NARROW else wcwidth(ch)
             if width <= 0:
                 continue
             if x + width > columns:
@@ -135,6 +193,7 @@ class LightScreen:
             start, end = {0: (self.x, self.columns), 1: (0, self.x + 1)}.get(
                 mode, (0, self.columns))
             self.grid[self.y][start:end] = [" "] * (end - start)
+            self._rows[self.y] = None
         elif final == "J":
             mode = args[0] if args else 0
             if mode == 0:
@@ -145,8 +204,10 @@ class LightScreen:
                 rows = range(self.y)
             else:
                 rows = range(self.lines)
+            self._rows[self.y] = None
             for y in rows:
                 self.grid[y] = [" "] * self.columns
+                self._rows[y] = None
 
 
 class LoginClient(asyncssh.SSHClient):
