@@ -287,7 +287,7 @@ class TableDriver:
 
 async def _worker(port: int, tables: list[int], total: int, seconds: float, ready: Any,
                   start: Any, out: Any) -> None:
-    from net.compat_asyncssh import quiet_packet_log
+    from net.front.compat_asyncssh import quiet_packet_log
     from testkit.ssh import PtyClient
 
     quiet_packet_log()  # as the server does: no log line formatted for every packet

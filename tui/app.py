@@ -17,6 +17,7 @@ import contextvars
 import weakref
 from collections import deque
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from functools import partial
 from typing import Any, ClassVar
 
@@ -32,6 +33,7 @@ from themes import CSS_PATHS, DEFAULT_VARIABLES, THEME_NAMES, THEMES
 from tui import compat_textual
 from tui.client import TableClient, TableUpdate
 from tui.faces import Face, default_face
+from tui.i18n import tr
 from tui.screens import (
     GameResultScreen,
     HelpScreen,
@@ -39,6 +41,7 @@ from tui.screens import (
     SettingsScreen,
 )
 from tui.settings import Settings
+from tui.table_info import COMPUTER_NAME
 from tui.table_screen import TableScreen
 
 # The apps given an update while a key is handled at once (``MahjongApp.key_now``): each is
@@ -190,6 +193,10 @@ class MahjongApp(App[None]):
     def _on_client_update(self, update: TableUpdate) -> None:
         """Called by the table (maybe from another task): keep the update and schedule its
         delivery in this app's context; touch nothing else."""
+        if COMPUTER_NAME in update.names:  # a shared table's computer seats, in our language
+            bot = tr(self.settings.lang, "bot_name")
+            names = tuple(bot if n == COMPUTER_NAME else n for n in update.names)
+            update = replace(update, names=(names[0], names[1], names[2], names[3]))
         if self._update_context is None:  # not mounted yet
             self._post_update(update)
             return

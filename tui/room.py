@@ -29,7 +29,7 @@ from tui.client import SharedTableClient, TableUpdate
 from tui.refusal import Refusal
 from tui.screens import close_screen
 from tui.settings import Settings
-from tui.table_info import ChatLine, TableInfo, TableState
+from tui.table_info import COMPUTER_NAME, ChatLine, TableInfo, TableState
 from tui.table_screen import TableScreen
 
 CHAT_TOAST_GAP = 3.0  # seconds between two chat toasts at most (the rest are counted)
@@ -255,7 +255,7 @@ class StakeScreen(InfoPanel, ModalScreen[None]):
         t.append("Back a seated player: you win or lose what they do, from the next hand.\n"
                  "押一位入座玩家：从下一盘起输赢与其相同。\n\n")
         for i, seat in enumerate(info.seats):
-            who = seat.name or "bot 电脑"
+            who = seat.name or COMPUTER_NAME
             ok = "" if info.allow[i] else "  (does not allow 不允许)"
             t.append(f"  {i + 1}  {'ESWN'[i]} {'东南西北'[i]}  {who}{ok}\n")
         t.append("  0  no stake 不押\n\n")

@@ -15,6 +15,10 @@ from typing import Any
 
 from engine.rulesets import RULESETS
 
+# The name a shared table gives a seat its computer plays; each screen shows it in its own
+# language (``tui.i18n``'s ``bot_name``: short enough for a side seat at 80×24).
+COMPUTER_NAME = "bot 电脑"
+
 
 class TableState(Enum):
     WAITING = "waiting"  # seats being taken; no game yet

@@ -35,7 +35,14 @@ from net.store.model import Account, ActionRow, SavedSeat, SavedTable, TableRow
 from tui.client import TableUpdate, UpdateCallback
 from tui.clock import SYSTEM_CLOCK, Clock, Timer
 from tui.refusal import Refusal
-from tui.table_info import ChatLine, InfoCallback, SeatInfo, TableInfo, TableState
+from tui.table_info import (
+    COMPUTER_NAME,
+    ChatLine,
+    InfoCallback,
+    SeatInfo,
+    TableInfo,
+    TableState,
+)
 from tui.table_loop import TableLoop, table_update
 
 THREADED_LEVELS = frozenset({"hard"})  # computer players that decide off the event loop
@@ -456,7 +463,7 @@ class SharedTable:
         now = self.clock.now()
         for i, seat in enumerate(self.seats):
             if seat.occupant is None:
-                out.append("bot 电脑")
+                out.append(COMPUTER_NAME)
             elif self.game is not None and self.idle(i) and seat.clients:
                 out.append(f"{seat.occupant.name} (idle)")
             elif self.game is not None and self.is_bot(i, now):
