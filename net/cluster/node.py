@@ -71,7 +71,7 @@ from tui.table_info import SeatInfo, TableInfo, TableState
 
 log = logging.getLogger("net.cluster")
 
-SESSION_SECONDS = 5.0  # an owner drops a remote session it has not heard from this long
+SESSION_SECONDS = 8.0  # an owner drops a remote session it has not heard from this long
 FIND_SECONDS = 15.0  # a session looks this long for a table's new owner
 REAP_SECONDS = 0.5  # how often a worker looks for tables nobody renews
 ORPHAN_SECONDS = 2.0  # and for stored tables nobody owns (the whole server restarted)
@@ -140,6 +140,7 @@ class Node:
         self.owned: dict[str, _Owned] = {}
         self.sessions: dict[str, RemoteSession] = {}
         self.local: dict[str, weakref.WeakSet[RoutedClient]] = {}
+        self.remote: dict[str, weakref.WeakSet[RemoteSeat]] = {}  # our seats at others' tables
         self._out: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._taking: set[str] = set()
@@ -175,6 +176,7 @@ class Node:
             if reset:
                 log.info("worker %s: a new directory of owners; %d stored tables' tokens "
                          "reset", self.name, reset)
+        self.directory.on_change.append(self._entry_changed)
         registry = self.registry
         registry.others = self
         registry.on_closed.append(self._closed)
@@ -269,12 +271,13 @@ class Node:
                 if command is not None and not spectate:
                     check_settings(seen.entry.info, command.rules, dict(command.options),
                                    command.bots)
-                seat = RemoteSeat(self.nc, table_key(name), account)
+                seat = RemoteSeat(self.nc, table_key(name), account, seen.entry.owner)
                 try:
                     refusal = await seat.join(spectate)
                 except (TimeoutError, NoRespondersError, NatsTimeout):
                     refusal = MOVING  # its owner is going; the directory will say who's next
                 if refusal is None:
+                    self.remote.setdefault(name, weakref.WeakSet()).add(seat)
                     return seat
                 if refusal != MOVING:
                     raise RefusedError(refusal)
@@ -336,6 +339,18 @@ class Node:
             await self.directory.rewatch()
         except Exception:
             log.exception("worker %s: the directory could not be watched again", self.name)
+
+    def _entry_changed(self, name: str) -> None:
+        """A table's entry changed: our seats there follow it if it changed hands (or went)."""
+        seats = self.remote.get(name)
+        if not seats:
+            return
+        seen = self.directory.entries.get(name)
+        owner = seen.entry.owner if seen is not None else None
+        for seat in list(seats):
+            if seat.owner != owner:
+                seats.discard(seat)
+                seat._lost()
 
     def _dirty(self, name: str) -> None:
         owned = self.owned.get(name)
@@ -470,6 +485,8 @@ class Node:
             try:
                 for seen in self.directory.stale():
                     name = seen.entry.name
+                    for seat in list(self.remote.pop(name, ())):
+                        seat._lost()  # its owner stopped renewing: look for the next one
                     if name not in self.owned and name not in self._taking:
                         await self._take(name, seen.revision)
                 now = self.clock()
@@ -553,7 +570,8 @@ class Node:
             return
         rs = self.sessions.get(do.sid)
         if rs is None or rs.name != name:
-            await self._reply(msg, wire.Done(alive=False))
+            if do.op is not wire.Op.LEAVE:
+                await self._answer(msg, do.sid, wire.Done(alive=False))
             return
         rs.last_seen = self.clock()
         client = rs.client
@@ -580,4 +598,12 @@ class Node:
         elif op is wire.Op.LEAVE:
             del self.sessions[do.sid]
             client.close()
-        await self._reply(msg, wire.Done(refusal))
+        if refusal is not None or msg.reply:
+            await self._answer(msg, do.sid, wire.Done(refusal))
+
+    async def _answer(self, msg: Any, sid: str, done: wire.Done) -> None:
+        """A request's answer; for a move sent without waiting, a push to its seat."""
+        if msg.reply:
+            await self._reply(msg, done)
+        else:
+            self._push(sid, done)

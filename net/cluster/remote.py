@@ -34,8 +34,8 @@ from tui.table_info import ChatLine, InfoCallback, TableInfo, TableState
 
 log = logging.getLogger("net.cluster")
 
-PING_SECONDS = 1.0  # a remote seat tells its owner it is there this often
-PING_TIMEOUT = 1.5  # and takes the owner for gone after two pings unanswered this long
+PING_SECONDS = 2.0  # a remote seat tells its owner it is there this often (no answer)
+POKE_SECONDS = 5.0  # and that its player pressed a key, at most this often (or at once if idle)
 CHAT_KEPT = 20
 MOVING = Refusal("moving")
 NOT_YOUR_MOVE = Refusal("not_your_move")
@@ -70,7 +70,8 @@ class RemoteSeat:
 
     controls_pace = False
 
-    def __init__(self, bus: Bus, key: str, account: Account, clock: Clock = SYSTEM_CLOCK,
+    def __init__(self, bus: Bus, key: str, account: Account, owner: str = "",
+                 clock: Clock = SYSTEM_CLOCK,
                  on_gone: Callable[[RemoteSeat], None] | None = None) -> None:
         self.bus = bus
         self.key = key
@@ -92,6 +93,8 @@ class RemoteSeat:
         self._tasks: set[asyncio.Task[Any]] = set()
         self.closed = False
         self.gone = False
+        self.owner = owner  # the worker that answered the join
+        self._poked = -POKE_SECONDS
 
     # --- joining ------------------------------------------------------------------------------
     async def join(self, spectate: bool, timeout: float = 2.0) -> Refusal | None:
@@ -157,6 +160,14 @@ class RemoteSeat:
             self._chat.append(item.line)
             for icb in list(self._info_callbacks):
                 icb(item.line)
+        elif isinstance(item, wire.Done):  # the owner's word on a move sent without waiting
+            if not item.alive:  # it does not know this seat (it took the table over)
+                self._lost()
+            elif item.refusal is not None:
+                log.info("seat %s: refused by the owner: %s", self.sid[:8], item.refusal)
+                if self._update is not None:  # the screen is not left waiting for that move
+                    for cb in list(self._callbacks):
+                        cb(self._update)
         elif isinstance(item, wire.Moved | wire.Closed):
             self._lost()
 
@@ -168,55 +179,20 @@ class RemoteSeat:
             self.on_gone(self)
 
     async def _ping(self) -> None:
-        missed = 0
+        """Tell the owner this seat is there (it drops one it has not heard from). That the
+        owner is gone is learnt from the directory (its table changed hands) or from its
+        ``Moved``: a ping needs no answer, and costs one message."""
         while not self.closed and not self.gone:
             await asyncio.sleep(PING_SECONDS)
-            try:
-                done = await self._request(wire.Do(self.sid, wire.Op.PING), PING_TIMEOUT)
-            except Exception:
-                missed += 1
-                if missed >= 2:
-                    log.info("seat %s: the owner of its table does not answer", self.sid[:8])
-                    self._lost()
-                continue
-            missed = 0
-            if not done.alive:  # the owner does not know this seat (it took the table over)
-                self._lost()
-
-    async def _request(self, do: wire.Do, timeout: float = 2.0) -> wire.Done:
-        reply = await self.bus.request(do_subject(self.key), wire.encode(do, self._clock.now()),
-                                       timeout)
-        msg = wire.decode(reply.data, self._clock.now())
-        if not isinstance(msg, wire.Done):
-            raise wire.WireError(f"an action was answered with {type(msg).__name__}")
-        return msg
+            self._do(wire.Op.PING)
 
     def _do(self, op: wire.Op, **fields: Any) -> None:
-        """Send ``op`` to the owner without waiting; a refusal that comes back is logged and the
-        latest view delivered again (the screen is not left waiting for a move that failed)."""
+        """Send ``op`` to the owner without waiting for an answer: the owner answers only a
+        refusal, or a seat it does not know, with a :class:`~net.cluster.wire.Done` pushed on
+        the seat's subject."""
         if self.closed or self.gone:
             return
-        do = wire.Do(self.sid, op, **fields)
-
-        async def run() -> None:
-            try:
-                done = await self._request(do)
-            except Exception as exc:
-                log.info("seat %s: %s did not reach the owner: %s", self.sid[:8], op.value,
-                         exc)
-                return
-            if not done.alive:
-                self._lost()
-            elif done.refusal is not None:
-                log.info("seat %s: %s refused by the owner: %s", self.sid[:8], op.value,
-                         done.refusal)
-                if self._update is not None:
-                    for cb in list(self._callbacks):
-                        cb(self._update)
-
-        task = asyncio.get_running_loop().create_task(run())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._send_quietly(wire.Do(self.sid, op, **fields))
 
     # --- TableClient ------------------------------------------------------------------------
     @property
@@ -323,7 +299,16 @@ class RemoteSeat:
             callback(self._info)
 
     def poke(self) -> None:
-        if self.seat_index is not None:
+        """The player pressed a key: the owner hears it at once if the seat is idle, else at
+        most every :data:`POKE_SECONDS` (its turn's expiries count from the last)."""
+        index = self.seat_index
+        if index is None:
+            return
+        info = self._info
+        now = self._clock.now()
+        idle = info is not None and info.seats[index].idle
+        if idle or now - self._poked >= POKE_SECONDS:
+            self._poked = now
             self._do(wire.Op.POKE)
 
     def start(self) -> Refusal | None:

@@ -159,7 +159,8 @@ class Entry(msgspec.Struct, tag=True, frozen=True):
 
 Request = Join | Do  # a session's, to the owner
 Reply = Joined | Refused | Done  # the owner's answer to a Request
-Push = Update | Info | Chat | Moved | Closed  # the owner's, to a session, unasked
+# the owner's, to a session, unasked (a Done: its word on a Do sent without waiting)
+Push = Update | Info | Chat | Moved | Closed | Done
 Message = Join | Joined | Refused | Do | Done | Update | Info | Chat | Moved | Closed | Entry
 MESSAGES: Final[tuple[type[Any], ...]] = typing.get_args(Message)
 
