@@ -5,8 +5,10 @@ Measured, each over ``MJ_BUS_MESSAGES`` (default 20,000) messages of a real mid-
 update (``net.cluster.wire``, from a fixed-seed Yichun game):
 - a push (owner → session's worker): encode, publish, the NATS server's routing, receive,
   decode — CPU µs per message in this process and in the NATS server (``/proc`` of its pid);
-- a request with its answer (a session's move → the owner → ``Done``): the round trip's
-  p50/p99 latency, one at a time, and CPU µs per round trip on both sides.
+- a request with its answer (a join → the owner → ``Joined``; moves go as pushes): the round
+  trip's p50/p99 latency, one at a time, and CPU µs per round trip on both sides;
+- a lease renewal: a KV update with JetStream's acknowledgement, and the two workers'
+  directories reading it: CPU µs in the workers and in the NATS server.
 
 Run: ``python -m bench.bench_bus``.
 """
@@ -112,6 +114,33 @@ async def main() -> None:
           f"p99 {rtts[int(0.99 * len(rtts))] * 1e6:.0f} µs, "
           f"{(cpu1 - cpu0) / rounds * 1e6:.1f} µs CPU in the workers, "
           f"{(srv1 - srv0) / rounds * 1e6:.1f} µs in the NATS server")
+    # a lease renewal: one KV update with its acknowledgement, seen by two watching workers
+    from net.cluster.directory import Directory, table_key
+    from tui.table_info import SeatInfo, TableInfo, TableState
+
+    watchers = [Directory(nc.jetstream()) for nc in (owner, session)]
+    for d in watchers:
+        await d.start()
+    seat = SeatInfo("someone", True, True)
+    info = TableInfo("bench", "yichun", (), (seat, seat, seat, seat), 0, TableState.PLAYING,
+                     3, 8)
+    entry = wire.Entry("bench", "worker", 1, info, None)
+    revision = await watchers[0].create(entry)
+    assert revision is not None
+    renewals = max(500, N // 20)
+    cpu0, srv0 = time.process_time(), cpu_of(pid)
+    for _ in range(renewals):
+        revision = await watchers[0].replace(entry, revision)
+        assert revision is not None
+    await asyncio.sleep(0.5)  # the watchers read the last ones
+    cpu1, srv1 = time.process_time(), cpu_of(pid)
+    seen = watchers[1].entries["bench"].revision
+    print(f"lease renewal: {(cpu1 - cpu0 - 0.0) / renewals * 1e6:.0f} µs CPU in the workers "
+          f"(the update, its acknowledgement, two watchers decoding it), "
+          f"{(srv1 - srv0) / renewals * 1e6:.0f} µs in the NATS server (JetStream stores it); "
+          f"the other worker saw revision {seen} of {revision} ({table_key('bench')})")
+    for d in watchers:
+        await d.stop()
     await owner.close()
     await session.close()
     server.stop()

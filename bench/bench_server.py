@@ -408,13 +408,14 @@ class _Postgres:
 
 def _server_command(port: int, data: str, server_workers: int, db: str | None) -> list[str]:
     """``serve`` under the probes; ``--workers N`` only for N > 1 (1 is the single process,
-    the default server), ``--nats`` from ``MJ_BENCH_NATS``, ``--db`` when a database is given."""
+    the default server; with ``MJ_BENCH_NATS`` one worker of a distributed server), ``--nats``
+    from ``MJ_BENCH_NATS``, ``--db`` when a database is given."""
     cmd = [sys.executable, "-m", "bench.instrumented_server", "serve", "--port", str(port),
            "--data", data, "--max-per-address", "100000", *UNLIMITED]
     if server_workers > 1:
         cmd += ["--workers", str(server_workers)]
-        if os.environ.get("MJ_BENCH_NATS"):
-            cmd += ["--nats", os.environ["MJ_BENCH_NATS"]]
+    if os.environ.get("MJ_BENCH_NATS"):  # with 1: one worker of a distributed server
+        cmd += ["--nats", os.environ["MJ_BENCH_NATS"]]
     if db is not None:
         cmd += ["--db", db]
     return cmd
