@@ -532,13 +532,18 @@ class Node:
             with contextlib.suppress(Exception):
                 await msg.respond(wire.encode(item, time.monotonic()))
 
-    async def _on_join(self, name: str, msg: Any) -> None:
+    def _read(self, name: str, msg: Any, kind: type[wire.Message]) -> Any:
+        """The ``kind`` message ``msg`` carries, or None (garbage is logged and dropped)."""
         try:
-            join = wire.decode(msg.data, time.monotonic())
+            item = wire.decode(msg.data, time.monotonic())
         except wire.WireError as exc:
-            log.warning("table %s: a join could not be read: %s", name, exc)
-            return
-        if not isinstance(join, wire.Join):
+            log.warning("table %s: a message could not be read: %s", name, exc)
+            return None
+        return item if isinstance(item, kind) else None
+
+    async def _on_join(self, name: str, msg: Any) -> None:
+        join = self._read(name, msg, wire.Join)
+        if join is None:
             return
         table = self.registry.tables.get(name)
         if table is None or not self._may_act(name):
@@ -561,12 +566,8 @@ class Node:
         await self._reply(msg, joined)
 
     async def _on_do(self, name: str, msg: Any) -> None:
-        try:
-            do = wire.decode(msg.data, time.monotonic())
-        except wire.WireError as exc:
-            log.warning("table %s: a request could not be read: %s", name, exc)
-            return
-        if not isinstance(do, wire.Do):
+        do = self._read(name, msg, wire.Do)
+        if do is None:
             return
         rs = self.sessions.get(do.sid)
         if rs is None or rs.name != name:

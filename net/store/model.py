@@ -332,3 +332,21 @@ def read_action_row(game_no: int, hand_no: Any, i: Any, seat: Any, action: Any) 
     return ActionRow(game_no, whole(hand_no, f"{what}: its hand"), whole(i, f"{what}: its index"),
                      whole(seat, f"{what}: its seat"),
                      json_object(action, what, MAX_ACTION_JSON))
+
+
+def recent_scores_sql(mark: str, names: int) -> str:
+    """The query of ``Store.recent_scores`` with the database's parameter ``mark`` (``?`` or
+    ``%s``) for ``names`` nicknames: each named player's last games of a ruleset (seated
+    results and spectators' stake results, as the leaderboard counts them), oldest first."""
+    marks = ", ".join(mark for _ in range(names))
+    return ("SELECT nickname, score FROM ("
+            "  SELECT a.nickname AS nickname, r.score AS score, r.finished AS finished,"
+            "         r.table_name AS t, r.game_no AS g,"
+            "         ROW_NUMBER() OVER (PARTITION BY r.account_id"
+            "           ORDER BY r.finished DESC, r.table_name, r.game_no) AS k"
+            "  FROM (SELECT account_id, score, finished, table_name, game_no FROM results"
+            f"        WHERE rules = {mark}"
+            "        UNION ALL SELECT account_id, score, finished, table_name, game_no"
+            f"        FROM stake_results WHERE rules = {mark}) r"
+            f"  JOIN accounts a ON a.id = r.account_id WHERE a.nickname IN ({marks})"
+            f") x WHERE k <= {mark} ORDER BY nickname, finished, t, g")

@@ -71,6 +71,7 @@ from net.store.model import (
     json_object,
     read_action_row,
     read_table_row,
+    recent_scores_sql,
     seated_accounts,
     sum_number,
 )
@@ -686,21 +687,9 @@ class SqliteStore(StoreBase):
         first; a player without games is left out, a failed read gives nothing."""
         if not nicknames:
             return {}
-        marks = ", ".join("?" for _ in nicknames)
         try:
-            rows = self.db.execute(
-                "SELECT nickname, score FROM ("
-                "  SELECT a.nickname AS nickname, r.score AS score, r.finished AS finished,"
-                "         r.table_name AS t, r.game_no AS g,"
-                "         ROW_NUMBER() OVER (PARTITION BY r.account_id"
-                "           ORDER BY r.finished DESC, r.table_name, r.game_no) AS k"
-                "  FROM (SELECT account_id, score, finished, table_name, game_no FROM results"
-                "        WHERE rules = ?"
-                "        UNION ALL SELECT account_id, score, finished, table_name, game_no"
-                "        FROM stake_results WHERE rules = ?) r"
-                f"  JOIN accounts a ON a.id = r.account_id WHERE a.nickname IN ({marks})"
-                ") x WHERE k <= ? ORDER BY nickname, finished, t, g",
-                (rules, rules, *nicknames, games)).fetchall()
+            rows = self.db.execute(recent_scores_sql("?", len(nicknames)),
+                                   (rules, rules, *nicknames, games)).fetchall()
         except sqlite3.Error as exc:
             self._failed(exc, "read the recent scores")
             return {}
