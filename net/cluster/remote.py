@@ -505,12 +505,6 @@ class RoutedClient:
     def chat(self, text: str) -> Refusal | None:
         return MOVING if self.backend is None else self.backend.chat(text)
 
-    def stand(self) -> None:
-        if self.backend is not None:
-            stand = getattr(self.backend, "stand", None)
-            if stand is not None:
-                stand()
-
     def stake(self, backs: int | None) -> Refusal | None:
         return MOVING if self.backend is None else self.backend.stake(backs)
 
