@@ -185,3 +185,10 @@ async def test_a_finished_game_over_ssh_shows_the_chart(server: MahjongServer) -
         assert set(words[-2]) <= set(BLOCKS), row
         assert int(words[-1]) == t.game.scores[s]
     await c.close()
+
+
+def test_a_game_of_one_hand_says_hand() -> None:
+    update = TableUpdate(view=finished("gejiu", 5, 1).view, game_over=True,
+                         history=(_summary(1, (9, -3, -3, -3)),), totals=(9, -3, -3, -3))
+    head = Content.from_markup(score_chart_lines(update, "en", Face.CJK)[0]).plain
+    assert "1 hand" in head and "1 hands" not in head

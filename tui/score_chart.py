@@ -30,6 +30,7 @@ STRETCH = 3  # the most cells a mark takes in a short game
 LABEL_MAX = 20  # cells of a player's label before it is cut
 TEXT = {  # (en, zh)
     "title": ("Running score", "累计得分"),
+    "hand": ("{n} hand", "{n}盘"),
     "hands": ("{n} hands", "{n}盘"),
     "per_mark": ("{n} hands, a mark ≈ {k} hands", "{n}盘，每格约{k}盘"),
 }
@@ -98,7 +99,7 @@ def score_chart_lines(update: TableUpdate, lang: str, face: Face, width: int = 7
     ascii_only = face is Face.ASCII
     dots, dot = (" .. ", " | ") if ascii_only else (" … ", " · ")
     scale = f"{marks[0]} {low:+d}{dots}{marks[-1]} {high:+d}"
-    spans = [_text(lang, "hands", n=hands)]
+    spans = [_text(lang, "hand" if hands == 1 else "hands", n=hands)]
     if len(points[0]) < hands + 1:  # a mark for several hands: say about how many
         k = round(hands / max(1, len(points[0]) - 1))
         per_mark = _text(lang, "per_mark", n=hands, k=k)
