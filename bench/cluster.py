@@ -40,7 +40,7 @@ import nats
 
 from net.cluster import wire
 from net.cluster.directory import BUCKET, table_key
-from testkit.ssh import LightScreen
+from testkit.ssh import PtyClient
 
 ROOT = Path(__file__).resolve().parent.parent
 BRIDGE = "mjbr0"
@@ -175,52 +175,42 @@ async def wait_for_ssh(host: str, timeout: float = 60.0) -> None:
 
 
 # --- the players ----------------------------------------------------------------------------
-class Terminal(asyncssh.SSHClientSession):  # type: ignore[type-arg]
-    def __init__(self, player: Player) -> None:
-        self.player = player
-
-    def data_received(self, data: bytes, datatype: Any) -> None:
-        self.player.screen.feed(data)
-        self.player.changed()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.player.lost.set()
-
-
 @dataclass
 class Player:
+    """One player's terminal (``testkit.ssh.PtyClient`` on the cheap screen) and the machine it
+    comes in through."""
+
     name: str
     key: asyncssh.SSHKey
     machine: str
-    screen: LightScreen = field(default_factory=lambda: LightScreen(100, 30))
-    conn: Any = None
-    chan: Any = None
-    lost: asyncio.Event = field(default_factory=asyncio.Event)
+    client: PtyClient = field(default_factory=lambda: PtyClient(100, 30, light=True))
     waiters: list[Any] = field(default_factory=list)
 
     async def connect(self, table: str) -> None:
-        self.lost = asyncio.Event()
-        self.screen = LightScreen(100, 30)
-        self.conn = await asyncssh.connect(addr(self.machine), 2222, username=self.name,
-                                           known_hosts=None, client_keys=[self.key],
-                                           agent_path=None)
-        self.chan, _ = await self.conn.create_session(
-            lambda: Terminal(self),
-            f"join {table} --rules {RULES[int(table[1:]) % 2]} --option hands_per_game=1000",
-            term_type="xterm-256color", term_size=(100, 30), encoding=None)
+        self.client = PtyClient(100, 30, light=True)
+        self.client.keep_raw = False
+        self.client.on_data = lambda _c: self.changed()
+        await self.client.connect(
+            2222, self.name, self.key, host=addr(self.machine),
+            command=f"join {table} --rules {RULES[int(table[1:]) % 2]} "
+                    f"--option hands_per_game=1000")
+
+    @property
+    def lost(self) -> asyncio.Event:
+        return self.client.closed
 
     def changed(self) -> None:
         for w in list(self.waiters):
             w()
 
     def row(self) -> str:
-        return self.screen.row(0).split("⏱")[0].rstrip()
+        return str(self.client.screen.row(0)).split("⏱")[0].rstrip()
 
     def text(self) -> str:
-        return "\n".join(self.screen.display)
+        return self.client.text()
 
     def send(self, keys: str) -> None:
-        self.chan.write(keys.encode())
+        self.client.send(keys)
 
 
 @dataclass

@@ -191,16 +191,13 @@ class Supervisor:
             log.error("the NATS server could not be started again: %s", exc)
 
     def banner(self, url: str) -> None:
+        from net.front.server import banner, safe_url
+
         config = self.config
-        host = config.host
-        shown = "HOST" if host in ("0.0.0.0", "::", "") else host
-        fp = self.host_key.get_fingerprint("sha256")
-        print(f"mahjong-ssh serving on {host}:{config.port} with {len(self.workers)} workers "
-              f"(data: {config.data_dir}, bus: {url}"
-              f"{', database: ' + _safe(config.db_url) if config.db_url else ''})\n"
-              f"host key fingerprint: {fp}\n"
-              f"connect:  ssh -t -p {config.port} YOURNAME@{shown} join TABLE\n"
-              f"lobby:    ssh -t -p {config.port} YOURNAME@{shown}\n", flush=True)
+        db = f", database: {safe_url(config.db_url)}" if config.db_url else ""
+        print(banner(config.host, config.port, self.host_key,
+                     f"with {len(self.workers)} workers (data: {config.data_dir}, bus: {url}{db})"),
+              flush=True)
 
     def stop(self) -> None:
         self.stopping.set()
@@ -221,16 +218,6 @@ class Supervisor:
         if self.nats is not None:
             self.nats.stop()
             self.nats = None
-
-
-def _safe(url: str) -> str:
-    """A database URL without its password, for the banner."""
-    head, at, tail = url.rpartition("@")
-    if not at:
-        return url
-    scheme, _, cred = head.partition("://")
-    user = cred.split(":", 1)[0]
-    return f"{scheme}://{user}@{tail}"
 
 
 def main(args: argparse.Namespace, config: ServerConfig) -> int:

@@ -267,9 +267,9 @@ class PtyClient:
                       command: str | None = None, term: str = "xterm-256color",
                       pty: bool = True, window: int = 2 * 1024 * 1024,
                       env: dict[str, str] | None = None,
-                      passphrase: str | None = None) -> PtyClient:
+                      passphrase: str | None = None, host: str = "127.0.0.1") -> PtyClient:
         self.conn = await asyncssh.connect(
-            "127.0.0.1", port, username=username, known_hosts=None,
+            host, port, username=username, known_hosts=None,
             client_keys=[key] if key is not None else None, agent_path=None,
             client_factory=partial(LoginClient, passphrase), kbdint_auth=key is None,
             preferred_auth=(

@@ -344,3 +344,12 @@ async def test_a_new_bus_takes_the_stored_tables_over(tmp_path: Path) -> None:
             await b.close()
     finally:
         second.stop()
+
+
+async def test_a_bus_that_cannot_be_reached_is_said_in_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import net.cluster.node as node
+
+    monkeypatch.setattr(node, "CONNECT_SECONDS", 1.0)
+    with pytest.raises(node.BusError, match=r"nats://127\.0\.0\.1:1: the bus .* cannot be reached"):
+        await start_server(fast_config(tmp_path / "data", nats_url="nats://127.0.0.1:1"))

@@ -37,7 +37,7 @@ import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 import nats
 from nats.errors import NoRespondersError
@@ -70,12 +70,20 @@ from tui.refusal import Refusal, RefusedError
 from tui.table_info import SeatInfo, TableInfo, TableState
 
 log = logging.getLogger("net.cluster")
+T = TypeVar("T")
 
 SESSION_SECONDS = 8.0  # an owner drops a remote session it has not heard from this long
 FIND_SECONDS = 15.0  # a session looks this long for a table's new owner
 REAP_SECONDS = 0.5  # how often a worker looks for tables nobody renews
 ORPHAN_SECONDS = 2.0  # and for stored tables nobody owns (the whole server restarted)
 TICK = 0.25  # the lease loop's beat
+
+
+CONNECT_SECONDS = 10.0  # a worker that cannot reach the bus this long at start gives up
+
+
+class BusError(OSError):
+    """The bus cannot be reached at start (``serve`` says so in one line and exits)."""
 
 
 class Unreachable(RefusedError):
@@ -163,16 +171,26 @@ class Node:
         async def error(exc: Exception) -> None:
             log.debug("worker %s: bus error: %s", self.name, exc)
 
-        self.nc = await nats.connect(
-            self.url, name=self.name, connect_timeout=5, max_reconnect_attempts=-1,
-            reconnect_time_wait=0.5, ping_interval=5, max_outstanding_pings=2,
-            disconnected_cb=disconnected, reconnected_cb=reconnected, error_cb=error)
-        self.directory = Directory(self.nc.jetstream(timeout=2.0), self.clock)
-        await self.directory.start()
+        try:  # the first connection is bounded; once in, the worker reconnects for ever
+            self.nc = await asyncio.wait_for(nats.connect(
+                self.url, name=self.name, connect_timeout=5, max_reconnect_attempts=-1,
+                reconnect_time_wait=0.5, ping_interval=5, max_outstanding_pings=2,
+                disconnected_cb=disconnected, reconnected_cb=reconnected, error_cb=error),
+                CONNECT_SECONDS)
+            self.directory = Directory(self.nc.jetstream(timeout=2.0), self.clock)
+            await self.directory.start()
+        except Exception as exc:
+            if self.nc is not None:
+                with contextlib.suppress(Exception):
+                    await self.nc.close()
+            raise BusError(f"{self.url}: the bus (NATS, with JetStream) cannot be reached "
+                           f"({type(exc).__name__}{': ' if str(exc) else ''}{exc}): start it "
+                           f"there, or check --nats"
+                           ) from None
         if self.directory.created:
             # a new directory: its revisions start again, and no lease of before survives
             # in it, so the tokens the store holds from before no longer mean anything
-            reset = self.store.reset_claims()
+            reset = await self._db(self.store.reset_claims)
             if reset:
                 log.info("worker %s: a new directory of owners; %d stored tables' tokens "
                          "reset", self.name, reset)
@@ -283,7 +301,7 @@ class Node:
                     raise RefusedError(refusal)
             elif seen is None and name not in self.owned:
                 stale = self.directory.entries.get(name)
-                if stale is not None or self.store.has_table(name):
+                if stale is not None or await self._db(self.store.has_table, name):
                     await self._take(name, stale.revision if stale is not None else None)
                 elif command is None or spectate:
                     return None  # no such table (any more)
@@ -307,7 +325,7 @@ class Node:
         if revision is None:
             table.close()
             return False
-        if not self.store.claim_table(name, revision):
+        if not await self._db(self.store.claim_table, name, revision):
             table.close()
             log.error("table %s: the store holds a newer owner than the directory's revision "
                       "%d (was the NATS data reset?)", name, revision)
@@ -316,6 +334,13 @@ class Node:
         registry.add(table, address)
         log.info("worker %s opened table %s (token %d)", self.name, name, revision)
         return True
+
+    async def _db(self, call: Callable[..., T], *args: Any) -> T:
+        """A store call from the event loop: in a thread where it may wait on a database
+        server (PostgreSQL), at once where it is a local file's (SQLite)."""
+        if self.store.off_loop:
+            return await asyncio.to_thread(call, *args)
+        return call(*args)
 
     # --- owning ---------------------------------------------------------------------------------
     def _may_act(self, name: str) -> bool:
@@ -368,7 +393,7 @@ class Node:
             return
         self._taking.add(name)
         try:
-            row = self.store.load_table(name)
+            row = await self._db(self.store.load_table, name)
             if row is None:  # closed meanwhile: the key goes too
                 if last is not None:
                     await self.directory.remove(name, last)
@@ -379,11 +404,12 @@ class Node:
                         else await self.directory.replace(entry, last))
             if revision is None:
                 return  # another worker was quicker
-            if not self.store.claim_table(name, revision):
+            if not await self._db(self.store.claim_table, name, revision):
                 log.error("table %s: the store holds a newer owner than the directory's "
                           "revision %d (was the NATS data reset?)", name, revision)
                 return
-            row = self.store.load_table(name)  # the old owner can write no more: as final
+            # the old owner can write no more: the row as it stays
+            row = await self._db(self.store.load_table, name)
             table = registry.restore(row) if row is not None else None
             if table is None:
                 return  # quarantined (logged); its key is left to go stale
@@ -493,7 +519,7 @@ class Node:
                 if now >= orphans_at:
                     orphans_at = now + ORPHAN_SECONDS
                     known = self.directory.entries
-                    for name in self.store.table_names():
+                    for name in await self._db(self.store.table_names):
                         if name not in known and name not in self.owned:
                             await self._take(name, None)
             except Exception:
@@ -594,8 +620,6 @@ class Node:
             refusal = client.stake(do.backs)
         elif op is wire.Op.SET_ALLOW:
             refusal = client.set_allow(do.flag)
-        elif op is wire.Op.STAND:
-            client.stand()
         elif op is wire.Op.LEAVE:
             del self.sessions[do.sid]
             client.close()

@@ -81,7 +81,6 @@ class RemoteSeat:
         self.on_gone = on_gone
         self.seat_index: int | None = None
         self._nickname = account.nickname
-        self._state = TableState.WAITING
         self._game_no = 0
         self._chat: deque[ChatLine] = deque(maxlen=CHAT_KEPT)
         self._info: TableInfo | None = None
@@ -123,7 +122,6 @@ class RemoteSeat:
         self._game_no = msg.game_no
         if self._info is None:
             self._info = msg.info
-            self._state = msg.state
         if self._update is None:
             self._update = msg.update
         pushed = list(self._chat)
@@ -152,7 +150,6 @@ class RemoteSeat:
                 cb(item.update)
         elif isinstance(item, wire.Info):
             self._info = item.info
-            self._state = item.info.state
             self._game_no = item.game_no
             for icb in list(self._info_callbacks):
                 icb(item.info)
@@ -276,7 +273,7 @@ class RemoteSeat:
 
     @property
     def state(self) -> TableState:
-        return self._state
+        return self._info.state if self._info is not None else TableState.WAITING
 
     @property
     def game_no(self) -> int:
@@ -320,10 +317,6 @@ class RemoteSeat:
     def chat(self, text: str) -> Refusal | None:
         self._do(wire.Op.CHAT, text=text)
         return None
-
-    def stand(self) -> None:
-        self._do(wire.Op.STAND)
-        self.seat_index = None
 
     def stake(self, backs: int | None) -> Refusal | None:
         if self.seat_index is not None:

@@ -60,7 +60,6 @@ class Op(enum.Enum):
     CHAT = "chat"  # say ``text``
     STAKE = "stake"  # back seat ``backs`` (None: nobody)
     SET_ALLOW = "set_allow"  # allow spectators' stakes on this seat: ``flag``
-    STAND = "stand"
     LEAVE = "leave"
     PING = "ping"
 

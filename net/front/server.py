@@ -851,12 +851,28 @@ def load_host_key(path: Path) -> asyncssh.SSHKey:
 
 def fingerprint_banner(server: MahjongServer) -> str:
     assert server.host_key is not None
-    host = server.config.host
+    config = server.config
+    return banner(config.host, server.port, server.host_key,
+                  f"(data: {server.data_dir}"
+                  f"{', database: ' + safe_url(config.db_url) if config.db_url else ''})")
+
+
+def banner(host: str, port: int, host_key: asyncssh.SSHKey, serving: str) -> str:
+    """What ``serve`` prints once it listens: where, with what (``serving``), the host key's
+    fingerprint for the players to compare, and the lines they type."""
     shown = "HOST" if host in ("0.0.0.0", "::", "") else host
-    fp = server.host_key.get_fingerprint("sha256")
     return (
-        f"mahjong-ssh serving on {host}:{server.port} (data: {server.data_dir})\n"
-        f"host key fingerprint: {fp}\n"
-        f"connect:  ssh -t -p {server.port} YOURNAME@{shown} join TABLE\n"
-        f"lobby:    ssh -t -p {server.port} YOURNAME@{shown}\n"
+        f"mahjong-ssh serving on {host}:{port} {serving}\n"
+        f"host key fingerprint: {host_key.get_fingerprint('sha256')}\n"
+        f"connect:  ssh -t -p {port} YOURNAME@{shown} join TABLE\n"
+        f"lobby:    ssh -t -p {port} YOURNAME@{shown}\n"
     )
+
+
+def safe_url(url: str) -> str:
+    """A database URL without its password, for the banner."""
+    head, at, tail = url.rpartition("@")
+    if not at:
+        return url
+    scheme, _, cred = head.partition("://")
+    return f"{scheme}://{cred.split(':', 1)[0]}@{tail}"

@@ -78,6 +78,7 @@ class Store(Protocol):
     def release_table(self, name: str) -> None: ...
     def owner_token(self, name: str) -> int | None: ...
     def held_token(self, name: str) -> int | None: ...
+    off_loop: bool  # its synchronous calls may wait on a network: call them from a thread
     def reset_claims(self) -> int: ...
 
     # the order of writes
@@ -89,6 +90,7 @@ class StoreBase:
     """The parts of a store that do not depend on its database."""
 
     path: Path | str
+    off_loop = False  # a local file: its reads and claims take well under a millisecond
 
     def __init__(self) -> None:
         self.problem: str | None = None

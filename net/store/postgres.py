@@ -189,6 +189,8 @@ def shown_url(url: str) -> str:
 class PgStore(StoreBase):
     """The server's PostgreSQL database (use :func:`open_postgres` to have it checked)."""
 
+    off_loop = True  # reads, claims and new accounts wait on the database server
+
     def __init__(self, url: str, queue_limit: int = QUEUE_LIMIT) -> None:
         super().__init__()
         self.url = url
