@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from cli import records, score, simulate
+from cli import find, records, score, simulate
 from cli.args import play_levels, port, positive, seat_levels, seconds, whole
 from engine.rulesets import RULESETS
 from themes import THEME_NAMES
@@ -91,6 +91,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--db", default=None, metavar="URL",
                    help="the database the workers share: postgresql://... for several "
                    "machines (default: the SQLite file in the data directory)")
+    p.add_argument("--lan", action="store_true",
+                   help="announce the server and its tables on the local network (multicast "
+                   "DNS), for `mahjong-ssh find`; with --host 127.0.0.1 only this machine "
+                   "sees it")
     p.add_argument("--worker", type=positive, default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_serve)
 
@@ -159,6 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=records.cmd_record)
 
     score.add_parser(sub)
+    find.add_parser(sub)
     return parser
 
 

@@ -19,12 +19,16 @@ import os
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from net.front.server import MahjongServer, ServerConfig, fingerprint_banner
 from net.limits import Limits, load_limits_file, parse_limit_pairs
 from net.runtime.registry import Registry
 from net.store import StorageError, open_store
 from tui.local import default_data_dir
+
+if TYPE_CHECKING:
+    from net.lan import Announcer
 
 
 async def start_server(config: ServerConfig) -> MahjongServer:
@@ -53,7 +57,27 @@ async def start_server(config: ServerConfig) -> MahjongServer:
     return server
 
 
-async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> None:
+async def announce(server: MahjongServer) -> Announcer | None:
+    """``serve --lan``: the server announced on the local network (:mod:`net.lan`), or a
+    warning saying why not (the server serves all the same)."""
+    from net.lan import Announcer, LanError  # here: only --lan loads zeroconf
+
+    assert server.host_key is not None
+    try:
+        announcer = Announcer(server.registry.listing, host=server.config.host,
+                              port=server.port,
+                              fingerprint=server.host_key.get_fingerprint("sha256"))
+        await announcer.start()
+    except (OSError, LanError) as exc:
+        print(f"mahjong-ssh serve: --lan: not announced on the network: {exc}",
+              file=sys.stderr, flush=True)
+        return None
+    print(announcer.note(), flush=True)
+    return announcer
+
+
+async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
+                lan: bool = False) -> None:
     server = await start_server(config)
     gc.collect()
     gc.freeze()  # what start-up made lives as long as the process: no full collection rescans it
@@ -61,6 +85,7 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> Non
         print(f"worker {config.worker} ready", flush=True)
     else:
         print(fingerprint_banner(server), flush=True)
+    announcer = await announce(server) if lan else None
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -71,6 +96,8 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None) -> Non
     try:
         await stop.wait()
     finally:
+        if announcer is not None:  # first: the finders hear it is gone
+            await announcer.close()
         await server.close()
 
 
@@ -111,7 +138,7 @@ def main(args: argparse.Namespace) -> int:
         return supervisor.main(args, config)
     code = 0
     try:
-        asyncio.run(serve(config))
+        asyncio.run(serve(config, lan=bool(getattr(args, "lan", False))))
     except StorageError as exc:
         print(f"mahjong-ssh serve: {exc}", file=sys.stderr)
         code = 1

@@ -73,6 +73,10 @@ def worker_command(args: argparse.Namespace, config: ServerConfig, k: int, nats_
             cmd += [flag, str(value)]
     for pair in getattr(args, "limit", None) or ():
         cmd += ["--limit", pair]
+    if k == 1 and getattr(args, "lan", False):
+        # one announcement for the machine: worker 1's, listing every worker's tables (the
+        # directory); restarted with it should it die
+        cmd.append("--lan")
     return cmd
 
 
