@@ -97,10 +97,11 @@ class LanTable:
     @classmethod
     def decode(cls, raw: bytes) -> LanTable:
         """One ``tN`` value: ValueError when it does not parse or is out of bounds."""
-        parts = raw.decode("utf-8").split(";")
+        # cleaned whole, then split: an escape sequence may carry a ``;``
+        parts = clean_line(raw.decode("utf-8"), STRING_MAX).split(";")
         if len(parts) != TABLE_FIELDS:
             raise ValueError(f"{len(parts)} fields, not {TABLE_FIELDS}")
-        name = table_name(clean_line(parts[0], 64))
+        name = table_name(parts[0])
         if not valid_table_name(name):
             raise ValueError("not a table name")
         rules = parts[1]
