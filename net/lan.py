@@ -487,10 +487,13 @@ async def find(timeout: float = 3.0, interfaces: Sequence[str] | None = None) ->
     from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
     try:
-        if interfaces is None:
-            zc = AsyncZeroconf(ip_version=IPVersion.All)
-        else:
+        if interfaces is not None:
             zc = AsyncZeroconf(interfaces=list(interfaces), ip_version=IPVersion.V4Only)
+        else:
+            try:
+                zc = AsyncZeroconf(ip_version=IPVersion.All)
+            except (OSError, Error):  # a machine without IPv6: IPv4 alone
+                zc = AsyncZeroconf(ip_version=IPVersion.V4Only)
     except (OSError, Error) as exc:
         raise LanError(f"no multicast socket: {exc}") from exc
     names: dict[str, None] = {}
