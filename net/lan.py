@@ -45,6 +45,7 @@ UPDATE_SECONDS = 2.0  # the record is rewritten at most this often, and only whe
 INSTANCE_MAX = 63  # bytes of a DNS-SD instance name (RFC 6763 §4.1.1)
 HOST_LABEL_MAX = 40
 FOUND_MAX = 64  # servers a finder lists at most
+RESOLVE_MS = 1500  # how long a finder waits for a service's records after browsing
 ADDRESSES_MAX = 8  # addresses shown of one server
 VERSION_MAX = 32
 TABLE_FIELDS = 8
@@ -506,26 +507,31 @@ async def find(timeout: float = 3.0, interfaces: Sequence[str] | None = None) ->
             names[name] = None
 
     result = FindResult()
+
+    async def resolve(name: str) -> Found | None:
+        """The service ``name`` resolved and read: None if it went away; BadAnnouncement, or
+        zeroconf's Error for a name it will not take, when it cannot be read."""
+        info = AsyncServiceInfo(SERVICE_TYPE, name)
+        if not await info.async_request(zc.zeroconf, RESOLVE_MS):
+            return None
+        return found_of(name, info.parsed_addresses(), info.port, info.properties)
+
     browser = AsyncServiceBrowser(zc.zeroconf, SERVICE_TYPE, handlers=[changed])
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
     try:
         await asyncio.sleep(timeout)
-        resolved: dict[str, Found] = {}
-        for name in list(names):
-            if len(resolved) >= FOUND_MAX:
-                break
-            info = AsyncServiceInfo(SERVICE_TYPE, name)
-            wait = max(0.5, min(1.5, deadline + 1.5 - loop.time()))
-            try:
-                if not await info.async_request(zc.zeroconf, int(wait * 1000)):
-                    continue  # gone meanwhile
-                resolved[name] = found_of(name, info.parsed_addresses(), info.port,
-                                          info.properties)
-            except (BadAnnouncement, ValueError, UnicodeError) as exc:
-                log.debug("skipped %r: %s", name, exc)
+        # all at once: what answers from the cache at once, the rest within RESOLVE_MS
+        outcomes = await asyncio.gather(*(resolve(name) for name in list(names)),
+                                        return_exceptions=True)
+        resolved: list[Found] = []
+        for name, outcome in zip(list(names), outcomes, strict=False):
+            if isinstance(outcome, (BadAnnouncement, ValueError, UnicodeError, Error)):
+                log.debug("skipped %r: %s", name, outcome)
                 result.skipped += 1
-        result.servers = sorted(resolved.values(), key=lambda f: (f.name, f.port))
+            elif isinstance(outcome, BaseException):
+                raise outcome
+            elif outcome is not None and len(resolved) < FOUND_MAX:
+                resolved.append(outcome)
+        result.servers = sorted(resolved, key=lambda f: (f.name, f.port))
     finally:
         await browser.async_cancel()
         await zc.async_close()

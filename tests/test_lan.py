@@ -6,7 +6,9 @@ processes."""
 from __future__ import annotations
 
 import argparse
+import asyncio
 import base64
+import contextlib
 import os
 import re
 import secrets
@@ -426,3 +428,81 @@ def test_serve_lan_and_find_in_two_processes(multicast: None, tmp_path: Path) ->
         if proc.stdout is not None:
             proc.stdout.close()
 
+
+
+
+def mdns_answer(name: str, port: int, txt: bytes, server: str) -> list[bytes]:
+    """A raw mDNS response announcing ``name`` with the TXT record's bytes as they are: what a
+    hostile host can send (zeroconf itself would refuse to announce such a name)."""
+    from zeroconf import DNSAddress, DNSOutgoing, DNSPointer, DNSService, DNSText
+    from zeroconf.const import (
+        _CLASS_IN,
+        _CLASS_UNIQUE,
+        _FLAGS_AA,
+        _FLAGS_QR_RESPONSE,
+        _TYPE_A,
+        _TYPE_PTR,
+        _TYPE_SRV,
+        _TYPE_TXT,
+    )
+
+    out = DNSOutgoing(_FLAGS_QR_RESPONSE | _FLAGS_AA)
+    unique = _CLASS_IN | _CLASS_UNIQUE
+    out.add_answer_at_time(DNSPointer(lan.SERVICE_TYPE, _TYPE_PTR, _CLASS_IN, 120, name), 0)
+    out.add_answer_at_time(DNSService(name, _TYPE_SRV, unique, 120, 0, 0, port, server), 0)
+    out.add_answer_at_time(DNSText(name, _TYPE_TXT, unique, 120, txt), 0)
+    out.add_answer_at_time(DNSAddress(server, _TYPE_A, unique, 120,
+                                      socket.inet_aton("127.0.0.1")), 0)
+    return list(out.packets())
+
+
+def txt_bytes(*strings: bytes) -> bytes:
+    return b"".join(bytes([len(x)]) + x for x in strings)
+
+
+async def test_find_skips_hostile_announcements(multicast: None) -> None:
+    token = secrets.token_hex(4)
+    good = [b"v=1", b"fp=SHA256:" + b"A" * 43, b"sv=0.1.0"]
+    packets = [
+        # a name and a record that try to drive the terminal, no fingerprint
+        *mdns_answer(f"evil-{token}\x1b[2J\x07.{lan.SERVICE_TYPE}".encode().decode(
+            "unicode_escape"), 2222,
+            txt_bytes(b"v=1", b"fp=\x1b]0;x\x07", b"n=1", b"t0=" + b"\xff" * 250),
+            f"evil-{token}.local."),
+        # a TXT record whose last length byte runs past its end, in the fingerprint
+        *mdns_answer(f"short-{token}.{lan.SERVICE_TYPE}", 2224,
+                     txt_bytes(b"v=1", b"n=0") + b"\xf0fp=SHA256:AAAA", f"short-{token}.local."),
+        # readable, with a bad table beside a good one, and in its name what zeroconf lets
+        # through: a bidirectional override and an 8-bit CSI (ASCII controls it refuses)
+        *mdns_answer(f"odd\u202e\x9b31m-{token}.{lan.SERVICE_TYPE}", 2223,
+            txt_bytes(*good, b"n=2", b"t0=friday;yichun;w;3;1;0;0;8",
+                      "t1=\x1b[31m坏;;".encode() + b"\x00" * 40),
+            f"odd-{token}.local."),
+    ]
+
+    async def shout(tx: socket.socket) -> None:
+        while True:
+            for packet in packets:
+                tx.sendto(packet, ("224.0.0.251", 5353))
+            await asyncio.sleep(0.3)
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as tx:
+        tx.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton("127.0.0.1"))
+        tx.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_LOOP, 1)
+        task = asyncio.get_running_loop().create_task(shout(tx))
+        try:
+            result = await lan.find(2.0, interfaces=["127.0.0.1"])
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+    names = [f.name for f in result.servers]
+    assert not any(f"evil-{token}" in n or f"short-{token}" in n for n in names), names
+    assert result.skipped >= 2  # the evil one and the short one, counted, not raised
+    odd = [f for f in result.servers if f.port == 2223 and token in f.name]
+    assert len(odd) == 1, names
+    assert odd[0].name == f"odd-{token}"  # the escape sequence removed
+    assert [t.name for t in odd[0].announcement.tables] == ["friday"]
+    assert odd[0].announcement.unreadable == 1
+    text = "\n".join(report(result, "en"))
+    assert "\x1b" not in text and "\x07" not in text
