@@ -32,6 +32,7 @@ TEXT = {
         "playing": "hand {hand}/{hands}, {players} player(s)",
         "over": "game over",
         "watchers": ", {n} watching",
+        "stakes": ", 压鸽子 stakes on",
         "more": "  ... and {n} more table(s): see the lobby",
         "unreadable": "  ({n} table entry(ies) unreadable)",
         "skipped": "{n} announcement(s) skipped: unreadable or of another version.",
@@ -53,6 +54,7 @@ TEXT = {
         "playing": "第 {hand}/{hands} 局，{players} 位玩家",
         "over": "对局结束",
         "watchers": "，{n} 人旁观",
+        "stakes": "，压鸽子开",
         "more": "  ……另有 {n} 张牌桌：请到大厅查看",
         "unreadable": "  （{n} 条牌桌信息无法读取）",
         "skipped": "跳过 {n} 条无法读取或版本不同的广播。",
@@ -98,6 +100,8 @@ def table_lines(found: Found, table: LanTable, lang: str) -> list[str]:
                                       players=table.players)
     if table.watchers:
         what += text["watchers"].format(n=table.watchers)
+    if table.stakes:
+        what += text["stakes"]
     shown_state = STATE_ZH.get(state, state) if lang == "zh" else state
     command = "join" if table.free and state != "game over" else "watch"
     return [f"  {table.name}  {table.rules}  {shown_state}: {what}",

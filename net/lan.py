@@ -9,8 +9,9 @@ record within :data:`TXT_BUDGET` bytes:
   player to compare with what ``ssh`` shows on first connection; ``sv``: the server's version;
 - ``n``: the number of tables the server has; ``t0``, ``t1``...: the most interesting of them
   (waiting tables with players first, then games in play, finished ones last), as many as fit,
-  each ``name;rules;state;free seats;players;watchers;hand;hands per game`` (``;`` is in no
-  table name). The finder says "N more" for the rest.
+  each ``name;rules;state;free seats;players;watchers;hand;hands per game;flags`` (``;`` is
+  in no table name; flags: ``s`` when 压鸽子 spectator stakes are on, unknown letters
+  ignored). Anyone may watch any table. The finder says "N more" for the rest.
 
 Everything read from the network is hostile: :func:`decode_txt` takes bytes of any length and
 content, removes escape and control characters, bounds every length and count, and refuses what
@@ -48,13 +49,14 @@ FOUND_MAX = 64  # servers a finder lists at most
 RESOLVE_MS = 1500  # how long a finder waits for a service's records after browsing
 ADDRESSES_MAX = 8  # addresses shown of one server
 VERSION_MAX = 32
-TABLE_FIELDS = 8
+TABLE_FIELDS = 9
 TABLE_COUNT_MAX = 1_000_000
 WATCHERS_MAX = 100_000
 HANDS_MAX = 10_000
 
 _FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
 _RULES = re.compile(r"[a-z][a-z0-9_]{0,15}")
+_FLAGS = re.compile(r"[a-z]{0,8}")
 _VERSION = re.compile(r"[0-9A-Za-z.+_-]{1,32}")
 _STATE_CODES = {TableState.WAITING: "w", TableState.PLAYING: "p", TableState.BETWEEN: "b",
                 TableState.OVER: "o"}
@@ -82,18 +84,20 @@ class LanTable:
     watchers: int
     hand: int
     hands: int
+    stakes: bool = False  # 压鸽子: spectators may back a seat (Yichun's option, enough players)
 
     @classmethod
     def of(cls, info: TableInfo) -> LanTable:
         return cls(name=info.name, rules=info.rules, state=info.state,
                    free=sum(1 for s in info.seats if not s.name),
                    players=sum(1 for s in info.seats if s.name and s.human),
-                   watchers=info.spectators, hand=info.hand_no, hands=info.hands_per_game)
+                   watchers=info.spectators, hand=info.hand_no, hands=info.hands_per_game,
+                   stakes=info.stakes_possible and info.stakes_enabled)
 
     def encode(self) -> str:
         return ";".join((self.name, self.rules, _STATE_CODES[self.state], str(self.free),
                          str(self.players), str(self.watchers), str(self.hand),
-                         str(self.hands)))
+                         str(self.hands), "s" if self.stakes else ""))
 
     @classmethod
     def decode(cls, raw: bytes) -> LanTable:
@@ -116,7 +120,10 @@ class LanTable:
             _bounded(parts[6], HANDS_MAX), _bounded(parts[7], HANDS_MAX))
         if free + players > 4:
             raise ValueError("more than four seats")
-        return cls(name, rules, state, free, players, watchers, hand, hands)
+        flags = parts[8]
+        if not _FLAGS.fullmatch(flags):
+            raise ValueError("not flags")
+        return cls(name, rules, state, free, players, watchers, hand, hands, "s" in flags)
 
 
 def _bounded(text: str, high: int) -> int:

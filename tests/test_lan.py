@@ -9,6 +9,7 @@ import argparse
 import asyncio
 import base64
 import contextlib
+import dataclasses
 import os
 import re
 import secrets
@@ -70,7 +71,7 @@ def as_received(record: dict[str, str]) -> dict[bytes, bytes | None]:
 
 
 GOOD = {b"v": b"1", b"fp": b"SHA256:" + b"A" * 43, b"sv": b"0.1.0", b"n": b"1",
-        b"t0": b"friday;yichun;w;3;1;0;0;8"}
+        b"t0": b"friday;yichun;w;3;1;0;0;8;"}
 
 
 # --- the record -----------------------------------------------------------------------------
@@ -79,16 +80,18 @@ GOOD = {b"v": b"1", b"fp": b"SHA256:" + b"A" * 43, b"sv": b"0.1.0", b"n": b"1",
 def test_record_round_trip() -> None:
     fp = fake_fingerprint()
     infos = [info("friday", 2, watchers=3), info("周五", 1, rules="gejiu"),
-             info("late", 3, 1, TableState.PLAYING, hand=2)]
+             info("late", 3, 1, TableState.PLAYING, hand=2),
+             dataclasses.replace(info("bets", 2), stakes_possible=True)]
     record = encode_txt(fp, "0.1.0", infos)
     got = decode_txt(as_received(record))
     assert got.fingerprint == fp and got.version == "0.1.0"
-    assert got.total == 3 and got.more == 0 and got.unreadable == 0
+    assert got.total == 4 and got.more == 0 and got.unreadable == 0
     by_name = {t.name: t for t in got.tables}
     assert by_name["friday"] == LanTable("friday", "yichun", TableState.WAITING, 2, 2, 3, 0, 8)
     assert by_name["周五"].rules == "gejiu" and by_name["周五"].free == 3
     late = by_name["late"]
     assert (late.state, late.free, late.players, late.hand) == (TableState.PLAYING, 0, 3, 2)
+    assert by_name["bets"].stakes and not late.stakes
 
 
 def test_most_interesting_tables_first() -> None:
@@ -146,20 +149,22 @@ def test_too_many_strings_are_refused() -> None:
 
 @pytest.mark.parametrize("entry", [
     b"friday;yichun;w;3;1;0;0",  # a field short
-    b"friday;yichun;w;3;1;0;0;8;9",  # a field more
-    b";yichun;w;3;1;0;0;8",  # no name
-    b"fri day;yichun;w;3;1;0;0;8",  # not a table name
-    "x" * 30 + ";yichun;w;3;1;0;0;8",  # wider than 24 cells
-    b"friday;YICHUN!;w;3;1;0;0;8",  # not a ruleset's name
-    b"friday;yichun;q;3;1;0;0;8",  # no such state
-    b"friday;yichun;w;5;0;0;0;8",  # five seats free
-    b"friday;yichun;w;3;3;0;0;8",  # six seats
-    b"friday;yichun;w;-1;1;0;0;8",
-    b"friday;yichun;w;3;1;100001;0;8",
-    b"friday;yichun;w;3;1; 1;0;8",
-    b"friday;yichun;w;3;1;0;0;" + b"9" * 200,
-    b"fri\xffday;yichun;w;3;1;0;0;8",  # not UTF-8
-    b"friday;yichun;w;3;1;0;0;8" + b" " * 250,  # over 255 bytes
+    b"friday;yichun;w;3;1;0;0;8;s;x",  # a field more
+    b";yichun;w;3;1;0;0;8;",  # no name
+    b"fri day;yichun;w;3;1;0;0;8;",  # not a table name
+    "x" * 30 + ";yichun;w;3;1;0;0;8;",  # wider than 24 cells
+    b"friday;YICHUN!;w;3;1;0;0;8;",  # not a ruleset's name
+    b"friday;yichun;q;3;1;0;0;8;",  # no such state
+    b"friday;yichun;w;5;0;0;0;8;",  # five seats free
+    b"friday;yichun;w;3;3;0;0;8;",  # six seats
+    b"friday;yichun;w;-1;1;0;0;8;",
+    b"friday;yichun;w;3;1;100001;0;8;",
+    b"friday;yichun;w;3;1; 1;0;8;",
+    b"friday;yichun;w;3;1;0;0;8;S!",  # not flags
+    b"friday;yichun;w;3;1;0;0;8;" + b"s" * 9,
+    b"friday;yichun;w;3;1;0;0;" + b"9" * 200 + b";",
+    b"fri\xffday;yichun;w;3;1;0;0;8;",  # not UTF-8
+    b"friday;yichun;w;3;1;0;0;8;" + b" " * 250,  # over 255 bytes
 ])
 def test_a_malformed_table_is_skipped_alone(entry: bytes | str) -> None:
     raw = entry.encode() if isinstance(entry, str) else entry
@@ -169,7 +174,7 @@ def test_a_malformed_table_is_skipped_alone(entry: bytes | str) -> None:
 
 
 def test_escape_sequences_never_reach_the_terminal() -> None:
-    raw = "\x1b]0;pwned\x07fri\x1b[2Jday\u202e;yichun;w;3;1;0;0;8".encode()
+    raw = "\x1b]0;pwned\x07fri\x1b[2Jday\u202e;yichun;w;3;1;0;0;8;".encode()
     got = decode_txt({**GOOD, b"t0": raw})
     assert [t.name for t in got.tables] == ["friday"]
     found = found_of("evil\x1b[31m\x07 box\u202e." + lan.SERVICE_TYPE, ["10.0.0.1"], 2222,
@@ -246,7 +251,7 @@ def test_found_keeps_only_usable_addresses() -> None:
 
 
 def sample_found() -> Found:
-    tables = (LanTable("friday", "yichun", TableState.WAITING, 2, 2, 1, 0, 8),
+    tables = (LanTable("friday", "yichun", TableState.WAITING, 2, 2, 1, 0, 8, stakes=True),
               LanTable("full", "gejiu", TableState.PLAYING, 0, 4, 0, 3, 8),
               LanTable("周五", "shangrao", TableState.OVER, 0, 2, 0, 8, 8))
     fp = "SHA256:" + "B" * 43
@@ -260,7 +265,7 @@ def test_report_lists_servers_and_the_lines_to_type() -> None:
     assert "SHA256:" + "B" * 43 in text
     assert "ssh -t -p 2300 192.168.1.5\n" in text
     assert "ssh -t -p 2300 192.168.1.5 join friday" in text
-    assert "2 free of 4, 2 player(s), 1 watching" in text
+    assert "2 free of 4, 2 player(s), 1 watching, 压鸽子 stakes on" in text
     assert "ssh -t -p 2300 192.168.1.5 watch full" in text  # no seat: watch it
     assert "ssh -t -p 2300 192.168.1.5 watch 周五" in text
     assert "2 more table(s)" in text
@@ -475,7 +480,7 @@ async def test_find_skips_hostile_announcements(multicast: None) -> None:
         # readable, with a bad table beside a good one, and in its name what zeroconf lets
         # through: a bidirectional override and an 8-bit CSI (ASCII controls it refuses)
         *mdns_answer(f"odd\u202e\x9b31m-{token}.{lan.SERVICE_TYPE}", 2223,
-            txt_bytes(*good, b"n=2", b"t0=friday;yichun;w;3;1;0;0;8",
+            txt_bytes(*good, b"n=2", b"t0=friday;yichun;w;3;1;0;0;8;",
                       "t1=\x1b[31m坏;;".encode() + b"\x00" * 40),
             f"odd-{token}.local."),
     ]
