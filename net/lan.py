@@ -31,9 +31,13 @@ import re
 import socket
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from net.sanitize import clean_line, table_name, valid_table_name
 from tui.table_info import TableInfo, TableState
+
+if TYPE_CHECKING:  # zeroconf is loaded only by serve --lan and find
+    from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
 log = logging.getLogger("net.lan")
 
@@ -341,8 +345,9 @@ class Announcer:
         self.server_name = f"{host_label(hostname)}-mahjong-ssh.local."
         self.record: dict[str, str] = {}
         self.updates = 0  # records sent after the first
-        self._zc: object | None = None
-        self._info: object | None = None
+        self._zc: AsyncZeroconf | None = None
+        self._info: AsyncServiceInfo | None = None
+        self._failing = False  # an update failed: said once, not every interval
         self._task: asyncio.Task[None] | None = None
 
     def note(self) -> str:
@@ -354,7 +359,7 @@ class Announcer:
                      "to be found on the network) 仅本机可见")
         return text
 
-    def _service(self) -> object:
+    def _service(self) -> AsyncServiceInfo:
         from zeroconf.asyncio import AsyncServiceInfo
 
         return AsyncServiceInfo(
@@ -366,10 +371,10 @@ class Announcer:
         return encode_txt(self.fingerprint, self.version, self.listing())
 
     async def start(self) -> None:
-        """Registered (probing for a unique name takes about a second; another server of the
-        same name on the network gets this one renamed ``... (2)``)."""
+        """Registered (probing for a unique name takes about a second; with another server of
+        the same name on the network this one becomes ``NAME-2``). LanError when it cannot."""
         from zeroconf import Error, IPVersion
-        from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
+        from zeroconf.asyncio import AsyncZeroconf
 
         reach = self.reach
         version = (IPVersion.All if reach.ipv4 and reach.ipv6
@@ -384,7 +389,6 @@ class Announcer:
         self._zc = zc
         self.record = self._current()
         info = self._service()
-        assert isinstance(info, AsyncServiceInfo)
         try:
             await zc.async_register_service(info, allow_name_change=True)
         except BaseException as exc:
@@ -403,28 +407,28 @@ class Announcer:
             try:
                 await self.refresh()
             except Exception:  # a table's info that failed, a socket gone: try again later
-                log.exception("LAN announcement not updated")
+                if not self._failing:
+                    log.exception("LAN announcement not updated (tried again every %g s)",
+                                  self.interval)
+                self._failing = True
+            else:
+                self._failing = False
 
     async def refresh(self) -> bool:
         """The record rewritten if the tables it shows changed: whether it was."""
-        from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
-
         record = self._current()
-        zc, info = self._zc, self._info
-        if record == self.record or zc is None or info is None:
+        zc = self._zc
+        if record == self.record or zc is None or self._info is None:
             return False
-        assert isinstance(zc, AsyncZeroconf) and isinstance(info, AsyncServiceInfo)
         self.record = record
         info = self._service()  # the same name (as registered), the new record
-        assert isinstance(info, AsyncServiceInfo)
         await zc.async_update_service(info)
         self._info = info
         self.updates += 1
         return True
 
     async def close(self) -> None:
-        from zeroconf.asyncio import AsyncZeroconf
-
+        """Withdrawn (goodbye packets) and the sockets closed; again is nothing."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -432,9 +436,9 @@ class Announcer:
             self._task = None
         zc = self._zc
         self._zc = None
+        self._info = None
         if zc is None:
             return
-        assert isinstance(zc, AsyncZeroconf)
         with contextlib.suppress(Exception):
             await zc.async_unregister_all_services()
         await zc.async_close()
