@@ -315,6 +315,12 @@ def reach_of(host: str) -> Reach:
     return Reach((str(address),), False, True, (str(address),), address.is_loopback)
 
 
+def quiet_zeroconf() -> None:
+    """zeroconf warns, with a traceback, of each interface it cannot send on (IPv6 on a
+    loopback without a multicast route, say) and goes on with the others: its errors only."""
+    logging.getLogger("zeroconf").setLevel(logging.ERROR)
+
+
 # --- announcing ----------------------------------------------------------------------------
 
 
@@ -376,6 +382,7 @@ class Announcer:
         from zeroconf import Error, IPVersion
         from zeroconf.asyncio import AsyncZeroconf
 
+        quiet_zeroconf()
         reach = self.reach
         version = (IPVersion.All if reach.ipv4 and reach.ipv6
                    else IPVersion.V6Only if reach.ipv6 else IPVersion.V4Only)
@@ -498,6 +505,7 @@ async def find(timeout: float = 3.0, interfaces: Sequence[str] | None = None) ->
     from zeroconf import Error, IPVersion, ServiceStateChange, Zeroconf
     from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+    quiet_zeroconf()
     try:
         if interfaces is not None:
             zc = AsyncZeroconf(interfaces=list(interfaces), ip_version=IPVersion.V4Only)
