@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -24,6 +25,7 @@ from tui.clock import ManualClock
 from tui.local import LocalTable
 from tui.plain import MAX_LINE, LineEditor, PlainTable, run_local
 from tui.plain_text import tile_name, tiles_names
+from tui.settings import Settings
 
 
 class Transcript:
@@ -65,6 +67,8 @@ def answer(plain: PlainTable, out: Transcript) -> str | None:
     view = plain.update.view
     if not view.my_move or view.phase is Phase.ENDED:
         return None
+    if not out.prompts or out.prompts[-1] != plain.prompt():
+        return None  # the question is not written yet
     prompt = out.prompts[-1]
     types = {a.type for a in view.legal}
     if view.phase is Phase.TURN:
@@ -87,6 +91,7 @@ async def play_hand(plain: PlainTable, out: Transcript, limit: int = 400) -> int
             10.0, "the table to ask or to end")
         assert plain.update is not None
         if plain.update.view.phase is Phase.ENDED:
+            await until(lambda: plain.written, 5.0, "the result to be written")
             return typed
         line = answer(plain, out)
         assert line is not None
@@ -104,6 +109,7 @@ async def test_a_whole_hand_in_plain_lines_with_a_claim_and_the_result() -> None
     plain = PlainTable(t, "en", out)
     plain.start()
     assert t.new_game("shangrao", {}, 4) is None
+    await until(lambda: "Your hand: " in out.text, 5.0, "the start")
     start = out.text
     assert "Table: 上饶 Shangrao, hand 1 of 8." in start
     assert "Seats: East you; South bot (on your right); West bot (across); North bot" in start
@@ -261,7 +267,7 @@ async def test_play_plain_on_standard_input() -> None:
     t.close()
 
 
-def test_the_command_line_flag(tmp_path: object) -> None:
+def test_the_command_line_flag(tmp_path: Path) -> None:
     env = {**os.environ, "MAHJONG_SSH_CONFIG_DIR": str(tmp_path), "XDG_DATA_HOME": str(tmp_path)}
     run = subprocess.run([sys.executable, "-m", "cli.main", "play", "--plain", "--rules",
                           "yichun", "--seed", "3", "--lang", "zh"], input="hand\nquit\n",
@@ -361,3 +367,37 @@ async def test_the_plain_lobby_lists_tables_by_number(server: MahjongServer) -> 
     assert b"\x1b" not in c.raw
     await c.close()
     await first.close()
+
+
+async def test_plain_on_and_off_are_kept_in_the_settings(tmp_path: Path) -> None:
+    settings = Settings.load(tmp_path / "settings.json")
+    out = Transcript()
+    t = table()
+    plain = PlainTable(t, "en", out, settings=settings)
+    plain.start()
+    plain.handle("plain on")
+    assert "Plain mode stays on" in out.text
+    assert Settings.load(tmp_path / "settings.json").plain
+    plain.handle("plain off")
+    assert "Plain mode is off from the next start" in out.text
+    assert not Settings.load(tmp_path / "settings.json").plain
+    plain.handle("plain maybe")
+    assert "Type plain off" in out.text
+    t.close()
+
+
+async def test_the_plain_setting_is_kept_with_the_key_over_ssh(server: MahjongServer) -> None:
+    key = new_key()
+    first = PtyClient(100, 40)
+    await first.connect(server.port, "dee", key, command="join mon --plain")
+    await first.wait_for("Type start")
+    first.send("plain on\r")
+    await first.wait_for("Plain mode stays on")
+    first.send("quit\r")
+    await until(lambda: first.closed.is_set(), 5.0, "the first visit's end")
+    await first.close()
+    again = PtyClient(100, 40)  # no --plain: the kept setting
+    await again.connect(server.port, "dee", key, command="join mon")
+    await again.wait_for("Type start")
+    assert b"\x1b" not in again.raw
+    await again.close()

@@ -230,14 +230,14 @@ def main(args: argparse.Namespace) -> int:
     record_dir = (Path(data) if data else default_data_dir()) / "records"
     table = LocalTable(bot_delay=settings.bot_delay, players=players, record_dir=record_dir,
                        bot_name=tr(settings.lang, "bot_name"))
-    if getattr(args, "plain", False):  # lines of text on stdin/stdout (tui.plain)
+    if getattr(args, "plain", False) or settings.plain:  # lines of text (tui.plain)
         from tui.plain import run_local
 
         rules = getattr(args, "rules", None) or settings.rules
         try:
             return asyncio.run(run_local(table, settings.lang, rules,
                                          getattr(args, "seed", None),
-                                         settings.options.get(rules, {})))
+                                         settings.options.get(rules, {}), settings=settings))
         except KeyboardInterrupt:
             return 130
         finally:

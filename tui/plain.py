@@ -40,12 +40,14 @@ from tui.hints import unseen_counts, waits_of
 from tui.plain_text import RELATIVE, SEATS, TEXT, pt, tile_name, tiles_names
 from tui.refusal import Refusal
 from tui.ruleset_title import rules_title
+from tui.settings import Settings
 from tui.table_info import COMPUTER_NAME, ChatLine, TableInfo, TableState
 
 MAX_LINE = 200  # characters of one input line at most
 TIMER_WARN = 5.0  # seconds left when the timer's warning is said
 LOG_MAX = 24  # moves ``log N`` says at most (a view carries this many)
 IDLE_PROMPT = "> "
+FLUSH_DELAY = 0.05  # seconds the lines of one moment are gathered before they are written
 
 
 class PlainOutput(Protocol):
@@ -88,8 +90,10 @@ class PlainTable:
     """One player's (or spectator's) plain front end to a table."""
 
     def __init__(self, client: TableClient, lang: str, out: PlainOutput, *,
-                 rules: str | None = None, options: Mapping[str, Any] | None = None) -> None:
+                 rules: str | None = None, options: Mapping[str, Any] | None = None,
+                 settings: Settings | None = None) -> None:
         self.client = client
+        self.settings = settings  # ``plain on`` / ``plain off`` keep the choice there
         self.lang = "zh" if lang == "zh" else "en"
         self.out = out
         self.shared: SharedTableClient | None = (
@@ -109,6 +113,7 @@ class PlainTable:
         self._waits_said: tuple[Kind, ...] | None = None
         self._timer: Timer | None = None
         self._pending: list[str] = []
+        self._flushing: asyncio.TimerHandle | None = None
         self._kong_menu: list[Choice] = []  # the kongs to choose from, after k
         self._turn_question = ""  # the turn's question, while the kong menu is asked
         self._sent = False  # the player answered the question asked
@@ -132,6 +137,9 @@ class PlainTable:
             return
         self.closed = True
         self._cancel_timer()
+        if self._flushing is not None:
+            self._flushing.cancel()
+            self._flushing = None
         self.client.close()
         self.out.close()
 
@@ -141,7 +149,7 @@ class PlainTable:
             return
         if isinstance(info, ChatLine):
             self._pending.append(self._chat_line(info))
-            self._flush()
+            self._flush_soon()
             return
         before, self.info = self.info, info
         if info.state is TableState.WAITING:
@@ -155,7 +163,7 @@ class PlainTable:
             self._choices = []
         elif before is not None and self.update is not None:
             self._pending += self._seat_changes(before, info)
-        self._flush()
+        self._flush_soon()
 
     def _chat_line(self, line: ChatLine) -> str:
         return pt(self.lang, "chat", who=printable(line.who)[:40], text=printable(line.text))
@@ -187,9 +195,26 @@ class PlainTable:
         self._events = view.events
         self._own_state(update)
         self._asked(update)
-        self._flush()
+        self._flush_soon()
+
+    @property
+    def written(self) -> bool:
+        """Everything said so far has been written (nothing waits for :data:`FLUSH_DELAY`)."""
+        return self._flushing is None and not self._pending
+
+    def _flush_soon(self) -> None:
+        """Write what the table said after :data:`FLUSH_DELAY`: the moves of one moment (a
+        discard, the claim window it opens, the timer armed a turn of the loop later) come
+        out as one batch with one prompt after it."""
+        if self._flushing is None:
+            self._flushing = asyncio.get_running_loop().call_later(FLUSH_DELAY, self._flush)
 
     def _flush(self) -> None:
+        if self._flushing is not None:
+            self._flushing.cancel()
+            self._flushing = None
+        if self.closed:
+            return
         lines, self._pending = self._pending, []
         self.out.say(lines, self.prompt())
 
@@ -641,6 +666,9 @@ class PlainTable:
         if head in ("say", "chat", "/", "说"):
             self._chat(rest)
             return
+        if head in ("plain", "读屏"):
+            self._plain_setting(rest.lower())
+            return
         if head == "start" and self.shared is not None:
             refused = self.shared.start()
             if refused is not None:
@@ -685,6 +713,16 @@ class PlainTable:
             self._turn(view, head, rest, text)
             return
         self._choose(text)
+
+    def _plain_setting(self, word: str) -> None:
+        """``plain off`` / ``plain on``: the plain mode from the next start, kept in the
+        settings (the settings file, or the account over SSH)."""
+        if word not in ("on", "off") or self.settings is None:
+            self._say("plain_usage")
+            return
+        self.settings.plain = word == "on"
+        self.settings.save()
+        self._say("plain_on" if self.settings.plain else "plain_off")
 
     def _refused(self, refusal: Refusal) -> None:
         self._pending.append(refusal.text(self.lang))
@@ -1019,7 +1057,8 @@ class TerminalOutput:
 async def run_local(table: TableClient, lang: str, rules: str | None, seed: int | None,
                     options: Mapping[str, Any] | None = None,
                     reader: asyncio.StreamReader | None = None,
-                    write: Callable[[str], None] | None = None) -> int:
+                    write: Callable[[str], None] | None = None,
+                    settings: Settings | None = None) -> int:
     """Play at ``table`` in plain lines: standard input (or ``reader``) one line at a time,
     standard output (or ``write``). Returns the exit status."""
     if write is None:
@@ -1028,7 +1067,7 @@ async def run_local(table: TableClient, lang: str, rules: str | None, seed: int 
             sys.stdout.flush()
     done = asyncio.Event()
     out = TerminalOutput(write, eol="\n", closed=done.set, terminal=sys.stdout.isatty())
-    plain = PlainTable(table, lang, out, rules=rules, options=options)
+    plain = PlainTable(table, lang, out, rules=rules, options=options, settings=settings)
     if reader is None:
         reader = await _stdin_reader()
     plain.start()

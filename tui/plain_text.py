@@ -216,10 +216,10 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
         "Commands: a tile such as 5s, 5p, 5m, E, Z (or its number) discards it in your turn; "
         "w or hu win (then the west wind by its number), k kong, p pong, c chow (c1, c2 … "
         "when there are several), b TILE 报听, Enter pass; hand, table (or look), waits, "
-        "log N (the last N moves), scores, help, quit.",
+        "log N (the last N moves), scores, plain off, help, quit.",
         "命令：轮到你时输入牌（如 5s 5p 5m E Z）或编号即打出；w 或 hu 胡（此时西风用编号），"
         "k 杠，p 碰，c 吃（多种时 c1 c2 …），b 牌 报听，Enter 过；hand 手牌，table 或 look 牌桌，"
-        "waits 听牌，log N 最近N步，scores 总分，help 帮助，quit 离开。"),
+        "waits 听牌，log N 最近N步，scores 总分，plain off 关闭读屏模式，help 帮助，quit 离开。"),
     "help_shared": (" At a shared table: say TEXT to chat, start to begin while it waits.",
                     " 多人牌桌：say 文字 聊天，等待时 start 开始。"),
     "unknown": ("Not understood: {what}. Type help for the commands.",
@@ -246,6 +246,13 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "waiting_table": ("Table {name}, {rules}: waiting for players.",
                       "牌桌{name}，{rules}：等待玩家。"),
     "waiting_for": ("Waiting for {who}.", "等待{who}。"),
+    "plain_on": ("Plain mode stays on: the table is lines of text at every start.",
+                 "读屏模式保持开启：每次启动都以文字行显示。"),
+    "plain_off": ("Plain mode is off from the next start: the table is drawn then "
+                  "(--plain still asks for it).",
+                  "下次启动起关闭读屏模式，改为画出牌桌（仍可用 --plain）。"),
+    "plain_usage": ("Type plain off (the drawn table from the next start) or plain on.",
+                    "输入 plain off（下次起画出牌桌）或 plain on。"),
     "bye": ("You left the table.", "你已离开牌桌。"),
     "timer_played": ("Your timer ran out: the table played for you.", "你超时了，系统替你出牌。"),
 }

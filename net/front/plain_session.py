@@ -25,6 +25,7 @@ from tui.client import SharedTableClient
 from tui.plain import LineEditor, PlainTable, TerminalOutput, printable
 from tui.plain_text import SEATS
 from tui.ruleset_title import rules_title
+from tui.settings import Settings
 from tui.table_info import TableInfo, TableState
 
 
@@ -79,9 +80,9 @@ class PlainChannel:
         get.cancel()
         return None
 
-    async def play(self, client: SharedTableClient, lang: str) -> None:
+    async def play(self, client: SharedTableClient, settings: Settings) -> None:
         """Sit (or watch) at the table in plain lines until the player leaves or goes."""
-        plain = PlainTable(client, lang, self.output)
+        plain = PlainTable(client, settings.lang, self.output, settings=settings)
         plain.start()
         try:
             while not plain.closed:

@@ -576,7 +576,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         from_lobby = command.name == "lobby"
         notice = ""
         try:
-            if command.plain:
+            if command.plain or self._settings(account, asked, lang).plain:
                 status = await self._run_plain(command, account, lang, asked)
                 return
             while True:
@@ -692,7 +692,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                         return 1
                     command = Command("lobby", plain=True)
                     continue
-                await plain.play(client, settings.lang)
+                await plain.play(client, settings)
                 if not from_lobby:
                     break
                 notice, command = f"left {command.table} 已离开", Command("lobby", plain=True)
