@@ -37,6 +37,7 @@ from engine.view import MeldView, View
 from tui.client import SharedTableClient, TableClient, TableUpdate
 from tui.clock import Timer
 from tui.hints import unseen_counts, waits_of
+from tui.i18n import tr
 from tui.plain_text import RELATIVE, SEATS, TEXT, pt, tile_name, tiles_names
 from tui.refusal import Refusal
 from tui.ruleset_title import rules_title
@@ -171,8 +172,8 @@ class PlainTable:
     def _on_update(self, update: TableUpdate) -> None:
         if self.closed:
             return
-        if COMPUTER_NAME in update.names or "" in update.names:
-            bot = "bot" if self.lang == "en" else "电脑"
+        if COMPUTER_NAME in update.names:  # a shared table's computer seats, in our language
+            bot = tr(self.lang, "bot_name")
             names = tuple(bot if n == COMPUTER_NAME else n for n in update.names)
             update = replace(update, names=(names[0], names[1], names[2], names[3]))
         self.update = update
@@ -295,8 +296,10 @@ class PlainTable:
                       tile=self.tile(view.drawn))
         return pt(self.lang, "hand", tiles=self.tiles(view.hand))
 
-    def event_line(self, e: Event, view: View) -> str | None:
-        """A move as a sentence, or None for those not said (another seat's draw)."""
+    def event_line(self, e: Event, view: View, live: bool = True) -> str | None:
+        """A move as a sentence, or None for those not said (another seat's draw; with
+        ``live`` False, for ``log``, one's own draws too: the view holds only the latest
+        drawn tile)."""
         lang = self.lang
         me = view.viewer
         mine = me is not None and e.seat == me
@@ -304,7 +307,7 @@ class PlainTable:
         if et is EventType.DEAL:
             return pt(lang, "ev_deal", n=view.hand_no)
         if et in (EventType.DRAW, EventType.REPLACEMENT):
-            if not mine or view.drawn is None or view.current != me:
+            if not live or not mine or view.drawn is None or view.current != me:
                 return None
             key = "ev_draw_you" if et is EventType.DRAW else "ev_replacement_you"
             return pt(lang, key, tile=self.tile(view.drawn))
@@ -896,7 +899,7 @@ class PlainTable:
                 self._say("unknown", what=rest[:40])
                 return
             n = max(1, min(LOG_MAX, int(rest[:4])))
-        lines = [line for e in view.events if (line := self.event_line(e, view))]
+        lines = [line for e in view.events if (line := self.event_line(e, view, live=False))]
         lines = lines[-n:]
         if not lines:
             self._say("no_log")
