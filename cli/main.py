@@ -117,6 +117,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "seat S,W,N")
     p.add_argument("--data", default=None,
                    help="data directory (game records go to DATA/records)")
+    p.add_argument("--plain", action="store_true",
+                   help="plain mode for screen readers: the table as lines of text on "
+                   "standard input and output, each move a sentence (type help in it)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("simulate", help="computer players play; every invariant is checked")

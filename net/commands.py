@@ -33,6 +33,8 @@ mahjong-ssh: Chinese regional mahjong (宜春 Yichun, 上饶 Shangrao, 个旧 Ge
   ssh -t -p PORT HOST lobby --lang zh     --lang zh|en also after join NAME / watch NAME: the
                                           table's language 语言 (default: Chinese when your
                                           ssh sends a zh_* LANG, as SendEnv LANG LC_* does)
+  --plain after join NAME, watch NAME or lobby: the table as lines of text, for a screen
+                                          reader 读屏模式 (each move a sentence)
   ssh -p PORT HOST stats                  the leaderboard 排行榜
   ssh -p PORT HOST help                   this text 帮助
 
@@ -50,6 +52,7 @@ class Command:
     options: tuple[tuple[str, Any], ...] = ()  # table options for a new table
     bots: tuple[str, str, str, str] | None = None  # computer levels per seat E,S,W,N
     lang: str | None = None  # --lang: the table's language (None: from the client's locale)
+    plain: bool = False  # --plain: lines of text for a screen reader, not the drawn table
 
 
 class CommandError(ValueError):
@@ -81,7 +84,9 @@ def unknown_command(head: str) -> CommandError:
 
 
 JOIN_USAGE = ("join NAME [--rules yichun|shangrao|gejiu] [--option KEY=VALUE ...] "
-              "[--bots LEVEL|L,L,L,L] [--lang zh|en]")
+              "[--bots LEVEL|L,L,L,L] [--lang zh|en] [--plain]")
+WATCH_USAGE = "watch NAME [--lang zh|en] [--plain]"
+LOBBY_USAGE = "usage: lobby [--lang zh|en] [--plain] 用法"
 LANGS = ("en", "zh")
 
 
@@ -141,29 +146,46 @@ def parse_command(text: str | None) -> Command:
         # the lobby, perhaps in a language: "lobby --lang zh" (ssh reads a --lang right after
         # the host as its own option: "ssh HOST -- --lang zh" passes it on)
         args = rest if head == "lobby" else words
-        if not args:
-            return Command("lobby")
-        flag, eq, value = args[0].partition("=")
-        if flag not in ("--lang", "-l") or (not eq and len(args) != 2) or (eq and len(args) != 1):
-            raise CommandError("usage: lobby [--lang zh|en] 用法", shown=True)
-        return Command("lobby", lang=lang_value(value if eq else args[1]))
+        lobby_lang: str | None = None
+        plain = False
+        i = 0
+        while i < len(args):
+            flag, eq, value = args[i].partition("=")
+            if flag == "--plain" and not eq:
+                plain = True
+            elif flag in ("--lang", "-l"):
+                if not eq:
+                    if i + 1 >= len(args):
+                        raise CommandError(LOBBY_USAGE, shown=True)
+                    i += 1
+                    value = args[i]
+                lobby_lang = lang_value(value)
+            else:
+                raise CommandError(LOBBY_USAGE, shown=True)
+            i += 1
+        return Command("lobby", lang=lobby_lang, plain=plain)
     if head not in ("join", "watch"):
         raise unknown_command(head)
     if not rest:
-        raise CommandError(f"usage: {JOIN_USAGE} · watch NAME [--lang zh|en]", shown=True)
+        raise CommandError(f"usage: {JOIN_USAGE} · {WATCH_USAGE}", shown=True)
     name, extra = table_name(rest[0]), rest[1:]
     if not valid_table_name(name):
         raise CommandError(f"bad table name {name[:30]!r}: {TABLE_NAME_RULE}", shown=True)
-    usage = JOIN_USAGE if head == "join" else "watch NAME [--lang zh|en]"
+    usage = JOIN_USAGE if head == "join" else WATCH_USAGE
     flags = ("--rules", "-r", "--option", "-o", "--bots", "-b", "--lang", "-l")
     rules: str | None = None
     pairs: list[str] = []
     bots: tuple[str, str, str, str] | None = None
     lang: str | None = None
+    plain = False
     i = 0
     while i < len(extra):
         word = extra[i]
         flag, eq, value = word.partition("=")
+        if flag == "--plain" and not eq:
+            plain = True
+            i += 1
+            continue
         if flag not in (flags if head == "join" else ("--lang", "-l")):
             raise CommandError(f"unknown argument {word[:30]!r}; usage: {usage}", shown=True)
         if not eq:
@@ -186,8 +208,8 @@ def parse_command(text: str | None) -> Command:
     if rules is not None and rules not in RULESETS:
         raise CommandError(f"unknown ruleset {rules!r}: {', '.join(RULESETS)}", shown=True)
     if head == "watch":
-        return Command(head, name, lang=lang)
+        return Command(head, name, lang=lang, plain=plain)
     options = parse_options(pairs)
     if options:
         check_table_settings(rules, options)
-    return Command(head, name, rules, tuple(sorted(options.items())), bots, lang)
+    return Command(head, name, rules, tuple(sorted(options.items())), bots, lang, plain)

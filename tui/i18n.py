@@ -189,6 +189,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "set_delay": ("Computer speed (seconds per move)", "电脑出牌间隔（秒）"),
     "set_suggest": ("Show the computer's suggested discard", "显示电脑建议的出牌"),
     "set_bell": ("Ring the terminal bell when it is your move", "轮到你时终端响铃"),
+    "set_plain": ("Plain mode for screen readers, from the next start (lines of text)",
+                  "读屏模式（下次启动起，以文字行显示）"),
     "set_hints": ("Show winning tiles when ready", "听牌时显示胡哪些牌"),
     "set_saved": ("Saved to {path}", "已保存到 {path}"),
     "set_how": ("Tab: next row · ←/→: move · Enter: take · Esc: close",

@@ -12,6 +12,7 @@ Every finished hand's game record is appended to ``<data dir>/records/``
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import random
 import sys
@@ -215,10 +216,6 @@ def default_data_dir() -> Path:
 
 def main(args: argparse.Namespace) -> int:
     """Entry point of ``mahjong-ssh play``."""
-    # here, not at the top: the rest of this module (the server's and backup's data directory,
-    # the local table) loads without Textual
-    from tui.app import MahjongApp
-
     settings = Settings.load()
     if getattr(args, "lang", None):
         settings.lang = args.lang
@@ -233,6 +230,22 @@ def main(args: argparse.Namespace) -> int:
     record_dir = (Path(data) if data else default_data_dir()) / "records"
     table = LocalTable(bot_delay=settings.bot_delay, players=players, record_dir=record_dir,
                        bot_name=tr(settings.lang, "bot_name"))
+    if getattr(args, "plain", False) or settings.plain:  # lines of text (tui.plain)
+        from tui.plain import run_local
+
+        rules = getattr(args, "rules", None) or settings.rules
+        try:
+            return asyncio.run(run_local(table, settings.lang, rules,
+                                         getattr(args, "seed", None),
+                                         settings.options.get(rules, {}), settings=settings))
+        except KeyboardInterrupt:
+            return 130
+        finally:
+            table.close()
+    # here, not at the top: the rest of this module (the server's and backup's data directory,
+    # the local table) loads without Textual
+    from tui.app import MahjongApp
+
     app = MahjongApp(
         table,
         settings,

@@ -263,6 +263,9 @@ class SettingsScreen(_Page):
             with Horizontal(classes="form-row"):
                 yield Label(tr(lang, "set_bell"))
                 yield Checkbox("", s.bell, id="bell")
+            with Horizontal(classes="form-row"):
+                yield Label(tr(lang, "set_plain"))
+                yield Checkbox("", s.plain, id="plain")
             note, fields = s.saved_note()
             yield Static(tr(lang, note, **fields), classes="keys", id="saved")
             if s.persistent:  # a settings file of one's own
@@ -303,6 +306,8 @@ class SettingsScreen(_Page):
             s.show_suggestion = event.value
         elif event.checkbox.id == "bell":
             s.bell = event.value
+        elif event.checkbox.id == "plain":
+            s.plain = event.value
         s.save()
         self.mj.settings_changed()
 

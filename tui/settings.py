@@ -41,6 +41,7 @@ class Settings:
     show_waits: bool = True
     show_suggestion: bool = False
     bell: bool = False  # ring the terminal's bell when the table waits for you
+    plain: bool = False  # plain mode for screen readers (tui/plain.py) from the next start
     rules: str = DEFAULT_RULES
     options: dict[str, dict[str, Any]] = field(default_factory=dict)  # per ruleset
     keys: dict[str, str] = field(default_factory=dict)  # binding id -> "key1,key2"
@@ -77,7 +78,7 @@ class Settings:
         delay = data.get("bot_delay")
         if isinstance(delay, int | float) and 0 <= delay <= 10:
             out.bot_delay = float(delay)
-        for key in ("show_waits", "show_suggestion", "bell"):
+        for key in ("show_waits", "show_suggestion", "bell", "plain"):
             if isinstance(data.get(key), bool):
                 setattr(out, key, data[key])
         if isinstance(data.get("rules"), str):

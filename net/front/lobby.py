@@ -180,7 +180,7 @@ class LobbyApp(ServerSide, App[Any]):
             legacy_windows=False, force_terminal=True, safe_box=False, soft_wrap=False,
         )
         self.seat_client = None
-        self._full_told = ""  # the full table the message line said Enter would watch
+        self._full_told: str | None = None  # the full table the message line said Enter would watch
         self.leaders = LobbyLeaders.shared(getattr(server, "store", None))  # a fake: none
 
     def compose(self) -> ComposeResult:
@@ -268,48 +268,12 @@ class LobbyApp(ServerSide, App[Any]):
             event.input.clear()  # done: the form has the table's name
             self.action_create()
             return
-        if words[0] != "watch":
-            args = ["join", words[0]]
-            for word in words[1:]:
-                key, eq, value = word.partition("=")
-                if not eq and word.lower() in RULESETS:
-                    args += ["--rules", word.lower()]
-                elif eq and key == "bots":
-                    args += ["--bots", value]
-                elif eq:
-                    args += ["--option", word]
-                else:
-                    args.append(word)
-            words = args
-        registry = self.server.registry
-        try:
-            command: Command = parse_command(" ".join(shlex.quote(w) for w in words))
-            if command.name == "join" and registry.exists(command.table):
-                registry.check_join(command.table, command.rules, dict(command.options),
-                                    command.bots)
-            elif command.name == "join":  # a new table: its name and the limits, said here
-                # (the session creates it, with the connection's address)
-                registry.check_create(command.table, creator=self.account)
-            elif command.name == "watch":
-                registry.find(command.table)  # a quarantined name is refused
-        except ValueError as exc:  # CommandError, TableExists, TableQuarantined, TableLimit
-            self.query_one("#msg", Static).update(Text(str(exc)))
+        result = lobby_command(self.server.registry, self.account, words, self._full_told)
+        if not isinstance(result, Command):
+            message, self._full_told = result
+            self.query_one("#msg", Static).update(Text(message))
             return
-        if command.name == "watch" and not registry.exists(command.table):
-            self.query_one("#msg", Static).update(Text(f"no table {command.table} 没有这个牌桌"))
-            return
-        table = registry.tables.get(command.table) if command.name == "join" else None
-        if (table is not None and table.seat_of(self.account.id) is None
-                and all(seat.name for seat in table.info().seats)):
-            # a full table seats nobody new: say that its name makes one a watcher
-            if self._full_told != command.table:
-                self._full_told = command.table
-                self.query_one("#msg", Static).update(Text(
-                    f"{command.table} is full: Enter again to watch it, or type another "
-                    f"table 已满座：再按回车旁观，或换一张牌桌"))
-                return
-            command = Command("watch", command.table, lang=command.lang)
-        self.exit(command)
+        self.exit(result)
 
     def action_create(self) -> None:
         def chosen(command: Any) -> None:
@@ -319,3 +283,45 @@ class LobbyApp(ServerSide, App[Any]):
         if not isinstance(self.screen, CreateTableScreen):
             self.push_screen(CreateTableScreen(), chosen)
 
+
+def lobby_command(registry: Registry, account: Account, words: list[str],
+                  full_told: str | None) -> Command | tuple[str, str | None]:
+    """What a line typed in the lobby asks for (a table's name and its options, or ``watch
+    NAME``): the command to run, or what to tell the player and the full table told about
+    (``full_told``: a full table's name typed a second time makes one a watcher)."""
+    if words[0] != "watch":
+        args = ["join", words[0]]
+        for word in words[1:]:
+            key, eq, value = word.partition("=")
+            if not eq and word.lower() in RULESETS:
+                args += ["--rules", word.lower()]
+            elif eq and key == "bots":
+                args += ["--bots", value]
+            elif eq:
+                args += ["--option", word]
+            else:
+                args.append(word)
+        words = args
+    try:
+        command: Command = parse_command(" ".join(shlex.quote(w) for w in words))
+        if command.name == "join" and registry.exists(command.table):
+            registry.check_join(command.table, command.rules, dict(command.options),
+                                command.bots)
+        elif command.name == "join":  # a new table: its name and the limits, said here
+            # (the session creates it, with the connection's address)
+            registry.check_create(command.table, creator=account)
+        elif command.name == "watch":
+            registry.find(command.table)  # a quarantined name is refused
+    except ValueError as exc:  # CommandError, TableExists, TableQuarantined, TableLimit
+        return str(exc), full_told
+    if command.name == "watch" and not registry.exists(command.table):
+        return f"no table {command.table} 没有这个牌桌", full_told
+    table = registry.tables.get(command.table) if command.name == "join" else None
+    if (table is not None and table.seat_of(account.id) is None
+            and all(seat.name for seat in table.info().seats)):
+        # a full table seats nobody new: say that its name makes one a watcher
+        if full_told != command.table:
+            return (f"{command.table} is full: Enter again to watch it, or type another "
+                    f"table 已满座：再按回车旁观，或换一张牌桌"), command.table
+        command = Command("watch", command.table, lang=command.lang)
+    return command

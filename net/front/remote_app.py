@@ -36,7 +36,7 @@ class RemoteSettings(Settings):
     visit_lang: str | None = field(default=None, compare=False, repr=False)
     persistent: ClassVar[bool] = False
     KEPT: ClassVar[tuple[str, ...]] = ("lang", "tiles", "theme", "show_waits",
-                                       "show_suggestion", "bell")
+                                       "show_suggestion", "bell", "plain")
 
     def save(self) -> Path | None:
         if self.saver is None:

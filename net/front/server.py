@@ -32,6 +32,7 @@ from net.front.accounts import Keyless, NameLookup, NameState
 from net.front.compat_asyncssh import bound_env, quiet_packet_log
 from net.front.driver import SSHDriver, clear_parser_cache
 from net.front.lobby import LobbyApp
+from net.front.plain_session import PlainChannel, plain_lobby
 from net.front.remote_app import RemoteApp, RemoteSettings
 from net.front.trends import trends
 from net.limits import (
@@ -390,6 +391,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.command_error: str | None = None
         self.app: Any = None
         self.driver: SSHDriver | None = None
+        self.plain: PlainChannel | None = None  # --plain: lines of text, no Textual app
         self._early: list[bytes] = []
         self._task: asyncio.Task[None] | None = None
         self.last_input = time.monotonic()
@@ -479,6 +481,8 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._throttle()
         if self.driver is not None:
             self.driver.feed(data)
+        elif self.plain is not None:
+            self.plain.feed(data)
         elif self._early_bytes + len(data) <= self.server.limits.input_backlog:
             self._early.append(data)  # typed before the app started; more is dropped
             self._early_bytes += len(data)
@@ -572,6 +576,9 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         from_lobby = command.name == "lobby"
         notice = ""
         try:
+            if command.plain or self._settings(account, asked, lang).plain:
+                status = await self._run_plain(command, account, lang, asked)
+                return
             while True:
                 if command.name == "lobby":
                     lobby = LobbyApp(self.server, account, term=self.term or "xterm",
@@ -641,6 +648,58 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                     if self.stopping:
                         self._write_line(STOPPING_TEXT)
                     chan.exit(status)
+
+    async def _run_plain(self, command: Command, account: Account, lang: str | None,
+                         asked: str | None) -> int:
+        """``--plain``: the lobby and the table as lines of text (net.front.plain_session),
+        until the player leaves or the client goes; the session's exit status."""
+        assert self.chan is not None
+        plain = self.plain = PlainChannel(self.chan, self.server.config.write_high_water)
+        self.app = plain  # the idle check and the end of the session stop it
+        early, self._early = self._early, []
+        self._early_bytes = 0
+        for data in early:
+            plain.feed(data)
+        if self._idle is None:
+            self._idle = asyncio.get_running_loop().call_later(
+                self.server.limits.idle_seconds, self._check_idle)
+        from_lobby = command.name == "lobby"
+        notice = ""
+        try:
+            while not plain.done.is_set():
+                settings = self._settings(account, asked, lang)
+                if command.name == "lobby":
+                    chosen = await plain_lobby(plain, self.server, account, settings.lang,
+                                               notice)
+                    if chosen is None:
+                        return 0
+                    command = chosen
+                    asked = command.lang or asked
+                    settings = self._settings(account, asked, lang)
+                try:
+                    client = await self.server.open_seat(command, account, self.conn.address)
+                except ValueError as exc:  # TableExists, OptionError, unknown ruleset
+                    notice = f"error 错误: {explain(exc, settings.lang)}"
+                    if not from_lobby:
+                        self._write_line(notice)
+                        return 2
+                    command = Command("lobby", plain=True)
+                    continue
+                if client is None:
+                    notice = f"no table named {command.table} 没有这个牌桌"
+                    if not from_lobby:
+                        self._write_line(notice)
+                        return 1
+                    command = Command("lobby", plain=True)
+                    continue
+                await plain.play(client, settings)
+                if not from_lobby:
+                    break
+                notice, command = f"left {command.table} 已离开", Command("lobby", plain=True)
+            return 0
+        finally:
+            self.plain = None
+            self._write_line("")
 
     def _settings(self, account: Account, asked: str | None,
                   fallback: str | None) -> RemoteSettings:

@@ -1,0 +1,196 @@
+"""``--plain`` over SSH: a session's channel as lines of text (:mod:`tui.plain`) instead of a
+Textual app, for a screen reader (``ssh -t HOST join NAME --plain``, ``watch NAME --plain``,
+``lobby --plain``).
+
+The client's terminal is in raw mode (``ssh -t``), so the keys arrive one by one:
+:class:`~tui.plain.LineEditor` echoes them and makes lines. What the server writes is plain
+text, each line ended by CR LF, the prompt last; no escape sequence is ever written. A client
+that stops reading while the table plays on is let go once its unread output passes
+``write_high_water`` (nothing more is buffered for it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Protocol
+
+import asyncssh
+
+from net.commands import Command
+from net.front.lobby import lobby_command
+from net.runtime.registry import Registry
+from net.sanitize import clean_line
+from net.store.model import Account
+from tui.client import SharedTableClient
+from tui.plain import LineEditor, PlainTable, TerminalOutput, printable
+from tui.plain_text import SEATS
+from tui.ruleset_title import rules_title
+from tui.settings import Settings
+from tui.table_info import TableInfo, TableState
+
+
+class PlainChannel:
+    """One session's channel in plain mode: the keys in, lines out. The session calls
+    :meth:`feed` with what arrives and :meth:`exit` when the client goes."""
+
+    def __init__(self, chan: asyncssh.SSHServerChannel[bytes], high_water: int) -> None:
+        self.chan = chan
+        self.high_water = high_water
+        self.done = asyncio.Event()
+        self.lines: asyncio.Queue[str] = asyncio.Queue(maxsize=16)
+        self.editor = LineEditor(self.write, self._line, self.exit)
+        # a player who leaves a table goes back to the lobby he came from, if any: leaving
+        # ends the table's loop (:meth:`play`), not the session
+        self.output = TerminalOutput(self.write, "\r\n", typed=lambda: self.editor.text)
+
+    def write(self, text: str) -> None:
+        if self.done.is_set():
+            return
+        try:
+            if self.chan.get_write_buffer_size() > self.high_water:
+                self.exit()  # the client reads nothing: no more output is kept for it
+                return
+            self.chan.write(text.encode("utf-8"))
+        except (OSError, asyncssh.Error, BrokenPipeError):
+            self.exit()
+
+    def feed(self, data: bytes) -> None:
+        if not self.done.is_set():
+            self.editor.feed(data)
+
+    def _line(self, line: str) -> None:
+        self.output.echoed()  # Enter took the cursor to a new line
+        if self.lines.full():  # typed faster than anything is read: dropped
+            return
+        self.lines.put_nowait(line)
+
+    def exit(self) -> None:
+        self.done.set()
+
+    async def next_line(self) -> str | None:
+        """The next line typed, or None when the client went."""
+        get = asyncio.ensure_future(self.lines.get())
+        stop = asyncio.ensure_future(self.done.wait())
+        try:
+            done, _ = await asyncio.wait({get, stop}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stop.cancel()
+        if get in done:
+            return get.result()
+        get.cancel()
+        return None
+
+    async def play(self, client: SharedTableClient, settings: Settings) -> None:
+        """Sit (or watch) at the table in plain lines until the player leaves or goes."""
+        plain = PlainTable(client, settings.lang, self.output, settings=settings)
+        plain.start()
+        try:
+            while not plain.closed:
+                line = await self.next_line()
+                if line is None:
+                    break
+                plain.handle(line)
+        finally:
+            plain.close()
+
+
+class LobbyServer(Protocol):
+    @property
+    def registry(self) -> Registry: ...
+
+
+def table_line(n: int, info: TableInfo, lang: str) -> str:
+    """A table of the lobby in one sentence."""
+    free = sum(1 for seat in info.seats if not seat.name)
+    away = " (离线)" if lang == "zh" else " (away)"
+    names = ", ".join(f"{SEATS[lang][i]} {printable(s.name)[:24]}"
+                      + ("" if s.connected else away)
+                      for i, s in enumerate(info.seats) if s.name)
+    state = {
+        TableState.WAITING: (f"waiting, {free} free seats", f"等待中，空位{free}个"),
+        TableState.PLAYING: (f"playing hand {info.hand_no} of {info.hands_per_game}",
+                             f"第{info.hand_no}/{info.hands_per_game}盘进行中"),
+        TableState.BETWEEN: ("between hands", "盘间"),
+        TableState.OVER: ("game over", "已结束"),
+    }[info.state][1 if lang == "zh" else 0]
+    rules = rules_title(info.rules, lang)
+    if lang == "zh":
+        return (f"{n} {printable(info.name)}：{rules}，{state}；{names or '无人'}；"
+                f"旁观{info.spectators}人。")
+    return (f"{n} {printable(info.name)}: {rules}, {state}; {names or 'nobody'}; "
+            f"{info.spectators} watching.")
+
+
+LOBBY_TEXT = {
+    "welcome": ("Lobby. {n} tables.", "大厅。共{n}张牌桌。"),
+    "none": ("No tables yet.", "还没有牌桌。"),
+    "ask": ("Type a table's number or name to sit (a new name creates it; add yichun, "
+            "shangrao or gejiu), watch and a number to watch, list, or quit",
+            "输入牌桌编号或名字入座（新名字即建桌，可加 yichun、shangrao 或 gejiu），"
+            "watch 编号 旁观，list 列表，quit 离开"),
+    "no_number": ("There is no table {n}.", "没有第{n}张牌桌。"),
+    "full": ("{name} is full: type it again to watch it.", "{name}已满座：再输入一次即旁观。"),
+    "no_table": ("There is no table {name}.", "没有牌桌{name}。"),
+}
+
+
+def lobby_text(lang: str, key: str, **fields: object) -> str:
+    en, zh = LOBBY_TEXT[key]
+    return (zh if lang == "zh" else en).format(**fields)
+
+
+async def plain_lobby(channel: PlainChannel, server: LobbyServer, account: Account,
+                      lang: str, notice: str = "") -> Command | None:
+    """The lobby as a numbered list of tables and a prompt; the command of the table chosen
+    (``--plain`` kept), or None when the player leaves."""
+    registry = server.registry
+    full_told: str | None = None
+    infos: list[TableInfo] = []
+
+    def listing() -> list[str]:
+        nonlocal infos
+        infos = sorted(registry.listing(), key=lambda i: list(TableState).index(i.state))
+        out = [lobby_text(lang, "welcome", n=len(infos))]
+        if not infos:
+            out.append(lobby_text(lang, "none"))
+        out += [table_line(i + 1, info, lang) for i, info in enumerate(infos)]
+        return out
+
+    ask = lobby_text(lang, "ask") + " > "
+    lines = ([printable(notice)] if notice else []) + listing()
+    channel.output.say(lines, ask)
+    while True:
+        line = await channel.next_line()
+        if line is None:
+            return None
+        words = clean_line(line).split()
+        said: list[str] = []
+        if not words:
+            said = listing()
+        elif words[0].lower() in ("quit", "q", "exit", "退出"):
+            return None
+        elif words[0].lower() in ("list", "l", "ls", "列表"):
+            said = listing()
+        else:
+            if words[0].lower() == "watch" and len(words) == 2 and words[1].isdigit():
+                words[1] = _numbered(infos, words[1]) or words[1]
+            elif words[0].isdigit():
+                name = _numbered(infos, words[0])
+                if name is None:
+                    said = [lobby_text(lang, "no_number", n=words[0][:6])]
+                else:
+                    words[0] = name
+            if not said:
+                result = lobby_command(registry, account, words, full_told)
+                if isinstance(result, Command):
+                    return Command(result.name, result.table, result.rules, result.options,
+                                   result.bots, result.lang or lang, plain=True)
+                message, full_told = result
+                said = [message]
+        channel.output.say(said, ask)
+
+
+def _numbered(infos: list[TableInfo], word: str) -> str | None:
+    n = int(word[:6])
+    return infos[n - 1].name if 1 <= n <= len(infos) else None
+
