@@ -47,6 +47,9 @@ BOT_NOTE = ("Computer player's level for this seat when nobody sits there: "
             f"{', '.join(LEVELS)} · 空位电脑的水平")
 
 
+SEATS_CELLS = 68  # 80 columns less the padding, the scroll bar and the indent
+
+
 def _clip(name: str, cells: int) -> str:
     """``name`` cut to ``cells`` terminal cells, a cut one ending in ``…``."""
     if cell_len(name) <= cells:
@@ -239,7 +242,7 @@ class LobbyApp(ServerSide, App[Any]):
 
     def _seats(self, info: Any) -> str:
         """A table's seats, each player with his rating in the table's ruleset (``?``:
-        provisional), within the 74 cells after the indent (long names shortened)."""
+        provisional), within the 68 cells after the indent (long names shortened)."""
         parts = []
         for i, s in enumerate(info.seats):
             state = ("(idle)" if s.idle else "" if s.connected or not s.name else "(away)")
@@ -248,7 +251,7 @@ class LobbyApp(ServerSide, App[Any]):
                           state + (f" {rating_label(r.rating, r.games)}" if r else "")))
         for cells in (16, 12, 10, 8, 6, 4):
             line = " ".join(head + _clip(name, cells) + tail for head, name, tail in parts)
-            if cell_len(line) <= 74:
+            if cell_len(line) <= SEATS_CELLS:
                 break
         return line
 
@@ -271,7 +274,6 @@ class LobbyApp(ServerSide, App[Any]):
             t.append("No tables yet. Type a name to create one. 还没有牌桌，输入名字创建。\n")
         # the tables one can sit at first, finished games last (each group oldest first)
         infos.sort(key=lambda info: _STATE_ORDER[info.state])
-        self.ratings.refresh()
         for info in infos:
             seats = self._seats(info)
             t.append(f"  {pad(info.name, 16)}", style="bold")
@@ -286,9 +288,10 @@ class LobbyApp(ServerSide, App[Any]):
                 t.append(f"      {opts}\n")
             levels = [lv for lv, seat in zip(info.bot_levels, info.seats, strict=True)
                       if not seat.name]  # the computers that would play now
-            if set(info.bot_levels) != {"normal"}:
-                t.append(f"      computer 电脑: {','.join(info.bot_levels)}"
-                         f"  {reference_text(info.rules, levels or info.bot_levels)}\n")
+            if set(info.bot_levels) != {"normal"}:  # each seat's level, E S W N
+                refs = ", ".join(reference_text(info.rules, [lv]) or lv
+                                 for lv in info.bot_levels)
+                t.append(f"      computer 电脑: {refs}\n")
             elif levels:
                 t.append(f"      computer 电脑: {reference_text(info.rules, levels)}\n")
             if info.stakes_possible and (info.stakes or not info.stakes_enabled):
@@ -297,6 +300,7 @@ class LobbyApp(ServerSide, App[Any]):
         for q in registry.quarantined.values():  # kept for the operator, out of play
             t.append(f"  {pad(clean_line(q.name, 40), 16)}", style="bold")
             t.append(f" {q.rules:<9} {QUARANTINE_MARK}\n", style="red")
+        self.ratings.refresh()  # what this drawing asked for, ready for the next one
         t.append(self.leaders.text())
         return t
 

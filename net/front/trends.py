@@ -136,6 +136,7 @@ class LobbyRatings:
         self.store = store
         self.clock = clock
         self._read_at: float | None = None
+        self._new_at = 0.0  # the last read of names not read before
         self._reading: asyncio.Task[Any] | None = None
         self._seats: dict[tuple[str, str], Rating] = {}
         self._own: dict[int, dict[str, Rating]] = {}
@@ -166,30 +167,40 @@ class LobbyRatings:
         return self._own.get(account_id, {})
 
     def refresh(self) -> None:
-        """Read what was asked, if it is time (the lobby calls this as it redraws)."""
+        """Read what was asked, if it is time (the lobby calls this as it redraws): all of it
+        every :data:`RATING_SECONDS`, and a name not read yet within a second."""
         now = self.clock()
         if self.store is None or self._reading is not None:
             return
-        if not self._asked_seats and not self._asked_own:
-            return
-        if self._read_at is not None and now - self._read_at < RATING_SECONDS:
-            new = (self._asked_seats - self._seen_seats) or (self._asked_own - self._seen_own)
-            if not new or now - self._read_at < 1.0:  # a name not read yet: read it soon
+        if self._read_at is None or now - self._read_at >= RATING_SECONDS:
+            seats, own = self._asked_seats, self._asked_own
+            if not seats and not own:
                 return
-        self._read_at = now
-        seats, own = self._asked_seats, self._asked_own
-        self._asked_seats, self._asked_own = set(), set()
-        self._seen_seats, self._seen_own = seats, own
+            self._read_at = self._new_at = now
+            self._asked_seats, self._asked_own = set(), set()
+            self._seen_seats, self._seen_own = seats, own
+            self._start_read(seats, own, whole=True)
+            return
+        seats = self._asked_seats - self._seen_seats
+        own = self._asked_own - self._seen_own
+        if (seats or own) and now - self._new_at >= 1.0:
+            self._new_at = now
+            self._seen_seats |= seats
+            self._seen_own |= own
+            self._start_read(seats, own, whole=False)
+
+    def _start_read(self, seats: set[tuple[str, str]], own: set[int], whole: bool) -> None:
         if not getattr(self.store, "off_loop", False):
-            self._store_read(*self._read(seats, own))
+            self._store_read(*self._read(seats, own), whole=whole)
             return
         with contextlib.suppress(RuntimeError):  # no loop (a test's lobby): read next time
             loop = asyncio.get_running_loop()
-            self._reading = loop.create_task(self._read_off_loop(seats, own))
+            self._reading = loop.create_task(self._read_off_loop(seats, own, whole))
 
-    async def _read_off_loop(self, seats: set[tuple[str, str]], own: set[int]) -> None:
+    async def _read_off_loop(self, seats: set[tuple[str, str]], own: set[int],
+                             whole: bool) -> None:
         try:
-            self._store_read(*await asyncio.to_thread(self._read, seats, own))
+            self._store_read(*await asyncio.to_thread(self._read, seats, own), whole=whole)
         except Exception:
             log.exception("reading the lobby's ratings failed")
         finally:
@@ -206,9 +217,13 @@ class LobbyRatings:
         return got_seats, got_own
 
     def _store_read(self, seats: dict[tuple[str, str], Rating],
-                    own: dict[int, dict[str, Rating]]) -> None:
-        self._seats = seats
-        self._own = own
+                    own: dict[int, dict[str, Rating]], whole: bool) -> None:
+        """What was read: all that is shown (``whole``), or names added to it."""
+        if whole:
+            self._seats, self._own = seats, own
+        else:
+            self._seats.update(seats)
+            self._own.update(own)
 
 
 def rating_title(ratings: dict[str, Rating], width: int = 76) -> str:
