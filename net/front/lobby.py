@@ -11,6 +11,7 @@ from __future__ import annotations
 import shlex
 from typing import Any, ClassVar, Protocol
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -20,10 +21,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from engine.bots import LEVELS
+from engine.rating import label as rating_label
 from engine.rulesets import DEFAULT_RULES, RULESETS
 from net.commands import Command, CommandError, parse_command
 from net.front.remote_app import ServerSide, color_system
-from net.front.trends import LobbyLeaders
+from net.front.trends import LobbyLeaders, LobbyRatings, rating_title, reference_text
 from net.runtime.registry import QUARANTINE_MARK, Registry
 from net.sanitize import TABLE_NAME_RULE, clean_line, pad, table_name, valid_table_name
 from net.store.model import Account
@@ -43,6 +45,18 @@ class LobbyServer(Protocol):
 
 BOT_NOTE = ("Computer player's level for this seat when nobody sits there: "
             f"{', '.join(LEVELS)} · 空位电脑的水平")
+
+
+SEATS_CELLS = 68  # 80 columns less the padding, the scroll bar and the indent
+
+
+def _clip(name: str, cells: int) -> str:
+    """``name`` cut to ``cells`` terminal cells, a cut one ending in ``…``."""
+    if cell_len(name) <= cells:
+        return name
+    while cell_len(name) > cells - 1:
+        name = name[:-1]
+    return name + "…"
 
 
 class CreateTableScreen(ModalScreen[Any]):
@@ -157,7 +171,7 @@ class LobbyApp(ServerSide, App[Any]):
     # would hide under the input. The list of tables scrolls (PageUp / PageDown, the typing
     # line keeps the keys); the title and the help stay put.
     CSS = """
-    #title { height: auto; max-height: 2; padding: 1 2 0 2; }
+    #title { height: auto; max-height: 3; padding: 1 2 0 2; }
     #tables-box { height: 1fr; padding: 1 2 0 2; }
     #help { height: auto; max-height: 5; padding: 0 2; }
     .short #title { max-height: 1; padding: 0 1; }
@@ -182,6 +196,8 @@ class LobbyApp(ServerSide, App[Any]):
         self.seat_client = None
         self._full_told: str | None = None  # the full table the message line said Enter would watch
         self.leaders = LobbyLeaders.shared(getattr(server, "store", None))  # a fake: none
+        self.ratings = LobbyRatings.shared(getattr(server, "store", None))
+        self._title_text = ""
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -202,6 +218,10 @@ class LobbyApp(ServerSide, App[Any]):
 
     def _refresh(self) -> None:
         self.query_one("#tables", Static).update(self._content())
+        shown = self._title_text
+        title = self._title()
+        if title.plain != shown:  # the viewer's own ratings came, or changed
+            self.query_one("#title", Static).update(title)
 
     def on_resize(self, event: events.Resize) -> None:
         # a short terminal keeps its rows for the tables and the typing line
@@ -213,7 +233,27 @@ class LobbyApp(ServerSide, App[Any]):
                       animate=False)
 
     def _title(self) -> Text:
-        return Text(f"mahjong-ssh lobby 大厅 — welcome {self.account.nickname}", style="bold")
+        t = Text(f"mahjong-ssh lobby 大厅 — welcome {self.account.nickname}", style="bold")
+        own = rating_title(self.ratings.own(self.account.id)) if not self.account.guest else ""
+        if own:
+            t.append(f"\n{own}")
+        self._title_text = t.plain
+        return t
+
+    def _seats(self, info: Any) -> str:
+        """A table's seats, each player with his rating in the table's ruleset (``?``:
+        provisional), within the 68 cells after the indent (long names shortened)."""
+        parts = []
+        for i, s in enumerate(info.seats):
+            state = ("(idle)" if s.idle else "" if s.connected or not s.name else "(away)")
+            r = self.ratings.seat(info.rules, s.name) if s.name else None
+            parts.append((f"{'ESWN'[i]}:", s.name or "-",
+                          state + (f" {rating_label(r.rating, r.games)}" if r else "")))
+        for cells in (16, 12, 10, 8, 6, 4):
+            line = " ".join(head + _clip(name, cells) + tail for head, name, tail in parts)
+            if cell_len(line) <= SEATS_CELLS:
+                break
+        return line
 
     def _help(self) -> Text:
         return Text("Type a table name and Enter to sit (a new name creates it, with a ruleset"
@@ -235,10 +275,7 @@ class LobbyApp(ServerSide, App[Any]):
         # the tables one can sit at first, finished games last (each group oldest first)
         infos.sort(key=lambda info: _STATE_ORDER[info.state])
         for info in infos:
-            seats = " ".join(
-                f"{'ESWN'[i]}:{s.name or '-'}"
-                + ("(idle)" if s.idle else "" if s.connected or not s.name else "(away)")
-                for i, s in enumerate(info.seats))
+            seats = self._seats(info)
             t.append(f"  {pad(info.name, 16)}", style="bold")
             free = sum(1 for seat in info.seats if not seat.name)
             hands = (f"{info.hands_per_game} hands, {free} free" if info.state is
@@ -249,14 +286,21 @@ class LobbyApp(ServerSide, App[Any]):
             opts = options_text(info.options)
             if opts:
                 t.append(f"      {opts}\n")
-            if set(info.bot_levels) != {"normal"}:
-                t.append(f"      computer 电脑: {','.join(info.bot_levels)}\n")
+            levels = [lv for lv, seat in zip(info.bot_levels, info.seats, strict=True)
+                      if not seat.name]  # the computers that would play now
+            if set(info.bot_levels) != {"normal"}:  # each seat's level, E S W N
+                refs = ", ".join(reference_text(info.rules, [lv]) or lv
+                                 for lv in info.bot_levels)
+                t.append(f"      computer 电脑: {refs}\n")
+            elif levels:
+                t.append(f"      computer 电脑: {reference_text(info.rules, levels)}\n")
             if info.stakes_possible and (info.stakes or not info.stakes_enabled):
                 on = "on 开" if info.stakes_enabled else "off 关"
                 t.append(f"      压鸽子 stakes {on}: {len(info.stakes)}/4\n")
         for q in registry.quarantined.values():  # kept for the operator, out of play
             t.append(f"  {pad(clean_line(q.name, 40), 16)}", style="bold")
             t.append(f" {q.rules:<9} {QUARANTINE_MARK}\n", style="red")
+        self.ratings.refresh()  # what this drawing asked for, ready for the next one
         t.append(self.leaders.text())
         return t
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
+from engine.rating import label as rating_label
 from engine.rulesets import RULESETS
 from net.commands import HELP_TEXT, Command, CommandError, locale_lang, parse_command
 from net.front import compat_asyncssh, reclaim
@@ -34,7 +35,7 @@ from net.front.driver import SSHDriver, clear_parser_cache
 from net.front.lobby import LobbyApp
 from net.front.plain_session import PlainChannel, plain_lobby
 from net.front.remote_app import RemoteApp, RemoteSettings
-from net.front.trends import trends
+from net.front.trends import rating_note, trends
 from net.limits import (
     Limits,
     LogBudget,
@@ -47,7 +48,7 @@ from net.runtime.registry import Registry
 from net.runtime.shared_table import SharedTable, TableConfig
 from net.sanitize import clean_name, pad
 from net.store.base import Store
-from net.store.model import Account
+from net.store.model import Account, LeaderRow
 from tui import compat_textual
 from tui.client import SharedTableClient
 from tui.local import default_data_dir
@@ -455,7 +456,10 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._text(HELP_TEXT)
             return
         if command.name == "stats":
-            self._text(self.server.stats_text())
+            if self.server.store.off_loop:  # its reads wait on a database server
+                self._task = asyncio.get_running_loop().create_task(self._stats())
+            else:
+                self._text(self.server.stats_text())
             return
         if self.term is None:
             self._text("This needs a terminal: ssh -t ... 需要终端：请加 -t\n\n" + HELP_TEXT,
@@ -523,6 +527,13 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.driver.drained()
 
     # --- plumbing -------------------------------------------------------------------------
+    async def _stats(self) -> None:
+        """``stats`` where the store's reads wait on a database server: read in a thread,
+        then written from the event loop."""
+        board = await asyncio.to_thread(self.server.stats_board)
+        if self.chan is not None and not self.ended:
+            self._text(self.server.stats_text(board))
+
     def _text(self, text: str, status: int = 0) -> None:
         chan = self.chan
         assert chan is not None
@@ -848,24 +859,31 @@ class MahjongServer:
         return self.registry.get_or_create(command.table, command.rules, dict(command.options),
                                            command.bots, creator=account, address=address)
 
-    def stats_text(self) -> str:
-        """The leaderboard, one per ruleset (their points are on different scales), then the
-        tables."""
+    def stats_board(self) -> list[tuple[str, list[LeaderRow], dict[str, str]]]:
+        """What ``stats`` reads from the store (:func:`stats_board`)."""
+        return stats_board(self.store)
+
+    def stats_text(self, board: list[tuple[str, list[LeaderRow], dict[str, str]]] | None
+                   = None) -> str:
+        """The leaderboard, one per ruleset (their points are on different scales) ordered by
+        rating, then the tables. ``board``: :meth:`stats_board`, read already."""
         lines = ["Leaderboard 排行榜"]
-        played = self.store.rulesets_played()
-        if not played:
+        if board is None:
+            board = stats_board(self.store)
+        if not board:
             lines += ["", "No finished games yet. 还没有完成的对局。"]
-        for rules in played:
+        for rules, leaders, recent in board:
             cls = RULESETS.get(rules)
             lines += ["", f"{cls.zh} {cls.en}" if cls is not None else rules]
-            lines.append(f"{'#':>3}  {'player':<16} {'games':>5} {'hands':>5} {'wins':>5} "
-                         f"{'score':>7} {'a hand':>7}  recent 近况")
-            leaders = self.store.leaderboard(rules=rules)
-            recent = trends(self.store, rules, [r.nickname for r in leaders])
+            lines.append(f"{'#':>3}  {'player':<16} {'rating':>6} {'games':>5} {'hands':>5} "
+                         f"{'wins':>4} {'score':>7} {'a hand':>6}  recent 近况")
             for i, r in enumerate(leaders, 1):
                 per = f"{r.score / r.hands:+.2f}" if r.hands else "-"
-                lines.append(f"{i:>3}  {pad(r.nickname, 16)} {r.games:>5} {r.hands:>5} "
-                             f"{r.wins:>5} {r.score:>+7} {per:>7}  {recent[r.nickname]}".rstrip())
+                shown = rating_label(r.rating, r.rated) if r.rating is not None else "-"
+                lines.append(f"{i:>3}  {pad(r.nickname, 16)} {shown:>6} {r.games:>5} "
+                             f"{r.hands:>5} {r.wins:>4} {r.score:>+7} {per:>6}  "
+                             f"{recent[r.nickname]}".rstrip())
+            lines.append(rating_note(rules))
         infos = self.registry.listing()
         lines += ["", f"Tables 牌桌: {len(infos)}"]
         for info in infos:
@@ -895,6 +913,16 @@ class MahjongServer:
             await self.node.stop()
         self.registry.close()
         self.store.close()
+
+
+def stats_board(store: Store) -> list[tuple[str, list[LeaderRow], dict[str, str]]]:
+    """What ``stats`` reads from ``store``: each ruleset played, its leaders (by rating, then
+    the unrated by score) and their trends."""
+    board = []
+    for rules in store.rulesets_played():
+        leaders = store.leaderboard(rules=rules, by_rating=True)
+        board.append((rules, leaders, trends(store, rules, [r.nickname for r in leaders])))
+    return board
 
 
 def load_host_key(path: Path) -> asyncssh.SSHKey:

@@ -1,23 +1,33 @@
 """Each leader's recent trend for ``stats`` and the lobby: the running total of a player's last
 few games of a ruleset as a sparkline, so that a leader who is slipping shows it beside the
-totals, which only grow with time. And the lobby's short leaderboard (:class:`LobbyLeaders`).
+totals, which only grow with time. The lobby's short leaderboard (:class:`LobbyLeaders`), and
+the ratings it shows beside the seated players and the viewer's own (:class:`LobbyRatings`).
 
 The scores come from the store (``Store.recent_scores``, SQLite or PostgreSQL alike).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 from weakref import WeakKeyDictionary
 
+from rich.cells import cell_len
 from rich.text import Text
 
+from engine import rating as elo
+from engine.bots import LEVELS
 from engine.rulesets import RULESETS
 from net.sanitize import clean_line, pad
 from net.store.base import Store
+from net.store.model import Rating
 from tui.score_chart import BLOCKS, sparkline
+
+log = logging.getLogger("net.front")
 
 TREND_GAMES = 10  # the games a trend covers, the most recent
 
@@ -94,3 +104,145 @@ class LobbyLeaders:
 
 
 _boards: WeakKeyDictionary[Any, LobbyLeaders] = WeakKeyDictionary()
+
+
+def reference_text(rules: str, levels: Sequence[str] = LEVELS) -> str:
+    """The computer levels' fixed ratings in ``rules``: ``easy 1211 · normal 1500 · ...``."""
+    refs = elo.REFERENCE.get(rules, {})
+    return " · ".join(f"{lv} {elo.shown(refs[lv])}" for lv in dict.fromkeys(levels)
+                      if lv in refs)
+
+
+def rating_note(rules: str) -> str:
+    """The line under a ruleset's board in ``stats``: the computers' fixed ratings, and what
+    the mark of a provisional rating means."""
+    return f"     computer 电脑: {reference_text(rules)} · ? provisional 暂定"
+
+
+RATING_SECONDS = 10.0  # how long the lobby keeps the ratings it read before reading again
+RATING_NAMES = 400  # seated names the lobby's ratings follow at most (its tables' seats)
+RATING_ACCOUNTS = 1000  # viewers whose own ratings it follows at most (open lobbies)
+
+
+class LobbyRatings:
+    """The ratings every lobby of the server shows (:meth:`shared`): each seated player's in
+    his table's ruleset, and each viewer's own. A lobby asks (:meth:`seat`, :meth:`own`)
+    and gets what was read last; the names asked since are read at most every
+    :data:`RATING_SECONDS`, on the event loop where the store is a local file and in a
+    thread where its reads wait on a database server (``Store.off_loop``), the lobby going
+    on with what it had meanwhile. No store: nothing (an unrated look)."""
+
+    def __init__(self, store: Any, clock: Callable[[], float] = time.monotonic) -> None:
+        self.store = store
+        self.clock = clock
+        self._read_at: float | None = None
+        self._new_at = 0.0  # the last read of names not read before
+        self._reading: asyncio.Task[Any] | None = None
+        self._seats: dict[tuple[str, str], Rating] = {}
+        self._own: dict[int, dict[str, Rating]] = {}
+        self._asked_seats: set[tuple[str, str]] = set()
+        self._asked_own: set[int] = set()
+        self._seen_seats: set[tuple[str, str]] = set()  # asked in the last read (rated or not)
+        self._seen_own: set[int] = set()
+
+    @classmethod
+    def shared(cls, store: Any) -> LobbyRatings:
+        if store is None:
+            return cls(None)
+        board = _ratings.get(store)
+        if board is None:
+            board = _ratings[store] = cls(store)
+        return board
+
+    def seat(self, rules: str, nickname: str) -> Rating | None:
+        """``nickname``'s rating in ``rules`` as last read (None: unrated, or not read yet)."""
+        if self.store is not None and len(self._asked_seats) < RATING_NAMES:
+            self._asked_seats.add((rules, nickname))
+        return self._seats.get((rules, nickname))
+
+    def own(self, account_id: int) -> dict[str, Rating]:
+        """The viewer's ratings by ruleset as last read, the most played first."""
+        if self.store is not None and len(self._asked_own) < RATING_ACCOUNTS:
+            self._asked_own.add(account_id)
+        return self._own.get(account_id, {})
+
+    def refresh(self) -> None:
+        """Read what was asked, if it is time (the lobby calls this as it redraws): all of it
+        every :data:`RATING_SECONDS`, and a name not read yet within a second."""
+        now = self.clock()
+        if self.store is None or self._reading is not None:
+            return
+        if self._read_at is None or now - self._read_at >= RATING_SECONDS:
+            seats, own = self._asked_seats, self._asked_own
+            if not seats and not own:
+                return
+            self._read_at = self._new_at = now
+            self._asked_seats, self._asked_own = set(), set()
+            self._seen_seats, self._seen_own = seats, own
+            self._start_read(seats, own, whole=True)
+            return
+        seats = self._asked_seats - self._seen_seats
+        own = self._asked_own - self._seen_own
+        if (seats or own) and now - self._new_at >= 1.0:
+            self._new_at = now
+            self._seen_seats |= seats
+            self._seen_own |= own
+            self._start_read(seats, own, whole=False)
+
+    def _start_read(self, seats: set[tuple[str, str]], own: set[int], whole: bool) -> None:
+        if not getattr(self.store, "off_loop", False):
+            self._store_read(*self._read(seats, own), whole=whole)
+            return
+        with contextlib.suppress(RuntimeError):  # no loop (a test's lobby): read next time
+            loop = asyncio.get_running_loop()
+            self._reading = loop.create_task(self._read_off_loop(seats, own, whole))
+
+    async def _read_off_loop(self, seats: set[tuple[str, str]], own: set[int],
+                             whole: bool) -> None:
+        try:
+            self._store_read(*await asyncio.to_thread(self._read, seats, own), whole=whole)
+        except Exception:
+            log.exception("reading the lobby's ratings failed")
+        finally:
+            self._reading = None
+
+    def _read(self, seats: set[tuple[str, str]], own: set[int]
+              ) -> tuple[dict[tuple[str, str], Rating], dict[int, dict[str, Rating]]]:
+        by_rules: dict[str, list[str]] = {}
+        for rules, name in seats:
+            by_rules.setdefault(rules, []).append(name)
+        got_seats = {(rules, name): r for rules, names in by_rules.items()
+                     for name, r in self.store.ratings(rules, names).items()}
+        got_own = {a: self.store.ratings_of(a) for a in own}
+        return got_seats, got_own
+
+    def _store_read(self, seats: dict[tuple[str, str], Rating],
+                    own: dict[int, dict[str, Rating]], whole: bool) -> None:
+        """What was read: all that is shown (``whole``), or names added to it."""
+        if whole:
+            self._seats, self._own = seats, own
+        else:
+            self._seats.update(seats)
+            self._own.update(own)
+
+
+def rating_title(ratings: dict[str, Rating], width: int = 76) -> str:
+    """The lobby title's line of the viewer's own ratings ("" for none): ``your rating 等级分:
+    个旧 gejiu 1532? · 宜春 yichun 1490``, within ``width`` cells (the English names left out
+    when they do not fit, then the rulesets played least)."""
+    if not ratings:
+        return ""
+    def part(rules: str, r: Rating, english: bool) -> str:
+        cls = RULESETS.get(rules)
+        name = (f"{cls.zh} {rules}" if english else cls.zh) if cls is not None else rules
+        return f"{clean_line(name, 24)} {elo.label(r.rating, r.games)}"
+    items = list(ratings.items())
+    for english in (True, False):
+        for n in range(len(items), 0, -1):
+            line = "your rating 等级分: " + " · ".join(part(k, r, english) for k, r in items[:n])
+            if cell_len(line) <= width:
+                return line
+    return ""
+
+
+_ratings: WeakKeyDictionary[Any, LobbyRatings] = WeakKeyDictionary()

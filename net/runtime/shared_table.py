@@ -24,6 +24,7 @@ from typing import Any
 from engine.actions import Action, IllegalActionError
 from engine.bots import LEVELS, Player, make_player
 from engine.game import Game
+from engine.rating import reference as rating_reference
 from engine.record import dumps, hand_lines
 from engine.rulesets import OptionError, find_ruleset
 from engine.runner import COMPUTER, Pace, SeatState, TableRunner
@@ -31,7 +32,14 @@ from net.limits import RateLimit
 from net.runtime.stakes import HandStakes, StakeBook
 from net.sanitize import clean_line
 from net.store.base import Store
-from net.store.model import Account, ActionRow, SavedSeat, SavedTable, TableRow
+from net.store.model import (
+    Account,
+    ActionRow,
+    ComputerSeat,
+    SavedSeat,
+    SavedTable,
+    TableRow,
+)
 from tui.client import TableUpdate, UpdateCallback
 from tui.clock import SYSTEM_CLOCK, Clock, Timer
 from tui.refusal import Refusal
@@ -398,13 +406,17 @@ class SharedTable:
                                    dumps(hand_lines(game.hand)))
             if game.is_over:
                 rows = []
+                computers = []  # rated against at their level's reference (engine.rating)
                 for i, seat in enumerate(self.seats):
                     if seat.occupant is None:
+                        computers.append(ComputerSeat(
+                            i, game.scores[i], rating_reference(self.rules, self.bot_levels[i])))
                         continue
                     wins = sum(1 for h in game.history if i in h.winners)
                     rows.append((seat.occupant.account_id, i, game.scores[i], wins,
                                  len(game.history)))
-                self.store.finish_game(self.name, self.game_no, self.rules, rows)
+                self.store.finish_game(self.name, self.game_no, self.rules, rows, computers,
+                                       self.game_seed or 0)
                 self.store.finish_stakes(self.name, self.game_no, self.rules,
                                          self.stakes.results(game))
         self._changed()

@@ -270,6 +270,26 @@ class LeaderRow:
     hands: int
     wins: int
     score: int
+    rating: float | None = None  # the ruleset's rating (asked for one ruleset), None: unrated
+    rated: int = 0  # the games that rating counts
+
+
+@dataclass(frozen=True)
+class Rating:
+    """An account's rating in one ruleset (engine.rating) and the games it counts."""
+
+    rating: float
+    games: int
+
+
+@dataclass(frozen=True)
+class ComputerSeat:
+    """A computer's seat at the end of a game, for the rating update: its final score and
+    its level's fixed reference rating (engine.rating.reference)."""
+
+    seat: int
+    score: int
+    rating: float
 
 
 class StorageError(Exception):

@@ -52,9 +52,11 @@ from net.store.model import (
     MAX_TABLE_ROWS,
     Account,
     ActionRow,
+    ComputerSeat,
     CorruptRow,
     KeylessRow,
     LeaderRow,
+    Rating,
     StorageError,
     TableRow,
     json_object,
@@ -64,11 +66,19 @@ from net.store.model import (
     seated_accounts,
     sum_number,
 )
+from net.store.ratings import (
+    MAX_RATED_NAMES,
+    RATING_SCHEMA,
+    apply_rating,
+    ratings_of_sql,
+    ratings_sql,
+    read_ratings,
+)
 from net.store.sqlite import EXPECTED_COLUMNS  # the same tables and columns as SQLite's
 
 log = logging.getLogger("net.store")
 
-PG_STORE_VERSION = 1
+PG_STORE_VERSION = 2  # 2: ratings (a server of version 1 would finish games unrated)
 QUEUE_LIMIT = 100_000  # writes kept while the database cannot be reached
 BATCH = 500  # writes committed in one transaction at most
 CONNECT_SECONDS = 5  # connect_timeout
@@ -150,7 +160,7 @@ CREATE TABLE IF NOT EXISTS account_secrets (
     hash TEXT,
     created DOUBLE PRECISION NOT NULL
 );
-"""
+""" + RATING_SCHEMA.format(id="BIGINT", real="DOUBLE PRECISION")
 SCHEMA_LOCK = 0x6D6A5353  # pg_advisory_xact_lock key: one process makes the schema at a time
 
 T = TypeVar("T")
@@ -168,6 +178,7 @@ class _Write:
     token: int | None = None  # the token held when it was made (None: not claimed)
     missing_ok: bool = False  # a claimed table may have no row yet (save, delete)
     new_row: list[Any] | None = field(default=None, repr=False)  # save_table's parameters
+    then: Callable[[psycopg.Connection[Any]], object] | None = field(default=None, repr=False)
 
 
 class _Lost(Exception):
@@ -316,7 +327,8 @@ class PgStore(StoreBase):
         super()._call(callback, *args)
 
     def _enqueue(self, doing: str, steps: list[Step], table: str | None = None,
-                 missing_ok: bool = False, new_row: list[Any] | None = None) -> None:
+                 missing_ok: bool = False, new_row: list[Any] | None = None,
+                 then: Callable[[psycopg.Connection[Any]], object] | None = None) -> None:
         self._note_loop()
         token = self._tokens.get(table) if table is not None else None
         dropped: _Write | None = None
@@ -326,7 +338,7 @@ class PgStore(StoreBase):
             else:
                 self._enqueued += 1
                 self._queue.append(_Write(self._enqueued, doing, steps, table, token,
-                                          missing_ok, new_row))
+                                          missing_ok, new_row, then))
                 if len(self._queue) > self.queue_limit:
                     dropped = self._queue.popleft()
                 self._cond.notify()
@@ -479,6 +491,8 @@ class PgStore(StoreBase):
                     cur.executemany(sql, params)
             else:
                 db.execute(sql, params)
+        if w.then is not None:  # more work in the same transaction (the rating update)
+            w.then(db)
         if w.missing_ok and w.table is not None:
             owners.pop(w.table, None)  # deleted
         return True
@@ -617,8 +631,11 @@ class PgStore(StoreBase):
         return [r[0] for r in rows if isinstance(r[0], str)]
 
     def finish_game(self, table: str, game_no: int, rules: str,
-                    rows: list[tuple[int, int, int, int, int]]) -> None:
-        """``rows``: (account_id, seat, score, wins, hands) for each human seat."""
+                    rows: list[tuple[int, int, int, int, int]],
+                    computers: Sequence[ComputerSeat] = (), seed: int = 0) -> None:
+        """``rows``: (account_id, seat, score, wins, hands) for each human seat;
+        ``computers``: the computer seats; ``seed``: the game's. The results and the rating
+        update (:mod:`net.store.ratings`, once per game) in one transaction."""
         if not rows:
             return
         now = time.time()
@@ -631,7 +648,9 @@ class PgStore(StoreBase):
               "wins = EXCLUDED.wins, hands = EXCLUDED.hands, rules = EXCLUDED.rules, "
               "finished = EXCLUDED.finished",
               [(table, game_no, a, s, sc, w, h, rules, now) for a, s, sc, w, h in rows], True)],
-            table)
+            table,
+            then=lambda db: apply_rating(db, "%s", table, game_no, seed, rules, rows,
+                                         computers, now))
 
     def finish_stakes(self, table: str, game_no: int, rules: str,
                       rows: list[tuple[int, int, int]]) -> None:
@@ -867,23 +886,53 @@ class PgStore(StoreBase):
         return len(gone)
 
     # --- results ----------------------------------------------------------------------------
-    def leaderboard(self, limit: int = 20, rules: str | None = None) -> list[LeaderRow]:
-        """Seated results and spectators' stake results (压鸽子) together, as SQLite's."""
+    def leaderboard(self, limit: int = 20, rules: str | None = None,
+                    by_rating: bool = False) -> list[LeaderRow]:
+        """Seated results and spectators' stake results (压鸽子) together, with the
+        ruleset's ratings, as SQLite's."""
         where, params = ("WHERE rules = %s", (rules,)) if rules else ("", ())
+        order = ("MAX(rt.rating) IS NULL, MAX(rt.rating) DESC, " if rules and by_rating
+                 else "")
         try:
             rows = self._rows(
                 "SELECT left(a.nickname, %s), COUNT(*), SUM(r.hands), SUM(r.wins), "
-                "SUM(r.score) "
+                "SUM(r.score), MAX(rt.rating), MAX(rt.games) "
                 f"FROM (SELECT account_id, hands, wins, score FROM results {where} "
                 f"      UNION ALL SELECT account_id, hands, 0, score FROM stake_results {where}"
                 ") r JOIN accounts a ON a.id = r.account_id "
-                "GROUP BY a.id, a.nickname ORDER BY SUM(r.score) DESC, SUM(r.wins) DESC, "
-                'a.nickname COLLATE "C" LIMIT %s', (MAX_NAME, *params, *params, limit))
+                "LEFT JOIN ratings rt ON rt.account_id = r.account_id AND rt.rules = %s "
+                f"GROUP BY a.id, a.nickname ORDER BY {order}SUM(r.score) DESC, "
+                'SUM(r.wins) DESC, a.nickname COLLATE "C" LIMIT %s',
+                (MAX_NAME, *params, *params, rules or "", limit))
         except psycopg.Error as exc:
             self._failed(exc, "read the leaderboard")
             return []
-        return [LeaderRow(str(n), int(g), sum_number(h), sum_number(w), sum_number(s))
-                for n, g, h, w, s in rows]
+        return [LeaderRow(str(n), int(g), sum_number(h), sum_number(w), sum_number(s),
+                          float(rt) if isinstance(rt, int | float) else None,
+                          int(rg) if isinstance(rg, int) else 0)
+                for n, g, h, w, s, rt, rg in rows]
+
+    def ratings(self, rules: str, nicknames: Sequence[str]) -> dict[str, Rating]:
+        """The named players' ratings in ``rules`` (an unrated player is left out; a failed
+        read gives nothing)."""
+        names = list(dict.fromkeys(nicknames))[:MAX_RATED_NAMES]
+        if not names:
+            return {}
+        try:
+            rows = self._rows(ratings_sql("%s", len(names)), (rules, *names))
+        except psycopg.Error as exc:
+            self._failed(exc, "read the ratings")
+            return {}
+        return read_ratings(rows)
+
+    def ratings_of(self, account_id: int) -> dict[str, Rating]:
+        """An account's ratings by ruleset, the most played first."""
+        try:
+            rows = self._rows(ratings_of_sql("%s"), (account_id,))
+        except psycopg.Error as exc:
+            self._failed(exc, "read the ratings")
+            return {}
+        return read_ratings(rows)
 
     def recent_scores(self, rules: str, nicknames: Sequence[str],
                       games: int) -> dict[str, list[int]]:

@@ -62,9 +62,11 @@ from net.store.model import (
     MAX_TABLE_ROWS,
     Account,
     ActionRow,
+    ComputerSeat,
     CorruptRow,
     KeylessRow,
     LeaderRow,
+    Rating,
     SavedTable,
     StorageError,
     TableRow,
@@ -74,6 +76,14 @@ from net.store.model import (
     recent_scores_sql,
     seated_accounts,
     sum_number,
+)
+from net.store.ratings import (
+    MAX_RATED_NAMES,
+    RATING_SCHEMA,
+    apply_rating,
+    ratings_of_sql,
+    ratings_sql,
+    read_ratings,
 )
 
 log = logging.getLogger("net.store")
@@ -151,7 +161,7 @@ CREATE TABLE IF NOT EXISTS account_secrets (  -- keyless accounts (net/front/acc
     hash TEXT,                            -- scrypt$N$r$p$salt$key (hex); NULL for a guest
     created REAL NOT NULL
 );
-"""
+""" + RATING_SCHEMA.format(id="INTEGER", real="REAL")
 
 
 def _schema_columns() -> dict[str, tuple[str, ...]]:
@@ -191,10 +201,17 @@ def _migrate_2_owner_token(db: sqlite3.Connection) -> None:
         db.execute("ALTER TABLE tables ADD COLUMN owner_token INTEGER NOT NULL DEFAULT 0")
 
 
+def _migrate_3_ratings(db: sqlite3.Connection) -> None:
+    """Ratings (the ``ratings`` and ``rated_games`` tables, which SCHEMA makes): nothing to
+    convert (the results of before hold no computer seats to rate them against, so ratings
+    start with the next game). The version says that this file's games are rated: a server
+    from before would finish games without rating them, so it refuses the file."""
+
+
 # MIGRATIONS[v] brings a file of ``PRAGMA user_version`` v to v + 1 (0: the files written
 # before the store had a version); new tables need none (SCHEMA creates what is missing)
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
-    _migrate_1_table_states, _migrate_2_owner_token)
+    _migrate_1_table_states, _migrate_2_owner_token, _migrate_3_ratings)
 STORE_VERSION = len(MIGRATIONS)
 # the columns a migration adds, by the version that brought them: a file of an older version
 # lacks them until it is migrated
@@ -277,26 +294,33 @@ class SqliteStore(StoreBase):
         return True
 
     def _table_write(self, doing: str, name: str,
-                     steps: list[tuple[str, Any, bool]], missing_ok: bool = False) -> bool:
+                     steps: list[tuple[str, Any, bool]], missing_ok: bool = False,
+                     then: Callable[[sqlite3.Connection], object] | None = None) -> bool:
         """The statements of one table-scoped write. A claimed table's run in one
         transaction under the write lock, after checking that its row still has the token
         this store holds (``missing_ok``: or that it has no row yet); any other table's run
-        as they always did. False when nothing was written (failed or fenced)."""
+        as they always did, unless ``then`` (more work on the connection after the
+        statements, e.g. the rating update) makes them one transaction too. False when
+        nothing was written (failed or fenced)."""
         token = self._tokens.get(name)
-        if token is None:
+        if token is None and then is None:
             return all(self._write(doing, sql, params, many) for sql, params, many in steps)
         try:
             self.db.execute("BEGIN IMMEDIATE")
             try:
-                row = self.db.execute("SELECT owner_token FROM tables WHERE name = ?",
-                                      (name,)).fetchone()
-                owned = row[0] == token if row is not None else missing_ok
+                owned = True
+                if token is not None:
+                    row = self.db.execute("SELECT owner_token FROM tables WHERE name = ?",
+                                          (name,)).fetchone()
+                    owned = row[0] == token if row is not None else missing_ok
                 if owned:
                     for sql, params, many in steps:
                         if many:
                             self.db.executemany(sql, params)
                         else:
                             self.db.execute(sql, params)
+                    if then is not None:
+                        then(self.db)
                 self.db.execute("COMMIT" if owned else "ROLLBACK")
             except BaseException:
                 with contextlib.suppress(sqlite3.Error):
@@ -307,6 +331,7 @@ class SqliteStore(StoreBase):
             return False
         self._worked()
         if not owned:
+            assert token is not None
             self._fenced(name, token, doing)
         return owned
 
@@ -599,14 +624,19 @@ class SqliteStore(StoreBase):
         return [r[0] for r in rows if isinstance(r[0], str)]
 
     def finish_game(self, table: str, game_no: int, rules: str,
-                    rows: list[tuple[int, int, int, int, int]]) -> None:
-        """``rows``: (account_id, seat, score, wins, hands) for each human seat."""
+                    rows: list[tuple[int, int, int, int, int]],
+                    computers: Sequence[ComputerSeat] = (), seed: int = 0) -> None:
+        """``rows``: (account_id, seat, score, wins, hands) for each human seat;
+        ``computers``: the computer seats; ``seed``: the game's. The results and the rating
+        update (:mod:`net.store.ratings`, once per game) in one transaction."""
         now = time.time()
         self._table_write(
             f"save the results of table {table}", table,
             [("INSERT OR REPLACE INTO results (table_name, game_no, account_id, seat, score, "
               "wins, hands, rules, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-              [(table, game_no, a, s, sc, w, h, rules, now) for a, s, sc, w, h in rows], True)])
+              [(table, game_no, a, s, sc, w, h, rules, now) for a, s, sc, w, h in rows], True)],
+            then=lambda db: apply_rating(db, "?", table, game_no, seed, rules, rows,
+                                         computers, now) if rows else None)
 
     def finish_stakes(self, table: str, game_no: int, rules: str,
                       rows: list[tuple[int, int, int]]) -> None:
@@ -660,25 +690,55 @@ class SqliteStore(StoreBase):
         return None if row is None else int(row[0])
 
     # --- results ----------------------------------------------------------------------------
-    def leaderboard(self, limit: int = 20, rules: str | None = None) -> list[LeaderRow]:
+    def leaderboard(self, limit: int = 20, rules: str | None = None,
+                    by_rating: bool = False) -> list[LeaderRow]:
         """Seated results and spectators' stake results (压鸽子) together; a game counts
         once per account and role. ``rules``: that ruleset's games only (their points are
-        on different scales)."""
+        on different scales), with each player's rating in it; ``by_rating`` (with
+        ``rules``): the rated first, highest first, then by score."""
         where, params = ("WHERE rules = ?", (rules,)) if rules else ("", ())
+        order = ("MAX(rt.rating) IS NULL, MAX(rt.rating) DESC, " if rules and by_rating
+                 else "")
         try:
             rows = self.db.execute(
                 "SELECT substr(a.nickname, 1, ?), COUNT(*), SUM(r.hands), SUM(r.wins), "
-                "SUM(r.score) "
+                "SUM(r.score), MAX(rt.rating), MAX(rt.games) "
                 f"FROM (SELECT account_id, hands, wins, score FROM results {where} "
                 f"      UNION ALL SELECT account_id, hands, 0, score FROM stake_results {where}"
                 ") r JOIN accounts a ON a.id = r.account_id "
-                "GROUP BY r.account_id ORDER BY SUM(r.score) DESC, SUM(r.wins) DESC, a.nickname "
-                "LIMIT ?", (MAX_NAME, *params, *params, limit)).fetchall()
+                "LEFT JOIN ratings rt ON rt.account_id = r.account_id AND rt.rules = ? "
+                f"GROUP BY r.account_id ORDER BY {order}SUM(r.score) DESC, SUM(r.wins) DESC, "
+                "a.nickname LIMIT ?",
+                (MAX_NAME, *params, *params, rules or "", limit)).fetchall()
         except sqlite3.Error as exc:
             self._failed(exc, "read the leaderboard")
             return []
-        return [LeaderRow(str(n), g, sum_number(h), sum_number(w), sum_number(s))
-                for n, g, h, w, s in rows]
+        return [LeaderRow(str(n), g, sum_number(h), sum_number(w), sum_number(s),
+                          float(rt) if isinstance(rt, int | float) else None,
+                          rg if isinstance(rg, int) else 0)
+                for n, g, h, w, s, rt, rg in rows]
+
+    def ratings(self, rules: str, nicknames: Sequence[str]) -> dict[str, Rating]:
+        """The named players' ratings in ``rules`` (an unrated player is left out; a failed
+        read gives nothing)."""
+        names = list(dict.fromkeys(nicknames))[:MAX_RATED_NAMES]
+        if not names:
+            return {}
+        try:
+            rows = self.db.execute(ratings_sql("?", len(names)), (rules, *names)).fetchall()
+        except sqlite3.Error as exc:
+            self._failed(exc, "read the ratings")
+            return {}
+        return read_ratings(rows)
+
+    def ratings_of(self, account_id: int) -> dict[str, Rating]:
+        """An account's ratings by ruleset, the most played first."""
+        try:
+            rows = self.db.execute(ratings_of_sql("?"), (account_id,)).fetchall()
+        except sqlite3.Error as exc:
+            self._failed(exc, "read the ratings")
+            return {}
+        return read_ratings(rows)
 
     def recent_scores(self, rules: str, nicknames: Sequence[str],
                       games: int) -> dict[str, list[int]]:
