@@ -29,7 +29,7 @@ from tui.client import SharedTableClient, TableUpdate
 from tui.refusal import Refusal
 from tui.screens import close_screen
 from tui.settings import Settings
-from tui.table_info import COMPUTER_NAME, ChatLine, TableInfo, TableState
+from tui.table_info import COMPUTER_NAME, ChatLine, TableInfo, TableState, invite_shown
 from tui.table_screen import TableScreen
 
 CHAT_TOAST_GAP = 3.0  # seconds between two chat toasts at most (the rest are counted)
@@ -54,6 +54,21 @@ def options_text(options: Iterable[tuple[str, Any]]) -> str:
         return str(value)
 
     return ", ".join(f"{k}={shown(v)}" for k, v in options)
+
+
+def private_lines(info: TableInfo) -> Text:
+    """A private table (私): its host, whom it invites, whether strangers may watch."""
+    t = Text()
+    watch = "strangers may watch 允许旁观" if info.watchers else "no strangers watch 不许旁观"
+    t.append(f"\n  私 private 私人牌桌, host 桌主 {info.host or '?'}, {watch}\n")
+    invited = ", ".join(invite_shown(e) for e in info.invited) or "nobody yet 尚无"
+    t.append(f"  invited 受邀: {invited}\n")
+    away = info.absent_invited
+    if away:
+        t.append(f"  not here yet 未到: {', '.join(away)}\n")
+    t.append("  host, in the chat 桌主在聊天中: /invite NAME, /uninvite NAME, "
+             "/watchers on|off\n\n")
+    return t
 
 
 def option_lines(info: TableInfo) -> list[str]:
@@ -133,15 +148,21 @@ class WaitingScreen(InfoPanel):
         t = Text()
         t.append(f"Table 牌桌 {info.name}", style="bold")
         t.append(f"  ·  {info.rules}\n\n")
+        held = info.held  # a private table's empty seats kept for the invited, the first ones
         for i, seat in enumerate(info.seats):
             # an empty seat's computer level, on its own line: not a list of four levels
             # while four people sit
             who = seat.name or (f"(empty 空位 — a {info.bot_levels[i]} computer player will "
                                 "sit here 电脑补位)")
+            if not seat.name and held:
+                held -= 1
+                who = "(held for the invited 为受邀玩家保留)"
             mark = "" if not seat.name or seat.connected else "  (away 离线)"
             t.append(f"  {'ESWN'[i]} {'东南西北'[i]}  {who}{mark}\n")
         if info.spectators:
             t.append(f"\n  spectators 旁观: {info.spectators}\n")
+        if info.private:
+            t.append_text(private_lines(info))
         t.append("  options 选项:\n")
         for line in option_lines(info):
             t.append(f"    {line}\n")

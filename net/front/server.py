@@ -787,7 +787,8 @@ class MahjongServer:
         if command.name == "watch":
             return self.registry.find(command.table)
         return self.registry.get_or_create(command.table, command.rules, dict(command.options),
-                                           command.bots, creator=account, address=address)
+                                           command.bots, creator=account, address=address,
+                                           privacy=command.private)
 
     def stats_text(self) -> str:
         """The leaderboard, one per ruleset (their points are on different scales), then the
