@@ -7,6 +7,7 @@ table's owner whichever worker the stranger came in on."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -453,3 +454,92 @@ async def test_the_owner_refuses_a_stranger_on_the_other_worker(workers: Workers
     assert t.invited == ["bob"]
     for c in (ann, bob):
         await c.close()
+
+
+def asked(app: Any) -> int:
+    """The questions of S with seats held the app has shown (as a toast: on a small screen
+    the waiting room's own message may be under its fold)."""
+    return sum("press S again" in str(n.message) for n in app._notifications)
+
+
+# --- the waiting room ---------------------------------------------------------------------------
+async def test_the_waiting_room_shows_the_held_seats_and_asks_before_starting(
+        tmp_path: Path) -> None:
+    from tests.test_room import app_at, shown
+    from tui.room import WaitingScreen
+
+    reg = Registry(TableConfig(bot_delay=0))
+    t = reg.get_or_create("fri", "yichun", {"spectator_stakes": True}, creator=ANN,
+                          privacy=Privacy(("bob", "SHA256:" + "e" * 43)))
+    app = app_at(t.join(ANN), tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, WaitingScreen)
+        text = shown(app)
+        assert "私 private 私人牌桌, host 桌主 ann" in text
+        assert text.count("(held for the invited 为受邀玩家保留)") == 2
+        assert "invited, not here yet 受邀未到: bob, SHA256:eeeeeeee...; no strangers" in text
+        assert "/invite NAME, /uninvite NAME, /watchers on|off" in text  # the host's
+        assert "S / Enter: start" in text  # all of it within 80×24
+        await pilot.press("s")
+        await pilot.pause()
+        assert asked(app) == 1 and t.game is None
+        t.join(BOB)  # bob comes: one seat is held now
+        await pilot.pause()
+        assert shown(app).count("(held for the invited") == 1
+        await pilot.press("s")  # the second S: computers take the W and N seats
+        for _ in range(5):
+            await pilot.pause()
+        assert asked(app) == 1 and t.game is not None
+    reg.close()
+
+
+async def test_the_invited_see_no_host_commands(tmp_path: Path) -> None:
+    from tests.test_room import app_at, shown
+
+    reg = Registry(TableConfig(bot_delay=0))
+    t = private_table(reg)
+    t.join(ANN)
+    app = app_at(t.join(BOB), tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = shown(app)
+    assert "invited 受邀: bob; no strangers watch 不许旁观" in text
+    assert "/invite NAME" not in text and "held for" not in text
+    reg.close()
+
+
+async def test_a_private_table_stays_private_after_sigkill_and_restart(tmp_path: Path) -> None:
+    import os
+    import signal
+
+    from tests.test_net_restart import free_port, start
+
+    port = free_port()
+    ann_key, bob_key, cy_key = new_key(), new_key(), new_key()
+    proc, _ = await start(tmp_path, port)
+    try:
+        ann = await PtyClient(100, 30).connect(port, "ann", ann_key,
+                                               command="join fri --private --invite bob")
+        await ann.wait_for("私 private")
+        ann.send("/")
+        await ann.wait_for("Enter: send")
+        ann.send("/invite cy\r")
+        await ann.wait_for("invited cy")
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    proc, _ = await start(tmp_path, port)
+    try:
+        dee = await PtyClient(100, 30).connect(port, "dee", new_key(), command="join fri")
+        await until(lambda: dee.closed.is_set(), 10.0, "the stranger to be sent away")
+        assert "fri is private" in dee.raw.decode("utf-8", "replace")
+        # invited by the flag, and by /invite: each sits (the other one's seat held)
+        for name, other, key in (("bob", "cy", bob_key), ("cy", "bob", cy_key)):
+            c = await PtyClient(100, 30).connect(port, name, key, command="join fri")
+            await c.wait_for(lambda t, n=name: re.search(rf"[SWN] [南西北]  {n}\b", t))
+            await c.wait_for(f"受邀未到: {other};")
+            await c.close()
+    finally:
+        proc.terminate()
+        proc.wait(10)
