@@ -23,7 +23,7 @@ from net.runtime.registry import Registry, TableExists
 from net.runtime.shared_table import Privacy, SharedTable, TableConfig, parse_invites
 from net.store import SavedTable, SqliteStore
 from net.store.model import Account
-from testkit.ssh import MakeServer, PtyClient, new_key
+from testkit.ssh import MakeServer, PtyClient, new_key, run_command
 from tests.support.nats import nats_server  # noqa: F401
 from tests.support.waiting import until
 from tests.test_cluster import Workers, join, owned, workers  # noqa: F401
@@ -419,6 +419,8 @@ async def test_a_private_table_refuses_a_stranger_over_ssh(make_server: MakeServ
     watcher = await PtyClient(100, 30).connect(srv.port, "cy", cy_key, command="watch fri")
     await watcher.wait_for("Table 牌桌 fri")
     assert len(t.spectators) == 1
+    stats = await run_command(srv.port, "cy", "stats", cy_key)
+    assert "fri" in str(stats.stdout) and "私 private" in str(stats.stdout)
     for c in (ann, bob, watcher):
         await c.close()
 
@@ -491,6 +493,27 @@ async def test_the_waiting_room_shows_the_held_seats_and_asks_before_starting(
         for _ in range(5):
             await pilot.pause()
         assert asked(app) == 1 and t.game is not None
+    reg.close()
+
+
+async def test_the_question_goes_when_the_invited_come(tmp_path: Path) -> None:
+    from tests.test_room import app_at, shown
+
+    reg = Registry(TableConfig(bot_delay=0))
+    t = private_table(reg)
+    app = app_at(t.join(ANN), tmp_path)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        assert "seats are held for bob" in shown(app)
+        t.join(BOB)
+        await pilot.pause()
+        assert "seats are held" not in shown(app) and "held for the invited" not in shown(app)
+        await pilot.press("s")  # nothing held: S starts at once
+        for _ in range(5):
+            await pilot.pause()
+        assert t.game is not None
     reg.close()
 
 

@@ -813,7 +813,7 @@ class MahjongServer:
         for info in infos:
             seated = sum(1 for s in info.seats if s.name)
             lines.append(f"  {pad(info.name, 16)} {info.rules:<9} {seated}/4 seated  "
-                         f"{info.state.value}")
+                         f"{info.state.value}" + ("  私 private" if info.private else ""))
         if self.node is not None:  # which worker answered (in a server of several)
             lines.append(f"\nServed by worker {self.node.name}.")
         return "\n".join(lines) + "\n"
