@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.rulesets import DEFAULT_RULES, RULESETS, OptionError, find_ruleset, parse_option_pairs
-from net.runtime.shared_table import parse_levels
+from net.runtime.shared_table import Privacy, parse_invites, parse_levels
 from net.sanitize import TABLE_NAME_RULE, table_name, valid_table_name
 
 HELP_TEXT = """\
@@ -24,8 +24,12 @@ mahjong-ssh: Chinese regional mahjong (宜春 Yichun, 上饶 Shangrao, 个旧 Ge
   ssh -t -p PORT HOST                     the lobby: tables, create, join, watch 大厅
   ssh -t -p PORT HOST join NAME [--rules yichun|shangrao|gejiu] [--option KEY=VALUE ...]
                       [--bots easy|normal|hard|L,L,L,L]
+                      [--private] [--invite NICK,NICK,SHA256:...] [--watchers yes|no]
                                           sit at table NAME (created if new, with these
                                           options and computer levels) 入座／建桌
+  --private 私人牌桌: only you (its host) and those you invite may sit; strangers may
+    watch only with --watchers yes. At the table, in the chat (/): /invite NAME,
+    /uninvite NAME, /watchers on|off. --invite or --watchers alone make it private too.
   options 选项: base_point, hands_per_game, turn_seconds, claim_seconds (all);
     discarder_pays_double, max_lighters, spectator_stakes (yichun); discard_wins
     (shangrao); first_roller (gejiu).  e.g. --option hands_per_game=4
@@ -53,6 +57,7 @@ class Command:
     bots: tuple[str, str, str, str] | None = None  # computer levels per seat E,S,W,N
     lang: str | None = None  # --lang: the table's language (None: from the client's locale)
     plain: bool = False  # --plain: lines of text for a screen reader, not the drawn table
+    private: Privacy | None = None  # --private (--invite, --watchers): a private new table
 
 
 class CommandError(ValueError):
@@ -84,9 +89,20 @@ def unknown_command(head: str) -> CommandError:
 
 
 JOIN_USAGE = ("join NAME [--rules yichun|shangrao|gejiu] [--option KEY=VALUE ...] "
-              "[--bots LEVEL|L,L,L,L] [--lang zh|en] [--plain]")
+              "[--bots LEVEL|L,L,L,L] [--private] [--invite A,B] [--watchers yes|no] "
+              "[--lang zh|en] [--plain]")
 WATCH_USAGE = "watch NAME [--lang zh|en] [--plain]"
 LOBBY_USAGE = "usage: lobby [--lang zh|en] [--plain] 用法"
+YES = ("yes", "y", "on", "true", "1")
+NO = ("no", "n", "off", "false", "0")
+
+
+def watchers_value(value: str) -> bool:
+    word = value.strip().lower()
+    if word not in YES + NO:
+        raise CommandError(f"--watchers takes yes or no, not {value[:10]!r} 旁观：yes 或 no",
+                           shown=True)
+    return word in YES
 LANGS = ("en", "zh")
 
 
@@ -172,8 +188,12 @@ def parse_command(text: str | None) -> Command:
     if not valid_table_name(name):
         raise CommandError(f"bad table name {name[:30]!r}: {TABLE_NAME_RULE}", shown=True)
     usage = JOIN_USAGE if head == "join" else WATCH_USAGE
-    flags = ("--rules", "-r", "--option", "-o", "--bots", "-b", "--lang", "-l")
+    flags = ("--rules", "-r", "--option", "-o", "--bots", "-b", "--lang", "-l", "--private",
+             "--invite", "--watchers")
     rules: str | None = None
+    private = False
+    invited: list[str] = []
+    watchers: bool | None = None
     pairs: list[str] = []
     bots: tuple[str, str, str, str] | None = None
     lang: str | None = None
@@ -188,6 +208,12 @@ def parse_command(text: str | None) -> Command:
             continue
         if flag not in (flags if head == "join" else ("--lang", "-l")):
             raise CommandError(f"unknown argument {word[:30]!r}; usage: {usage}", shown=True)
+        if flag == "--private":
+            if eq:
+                raise CommandError(f"--private takes no value; usage: {usage}", shown=True)
+            private = True
+            i += 1
+            continue
         if not eq:
             if i + 1 >= len(extra):
                 raise CommandError(f"{flag} needs a value; usage: {usage}", shown=True)
@@ -200,6 +226,14 @@ def parse_command(text: str | None) -> Command:
             pairs.append(value)
         elif flag in ("--lang", "-l"):
             lang = lang_value(value)
+        elif flag == "--invite":
+            try:
+                invited += [n for n in parse_invites(value) if n not in invited]
+                parse_invites(" ".join(invited))  # the count over every --invite
+            except ValueError as exc:
+                raise CommandError(str(exc), shown=True) from None
+        elif flag == "--watchers":
+            watchers = watchers_value(value)
         else:
             try:
                 bots = parse_levels(value)
@@ -212,4 +246,7 @@ def parse_command(text: str | None) -> Command:
     options = parse_options(pairs)
     if options:
         check_table_settings(rules, options)
-    return Command(head, name, rules, tuple(sorted(options.items())), bots, lang, plain)
+    privacy = None
+    if private or invited or watchers is not None:  # --invite, --watchers: private too
+        privacy = Privacy(tuple(invited), bool(watchers))
+    return Command(head, name, rules, tuple(sorted(options.items())), bots, lang, plain, privacy)

@@ -124,6 +124,12 @@ def parse_limit_pairs(pairs: Iterable[str]) -> dict[str, str]:
 
 MAX_CONFIG_BYTES = 64 * 1024
 
+# a private table's invitations (``join NAME --invite a,b,c``, ``/invite NAME`` at the table):
+# at most this many names or key fingerprints, each a nickname (net.sanitize.NAME_MAX) or an
+# OpenSSH SHA256 fingerprint
+MAX_INVITES = 12
+MAX_INVITE_TEXT = 1024  # characters of one --invite value or /invite line, read at most
+
 
 def load_limits_file(path: Path | str, base: Limits | None = None) -> Limits:
     """Limits from a TOML file's ``[limits]`` table; ValueError saying what is wrong."""

@@ -102,7 +102,9 @@ def test_a_database_from_before_the_schema_version_opens_migrates_and_resumes(
     assert (rows["bad"].fault or "").startswith("its state is not JSON")
     # the readable states were rewritten in the current layout, the damaged one left alone
     assert stored_state(path, "old")["schema_version"] == TABLE_STATE_VERSION
-    assert stored_state(path, "full") == {**STATE_V0_FULL, "schema_version": 1}
+    assert stored_state(path, "full") == {**STATE_V0_FULL, "host": "", "private": False,
+                                          "invited": [], "watchers": True,
+                                          "schema_version": TABLE_STATE_VERSION}
     db = sqlite3.connect(path)
     assert db.execute("SELECT state FROM tables WHERE name = 'bad'").fetchone()[0] == "[1, 2"
     db.close()
@@ -161,7 +163,7 @@ def test_a_saved_table_round_trips_through_the_store(tmp_path: Path) -> None:
      "its state.hand_stakes.1.allow is 'all', not a list"),
     ({"bot_levels": "normal"}, "its state.bot_levels is 'normal', not a list"),
     ({"creator": "ann"}, "its state.creator is 'ann', not a whole number"),
-    ({"schema_version": 99}, "its state has schema_version 99 (this server reads 0 to 1)"),
+    ({"schema_version": 99}, "its state has schema_version 99 (this server reads 0 to 2)"),
 ], ids=["seats", "account", "no-account", "seed", "bool-count", "allow", "backs", "hand-key",
         "hand-allow", "levels", "creator", "version"])
 def test_every_field_of_a_saved_state_is_checked(

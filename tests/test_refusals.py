@@ -23,7 +23,8 @@ from tui.refusal import Refusal, RefusedError, explain
 
 ANN, WES = Account(1, "ann", "SHA256:a"), Account(2, "wes", "SHA256:w")
 KEYS = sorted(k.removeprefix("refuse_") for k in TEXT if k.startswith("refuse_"))
-PASSED_ON = {"illegal", "bad_game"}  # the engine's / the ruleset's own words, one text
+PASSED_ON = {"illegal", "bad_game", "bad_invite"}  # the engine's / the ruleset's / the
+# invitation parser's own words (both languages), one text
 HAN = re.compile(r"[\u4e00-\u9fff]")
 
 

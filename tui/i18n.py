@@ -250,6 +250,35 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
         "one that exists",
         "本地址一小时内已建{n}张牌桌，建桌过多（最多{most}张）",
     ),
+    # a private table (net/runtime/shared_table.py)
+    "refuse_private": (
+        "table {name} is private: only its host {host} and the players invited may sit "
+        "(ask {host} to /invite you)",
+        "牌桌{name}是私人牌桌：只有桌主{host}和受邀玩家可以入座（请{host}邀请你）",
+    ),
+    "refuse_private_watch": (
+        "table {name} is private: only its host {host} and the players invited may sit; you "
+        "may watch it: watch {name}",
+        "牌桌{name}是私人牌桌：只有桌主{host}和受邀玩家可以入座；你可以旁观",
+    ),
+    "refuse_private_no_watch": (
+        "table {name} is private and its host {host} does not let strangers watch",
+        "牌桌{name}是私人牌桌，桌主{host}不允许陌生人旁观",
+    ),
+    "refuse_host_only": ("only the table's host {host} can do that", "只有桌主{host}可以这样做"),
+    "refuse_not_private": ("this table is not private: everyone may sit",
+                           "这不是私人牌桌，谁都可以入座"),
+    "refuse_invite_usage": ("usage: {usage} (a nickname, or a key's SHA256:... fingerprint)",
+                            "用法：{usage}（昵称或密钥指纹）"),
+    "refuse_watchers_usage": ("usage: {usage}", "用法：{usage}"),
+    "refuse_bad_invite": ("{problem}", "{problem}"),
+    "refuse_invites_full": ("at most {most} invited players", "最多邀请{most}人"),
+    "refuse_not_invited": ("not invited: {names}", "未被邀请：{names}"),
+    "refuse_held": (
+        "seats are held for {names} (invited, not here yet): press S again to start with "
+        "computer players in their seats (they take them over when they come)",
+        "座位为受邀玩家{names}保留：再按 S 由电脑代坐开始（他们来了即可接手）",
+    ),
     # help
     "help_title": ("Help 帮助", "帮助"),
     "help_keys": ("Keys 按键", "按键"),

@@ -29,9 +29,10 @@ from tui.client import SharedTableClient, TableUpdate
 from tui.refusal import Refusal
 from tui.screens import close_screen
 from tui.settings import Settings
-from tui.table_info import COMPUTER_NAME, ChatLine, TableInfo, TableState
+from tui.table_info import COMPUTER_NAME, ChatLine, TableInfo, TableState, invite_shown
 from tui.table_screen import TableScreen
 
+START_ASK_SHOWN = 10.0  # seconds the question of S with seats held stays on screen
 CHAT_TOAST_GAP = 3.0  # seconds between two chat toasts at most (the rest are counted)
 CHAT_TOAST_CHARS = 72  # a chat toast's length: the whole line is in the chat's log
 
@@ -54,6 +55,21 @@ def options_text(options: Iterable[tuple[str, Any]]) -> str:
         return str(value)
 
     return ", ".join(f"{k}={shown(v)}" for k, v in options)
+
+
+def private_lines(info: TableInfo, host: bool) -> Text:
+    """A private table (私): its host, whom it invites and who has not come, whether
+    strangers may watch; for the host (``host``), the chat's commands."""
+    t = Text()
+    watch = "strangers may watch 允许旁观" if info.watchers else "no strangers watch 不许旁观"
+    invited = ", ".join(invite_shown(e) for e in info.invited) or "nobody yet 尚无"
+    away = info.absent_invited
+    who = (f"invited, not here yet 受邀未到: {', '.join(away)}" if away
+           else f"invited 受邀: {invited}")  # who came sits above
+    t.append(f"  {who}; {watch}\n")
+    if host:
+        t.append("  /invite NAME, /uninvite NAME, /watchers on|off: in the chat 聊天中\n")
+    return t
 
 
 def option_lines(info: TableInfo) -> list[str]:
@@ -125,6 +141,8 @@ class WaitingScreen(InfoPanel):
         Binding("q", "leave", "Leave 离开", id="wait-quit"),
     ]
 
+    _held_said = False  # the message says for whom seats are held (S asked)
+
     def compose(self) -> ComposeResult:
         yield Static(self._content(), id="waiting", classes="page")
 
@@ -132,16 +150,25 @@ class WaitingScreen(InfoPanel):
         info = self.info
         t = Text()
         t.append(f"Table 牌桌 {info.name}", style="bold")
-        t.append(f"  ·  {info.rules}\n\n")
+        t.append(f"  ·  {info.rules}")
+        if info.private:
+            t.append(f"  ·  私 private 私人牌桌, host 桌主 {info.host or '?'}")
+        t.append("\n\n")
+        held = info.held  # a private table's empty seats kept for the invited, the first ones
         for i, seat in enumerate(info.seats):
             # an empty seat's computer level, on its own line: not a list of four levels
             # while four people sit
             who = seat.name or (f"(empty 空位 — a {info.bot_levels[i]} computer player will "
                                 "sit here 电脑补位)")
+            if not seat.name and held:
+                held -= 1
+                who = "(held for the invited 为受邀玩家保留)"
             mark = "" if not seat.name or seat.connected else "  (away 离线)"
             t.append(f"  {'ESWN'[i]} {'东南西北'[i]}  {who}{mark}\n")
         if info.spectators:
             t.append(f"\n  spectators 旁观: {info.spectators}\n")
+        if info.private:
+            t.append_text(private_lines(info, self.client.nickname == info.host))
         t.append("  options 选项:\n")
         for line in option_lines(info):
             t.append(f"    {line}\n")
@@ -162,10 +189,20 @@ class WaitingScreen(InfoPanel):
         t.append("\n")
         return t
 
+    def show(self, info: TableInfo) -> None:
+        if self._held_said and not info.held:  # the invited came: no seat is held now
+            self._held_said = False
+            self.message = ""
+        super().show(info)
+
     def action_start(self) -> None:
         error = self.client.start()
+        self._held_said = error is not None and error.key == "held"
         if error is not None:
             self.say(error.text(_lang(self)))
+        if self._held_said and error is not None:  # the question, where a small screen sees it
+            self.app.notify(error.text(_lang(self)), severity="warning", markup=False,
+                            timeout=START_ASK_SHOWN)
 
     def action_chat(self) -> None:
         self.app.push_screen(ChatScreen(self.client, _chat_lines(self.app)))
@@ -311,7 +348,7 @@ class SharedTableApp(MahjongApp):
         line = self.chat_lines[-1]
         more = self._chat_unshown - 1
         self._chat_unshown = 0
-        text = f"{line.who}: {line.text}"
+        text = f"{line.who}: {line.text}" if line.who else line.text  # "": the table's own
         if len(text) > CHAT_TOAST_CHARS:
             text = text[:CHAT_TOAST_CHARS - 1] + "…"
         if more:

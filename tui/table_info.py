@@ -52,12 +52,62 @@ class TableInfo:
     stakes: tuple[tuple[str, int], ...] = ()  # chosen (name, seat): from the next hand
     hand_stakes: tuple[tuple[str, int], ...] = ()  # fixed for the hand in play
     bot_levels: tuple[str, str, str, str] = ("normal", "normal", "normal", "normal")
+    # a private table (私): only its host and the players it invites may sit; strangers may
+    # watch only if ``watchers``. ``invited``: nicknames, or key fingerprints (``SHA256:…``)
+    private: bool = False
+    host: str = ""  # the nickname of the account that created it
+    host_id: int | None = None
+    invited: tuple[str, ...] = ()
+    watchers: bool = True
+
+    def admits(self, account_id: int, nickname: str, fingerprint: str | None) -> bool:
+        """Whether this account may sit here: anyone at a public table; at a private one
+        its host, an invited player, or one who already sits."""
+        if not self.private or account_id == self.host_id:
+            return True
+        return (any(s.name == nickname for s in self.seats if s.human)
+                or invites(self.invited, nickname, fingerprint))
+
+    @property
+    def absent_invited(self) -> tuple[str, ...]:
+        """The invited players who do not sit here (yet), as :func:`invite_shown` names
+        them."""
+        seated = {s.name for s in self.seats if s.human}
+        return tuple(invite_shown(e) for e in self.invited
+                     if e not in seated and e != self.host)
+
+    @property
+    def held(self) -> int:
+        """Empty seats held for invited players who have not come yet."""
+        return min(len(self.absent_invited), sum(1 for s in self.seats if not s.name))
 
     @property
     def stakes_enabled(self) -> bool:
         """yichun.md §7.7: enough seated players (two) allow spectators."""
         rules = RULESETS[self.rules].stake_rules
         return self.stakes_possible and rules is not None and rules.enabled(sum(self.allow))
+
+
+FINGERPRINT_PREFIX = "SHA256:"
+
+
+def invites(entries: tuple[str, ...], nickname: str, fingerprint: str | None) -> bool:
+    """Whether one of a private table's invitations (a nickname, or a key's fingerprint)
+    names this account."""
+    for entry in entries:
+        if entry.startswith(FINGERPRINT_PREFIX):
+            if fingerprint is not None and entry == fingerprint:
+                return True
+        elif entry == nickname:
+            return True
+    return False
+
+
+def invite_shown(entry: str) -> str:
+    """An invitation as a screen shows it: a nickname, or a key's fingerprint cut short."""
+    if entry.startswith(FINGERPRINT_PREFIX):
+        return entry[:len(FINGERPRINT_PREFIX) + 8] + "..."
+    return entry
 
 
 @dataclass(frozen=True)

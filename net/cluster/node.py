@@ -281,14 +281,14 @@ class Node:
             if table is not None and name in self.owned:
                 if command is not None and not spectate:
                     check_settings(table.info(), command.rules, dict(command.options),
-                                   command.bots)
+                                   command.bots, command.private)
                 if self._may_act(name):
                     return table.join(account, spectate=spectate)
             seen = self.directory.live(name)
             if seen is not None and seen.entry.owner != self.name:
                 if command is not None and not spectate:
                     check_settings(seen.entry.info, command.rules, dict(command.options),
-                                   command.bots)
+                                   command.bots, command.private)
                 seat = RemoteSeat(self.nc, table_key(name), account, seen.entry.owner)
                 try:
                     refusal = await seat.join(spectate)
@@ -318,7 +318,7 @@ class Node:
         registry = self.registry
         registry.check_create(name, account, address)
         table = registry.new_table(name, command.rules, dict(command.options), command.bots,
-                                   account)
+                                   account, command.private)
         started = self.clock()
         revision = await self.directory.create(
             wire.Entry(name, self.name, 0, table.info(), table.creator))
@@ -578,7 +578,11 @@ class Node:
         old = self.sessions.pop(join.sid, None)
         if old is not None:
             old.client.close()
-        client = table.join(join.account, spectate=join.spectate)
+        try:  # the owner decides who sits or watches (a private table refuses a stranger)
+            client = table.join(join.account, spectate=join.spectate)
+        except RefusedError as exc:
+            await self._reply(msg, wire.Refused(exc.refusal))
+            return
         self.sessions[join.sid] = RemoteSession(join.sid, name, client, self.clock())
         # the answer's snapshot and the first push at one moment (no await between): every
         # later change is pushed once, every earlier one is in the snapshot
@@ -613,7 +617,7 @@ class Node:
         elif op is wire.Op.POKE:
             client.poke()
         elif op is wire.Op.START:
-            refusal = client.start()
+            refusal = client.start(do.flag)
         elif op is wire.Op.CHAT:
             refusal = client.chat(do.text)
         elif op is wire.Op.STAKE:

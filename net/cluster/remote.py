@@ -26,6 +26,7 @@ from typing import Any, Protocol
 
 from engine.actions import Action
 from net.cluster import wire
+from net.runtime.shared_table import StartAsk
 from net.store.model import Account
 from tui.client import SharedTableClient, TableUpdate, UpdateCallback
 from tui.clock import SYSTEM_CLOCK, Clock
@@ -38,6 +39,10 @@ PING_SECONDS = 2.0  # a remote seat tells its owner it is there this often (no a
 POKE_SECONDS = 5.0  # and that its player pressed a key, at most this often (or at once if idle)
 CHAT_KEPT = 20
 MOVING = Refusal("moving")
+# the owner's refusals of a move sent without waiting that the player is told (in the chat's
+# place, as a seat in the owner's process returns them to its screen)
+TOLD = frozenset({"host_only", "not_private", "invite_usage", "watchers_usage", "bad_invite",
+                  "invites_full", "not_invited", "held", "chat_fast", "chat_busy"})
 NOT_YOUR_MOVE = Refusal("not_your_move")
 
 
@@ -94,6 +99,7 @@ class RemoteSeat:
         self.gone = False
         self.owner = owner  # the worker that answered the join
         self._poked = -POKE_SECONDS
+        self._ask = StartAsk()  # S with seats held for the invited
 
     # --- joining ------------------------------------------------------------------------------
     async def join(self, spectate: bool, timeout: float = 2.0) -> Refusal | None:
@@ -162,6 +168,9 @@ class RemoteSeat:
                 self._lost()
             elif item.refusal is not None:
                 log.info("seat %s: refused by the owner: %s", self.sid[:8], item.refusal)
+                if item.refusal.key in TOLD:  # said to the player, as a seat here says it
+                    for icb in list(self._info_callbacks):
+                        icb(ChatLine("", item.refusal.text(None)))
                 if self._update is not None:  # the screen is not left waiting for that move
                     for cb in list(self._callbacks):
                         cb(self._update)
@@ -309,9 +318,20 @@ class RemoteSeat:
             self._do(wire.Op.POKE)
 
     def start(self) -> Refusal | None:
+        """S. Seats held at a private table (as its latest info says) are asked about here,
+        as the owner's own seats do (:class:`~net.runtime.shared_table.StartAsk`); the
+        second S goes to the owner as confirmed."""
         if self.seat_index is None:
             return Refusal("seated_start")
-        self._do(wire.Op.START)
+        now = self._clock.now()
+        confirmed = self._ask.confirmed(now)
+        info = self._info
+        if (not confirmed and info is not None and info.private
+                and info.state is TableState.WAITING and info.held):
+            return self._ask.answered(Refusal.of("held", names=", ".join(info.absent_invited)),
+                                      now)
+        self._ask.answered(None, now)
+        self._do(wire.Op.START, flag=confirmed)
         return None
 
     def chat(self, text: str) -> Refusal | None:

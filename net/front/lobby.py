@@ -27,13 +27,15 @@ from net.commands import Command, CommandError, parse_command
 from net.front.remote_app import ServerSide, color_system
 from net.front.trends import LobbyLeaders, LobbyRatings, rating_title, reference_text
 from net.runtime.registry import QUARANTINE_MARK, Registry
+from net.runtime.shared_table import Privacy, parse_invites
 from net.sanitize import TABLE_NAME_RULE, clean_line, pad, table_name, valid_table_name
 from net.store.model import Account
 from tui import compat_textual
 from tui.new_table import NewTableForm
+from tui.refusal import Refusal
 from tui.room import options_text
 from tui.screens import close_screen
-from tui.table_info import TableState
+from tui.table_info import TableInfo, TableState
 
 
 class LobbyServer(Protocol):
@@ -43,6 +45,16 @@ class LobbyServer(Protocol):
     def registry(self) -> Registry: ...
 
 
+PRIVATE_MARK = "私"  # a private table's lock: wide on every terminal (never East Asian "A")
+INVITE_INPUT_MAX = 400  # characters typed in the form's invitations field
+PRIVATE_NOTES = {
+    "create-private": "Only you and those you invite may sit; /invite NAME in the table's chat "
+                      "adds more · 只有你和受邀玩家可以入座",
+    "create-invite": "Nicknames or key fingerprints (SHA256:...), separated by commas · "
+                     "受邀玩家的昵称或密钥指纹，用逗号分隔",
+    "create-watchers": "A private table: whether players not invited may watch · "
+                       "私人牌桌是否允许未受邀的人旁观",
+}
 BOT_NOTE = ("Computer player's level for this seat when nobody sits there: "
             f"{', '.join(LEVELS)} · 空位电脑的水平")
 
@@ -100,13 +112,33 @@ class CreateTableScreen(ModalScreen[Any]):
             with Horizontal(classes="row outer-row"):
                 yield Label("Table name 牌桌名")
                 yield Input(self.initial_name, id="create-name", max_length=24)
-            yield NewTableForm(self.initial_rules, extra_rows=self._level_rows,
+            yield NewTableForm(self.initial_rules, extra_rows=self._extra_rows,
                                rules_class="row rules-row",
-                               notes={f"bot-{i}": BOT_NOTE for i in range(4)})
+                               notes={**{f"bot-{i}": BOT_NOTE for i in range(4)},
+                                      **PRIVATE_NOTES})
             yield Static("", id="create-msg", markup=False)
             with Horizontal(id="create-buttons"):
                 yield Button("Create 创建", id="create-ok", variant="primary")
                 yield Button("Cancel 取消", id="create-cancel")
+
+    @classmethod
+    def _extra_rows(cls) -> list[Horizontal]:
+        return cls._level_rows() + cls._private_rows()
+
+    @staticmethod
+    def _private_rows() -> list[Horizontal]:
+        no_yes = [("no 否", "no"), ("yes 是", "yes")]
+        return [
+            Horizontal(Label("Private 私人牌桌"),
+                       Select(no_yes, value="no", allow_blank=False, id="create-private"),
+                       classes="row"),
+            Horizontal(Label("Invite 邀请 (nicknames, keys)"),
+                       Input("", id="create-invite", max_length=INVITE_INPUT_MAX),
+                       classes="row"),
+            Horizontal(Label("Strangers may watch 陌生人可旁观"),
+                       Select(no_yes, value="no", allow_blank=False, id="create-watchers"),
+                       classes="row"),
+        ]
 
     @staticmethod
     def _level_rows() -> list[Horizontal]:
@@ -140,7 +172,21 @@ class CreateTableScreen(ModalScreen[Any]):
         options = form.changed_options()  # OptionError with the ruleset's message
         levels = tuple(str(self.query_one(f"#bot-{i}", Select).value) for i in range(4))
         return Command("join", name, form.rules, tuple(sorted(options.items())),
-                       (levels[0], levels[1], levels[2], levels[3]))
+                       (levels[0], levels[1], levels[2], levels[3]),
+                       private=self._privacy())
+
+    def _privacy(self) -> Privacy | None:
+        """The private rows: None for a public table (an invitation makes it private);
+        CommandError for an invitation that is not a nickname or a key's fingerprint."""
+        try:
+            invited = parse_invites(self.query_one("#create-invite", Input).value)
+        except ValueError as exc:
+            raise CommandError(f"invite 邀请: {exc}") from None
+        private = self.query_one("#create-private", Select).value == "yes"
+        watchers = self.query_one("#create-watchers", Select).value == "yes"
+        if not (private or invited):
+            return None
+        return Privacy(invited, watchers)
 
     def action_create(self) -> None:
         try:
@@ -294,6 +340,8 @@ class LobbyApp(ServerSide, App[Any]):
                 t.append(f"      computer 电脑: {refs}\n")
             elif levels:
                 t.append(f"      computer 电脑: {reference_text(info.rules, levels)}\n")
+            if info.private:
+                t.append(f"      {self._private_line(info)}\n", style="bold")
             if info.stakes_possible and (info.stakes or not info.stakes_enabled):
                 on = "on 开" if info.stakes_enabled else "off 关"
                 t.append(f"      压鸽子 stakes {on}: {len(info.stakes)}/4\n")
@@ -303,6 +351,20 @@ class LobbyApp(ServerSide, App[Any]):
         self.ratings.refresh()  # what this drawing asked for, ready for the next one
         t.append(self.leaders.text())
         return t
+
+    def _private_line(self, info: TableInfo) -> str:
+        """A private table's lock (私, a wide character on every terminal) and whether this
+        player may sit there or watch."""
+        a = self.account
+        if a.id == info.host_id:
+            you = "your table, /invite NAME in its chat 你的牌桌"
+        elif info.admits(a.id, a.nickname, a.key_fingerprint):
+            you = "you are invited 你已受邀"
+        elif info.watchers:
+            you = "not invited: you may watch 未受邀，可旁观"
+        else:
+            you = "not invited 未受邀"
+        return f"{PRIVATE_MARK} private 私人牌桌, host 桌主 {info.host or '?'}: {you}"
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         words = clean_line(event.value).split()
@@ -341,6 +403,10 @@ def lobby_command(registry: Registry, account: Account, words: list[str],
                 args += ["--rules", word.lower()]
             elif eq and key == "bots":
                 args += ["--bots", value]
+            elif eq and key in ("invite", "watchers"):
+                args += [f"--{key}", value]
+            elif not eq and word.lower() == "private":
+                args.append("--private")
             elif eq:
                 args += ["--option", word]
             else:
@@ -350,7 +416,7 @@ def lobby_command(registry: Registry, account: Account, words: list[str],
         command: Command = parse_command(" ".join(shlex.quote(w) for w in words))
         if command.name == "join" and registry.exists(command.table):
             registry.check_join(command.table, command.rules, dict(command.options),
-                                command.bots)
+                                command.bots, command.private)
         elif command.name == "join":  # a new table: its name and the limits, said here
             # (the session creates it, with the connection's address)
             registry.check_create(command.table, creator=account)
@@ -360,6 +426,9 @@ def lobby_command(registry: Registry, account: Account, words: list[str],
         return str(exc), full_told
     if command.name == "watch" and not registry.exists(command.table):
         return f"no table {command.table} 没有这个牌桌", full_told
+    refusal = private_refusal(registry, account, command)
+    if refusal is not None:  # a private table: said here (its owner says it too)
+        return str(refusal), full_told
     table = registry.tables.get(command.table) if command.name == "join" else None
     if (table is not None and table.seat_of(account.id) is None
             and all(seat.name for seat in table.info().seats)):
@@ -369,3 +438,17 @@ def lobby_command(registry: Registry, account: Account, words: list[str],
                     f"table 已满座：再按回车旁观，或换一张牌桌"), command.table
         command = Command("watch", command.table, lang=command.lang)
     return command
+
+
+def private_refusal(registry: Registry, account: Account, command: Command) -> Refusal | None:
+    """Why ``account`` may not have what ``command`` asks of a private table, if so."""
+    info = registry.info(command.table)
+    a = account
+    if info is None or not info.private or info.admits(a.id, a.nickname, a.key_fingerprint):
+        return None
+    host = info.host or "?"
+    if command.name == "watch":
+        return None if info.watchers else Refusal.of("private_no_watch", name=info.name,
+                                                     host=host)
+    return Refusal.of("private_watch" if info.watchers else "private", name=info.name,
+                      host=host)

@@ -857,7 +857,8 @@ class MahjongServer:
         if command.name == "watch":
             return self.registry.find(command.table)
         return self.registry.get_or_create(command.table, command.rules, dict(command.options),
-                                           command.bots, creator=account, address=address)
+                                           command.bots, creator=account, address=address,
+                                           privacy=command.private)
 
     def stats_board(self) -> list[tuple[str, list[LeaderRow], dict[str, str]]]:
         """What ``stats`` reads from the store (:func:`stats_board`)."""
@@ -889,7 +890,7 @@ class MahjongServer:
         for info in infos:
             seated = sum(1 for s in info.seats if s.name)
             lines.append(f"  {pad(info.name, 16)} {info.rules:<9} {seated}/4 seated  "
-                         f"{info.state.value}")
+                         f"{info.state.value}" + ("  私 private" if info.private else ""))
         if self.node is not None:  # which worker answered (in a server of several)
             lines.append(f"\nServed by worker {self.node.name}.")
         return "\n".join(lines) + "\n"

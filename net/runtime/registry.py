@@ -14,7 +14,7 @@ from engine.bots import Player
 from engine.rulesets import DEFAULT_RULES, RULESETS, find_ruleset
 from net.limits import Limits, RateLimit, RateLimits, WindowCount
 from net.runtime.restore import restore_table
-from net.runtime.shared_table import SharedTable, TableConfig, basic_player
+from net.runtime.shared_table import Privacy, SharedTable, TableConfig, basic_player
 from net.sanitize import clean_line
 from net.store.base import Store
 from net.store.model import Account, CorruptRow, StorageError, TableRow
@@ -81,10 +81,17 @@ def _reason(exc: BaseException) -> str:
 
 
 def check_settings(info: TableInfo, rules: str | None, options: Mapping[str, Any] | None,
-                   bots: tuple[str, str, str, str] | None) -> None:
+                   bots: tuple[str, str, str, str] | None,
+                   privacy: Privacy | None = None) -> None:
     """Joining table ``info`` with settings of a new one: :class:`TableExists` where they
-    differ from its own (options are chosen when a table is created)."""
+    differ from its own (options are chosen when a table is created; a private table's host
+    changes whom it admits at the table, with /invite and /watchers)."""
     problems = []
+    if privacy is not None and not (
+            info.private and set(privacy.invited) <= set(info.invited)
+            and (not privacy.watchers or info.watchers)):
+        problems.append("other privacy (its host changes it at the table: /invite NAME, "
+                        "/watchers on|off)" if info.private else "no privacy (it is public)")
     if rules is not None and rules != info.rules:
         problems.append(f"rules {info.rules}")
     own = find_ruleset(info.rules, dict(info.options)).options if options else {}
@@ -255,7 +262,8 @@ class Registry:
                       options: Mapping[str, Any] | None = None,
                       bots: tuple[str, str, str, str] | None = None,
                       creator: Account | None = None,
-                      address: str | None = None) -> SharedTable:
+                      address: str | None = None,
+                      privacy: Privacy | None = None) -> SharedTable:
         """The table ``name``; created with ``rules``, ``options`` and computer ``bots``
         levels when new, by ``creator`` from ``address`` (within :meth:`check_create`'s
         limits: TableLimit, TableQuarantined; joining an existing table is never limited).
@@ -264,25 +272,33 @@ class Registry:
         :class:`~engine.rulesets.OptionError`, an unknown ruleset ValueError."""
         table = self.tables.get(name)
         if table is not None:
-            check_settings(table.info(), rules, options, bots)
+            check_settings(table.info(), rules, options, bots, privacy)
             return table
         self.check_create(name, creator, address)
-        table = self.new_table(name, rules, options, bots, creator)
+        table = self.new_table(name, rules, options, bots, creator, privacy)
         self.add(table, address)
         return table
 
     def new_table(self, name: str, rules: str | None = None,
                   options: Mapping[str, Any] | None = None,
                   bots: tuple[str, str, str, str] | None = None,
-                  creator: Account | None = None) -> SharedTable:
+                  creator: Account | None = None,
+                  privacy: Privacy | None = None) -> SharedTable:
         """A new table, checked (bad options: OptionError; an unknown ruleset: ValueError),
-        not yet in the registry nor stored (:meth:`add`)."""
+        not yet in the registry nor stored (:meth:`add`); private with ``privacy``, its host
+        ``creator``."""
         rules = rules or DEFAULT_RULES
         if rules not in RULESETS:
             raise ValueError(f"unknown ruleset {rules!r} (one of {', '.join(RULESETS)})")
         table = SharedTable(name, rules, options or {}, self.config, self.store,
                             self.player_factory, bots)
         table.creator = creator.id if creator is not None else None
+        table.host_name = creator.nickname if creator is not None else ""
+        if privacy is not None:
+            table.private = True
+            table.watchers = privacy.watchers
+            table.invited = [n for n in privacy.invited if creator is None
+                             or n not in (creator.nickname, creator.key_fingerprint)]
         return table
 
     def add(self, table: SharedTable, address: str | None = None) -> None:
@@ -302,7 +318,8 @@ class Registry:
         return infos
 
     def check_join(self, name: str, rules: str | None, options: Mapping[str, Any] | None,
-                   bots: tuple[str, str, str, str] | None) -> None:
+                   bots: tuple[str, str, str, str] | None,
+                   privacy: Privacy | None = None) -> None:
         """Joining the open table ``name`` with these settings: :class:`TableExists` where
         they differ from its own."""
         table = self.tables.get(name)
@@ -310,7 +327,14 @@ class Registry:
         if info is None and self.others is not None:
             info = self.others.infos().get(name)
         if info is not None:
-            check_settings(info, rules, options, bots)
+            check_settings(info, rules, options, bots, privacy)
+
+    def info(self, name: str) -> TableInfo | None:
+        """The open table ``name``'s info (here or at another worker), or None."""
+        table = self.tables.get(name)
+        if table is not None:
+            return table.info()
+        return self.others.infos().get(name) if self.others is not None else None
 
     def exists(self, name: str) -> bool:
         """A table ``name`` is open (here or at another worker)."""

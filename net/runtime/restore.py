@@ -37,6 +37,10 @@ def restore_table(row: TableRow, config: TableConfig, store: Store,
             table.seats[i].occupant = Occupant(s.account, s.name)
             table.seats[i].dropped_at = now  # the grace period starts at the restart
     table.creator = state.creator
+    table.host_name = state.host
+    table.private = state.private
+    table.invited = list(state.invited)
+    table.watchers = state.watchers
     table.game_no = state.game_no
     seed = state.game_seed
     started = state.hands_started

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import re
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -28,9 +29,9 @@ from engine.rating import reference as rating_reference
 from engine.record import dumps, hand_lines
 from engine.rulesets import OptionError, find_ruleset
 from engine.runner import COMPUTER, Pace, SeatState, TableRunner
-from net.limits import RateLimit
+from net.limits import MAX_INVITE_TEXT, MAX_INVITES, RateLimit
 from net.runtime.stakes import HandStakes, StakeBook
-from net.sanitize import clean_line
+from net.sanitize import NAME_MAX, clean_line, clean_name
 from net.store.base import Store
 from net.store.model import (
     Account,
@@ -42,7 +43,7 @@ from net.store.model import (
 )
 from tui.client import TableUpdate, UpdateCallback
 from tui.clock import SYSTEM_CLOCK, Clock, Timer
-from tui.refusal import Refusal
+from tui.refusal import Refusal, RefusedError
 from tui.table_info import (
     COMPUTER_NAME,
     ChatLine,
@@ -50,6 +51,8 @@ from tui.table_info import (
     SeatInfo,
     TableInfo,
     TableState,
+    invite_shown,
+    invites,
 )
 from tui.table_loop import TableLoop, table_update
 
@@ -74,6 +77,61 @@ def parse_levels(text: str) -> tuple[str, str, str, str]:
     return (parts[0], parts[1], parts[2], parts[3])
 
 
+FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")  # OpenSSH's, as `ssh-keygen -l` shows it
+
+
+def parse_invites(text: str) -> tuple[str, ...]:
+    """``bob,carol SHA256:…``: the nicknames and key fingerprints a private table invites
+    (commas or spaces between them; each once, in order). ValueError saying what is wrong: a
+    word that is neither a nickname nor a fingerprint, or more than ``MAX_INVITES``."""
+    if len(text) > MAX_INVITE_TEXT:
+        raise ValueError(f"an invitation list is at most {MAX_INVITE_TEXT} characters "
+                         f"邀请名单太长")
+    out: list[str] = []
+    for word in text.replace(",", " ").split():
+        if word[:7].upper() == "SHA256:":
+            word = "SHA256:" + word[7:]
+            if not FINGERPRINT.fullmatch(word):
+                raise ValueError(f"{clean_line(word, 60)!r} is not a key fingerprint (SHA256: "
+                                 f"and 43 characters, as ssh-keygen -l shows it) 不是密钥指纹")
+        elif len(word) > NAME_MAX or clean_name(word) != word:
+            raise ValueError(f"{clean_line(word, 30)!r} is not a nickname (at most {NAME_MAX} "
+                             f"characters, no spaces, quotes or brackets) 不是昵称")
+        if word not in out:
+            out.append(word)
+        if len(out) > MAX_INVITES:
+            raise ValueError(f"at most {MAX_INVITES} invited players 最多邀请{MAX_INVITES}人")
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Privacy:
+    """A private table's settings when it is created (``join NAME --private``): whom it
+    invites (nicknames, key fingerprints) and whether strangers may watch."""
+
+    invited: tuple[str, ...] = ()
+    watchers: bool = False
+
+
+START_CONFIRM_SECONDS = 30.0  # S again within this long starts without the invited absent
+
+
+@dataclass
+class StartAsk:
+    """One session's S at a private table with seats held: the first is answered with whom
+    they are held for, a second within :data:`START_CONFIRM_SECONDS` confirms."""
+
+    asked: float | None = None
+
+    def confirmed(self, now: float) -> bool:
+        asked = self.asked
+        return asked is not None and 0 <= now - asked <= START_CONFIRM_SECONDS
+
+    def answered(self, refusal: Refusal | None, now: float) -> Refusal | None:
+        self.asked = now if refusal is not None and refusal.key == "held" else None
+        return refusal
+
+
 @dataclass
 class Occupant:
     account_id: int
@@ -88,6 +146,7 @@ class Seat:
     allow_spectators: bool = True  # 压鸽子: spectators may back this seat
 
 
+HOST_COMMANDS = ("/invite", "/uninvite", "/watchers")  # a private table's host types them
 CHAT_KEPT = 20  # chat lines a table keeps for those who come later
 CHAT_TOO_FAST = Refusal("chat_fast")
 CHAT_TABLE_BUSY = Refusal("chat_busy")
@@ -160,6 +219,12 @@ class SharedTable:
         self.on_info: list[InfoCallback] = []  # the lobby listens here
         self.actions_applied = 0
         self.creator: int | None = None  # the account that created the table (its limit)
+        self.host_name = ""  # its nickname: the host of a private table
+        # a private table (私): only its host and the invited may sit, strangers watch only
+        # if ``watchers``; ``invited`` holds nicknames and key fingerprints (SHA256:…)
+        self.private = False
+        self.invited: list[str] = []
+        self.watchers = True
         # the registry's per-account chat rate: False when the account's line is one too many
         self.chat_gate: Callable[[int], bool] | None = None
         self.chat_rate: RateLimit | None = None  # the table's own chat rate, all senders
@@ -174,8 +239,30 @@ class SharedTable:
                 return i
         return None
 
+    def admits(self, account: Account) -> bool:
+        """Whether ``account`` may sit here: anyone at a public table; at a private one its
+        host, an invited player, or one who already sits."""
+        if not self.private or account.id == self.creator or self.seat_of(account.id) is not None:
+            return True
+        return invites(tuple(self.invited), account.nickname, account.key_fingerprint)
+
+    def check_admits(self, account: Account, spectate: bool) -> None:
+        """:class:`~tui.refusal.RefusedError` when ``account`` may not sit (or, a stranger,
+        watch) at this private table."""
+        if self.admits(account):
+            return
+        if not spectate:
+            raise RefusedError(Refusal.of(
+                "private_watch" if self.watchers else "private", name=self.name,
+                host=self.host_name or "?"))
+        if not self.watchers:
+            raise RefusedError(Refusal.of("private_no_watch", name=self.name,
+                                          host=self.host_name or "?"))
+
     def join(self, account: Account, spectate: bool = False) -> SeatClient:
-        """Reconnect ``account`` to its seat, else sit it in a free seat, else on the bench."""
+        """Reconnect ``account`` to its seat, else sit it in a free seat, else on the bench.
+        At a private table a stranger is refused (:meth:`check_admits`)."""
+        self.check_admits(account, spectate)
         index = self.seat_of(account.id)
         if index is None and not spectate:
             free = [i for i, s in enumerate(self.seats) if s.occupant is None]
@@ -185,6 +272,7 @@ class SharedTable:
                 self.runner.ready.add(index)
                 self.seats[index].allow_spectators = True  # each player's own setting
                 self.stakes.placed.pop(account.id, None)  # a seated player does not stake
+                self._name_invite(account)
                 self._save()
         client = SeatClient(self, index, account)
         if self._empty_timer is not None:
@@ -202,6 +290,18 @@ class SharedTable:
                 self.start()
         self._changed()
         return client
+
+    def _name_invite(self, account: Account) -> None:
+        """An invitation by key, once its player has sat down, names him by his nickname
+        (a key's account keeps its nickname for ever, and no other account gets it)."""
+        fp = account.key_fingerprint
+        if not self.private or fp is None or account.guest or fp not in self.invited:
+            return
+        i = self.invited.index(fp)
+        if account.nickname in self.invited:
+            del self.invited[i]
+        else:
+            self.invited[i] = account.nickname
 
     def leave(self, client: SeatClient) -> None:
         """A session ends (dropped or quit)."""
@@ -421,6 +521,26 @@ class SharedTable:
                                          self.stakes.results(game))
         self._changed()
 
+    def held_for(self) -> tuple[str, ...]:
+        """Before the first game of a private table: the invited players who have not come,
+        for whom the empty seats are held (none when no seat is empty)."""
+        if not self.private or self.game is not None:
+            return ()
+        info = self.info()
+        return info.absent_invited if info.held else ()
+
+    def start_by(self, index: int | None, confirmed: bool = False) -> Refusal | None:
+        """A seated player presses S. At a private table whose empty seats are held for
+        invited players who have not come, S says for whom (``held``) unless ``confirmed``
+        (the player's second S, :class:`StartAsk`): then computers play those seats, and an
+        invited player who comes later takes his over."""
+        if index is None:
+            return Refusal("seated_start")
+        held = self.held_for()
+        if held and not confirmed:
+            return Refusal.of("held", names=", ".join(held))
+        return self.start()
+
     def ask_new_game(self, index: int | None) -> Refusal | None:
         """A seated player asks for a new game after the last one: it starts when every
         present player has asked (or the game-over screen's time is up), as a hand does."""
@@ -549,6 +669,11 @@ class SharedTable:
             stakes=tuple((s.name, s.backs) for s in self.stakes.placed.values()),
             hand_stakes=tuple((s.name, s.backs) for s in self._current_stakes().stakes),
             bot_levels=self.bot_levels,
+            private=self.private,
+            host=self.host_name,
+            host_id=self.creator,
+            invited=tuple(self.invited),
+            watchers=self.watchers,
         )
 
     def _current_stakes(self) -> HandStakes:
@@ -581,7 +706,53 @@ class SharedTable:
             return CHAT_TOO_FAST
         if self.chat_rate is not None and not self.chat_rate.allow():
             return CHAT_TABLE_BUSY
+        words = line.split(maxsplit=1)
+        if words[0].lower() in HOST_COMMANDS:
+            return self.host_command(account, words[0].lower(),
+                                     words[1] if len(words) > 1 else "")
         self.chat(account.nickname, line)
+        return None
+
+    def host_command(self, account: Account, command: str, rest: str) -> Refusal | None:
+        """``/invite NAME…``, ``/uninvite NAME…``, ``/watchers on|off`` typed in the chat:
+        the host of a private table changes whom it admits; a line in the chat says so to
+        everyone. Anyone else, or at a public table: a refusal, said to the sender only."""
+        if not self.private:
+            return Refusal("not_private")
+        if account.id != self.creator:
+            return Refusal.of("host_only", host=self.host_name or "?")
+        if command == "/watchers":
+            flag = rest.strip().lower()
+            if flag not in ("on", "off", "yes", "no"):
+                return Refusal.of("watchers_usage", usage="/watchers on|off")
+            self.watchers = flag in ("on", "yes")
+            said = ("strangers may watch 允许旁观" if self.watchers else
+                    "strangers may not watch (who watches now stays) 不许旁观")
+        else:
+            try:
+                names = parse_invites(rest)
+            except ValueError as exc:
+                return Refusal.of("bad_invite", problem=str(exc))
+            if not names:
+                return Refusal.of("invite_usage", usage=f"{command} NAME")
+            if command == "/invite":
+                new = [n for n in names if n not in self.invited]
+                if len(self.invited) + len(new) > MAX_INVITES:
+                    return Refusal.of("invites_full", most=MAX_INVITES)
+                self.invited += new
+                shown = ", ".join(invite_shown(n) for n in names)
+                said = f"invited {shown} 已邀请 {shown}"
+            else:
+                gone = [n for n in names if n in self.invited]
+                if not gone:
+                    return Refusal.of("not_invited", names=", ".join(
+                        invite_shown(n) for n in names))
+                self.invited = [n for n in self.invited if n not in gone]
+                shown = ", ".join(invite_shown(n) for n in gone)
+                said = f"uninvited {shown} (who sits keeps the seat) 已取消邀请 {shown}"
+        self._save()
+        self._changed()
+        self.chat(account.nickname, said)
         return None
 
     def chat(self, who: str, text: str) -> None:
@@ -606,6 +777,10 @@ class SharedTable:
             hand_stakes=tuple((k, v.saved()) for k, v in self.stakes.fixed.items()),
             bot_levels=self.bot_levels,
             creator=self.creator,
+            host=self.host_name,
+            private=self.private,
+            invited=tuple(self.invited),
+            watchers=self.watchers,
         ))
 
     def _save(self) -> None:
@@ -630,6 +805,7 @@ class SeatClient:
         self._callbacks: list[UpdateCallback] = []
         self._info_callbacks: list[InfoCallback] = []
         self.closed = False
+        self._ask = StartAsk()
 
     @property
     def seat(self) -> int:
@@ -725,10 +901,14 @@ class SeatClient:
         for cb in list(self._info_callbacks):
             cb(info)
 
-    def start(self) -> Refusal | None:
-        if self.seat_index is None:
-            return Refusal("seated_start")
-        return self.table.start()
+    def start(self, confirmed: bool | None = None) -> Refusal | None:
+        """S: start now (computers in the empty seats). ``confirmed``: a remote session's
+        own answer to the held seats' question; None: this session's (:class:`StartAsk`)."""
+        if confirmed is not None:
+            return self.table.start_by(self.seat_index, confirmed)
+        now = self.clock.now()
+        refusal = self.table.start_by(self.seat_index, self._ask.confirmed(now))
+        return self._ask.answered(refusal, now)
 
     def chat(self, text: str) -> Refusal | None:
         """Say ``text`` to the table: None when sent, else why not (too many lines)."""

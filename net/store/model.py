@@ -53,7 +53,8 @@ def seated_accounts(state: str) -> list[int]:
         return []
 
 
-TABLE_STATE_VERSION = 1  # SavedTable.schema_version as written now (0: before it was named)
+TABLE_STATE_VERSION = 2  # SavedTable.schema_version as written now (0: before it was named)
+MAX_INVITED = 64  # invitations a saved private table may list (the server keeps 12)
 
 
 def _field(d: dict[str, Any], key: str, what: str) -> Any:
@@ -167,6 +168,10 @@ class SavedTable:
     hand_stakes: tuple[tuple[int, SavedHandStakes], ...] = ()  # (hand number, its stakes)
     bot_levels: tuple[str, ...] | None = None  # E S W N, or None: the server's default
     creator: int | None = None
+    host: str = ""  # the creator's nickname (a private table's host)
+    private: bool = False
+    invited: tuple[str, ...] = ()  # a private table's invitations: nicknames, fingerprints
+    watchers: bool = True  # strangers may watch a private table
     schema_version: int = TABLE_STATE_VERSION
 
     def to_json(self) -> dict[str, Any]:
@@ -180,6 +185,10 @@ class SavedTable:
             "hand_stakes": {str(k): v.to_json() for k, v in self.hand_stakes},
             "bot_levels": list(self.bot_levels) if self.bot_levels is not None else None,
             "creator": self.creator,
+            "host": self.host,
+            "private": self.private,
+            "invited": list(self.invited),
+            "watchers": self.watchers,
             "schema_version": self.schema_version,
         }
 
@@ -198,6 +207,9 @@ class SavedTable:
         levels = _field(d, "bot_levels", what)
         creator = _field(d, "creator", what)
         hand_stakes = _object(_field(d, "hand_stakes", what), f"{what}.hand_stakes")
+        invited = _list(_field(d, "invited", what), f"{what}.invited")
+        if len(invited) > MAX_INVITED:
+            raise CorruptRow(f"{what}.invited has {len(invited)} entries (at most {MAX_INVITED})")
         hands: list[tuple[int, SavedHandStakes]] = []
         for k, v in hand_stakes.items():
             if not (k.isascii() and k.isdigit()) or len(k) > 9:
@@ -218,6 +230,11 @@ class SavedTable:
                 _text(x, f"{what}.bot_levels[{i}]", 20)
                 for i, x in enumerate(_list(levels, f"{what}.bot_levels", 4))),
             creator=None if creator is None else whole(creator, f"{what}.creator"),
+            host=_text(_field(d, "host", what), f"{what}.host"),
+            private=_flag(_field(d, "private", what), f"{what}.private"),
+            invited=tuple(_text(x, f"{what}.invited[{i}]", 80)
+                          for i, x in enumerate(invited)),
+            watchers=_flag(_field(d, "watchers", what), f"{what}.watchers"),
         )
 
 
@@ -240,8 +257,15 @@ def _state_v0_to_v1(d: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _state_v1_to_v2(d: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 adds private tables: every table of before is public, its host unnamed."""
+    return {"host": "", "private": False, "invited": [], "watchers": True, **d,
+            "schema_version": 2}
+
+
 # _STATE_MIGRATIONS[v] turns a state of schema_version v into one of v + 1
-_STATE_MIGRATIONS: tuple[Callable[[dict[str, Any]], dict[str, Any]], ...] = (_state_v0_to_v1,)
+_STATE_MIGRATIONS: tuple[Callable[[dict[str, Any]], dict[str, Any]], ...] = (
+    _state_v0_to_v1, _state_v1_to_v2)
 assert len(_STATE_MIGRATIONS) == TABLE_STATE_VERSION
 
 
