@@ -64,7 +64,7 @@ from net.cluster.remote import (
 from net.commands import Command
 from net.runtime.registry import Registry, check_settings
 from net.runtime.shared_table import SeatClient, SharedTable
-from net.store.base import Store
+from net.store.base import Store, store_call
 from net.store.model import Account, TableRow
 from tui.refusal import Refusal, RefusedError
 from tui.table_info import SeatInfo, TableInfo, TableState
@@ -336,11 +336,7 @@ class Node:
         return True
 
     async def _db(self, call: Callable[..., T], *args: Any) -> T:
-        """A store call from the event loop: in a thread where it may wait on a database
-        server (PostgreSQL), at once where it is a local file's (SQLite)."""
-        if self.store.off_loop:
-            return await asyncio.to_thread(call, *args)
-        return call(*args)
+        return await store_call(self.store, call, *args)
 
     # --- owning ---------------------------------------------------------------------------------
     def _may_act(self, name: str) -> bool:
@@ -410,7 +406,13 @@ class Node:
                 return
             # the old owner can write no more: the row as it stays
             row = await self._db(self.store.load_table, name)
-            table = registry.restore(row) if row is not None else None
+            actions = None
+            if row is not None and row.fault is None and self.store.off_loop:
+                # read from the database server in a thread, not on the loop mid-replay (a
+                # row that cannot be read is read again by the replay, which quarantines)
+                with contextlib.suppress(Exception):
+                    actions = await self._db(self.store.actions, name, row.state.game_no)
+            table = registry.restore(row, actions) if row is not None else None
             if table is None:
                 return  # quarantined (logged); its key is left to go stale
             await self._own(table, revision, started)

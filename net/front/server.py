@@ -47,7 +47,7 @@ from net.limits import (
 from net.runtime.registry import Registry
 from net.runtime.shared_table import SharedTable, TableConfig
 from net.sanitize import clean_name, pad
-from net.store.base import Store
+from net.store.base import Store, store_call
 from net.store.model import Account, LeaderRow
 from tui import compat_textual
 from tui.client import SharedTableClient
@@ -109,6 +109,7 @@ class _Connection(asyncssh.SSHServer):
         self.username = ""
         self.fingerprint: str | None = None
         self.account: Account | None = None
+        self.logged_in = asyncio.Event()  # set once auth_completed has read the account
         self.failures = 0
         self.authenticated = False
         self.closed = False
@@ -248,12 +249,13 @@ class _Connection(asyncssh.SSHServer):
     def kbdint_auth_supported(self) -> bool:
         return self.server.config.allow_anonymous
 
-    def get_kbdint_challenge(self, username: str, lang: str,
-                             submethods: str) -> KbdIntChallenge:
+    async def get_kbdint_challenge(self, username: str, lang: str,
+                                   submethods: str) -> KbdIntChallenge:
         """No key: the name's passphrase, or (a new name) one to choose, or Enter for a
         guest (net/front/accounts.py)."""
         self.fingerprint = None
-        found = self.server.keyless.lookup(clean_name(username))
+        keyless = self.server.keyless
+        found = await store_call(self.server.store, keyless.lookup, clean_name(username))
         self._keyless = found
         self._offer = ""
         return self._challenge(found)
@@ -292,10 +294,10 @@ class _Connection(asyncssh.SSHServer):
             if not await keyless.verify(answer, found.stored):
                 self.log(logging.INFO, "wrong passphrase for %s", found.nickname)
                 return False
-            self.account = keyless.account(found)
+            self.account = await store_call(self.server.store, keyless.account, found)
             return True
         if not answer:  # a guest, this once
-            self.account = keyless.guest(found.nickname)
+            self.account = await store_call(self.server.store, keyless.guest, found.nickname)
             return True
         if len(answer) < self.limits.passphrase_min:
             return self._challenge(found, "Too short. ")
@@ -308,9 +310,11 @@ class _Connection(asyncssh.SSHServer):
             return self._challenge(found, "The two did not match. ")
         if found.state is NameState.UNCLAIMED and self.server.online.get(found.account_id or -1):
             return False  # its player is connected: the name is not handed over
-        account = keyless.protect(found, await keyless.hashed(answer))
+        account = await store_call(self.server.store, keyless.protect, found,
+                                   await keyless.hashed(answer))
         if account is None:  # taken meanwhile: start again with what the name is now
-            self._keyless = found = keyless.lookup(found.nickname)
+            self._keyless = found = await store_call(self.server.store, keyless.lookup,
+                                                     found.nickname)
             self._offer = ""
             return self._challenge(found, "That name was just taken. ")
         self.account = account
@@ -319,7 +323,13 @@ class _Connection(asyncssh.SSHServer):
     def password_auth_supported(self) -> bool:
         return False
 
-    def auth_completed(self) -> None:
+    async def auth_completed(self) -> None:
+        try:
+            await self._logging_in()
+        finally:  # the sessions waiting for the account go on (or end, if it is None)
+            self.logged_in.set()
+
+    async def _logging_in(self) -> None:
         self._leave_unauth()
         self.authenticated = True
         server = self.server
@@ -327,7 +337,12 @@ class _Connection(asyncssh.SSHServer):
         server.per_address[self.address] = count
         nickname = clean_name(self.username)
         if self.fingerprint is not None:
-            self.account = server.store.account_for_key(self.fingerprint, nickname)
+            # in a thread where the store waits on a database server (asyncssh awaits this)
+            account = await store_call(server.store, server.store.account_for_key,
+                                       self.fingerprint, nickname)
+            if self.closed:  # gone meanwhile: nothing was counted for its account
+                return
+            self.account = account
         elif self.account is None:  # keyboard-interactive always sets it; never a free pass
             self.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "not logged in")
             return
@@ -465,6 +480,17 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._text("This needs a terminal: ssh -t ... 需要终端：请加 -t\n\n" + HELP_TEXT,
                        status=1)
             return
+        if self.conn.account is None:  # its account is still being read (a database server)
+            self._task = asyncio.get_running_loop().create_task(self._when_logged_in(command))
+            return
+        self._start(command)
+
+    async def _when_logged_in(self, command: Command) -> None:
+        await self.conn.logged_in.wait()
+        if self.conn.account is not None and self.chan is not None and not self.ended:
+            self._start(command)
+
+    def _start(self, command: Command) -> None:
         account = self.conn.account
         assert account is not None
         held = self.server.account_sessions
@@ -587,7 +613,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         from_lobby = command.name == "lobby"
         notice = ""
         try:
-            if command.plain or self._settings(account, asked, lang).plain:
+            if command.plain or (await self._settings(account, asked, lang)).plain:
                 status = await self._run_plain(command, account, lang, asked)
                 return
             while True:
@@ -618,7 +644,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                     self._write_line(f"no table named {command.table} 没有这个牌桌")
                     status = 1
                     return
-                app = RemoteApp(client, self._settings(account, asked, lang),
+                app = RemoteApp(client, await self._settings(account, asked, lang),
                                 term=self.term or "xterm", colorterm=colorterm)
                 await self._run(app)
                 status = app.return_code or 0
@@ -678,7 +704,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         notice = ""
         try:
             while not plain.done.is_set():
-                settings = self._settings(account, asked, lang)
+                settings = await self._settings(account, asked, lang)
                 if command.name == "lobby":
                     chosen = await plain_lobby(plain, self.server, account, settings.lang,
                                                notice)
@@ -686,7 +712,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                         return 0
                     command = chosen
                     asked = command.lang or asked
-                    settings = self._settings(account, asked, lang)
+                    settings = await self._settings(account, asked, lang)
                 try:
                     client = await self.server.open_seat(command, account, self.conn.address)
                 except ValueError as exc:  # TableExists, OptionError, unknown ruleset
@@ -712,13 +738,14 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.plain = None
             self._write_line("")
 
-    def _settings(self, account: Account, asked: str | None,
+    async def _settings(self, account: Account, asked: str | None,
                   fallback: str | None) -> RemoteSettings:
         """The player's settings: those kept with its key, else the defaults. The language:
         ``asked`` for (--lang) if given, else the kept one, else ``fallback`` (the client's
         locale)."""
         store = self.server.store
-        kept = None if account.guest else store.load_settings(account.id)
+        kept = None if account.guest else await store_call(store, store.load_settings,
+                                                           account.id)
         settings = RemoteSettings.from_data(kept or {})
         if kept is not None and kept.get("lang") in ("en", "zh"):
             settings.kept_lang = settings.lang

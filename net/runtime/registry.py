@@ -5,7 +5,7 @@ and the chat rate per account over all tables."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -17,7 +17,7 @@ from net.runtime.restore import restore_table
 from net.runtime.shared_table import Privacy, SharedTable, TableConfig, basic_player
 from net.sanitize import clean_line
 from net.store.base import Store
-from net.store.model import Account, CorruptRow, StorageError, TableRow
+from net.store.model import Account, ActionRow, CorruptRow, StorageError, TableRow
 from tui.refusal import Refusal, RefusedError
 from tui.table_info import TableInfo
 
@@ -156,15 +156,17 @@ class Registry:
             self.restore(row)
         return LoadCounts(len(self.tables), len(self.quarantined))
 
-    def restore(self, row: TableRow) -> SharedTable | None:
+    def restore(self, row: TableRow,
+                actions: Iterable[ActionRow] | None = None) -> SharedTable | None:
         """Bring back one stored table (at a restart, or when this worker takes it over from
-        another): the table, adopted; or None, the table quarantined."""
+        another): the table, adopted; or None, the table quarantined. ``actions``: its
+        game's stored actions, read beforehand (else they are read from the store here)."""
         if row.fault is not None:
             self._quarantine(row, row.fault)
             return None
         assert self.store is not None
         try:
-            table = restore_table(row, self.config, self.store, self.player_factory)
+            table = restore_table(row, self.config, self.store, self.player_factory, actions)
         except Exception as exc:  # whatever a damaged row makes the replay raise
             log.debug("table %s: restore failed", row.name, exc_info=True)
             self._quarantine(row, _reason(exc))

@@ -3,7 +3,7 @@ replayed from the seed and the recorded actions."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from engine.actions import Action
 from engine.bots import Player
@@ -15,12 +15,14 @@ from net.store.model import ActionRow, CorruptRow, TableRow
 
 
 def restore_table(row: TableRow, config: TableConfig, store: Store,
-                  player_factory: Callable[[str], Player] = basic_player) -> SharedTable:
+                  player_factory: Callable[[str], Player] = basic_player,
+                  actions: Iterable[ActionRow] | None = None) -> SharedTable:
     """Rebuild a table from its row and its recorded actions: the game is replayed from
     its seed, so it resumes at its last applied action with all scores. Anything that
     does not replay exactly (an action missing, out of order, illegal, a hand left
     unfinished before the last) raises: the caller quarantines the table. Nothing is
-    written."""
+    written. ``actions``: the game's stored actions if the caller read them already (from a
+    thread, where the store is a database server's); else they are read here."""
     state = row.state
     levels = state.bot_levels
     table = SharedTable(row.name, row.rules, row.options, config, store, player_factory,
@@ -46,7 +48,8 @@ def restore_table(row: TableRow, config: TableConfig, store: Store,
     started = state.hands_started
     if seed is not None and started > 0:
         game = Game(table.ruleset, int(seed))
-        rows = store.iter_actions(row.name, table.game_no)  # one at a time: memory flat
+        rows = iter(actions) if actions is not None else \
+            store.iter_actions(row.name, table.game_no)  # one at a time: memory flat
         pending: ActionRow | None = next(rows, None)
         for hand_no in range(1, started + 1):
             hs = table.stakes.fixed.get(hand_no, HandStakes((), table.allowed_seats()))

@@ -5,12 +5,13 @@ the bookkeeping of fencing (which tables this process holds, under which token).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from net.store.model import (
     Account,
@@ -204,3 +205,15 @@ class StoreBase:
         """Wait until every write made before is committed; False if ``timeout`` passed
         first."""
         return True
+
+
+T = TypeVar("T")
+
+
+async def store_call(store: Store, call: Callable[..., T], *args: Any) -> T:
+    """A store call from the event loop: in a thread where the store may wait on a database
+    server (PostgreSQL: ``off_loop``), at once where it is a local file's (SQLite), so that
+    no read, claim or new account holds up every screen of the process."""
+    if store.off_loop:
+        return await asyncio.to_thread(call, *args)
+    return call(*args)

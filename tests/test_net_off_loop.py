@@ -1,0 +1,90 @@
+"""A store that waits on a database server (PostgreSQL: ``Store.off_loop``) is never called
+from the event loop on the paths a player's login and session take: a key's account, a
+keyless name's lookup and its guest account, the kept settings, the lobby's leaderboard. A
+slow database holds up that one login, not every screen of the process."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from net.front.server import MahjongServer
+from net.front.trends import LobbyLeaders
+from testkit.ssh import MakeServer, PtyClient, new_key
+from tests.support.waiting import until
+from tests.test_net import join
+
+WATCHED = ("account_for_key", "keyless_row", "free_nickname", "guest_account",
+           "load_settings", "rulesets_played", "leaderboard")
+
+
+def watch_store(server: MahjongServer, delay: float = 0.0) -> list[tuple[str, bool]]:
+    """Mark the server's store as a database server's and record, for each watched call,
+    whether it ran on the event loop's thread (each waits ``delay`` seconds)."""
+    store = server.store
+    calls: list[tuple[str, bool]] = []
+    store.off_loop = True  # type: ignore[misc]
+
+    def wrapped(name: str, call: Callable[..., Any]) -> Callable[..., Any]:
+        def run(*args: Any, **kw: Any) -> Any:
+            calls.append((name, threading.current_thread() is threading.main_thread()))
+            if delay:
+                time.sleep(delay)
+            return call(*args, **kw)
+        return run
+
+    for name in WATCHED:
+        setattr(store, name, wrapped(name, getattr(store, name)))
+    return calls
+
+
+async def test_a_keys_login_and_its_lobby_read_the_store_off_the_loop(
+        make_server: MakeServer) -> None:
+    server = await make_server()
+    calls = watch_store(server, delay=0.3)
+    ticks = 0
+    stop = False
+
+    async def tick() -> None:  # the loop keeps turning while the account is read
+        nonlocal ticks
+        while not stop:
+            ticks += 1
+            await asyncio.sleep(0.02)
+
+    ticker = asyncio.get_running_loop().create_task(tick())
+    started = ticks
+    c = await join(server, "ann", new_key(), "lobby")
+    await c.wait_for("welcome ann", timeout=10)
+    stop = True
+    await ticker
+    names = {name for name, _ in calls}
+    assert {"account_for_key", "load_settings"} <= names
+    assert [name for name, on_loop in calls if on_loop] == []
+    assert ticks - started >= 10  # 0.3 s reads each: the loop ran all along
+    await c.close()
+
+
+async def test_a_keyless_guest_reads_the_store_off_the_loop(make_server: MakeServer) -> None:
+    server = await make_server(allow_anonymous=True)
+    calls = watch_store(server)
+    c = PtyClient()
+    await c.connect(server.port, "wes", None, command="lobby")
+    await c.wait_for("welcome wes", timeout=10)
+    names = {name for name, _ in calls}
+    assert {"keyless_row", "guest_account"} <= names
+    assert [name for name, on_loop in calls if on_loop] == []
+    await c.close()
+
+
+async def test_the_lobby_leaderboard_of_a_database_server_is_read_in_a_thread(
+        make_server: MakeServer) -> None:
+    server = await make_server()
+    calls = watch_store(server)
+    board = LobbyLeaders(server.store)
+    board.text()
+    await until(lambda: any(name == "leaderboard" or name == "rulesets_played"
+                            for name, _ in calls), 5.0, "the board read")
+    assert [name for name, on_loop in calls if on_loop] == []
