@@ -33,6 +33,10 @@ mahjong-ssh: Chinese regional mahjong (宜春 Yichun, 上饶 Shangrao, 个旧 Ge
   ssh -t -p PORT HOST lobby --lang zh     --lang zh|en also after join NAME / watch NAME: the
                                           table's language 语言 (default: Chinese when your
                                           ssh sends a zh_* LANG, as SendEnv LANG LC_* does)
+  ssh -p PORT HOST bot join NAME [--rules R] [--option KEY=VALUE ...] [--bots L]
+                                          a program on your side plays the seat over the
+                                          bot protocol (JSON lines on stdin/stdout, see
+                                          docs/bot-protocol.md) 程序入座
   ssh -p PORT HOST stats                  the leaderboard 排行榜
   ssh -p PORT HOST help                   this text 帮助
 
@@ -50,6 +54,7 @@ class Command:
     options: tuple[tuple[str, Any], ...] = ()  # table options for a new table
     bots: tuple[str, str, str, str] | None = None  # computer levels per seat E,S,W,N
     lang: str | None = None  # --lang: the table's language (None: from the client's locale)
+    bot: bool = False  # ``bot join``: a program plays the seat over the bot protocol
 
 
 class CommandError(ValueError):
@@ -61,7 +66,7 @@ class CommandError(ValueError):
         self.shown = shown
 
 
-COMMANDS = ("join", "watch", "lobby", "stats", "help")
+COMMANDS = ("join", "watch", "lobby", "stats", "help", "bot")
 # file-transfer and repository clients speak a protocol on the channel: text would only
 # confuse them, so their requests are refused outright
 PROTOCOL_COMMANDS = frozenset({"scp", "sftp", "sftp-server", "internal-sftp", "rsync",
@@ -147,6 +152,16 @@ def parse_command(text: str | None) -> Command:
         if flag not in ("--lang", "-l") or (not eq and len(args) != 2) or (eq and len(args) != 1):
             raise CommandError("usage: lobby [--lang zh|en] 用法", shown=True)
         return Command("lobby", lang=lang_value(value if eq else args[1]))
+    if head == "bot":
+        if not rest or rest[0] != "join":
+            raise CommandError(f"usage: bot {JOIN_USAGE.replace(' [--lang zh|en]', '')} "
+                               f"(a program plays the seat: docs/bot-protocol.md) 用法",
+                               shown=True)
+        inner = parse_command(shlex.join(rest))
+        if inner.lang is not None:
+            raise CommandError("bot join takes no --lang (the protocol is JSON) 机器人不需要语言",
+                               shown=True)
+        return Command("bot", inner.table, inner.rules, inner.options, inner.bots, bot=True)
     if head not in ("join", "watch"):
         raise unknown_command(head)
     if not rest:

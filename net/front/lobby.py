@@ -236,7 +236,7 @@ class LobbyApp(ServerSide, App[Any]):
         infos.sort(key=lambda info: _STATE_ORDER[info.state])
         for info in infos:
             seats = " ".join(
-                f"{'ESWN'[i]}:{s.name or '-'}"
+                f"{'ESWN'[i]}:{s.name or '-'}" + ("[bot]" if s.bot else "")
                 + ("(idle)" if s.idle else "" if s.connected or not s.name else "(away)")
                 for i, s in enumerate(info.seats))
             t.append(f"  {pad(info.name, 16)}", style="bold")

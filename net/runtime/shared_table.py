@@ -70,6 +70,7 @@ def parse_levels(text: str) -> tuple[str, str, str, str]:
 class Occupant:
     account_id: int
     name: str
+    bot: bool = False  # a program plays the seat over the bot protocol (``bot join``)
 
 
 @dataclass
@@ -166,18 +167,24 @@ class SharedTable:
                 return i
         return None
 
-    def join(self, account: Account, spectate: bool = False) -> SeatClient:
-        """Reconnect ``account`` to its seat, else sit it in a free seat, else on the bench."""
+    def join(self, account: Account, spectate: bool = False, bot: bool = False) -> SeatClient:
+        """Reconnect ``account`` to its seat, else sit it in a free seat, else on the bench.
+        ``bot``: a program plays the seat (``bot join``), marked so in the lobby, the names
+        and the results; the seat's latest session says whether it is one."""
         index = self.seat_of(account.id)
         if index is None and not spectate:
             free = [i for i, s in enumerate(self.seats) if s.occupant is None]
             if free:
                 index = free[0]
-                self.seats[index].occupant = Occupant(account.id, account.nickname)
+                self.seats[index].occupant = Occupant(account.id, account.nickname, bot)
                 self.runner.ready.add(index)
                 self.seats[index].allow_spectators = True  # each player's own setting
                 self.stakes.placed.pop(account.id, None)  # a seated player does not stake
                 self._save()
+        elif index is not None and not spectate:
+            occupant = self.seats[index].occupant
+            if occupant is not None:
+                occupant.bot = bot
         client = SeatClient(self, index, account)
         if self._empty_timer is not None:
             self._empty_timer.cancel()
@@ -464,6 +471,8 @@ class SharedTable:
         for i, seat in enumerate(self.seats):
             if seat.occupant is None:
                 out.append(COMPUTER_NAME)
+            elif seat.occupant.bot and seat.clients:
+                out.append(f"{seat.occupant.name} [bot]")
             elif self.game is not None and self.idle(i) and seat.clients:
                 out.append(f"{seat.occupant.name} (idle)")
             elif self.game is not None and self.is_bot(i, now):
@@ -518,7 +527,8 @@ class SharedTable:
         seats = tuple(
             SeatInfo(s.occupant.name if s.occupant else "", s.occupant is not None,
                      bool(s.clients) or (s.occupant is not None and not self.is_bot(i, now)),
-                     self.idle(i) and bool(s.clients))
+                     self.idle(i) and bool(s.clients),
+                     s.occupant is not None and s.occupant.bot)
             for i, s in enumerate(self.seats)
         )
         game = self.game
