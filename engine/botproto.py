@@ -243,8 +243,10 @@ class BotSeat:
             if asked != self._asked or self.pending is None:
                 self._asked = asked
                 out.append(self.request(view, seconds))
-        elif not view.my_move:
+        elif self.pending is not None:  # the move went (a claim window closed without it)
+            out.append({"type": "cancel", "request": self.pending.number})
             self.pending = None
+            self._asked = None
         return out
 
     @staticmethod
