@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from net.front.server import MahjongServer
@@ -49,6 +50,11 @@ async def test_a_bot_plays_a_whole_game(server: MahjongServer) -> None:
                 "hand_end", "game_end"} <= kinds
         assert not [line for line in bot.lines if line["type"] == "error"]
         assert table.names()[0] == "robo [bot]"
+        # the result is stored as a program's, and the leaderboard says so
+        board = [(r.nickname, r.games, r.bot_games) for r in server.store.leaderboard()]
+        assert board == [("robo", 1, 1)]
+        stats = await run_command(server.port, "ann", "stats")
+        assert "robo [bot]" in str(stats.stdout)
     finally:
         await bot.close()
     await until(lambda: not table.seats[0].clients, 5.0, "the bot's seat to empty")
@@ -92,6 +98,11 @@ async def test_garbage_never_hurts_the_table(server: MahjongServer) -> None:
                 break
         else:
             raise AssertionError("no too_fast")
+        await asyncio.sleep(2.5)  # the rate's bucket fills again
+        told = [line for line in bot.lines if line.get("code") == "too_fast"]
+        assert len(told) == 1  # once a burst
+        asked = [line for line in bot.lines if line["type"] == "request"][-1]
+        bot.send({"request": asked["request"], "choice": _choice(asked)})  # if still waiting
         end = await _play_to_the_end(bot)
         assert sum(end["scores"]) == 0
     finally:

@@ -151,6 +151,16 @@ def test_hands_results_stakes_and_the_leaderboard(any_store: Store) -> None:
     assert any_store.rulesets_played() == ["gejiu", "yichun"]
 
 
+def test_a_result_played_by_a_program_is_marked(any_store: Store) -> None:
+    ann = any_store.account_for_key("SHA256:ann", "ann")
+    robo = any_store.account_for_key("SHA256:robo", "robo")
+    any_store.finish_game("t", 1, "gejiu", [(ann.id, 0, 5, 1, 4), (robo.id, 1, -5, 0, 4)],
+                          bots=[1])
+    any_store.finish_game("t", 2, "gejiu", [(robo.id, 1, 7, 1, 4)])
+    board = [(r.nickname, r.games, r.bot_games) for r in flushed(any_store).leaderboard()]
+    assert board == [("ann", 1, 0), ("robo", 2, 1)]
+
+
 # --- fencing ----------------------------------------------------------------------------------
 def test_a_higher_claim_fences_the_lower_holder(two_stores: tuple[Store, Store],
                                                 caplog: pytest.LogCaptureFixture) -> None:

@@ -55,6 +55,7 @@ class BotSession:
         self._game_over_sent: int | None = None
         self.refused = 0
         self.answered = 0
+        self._too_fast = False  # the last line was over the rate (and the program told)
         self.closed = False
 
     # --- the table's side ---------------------------------------------------------------
@@ -134,10 +135,14 @@ class BotSession:
 
     def _line(self, line: bytes) -> None:
         if not self.rate.allow():
-            self._refuse(AnswerError("too_fast", f"at most "
-                                     f"{self.limits.bot_lines_per_second} lines a second"),
-                         play=False)
+            self.refused += 1
+            if not self._too_fast:  # told once a burst, not once a line
+                self._too_fast = True
+                self._refuse(AnswerError(
+                    "too_fast", f"at most {self.limits.bot_lines_per_second} lines a second: "
+                    f"lines are dropped unread until the rate is kept"), play=False)
             return
+        self._too_fast = False
         command = _command(line)
         if command is not None:
             self._command(command)

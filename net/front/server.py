@@ -877,7 +877,8 @@ class MahjongServer:
             recent = trends(self.store, rules, [r.nickname for r in leaders])
             for i, r in enumerate(leaders, 1):
                 per = f"{r.score / r.hands:+.2f}" if r.hands else "-"
-                lines.append(f"{i:>3}  {pad(r.nickname, 16)} {r.games:>5} {r.hands:>5} "
+                name = f"{r.nickname} [bot]" if r.bot_games else r.nickname
+                lines.append(f"{i:>3}  {pad(name, 16)} {r.games:>5} {r.hands:>5} "
                              f"{r.wins:>5} {r.score:>+7} {per:>7}  {recent[r.nickname]}".rstrip())
         infos = self.registry.listing()
         lines += ["", f"Tables 牌桌: {len(infos)}"]

@@ -411,7 +411,9 @@ class SharedTable:
                     wins = sum(1 for h in game.history if i in h.winners)
                     rows.append((seat.occupant.account_id, i, game.scores[i], wins,
                                  len(game.history)))
-                self.store.finish_game(self.name, self.game_no, self.rules, rows)
+                bots = [i for i, seat in enumerate(self.seats)
+                        if seat.occupant is not None and seat.occupant.bot]
+                self.store.finish_game(self.name, self.game_no, self.rules, rows, bots)
                 self.store.finish_stakes(self.name, self.game_no, self.rules,
                                          self.stakes.results(game))
         self._changed()

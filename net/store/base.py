@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -63,7 +63,8 @@ class Store(Protocol):
     def finish_hand(self, table: str, game_no: int, hand_no: int, record: str) -> None: ...
     def hand_records(self, table: str) -> list[str]: ...
     def finish_game(self, table: str, game_no: int, rules: str,
-                    rows: list[tuple[int, int, int, int, int]]) -> None: ...
+                    rows: list[tuple[int, int, int, int, int]],
+                    bots: Collection[int] = ()) -> None: ...
     def finish_stakes(self, table: str, game_no: int, rules: str,
                       rows: list[tuple[int, int, int]]) -> None: ...
 

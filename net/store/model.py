@@ -270,6 +270,7 @@ class LeaderRow:
     hands: int
     wins: int
     score: int
+    bot_games: int = 0  # of ``games``, those a program played (``bot join``)
 
 
 class StorageError(Exception):

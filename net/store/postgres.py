@@ -33,7 +33,7 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
@@ -68,7 +68,7 @@ from net.store.sqlite import EXPECTED_COLUMNS  # the same tables and columns as 
 
 log = logging.getLogger("net.store")
 
-PG_STORE_VERSION = 1
+PG_STORE_VERSION = 2  # 2: results.bot
 QUEUE_LIMIT = 100_000  # writes kept while the database cannot be reached
 BATCH = 500  # writes committed in one transaction at most
 CONNECT_SECONDS = 5  # connect_timeout
@@ -127,8 +127,11 @@ CREATE TABLE IF NOT EXISTS results (
     hands INTEGER NOT NULL,
     rules TEXT NOT NULL,
     finished DOUBLE PRECISION NOT NULL,
+    bot INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (table_name, game_no, seat)
 );
+-- version 2: whether a program played a result's seat (bot join); 0 for earlier games
+ALTER TABLE results ADD COLUMN IF NOT EXISTS bot INTEGER NOT NULL DEFAULT 0;
 CREATE TABLE IF NOT EXISTS settings (
     account_id BIGINT PRIMARY KEY,
     data TEXT NOT NULL,
@@ -617,20 +620,23 @@ class PgStore(StoreBase):
         return [r[0] for r in rows if isinstance(r[0], str)]
 
     def finish_game(self, table: str, game_no: int, rules: str,
-                    rows: list[tuple[int, int, int, int, int]]) -> None:
-        """``rows``: (account_id, seat, score, wins, hands) for each human seat."""
+                    rows: list[tuple[int, int, int, int, int]],
+                    bots: Collection[int] = ()) -> None:
+        """``rows``: (account_id, seat, score, wins, hands) for each human seat; ``bots``:
+        the seats a program played (``bot join``)."""
         if not rows:
             return
         now = time.time()
         self._enqueue(
             f"save the results of table {table}",
             [("INSERT INTO results (table_name, game_no, account_id, seat, score, wins, hands, "
-              "rules, finished) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) "
+              "rules, finished, bot) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
               "ON CONFLICT (table_name, game_no, seat) DO UPDATE SET "
               "account_id = EXCLUDED.account_id, score = EXCLUDED.score, "
               "wins = EXCLUDED.wins, hands = EXCLUDED.hands, rules = EXCLUDED.rules, "
-              "finished = EXCLUDED.finished",
-              [(table, game_no, a, s, sc, w, h, rules, now) for a, s, sc, w, h in rows], True)],
+              "finished = EXCLUDED.finished, bot = EXCLUDED.bot",
+              [(table, game_no, a, s, sc, w, h, rules, now, int(s in bots))
+               for a, s, sc, w, h in rows], True)],
             table)
 
     def finish_stakes(self, table: str, game_no: int, rules: str,
@@ -873,17 +879,18 @@ class PgStore(StoreBase):
         try:
             rows = self._rows(
                 "SELECT left(a.nickname, %s), COUNT(*), SUM(r.hands), SUM(r.wins), "
-                "SUM(r.score) "
-                f"FROM (SELECT account_id, hands, wins, score FROM results {where} "
-                f"      UNION ALL SELECT account_id, hands, 0, score FROM stake_results {where}"
+                "SUM(r.score), SUM(r.bot) "
+                f"FROM (SELECT account_id, hands, wins, score, bot FROM results {where} "
+                f"      UNION ALL SELECT account_id, hands, 0, score, 0 FROM stake_results "
+                f"{where}"
                 ") r JOIN accounts a ON a.id = r.account_id "
                 "GROUP BY a.id, a.nickname ORDER BY SUM(r.score) DESC, SUM(r.wins) DESC, "
                 'a.nickname COLLATE "C" LIMIT %s', (MAX_NAME, *params, *params, limit))
         except psycopg.Error as exc:
             self._failed(exc, "read the leaderboard")
             return []
-        return [LeaderRow(str(n), int(g), sum_number(h), sum_number(w), sum_number(s))
-                for n, g, h, w, s in rows]
+        return [LeaderRow(str(n), int(g), sum_number(h), sum_number(w), sum_number(s),
+                          sum_number(b)) for n, g, h, w, s, b in rows]
 
     def recent_scores(self, rules: str, nicknames: Sequence[str],
                       games: int) -> dict[str, list[int]]:
