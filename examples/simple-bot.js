@@ -7,10 +7,15 @@
 // It keeps no state: every request carries the whole state of the seat.
 //
 //   mahjong-ssh arena --rules gejiu --seat "node examples/simple-bot.js" --deals 5 --duplicate
-//   ssh -p 2222 HOST bot join t1   (with this program on the other end; see the doc)
+//   ssh -p 2222 HOST bot join t1   with this program (node examples/simple-bot.js --start
+//                                  --one-game)
+//                                  on the other end of the channel: docs/bot-protocol.md
 "use strict";
 
 const readline = require("readline");
+
+const START = process.argv.includes("--start"); // bot join: start the table's game if it waits
+const ONE_GAME = process.argv.includes("--one-game"); // bot join: leave after one game
 
 const SUITS = "mps"; // 万 筒 条
 
@@ -78,8 +83,13 @@ rl.on("line", (line) => {
     process.stderr.write(`simple-bot: not JSON: ${line.slice(0, 80)}\n`);
     return;
   }
-  if (msg.type === "request") {
+  if (msg.type === "hello" && START && msg.state === "waiting") {
+    // bot join on a table nobody has started: start it (computer players in the empty seats)
+    process.stdout.write(JSON.stringify({ command: "start" }) + "\n");
+  } else if (msg.type === "request") {
     process.stdout.write(JSON.stringify({ request: msg.request, choice: choose(msg) }) + "\n");
+  } else if (msg.type === "game_end" && ONE_GAME) {
+    process.exit(0); // one game, then the session ends
   } else if (msg.type === "error") {
     process.stderr.write(`simple-bot: the table refused an answer: ${msg.message}\n`);
   }

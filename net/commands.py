@@ -153,7 +153,7 @@ def parse_command(text: str | None) -> Command:
             raise CommandError("usage: lobby [--lang zh|en] 用法", shown=True)
         return Command("lobby", lang=lang_value(value if eq else args[1]))
     if head == "bot":
-        if not rest or rest[0] != "join":
+        if len(rest) < 2 or rest[0] != "join":
             raise CommandError(f"usage: bot {JOIN_USAGE.replace(' [--lang zh|en]', '')} "
                                f"(a program plays the seat: docs/bot-protocol.md) 用法",
                                shown=True)

@@ -4,11 +4,20 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+import logging
+import shutil
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from net.front.server import MahjongServer
 from testkit.ssh import BotClient, MakeServer, new_key, run_command
 from tests.support.waiting import until
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _choice(request: dict[str, Any]) -> int:
@@ -129,3 +138,75 @@ async def test_bot_join_refusals(make_server: MakeServer) -> None:
     assert await extra.exit_status() == 1
     for b in [*bots, extra]:
         await b.close()
+
+
+async def test_a_program_that_closes_its_output_at_once(
+        server: MahjongServer, caplog: pytest.LogCaptureFixture) -> None:
+    """``printf 'junk\\n' | ssh HOST bot join t4``: the session ends cleanly, nothing crashes
+    (OpenSSH sends the input and its end at once, before the seat is found)."""
+    open_seat = server.open_seat
+
+    async def slow_open_seat(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.3)
+        return await open_seat(*args, **kwargs)
+
+    server.open_seat = slow_open_seat  # type: ignore[method-assign]
+    for _ in range(3):
+        bot = BotClient()
+        await bot.connect(server.port, "quick", "bot join t4", new_key())
+        assert bot.process is not None
+        bot.send(b"junk\n")
+        bot.process.stdin.write_eof()
+        assert await bot.exit_status() == 0
+        await bot.close()
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    r = await run_command(server.port, "ann", "stats")  # the server serves on
+    assert r.exit_status == 0
+
+
+@pytest.mark.skipif(shutil.which("node") is None,
+                    reason="node (Node.js) is not installed: the example bot is a Node script")
+async def test_the_example_bot_plays_over_ssh(server: MahjongServer) -> None:
+    """``ssh HOST bot join t5`` with examples/simple-bot.js on the other end of the channel
+    (as ``coproc`` or ``socat`` wire it): it starts the table, plays a game, and leaves."""
+    bot = BotClient()
+    await bot.connect(server.port, "nodebot", "bot join t5 --rules yichun "
+                      "--option hands_per_game=1", new_key())
+    assert bot.process is not None
+    node = await asyncio.create_subprocess_exec(
+        "node", str(ROOT / "examples" / "simple-bot.js"), "--start", "--one-game",
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+    assert node.stdin is not None and node.stdout is not None
+    seen: list[str] = []
+
+    async def table_to_bot() -> None:
+        assert bot.process is not None and node.stdin is not None
+        while raw := await bot.process.stdout.readline():
+            seen.append(json.loads(raw)["type"])
+            node.stdin.write(raw)
+            with contextlib.suppress(ConnectionError):
+                await node.stdin.drain()
+        node.stdin.close()
+
+    async def bot_to_table() -> None:
+        assert bot.process is not None and node.stdout is not None
+        while raw := await node.stdout.readline():
+            bot.process.stdin.write(raw)
+        bot.process.stdin.write_eof()
+
+    pumps = [asyncio.ensure_future(table_to_bot()), asyncio.ensure_future(bot_to_table())]
+    try:
+        assert await asyncio.wait_for(node.wait(), 60) == 0
+        await asyncio.wait_for(pumps[1], 10)
+        assert await bot.exit_status() == 0
+    finally:
+        for pump in pumps:
+            pump.cancel()
+        if node.returncode is None:
+            node.kill()
+            await node.wait()
+        await bot.close()
+    assert seen[0] == "hello" and "game_end" in seen and "error" not in seen
+    assert seen.count("request") > 5
+    board = [(r.nickname, r.bot_games) for r in server.store.leaderboard()]
+    assert board == [("nodebot", 1)]

@@ -672,10 +672,18 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 status = 1
                 return
             chan = self.chan
-            if chan is None or self.ended:
-                return
+            if chan is None or self.ended or self._bot_done.is_set():
+                return  # the program closed its output (or left) while the seat was found
             self.conn.log(logging.INFO, "bot %s sits at %s", account.nickname, command.table)
-            bot = BotSession(client, chan.write, self.server.limits,
+
+            def write(data: bytes) -> None:
+                try:
+                    chan.write(data)
+                except (BrokenPipeError, OSError):  # the channel is closing
+                    if self._bot_done is not None:
+                        self._bot_done.set()
+
+            bot = BotSession(client, write, self.server.limits,
                              note=lambda level, text: self.conn.log(level, "%s", text),
                              unread=chan.get_write_buffer_size,
                              close=lambda why: self._bot_done.set() if self._bot_done else None)
@@ -710,9 +718,10 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def _bot_error(self, code: str, message: str) -> None:
         if self.chan is not None:
-            self.chan.write(json.dumps({"type": "error", "request": None, "code": code,
-                                        "message": message}, ensure_ascii=False
-                                       ).encode("utf-8") + b"\n")
+            with contextlib.suppress(BrokenPipeError, OSError):
+                    self.chan.write(json.dumps({"type": "error", "request": None, "code": code,
+                                            "message": message}, ensure_ascii=False
+                                           ).encode("utf-8") + b"\n")
 
     def _settings(self, account: Account, asked: str | None,
                   fallback: str | None) -> RemoteSettings:
