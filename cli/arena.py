@@ -35,7 +35,7 @@ from typing import IO, Any
 from cli.args import table_options
 from cli.simulate import print_report
 from engine.actions import Action
-from engine.botproto import MAX_ANSWER_BYTES, AnswerError, BotSeat, dumps
+from engine.botproto import MAX_ANSWER_BYTES, AnswerError, BotSeat, command_of, dumps
 from engine.bots import Player, make_player
 from engine.rulesets import OptionError, find_ruleset
 from engine.simulate import ROTATIONS, SimulationViolation, plan, play_chunk
@@ -189,6 +189,9 @@ class Program:
                 if isinstance(item, AnswerError):
                     raise item
                 assert isinstance(item, bytes)
+                if command_of(item) is not None:  # a server's command: nothing to do here
+                    self.stats.dropped += 1
+                    continue
                 action = self.bot.decode(item)
             except AnswerError as exc:
                 if exc.code in ("stale", "no_request"):
@@ -294,7 +297,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         st = p.stats
         print(f"    {p.label}: {p.command}")
         print(f"      decisions {st.decisions}, answered {st.answered}, timeouts {st.timeouts}, "
-              f"refused answers {st.refused}, stale answers dropped {st.dropped}"
+              f"refused answers {st.refused}, dropped lines {st.dropped} (stale answers, commands)"
               + (f"; {st.exited}" if st.exited else ""))
     return 1 if died else 0
 

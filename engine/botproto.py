@@ -350,6 +350,24 @@ def _new_events(seen: Sequence[Event], events: Sequence[Event]) -> list[Event]:
     return list(events)
 
 
+COMMANDS: Final = ("start", "new_game")  # a server's commands besides answers
+
+
+def command_of(line: bytes | str) -> str | None:
+    """``{"command": "start"}`` or ``{"command": "new_game"}`` (not an answer) → the command's
+    name; None for any other line."""
+    raw = line.encode("utf-8", "replace") if isinstance(line, str) else bytes(line)
+    if b'"command"' not in raw or len(raw) > MAX_ANSWER_BYTES:
+        return None
+    try:
+        obj = json.loads(raw)
+    except ValueError:
+        return None
+    if isinstance(obj, dict) and obj.get("command") in COMMANDS and "request" not in obj:
+        return str(obj["command"])
+    return None
+
+
 def dumps(line: Mapping[str, Any]) -> bytes:
     """One protocol line as bytes, newline-terminated (UTF-8, compact)."""
     return (json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")

@@ -21,6 +21,8 @@ GOOD_BOT = textwrap.dedent("""
     for line in sys.stdin:
         msg = json.loads(line)
         seen.add(msg["type"])
+        if msg["type"] == "hello":
+            print(json.dumps({"command": "start"}), flush=True)  # a server's: dropped here
         if msg["type"] == "request":
             legal = msg["legal"]
             win = [x for x in legal if x["action"]["a"] == "win"]
@@ -95,7 +97,8 @@ def test_python_bots_play_a_duplicate_match(tmp_path: Path,
     assert names == ["prog1 x1", "prog2 x1", "normal x2"]
     for prog in data["programs"]:
         assert prog["decisions"] > 0 and prog["answered"] == prog["decisions"]
-        assert prog["exited"] is None and prog["timeouts"] == 0
+        assert prog["exited"] is None and prog["timeouts"] == 0 and prog["refused"] == 0
+        assert prog["dropped"] == 1  # the command
     # the same seed plays the same match
     again = _arena(capsys, "--rules", "yichun", "--seat", good, "--seat", good,
                    "--deals", "2", "--duplicate", "--seed", "5")[1]

@@ -16,20 +16,17 @@ game: ready for another).
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable
 from typing import Any
 
-from engine.botproto import MAX_ANSWER_BYTES, AnswerError, BotSeat, dumps
+from engine.botproto import MAX_ANSWER_BYTES, AnswerError, BotSeat, command_of, dumps
 from engine.table import Phase
 from net.limits import Limits, RateLimit
 from tui.client import SharedTableClient, TableUpdate
 from tui.refusal import Refusal
 
 log = logging.getLogger("net.front.botsession")
-
-COMMANDS = ("start", "new_game")
 
 
 class BotSession:
@@ -143,7 +140,7 @@ class BotSession:
                     f"lines are dropped unread until the rate is kept"), play=False)
             return
         self._too_fast = False
-        command = _command(line)
+        command = command_of(line)
         if command is not None:
             self._command(command)
             return
@@ -198,16 +195,3 @@ class BotSession:
     def close(self) -> None:
         self.closed = True
         self.client.close()
-
-
-def _command(line: bytes) -> str | None:
-    """``{"command": "start"}`` or ``{"command": "new_game"}`` → the command's name."""
-    if b'"command"' not in line:
-        return None
-    try:
-        obj = json.loads(line)
-    except ValueError:
-        return None
-    if isinstance(obj, dict) and obj.get("command") in COMMANDS and "request" not in obj:
-        return str(obj["command"])
-    return None
