@@ -139,6 +139,8 @@ class WaitingScreen(InfoPanel):
             who = seat.name or (f"(empty 空位 — a {info.bot_levels[i]} computer player will "
                                 "sit here 电脑补位)")
             mark = "" if not seat.name or seat.connected else "  (away 离线)"
+            if seat.bot and seat.name:
+                mark = "  [bot 程序]" + mark
             t.append(f"  {'ESWN'[i]} {'东南西北'[i]}  {who}{mark}\n")
         if info.spectators:
             t.append(f"\n  spectators 旁观: {info.spectators}\n")
