@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from net.front.server import MahjongServer
+from net.limits import Limits
 from testkit.ssh import BotClient, MakeServer, new_key, run_command
 from tests.support.waiting import until
 
@@ -210,3 +211,15 @@ async def test_the_example_bot_plays_over_ssh(server: MahjongServer) -> None:
     assert seen.count("request") > 5
     board = [(r.nickname, r.bot_games) for r in server.store.leaderboard()]
     assert board == [("nodebot", 1)]
+
+
+async def test_an_idle_program_is_closed_as_a_player_is(make_server: MakeServer) -> None:
+    srv = await make_server(limits=Limits(idle_seconds=1.0))
+    bot = BotClient()
+    await bot.connect(srv.port, "sleepy", "bot join t7", new_key())
+    await bot.read_until("hello")
+    line = await bot.read_until("error", 10.0)
+    assert line["code"] == "idle"
+    assert await bot.exit_status() == 0
+    await until(lambda: not srv.registry.tables["t7"].seats[0].clients, 5.0, "the seat freed")
+    await bot.close()

@@ -693,7 +693,16 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             bot.start()
             for data in early:
                 bot.feed(data)
-            await self._bot_done.wait()
+            idle = self.server.limits.idle_seconds  # no line this long: closed, as a player
+            while not self._bot_done.is_set():
+                left = self.last_input + idle - time.monotonic()
+                if left <= 0:
+                    self.conn.log(logging.INFO, "bot idle, closing")
+                    self._bot_error("idle", f"nothing received for {idle:g} s: the session "
+                                    "is closed")
+                    break
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._bot_done.wait(), left + 0.5)
         except Exception:
             self.conn.log(logging.ERROR, "bot session crashed", exc_info=True)
             status = 1
