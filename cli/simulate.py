@@ -76,12 +76,20 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
+    print_report(report, data, bool(args.seats), not args.fast, elapsed)
+    return 0
+
+
+def print_report(report: SimulationReport, data: dict[str, Any], named: bool, checks: bool,
+                 elapsed: float, title: str = "") -> None:
+    """The readable summary ``simulate`` prints (``arena`` prints the same); ``named``: the
+    seats have labels (levels, programs), so the per-level table is shown."""
     if report.duplicate:
-        print(f"{report.rules}: {report.hands} hands, duplicate: {report.deals} deals × "
+        print(f"{title}{report.rules}: {report.hands} hands, duplicate: {report.deals} deals × "
               f"{ROTATIONS} plays (levels rotated through the seats), seed {report.seed}, "
               f"0 violations")
     else:
-        print(f"{report.rules}: {report.hands} hands, seed {report.seed}, 0 violations")
+        print(f"{title}{report.rules}: {report.hands} hands, seed {report.seed}, 0 violations")
     print(f"  actions {report.actions}, draws {report.draws}, "
           f"hands with several winners {report.multi_winner_hands}")
     print("  wins by pattern:")
@@ -91,7 +99,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print(f"  mean payment per hand: {report.mean_payment():.2f}")
     print("  net per seat: " + ", ".join(f"{'ESWN'[s]} {v:+d}" for s, v in
                                           enumerate(report.seat_net)))
-    if args.seats:
+    if named:
         if report.duplicate:
             print(f"  points per hand (95% interval over the {report.deals} deals: a level's "
                   f"sample is its mean over a deal's {ROTATIONS} plays), win rate, "
@@ -104,8 +112,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     for line in points_histogram(report):
         print(line)
     print(f"  {data['hands_per_second']} hands/s ({elapsed:.2f} s, checks "
-          f"{'off' if args.fast else 'on'})")
-    return 0
+          f"{'on' if checks else 'off'})")
 
 
 def _run(args: argparse.Namespace, record: Any, on_hand: Callable[[Hand], None],

@@ -8,6 +8,8 @@ and restored exactly, so the check is cheap enough to run after every action in 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 from engine.table import Hand, Phase
 from engine.tiles import TileId
@@ -22,8 +24,12 @@ def _fresh_view(hand: Hand, viewer: int | None) -> View:
         hand.view_cache = saved
 
 
-def view_leaks(hand: Hand, viewer: int | None, rng: random.Random) -> bool:
-    """Whether ``viewer``'s view changes when everything it cannot see is re-dealt."""
+def view_leaks(hand: Hand, viewer: int | None, rng: random.Random,
+               project: Callable[[View], Any] | None = None) -> bool:
+    """Whether ``viewer``'s view changes when everything it cannot see is re-dealt; with
+    ``project``, whether what it derives from the view changes (e.g. the bot protocol's
+    lines: ``project`` is then called once on the view as it is and once on the re-dealt one,
+    and must not keep state between the two calls)."""
     if hand.phase in (Phase.BUY, Phase.ENDED):
         return False  # nothing dealt yet / everything revealed
     before = _fresh_view(hand, viewer)
@@ -57,4 +63,6 @@ def view_leaks(hand: Hand, viewer: int | None, rng: random.Random) -> bool:
             hand.seats[s].set_concealed(saved_hands[s])
         hand.drawn = saved_drawn
         hand._legal_cache = saved_legal
+    if project is not None:
+        return bool(project(before) != project(after))
     return before != after

@@ -255,12 +255,17 @@ def play_hand(
     players: Sequence[Player],
     check: bool = True,
     on_violation: Callable[[int, str], None] | None = None,
+    watch: Callable[[Hand], None] | None = None,
 ) -> None:
     """Let ``players`` (one per seat) play ``hand`` to its end. With ``check``, after every
     action: the tile and zero-sum invariants, every view's structure and caches, and a re-deal
-    of the hidden tiles for one viewer in turn (:func:`engine.leaks.view_leaks`)."""
+    of the hidden tiles for one viewer in turn (:func:`engine.leaks.view_leaks`). ``watch``
+    is called before the first action and after every one (a program playing a seat over the
+    bot protocol hears every event that way)."""
     rng = random.Random(hand.seed)
     index = 0
+    if watch is not None:
+        watch(hand)
     while not hand.is_over:
         waiting = hand.to_act()
         if not waiting:
@@ -269,6 +274,8 @@ def play_hand(
         action = players[seat].choose(build_view(hand, seat))
         hand.apply(seat, action)
         index += 1
+        if watch is not None:
+            watch(hand)
         if check:
             try:
                 hand.check_invariants()
@@ -356,8 +363,14 @@ def play_chunk(
     chunk: Chunk,
     players: Sequence[Player] | None = None,
     on_hand: Callable[[Hand], None] | None = None,
+    make: Callable[[str], Player] | None = None,
+    watch: Callable[[Hand, Sequence[Player]], None] | None = None,
 ) -> SimulationReport:
-    """Play one :class:`Chunk` of a run: its report, to be merged with the others'."""
+    """Play one :class:`Chunk` of a run: its report, to be merged with the others'. ``make``
+    gives the player of a label (its computer level by default; ``arena`` also gives programs);
+    ``watch`` is told the hand and its players before the first action and after every one."""
+    if make is None:
+        make = make_player
 
     opts = dict(chunk.options)
     labels = chunk.levels or ()
@@ -369,8 +382,9 @@ def play_chunk(
             for r in range(ROTATIONS):
                 seated = rotation_levels(labels, r)
                 game = Game(chunk.rules, deal_seed, opts)
-                hand, summary = _play(game, [make_player(level) for level in seated],
-                                      chunk.check, on_hand, chunk.seed, d * ROTATIONS + r + 1, r)
+                hand, summary = _play(game, [make(level) for level in seated],
+                                      chunk.check, on_hand, chunk.seed, d * ROTATIONS + r + 1, r,
+                                      watch)
                 _book(report, hand, summary)
                 assert hand.settlement is not None
                 for w in hand.settlement.wins:
@@ -379,12 +393,12 @@ def play_chunk(
                     report.label_deal_ins[seated[s]] += 1
         return report
     if players is None:
-        players = ([make_player(level) for level in labels] if labels
+        players = ([make(level) for level in labels] if labels
                    else [BasicPlayer() for _ in range(4)])
     game = Game(chunk.rules, chunk.seeds[0], opts)
     for i in range(chunk.hands):
         hand, summary = _play(game, players, chunk.check, on_hand, chunk.seed,
-                              chunk.first + i + 1)
+                              chunk.first + i + 1, None, watch)
         _book(report, hand, summary)
     return report
 
@@ -434,15 +448,17 @@ def _play(
     seed: int,
     number: int,
     rotation: int | None = None,
+    watch: Callable[[Hand, Sequence[Player]], None] | None = None,
 ) -> tuple[Hand, HandSummary]:
     """Play the game's next hand (hand ``number`` of the simulation) and settle it."""
     hand = game.new_hand()
+    seen = None if watch is None else (lambda h: watch(h, players))
 
     def fail(index: int, problem: str) -> None:
         raise SimulationViolation(seed, number, hand.seed, index, problem, rotation)
 
     try:
-        play_hand(hand, players, check=check, on_violation=fail)
+        play_hand(hand, players, check=check, on_violation=fail, watch=seen)
     except SimulationViolation:
         if on_hand is not None:
             on_hand(hand)  # the record up to the violation

@@ -39,6 +39,10 @@ mahjong-ssh: Chinese regional mahjong (宜春 Yichun, 上饶 Shangrao, 个旧 Ge
                                           ssh sends a zh_* LANG, as SendEnv LANG LC_* does)
   --plain after join NAME, watch NAME or lobby: the table as lines of text, for a screen
                                           reader 读屏模式 (each move a sentence)
+  ssh -p PORT HOST bot join NAME [--rules R] [--option KEY=VALUE ...] [--bots L]
+                                          a program on your side plays the seat over the
+                                          bot protocol (JSON lines on stdin/stdout, see
+                                          docs/bot-protocol.md) 程序入座
   ssh -p PORT HOST stats                  the leaderboard 排行榜
   ssh -p PORT HOST help                   this text 帮助
 
@@ -58,6 +62,7 @@ class Command:
     lang: str | None = None  # --lang: the table's language (None: from the client's locale)
     plain: bool = False  # --plain: lines of text for a screen reader, not the drawn table
     private: Privacy | None = None  # --private (--invite, --watchers): a private new table
+    bot: bool = False  # ``bot join``: a program plays the seat over the bot protocol
 
 
 class CommandError(ValueError):
@@ -69,7 +74,7 @@ class CommandError(ValueError):
         self.shown = shown
 
 
-COMMANDS = ("join", "watch", "lobby", "stats", "help")
+COMMANDS = ("join", "watch", "lobby", "stats", "help", "bot")
 # file-transfer and repository clients speak a protocol on the channel: text would only
 # confuse them, so their requests are refused outright
 PROTOCOL_COMMANDS = frozenset({"scp", "sftp", "sftp-server", "internal-sftp", "rsync",
@@ -180,6 +185,17 @@ def parse_command(text: str | None) -> Command:
                 raise CommandError(LOBBY_USAGE, shown=True)
             i += 1
         return Command("lobby", lang=lobby_lang, plain=plain)
+    if head == "bot":
+        if len(rest) < 2 or rest[0] != "join":
+            raise CommandError(f"usage: bot {JOIN_USAGE.replace(' [--lang zh|en]', '')} "
+                               f"(a program plays the seat: docs/bot-protocol.md) 用法",
+                               shown=True)
+        inner = parse_command(shlex.join(rest))
+        if inner.lang is not None:
+            raise CommandError("bot join takes no --lang (the protocol is JSON) 机器人不需要语言",
+                               shown=True)
+        return Command("bot", inner.table, inner.rules, inner.options, inner.bots,
+                       private=inner.private, bot=True)
     if head not in ("join", "watch"):
         raise unknown_command(head)
     if not rest:

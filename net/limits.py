@@ -42,6 +42,13 @@ class Limits:
     input_events_per_turn: int = 128  # events parsed in one turn (parsing costs by the event,
     # whatever the chunk; past this the rest waits for the next turn)
 
+    # --- ``bot join``: a program's lines on its channel (longer ones are refused unread, see
+    # engine.botproto.MAX_ANSWER_BYTES), how many it may send a second (a burst of twice
+    # that; past it a line is refused), and the protocol's lines waiting for a program that
+    # reads nothing before its session is closed
+    bot_lines_per_second: int = 20
+    bot_unread_bytes: int = 1024 * 1024
+
     # --- environment (AcceptEnv): only these names, this many, this long
     env_names: tuple[str, ...] = ("LANG", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "COLORTERM")
     env_max: int = 8

@@ -348,3 +348,63 @@ async def run_command(port: int, username: str, command: str,
 def new_key() -> asyncssh.SSHKey:
     """A fresh client key."""
     return asyncssh.generate_private_key("ssh-ed25519")
+
+
+class BotClient:
+    """``ssh -p PORT HOST bot join NAME`` without a PTY: a program's end of the bot protocol
+    (docs/bot-protocol.md), one JSON object a line each way."""
+
+    def __init__(self) -> None:
+        self.conn: asyncssh.SSHClientConnection | None = None
+        self.process: asyncssh.SSHClientProcess[bytes] | None = None
+        self.lines: list[dict[str, Any]] = []  # every line read, in order
+
+    async def connect(self, port: int, username: str, command: str,
+                      key: asyncssh.SSHKey | None = None) -> None:
+        self.conn = await asyncssh.connect(
+            "127.0.0.1", port, username=username, known_hosts=None,
+            client_keys=[key] if key is not None else None, agent_path=None,
+            kbdint_auth=key is None, client_factory=partial(LoginClient, None))
+        self.process = await self.conn.create_process(command, encoding=None)
+
+    async def read(self, timeout: float = 10.0) -> dict[str, Any] | None:
+        """The next line (None at the end of the channel)."""
+        import json
+
+        assert self.process is not None
+        raw = await asyncio.wait_for(self.process.stdout.readline(), timeout)
+        if not raw:
+            return None
+        line: dict[str, Any] = json.loads(raw)
+        self.lines.append(line)
+        return line
+
+    async def read_until(self, kind: str, timeout: float = 20.0) -> dict[str, Any]:
+        """Lines up to the next one of type ``kind`` (which is returned)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            line = await self.read(max(0.1, deadline - time.monotonic()))
+            if line is None:
+                raise EOFError(f"the channel ended before a {kind!r} line")
+            if line.get("type") == kind:
+                return line
+
+    def send(self, line: dict[str, Any] | bytes) -> None:
+        import json
+
+        assert self.process is not None
+        data = line if isinstance(line, bytes) else json.dumps(line).encode() + b"\n"
+        self.process.stdin.write(data)
+
+    async def exit_status(self, timeout: float = 10.0) -> int | None:
+        assert self.process is not None
+        await asyncio.wait_for(self.process.wait_closed(), timeout)
+        return self.process.exit_status
+
+    async def close(self) -> None:
+        if self.process is not None:
+            self.process.stdin.write_eof()
+        if self.conn is not None:
+            self.conn.close()
+            with contextlib.suppress(Exception):
+                await self.conn.wait_closed()

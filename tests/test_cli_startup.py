@@ -17,6 +17,7 @@ HEAVY = ("net", "asyncssh", "sqlite3", "textual.app", "tui", "multiprocessing")
     ["simulate", "--rules", "gejiu", "--hands", "4"],
     ["replay", "game.jsonl"],
     ["record", "--rules", "yichun"],
+    ["arena", "--rules", "gejiu", "--seat", "node examples/simple-bot.js"],
 ])
 def test_an_offline_command_loads_no_server_database_or_app(argv: list[str]) -> None:
     code = (

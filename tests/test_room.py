@@ -166,3 +166,14 @@ async def test_a_spectator_hears_why_not_and_stakes_on_a_table_without_a_server(
         await pilot.press("2")
         await pilot.pause()
         assert client.stakes == [1] and "stake set" in shown(app)
+
+
+async def test_a_program_in_a_seat_is_marked_in_the_waiting_room(tmp_path: Path) -> None:
+    info = TableInfo("fri", "gejiu", (), (SeatInfo("ann", True, True),
+                                          SeatInfo("robo", True, True, bot=True), EMPTY, EMPTY),
+                     0, TableState.WAITING, 0, 4)
+    app = app_at(HeldTable(0, info), tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = shown(app)
+        assert "robo  [bot 程序]" in text and "ann  [bot" not in text

@@ -26,7 +26,7 @@ from net.store import (
     TableRow,
     open_store,
 )
-from net.store.postgres import ACTION_PAGE, PgStore
+from net.store.postgres import ACTION_PAGE, PG_STORE_VERSION, PgStore
 from testkit.pg import PgServer, free_port, start_postgres
 
 
@@ -149,6 +149,16 @@ def test_hands_results_stakes_and_the_leaderboard(any_store: Store) -> None:
     assert gejiu == [("ann", 30), ("cy", 12), ("bob", -30)]
     assert [r.nickname for r in any_store.leaderboard(limit=1)] == ["ann"]
     assert any_store.rulesets_played() == ["gejiu", "yichun"]
+
+
+def test_a_result_played_by_a_program_is_marked(any_store: Store) -> None:
+    ann = any_store.account_for_key("SHA256:ann", "ann")
+    robo = any_store.account_for_key("SHA256:robo", "robo")
+    any_store.finish_game("t", 1, "gejiu", [(ann.id, 0, 5, 1, 4), (robo.id, 1, -5, 0, 4)],
+                          bots=[1])
+    any_store.finish_game("t", 2, "gejiu", [(robo.id, 1, 7, 1, 4)])
+    board = [(r.nickname, r.games, r.bot_games) for r in flushed(any_store).leaderboard()]
+    assert board == [("ann", 1, 0), ("robo", 2, 1)]
 
 
 # --- fencing ----------------------------------------------------------------------------------
@@ -470,3 +480,27 @@ def test_postgresql_failing_reads_are_faults_not_crashes(pg_server: PgServer,
     time.sleep(1.1)  # a read tries to reconnect at most once a second
     assert store.account_for_key("SHA256:ann", "x") == ann
     store.close()
+
+
+def test_a_version_1_postgresql_database_gains_the_results_bot_flag(pg_url: str) -> None:
+    import psycopg
+
+    store = PgStore(pg_url)
+    ann = store.account_for_key("SHA256:ann", "ann")
+    store.finish_game("t", 1, "gejiu", [(ann.id, 0, 5, 1, 4)])
+    assert store.flush(30)
+    store.close()
+    with psycopg.connect(pg_url, autocommit=True) as db:  # back to what version 1 made
+        db.execute("ALTER TABLE results DROP COLUMN bot")
+        db.execute("UPDATE store_meta SET value = 1 WHERE key = 'version'")
+    again = PgStore(pg_url)
+    try:
+        assert [(r.nickname, r.bot_games) for r in again.leaderboard()] == [("ann", 0)]
+        again.finish_game("t", 2, "gejiu", [(ann.id, 0, 5, 1, 4)], bots=[0])
+        assert again.flush(30)
+        assert [(r.games, r.bot_games) for r in again.leaderboard()] == [(2, 1)]
+    finally:
+        again.close()
+    with psycopg.connect(pg_url, autocommit=True) as db:
+        row = db.execute("SELECT value FROM store_meta WHERE key = 'version'").fetchone()
+        assert row is not None and row[0] == PG_STORE_VERSION

@@ -54,7 +54,7 @@ def test_a_version_1_file_gains_the_owner_token_and_keeps_its_tables(tmp_path: P
                      "FROM t_new; DROP TABLE t_new; PRAGMA user_version = 1;")
     db.close()
     again = open_store(path)
-    assert again.version == STORE_VERSION == 3
+    assert again.version == STORE_VERSION == 4
     assert again.owner_token("old") == 0 and again.load_table("old") == TableRow(
         "old", "gejiu", {})
     assert again.claim_table("old", 1) and again.owner_token("old") == 1
@@ -119,3 +119,22 @@ def test_workers_opening_a_new_folder_at_once_wait_for_each_other(
 def test_backup_of_a_postgresql_database_says_pg_dump(tmp_path: Path) -> None:
     with pytest.raises(StorageError, match="pg_dump"):
         backup("postgresql://db.example/mahjong", tmp_path / "copy.sqlite3")
+
+
+def test_a_version_2_file_gains_the_results_bot_flag(tmp_path: Path) -> None:
+    path = tmp_path / "mahjong.sqlite3"
+    store = open_store(path)
+    ann = store.account_for_key("SHA256:ann", "ann")
+    store.finish_game("t", 1, "gejiu", [(ann.id, 0, 5, 1, 4)])
+    store.close()
+    db = sqlite3.connect(path)  # back to what version 2 wrote: results without bot
+    db.execute("ALTER TABLE results DROP COLUMN bot")
+    db.execute("PRAGMA user_version = 2")
+    db.commit()
+    db.close()
+    again = open_store(path)
+    assert again.version == STORE_VERSION == 4
+    assert [(r.nickname, r.games, r.bot_games) for r in again.leaderboard()] == [("ann", 1, 0)]
+    again.finish_game("t", 2, "gejiu", [(ann.id, 0, 5, 1, 4)], bots=[0])
+    assert [(r.games, r.bot_games) for r in again.leaderboard()] == [(2, 1)]
+    again.close()

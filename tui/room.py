@@ -164,6 +164,8 @@ class WaitingScreen(InfoPanel):
                 held -= 1
                 who = "(held for the invited 为受邀玩家保留)"
             mark = "" if not seat.name or seat.connected else "  (away 离线)"
+            if seat.bot and seat.name:
+                mark = "  [bot 程序]" + mark
             t.append(f"  {'ESWN'[i]} {'东南西北'[i]}  {who}{mark}\n")
         if info.spectators:
             t.append(f"\n  spectators 旁观: {info.spectators}\n")

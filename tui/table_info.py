@@ -33,6 +33,7 @@ class SeatInfo:
     human: bool
     connected: bool
     idle: bool = False  # connected, but its turn timer ran out repeatedly (away)
+    bot: bool = False  # a program plays the seat over the bot protocol (``bot join``)
 
 
 @dataclass(frozen=True)

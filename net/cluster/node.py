@@ -248,10 +248,12 @@ class Node:
         table runs; a join creates the table here if nobody has it. None: no such table (a
         watch). ValueError (a refusal) where it cannot be had."""
         spectate = command.name == "watch"
-        backend = await self._backend(command.table, account, spectate, command, address)
+        backend = await self._backend(command.table, account, spectate, command, address,
+                                      command.bot)
         if backend is None:
             return None
         client = RoutedClient(command.table, account, spectate, backend, self._rejoin)
+        client.bot = command.bot
         self._track(client, backend)
         return client
 
@@ -261,7 +263,8 @@ class Node:
 
     async def _rejoin(self, client: RoutedClient) -> Backend | None:
         try:
-            backend = await self._backend(client.name, client.account, client.spectate)
+            backend = await self._backend(client.name, client.account, client.spectate,
+                                          bot=client.bot)
         except ValueError as exc:
             log.info("table %s: a session could not follow it: %s", client.name, exc)
             return None
@@ -271,7 +274,7 @@ class Node:
 
     async def _backend(self, name: str, account: Account, spectate: bool,
                        command: Command | None = None,
-                       address: str | None = None) -> Backend | None:
+                       address: str | None = None, bot: bool = False) -> Backend | None:
         registry = self.registry
         deadline = self.clock() + FIND_SECONDS
         while True:
@@ -283,7 +286,7 @@ class Node:
                     check_settings(table.info(), command.rules, dict(command.options),
                                    command.bots, command.private)
                 if self._may_act(name):
-                    return table.join(account, spectate=spectate)
+                    return table.join(account, spectate=spectate, bot=bot)
             seen = self.directory.live(name)
             if seen is not None and seen.entry.owner != self.name:
                 if command is not None and not spectate:
@@ -291,7 +294,7 @@ class Node:
                                    command.bots, command.private)
                 seat = RemoteSeat(self.nc, table_key(name), account, seen.entry.owner)
                 try:
-                    refusal = await seat.join(spectate)
+                    refusal = await seat.join(spectate, bot=bot)
                 except (TimeoutError, NoRespondersError, NatsTimeout):
                     refusal = MOVING  # its owner is going; the directory will say who's next
                 if refusal is None:
@@ -581,7 +584,7 @@ class Node:
         if old is not None:
             old.client.close()
         try:  # the owner decides who sits or watches (a private table refuses a stranger)
-            client = table.join(join.account, spectate=join.spectate)
+            client = table.join(join.account, spectate=join.spectate, bot=join.bot)
         except RefusedError as exc:
             await self._reply(msg, wire.Refused(exc.refusal))
             return

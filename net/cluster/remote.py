@@ -102,14 +102,15 @@ class RemoteSeat:
         self._ask = StartAsk()  # S with seats held for the invited
 
     # --- joining ------------------------------------------------------------------------------
-    async def join(self, spectate: bool, timeout: float = 2.0) -> Refusal | None:
+    async def join(self, spectate: bool, timeout: float = 2.0,
+                   bot: bool = False) -> Refusal | None:
         """Ask the owner for the seat: None when seated (or watching), else why not. Raises
         on a transport error (no owner answered)."""
         self._sub = await self.bus.subscribe(seat_subject(self.sid), cb=self._pushed)
         try:
             reply = await self.bus.request(
-                join_subject(self.key), wire.encode(wire.Join(self.sid, self.account, spectate),
-                            self._clock.now()),
+                join_subject(self.key),
+                wire.encode(wire.Join(self.sid, self.account, spectate, bot), self._clock.now()),
                 timeout)
             msg = wire.decode(reply.data, self._clock.now())
         except BaseException:
@@ -368,6 +369,7 @@ class RoutedClient:
         self.name = name
         self.account = account
         self.spectate = spectate
+        self.bot = False  # ``bot join``: a program plays the seat (kept when the table moves)
         self._clock = clock
         self._rejoin = rejoin
         self._callbacks: list[UpdateCallback] = []

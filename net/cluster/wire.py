@@ -67,11 +67,13 @@ class Op(enum.Enum):
 # --- session → owner ---------------------------------------------------------------------
 
 class Join(msgspec.Struct, tag=True, frozen=True):
-    """Session ``sid`` of ``account`` takes its seat (or watches, ``spectate``)."""
+    """Session ``sid`` of ``account`` takes its seat (or watches, ``spectate``; ``bot``: a
+    program plays it)."""
 
     sid: str
     account: Account
     spectate: bool
+    bot: bool = False  # ``bot join``: a program plays the seat (marked so at the table)
 
 
 class Do(msgspec.Struct, tag=True, frozen=True):

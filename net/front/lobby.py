@@ -291,7 +291,8 @@ class LobbyApp(ServerSide, App[Any]):
         provisional), within the 68 cells after the indent (long names shortened)."""
         parts = []
         for i, s in enumerate(info.seats):
-            state = ("(idle)" if s.idle else "" if s.connected or not s.name else "(away)")
+            state = (("[bot]" if s.bot else "")
+                     + ("(idle)" if s.idle else "" if s.connected or not s.name else "(away)"))
             r = self.ratings.seat(info.rules, s.name) if s.name else None
             parts.append((f"{'ESWN'[i]}:", s.name or "-",
                           state + (f" {rating_label(r.rating, r.games)}" if r else "")))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import time
@@ -30,6 +31,7 @@ from engine.rulesets import RULESETS
 from net.commands import HELP_TEXT, Command, CommandError, locale_lang, parse_command
 from net.front import compat_asyncssh, reclaim
 from net.front.accounts import Keyless, NameLookup, NameState
+from net.front.botsession import BotSession
 from net.front.compat_asyncssh import bound_env, quiet_packet_log
 from net.front.driver import SSHDriver, clear_parser_cache
 from net.front.lobby import LobbyApp
@@ -420,6 +422,8 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._packets = RateLimit(rate, 1.0, 2 * rate)  # input packets (see _throttle)
         self._resume: asyncio.TimerHandle | None = None
         self.throttled = 0  # times the channel stopped taking data for a moment
+        self.bot: BotSession | None = None  # ``bot join``: a program plays a seat
+        self._bot_done: asyncio.Event | None = None
 
     # --- asyncssh callbacks ---------------------------------------------------------------
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
@@ -476,7 +480,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             else:
                 self._text(self.server.stats_text())
             return
-        if self.term is None:
+        if self.term is None and command.name != "bot":
             self._text("This needs a terminal: ssh -t ... 需要终端：请加 -t\n\n" + HELP_TEXT,
                        status=1)
             return
@@ -502,14 +506,17 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             return
         held[account.id] += 1
         self._account_id = account.id
-        self._task = asyncio.get_running_loop().create_task(self._run_app(command))
+        run = self._run_bot(command) if command.name == "bot" else self._run_app(command)
+        self._task = asyncio.get_running_loop().create_task(run)
         self.server.sessions.add(self)
 
     def data_received(self, data: bytes, datatype: Any) -> None:
         self.last_input = time.monotonic()
         if not self._packets.allow():
             self._throttle()
-        if self.driver is not None:
+        if self.bot is not None:
+            self.bot.feed(data)
+        elif self.driver is not None:
             self.driver.feed(data)
         elif self.plain is not None:
             self.plain.feed(data)
@@ -568,6 +575,8 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         chan.exit(status)
 
     def _end_app(self) -> None:
+        if self._bot_done is not None:
+            self._bot_done.set()
         app = self.app
         if app is not None and not self.ended:
             self.ended = True
@@ -738,6 +747,87 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.plain = None
             self._write_line("")
 
+    async def _run_bot(self, command: Command) -> None:
+        """``bot join NAME``: the program on the channel plays the seat (net.front.botsession)
+        until it closes its output or the connection ends."""
+        account = self.conn.account
+        assert account is not None and self.chan is not None
+        self._bot_done = asyncio.Event()
+        status = 0
+        client = None
+        try:
+            try:
+                client = await self.server.open_seat(command, account, self.conn.address)
+            except ValueError as exc:  # TableExists, OptionError, a limit, quarantined
+                self._bot_error("refused", explain(exc, "en"))
+                status = 2
+                return
+            if client is None or client.seat_index is None:
+                self._bot_error("no_seat", f"table {command.table} has no free seat for a "
+                                "bot (four players sit there) 没有空位")
+                status = 1
+                return
+            chan = self.chan
+            if chan is None or self.ended or self._bot_done.is_set():
+                return  # the program closed its output (or left) while the seat was found
+            self.conn.log(logging.INFO, "bot %s sits at %s", account.nickname, command.table)
+
+            def write(data: bytes) -> None:
+                try:
+                    chan.write(data)
+                except (BrokenPipeError, OSError):  # the channel is closing
+                    if self._bot_done is not None:
+                        self._bot_done.set()
+
+            bot = BotSession(client, write, self.server.limits,
+                             note=lambda level, text: self.conn.log(level, "%s", text),
+                             unread=chan.get_write_buffer_size,
+                             close=lambda why: self._bot_done.set() if self._bot_done else None)
+            self.bot = bot
+            early, self._early = self._early, []
+            self._early_bytes = 0
+            bot.start()
+            for data in early:
+                bot.feed(data)
+            idle = self.server.limits.idle_seconds  # no line this long: closed, as a player
+            while not self._bot_done.is_set():
+                left = self.last_input + idle - time.monotonic()
+                if left <= 0:
+                    self.conn.log(logging.INFO, "bot idle, closing")
+                    self._bot_error("idle", f"nothing received for {idle:g} s: the session "
+                                    "is closed")
+                    break
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._bot_done.wait(), left + 0.5)
+        except Exception:
+            self.conn.log(logging.ERROR, "bot session crashed", exc_info=True)
+            status = 1
+        finally:
+            if self.bot is not None:
+                self.bot.closed = True
+                self.bot = None
+            if client is not None:
+                client.close()
+            self.ended = True
+            self.server.sessions.discard(self)
+            if self._account_id is not None:
+                held = self.server.account_sessions
+                held[self._account_id] -= 1
+                if held[self._account_id] <= 0:
+                    del held[self._account_id]
+                self._account_id = None
+            chan = self.chan
+            if chan is not None:
+                with contextlib.suppress(Exception):
+                    chan.exit(status)
+
+    def _bot_error(self, code: str, message: str) -> None:
+        if self.chan is not None:
+            with contextlib.suppress(BrokenPipeError, OSError):
+                    self.chan.write(json.dumps({"type": "error", "request": None, "code": code,
+                                            "message": message}, ensure_ascii=False
+                                           ).encode("utf-8") + b"\n")
+
     async def _settings(self, account: Account, asked: str | None,
                   fallback: str | None) -> RemoteSettings:
         """The player's settings: those kept with its key, else the defaults. The language:
@@ -874,7 +964,7 @@ class MahjongServer:
         table = self.table_for(command, account, address)
         if table is None:
             return None
-        return table.join(account, spectate=command.name == "watch")
+        return table.join(account, spectate=command.name == "watch", bot=command.bot)
 
     def table_for(self, command: Command, account: Account | None = None,
                   address: str | None = None) -> SharedTable | None:
@@ -907,8 +997,9 @@ class MahjongServer:
                          f"{'wins':>4} {'score':>7} {'a hand':>6}  recent 近况")
             for i, r in enumerate(leaders, 1):
                 per = f"{r.score / r.hands:+.2f}" if r.hands else "-"
+                name = f"{r.nickname} [bot]" if r.bot_games else r.nickname
                 shown = rating_label(r.rating, r.rated) if r.rating is not None else "-"
-                lines.append(f"{i:>3}  {pad(r.nickname, 16)} {shown:>6} {r.games:>5} "
+                lines.append(f"{i:>3}  {pad(name, 16)} {shown:>6} {r.games:>5} "
                              f"{r.hands:>5} {r.wins:>4} {r.score:>+7} {per:>6}  "
                              f"{recent[r.nickname]}".rstrip())
             lines.append(rating_note(rules))

@@ -112,7 +112,8 @@ class LobbyLeaders:
             title = f"{cls.zh} {cls.en}" if cls is not None else clean_line(rules, 16)
             for i, r in enumerate(leaders, 1):
                 head = pad(title if i == 1 else "", 14)
-                t.append(f"    {head} {i} {pad(clean_line(r.nickname, 16), 16)} "
+                name = clean_line(r.nickname, 16) + (" [bot]" if r.bot_games else "")
+                t.append(f"    {head} {i} {pad(name, 16)} "
                          f"{r.score:>+7}  {recent[r.nickname]}".rstrip() + "\n")
         return t
 

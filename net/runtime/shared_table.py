@@ -136,6 +136,7 @@ class StartAsk:
 class Occupant:
     account_id: int
     name: str
+    bot: bool = False  # a program plays the seat over the bot protocol (``bot join``)
 
 
 @dataclass
@@ -259,21 +260,27 @@ class SharedTable:
             raise RefusedError(Refusal.of("private_no_watch", name=self.name,
                                           host=self.host_name or "?"))
 
-    def join(self, account: Account, spectate: bool = False) -> SeatClient:
+    def join(self, account: Account, spectate: bool = False, bot: bool = False) -> SeatClient:
         """Reconnect ``account`` to its seat, else sit it in a free seat, else on the bench.
-        At a private table a stranger is refused (:meth:`check_admits`)."""
+        At a private table a stranger is refused (:meth:`check_admits`). ``bot``: a program
+        plays the seat (``bot join``), marked so in the lobby, the names and the results;
+        the seat's latest session says whether it is one."""
         self.check_admits(account, spectate)
         index = self.seat_of(account.id)
         if index is None and not spectate:
             free = [i for i, s in enumerate(self.seats) if s.occupant is None]
             if free:
                 index = free[0]
-                self.seats[index].occupant = Occupant(account.id, account.nickname)
+                self.seats[index].occupant = Occupant(account.id, account.nickname, bot)
                 self.runner.ready.add(index)
                 self.seats[index].allow_spectators = True  # each player's own setting
                 self.stakes.placed.pop(account.id, None)  # a seated player does not stake
                 self._name_invite(account)
                 self._save()
+        elif index is not None and not spectate:
+            occupant = self.seats[index].occupant
+            if occupant is not None:
+                occupant.bot = bot
         client = SeatClient(self, index, account)
         if self._empty_timer is not None:
             self._empty_timer.cancel()
@@ -515,8 +522,10 @@ class SharedTable:
                     wins = sum(1 for h in game.history if i in h.winners)
                     rows.append((seat.occupant.account_id, i, game.scores[i], wins,
                                  len(game.history)))
+                bots = [i for i, seat in enumerate(self.seats)
+                        if seat.occupant is not None and seat.occupant.bot]
                 self.store.finish_game(self.name, self.game_no, self.rules, rows, computers,
-                                       self.game_seed or 0)
+                                       self.game_seed or 0, bots)
                 self.store.finish_stakes(self.name, self.game_no, self.rules,
                                          self.stakes.results(game))
         self._changed()
@@ -596,6 +605,8 @@ class SharedTable:
         for i, seat in enumerate(self.seats):
             if seat.occupant is None:
                 out.append(COMPUTER_NAME)
+            elif seat.occupant.bot and seat.clients:
+                out.append(f"{seat.occupant.name} [bot]")
             elif self.game is not None and self.idle(i) and seat.clients:
                 out.append(f"{seat.occupant.name} (idle)")
             elif self.game is not None and self.is_bot(i, now):
@@ -650,7 +661,8 @@ class SharedTable:
         seats = tuple(
             SeatInfo(s.occupant.name if s.occupant else "", s.occupant is not None,
                      bool(s.clients) or (s.occupant is not None and not self.is_bot(i, now)),
-                     self.idle(i) and bool(s.clients))
+                     self.idle(i) and bool(s.clients),
+                     s.occupant is not None and s.occupant.bot)
             for i, s in enumerate(self.seats)
         )
         game = self.game

@@ -9,7 +9,7 @@ import asyncio
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -73,7 +73,8 @@ class Store(Protocol):
     def hand_records(self, table: str) -> list[str]: ...
     def finish_game(self, table: str, game_no: int, rules: str,
                     rows: list[tuple[int, int, int, int, int]],
-                    computers: Sequence[ComputerSeat] = (), seed: int = 0) -> None: ...
+                    computers: Sequence[ComputerSeat] = (), seed: int = 0,
+                    bots: Collection[int] = ()) -> None: ...
     def finish_stakes(self, table: str, game_no: int, rules: str,
                       rows: list[tuple[int, int, int]]) -> None: ...
 

@@ -296,6 +296,7 @@ class LeaderRow:
     score: int
     rating: float | None = None  # the ruleset's rating (asked for one ruleset), None: unrated
     rated: int = 0  # the games that rating counts
+    bot_games: int = 0  # of ``games``, those a program played (``bot join``)
 
 
 @dataclass(frozen=True)

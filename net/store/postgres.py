@@ -33,7 +33,7 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
@@ -78,7 +78,7 @@ from net.store.sqlite import EXPECTED_COLUMNS  # the same tables and columns as 
 
 log = logging.getLogger("net.store")
 
-PG_STORE_VERSION = 2  # 2: ratings (a server of version 1 would finish games unrated)
+PG_STORE_VERSION = 3  # 2: ratings (a server of version 1 finishes games unrated); 3: results.bot
 QUEUE_LIMIT = 100_000  # writes kept while the database cannot be reached
 BATCH = 500  # writes committed in one transaction at most
 CONNECT_SECONDS = 5  # connect_timeout
@@ -137,8 +137,11 @@ CREATE TABLE IF NOT EXISTS results (
     hands INTEGER NOT NULL,
     rules TEXT NOT NULL,
     finished DOUBLE PRECISION NOT NULL,
+    bot INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (table_name, game_no, seat)
 );
+-- version 2: whether a program played a result's seat (bot join); 0 for earlier games
+ALTER TABLE results ADD COLUMN IF NOT EXISTS bot INTEGER NOT NULL DEFAULT 0;
 CREATE TABLE IF NOT EXISTS settings (
     account_id BIGINT PRIMARY KEY,
     data TEXT NOT NULL,
@@ -632,22 +635,25 @@ class PgStore(StoreBase):
 
     def finish_game(self, table: str, game_no: int, rules: str,
                     rows: list[tuple[int, int, int, int, int]],
-                    computers: Sequence[ComputerSeat] = (), seed: int = 0) -> None:
+                    computers: Sequence[ComputerSeat] = (), seed: int = 0,
+                    bots: Collection[int] = ()) -> None:
         """``rows``: (account_id, seat, score, wins, hands) for each human seat;
-        ``computers``: the computer seats; ``seed``: the game's. The results and the rating
-        update (:mod:`net.store.ratings`, once per game) in one transaction."""
+        ``computers``: the computer seats; ``seed``: the game's; ``bots``: the seats a
+        program played (``bot join``). The results and the rating update
+        (:mod:`net.store.ratings`, once per game) in one transaction."""
         if not rows:
             return
         now = time.time()
         self._enqueue(
             f"save the results of table {table}",
             [("INSERT INTO results (table_name, game_no, account_id, seat, score, wins, hands, "
-              "rules, finished) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) "
+              "rules, finished, bot) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
               "ON CONFLICT (table_name, game_no, seat) DO UPDATE SET "
               "account_id = EXCLUDED.account_id, score = EXCLUDED.score, "
               "wins = EXCLUDED.wins, hands = EXCLUDED.hands, rules = EXCLUDED.rules, "
-              "finished = EXCLUDED.finished",
-              [(table, game_no, a, s, sc, w, h, rules, now) for a, s, sc, w, h in rows], True)],
+              "finished = EXCLUDED.finished, bot = EXCLUDED.bot",
+              [(table, game_no, a, s, sc, w, h, rules, now, int(s in bots))
+               for a, s, sc, w, h in rows], True)],
             table,
             then=lambda db: apply_rating(db, "%s", table, game_no, seed, rules, rows,
                                          computers, now))
@@ -896,9 +902,9 @@ class PgStore(StoreBase):
         try:
             rows = self._rows(
                 "SELECT left(a.nickname, %s), COUNT(*), SUM(r.hands), SUM(r.wins), "
-                "SUM(r.score), MAX(rt.rating), MAX(rt.games) "
-                f"FROM (SELECT account_id, hands, wins, score FROM results {where} "
-                f"      UNION ALL SELECT account_id, hands, 0, score FROM stake_results {where}"
+                "SUM(r.score), MAX(rt.rating), MAX(rt.games), SUM(r.bot) "
+                f"FROM (SELECT account_id, hands, wins, score, bot FROM results {where} "
+                f"      UNION ALL SELECT account_id, hands, 0, score, 0 FROM stake_results {where}"
                 ") r JOIN accounts a ON a.id = r.account_id "
                 "LEFT JOIN ratings rt ON rt.account_id = r.account_id AND rt.rules = %s "
                 f"GROUP BY a.id, a.nickname ORDER BY {order}SUM(r.score) DESC, "
@@ -909,8 +915,8 @@ class PgStore(StoreBase):
             return []
         return [LeaderRow(str(n), int(g), sum_number(h), sum_number(w), sum_number(s),
                           float(rt) if isinstance(rt, int | float) else None,
-                          int(rg) if isinstance(rg, int) else 0)
-                for n, g, h, w, s, rt, rg in rows]
+                          int(rg) if isinstance(rg, int) else 0, sum_number(b))
+                for n, g, h, w, s, rt, rg, b in rows]
 
     def ratings(self, rules: str, nicknames: Sequence[str]) -> dict[str, Rating]:
         """The named players' ratings in ``rules`` (an unrated player is left out; a failed

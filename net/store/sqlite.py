@@ -45,7 +45,7 @@ import shutil
 import sqlite3
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -138,6 +138,7 @@ CREATE TABLE IF NOT EXISTS results (
     hands INTEGER NOT NULL,
     rules TEXT NOT NULL,
     finished REAL NOT NULL,
+    bot INTEGER NOT NULL DEFAULT 0,       -- 1: a program played the seat (bot join)
     PRIMARY KEY (table_name, game_no, seat)
 );
 CREATE TABLE IF NOT EXISTS settings (     -- what a key's owner chose in the settings screen
@@ -208,14 +209,23 @@ def _migrate_3_ratings(db: sqlite3.Connection) -> None:
     from before would finish games without rating them, so it refuses the file."""
 
 
+def _migrate_4_result_bots(db: sqlite3.Connection) -> None:
+    """Whether a program played a result's seat (``bot join``): 0 for every earlier game."""
+    have = {str(r[1]) for r in db.execute("PRAGMA table_info(results)")}
+    if "bot" not in have:  # a file SCHEMA just made has it already
+        db.execute("ALTER TABLE results ADD COLUMN bot INTEGER NOT NULL DEFAULT 0")
+
+
 # MIGRATIONS[v] brings a file of ``PRAGMA user_version`` v to v + 1 (0: the files written
 # before the store had a version); new tables need none (SCHEMA creates what is missing)
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
-    _migrate_1_table_states, _migrate_2_owner_token, _migrate_3_ratings)
+    _migrate_1_table_states, _migrate_2_owner_token, _migrate_3_ratings,
+    _migrate_4_result_bots)
 STORE_VERSION = len(MIGRATIONS)
 # the columns a migration adds, by the version that brought them: a file of an older version
 # lacks them until it is migrated
-ADDED_COLUMNS: dict[int, dict[str, tuple[str, ...]]] = {2: {"tables": ("owner_token",)}}
+ADDED_COLUMNS: dict[int, dict[str, tuple[str, ...]]] = {2: {"tables": ("owner_token",)},
+                                                        4: {"results": ("bot",)}}
 
 
 class SqliteStore(StoreBase):
@@ -625,16 +635,19 @@ class SqliteStore(StoreBase):
 
     def finish_game(self, table: str, game_no: int, rules: str,
                     rows: list[tuple[int, int, int, int, int]],
-                    computers: Sequence[ComputerSeat] = (), seed: int = 0) -> None:
+                    computers: Sequence[ComputerSeat] = (), seed: int = 0,
+                    bots: Collection[int] = ()) -> None:
         """``rows``: (account_id, seat, score, wins, hands) for each human seat;
-        ``computers``: the computer seats; ``seed``: the game's. The results and the rating
-        update (:mod:`net.store.ratings`, once per game) in one transaction."""
+        ``computers``: the computer seats; ``seed``: the game's; ``bots``: the seats a
+        program played (``bot join``). The results and the rating update
+        (:mod:`net.store.ratings`, once per game) in one transaction."""
         now = time.time()
         self._table_write(
             f"save the results of table {table}", table,
             [("INSERT OR REPLACE INTO results (table_name, game_no, account_id, seat, score, "
-              "wins, hands, rules, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-              [(table, game_no, a, s, sc, w, h, rules, now) for a, s, sc, w, h in rows], True)],
+              "wins, hands, rules, finished, bot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+              [(table, game_no, a, s, sc, w, h, rules, now, int(s in bots))
+               for a, s, sc, w, h in rows], True)],
             then=lambda db: apply_rating(db, "?", table, game_no, seed, rules, rows,
                                          computers, now) if rows else None)
 
@@ -702,9 +715,9 @@ class SqliteStore(StoreBase):
         try:
             rows = self.db.execute(
                 "SELECT substr(a.nickname, 1, ?), COUNT(*), SUM(r.hands), SUM(r.wins), "
-                "SUM(r.score), MAX(rt.rating), MAX(rt.games) "
-                f"FROM (SELECT account_id, hands, wins, score FROM results {where} "
-                f"      UNION ALL SELECT account_id, hands, 0, score FROM stake_results {where}"
+                "SUM(r.score), MAX(rt.rating), MAX(rt.games), SUM(r.bot) "
+                f"FROM (SELECT account_id, hands, wins, score, bot FROM results {where} "
+                f"      UNION ALL SELECT account_id, hands, 0, score, 0 FROM stake_results {where}"
                 ") r JOIN accounts a ON a.id = r.account_id "
                 "LEFT JOIN ratings rt ON rt.account_id = r.account_id AND rt.rules = ? "
                 f"GROUP BY r.account_id ORDER BY {order}SUM(r.score) DESC, SUM(r.wins) DESC, "
@@ -715,8 +728,8 @@ class SqliteStore(StoreBase):
             return []
         return [LeaderRow(str(n), g, sum_number(h), sum_number(w), sum_number(s),
                           float(rt) if isinstance(rt, int | float) else None,
-                          rg if isinstance(rg, int) else 0)
-                for n, g, h, w, s, rt, rg in rows]
+                          rg if isinstance(rg, int) else 0, sum_number(b))
+                for n, g, h, w, s, rt, rg, b in rows]
 
     def ratings(self, rules: str, nicknames: Sequence[str]) -> dict[str, Rating]:
         """The named players' ratings in ``rules`` (an unrated player is left out; a failed
@@ -961,12 +974,12 @@ def _check_contents(db: sqlite3.Connection, path: Path) -> None:
     version = int(db.execute("PRAGMA user_version").fetchone()[0])
     if version > STORE_VERSION:
         return  # a newer server's file: refused as such when opened
-    later = {c for v, added in ADDED_COLUMNS.items() if v > version
-             for c in added.get("tables", ())}  # a migration adds them
+    later = {(t, c) for v, added in ADDED_COLUMNS.items() if v > version
+             for t, columns in added.items() for c in columns}  # a migration adds them
     for name in ours:
         have = {str(r[1]) for r in db.execute(f"PRAGMA table_info({name})")}
         lacking = [c for c in EXPECTED_COLUMNS[name] if c not in have
-                   and not (name == "tables" and c in later)]
+                   and (name, c) not in later]
         if lacking:
             raise StorageError(f"{path}: its {name} table lacks {', '.join(lacking)}: "
                                f"{_what_to_do(path)}")

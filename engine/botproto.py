@@ -1,0 +1,373 @@
+"""The bot protocol (``docs/bot-protocol.md``): a program plays one seat over JSON lines.
+
+The table writes *events* (one JSON object a line: ``hello``, ``game_start``, ``hand_start``,
+``deal``, ``draw``, ``discard``, the claims and kongs, ``ting`` 报听, ``wild`` 宝, ``hand_end``
+with the settlement and every hand shown, ``game_end``) and, whenever the seat has a move, a
+``request`` carrying the legal actions (each with a short id) and the seat's whole state. The
+program answers each request with one line: ``{"request": N, "choice": ID}`` or
+``{"request": N, "action": {...}}`` (an action's JSON, or its text such as ``"discard 5m"``).
+
+Everything here is computed from the seat's own :class:`~engine.view.View` and nothing else, so
+a bot learns exactly what a person in that seat sees (``tests/test_botproto.py`` re-deals the
+hidden tiles with :func:`engine.leaks.view_leaks` after every action and requires identical
+lines). :class:`BotSeat` is pure: no I/O, no clock. Its callers (``cli/arena.py``, the server's
+``bot join``) carry the lines and the time limit, and apply the timer's action
+(:func:`engine.expiry.expiry_action`) after a timeout or a refused answer
+(:class:`AnswerError`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from engine.actions import Action
+from engine.expiry import expiry_action
+from engine.situation import Settlement, Transfer
+from engine.table import Event, EventType, Phase
+from engine.tiles import Kind, kind_to_str
+from engine.view import MeldView, View
+
+PROTOCOL: Final = 1
+MAX_ANSWER_BYTES: Final = 4096  # an answer line longer than this is refused unread
+EVENTS_KEPT: Final = 64  # events of the current hand remembered to tell new from seen
+
+
+class AnswerError(ValueError):
+    """An answer the table refuses; ``code`` is one of :data:`ANSWER_ERRORS`. The caller logs
+    it, tells the bot (:meth:`BotSeat.error_event`) and plays the timer's action, except for a
+    ``stale`` answer (to an earlier request), which is only dropped."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+ANSWER_ERRORS: Final = ("too_long", "not_json", "not_object", "stale", "unknown_id",
+                        "bad_action", "illegal", "no_request")
+
+
+def tiles_list(kinds: Sequence[Kind]) -> list[str]:
+    """Tiles as a list of one-tile strings (``["1m", "2m", "E"]``): easy to read in any language."""
+    return [kind_to_str(k) for k in kinds]
+
+
+def _tile(kind: Kind | None) -> str | None:
+    return kind_to_str(kind) if kind is not None else None
+
+
+def _meld(m: MeldView) -> dict[str, Any]:
+    return {"type": m.type.value, "tiles": tiles_list(m.tiles) if m.tiles is not None else None,
+            "claimed": _tile(m.claimed), "from": m.source}
+
+
+def state_json(view: View) -> dict[str, Any]:
+    """The seat's whole state as the view shows it (carried by every ``request``)."""
+    return {
+        "hand_no": view.hand_no,
+        "dealer": view.dealer,
+        "seat": view.viewer,
+        "phase": view.phase.value,
+        "current": view.current,
+        "hand": tiles_list(view.hand),
+        "drawn": _tile(view.drawn),
+        "remaining": view.remaining,
+        "dice": view.dice,
+        "wild_indicator": _tile(view.wild_indicator),
+        "wild": _tile(view.wild),
+        "kong_tiles": [_tile(k) for k in view.kong_tiles],
+        "last_discard": ({"seat": view.last_discard[0], "tile": _tile(view.last_discard[1])}
+                         if view.last_discard is not None else None),
+        "window": ({"tile": _tile(view.window_tile), "from": view.window_from}
+                   if view.window_tile is not None else None),
+        "doudizhu": tiles_list(view.doudizhu),
+        "seats": [
+            {
+                "seat": p.seat,
+                "concealed": p.concealed_count,
+                "has_drawn": p.has_drawn,
+                "melds": [_meld(m) for m in p.melds],
+                "pond": [kind_to_str(d.kind) for d in p.pond],
+                "pond_claimed": [d.claimed_by for d in p.pond],
+                "ting": p.ting,
+                "bought": p.bought,
+                "lighter": p.lighter,
+                "flown": p.flown,
+                "score": p.score,
+            }
+            for p in view.seats
+        ],
+    }
+
+
+def event_json(event: Event, view: View) -> dict[str, Any]:
+    """One public event; the seat's own draw carries its tile when the view still shows it."""
+    out: dict[str, Any] = {"type": event.type.value}
+    if event.seat is not None:
+        out["seat"] = event.seat
+    if event.type in (EventType.DRAW, EventType.REPLACEMENT):
+        out["type"] = "draw"
+        out["replacement"] = event.type is EventType.REPLACEMENT
+        if event.tile is not None:  # a Gejiu kong tile, face up before it was taken
+            out["tile"] = kind_to_str(event.tile)
+    elif event.tile is not None:
+        out["tile"] = kind_to_str(event.tile)
+    if event.tiles:
+        out["tiles"] = tiles_list(event.tiles)
+    if event.source is not None:
+        out["from"] = event.source
+    if event.type is EventType.WILD:
+        out["indicator"] = _tile(view.wild_indicator)
+        out["wild"] = _tile(view.wild)
+    return out
+
+
+def _transfer(t: Transfer) -> dict[str, Any]:
+    return {"payer": t.payer, "payee": t.payee, "amount": t.amount, "why": t.why}
+
+
+def settlement_json(s: Settlement) -> dict[str, Any]:
+    return {
+        "net": list(s.seats),
+        "spectators": dict(s.spectators),
+        "next_dealer": s.next_dealer,
+        "wins": [{"seat": w.seat, "pattern_zh": w.pattern_zh, "pattern_en": w.pattern_en,
+                  "value": w.value,
+                  "items": [{"zh": i.zh, "en": i.en, "value": i.value} for i in w.items]}
+                 for w in s.wins],
+        "transfers": [_transfer(t) for t in s.transfers],
+    }
+
+
+@dataclass(frozen=True)
+class Request:
+    """A pending decision: its number, the legal actions in id order, the timer's action."""
+
+    number: int
+    legal: tuple[Action, ...]
+    default: Action
+
+
+class BotSeat:
+    """One bot's side of the protocol, for one seat at a time (the seat may change between
+    games: ``game_start`` and ``hand_start`` name it). Feed it every view the seat gets
+    (:meth:`update`); it answers with the lines to write. Views may skip actions (a table
+    coalesces updates): the events then cover what the view's recent events still show, and a
+    ``request``'s ``state`` is always complete."""
+
+    def __init__(self) -> None:
+        self.request_no = 0
+        self.pending: Request | None = None
+        self._hand_key: tuple[int, int, int | None] | None = None  # (game, hand_no, seat)
+        self._seen: list[Event] = []
+        self._ended = False
+        self._count = 0  # events of the hand told so far
+        self._game = 0
+        self._asked: tuple[tuple[int, int, int | None], int, tuple[Action, ...]] | None = None
+
+    # --- the table's side ---------------------------------------------------------------
+    @staticmethod
+    def hello(rules: str, options: Mapping[str, Any], name: str = "",
+              seconds: float | None = None) -> dict[str, Any]:
+        """The first line of a session."""
+        return {"type": "hello", "protocol": PROTOCOL, "rules": rules,
+                "options": dict(sorted(options.items())), "name": name,
+                "max_answer_bytes": MAX_ANSWER_BYTES, "seconds": seconds}
+
+    def game_start(self, seat: int, rules: str, hands: int,
+                   scores: Sequence[int] = (0, 0, 0, 0)) -> dict[str, Any]:
+        """A game begins (each deal of an arena is a one-hand game)."""
+        self._game += 1
+        self._hand_key = None
+        return {"type": "game_start", "game": self._game, "seat": seat, "rules": rules,
+                "hands": hands, "scores": list(scores)}
+
+    @staticmethod
+    def game_end(scores: Sequence[int]) -> dict[str, Any]:
+        return {"type": "game_end", "scores": list(scores)}
+
+    def update(self, view: View, seconds: float | None = None) -> list[dict[str, Any]]:
+        """The lines for ``view`` (the seat's newest): new events, the hand's end, and a
+        ``request`` when the seat has a move it was not asked about yet (``seconds``: its
+        time limit, if any)."""
+        out: list[dict[str, Any]] = []
+        key = (self._game, view.hand_no, view.viewer)
+        if key != self._hand_key:
+            self._hand_key = key
+            self._seen = []
+            self._ended = False
+            self._count = 0
+            self._asked = None
+            self.pending = None
+            out.append({"type": "hand_start", "hand_no": view.hand_no, "dealer": view.dealer,
+                        "seat": view.viewer, "rules": view.rules,
+                        "scores": [p.score for p in view.seats], "dice": view.dice})
+        events = [e for e in view.events
+                  if e.type is not EventType.FOUR_WILDS or e.seat == view.viewer]
+        new = _new_events(self._seen, events)
+        for e in new:
+            if e.type is EventType.DEAL:
+                out.append({"type": "deal", "dealer": view.dealer,
+                            "hand": tiles_list(sorted([*view.hand, *(
+                                [view.drawn] if view.drawn is not None else [])])),
+                            "wild_indicator": _tile(view.wild_indicator),
+                            "wild": _tile(view.wild),
+                            "kong_tiles": [_tile(k) for k in view.kong_tiles],
+                            "remaining": view.remaining})
+            else:
+                out.append(event_json(e, view))
+        if new:
+            self._own_draw(out, view)
+        self._seen = (self._seen + new)[-EVENTS_KEPT:]
+        self._count += len(new)
+        if view.phase is Phase.ENDED:
+            if not self._ended and view.result is not None:
+                self._ended = True
+                self.pending = None
+                r = view.result
+                out.append({
+                    "type": "hand_end", "hand_no": view.hand_no,
+                    "winners": list(r.winners), "win_tile": _tile(r.win_tile),
+                    "how": r.how.value if r.how is not None else None,
+                    "from": r.from_seat,
+                    "hands": [tiles_list(h) for h in r.hands],
+                    "melds": [[_meld(m) for m in ms] for ms in r.melds],
+                    "settlement": settlement_json(r.settlement),
+                })
+            return out
+        if view.my_move and view.legal:
+            asked = (key, self._count, view.legal)
+            if asked != self._asked or self.pending is None:
+                self._asked = asked
+                out.append(self.request(view, seconds))
+        elif self.pending is not None:  # the move went (a claim window closed without it)
+            out.append({"type": "cancel", "request": self.pending.number})
+            self.pending = None
+            self._asked = None
+        return out
+
+    @staticmethod
+    def _own_draw(out: list[dict[str, Any]], view: View) -> None:
+        if view.drawn is None or view.current != view.viewer:
+            return
+        for line in reversed(out):
+            if line["type"] == "draw" and line.get("seat") == view.viewer:
+                line["tile"] = kind_to_str(view.drawn)
+                return
+            if line["type"] in ("discard", "chi", "peng", "minggang"):
+                return
+
+    def request(self, view: View, seconds: float | None = None) -> dict[str, Any]:
+        """A ``request`` for the seat's move in ``view``; remembered as :attr:`pending`."""
+        self.request_no += 1
+        legal = tuple(view.legal)
+        self.pending = Request(self.request_no, legal, expiry_action(view))
+        return {
+            "type": "request", "request": self.request_no, "phase": view.phase.value,
+            "seconds": seconds,
+            "legal": [{"id": i, "action": a.to_json(), "text": str(a)}
+                      for i, a in enumerate(legal)],
+            "default": str(self.pending.default),
+            "state": state_json(view),
+        }
+
+    def decode(self, line: bytes | str) -> Action:
+        """The action an answer line chooses for the pending request; :class:`AnswerError`
+        for anything else (nothing is changed by a refused line)."""
+        raw = line.encode("utf-8", "replace") if isinstance(line, str) else bytes(line)
+        if len(raw) > MAX_ANSWER_BYTES:
+            raise AnswerError("too_long", f"an answer line has at most {MAX_ANSWER_BYTES} "
+                              f"bytes, this one {len(raw)}")
+        try:
+            obj = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise AnswerError("not_json", f"not a JSON line: {str(exc)[:80]}") from None
+        if not isinstance(obj, dict):
+            raise AnswerError("not_object", "an answer is a JSON object "
+                              '({"request": N, "choice": ID} or {"request": N, "action": ...})')
+        pending = self.pending
+        if pending is None:
+            raise AnswerError("no_request", "no request is waiting for an answer")
+        number = obj.get("request")
+        if type(number) is not int:
+            raise AnswerError("not_object", 'the answer must name its request: "request": N')
+        if number != pending.number:
+            raise AnswerError("stale", f"an answer to request {number}, but request "
+                              f"{pending.number} is the one waiting (dropped)")
+        if "choice" in obj:
+            choice = obj["choice"]
+            if type(choice) is not int or not 0 <= choice < len(pending.legal):
+                raise AnswerError("unknown_id", f"choice {str(choice)[:20]!r} is not an id "
+                                  f"of request {number} (0-{len(pending.legal) - 1})")
+            return pending.legal[choice]
+        if "action" not in obj:
+            raise AnswerError("bad_action", 'an answer needs "choice" or "action"')
+        try:
+            given = obj["action"]
+            if isinstance(given, str):
+                action = Action.parse(given)
+            elif isinstance(given, dict):
+                action = Action.from_json(given)
+            else:
+                raise ValueError("an action is an object or a text")
+        except (ValueError, KeyError, TypeError) as exc:
+            raise AnswerError("bad_action", f"cannot read the action: {str(exc)[:120]}") from None
+        if action not in pending.legal:
+            raise AnswerError("illegal", f"{action} is not legal now (legal: "
+                              f"{', '.join(str(a) for a in pending.legal)})"[:400])
+        return action
+
+    def answered(self) -> None:
+        """The pending request was answered (or played for the bot): no answer is due."""
+        self.pending = None
+
+    @staticmethod
+    def error_event(request: int | None, error: AnswerError) -> dict[str, Any]:
+        return {"type": "error", "request": request, "code": error.code,
+                "message": error.message}
+
+    @staticmethod
+    def timeout_event(request: int, played: Action, why: str = "timeout") -> dict[str, Any]:
+        """The table played ``played`` for the bot (its time ran out, or its answer was
+        refused: ``why`` is ``"timeout"`` or ``"refused"``)."""
+        return {"type": "played_for_you", "request": request, "why": why,
+                "action": played.to_json(), "text": str(played)}
+
+
+def _new_events(seen: Sequence[Event], events: Sequence[Event]) -> list[Event]:
+    """The events of ``events`` (a view's recent ones) after those already ``seen``: the
+    longest tail of ``seen`` that begins ``events`` is matched; none matching means every
+    event shown is new (more happened than a view shows)."""
+    if not seen:
+        return list(events)
+    top = min(len(seen), len(events))
+    for k in range(top, 0, -1):
+        if list(seen[-k:]) == list(events[:k]):
+            return list(events[k:])
+    return list(events)
+
+
+COMMANDS: Final = ("start", "new_game")  # a server's commands besides answers
+
+
+def command_of(line: bytes | str) -> str | None:
+    """``{"command": "start"}`` or ``{"command": "new_game"}`` (not an answer) → the command's
+    name; None for any other line."""
+    raw = line.encode("utf-8", "replace") if isinstance(line, str) else bytes(line)
+    if b'"command"' not in raw or len(raw) > MAX_ANSWER_BYTES:
+        return None
+    try:
+        obj = json.loads(raw)
+    except ValueError:
+        return None
+    if isinstance(obj, dict) and obj.get("command") in COMMANDS and "request" not in obj:
+        return str(obj["command"])
+    return None
+
+
+def dumps(line: Mapping[str, Any]) -> bytes:
+    """One protocol line as bytes, newline-terminated (UTF-8, compact)."""
+    return (json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")

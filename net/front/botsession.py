@@ -1,0 +1,197 @@
+"""``ssh HOST bot join NAME``: a program on the client's side plays a seat over the bot protocol
+(``docs/bot-protocol.md``, :mod:`engine.botproto`) on an exec channel.
+
+The seat is taken as a player's is (the key's account) and marked as a bot's; the session
+talks to its table only through :class:`tui.client.SharedTableClient`, so it plays whichever
+worker owns the table. The table's own timers play for a program that does not answer in
+time, as for a person (its turn's timer, the claim window). A line the protocol refuses (too
+long, not JSON, an unknown id, an illegal action) is logged, told to the program as an
+``error`` and the timer's action is played at once; lines beyond ``bot_lines_per_second`` are
+refused unread. Nothing a program sends reaches the table except a legal action of its seat.
+
+Besides answers, a program may send ``{"command": "start"}`` (start the game now, computer
+players in the empty seats: a seated player's S) and ``{"command": "new_game"}`` (after a
+game: ready for another).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from engine.botproto import MAX_ANSWER_BYTES, AnswerError, BotSeat, command_of, dumps
+from engine.table import Phase
+from net.limits import Limits, RateLimit
+from tui.client import SharedTableClient, TableUpdate
+from tui.refusal import Refusal
+
+log = logging.getLogger("net.front.botsession")
+
+
+class BotSession:
+    """One program's seat: table updates → protocol lines, protocol lines → actions."""
+
+    def __init__(self, client: SharedTableClient, write: Callable[[bytes], None],
+                 limits: Limits, note: Callable[[int, str], None] | None = None,
+                 unread: Callable[[], int] | None = None,
+                 close: Callable[[str], None] | None = None) -> None:
+        self.client = client
+        self._write = write
+        self.limits = limits
+        self._note = note or (lambda level, text: log.log(level, "%s", text))
+        self._unread = unread  # bytes written and not yet taken by the program
+        self._close = close  # ends the session, with a last line for the program
+        self.bot = BotSeat()
+        self.rate = RateLimit(limits.bot_lines_per_second, 1.0,
+                              2 * limits.bot_lines_per_second)
+        self._buffer = bytearray()
+        self._skipping = False  # inside an over-long line, until its newline
+        self._game_no: int | None = None
+        self._ended_hand: tuple[int, int] | None = None  # (game, hand) readied after its end
+        self._game_over_sent: int | None = None
+        self.refused = 0
+        self.answered = 0
+        self._too_fast = False  # the last line was over the rate (and the program told)
+        self.closed = False
+
+    # --- the table's side ---------------------------------------------------------------
+    def start(self) -> None:
+        info = self.client.info()
+        seconds = dict(info.options).get("turn_seconds")
+        hello = BotSeat.hello(info.rules, dict(info.options), self.client.nickname,
+                              float(seconds) if seconds else None)
+        hello.update({"table": info.name, "seat": self.client.seat_index,
+                      "state": info.state.value})
+        self._send([hello])
+        self.client.subscribe(self._update)
+
+    def _update(self, update: TableUpdate) -> None:
+        if self.closed:
+            return
+        lines: list[dict[str, Any]] = []
+        seat = self.client.seat_index
+        if seat is None:
+            return
+        game_no = self.client.game_no
+        if game_no != self._game_no:
+            self._game_no = game_no
+            lines.append(self.bot.game_start(seat, update.view.rules, update.hands_per_game,
+                                             update.totals))
+        seconds = None
+        if update.deadline is not None:
+            seconds = round(max(0.0, update.deadline - self.client.clock.now()), 3)
+        lines.extend(self.bot.update(update.view, seconds))
+        if update.view.phase is Phase.ENDED:
+            key = (game_no, update.view.hand_no)
+            if self._ended_hand != key:
+                self._ended_hand = key
+                self.client.next_hand()  # a program is ready as soon as it is told
+            if update.game_over and self._game_over_sent != game_no:
+                self._game_over_sent = game_no
+                lines.append(BotSeat.game_end(update.totals))
+        self._send(lines)
+
+    def _send(self, lines: list[dict[str, Any]]) -> None:
+        if not lines or self.closed:
+            return
+        if self._unread is not None and self._unread() > self.limits.bot_unread_bytes:
+            self._stop("the program reads nothing: its session is closed")
+            return
+        self._write(b"".join(dumps(line) for line in lines))
+
+    def _stop(self, why: str) -> None:
+        self._note(logging.INFO, f"bot session closed: {why}")
+        self.closed = True
+        if self._close is not None:
+            self._close(why)
+
+    # --- the program's side -------------------------------------------------------------
+    def feed(self, data: bytes) -> None:
+        """Bytes from the channel: complete lines are handled; a line longer than
+        :data:`MAX_ANSWER_BYTES` is refused and skipped up to its newline."""
+        while data and not self.closed:
+            nl = data.find(b"\n")
+            part, data = (data, b"") if nl < 0 else (data[:nl], data[nl + 1:])
+            if self._skipping:
+                if nl >= 0:
+                    self._skipping = False
+                continue
+            if len(self._buffer) + len(part) > MAX_ANSWER_BYTES:
+                self._buffer.clear()
+                self._skipping = nl < 0
+                self._refuse(AnswerError("too_long", f"an answer line has at most "
+                                         f"{MAX_ANSWER_BYTES} bytes"))
+                continue
+            self._buffer += part
+            if nl >= 0:
+                line = bytes(self._buffer).rstrip(b"\r")
+                self._buffer.clear()
+                if line.strip():
+                    self._line(line)
+
+    def _line(self, line: bytes) -> None:
+        if not self.rate.allow():
+            self.refused += 1
+            if not self._too_fast:  # told once a burst, not once a line
+                self._too_fast = True
+                self._refuse(AnswerError(
+                    "too_fast", f"at most {self.limits.bot_lines_per_second} lines a second: "
+                    f"lines are dropped unread until the rate is kept"), play=False)
+            return
+        self._too_fast = False
+        command = command_of(line)
+        if command is not None:
+            self._command(command)
+            return
+        try:
+            action = self.bot.decode(line)
+        except AnswerError as exc:
+            self._refuse(exc, play=exc.code not in ("stale", "no_request"))
+            return
+        pending = self.bot.pending
+        self.bot.answered()  # before the send: the send's own update may ask again
+        refusal = self.client.send(action)
+        if refusal is not None:
+            self._table_refused(pending.number if pending else None, refusal)
+            return
+        self.answered += 1
+
+    def _command(self, command: str) -> None:
+        if command == "start":
+            refusal = self.client.start()
+        else:
+            info = self.client.info()
+            refusal = self.client.new_game(info.rules, dict(info.options), None)
+        if refusal is not None:
+            self._send([{"type": "error", "request": None, "code": "refused",
+                         "message": refusal.text("en")}])
+
+    def _refuse(self, error: AnswerError, play: bool = True) -> None:
+        """A refused line: logged, told, and (for an answer to the waiting request) the
+        timer's action played at once."""
+        self.refused += 1
+        pending = self.bot.pending
+        self._note(logging.INFO, f"bot answer refused: {error.code}: {error.message[:120]}")
+        lines = [BotSeat.error_event(pending.number if pending else None, error)]
+        self._send(lines)
+        if not play or pending is None:
+            return
+        self.bot.answered()
+        self._send([BotSeat.timeout_event(pending.number, pending.default, "refused")])
+        refusal = self.client.send(pending.default)
+        if refusal is not None:
+            self._table_refused(pending.number, refusal)
+
+    def _table_refused(self, number: int | None, refusal: Refusal) -> None:
+        """The table refused the action (its move went meanwhile): told, and asked again if
+        the seat still has a move."""
+        self._send([{"type": "error", "request": number, "code": "refused",
+                     "message": refusal.text("en")}])
+        update = self.client.current_update()
+        if update is not None:
+            self._update(update)
+
+    def close(self) -> None:
+        self.closed = True
+        self.client.close()

@@ -1,0 +1,167 @@
+"""The bot protocol (engine/botproto.py): leak-free over whole games, answers bounded."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+
+from engine.actions import Action, ActionType
+from engine.botproto import MAX_ANSWER_BYTES, AnswerError, BotSeat, dumps
+from engine.bots import make_player
+from engine.game import Game
+from engine.leaks import view_leaks
+from engine.table import Phase
+from engine.view import build_view
+
+
+def _play_with_protocol(rules: str, seed: int, hands: int) -> list[list[dict]]:
+    """Normal bots play ``hands`` hands; every seat's protocol lines are built after every
+    action and checked against a re-deal of every tile the seat cannot see."""
+    game = Game(rules, seed, {"hands_per_game": hands})
+    seats = [BotSeat() for _ in range(4)]
+    players = [make_player("normal") for _ in range(4)]
+    lines: list[list[dict]] = [[], [], [], []]
+    rng = random.Random(seed)
+    for s in range(4):
+        lines[s].append(seats[s].game_start(s, rules, hands))
+    for _ in range(hands):
+        hand = game.new_hand()
+        index = 0
+        while True:
+            for s in range(4):
+                # what the seat would be told now must not depend on what it cannot see
+                def project(view, s=s):  # type: ignore[no-untyped-def]
+                    return copy.deepcopy(seats[s]).update(view, 5.0)
+                assert not view_leaks(hand, s, rng, project), (rules, seed, index, s)
+                out = seats[s].update(build_view(hand, s), 5.0)
+                for line in out:
+                    json.loads(dumps(line))  # every line is one JSON line
+                lines[s].extend(out)
+            if hand.is_over:
+                break
+            seat = hand.to_act()[0]
+            view = build_view(hand, seat)
+            action = players[seat].choose(view)
+            pending = seats[seat].pending
+            assert pending is not None and pending.legal == view.legal
+            # the bot's answer, by id, decodes to the action the player chose
+            answer = {"request": pending.number, "choice": pending.legal.index(action)}
+            assert seats[seat].decode(json.dumps(answer)) == action
+            seats[seat].answered()
+            game.apply(seat, action)
+            index += 1
+    return lines
+
+
+@pytest.mark.parametrize("rules", ["yichun", "shangrao", "gejiu"])
+def test_protocol_never_leaks_over_whole_games(rules: str) -> None:
+    for seed in (1, 2):
+        lines = _play_with_protocol(rules, seed, 2)
+        for s in range(4):
+            types = [line["type"] for line in lines[s]]
+            assert types.count("hand_start") == 2 and types.count("hand_end") == 2
+            assert "deal" in types and "discard" in types and "request" in types
+            deal = next(line for line in lines[s] if line["type"] == "deal")
+            assert len(deal["hand"]) in (13, 14)
+            # others' draws carry no tile; the seat's own (head draws) do
+            for line in lines[s]:
+                if line["type"] == "draw" and not line["replacement"]:
+                    assert ("tile" in line) == (line["seat"] == s), line
+            end = next(line for line in lines[s] if line["type"] == "hand_end")
+            assert sum(end["settlement"]["net"]) + sum(
+                end["settlement"]["spectators"].values()) == 0
+            assert len(end["hands"]) == 4
+
+
+def test_rule_events_reach_the_bot() -> None:
+    """报听 (Gejiu), 宝 (Shangrao) and 买 (Yichun) show up as events over a few games."""
+    seen: dict[str, set[str]] = {}
+    for rules in ("yichun", "shangrao", "gejiu"):
+        kinds: set[str] = set()
+        for seed in range(1, 6):
+            for line in _play_with_protocol(rules, seed, 1)[0]:
+                kinds.add(line["type"])
+        seen[rules] = kinds
+    assert "wild" in seen["shangrao"]
+    assert {"buy", "no_buy"} & seen["yichun"]
+    for kinds in seen.values():
+        assert {"hand_start", "deal", "draw", "discard", "request", "hand_end"} <= kinds
+
+
+def _asked() -> tuple[BotSeat, Game]:
+    game = Game("shangrao", 7, {"hands_per_game": 1})
+    hand = game.new_hand()
+    bs = BotSeat()
+    bs.game_start(hand.dealer, "shangrao", 1)
+    out = bs.update(build_view(hand, hand.dealer), 10.0)
+    assert out[-1]["type"] == "request" and out[-1]["seconds"] == 10.0
+    assert hand.phase is Phase.TURN
+    return bs, game
+
+
+def test_answers_by_id_by_json_and_by_text() -> None:
+    bs, _ = _asked()
+    assert bs.pending is not None
+    n, legal = bs.pending.number, bs.pending.legal
+    discard = next(a for a in legal if a.type is ActionType.DISCARD)
+    assert bs.decode(json.dumps({"request": n, "choice": 0})) == legal[0]
+    assert bs.decode(json.dumps({"request": n, "action": discard.to_json()})) == discard
+    assert bs.decode(json.dumps({"request": n, "action": str(discard)}).encode()) == discard
+
+
+@pytest.mark.parametrize(("line", "code"), [
+    pytest.param("x" * (MAX_ANSWER_BYTES + 1), "too_long", id="too_long"),
+    ("not json", "not_json"),
+    (b"\xff\xfe{", "not_json"),
+    ("[1, 2]", "not_object"),
+    ('{"choice": 0}', "not_object"),
+    ('{"request": 99, "choice": 0}', "stale"),
+    ('{"request": 1, "choice": 999}', "unknown_id"),
+    ('{"request": 1, "choice": "0"}', "unknown_id"),
+    ('{"request": 1, "choice": true}', "unknown_id"),
+    ('{"request": 1}', "bad_action"),
+    ('{"request": 1, "action": "fly away"}', "bad_action"),
+    ('{"request": 1, "action": {"a": "discard", "tile": "9x"}}', "bad_action"),
+    ('{"request": 1, "action": 5}', "bad_action"),
+    ('{"request": 1, "action": "peng 1m"}', "illegal"),
+])
+def test_bad_answers_are_refused_with_a_code(line: str | bytes, code: str) -> None:
+    bs, _ = _asked()
+    assert bs.pending is not None and bs.pending.number == 1
+    with pytest.raises(AnswerError) as err:
+        bs.decode(line)
+    assert err.value.code == code
+    assert bs.pending is not None  # a refused line changes nothing
+    event = bs.error_event(1, err.value)
+    assert event["code"] == code and len(dumps(event)) < 1024
+
+
+def test_no_request_waiting() -> None:
+    bs = BotSeat()
+    with pytest.raises(AnswerError) as err:
+        bs.decode('{"request": 1, "choice": 0}')
+    assert err.value.code == "no_request"
+
+
+def test_the_default_is_the_timer_action() -> None:
+    bs, game = _asked()
+    assert game.hand is not None
+    from engine.expiry import expiry_action
+    view = build_view(game.hand, game.hand.dealer)
+    assert bs.pending is not None and bs.pending.default == expiry_action(view)
+    event = bs.timeout_event(bs.pending.number, bs.pending.default)
+    assert Action.from_json(event["action"]) == bs.pending.default
+
+
+def test_a_repeated_view_asks_once() -> None:
+    bs, game = _asked()
+    assert game.hand is not None
+    assert bs.update(build_view(game.hand, game.hand.dealer)) == []
+
+
+def test_hello_is_versioned() -> None:
+    line = BotSeat.hello("gejiu", {"turn_seconds": 20}, "t1", 20.0)
+    assert line["protocol"] == 1 and line["max_answer_bytes"] == MAX_ANSWER_BYTES

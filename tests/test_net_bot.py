@@ -1,0 +1,225 @@
+"""``ssh HOST bot join NAME``: a program plays a seat over the bot protocol on an exec channel
+(a real server on port 0, an asyncssh client without a PTY)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from net.front.server import MahjongServer
+from net.limits import Limits
+from testkit.ssh import BotClient, MakeServer, new_key, run_command
+from tests.support.waiting import until
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _choice(request: dict[str, Any]) -> int:
+    legal = request["legal"]
+    for x in legal:
+        if x["action"]["a"] in ("win", "pond_win"):
+            return int(x["id"])
+    return int(legal[0]["id"])
+
+
+async def _play_to_the_end(bot: BotClient, limit: int = 4000) -> dict[str, Any]:
+    for _ in range(limit):
+        line = await bot.read(20.0)
+        assert line is not None, "the channel ended during the game"
+        if line["type"] == "request":
+            bot.send({"request": line["request"], "choice": _choice(line)})
+        elif line["type"] == "game_end":
+            return line
+    raise AssertionError("no game_end")
+
+
+async def test_a_bot_plays_a_whole_game(server: MahjongServer) -> None:
+    bot = BotClient()
+    key = new_key()
+    await bot.connect(server.port, "robo", "bot join t1 --rules gejiu "
+                      "--option hands_per_game=1", key)
+    try:
+        hello = await bot.read()
+        assert hello is not None and hello["type"] == "hello" and hello["protocol"] == 1
+        assert hello["table"] == "t1" and hello["rules"] == "gejiu" and hello["seat"] == 0
+        table = server.registry.tables["t1"]
+        info = table.info()
+        assert info.seats[0].bot and info.seats[0].name == "robo"
+        bot.send({"command": "start"})  # a seated player's S: computers in the empty seats
+        end = await _play_to_the_end(bot)
+        assert sum(end["scores"]) == 0
+        kinds = {line["type"] for line in bot.lines}
+        assert {"game_start", "hand_start", "deal", "draw", "discard", "request",
+                "hand_end", "game_end"} <= kinds
+        assert not [line for line in bot.lines if line["type"] == "error"]
+        assert table.names()[0] == "robo [bot]"
+        # the result is stored as a program's, and the leaderboard says so
+        board = [(r.nickname, r.games, r.bot_games) for r in server.store.leaderboard()]
+        assert board == [("robo", 1, 1)]
+        stats = await run_command(server.port, "ann", "stats")
+        assert "robo [bot]" in str(stats.stdout)
+    finally:
+        await bot.close()
+    await until(lambda: not table.seats[0].clients, 5.0, "the bot's seat to empty")
+
+
+async def test_garbage_never_hurts_the_table(server: MahjongServer) -> None:
+    bot = BotClient()
+    await bot.connect(server.port, "junk", "bot join t2 --option hands_per_game=1", new_key())
+    try:
+        await bot.read_until("hello")
+        bot.send(b"\x1b[2J not json at all\n")
+        error = await bot.read_until("error")
+        assert error["code"] == "not_json"  # nothing was asked yet: nothing played
+        bot.send({"command": "start"})
+        request = await bot.read_until("request")
+        number = request["request"]
+        table = server.registry.tables["t2"]
+        hand = table.game.hand if table.game is not None else None
+        assert hand is not None
+        before = len(hand.actions)
+        bot.send(b"x" * 10000 + b"\n")  # over-long: refused, and the timer's action played
+        error = await bot.read_until("error")
+        assert error["code"] == "too_long" and error["request"] == number
+        played = await bot.read_until("played_for_you")
+        assert played["request"] == number and played["text"] == request["default"]
+        await until(lambda: len(hand.actions) > before, 5.0, "the default action")
+        # an illegal action, then a stale answer: refused, the table goes on
+        request = await bot.read_until("request")
+        bot.send({"request": request["request"], "action": "peng 9s"})
+        error = await bot.read_until("error")
+        assert error["code"] in ("illegal", "bad_action")
+        bot.send({"request": request["request"], "choice": 0})
+        error = await bot.read_until("error")
+        assert error["code"] in ("stale", "no_request")
+        # a flood of lines: past the rate, refused unread
+        bot.send(b"".join(b'{"request": 0, "choice": 0}\n' for _ in range(200)))
+        for _ in range(400):
+            line = await bot.read(10.0)
+            assert line is not None
+            if line.get("code") == "too_fast":
+                break
+        else:
+            raise AssertionError("no too_fast")
+        await asyncio.sleep(2.5)  # the rate's bucket fills again
+        told = [line for line in bot.lines if line.get("code") == "too_fast"]
+        assert len(told) == 1  # once a burst
+        asked = [line for line in bot.lines if line["type"] == "request"][-1]
+        bot.send({"request": asked["request"], "choice": _choice(asked)})  # if still waiting
+        end = await _play_to_the_end(bot)
+        assert sum(end["scores"]) == 0
+    finally:
+        await bot.close()
+
+
+async def test_bot_join_refusals(make_server: MakeServer) -> None:
+    srv = await make_server()
+    r = await run_command(srv.port, "ann", "bot watch t1")
+    assert r.exit_status == 2 and "bot join NAME" in str(r.stdout)
+    r = await run_command(srv.port, "ann", "bot join t1 --lang zh")
+    assert r.exit_status == 2 and "no --lang" in str(r.stdout)
+    # a full table has no seat for a bot
+    bots = []
+    for i in range(4):
+        b = BotClient()
+        await b.connect(srv.port, f"b{i}", "bot join full", new_key())
+        await b.read_until("hello")
+        bots.append(b)
+    extra = BotClient()
+    await extra.connect(srv.port, "late", "bot join full", new_key())
+    line = await extra.read()
+    assert line is not None and line["code"] == "no_seat"
+    assert await extra.exit_status() == 1
+    for b in [*bots, extra]:
+        await b.close()
+
+
+async def test_a_program_that_closes_its_output_at_once(
+        server: MahjongServer, caplog: pytest.LogCaptureFixture) -> None:
+    """``printf 'junk\\n' | ssh HOST bot join t4``: the session ends cleanly, nothing crashes
+    (OpenSSH sends the input and its end at once, before the seat is found)."""
+    open_seat = server.open_seat
+
+    async def slow_open_seat(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.3)
+        return await open_seat(*args, **kwargs)
+
+    server.open_seat = slow_open_seat  # type: ignore[method-assign]
+    for _ in range(3):
+        bot = BotClient()
+        await bot.connect(server.port, "quick", "bot join t4", new_key())
+        assert bot.process is not None
+        bot.send(b"junk\n")
+        bot.process.stdin.write_eof()
+        assert await bot.exit_status() == 0
+        await bot.close()
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    r = await run_command(server.port, "ann", "stats")  # the server serves on
+    assert r.exit_status == 0
+
+
+@pytest.mark.skipif(shutil.which("node") is None,
+                    reason="node (Node.js) is not installed: the example bot is a Node script")
+async def test_the_example_bot_plays_over_ssh(server: MahjongServer) -> None:
+    """``ssh HOST bot join t5`` with examples/simple-bot.js on the other end of the channel
+    (as ``coproc`` or ``socat`` wire it): it starts the table, plays a game, and leaves."""
+    bot = BotClient()
+    await bot.connect(server.port, "nodebot", "bot join t5 --rules yichun "
+                      "--option hands_per_game=1", new_key())
+    assert bot.process is not None
+    node = await asyncio.create_subprocess_exec(
+        "node", str(ROOT / "examples" / "simple-bot.js"), "--start", "--one-game",
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
+    assert node.stdin is not None and node.stdout is not None
+    seen: list[str] = []
+
+    async def table_to_bot() -> None:
+        assert bot.process is not None and node.stdin is not None
+        while raw := await bot.process.stdout.readline():
+            seen.append(json.loads(raw)["type"])
+            node.stdin.write(raw)
+            with contextlib.suppress(ConnectionError):
+                await node.stdin.drain()
+        node.stdin.close()
+
+    async def bot_to_table() -> None:
+        assert bot.process is not None and node.stdout is not None
+        while raw := await node.stdout.readline():
+            bot.process.stdin.write(raw)
+        bot.process.stdin.write_eof()
+
+    pumps = [asyncio.ensure_future(table_to_bot()), asyncio.ensure_future(bot_to_table())]
+    try:
+        assert await asyncio.wait_for(node.wait(), 60) == 0
+        await asyncio.wait_for(pumps[1], 10)
+        assert await bot.exit_status() == 0
+    finally:
+        for pump in pumps:
+            pump.cancel()
+        if node.returncode is None:
+            node.kill()
+            await node.wait()
+        await bot.close()
+    assert seen[0] == "hello" and "game_end" in seen and "error" not in seen
+    assert seen.count("request") > 5
+    board = [(r.nickname, r.bot_games) for r in server.store.leaderboard()]
+    assert board == [("nodebot", 1)]
+
+
+async def test_an_idle_program_is_closed_as_a_player_is(make_server: MakeServer) -> None:
+    srv = await make_server(limits=Limits(idle_seconds=1.0))
+    bot = BotClient()
+    await bot.connect(srv.port, "sleepy", "bot join t7", new_key())
+    await bot.read_until("hello")
+    line = await bot.read_until("error", 10.0)
+    assert line["code"] == "idle"
+    assert await bot.exit_status() == 0
+    await until(lambda: not srv.registry.tables["t7"].seats[0].clients, 5.0, "the seat freed")
+    await bot.close()
