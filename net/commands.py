@@ -1,5 +1,6 @@
 """The SSH command line: what a client types after ``ssh HOST`` (``join NAME --rules R
---option KEY=VALUE …``, ``watch NAME``, ``lobby``, ``stats``, ``help``, ``--lang zh|en``), read
+--option KEY=VALUE …``, ``watch NAME``, ``lobby``, ``stats``, ``help``, ``replay [ID]``,
+``--lang zh|en``), read
 into a :class:`Command` or refused with a :class:`CommandError`.
 
 The server reads the channel's command with it and the lobby reads what its player types, so
@@ -15,6 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.rulesets import DEFAULT_RULES, RULESETS, OptionError, find_ruleset, parse_option_pairs
+from net.game_id import LENGTH as ID_LENGTH
+from net.game_id import parse_game_id
 from net.runtime.shared_table import parse_levels
 from net.sanitize import TABLE_NAME_RULE, table_name, valid_table_name
 
@@ -34,6 +37,12 @@ mahjong-ssh: Chinese regional mahjong (宜春 Yichun, 上饶 Shangrao, 个旧 Ge
                                           table's language 语言 (default: Chinese when your
                                           ssh sends a zh_* LANG, as SendEnv LANG LC_* does)
   ssh -p PORT HOST stats                  the leaderboard 排行榜
+  ssh -t -p PORT HOST replay              your finished games: choose one to step through
+                                          (without -t: the list as text) 我的对局／重看
+  ssh -t -p PORT HOST replay ID           open a finished game by the ID on its game-over
+                                          screen (anyone's: share it); without -t: its
+                                          record as JSON lines, for `mahjong-ssh replay
+                                          FILE --view` 按编号重看
   ssh -p PORT HOST help                   this text 帮助
 
 Your SSH key is your account; your SSH user name (NAME@HOST) is your nickname.
@@ -50,6 +59,7 @@ class Command:
     options: tuple[tuple[str, Any], ...] = ()  # table options for a new table
     bots: tuple[str, str, str, str] | None = None  # computer levels per seat E,S,W,N
     lang: str | None = None  # --lang: the table's language (None: from the client's locale)
+    game_id: str = ""  # replay ID: the finished game (canonical, net.game_id); "": the list
 
 
 class CommandError(ValueError):
@@ -61,7 +71,7 @@ class CommandError(ValueError):
         self.shown = shown
 
 
-COMMANDS = ("join", "watch", "lobby", "stats", "help")
+COMMANDS = ("join", "watch", "lobby", "stats", "help", "replay")
 # file-transfer and repository clients speak a protocol on the channel: text would only
 # confuse them, so their requests are refused outright
 PROTOCOL_COMMANDS = frozenset({"scp", "sftp", "sftp-server", "internal-sftp", "rsync",
@@ -123,6 +133,45 @@ def check_table_settings(rules: str | None, options: dict[str, Any]) -> None:
         raise CommandError(str(exc), shown=True) from None
 
 
+REPLAY_USAGE = "replay [ID] [--lang zh|en]"
+
+
+def _replay_command(rest: list[str]) -> Command:
+    """``replay`` (the list of one's games) or ``replay ID``, perhaps ``--lang``."""
+    lang: str | None = None
+    ids: list[str] = []
+    i = 0
+    while i < len(rest):
+        flag, eq, value = rest[i].partition("=")
+        if flag in ("--lang", "-l"):
+            if not eq:
+                if i + 1 >= len(rest):
+                    raise CommandError(f"--lang needs a value; usage: {REPLAY_USAGE}",
+                                       shown=True)
+                value = rest[i + 1]
+                i += 1
+            lang = lang_value(value)
+        elif rest[i].startswith("-"):
+            raise CommandError(f"unknown argument {rest[i][:30]!r}; usage: {REPLAY_USAGE}",
+                               shown=True)
+        else:
+            ids.append(rest[i])
+        i += 1
+    if len(ids) > 1:
+        # "k7m2 x9qd": an ID read aloud in two groups
+        ids = [" ".join(ids)] if len("".join(ids)) == ID_LENGTH else ids
+    if len(ids) > 1:
+        raise CommandError(f"one game ID at a time; usage: {REPLAY_USAGE}", shown=True)
+    if not ids:
+        return Command("replay", lang=lang)
+    game_id = parse_game_id(ids[0])
+    if game_id is None:
+        raise CommandError(f"{ids[0][:30]!r} is not a game ID (eight letters and digits, "
+                           f"as the game-over screen shows it, e.g. k7m2-x9qd) "
+                           f"不是对局编号", shown=True)
+    return Command("replay", lang=lang, game_id=game_id)
+
+
 def parse_command(text: str | None) -> Command:
     if text is None or not text.strip():
         return Command("lobby")
@@ -147,6 +196,8 @@ def parse_command(text: str | None) -> Command:
         if flag not in ("--lang", "-l") or (not eq and len(args) != 2) or (eq and len(args) != 1):
             raise CommandError("usage: lobby [--lang zh|en] 用法", shown=True)
         return Command("lobby", lang=lang_value(value if eq else args[1]))
+    if head == "replay":
+        return _replay_command(rest)
     if head not in ("join", "watch"):
         raise unknown_command(head)
     if not rest:

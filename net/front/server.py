@@ -27,7 +27,7 @@ import asyncssh
 
 from engine.rulesets import RULESETS
 from net.commands import HELP_TEXT, Command, CommandError, locale_lang, parse_command
-from net.front import compat_asyncssh, reclaim
+from net.front import compat_asyncssh, reclaim, replay
 from net.front.accounts import Keyless, NameLookup, NameState
 from net.front.compat_asyncssh import bound_env, quiet_packet_log
 from net.front.driver import SSHDriver, clear_parser_cache
@@ -46,7 +46,7 @@ from net.runtime.registry import Registry
 from net.runtime.shared_table import SharedTable, TableConfig
 from net.sanitize import clean_name, pad
 from net.store.base import Store
-from net.store.model import Account
+from net.store.model import Account, StorageError
 from tui import compat_textual
 from tui.client import SharedTableClient
 from tui.local import default_data_dir
@@ -455,6 +455,9 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if command.name == "stats":
             self._text(self.server.stats_text())
             return
+        if command.name == "replay" and self.term is None:  # text: the list, or the record
+            self._task = asyncio.get_running_loop().create_task(self._replay_text(command))
+            return
         if self.term is None:
             self._text("This needs a terminal: ssh -t ... 需要终端：请加 -t\n\n" + HELP_TEXT,
                        status=1)
@@ -572,6 +575,9 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         from_lobby = command.name == "lobby"
         notice = ""
         try:
+            if command.name == "replay":
+                status = await self._replay(command, account, lang, asked, colorterm)
+                return
             while True:
                 if command.name == "lobby":
                     lobby = LobbyApp(self.server, account, term=self.term or "xterm",
@@ -641,6 +647,59 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                     if self.stopping:
                         self._write_line(STOPPING_TEXT)
                     chan.exit(status)
+
+    async def _replay(self, command: Command, account: Account, lang: str | None,
+                      asked: str | None, colorterm: str) -> int:
+        """``replay ID``: the viewer; ``replay``: the list, and the game chosen from it
+        (leaving the game goes back to the list). The exit status: 2 for an unknown ID."""
+        store = self.server.store
+        settings = self._settings(account, asked, lang)
+        game_id = command.game_id
+        while not self.ended and self.chan is not None:
+            if not game_id:
+                games = [] if account.guest else await replay.games_of(store, account.id)
+                chooser = replay.RemoteReplayApp(None, settings, games, term=self.term or "xterm",
+                                                 colorterm=colorterm)
+                chosen = await self._run(chooser)
+                self._close_driver()
+                if not isinstance(chosen, str) or chooser.ends_session:
+                    return 0
+                game_id = chosen
+            try:
+                game = await replay.replay_game(store, game_id)
+            except replay.GameNotFound as exc:
+                self._write_line(f"error 错误: {exc}")
+                return 2
+            viewer = replay.RemoteReplayApp(game, settings, term=self.term or "xterm",
+                                            colorterm=colorterm)
+            await self._run(viewer)
+            self._close_driver()
+            if command.game_id or viewer.ends_session:
+                return 0
+            game_id = ""
+        return 0
+
+    async def _replay_text(self, command: Command) -> None:
+        """``replay`` without a terminal: the list as text; ``replay ID``: the game's record
+        as JSON lines (``ssh host replay ID > game.jsonl``, then ``mahjong-ssh replay
+        game.jsonl --view``)."""
+        account = self.conn.account
+        assert account is not None
+        lang = command.lang or locale_lang(self.chan.get_environment() if self.chan else None)
+        store = self.server.store
+        status = 0
+        try:
+            if command.game_id:
+                text = (await replay.kept_game(store, command.game_id)).record
+            else:
+                games = [] if account.guest else await replay.games_of(store, account.id)
+                text = replay.listing_text(games, lang or "en")
+        except replay.GameNotFound as exc:
+            text, status = f"error 错误: {exc}\n", 2
+        except StorageError as exc:
+            text, status = f"error 错误: {exc}\n", 1
+        if self.chan is not None:
+            self._text(text, status)
 
     def _settings(self, account: Account, asked: str | None,
                   fallback: str | None) -> RemoteSettings:
