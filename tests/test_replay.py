@@ -5,10 +5,13 @@ and ``mahjong-ssh replay FILE --view`` on good and bad files."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import shutil
 import sqlite3
 from pathlib import Path
 
+import asyncssh
 import pytest
 from textual.widgets import OptionList
 
@@ -18,8 +21,10 @@ from engine.game import Game
 from engine.record import RecordError, dumps, hand_lines
 from engine.replay import read_game
 from engine.simulate import play_hand
+from net.front.server import MahjongServer
 from net.game_id import ALPHABET, LENGTH, new_game_id, parse_game_id, shown_game_id
 from net.store import STORE_VERSION, SavedTable, Store, TableRow, open_store
+from testkit.ssh import PtyClient, new_key, run_command
 from tests.test_net_saved_state import v0_database
 from tui.replay import GameListScreen, ListedGame, ReplayApp, ReplayGame, ReplayScreen
 from tui.settings import Settings
@@ -350,3 +355,99 @@ def test_a_postgresql_database_of_version_1_keeps_its_finished_games(pg_url: str
     kept = again.kept_game(listed[0].game_id)
     assert kept is not None and kept.record == blocks[0] and kept.names[2] == "ann"
     again.close()
+
+
+# --- over SSH ---------------------------------------------------------------------------------
+async def run_eof(port: int, username: str, command: str,
+                  key: asyncssh.SSHKey) -> asyncssh.SSHCompletedProcess:
+    """``ssh HOST COMMAND < /dev/null``: the client's EOF comes before the answer."""
+    async with asyncssh.connect("127.0.0.1", port, username=username, known_hosts=None,
+                                client_keys=[key], agent_path=None) as conn:
+        return await asyncio.wait_for(conn.run(command, input="", check=False), 10)
+
+
+async def test_a_friend_replays_a_game_by_its_id_over_ssh(server: MahjongServer) -> None:
+    """One player plays a one-hand game with computer players; its ID is on the game-over
+    screen; his list has it; a friend (another key) opens it by its ID and steps through;
+    an unknown or mistyped ID is refused with status 2."""
+    from tests.support.waiting import until
+    from tests.test_net import join, play_by_keys
+
+    ann_key, bob_key = new_key(), new_key()
+    c = await join(server, "ann", ann_key, "join r1 --rules gejiu --option hands_per_game=1")
+    await c.wait_for("press S")
+    c.send("s")
+    await c.wait_for("个旧")
+    t = server.registry.tables["r1"]
+    seat = t.seats.index(next(s for s in t.seats if s.clients))
+    await play_by_keys(t, {seat: c})
+    await c.wait_for("Enter: game result")
+    c.send("\r")
+    screen = await c.wait_for("Game ID")
+    await until(lambda: bool(t.game_id), 5.0, "the game's ID")
+    shown = shown_game_id(t.game_id)
+    assert f"ssh … replay {shown}" in screen
+    await c.close()
+    assert server.store.flush(10)
+
+    listing = await run_eof(server.port, "ann", "replay", ann_key)  # no PTY: text
+    assert listing.exit_status == 0 and shown in str(listing.stdout)
+    assert "r1" in str(listing.stdout) and "个旧" in str(listing.stdout)
+    record = await run_eof(server.port, "bob", f"replay {shown}", bob_key)
+    assert record.exit_status == 0
+    assert len(read_game(str(record.stdout)).hands) == 1  # the record, for --view
+
+    lst = PtyClient(80, 24)
+    await lst.connect(server.port, "ann", ann_key, command="replay")
+    await lst.wait_for(shown)
+    lst.send("\r")  # the only game, highlighted
+    await lst.wait_for("Replay")
+    await lst.close()
+
+    friend = PtyClient(80, 24)
+    await friend.connect(server.port, "bob", bob_key, command=f"replay {shown.upper()}")
+    text = await friend.wait_for("move 0/")
+    assert "seen from E" in text and "ann" in text
+    friend.send("\x1b[C")  # →
+    await friend.wait_for("move 1/")
+    friend.send("\x1b[F")  # End
+    await friend.wait_for("Hand 1 result")
+    friend.send("\t")
+    await friend.wait_for("seen from S")
+    friend.send("q")
+    await asyncio.wait_for(friend.closed.wait(), 10)
+    assert friend.exit_status == 0
+    await friend.close()
+
+    unknown = await run_command(server.port, "bob", "replay zzzz-zzzz", bob_key)
+    assert unknown.exit_status == 2 and "no finished game" in str(unknown.stdout)
+    typo = await run_command(server.port, "bob", "replay 12345", bob_key)
+    assert typo.exit_status == 2 and "not a game ID" in str(typo.stdout)
+    pty_unknown = PtyClient(80, 24)
+    await pty_unknown.connect(server.port, "bob", bob_key, command="replay zzzz-zzzz")
+    await asyncio.wait_for(pty_unknown.closed.wait(), 10)
+    assert pty_unknown.exit_status == 2 and "no finished game" in pty_unknown.text()
+    await pty_unknown.close()
+    empty = await run_command(server.port, "bob", "replay", bob_key)
+    assert empty.exit_status == 0 and "No finished game yet" in str(empty.stdout)
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="OpenSSH's ssh is not installed")
+async def test_openssh_without_a_terminal_gets_the_list_after_its_eof(
+        server: MahjongServer, tmp_path: Path) -> None:
+    """OpenSSH sends its EOF (stdin: /dev/null) with the command, before the answer is read
+    from the store: the channel must stay open for it."""
+    key = new_key()
+    key_file = tmp_path / "id_ed25519"
+    key_file.write_bytes(key.export_private_key())
+    key_file.chmod(0o600)
+    for command, status, says in (("replay", 0, "No finished game yet"),
+                                  ("replay zzzz-2222", 2, "no finished game")):
+        proc = await asyncio.create_subprocess_exec(
+            "ssh", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no", "-o",
+            "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR", "-i", str(key_file),
+            "-p", str(server.port), "cy@127.0.0.1", command,
+            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE)
+        out, _err = await asyncio.wait_for(proc.communicate(), 20)
+        assert proc.returncode == status and says in out.decode()

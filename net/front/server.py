@@ -402,6 +402,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._packets = RateLimit(rate, 1.0, 2 * rate)  # input packets (see _throttle)
         self._resume: asyncio.TimerHandle | None = None
         self.throttled = 0  # times the channel stopped taking data for a moment
+        self._answering = False  # a text answer is being read from the store (replay)
 
     # --- asyncssh callbacks ---------------------------------------------------------------
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
@@ -456,6 +457,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._text(self.server.stats_text())
             return
         if command.name == "replay" and self.term is None:  # text: the list, or the record
+            self._answering = True
             self._task = asyncio.get_running_loop().create_task(self._replay_text(command))
             return
         if self.term is None:
@@ -503,6 +505,8 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.chan.resume_reading()
 
     def eof_received(self) -> bool:
+        if self._answering:  # a text answer still to write (ssh … replay < /dev/null)
+            return True  # the channel stays open for it: its end closes it
         self._end_app()
         return False
 
@@ -698,8 +702,11 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             text, status = f"error 错误: {exc}\n", 2
         except StorageError as exc:
             text, status = f"error 错误: {exc}\n", 1
+        finally:
+            self._answering = False
         if self.chan is not None:
-            self._text(text, status)
+            with contextlib.suppress(OSError):  # the client left meanwhile
+                self._text(text, status)
 
     def _settings(self, account: Account, asked: str | None,
                   fallback: str | None) -> RemoteSettings:
