@@ -98,6 +98,7 @@ def _view(args: argparse.Namespace) -> int:
         return 1
     from tui import compat_textual  # here: Textual (the other commands start without it)
     from tui.replay import ReplayApp, ReplayGame
+    from tui.result_text import shown_game_id
     from tui.settings import Settings
 
     compat_textual.apply()
@@ -106,9 +107,25 @@ def _view(args: argparse.Namespace) -> int:
         settings.lang = args.lang
     if args.tiles:
         settings.tiles = args.tiles
-    game = ReplayGame(steps, label=str(steps.game.get("id") or path.name)[:40])
+    game_id = steps.game.get("id")
+    label = shown_game_id(game_id) if isinstance(game_id, str) else path.name
+    game = ReplayGame(steps, names=_names(steps.game.get("names")), label=_printable(label, 40))
     ReplayApp(game, settings).run()
     return 0
+
+
+def _printable(text: str, most: int) -> str:
+    """A name from a file: printable characters only (no escape sequence reaches the
+    terminal), at most ``most``."""
+    return "".join(c for c in text if c.isprintable())[:most]
+
+
+def _names(value: Any) -> tuple[str, str, str, str]:
+    """The players' names of a record's ``game`` line ("" for a computer or when absent)."""
+    if not isinstance(value, list) or len(value) != 4:
+        return ("", "", "", "")
+    names = [_printable(v, 16) if isinstance(v, str) else "" for v in value]
+    return (names[0], names[1], names[2], names[3])
 
 
 def _hands_in(text: str) -> int:

@@ -267,8 +267,8 @@ async def test_the_viewer_speaks_both_languages_and_fits_80_by_24(lang: str) -> 
         assert screen.query_one("#rp-body").region.height >= 18
         from tui.result_text import lines_content
 
-        for line in screen.body_lines(78):
-            assert lines_content([line]).cell_length <= 78
+        for line in screen.body_lines(76):
+            assert lines_content([line]).cell_length <= 76
         await pilot.press("end")
         assert ("第1盘结果" if lang == "zh" else "Hand 1 result") in body(screen)
 
@@ -319,6 +319,9 @@ def test_replay_view_refuses_bad_files_in_one_line(tmp_path: Path,
 
 def test_replay_view_opens_a_good_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     record, _blocks = game_record(hands=1)
+    head = {"type": "game", "rules": "gejiu", "seed": 5, "id": "abcd2345",
+            "names": ["ann", "\x1b[2Jevil", 3, ""]}
+    record = json.dumps(head) + "\n" + record
     path = tmp_path / "game.jsonl"
     path.write_text(record, encoding="utf-8")
     monkeypatch.setenv("MAHJONG_SSH_CONFIG_DIR", str(tmp_path))
@@ -330,9 +333,11 @@ def test_replay_view_opens_a_good_file(tmp_path: Path, monkeypatch: pytest.Monke
 
     monkeypatch.setattr(ReplayApp, "run", run)
     assert main(["replay", str(path), "--view", "--lang", "zh"]) == 0
-    assert opened and opened[0].label == "game.jsonl" and len(opened[0].steps.hands) == 1
-    lines = [json.loads(x) for x in record.splitlines()]
-    assert lines[0]["type"] == "game"
+    assert opened and opened[0].label == "abcd-2345" and len(opened[0].steps.hands) == 1
+    assert opened[0].names == ("ann", "[2Jevil", "", "")  # no escape reaches the terminal
+    path.write_text(record.split("\n", 1)[1], encoding="utf-8")  # no game line: the file's name
+    assert main(["replay", str(path), "--view"]) == 0
+    assert opened[1].label == "game.jsonl" and opened[1].names == ("", "", "", "")
 
 
 def test_a_postgresql_database_of_version_1_keeps_its_finished_games(pg_url: str) -> None:
@@ -395,7 +400,9 @@ async def test_a_friend_replays_a_game_by_its_id_over_ssh(server: MahjongServer)
     assert "r1" in str(listing.stdout) and "个旧" in str(listing.stdout)
     record = await run_eof(server.port, "bob", f"replay {shown}", bob_key)
     assert record.exit_status == 0
-    assert len(read_game(str(record.stdout)).hands) == 1  # the record, for --view
+    exported = read_game(str(record.stdout))  # the record, for --view
+    assert len(exported.hands) == 1 and exported.game["names"][seat] == "ann"
+    assert exported.game["id"] == t.game_id
 
     lst = PtyClient(80, 24)
     await lst.connect(server.port, "ann", ann_key, command="replay")

@@ -265,7 +265,7 @@ class ReplayScreen(Screen[None]):
     def refresh_view(self) -> None:
         if not self.is_mounted:
             return
-        width = max(40, self.size.width - 2)
+        width = max(40, self.size.width - 4)  # the body's padding and its scroll bar
         self.query_one("#rp-title", Static).update(self.title_text())
         self.query_one("#rp-table", Static).update(lines_content(self.body_lines(width)))
         self.query_one("#rp-keys", Static).update(self.keys_text())

@@ -420,8 +420,9 @@ class SharedTable:
         game = self.game
         assert game is not None and self.store is not None
         self.game_id = new_game_id()
+        names = [s.occupant.name if s.occupant is not None else "" for s in self.seats]
         head = dumps([{"type": "game", "rules": self.rules, "seed": self.game_seed,
-                       "id": self.game_id, "table": self.name}])
+                       "id": self.game_id, "table": self.name, "names": names}])
         self.store.keep_game(self.name, self.game_no, len(game.history), self.game_id,
                              self.rules, head, [(a, s, sc) for a, s, sc, _w, _h in rows])
 
