@@ -147,8 +147,14 @@ def build_parser() -> argparse.ArgumentParser:
                    "terminal)")
     p.set_defaults(func=simulate.cmd_simulate)
 
-    p = sub.add_parser("replay", help="re-run a game record, check it, print the result")
+    p = sub.add_parser("replay", help="re-run a game record, check it, print the result "
+                       "(--view: step through it in this terminal)")
     p.add_argument("file")
+    p.add_argument("--view", action="store_true",
+                   help="open the replay viewer: a hand at a time, move by move, every hand "
+                   "open")
+    p.add_argument("--lang", choices=["zh", "en"], default=None)
+    p.add_argument("--tiles", choices=["cjk", "glyph", "ascii"], default=None)
     p.add_argument("--quiet", action="store_true",
                    help="no progress bar on stderr (there is none when stderr is not a "
                    "terminal)")

@@ -14,11 +14,16 @@ from cli.progress import HandProgress, wanted
 from engine.bots import BasicPlayer
 from engine.game import Game
 from engine.record import RecordError, dumps, final_state, hand_lines, parse_lines, replay_lines
+from engine.replay import read_game
 from engine.rulesets import OptionError
 from engine.simulate import play_hand
 
+MAX_VIEW_BYTES = 64 * 1024 * 1024  # a record file the viewer reads at most
+
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    if getattr(args, "view", False):
+        return _view(args)
     try:
         text = Path(args.file).read_text(encoding="utf-8")
         total = _hands_in(text) if wanted(args.quiet) else 0  # a second reading for the bar
@@ -63,6 +68,64 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 print("  CHECK FAILED: the replay differs from the recorded result")
                 status = 1
     return status
+
+
+def _view(args: argparse.Namespace) -> int:
+    """``replay FILE --view``: the record checked, then the viewer (tui.replay); a file that
+    cannot be read or is not a finished game's record: one line saying why, status 1 (2
+    when it cannot be opened)."""
+    path = Path(args.file)
+    try:
+        size = path.stat().st_size
+        if size > MAX_VIEW_BYTES:
+            print(f"error: {args.file} is {size} bytes: more than a game's record "
+                  f"({MAX_VIEW_BYTES} at most)", file=sys.stderr)
+            return 1
+        text = path.read_bytes().decode("utf-8")
+    except OSError as exc:
+        print(f"error: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError:
+        print(f"error: {args.file} is not UTF-8 text: not a game record", file=sys.stderr)
+        return 1
+    try:
+        steps = read_game(text)
+    except RecordError as exc:
+        print(f"error: {args.file}: {exc}", file=sys.stderr)
+        return 1
+    except RecursionError:
+        print(f"error: {args.file}: nested too deep: not a game record", file=sys.stderr)
+        return 1
+    from tui import compat_textual  # here: Textual (the other commands start without it)
+    from tui.replay import ReplayApp, ReplayGame
+    from tui.result_text import shown_game_id
+    from tui.settings import Settings
+
+    compat_textual.apply()
+    settings = Settings.load()
+    if args.lang:
+        settings.lang = args.lang
+    if args.tiles:
+        settings.tiles = args.tiles
+    game_id = steps.game.get("id")
+    label = shown_game_id(game_id) if isinstance(game_id, str) else path.name
+    game = ReplayGame(steps, names=_names(steps.game.get("names")), label=_printable(label, 40))
+    ReplayApp(game, settings).run()
+    return 0
+
+
+def _printable(text: str, most: int) -> str:
+    """A name from a file: printable characters only (no escape sequence reaches the
+    terminal), at most ``most``."""
+    return "".join(c for c in text if c.isprintable())[:most]
+
+
+def _names(value: Any) -> tuple[str, str, str, str]:
+    """The players' names of a record's ``game`` line ("" for a computer or when absent)."""
+    if not isinstance(value, list) or len(value) != 4:
+        return ("", "", "", "")
+    names = [_printable(v, 16) if isinstance(v, str) else "" for v in value]
+    return (names[0], names[1], names[2], names[3])
 
 
 def _hands_in(text: str) -> int:

@@ -1,5 +1,6 @@
 """The SSH command line: what a client types after ``ssh HOST`` (``join NAME --rules R
---option KEY=VALUE …``, ``watch NAME``, ``lobby``, ``stats``, ``help``, ``--lang zh|en``), read
+--option KEY=VALUE …``, ``watch NAME``, ``lobby``, ``stats``, ``help``, ``replay [ID]``,
+``--lang zh|en``), read
 into a :class:`Command` or refused with a :class:`CommandError`.
 
 The server reads the channel's command with it and the lobby reads what its player types, so
@@ -15,6 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.rulesets import DEFAULT_RULES, RULESETS, OptionError, find_ruleset, parse_option_pairs
+from net.game_id import LENGTH as ID_LENGTH
+from net.game_id import parse_game_id
 from net.runtime.shared_table import Privacy, parse_invites, parse_levels
 from net.sanitize import TABLE_NAME_RULE, table_name, valid_table_name
 
@@ -44,6 +47,12 @@ mahjong-ssh: Chinese regional mahjong (宜春 Yichun, 上饶 Shangrao, 个旧 Ge
                                           bot protocol (JSON lines on stdin/stdout, see
                                           docs/bot-protocol.md) 程序入座
   ssh -p PORT HOST stats                  the leaderboard 排行榜
+  ssh -t -p PORT HOST replay              your finished games: choose one to step through
+                                          (without -t: the list as text) 我的对局／重看
+  ssh -t -p PORT HOST replay ID           open a finished game by the ID on its game-over
+                                          screen (anyone's: share it); without -t: its
+                                          record as JSON lines, for `mahjong-ssh replay
+                                          FILE --view` 按编号重看
   ssh -p PORT HOST help                   this text 帮助
 
 Your SSH key is your account; your SSH user name (NAME@HOST) is your nickname.
@@ -63,6 +72,7 @@ class Command:
     plain: bool = False  # --plain: lines of text for a screen reader, not the drawn table
     private: Privacy | None = None  # --private (--invite, --watchers): a private new table
     bot: bool = False  # ``bot join``: a program plays the seat over the bot protocol
+    game_id: str = ""  # replay ID: the finished game (canonical, net.game_id); "": the list
 
 
 class CommandError(ValueError):
@@ -74,7 +84,7 @@ class CommandError(ValueError):
         self.shown = shown
 
 
-COMMANDS = ("join", "watch", "lobby", "stats", "help", "bot")
+COMMANDS = ("join", "watch", "lobby", "stats", "help", "bot", "replay")
 # file-transfer and repository clients speak a protocol on the channel: text would only
 # confuse them, so their requests are refused outright
 PROTOCOL_COMMANDS = frozenset({"scp", "sftp", "sftp-server", "internal-sftp", "rsync",
@@ -149,6 +159,45 @@ def check_table_settings(rules: str | None, options: dict[str, Any]) -> None:
         raise CommandError(str(exc), shown=True) from None
 
 
+REPLAY_USAGE = "replay [ID] [--lang zh|en]"
+
+
+def _replay_command(rest: list[str]) -> Command:
+    """``replay`` (the list of one's games) or ``replay ID``, perhaps ``--lang``."""
+    lang: str | None = None
+    ids: list[str] = []
+    i = 0
+    while i < len(rest):
+        flag, eq, value = rest[i].partition("=")
+        if flag in ("--lang", "-l"):
+            if not eq:
+                if i + 1 >= len(rest):
+                    raise CommandError(f"--lang needs a value; usage: {REPLAY_USAGE}",
+                                       shown=True)
+                value = rest[i + 1]
+                i += 1
+            lang = lang_value(value)
+        elif rest[i].startswith("-"):
+            raise CommandError(f"unknown argument {rest[i][:30]!r}; usage: {REPLAY_USAGE}",
+                               shown=True)
+        else:
+            ids.append(rest[i])
+        i += 1
+    if len(ids) > 1:
+        # "k7m2 x9qd": an ID read aloud in two groups
+        ids = [" ".join(ids)] if len("".join(ids)) == ID_LENGTH else ids
+    if len(ids) > 1:
+        raise CommandError(f"one game ID at a time; usage: {REPLAY_USAGE}", shown=True)
+    if not ids:
+        return Command("replay", lang=lang)
+    game_id = parse_game_id(ids[0])
+    if game_id is None:
+        raise CommandError(f"{ids[0][:30]!r} is not a game ID (eight letters and digits, "
+                           f"as the game-over screen shows it, e.g. k7m2-x9qd) "
+                           f"不是对局编号", shown=True)
+    return Command("replay", lang=lang, game_id=game_id)
+
+
 def parse_command(text: str | None) -> Command:
     if text is None or not text.strip():
         return Command("lobby")
@@ -196,6 +245,8 @@ def parse_command(text: str | None) -> Command:
                                shown=True)
         return Command("bot", inner.table, inner.rules, inner.options, inner.bots,
                        private=inner.private, bot=True)
+    if head == "replay":
+        return _replay_command(rest)
     if head not in ("join", "watch"):
         raise unknown_command(head)
     if not rest:

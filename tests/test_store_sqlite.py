@@ -54,7 +54,7 @@ def test_a_version_1_file_gains_the_owner_token_and_keeps_its_tables(tmp_path: P
                      "FROM t_new; DROP TABLE t_new; PRAGMA user_version = 1;")
     db.close()
     again = open_store(path)
-    assert again.version == STORE_VERSION == 4
+    assert again.version == STORE_VERSION == 5  # 5: finished games kept for replay
     assert again.owner_token("old") == 0 and again.load_table("old") == TableRow(
         "old", "gejiu", {})
     assert again.claim_table("old", 1) and again.owner_token("old") == 1

@@ -57,3 +57,27 @@ def test_table_snapshot(snap_compare, rules: str, face: str, size: tuple[int, in
 def test_too_small_snapshot(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     app = make_app("gejiu", "cjk", tmp_path)
     assert snap_compare(app, terminal_size=(70, 20), run_before=until_my_turn)
+
+
+def test_replay_viewer_snapshot(snap_compare) -> None:  # type: ignore[no-untyped-def]
+    """The replay viewer at 80×24: a Yichun game's first hand at move 30, seen from South."""
+    from engine.bots import BasicPlayer
+    from engine.game import Game
+    from engine.record import dumps, hand_lines
+    from engine.replay import read_game
+    from engine.simulate import play_hand
+    from tui.replay import ReplayApp, ReplayGame
+
+    game = Game("yichun", 11, {"hands_per_game": 1})
+    hand = game.new_hand()
+    play_hand(hand, [BasicPlayer() for _ in range(4)])
+    settings = Settings()
+    settings.tiles = "cjk"
+    app = ReplayApp(ReplayGame(read_game(dumps(hand_lines(hand))), ("ann", "", "bob", ""),
+                               "abcd-2345"), settings)
+
+    async def to_move_30(pilot) -> None:  # type: ignore[no-untyped-def]
+        await pilot.press("3", "0", "enter", "tab")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=to_move_30)

@@ -36,6 +36,7 @@ class TableUpdate:
     names: tuple[str, str, str, str] = ("", "", "", "")  # player names ("" = default label)
     # the present players the table waits for between hands, or for a new game once asked
     waiting_for: tuple[int, ...] = ()
+    game_id: str = ""  # a finished game kept for replay: its ID (``ssh host replay ID``)
 
 
 UpdateCallback = Callable[[TableUpdate], None]

@@ -168,6 +168,28 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "game_winner": ("Winner: {who}", "赢家：{who}"),
     "game_tied": ("Level at the top: {who}", "并列第一：{who}"),
     "game_keys": ("Enter: new game · q: leave", "Enter 新游戏 · q 离开"),
+    # the replay viewer (tui/replay.py)
+    "rp_title": ("Replay {id} · {rules} · hand {n}/{of} · move {k}/{moves}",
+                 "重看 {id} · {rules} · 第{n}/{of}盘 · 第{k}/{moves}步"),
+    "rp_seen": ("seen from {seat}", "视角：{seat}"),
+    "rp_start": ("(the deal: no move yet)", "（发牌：尚未行动）"),
+    "rp_pond": ("pond", "牌河"),
+    "rp_log": ("Moves", "行牌记录"),
+    "rp_keys": ("←/→ move · Home/End · PgUp/PgDn or [ ] hand · Tab seat · "
+                "digits+Enter: go to move · q: leave",
+                "←/→ 一步 · Home/End 首/尾 · PgUp/PgDn 或 [ ] 换盘 · Tab 换视角 · "
+                "数字+Enter 跳到第几步 · q 离开"),
+    "rp_goto": ("go to move {n} (Enter; Esc: cancel)", "跳到第{n}步（Enter；Esc 取消）"),
+    "rp_problem": ("note: {problem}", "注意：{problem}"),
+    "rp_list_title": ("Your finished games (newest first) · Enter: open · q: leave",
+                      "你完成的对局（最新在前）· Enter 打开 · q 离开"),
+    "rp_list_none": ("No finished game yet: play one, then its ID is on its game-over "
+                     "screen. Friends' games open with: ssh … replay ID",
+                     "还没有完成的对局。对局结束时会显示编号；朋友的对局用 ssh … replay 编号 打开"),
+    "rp_list_row": ("{id}  {date}  {rules}  {table}  seat {seat}  {score:+d}  ({hands} hands)",
+                    "{id}  {date}  {rules}  {table}  {seat}家  {score:+d}（{hands}盘）"),
+    "game_id": ("Game ID {id} · watch it again (friends too): ssh … replay {id}",
+                "对局编号 {id} · 重看（朋友也可以）：ssh … replay {id}"),
     "drawn_short": ("drawn", "荒"),
     "game_won_by": ("won by", "胡牌"),
     "bot_name": ("bot", "电脑"),

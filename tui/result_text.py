@@ -296,7 +296,15 @@ def game_result_lines(update: TableUpdate, lang: str) -> list[str]:
     out.append("")
     key = "game_winner" if len(best) == 1 else "game_tied"
     out.append(f"[b $turn]{escape(tr(lang, key, who=who))}[/]")
+    if update.game_id:  # kept for replay by the server (net.game_id): shared by its ID
+        out.append("")
+        out.append(escape(tr(lang, "game_id", id=shown_game_id(update.game_id))))
     return out
+
+
+def shown_game_id(game_id: str) -> str:
+    """A game's ID as screens show it, two groups of four (``k7m2-x9qd``)."""
+    return f"{game_id[:4]}-{game_id[4:]}" if len(game_id) == 8 else game_id
 
 
 def key_label(keys: str) -> str:

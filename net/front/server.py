@@ -29,7 +29,7 @@ import asyncssh
 from engine.rating import label as rating_label
 from engine.rulesets import RULESETS
 from net.commands import HELP_TEXT, Command, CommandError, locale_lang, parse_command
-from net.front import compat_asyncssh, reclaim
+from net.front import compat_asyncssh, reclaim, replay
 from net.front.accounts import Keyless, NameLookup, NameState
 from net.front.botsession import BotSession
 from net.front.compat_asyncssh import bound_env, quiet_packet_log
@@ -50,7 +50,7 @@ from net.runtime.registry import Registry
 from net.runtime.shared_table import SharedTable, TableConfig
 from net.sanitize import clean_name, pad
 from net.store.base import Store, store_call
-from net.store.model import Account, LeaderRow
+from net.store.model import Account, LeaderRow, StorageError
 from tui import compat_textual
 from tui.client import SharedTableClient
 from tui.local import default_data_dir
@@ -424,6 +424,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.throttled = 0  # times the channel stopped taking data for a moment
         self.bot: BotSession | None = None  # ``bot join``: a program plays a seat
         self._bot_done: asyncio.Event | None = None
+        self._answering = False  # a text answer is being read from the store (replay)
 
     # --- asyncssh callbacks ---------------------------------------------------------------
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
@@ -479,6 +480,10 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 self._task = asyncio.get_running_loop().create_task(self._stats())
             else:
                 self._text(self.server.stats_text())
+            return
+        if command.name == "replay" and self.term is None:  # text: the list, or the record
+            self._answering = True
+            self._task = asyncio.get_running_loop().create_task(self._replay_text(command))
             return
         if self.term is None and command.name != "bot":
             self._text("This needs a terminal: ssh -t ... 需要终端：请加 -t\n\n" + HELP_TEXT,
@@ -541,6 +546,8 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.chan.resume_reading()
 
     def eof_received(self) -> bool:
+        if self._answering:  # a text answer still to write (ssh … replay < /dev/null)
+            return True  # the channel stays open for it: its end closes it
         self._end_app()
         return False
 
@@ -622,7 +629,9 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         from_lobby = command.name == "lobby"
         notice = ""
         try:
-            if command.plain or (await self._settings(account, asked, lang)).plain:
+            if command.name == "replay":
+                status = await self._replay(command, account, lang, asked, colorterm)
+            elif command.plain or (await self._settings(account, asked, lang)).plain:
                 status = await self._run_plain(command, account, lang, asked)
                 return
             while True:
@@ -827,6 +836,62 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                     self.chan.write(json.dumps({"type": "error", "request": None, "code": code,
                                             "message": message}, ensure_ascii=False
                                            ).encode("utf-8") + b"\n")
+
+    async def _replay(self, command: Command, account: Account, lang: str | None,
+                      asked: str | None, colorterm: str) -> int:
+        """``replay ID``: the viewer; ``replay``: the list, and the game chosen from it
+        (leaving the game goes back to the list). The exit status: 2 for an unknown ID."""
+        store = self.server.store
+        settings = await self._settings(account, asked, lang)
+        game_id = command.game_id
+        while not self.ended and self.chan is not None:
+            if not game_id:
+                games = [] if account.guest else await replay.games_of(store, account.id)
+                chooser = replay.RemoteReplayApp(None, settings, games, term=self.term or "xterm",
+                                                 colorterm=colorterm)
+                chosen = await self._run(chooser)
+                self._close_driver()
+                if not isinstance(chosen, str) or chooser.ends_session:
+                    return 0
+                game_id = chosen
+            try:
+                game = await replay.replay_game(store, game_id)
+            except replay.GameNotFound as exc:
+                self._write_line(f"error 错误: {exc}")
+                return 2
+            viewer = replay.RemoteReplayApp(game, settings, term=self.term or "xterm",
+                                            colorterm=colorterm)
+            await self._run(viewer)
+            self._close_driver()
+            if command.game_id or viewer.ends_session:
+                return 0
+            game_id = ""
+        return 0
+
+    async def _replay_text(self, command: Command) -> None:
+        """``replay`` without a terminal: the list as text; ``replay ID``: the game's record
+        as JSON lines (``ssh host replay ID > game.jsonl``, then ``mahjong-ssh replay
+        game.jsonl --view``)."""
+        account = self.conn.account
+        assert account is not None
+        lang = command.lang or locale_lang(self.chan.get_environment() if self.chan else None)
+        store = self.server.store
+        status = 0
+        try:
+            if command.game_id:
+                text = (await replay.kept_game(store, command.game_id)).record
+            else:
+                games = [] if account.guest else await replay.games_of(store, account.id)
+                text = replay.listing_text(games, lang or "en")
+        except replay.GameNotFound as exc:
+            text, status = f"error 错误: {exc}\n", 2
+        except StorageError as exc:
+            text, status = f"error 错误: {exc}\n", 1
+        finally:
+            self._answering = False
+        if self.chan is not None:
+            with contextlib.suppress(OSError):  # the client left meanwhile
+                self._text(text, status)
 
     async def _settings(self, account: Account, asked: str | None,
                   fallback: str | None) -> RemoteSettings:

@@ -14,6 +14,7 @@ only touched from its own app's task); nothing here touches a widget.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
 import re
@@ -29,6 +30,7 @@ from engine.rating import reference as rating_reference
 from engine.record import dumps, hand_lines
 from engine.rulesets import OptionError, find_ruleset
 from engine.runner import COMPUTER, Pace, SeatState, TableRunner
+from net.game_id import new_game_id
 from net.limits import MAX_INVITE_TEXT, MAX_INVITES, RateLimit
 from net.runtime.stakes import HandStakes, StakeBook
 from net.sanitize import NAME_MAX, clean_line, clean_name
@@ -210,6 +212,7 @@ class SharedTable:
         self.game: Game | None = None
         self.game_seed: int | None = None
         self.game_no = 0
+        self.game_id = ""  # the finished game's ID for replay (net.game_id); "" until then
         self.hands_started = 0
         self.clock = config.clock
         self.runner = TableRunner(config.pace())
@@ -456,6 +459,7 @@ class SharedTable:
             return Refusal.of("bad_game", problem=str(exc))
         self.game_seed = seed
         self.game_no += 1
+        self.game_id = ""
         self.hands_started = 0
         self.stakes.fixed = {}
         self.game = game
@@ -528,6 +532,7 @@ class SharedTable:
                                        self.game_seed or 0, bots)
                 self.store.finish_stakes(self.name, self.game_no, self.rules,
                                          self.stakes.results(game))
+                self._keep_game(rows)
         self._changed()
 
     def held_for(self) -> tuple[str, ...]:
@@ -549,6 +554,18 @@ class SharedTable:
         if held and not confirmed:
             return Refusal.of("held", names=", ".join(held))
         return self.start()
+
+    def _keep_game(self, rows: list[tuple[int, int, int, int, int]]) -> None:
+        """The finished game kept for replay under a new ID (shown on its game-over
+        screen): any worker can then serve ``ssh host replay ID`` from the store alone."""
+        game = self.game
+        assert game is not None and self.store is not None
+        self.game_id = new_game_id()
+        names = [s.occupant.name if s.occupant is not None else "" for s in self.seats]
+        head = dumps([{"type": "game", "rules": self.rules, "seed": self.game_seed,
+                       "id": self.game_id, "table": self.name, "names": names}])
+        self.store.keep_game(self.name, self.game_no, len(game.history), self.game_id,
+                             self.rules, head, [(a, s, sc) for a, s, sc, _w, _h in rows])
 
     def ask_new_game(self, index: int | None) -> Refusal | None:
         """A seated player asks for a new game after the last one: it starts when every
@@ -621,7 +638,10 @@ class SharedTable:
         game = self.game
         if game is None or game.hand is None:
             return None
-        return table_update(game, self.runner, index, self.names())
+        update = table_update(game, self.runner, index, self.names())
+        if update is not None and self.game_id and game.is_over:
+            update = dataclasses.replace(update, game_id=self.game_id)
+        return update
 
     def _publish(self) -> None:
         """Send each seat its update once what it shows is stored: a move a player saw is

@@ -14,9 +14,12 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from net.store.model import (
+    MAX_GAMES_LISTED,
     Account,
     ActionRow,
     ComputerSeat,
+    GameEntry,
+    KeptGame,
     KeylessRow,
     LeaderRow,
     Rating,
@@ -34,8 +37,8 @@ PROBLEM = ("the server cannot save right now (disk full, or its database locked 
 class Store(Protocol):
     """What the server calls on its database. Table-scoped writes (``save_table``,
     ``add_action``, ``drop_actions``, ``finish_hand``, ``finish_game``, ``finish_stakes``,
-    ``delete_table``) of a table this store has claimed (:meth:`claim_table`) are fenced:
-    they happen only while the stored owner token is still the one claimed; otherwise
+    ``keep_game``, ``delete_table``) of a table this store has claimed (:meth:`claim_table`)
+    are fenced: they happen only while the stored owner token is still the one claimed; otherwise
     nothing is written, a WARNING is logged and :attr:`on_fenced` is called with the name."""
 
     path: Path | str  # what log lines and messages name: the file, or the URL without password
@@ -77,6 +80,13 @@ class Store(Protocol):
                     bots: Collection[int] = ()) -> None: ...
     def finish_stakes(self, table: str, game_no: int, rules: str,
                       rows: list[tuple[int, int, int]]) -> None: ...
+    def keep_game(self, table: str, game_no: int, hands: int, game_id: str, rules: str,
+                  head: str, rows: list[tuple[int, int, int]]) -> None: ...
+
+    # finished games, for replay (read by any worker: no table owner needed)
+    def kept_game(self, game_id: str) -> KeptGame | None: ...
+    def games_of(self, account_id: int,
+                 limit: int = MAX_GAMES_LISTED) -> list[GameEntry]: ...
 
     # results
     def leaderboard(self, limit: int = 20, rules: str | None = None,

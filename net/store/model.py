@@ -14,6 +14,8 @@ from typing import Any
 MAX_TABLE_JSON = 256 * 1024  # a table's options or state
 MAX_ACTION_JSON = 4 * 1024
 MAX_RECORD = 4 * 1024 * 1024  # one hand's game record
+MAX_GAME_RECORD = 16 * 1024 * 1024  # a finished game's whole record (every hand's)
+MAX_GAMES_LISTED = 50  # an account's finished games listed by ``replay``, newest first
 MAX_SETTINGS_JSON = 16 * 1024
 MAX_NAME = 200  # a table's name or an account's nickname, in characters
 MAX_SECRET = 512  # a keyless account's passphrase hash (about 150 characters)
@@ -288,6 +290,32 @@ class ActionRow:
 
 
 @dataclass(frozen=True)
+class KeptGame:
+    """A finished game kept for replay (``ssh host replay ID``): its whole JSON-lines record
+    (the ``game`` line, then each hand's block) and who sat where ("" for a computer)."""
+
+    game_id: str
+    table_name: str
+    rules: str
+    finished: float  # Unix time
+    record: str
+    names: tuple[str, str, str, str]
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One line of an account's finished games (``ssh host replay``)."""
+
+    game_id: str
+    finished: float  # Unix time
+    rules: str
+    table_name: str
+    seat: int
+    score: int
+    hands: int
+
+
+@dataclass(frozen=True)
 class LeaderRow:
     nickname: str
     games: int
@@ -395,3 +423,31 @@ def recent_scores_sql(mark: str, names: int) -> str:
             f"        FROM stake_results WHERE rules = {mark}) r"
             f"  JOIN accounts a ON a.id = r.account_id WHERE a.nickname IN ({marks})"
             f") x WHERE k <= {mark} ORDER BY nickname, finished, t, g")
+
+
+def kept_game_row(game_id: str, table: Any, rules: Any, finished: Any, record: Any,
+                  seated: list[tuple[Any, Any]]) -> KeptGame:
+    """A kept game as read (its record bounded by the query: None when too long); the
+    names of the seats found (a damaged seat number is left out)."""
+    if not isinstance(record, str):
+        raise CorruptRow(f"the record of game {game_id} is not readable (too long, or not "
+                         f"text)")
+    names = ["", "", "", ""]
+    for seat, nickname in seated:
+        if isinstance(seat, int) and 0 <= seat <= 3 and isinstance(nickname, str):
+            names[seat] = nickname
+    return KeptGame(game_id, str(table), str(rules),
+                    float(finished) if isinstance(finished, (int, float)) else 0.0, record,
+                    (names[0], names[1], names[2], names[3]))
+
+
+def game_entries(rows: list[tuple[Any, ...]]) -> list[GameEntry]:
+    """An account's games as read; a damaged row is left out."""
+    out = []
+    for game_id, finished, rules, table, seat, score, hands in rows:
+        if (isinstance(game_id, str) and isinstance(finished, (int, float))
+                and isinstance(seat, int) and 0 <= seat <= 3 and isinstance(score, int)
+                and isinstance(hands, int)):
+            out.append(GameEntry(game_id, float(finished), str(rules), str(table), seat, score,
+                                 hands))
+    return out

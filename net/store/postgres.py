@@ -41,9 +41,12 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 from psycopg import errors as pg_errors
 
+from net.game_id import new_game_id
 from net.store.base import FAULT_LOG_SECONDS, StoreBase
 from net.store.model import (
     MAX_ACTION_JSON,
+    MAX_GAME_RECORD,
+    MAX_GAMES_LISTED,
     MAX_NAME,
     MAX_RECORD,
     MAX_SECRET,
@@ -54,12 +57,16 @@ from net.store.model import (
     ActionRow,
     ComputerSeat,
     CorruptRow,
+    GameEntry,
+    KeptGame,
     KeylessRow,
     LeaderRow,
     Rating,
     StorageError,
     TableRow,
+    game_entries,
     json_object,
+    kept_game_row,
     read_action_row,
     read_table_row,
     recent_scores_sql,
@@ -78,7 +85,8 @@ from net.store.sqlite import EXPECTED_COLUMNS  # the same tables and columns as 
 
 log = logging.getLogger("net.store")
 
-PG_STORE_VERSION = 3  # 2: ratings (a server of version 1 finishes games unrated); 3: results.bot
+PG_STORE_VERSION = 4  # 2: ratings (a server of version 1 finishes games unrated); 3: results.bot;
+# 4: finished games kept for replay (games, game_players)
 QUEUE_LIMIT = 100_000  # writes kept while the database cannot be reached
 BATCH = 500  # writes committed in one transaction at most
 CONNECT_SECONDS = 5  # connect_timeout
@@ -157,6 +165,23 @@ CREATE TABLE IF NOT EXISTS stake_results (
     finished DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (table_name, game_no, account_id)
 );
+CREATE TABLE IF NOT EXISTS games (
+    game_id TEXT PRIMARY KEY,
+    table_name TEXT NOT NULL,
+    game_no INTEGER NOT NULL,
+    rules TEXT NOT NULL,
+    hands INTEGER NOT NULL,
+    record TEXT NOT NULL,
+    finished DOUBLE PRECISION NOT NULL
+);
+CREATE TABLE IF NOT EXISTS game_players (
+    game_id TEXT NOT NULL,
+    account_id BIGINT NOT NULL,
+    seat INTEGER NOT NULL,
+    score INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX IF NOT EXISTS game_players_account ON game_players (account_id);
 CREATE TABLE IF NOT EXISTS account_secrets (
     account_id BIGINT PRIMARY KEY,
     kind TEXT NOT NULL,
@@ -262,6 +287,8 @@ class PgStore(StoreBase):
                     raise StorageError(
                         f"{self.path}: its {name} table lacks {', '.join(lacking)}: is --db "
                         f"the right database? Give this server a database of its own")
+            if 0 < version < 4:  # from before games were kept
+                _keep_old_games(db)
             if version < PG_STORE_VERSION:
                 db.execute("INSERT INTO store_meta (key, value) VALUES ('version', %s) "
                            "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
@@ -673,6 +700,50 @@ class PgStore(StoreBase):
               "finished = EXCLUDED.finished",
               [(table, game_no, a, sc, h, rules, now) for a, sc, h in rows], True)], table)
 
+    def keep_game(self, table: str, game_no: int, hands: int, game_id: str, rules: str,
+                  head: str, rows: list[tuple[int, int, int]]) -> None:
+        """As SQLite's :meth:`~net.store.sqlite.SqliteStore.keep_game` (in the writer's
+        order: the hands written before are there)."""
+        steps: list[Step] = [
+            ("INSERT INTO games (game_id, table_name, game_no, rules, hands, record, finished) "
+             "VALUES (%s, %s, %s, %s, %s, " + _HANDS_RECORD + ", %s)",
+             (game_id, table, game_no, rules, hands, head, table, game_no, hands, time.time()),
+             False)]
+        if rows:
+            steps.append(("INSERT INTO game_players (game_id, account_id, seat, score) "
+                          "VALUES (%s, %s, %s, %s) ON CONFLICT (game_id, seat) DO UPDATE SET "
+                          "account_id = EXCLUDED.account_id, score = EXCLUDED.score",
+                          [(game_id, a, s, sc) for a, s, sc in rows], True))
+        self._enqueue(f"keep game {game_id} of table {table}", steps, table)
+
+    def kept_game(self, game_id: str) -> KeptGame | None:
+        """As SQLite's :meth:`~net.store.sqlite.SqliteStore.kept_game`."""
+        with self._reading(f"read game {game_id}"):
+            row = self._row(
+                "SELECT left(table_name, %s), left(rules, %s), finished, "
+                "CASE WHEN octet_length(record) <= %s THEN record END FROM games "
+                "WHERE game_id = %s", (MAX_NAME, MAX_NAME, MAX_GAME_RECORD, game_id))
+            if row is None:
+                return None
+            seated = self._rows(
+                "SELECT p.seat, left(a.nickname, %s) FROM game_players p "
+                "JOIN accounts a ON a.id = p.account_id WHERE p.game_id = %s",
+                (MAX_NAME, game_id))
+        table_name, rules, finished, record = row
+        return kept_game_row(game_id, table_name, rules, finished, record,
+                             [(s, n) for s, n in seated])
+
+    def games_of(self, account_id: int, limit: int = MAX_GAMES_LISTED) -> list[GameEntry]:
+        """As SQLite's :meth:`~net.store.sqlite.SqliteStore.games_of`."""
+        with self._reading("read the finished games"):
+            rows = self._rows(
+                "SELECT g.game_id, g.finished, left(g.rules, %s), left(g.table_name, %s), "
+                "p.seat, p.score, g.hands FROM game_players p "
+                "JOIN games g ON g.game_id = p.game_id WHERE p.account_id = %s "
+                "ORDER BY g.finished DESC, g.game_id LIMIT %s",
+                (MAX_NAME, MAX_NAME, account_id, min(limit, MAX_GAMES_LISTED)))
+        return game_entries(rows)
+
     # --- fencing ----------------------------------------------------------------------------
     def claim_table(self, name: str, token: int) -> bool:
         """Own table ``name`` under ``token``, as SQLite's
@@ -970,6 +1041,31 @@ class PgStore(StoreBase):
             self._failed(exc, "read the leaderboard")
             return []
         return [str(r) for (r,) in rows]
+
+
+# a game's record: its first line, then its hands' blocks in order (parameters: the line,
+# table, game number, hands)
+_HANDS_RECORD = ("%s || coalesce((SELECT string_agg(record, '' ORDER BY hand_no) FROM hands "
+                 "WHERE table_name = %s AND game_no = %s AND hand_no BETWEEN 1 AND %s), '')")
+
+
+def _keep_old_games(db: psycopg.Connection[Any]) -> None:
+    """Versions 1 to 3 → 4: every finished game of before (a ``results`` group) kept for replay
+    under a new ID, its record put together from the ``hands`` rows it still has."""
+    groups = db.execute("SELECT table_name, game_no, MAX(rules), MAX(finished), MAX(hands) "
+                        "FROM results GROUP BY table_name, game_no").fetchall()
+    for table, game_no, rules, finished, hands in groups:
+        game_id = new_game_id()
+        cur = db.execute(
+            "INSERT INTO games (game_id, table_name, game_no, rules, hands, record, finished) "
+            "SELECT %s, %s, %s, %s, %s, " + _HANDS_RECORD + ", %s WHERE EXISTS (SELECT 1 "
+            "FROM hands WHERE table_name = %s AND game_no = %s) ON CONFLICT DO NOTHING",
+            (game_id, table, game_no, rules, hands, "", table, game_no, hands, finished,
+             table, game_no))
+        if cur.rowcount == 1:
+            db.execute("INSERT INTO game_players (game_id, account_id, seat, score) "
+                       "SELECT %s, account_id, seat, score FROM results WHERE table_name = %s "
+                       "AND game_no = %s ON CONFLICT DO NOTHING", (game_id, table, game_no))
 
 
 def open_postgres(url: str) -> PgStore:

@@ -51,9 +51,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from net.game_id import new_game_id
 from net.store.base import StoreBase
 from net.store.model import (
     MAX_ACTION_JSON,
+    MAX_GAME_RECORD,
+    MAX_GAMES_LISTED,
     MAX_NAME,
     MAX_RECORD,
     MAX_SECRET,
@@ -64,13 +67,17 @@ from net.store.model import (
     ActionRow,
     ComputerSeat,
     CorruptRow,
+    GameEntry,
+    KeptGame,
     KeylessRow,
     LeaderRow,
     Rating,
     SavedTable,
     StorageError,
     TableRow,
+    game_entries,
     json_object,
+    kept_game_row,
     read_action_row,
     read_table_row,
     recent_scores_sql,
@@ -156,6 +163,23 @@ CREATE TABLE IF NOT EXISTS stake_results (  -- Yichun 压鸽子: a spectator's r
     finished REAL NOT NULL,
     PRIMARY KEY (table_name, game_no, account_id)
 );
+CREATE TABLE IF NOT EXISTS games (       -- finished games kept for replay (net/game_id.py)
+    game_id TEXT PRIMARY KEY,             -- eight characters, made with secrets at the end
+    table_name TEXT NOT NULL,             -- where it was played (the name may be reused)
+    game_no INTEGER NOT NULL,
+    rules TEXT NOT NULL,
+    hands INTEGER NOT NULL,
+    record TEXT NOT NULL,                 -- the whole game's JSON-lines record, a copy
+    finished REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS game_players (  -- who sat in a kept game (a computer: no row)
+    game_id TEXT NOT NULL,
+    account_id INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    score INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX IF NOT EXISTS game_players_account ON game_players (account_id);
 CREATE TABLE IF NOT EXISTS account_secrets (  -- keyless accounts (net/front/accounts.py)
     account_id INTEGER PRIMARY KEY,
     kind TEXT NOT NULL,                   -- 'passphrase' or 'guest'
@@ -216,11 +240,37 @@ def _migrate_4_result_bots(db: sqlite3.Connection) -> None:
         db.execute("ALTER TABLE results ADD COLUMN bot INTEGER NOT NULL DEFAULT 0")
 
 
+def _migrate_5_games(db: sqlite3.Connection) -> None:
+    """Every finished game of before (a ``results`` group) kept for replay under a new ID,
+    its record put together from the ``hands`` rows it still has."""
+    groups = db.execute("SELECT table_name, game_no, MAX(rules), MAX(finished), MAX(hands) "
+                        "FROM results GROUP BY table_name, game_no").fetchall()
+    for table, game_no, rules, finished, hands in groups:
+        game_id = new_game_id()
+        cur = db.execute(
+            "INSERT OR IGNORE INTO games (game_id, table_name, game_no, rules, hands, record, "
+            "finished) SELECT ?, ?, ?, ?, ?, " + _HANDS_RECORD + ", ? "
+            "WHERE EXISTS (SELECT 1 FROM hands WHERE table_name = ? AND game_no = ?)",
+            (game_id, table, game_no, rules, hands, "", table, game_no, hands, finished,
+             table, game_no))
+        if cur.rowcount == 1:
+            db.execute("INSERT OR IGNORE INTO game_players (game_id, account_id, seat, score) "
+                       "SELECT ?, account_id, seat, score FROM results WHERE table_name = ? "
+                       "AND game_no = ?", (game_id, table, game_no))
+
+
+# a game's record: its first line (a parameter), then its hands' blocks in order (parameters:
+# table, game number, hands); SQLite keeps a subquery's order in group_concat
+_HANDS_RECORD = ("? || coalesce((SELECT group_concat(record, '') FROM (SELECT record FROM hands "
+                 "WHERE table_name = ? AND game_no = ? AND hand_no BETWEEN 1 AND ? "
+                 "ORDER BY hand_no)), '')")
+
+
 # MIGRATIONS[v] brings a file of ``PRAGMA user_version`` v to v + 1 (0: the files written
 # before the store had a version); new tables need none (SCHEMA creates what is missing)
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _migrate_1_table_states, _migrate_2_owner_token, _migrate_3_ratings,
-    _migrate_4_result_bots)
+    _migrate_4_result_bots, _migrate_5_games)
 STORE_VERSION = len(MIGRATIONS)
 # the columns a migration adds, by the version that brought them: a file of an older version
 # lacks them until it is migrated
@@ -660,6 +710,50 @@ class SqliteStore(StoreBase):
             [("INSERT OR REPLACE INTO stake_results (table_name, game_no, account_id, score, "
               "hands, rules, finished) VALUES (?, ?, ?, ?, ?, ?, ?)",
               [(table, game_no, a, sc, h, rules, now) for a, sc, h in rows], True)])
+
+    def keep_game(self, table: str, game_no: int, hands: int, game_id: str, rules: str,
+                  head: str, rows: list[tuple[int, int, int]]) -> None:
+        """Keep a finished game for replay under ``game_id``: ``head`` (its ``game`` line)
+        and the records of its hands 1..``hands`` (written before by :meth:`finish_hand`)
+        copied into one record, so that deleting the table or reusing its name loses
+        nothing; ``rows``: (account_id, seat, score) of each human seat."""
+        self._table_write(
+            f"keep game {game_id} of table {table}", table,
+            [("INSERT INTO games (game_id, table_name, game_no, rules, hands, record, finished) "
+              "VALUES (?, ?, ?, ?, ?, " + _HANDS_RECORD + ", ?)",
+              (game_id, table, game_no, rules, hands, head, table, game_no, hands, time.time()),
+              False),
+             ("INSERT OR REPLACE INTO game_players (game_id, account_id, seat, score) "
+              "VALUES (?, ?, ?, ?)", [(game_id, a, s, sc) for a, s, sc in rows], True)])
+
+    def kept_game(self, game_id: str) -> KeptGame | None:
+        """The game kept under ``game_id`` (None: no such game); :class:`StorageError` when
+        the file cannot be read, :class:`CorruptRow` when its record is too long to be one."""
+        with self._reading(f"read game {game_id}"):
+            row = self.db.execute(
+                "SELECT substr(table_name, 1, ?), substr(rules, 1, ?), finished, "
+                "CASE WHEN length(CAST(record AS BLOB)) <= ? THEN record END FROM games "
+                "WHERE game_id = ?", (MAX_NAME, MAX_NAME, MAX_GAME_RECORD, game_id)).fetchone()
+            if row is None:
+                return None
+            seated = self.db.execute(
+                "SELECT p.seat, substr(a.nickname, 1, ?) FROM game_players p "
+                "JOIN accounts a ON a.id = p.account_id WHERE p.game_id = ?",
+                (MAX_NAME, game_id)).fetchall()
+        table_name, rules, finished, record = row
+        return kept_game_row(game_id, table_name, rules, finished, record, seated)
+
+    def games_of(self, account_id: int, limit: int = MAX_GAMES_LISTED) -> list[GameEntry]:
+        """The account's kept games, newest first (at most ``limit``); StorageError when the
+        file cannot be read."""
+        with self._reading("read the finished games"):
+            rows = self.db.execute(
+                "SELECT g.game_id, g.finished, substr(g.rules, 1, ?), "
+                "substr(g.table_name, 1, ?), p.seat, p.score, g.hands FROM game_players p "
+                "JOIN games g ON g.game_id = p.game_id WHERE p.account_id = ? "
+                "ORDER BY g.finished DESC, g.game_id LIMIT ?",
+                (MAX_NAME, MAX_NAME, account_id, min(limit, MAX_GAMES_LISTED))).fetchall()
+        return game_entries(rows)
 
     # --- fencing ----------------------------------------------------------------------------
     def claim_table(self, name: str, token: int) -> bool:

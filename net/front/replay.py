@@ -1,0 +1,99 @@
+"""``ssh host replay`` and ``ssh host replay ID``: a session's finished games, read from the
+store alone (any worker serves them: a kept game needs no table and no owner), shown in
+``tui``'s replay viewer, or as text without a terminal."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from engine.record import RecordError
+from engine.replay import read_game
+from net.front.remote_app import ServerSide, color_system
+from net.game_id import shown_game_id
+from net.store.base import Store
+from net.store.model import CorruptRow, GameEntry, KeptGame, StorageError
+from tui import compat_textual
+from tui.replay import ListedGame, ReplayApp, ReplayGame, list_row
+from tui.settings import Settings
+
+T = TypeVar("T")
+
+
+class GameNotFound(LookupError):
+    """No finished game has this ID (or its record cannot be read: the message says)."""
+
+
+async def _off_loop(store: Store, call: Callable[..., T], *args: Any) -> T:
+    """A store read, in a thread when the store waits on a database server."""
+    if store.off_loop:
+        return await asyncio.to_thread(call, *args)
+    return call(*args)
+
+
+async def kept_game(store: Store, game_id: str) -> KeptGame:
+    """The game kept under ``game_id``; :class:`GameNotFound` with what to tell the
+    player."""
+    try:
+        kept = await _off_loop(store, store.kept_game, game_id)
+    except (StorageError, CorruptRow) as exc:
+        raise GameNotFound(f"game {shown_game_id(game_id)} cannot be read now: {exc} "
+                           f"暂时无法读取") from None
+    if kept is None:
+        raise GameNotFound(f"no finished game has the ID {shown_game_id(game_id)} "
+                           f"没有这个编号的对局 (the ID is on the game's game-over screen)")
+    return kept
+
+
+async def replay_game(store: Store, game_id: str) -> ReplayGame:
+    """The game kept under ``game_id``, checked and ready for the viewer."""
+    kept = await kept_game(store, game_id)
+    try:
+        steps = await asyncio.to_thread(read_game, kept.record)  # a long game: off the loop
+    except (RecordError, RecursionError) as exc:
+        raise GameNotFound(f"game {shown_game_id(game_id)}'s record cannot be replayed: "
+                           f"{exc}") from None
+    return ReplayGame(steps, kept.names, shown_game_id(game_id), kept.finished)
+
+
+async def games_of(store: Store, account_id: int) -> list[ListedGame]:
+    """The account's finished games, newest first (bounded by the store)."""
+    entries: list[GameEntry] = await _off_loop(store, store.games_of, account_id)
+    return [ListedGame(e.game_id, e.finished, e.rules, e.table_name, e.seat, e.score, e.hands)
+            for e in entries]
+
+
+def listing_text(games: list[ListedGame], lang: str) -> str:
+    """``ssh host replay`` without a terminal: the list, one game a line."""
+    from tui.i18n import tr
+
+    if not games:
+        return tr(lang, "rp_list_none") + "\n"
+    head = tr(lang, "rp_list_title").split(" · ")[0]
+    return "\n".join([head, *("  " + list_row(g, lang) for g in games)]) + "\n"
+
+
+class RemoteReplayApp(ServerSide, ReplayApp):
+    """The viewer (or the list) for one SSH session: the client's terminal, nothing acting
+    on the server (:class:`~net.front.remote_app.ServerSide`)."""
+
+    mj_remote = True
+    ends_session = False  # Ctrl-Q: the session ends (not back to the list)
+
+    async def action_quit(self) -> None:
+        self.ends_session = True
+        self.exit()
+
+    def __init__(self, game: ReplayGame | None, settings: Settings,
+                 games: list[ListedGame] | None = None, term: str = "xterm",
+                 colorterm: str = "") -> None:
+        super().__init__(game, settings, games)
+        self.use_command_palette = False
+        compat_textual.disable_tooltips(self)
+        self.console = compat_textual.terminal_console(
+            term, colorterm,
+            color_system=color_system(term, colorterm),
+            file=self.console.file, markup=True, highlight=False, emoji=False,
+            legacy_windows=False, force_terminal=True, safe_box=False, soft_wrap=False,
+        )
