@@ -133,7 +133,7 @@ def test_a_version_2_file_gains_the_results_bot_flag(tmp_path: Path) -> None:
     db.commit()
     db.close()
     again = open_store(path)
-    assert again.version == STORE_VERSION == 4
+    assert again.version == STORE_VERSION == 5
     assert [(r.nickname, r.games, r.bot_games) for r in again.leaderboard()] == [("ann", 1, 0)]
     again.finish_game("t", 2, "gejiu", [(ann.id, 0, 5, 1, 4)], bots=[0])
     assert [(r.games, r.bot_games) for r in again.leaderboard()] == [(2, 1)]

@@ -631,7 +631,8 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         try:
             if command.name == "replay":
                 status = await self._replay(command, account, lang, asked, colorterm)
-            elif command.plain or (await self._settings(account, asked, lang)).plain:
+                return
+            if command.plain or (await self._settings(account, asked, lang)).plain:
                 status = await self._run_plain(command, account, lang, asked)
                 return
             while True:
