@@ -218,6 +218,7 @@ def main(args: argparse.Namespace) -> int:
     # here, not at the top: the rest of this module (the server's and backup's data directory,
     # the local table) loads without Textual
     from tui.app import MahjongApp
+    from tui.local_terminal import narrowing_driver, probe_tty
 
     settings = Settings.load()
     if getattr(args, "lang", None):
@@ -226,6 +227,11 @@ def main(args: argparse.Namespace) -> int:
         settings.tiles = args.tiles
     if getattr(args, "theme", None):
         settings.theme = args.theme
+    early = b""
+    if getattr(args, "ambiwidth", None):  # told: no need to ask the terminal
+        settings.ambiwidth = args.ambiwidth
+    else:  # East Asian ambiguous width: asked of the terminal before the first frame
+        settings.detected, early = probe_tty()
     bots = getattr(args, "bots", None)
     levels = bots if isinstance(bots, tuple) else ("normal",) * 3  # checked by the parser
     players = {seat: make_player(level) for seat, level in zip((1, 2, 3), levels, strict=True)}
@@ -239,6 +245,8 @@ def main(args: argparse.Namespace) -> int:
         rules=getattr(args, "rules", None),
         seed=getattr(args, "seed", None),
     )
+    app.driver_class = narrowing_driver(app.driver_class, wide=settings.ambiwide(),
+                                        early=early)
     app.run()
     table.close()
     return 0

@@ -250,6 +250,13 @@ class SettingsScreen(_Page):
             with RadioSet(id="theme"):
                 for name in THEME_NAMES:
                     yield RadioButton(name, value=self.app.theme == name, id=f"theme-{name}")
+            yield Label(tr(lang, "set_ambi"))
+            with RadioSet(id="ambiwidth"):
+                found = {True: "ambi_auto_wide", False: "ambi_auto_narrow", None: "ambi_auto_none"}
+                for choice, key in (("auto", found[s.detected]), ("narrow", "ambi_narrow"),
+                                    ("wide", "ambi_wide")):
+                    yield RadioButton(tr(lang, key), value=s.ambiwidth == choice,
+                                      id=f"ambi-{choice}")
             if self.mj.client.controls_pace:  # a table of one's own: its pace
                 with Horizontal(classes="form-row"):
                     yield Label(tr(lang, "set_delay"))
@@ -290,6 +297,11 @@ class SettingsScreen(_Page):
             return
         if pid.startswith("tiles-"):
             self.mj.set_face(Face(pid.removeprefix("tiles-")))
+        elif pid.startswith("ambi-"):
+            s.ambiwidth = pid.removeprefix("ambi-")
+            s.save()
+            self.mj.apply_ambiwidth()
+            return
         elif pid.startswith("theme-"):
             self.mj.apply_theme(pid.removeprefix("theme-"))
             s.theme = self.app.theme
