@@ -33,6 +33,12 @@ mahjong-ssh: Chinese regional mahjong (宜春 Yichun, 上饶 Shangrao, 个旧 Ge
   ssh -t -p PORT HOST lobby --lang zh     --lang zh|en also after join NAME / watch NAME: the
                                           table's language 语言 (default: Chinese when your
                                           ssh sends a zh_* LANG, as SendEnv LANG LC_* does)
+  ssh -t -p PORT HOST join NAME --ambiwidth wide
+                                          --ambiwidth narrow|wide also after watch NAME:
+                                          whether your terminal draws ambiguous-width
+                                          characters (box lines, dots, arrows) one cell
+                                          or two (found by itself when not given)
+                                          歧义宽度字符：窄（单格）或宽（双格）
   ssh -p PORT HOST stats                  the leaderboard 排行榜
   ssh -p PORT HOST help                   this text 帮助
 
@@ -50,6 +56,8 @@ class Command:
     options: tuple[tuple[str, Any], ...] = ()  # table options for a new table
     bots: tuple[str, str, str, str] | None = None  # computer levels per seat E,S,W,N
     lang: str | None = None  # --lang: the table's language (None: from the client's locale)
+    # --ambiwidth: how the terminal draws East Asian ambiguous characters (None: probed)
+    ambiwidth: str | None = None
 
 
 class CommandError(ValueError):
@@ -81,8 +89,18 @@ def unknown_command(head: str) -> CommandError:
 
 
 JOIN_USAGE = ("join NAME [--rules yichun|shangrao|gejiu] [--option KEY=VALUE ...] "
-              "[--bots LEVEL|L,L,L,L] [--lang zh|en]")
+              "[--bots LEVEL|L,L,L,L] [--lang zh|en] [--ambiwidth narrow|wide]")
+WATCH_USAGE = "watch NAME [--lang zh|en] [--ambiwidth narrow|wide]"
 LANGS = ("en", "zh")
+AMBIWIDTHS = ("narrow", "wide")
+
+
+def ambiwidth_value(value: str) -> str:
+    width = value.strip().lower()
+    if width not in AMBIWIDTHS:
+        raise CommandError(f"--ambiwidth takes narrow or wide, not {value[:10]!r} "
+                           "歧义宽度只能是 narrow 或 wide", shown=True)
+    return width
 
 
 def lang_value(value: str) -> str:
@@ -150,21 +168,23 @@ def parse_command(text: str | None) -> Command:
     if head not in ("join", "watch"):
         raise unknown_command(head)
     if not rest:
-        raise CommandError(f"usage: {JOIN_USAGE} · watch NAME [--lang zh|en]", shown=True)
+        raise CommandError(f"usage: {JOIN_USAGE} · {WATCH_USAGE}", shown=True)
     name, extra = table_name(rest[0]), rest[1:]
     if not valid_table_name(name):
         raise CommandError(f"bad table name {name[:30]!r}: {TABLE_NAME_RULE}", shown=True)
-    usage = JOIN_USAGE if head == "join" else "watch NAME [--lang zh|en]"
-    flags = ("--rules", "-r", "--option", "-o", "--bots", "-b", "--lang", "-l")
+    usage = JOIN_USAGE if head == "join" else WATCH_USAGE
+    shared = ("--lang", "-l", "--ambiwidth")
+    flags = ("--rules", "-r", "--option", "-o", "--bots", "-b", *shared)
     rules: str | None = None
     pairs: list[str] = []
     bots: tuple[str, str, str, str] | None = None
     lang: str | None = None
+    ambiwidth: str | None = None
     i = 0
     while i < len(extra):
         word = extra[i]
         flag, eq, value = word.partition("=")
-        if flag not in (flags if head == "join" else ("--lang", "-l")):
+        if flag not in (flags if head == "join" else shared):
             raise CommandError(f"unknown argument {word[:30]!r}; usage: {usage}", shown=True)
         if not eq:
             if i + 1 >= len(extra):
@@ -178,6 +198,8 @@ def parse_command(text: str | None) -> Command:
             pairs.append(value)
         elif flag in ("--lang", "-l"):
             lang = lang_value(value)
+        elif flag == "--ambiwidth":
+            ambiwidth = ambiwidth_value(value)
         else:
             try:
                 bots = parse_levels(value)
@@ -186,8 +208,8 @@ def parse_command(text: str | None) -> Command:
     if rules is not None and rules not in RULESETS:
         raise CommandError(f"unknown ruleset {rules!r}: {', '.join(RULESETS)}", shown=True)
     if head == "watch":
-        return Command(head, name, lang=lang)
+        return Command(head, name, lang=lang, ambiwidth=ambiwidth)
     options = parse_options(pairs)
     if options:
         check_table_settings(rules, options)
-    return Command(head, name, rules, tuple(sorted(options.items())), bots, lang)
+    return Command(head, name, rules, tuple(sorted(options.items())), bots, lang, ambiwidth)
