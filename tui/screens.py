@@ -250,12 +250,11 @@ class SettingsScreen(_Page):
             with RadioSet(id="theme"):
                 for name in THEME_NAMES:
                     yield RadioButton(name, value=self.app.theme == name, id=f"theme-{name}")
-            yield Label(tr(lang, "set_ambi"))
+            found = {True: "ambi_found_wide", False: "ambi_found_narrow", None: "ambi_found_none"}
+            yield Label(tr(lang, "set_ambi", found=tr(lang, found[s.detected])), id="ambi-found")
             with RadioSet(id="ambiwidth"):
-                found = {True: "ambi_auto_wide", False: "ambi_auto_narrow", None: "ambi_auto_none"}
-                for choice, key in (("auto", found[s.detected]), ("narrow", "ambi_narrow"),
-                                    ("wide", "ambi_wide")):
-                    yield RadioButton(tr(lang, key), value=s.ambiwidth == choice,
+                for choice in ("auto", "narrow", "wide"):
+                    yield RadioButton(tr(lang, f"ambi_{choice}"), value=s.ambiwidth == choice,
                                       id=f"ambi-{choice}")
             if self.mj.client.controls_pace:  # a table of one's own: its pace
                 with Horizontal(classes="form-row"):
