@@ -6,6 +6,11 @@ glyph set, the setting kept with the account, ``--ambiwidth`` for ``join`` / ``w
 from __future__ import annotations
 
 import asyncio
+import io
+import os
+import pty
+import sys
+import threading
 import unicodedata
 
 import pytest
@@ -245,3 +250,83 @@ async def test_the_choice_is_kept_with_the_account(server: MahjongServer) -> Non
     assert PROBE_CHAR.encode() + b"\x1b[6n" not in bytes(told.raw)
     await told.close()
     assert (server.store.load_settings(account.id) or {}).get("ambiwidth") == "wide"
+
+
+# --- mahjong-ssh play: its own terminal ------------------------------------------------------
+
+
+def _tty_answering(monkeypatch: pytest.MonkeyPatch, reply: bytes | None,
+                   before: bytes = b"") -> threading.Thread:
+    """This process's stdin and stdout made a pseudo-terminal whose other end (a thread)
+    types ``before``, then answers the probe with ``reply`` (None: never)."""
+    master, slave = pty.openpty()
+    monkeypatch.setattr(sys, "stdin", os.fdopen(slave, "r", closefd=False))
+    monkeypatch.setattr(sys, "stdout", os.fdopen(slave, "w", closefd=False))
+
+    def terminal() -> None:
+        seen = b""
+        os.write(master, before)
+        while b"\x1b[6n" not in seen:
+            seen += os.read(master, 1024)
+        assert PROBE.encode() in seen
+        if reply is not None:
+            os.write(master, reply)
+
+    thread = threading.Thread(target=terminal, daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.mark.parametrize(("reply", "wide"), [(b"\x1b[9;3R", True), (b"\x1b[9;2R", False),
+                                             (None, None)])
+def test_play_asks_its_own_terminal(monkeypatch: pytest.MonkeyPatch, reply: bytes | None,
+                                    wide: bool | None) -> None:
+    from tui.local_terminal import probe_tty
+
+    thread = _tty_answering(monkeypatch, None if reply is None else b"k" + reply + b"\r",
+                            before=b"")
+    found, early = probe_tty(timeout=0.3 if reply is None else 5.0)
+    thread.join(5)
+    assert found is wide
+    if reply is not None:
+        assert early == b"k\r"  # keys typed meanwhile, the answer taken out
+
+
+def test_play_without_a_terminal_does_not_ask(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui.local_terminal import probe_tty
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert probe_tty() == (None, b"")
+
+
+async def test_plays_driver_writes_the_narrow_glyph_set_and_gives_the_early_keys() -> None:
+    from textual.drivers.headless_driver import HeadlessDriver
+
+    from tui.local_terminal import narrowing_driver
+
+    class Recording(HeadlessDriver):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+            self.out: list[str] = []
+            self.got: list[object] = []
+
+        def write(self, data: str) -> None:
+            self.out.append(data)
+
+        def process_message(self, message: object) -> None:  # type: ignore[override]
+            self.got.append(message)
+
+    class App:  # what a driver needs of an app here
+        async def _post_message(self, message: object) -> bool:
+            return True
+
+    driver = narrowing_driver(Recording, wide=True, early=b"ab")(App(), debug=False,
+                                                                 mouse=False, size=(80, 24))
+    driver.write("│ 五筒 ·")
+    assert driver.out == ["| 五筒 ."]  # type: ignore[attr-defined]
+    driver.ambiwide = False  # type: ignore[attr-defined]
+    driver.write("│")
+    assert driver.out[-1] == "│"  # type: ignore[attr-defined]
+    driver.start_application_mode()
+    keys = [getattr(m, "key", None) for m in driver.got]  # type: ignore[attr-defined]
+    assert keys[-2:] == ["a", "b"]
