@@ -189,23 +189,27 @@ async def test_a_terminal_that_does_not_answer_is_taken_as_narrow(server: Mahjon
     await client.close()
 
 
-async def test_an_answer_that_comes_late_redraws_the_screen(server: MahjongServer) -> None:
-    """A slow link: the answer comes after the first frame; the screen is drawn again."""
-    client = await connect(server, "slow", "join st --rules gejiu", ambiwide=True,
-                           answers=False)
-    await client.wait_for("S / Enter")
+@pytest.mark.parametrize(("command", "shown"), [("lobby", "welcome"),
+                                               ("join st --rules gejiu", "S / Enter")])
+async def test_an_answer_that_comes_late_redraws_the_whole_screen(
+        server: MahjongServer, command: str, shown: str) -> None:
+    """A slow link: the answer comes after the first frame; every row is drawn again."""
+    client = await connect(server, "slow", command, ambiwide=True, answers=False)
+    await client.wait_for(shown)
+    await asyncio.sleep(0.3)  # the frames in flight
     session = session_of(server, "slow")
     assert session.ambi_detected is None
     screen = client.screen
     assert isinstance(screen, CjkScreen) and screen.problems()  # drawn for a narrow one
+    rows = sum(1 for line in client.text().splitlines() if line.strip())
     screen.reset()
     screen.clear_record()
     client.send("\x1b[5;3R")  # where the probe's cursor was, on a wide terminal
     await until(lambda: session.ambi_detected is True, 5.0, "the late answer")
-    await client.wait_for("S / Enter")
-    await until(lambda: not ambiguous_on(client), 5.0, "the screen drawn again")
+    await client.wait_for(lambda t: sum(1 for line in t.splitlines() if line.strip()) >= rows)
     await asyncio.sleep(0.3)
     assert screen.problems() == []
+    assert not ambiguous_on(client)
     await client.close()
 
 

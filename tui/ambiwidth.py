@@ -39,7 +39,10 @@ PROBE_TIMEOUT = 0.25  # seconds a session waits for the answer before its first 
 LATE_ANSWER = 10.0  # seconds an answer that came after the first frame still counts
 # the cursor position report: ESC [ row ; column R
 CPR = re.compile(rb"\x1b\[(\d{1,5});(\d{1,5})R")
-REVERSE_SPACE = "\x1b[7m \x1b[27m"  # a cell filled with the foreground colour
+# a cell filled with the foreground colour. (Within text that is itself in reverse video the
+# colours would come out swapped and the rest of that text not reversed: no screen draws a
+# block in reverse video.)
+REVERSE_SPACE = "\x1b[7m \x1b[27m"
 
 
 class AmbiWidth(enum.Enum):

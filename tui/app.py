@@ -389,7 +389,7 @@ class MahjongApp(App[None]):
         if driver is None or getattr(driver, "ambiwide", wide) == wide:
             return
         driver.ambiwide = wide  # type: ignore[attr-defined]
-        self.post_message(events.Resize(self.size, self.size))
+        compat_textual.repaint_all(self)
 
     def settings_changed(self) -> None:
         if self.client.controls_pace:

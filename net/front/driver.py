@@ -221,9 +221,13 @@ class SSHDriver(Driver):
             self.repaint()
 
     def repaint(self) -> None:
+        """The whole screen drawn again (a Resize of the same size alone redraws only the
+        widgets whose place changed)."""
         width, height = self.size
         size = Size(width, height)
         self._app.post_message(events.Resize(size, size))
+        if isinstance(self._app, App):
+            compat_textual.repaint_all(self._app)
 
     # --- input ----------------------------------------------------------------------------
     def send_message(self, message: Message) -> None:

@@ -654,6 +654,8 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                     command = chosen
                     lang = command.lang or lang
                     asked = command.lang or asked
+                    if command.ambiwidth is not None:  # typed in the lobby: for this visit
+                        visit_ambiwidth = command.ambiwidth
                 try:
                     client = await self.server.open_seat(command, account, self.conn.address)
                 except ValueError as exc:  # TableExists, OptionError, unknown ruleset
