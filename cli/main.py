@@ -112,6 +112,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", choices=["zh", "en"], default=None)
     p.add_argument("--tiles", choices=["cjk", "glyph", "ascii"], default=None)
     p.add_argument("--theme", choices=THEME_NAMES, default=None)
+    p.add_argument("--ambiwidth", choices=["narrow", "wide"], default=None,
+                   help="whether this terminal draws East Asian ambiguous-width characters "
+                   "(box lines, dots, arrows) one cell or two; asked of the terminal when not "
+                   "given")
     p.add_argument("--bots", type=play_levels, default=None, metavar="LEVEL[,LEVEL,LEVEL]",
                    help="computer players: easy, normal (default) or hard; one, or one per "
                    "seat S,W,N")

@@ -46,6 +46,12 @@ mahjong-ssh: Chinese regional mahjong (宜春 Yichun, 上饶 Shangrao, 个旧 Ge
                                           a program on your side plays the seat over the
                                           bot protocol (JSON lines on stdin/stdout, see
                                           docs/bot-protocol.md) 程序入座
+  ssh -t -p PORT HOST join NAME --ambiwidth wide
+                                          --ambiwidth narrow|wide also after watch NAME:
+                                          whether your terminal draws ambiguous-width
+                                          characters (box lines, dots, arrows) one cell
+                                          or two (found by itself when not given)
+                                          歧义宽度字符：窄（单格）或宽（双格）
   ssh -p PORT HOST stats                  the leaderboard 排行榜
   ssh -t -p PORT HOST replay              your finished games: choose one to step through
                                           (without -t: the list as text) 我的对局／重看
@@ -73,6 +79,8 @@ class Command:
     private: Privacy | None = None  # --private (--invite, --watchers): a private new table
     bot: bool = False  # ``bot join``: a program plays the seat over the bot protocol
     game_id: str = ""  # replay ID: the finished game (canonical, net.game_id); "": the list
+    # --ambiwidth: how the terminal draws East Asian ambiguous characters (None: probed)
+    ambiwidth: str | None = None
 
 
 class CommandError(ValueError):
@@ -105,8 +113,8 @@ def unknown_command(head: str) -> CommandError:
 
 JOIN_USAGE = ("join NAME [--rules yichun|shangrao|gejiu] [--option KEY=VALUE ...] "
               "[--bots LEVEL|L,L,L,L] [--private] [--invite A,B] [--watchers yes|no] "
-              "[--lang zh|en] [--plain]")
-WATCH_USAGE = "watch NAME [--lang zh|en] [--plain]"
+              "[--lang zh|en] [--ambiwidth narrow|wide] [--plain]")
+WATCH_USAGE = "watch NAME [--lang zh|en] [--ambiwidth narrow|wide] [--plain]"
 LOBBY_USAGE = "usage: lobby [--lang zh|en] [--plain] 用法"
 YES = ("yes", "y", "on", "true", "1")
 NO = ("no", "n", "off", "false", "0")
@@ -119,6 +127,15 @@ def watchers_value(value: str) -> bool:
                            shown=True)
     return word in YES
 LANGS = ("en", "zh")
+AMBIWIDTHS = ("narrow", "wide")
+
+
+def ambiwidth_value(value: str) -> str:
+    width = value.strip().lower()
+    if width not in AMBIWIDTHS:
+        raise CommandError(f"--ambiwidth takes narrow or wide, not {value[:10]!r} "
+                           "歧义宽度只能是 narrow 或 wide", shown=True)
+    return width
 
 
 def lang_value(value: str) -> str:
@@ -255,7 +272,8 @@ def parse_command(text: str | None) -> Command:
     if not valid_table_name(name):
         raise CommandError(f"bad table name {name[:30]!r}: {TABLE_NAME_RULE}", shown=True)
     usage = JOIN_USAGE if head == "join" else WATCH_USAGE
-    flags = ("--rules", "-r", "--option", "-o", "--bots", "-b", "--lang", "-l", "--private",
+    shared = ("--lang", "-l", "--ambiwidth")
+    flags = ("--rules", "-r", "--option", "-o", "--bots", "-b", *shared, "--private",
              "--invite", "--watchers")
     rules: str | None = None
     private = False
@@ -265,6 +283,7 @@ def parse_command(text: str | None) -> Command:
     bots: tuple[str, str, str, str] | None = None
     lang: str | None = None
     plain = False
+    ambiwidth: str | None = None
     i = 0
     while i < len(extra):
         word = extra[i]
@@ -273,7 +292,7 @@ def parse_command(text: str | None) -> Command:
             plain = True
             i += 1
             continue
-        if flag not in (flags if head == "join" else ("--lang", "-l")):
+        if flag not in (flags if head == "join" else shared):
             raise CommandError(f"unknown argument {word[:30]!r}; usage: {usage}", shown=True)
         if flag == "--private":
             if eq:
@@ -301,6 +320,8 @@ def parse_command(text: str | None) -> Command:
                 raise CommandError(str(exc), shown=True) from None
         elif flag == "--watchers":
             watchers = watchers_value(value)
+        elif flag == "--ambiwidth":
+            ambiwidth = ambiwidth_value(value)
         else:
             try:
                 bots = parse_levels(value)
@@ -309,11 +330,12 @@ def parse_command(text: str | None) -> Command:
     if rules is not None and rules not in RULESETS:
         raise CommandError(f"unknown ruleset {rules!r}: {', '.join(RULESETS)}", shown=True)
     if head == "watch":
-        return Command(head, name, lang=lang, plain=plain)
+        return Command(head, name, lang=lang, plain=plain, ambiwidth=ambiwidth)
     options = parse_options(pairs)
     if options:
         check_table_settings(rules, options)
     privacy = None
     if private or invited or watchers is not None:  # --invite, --watchers: private too
         privacy = Privacy(tuple(invited), bool(watchers))
-    return Command(head, name, rules, tuple(sorted(options.items())), bots, lang, plain, privacy)
+    return Command(head, name, rules, tuple(sorted(options.items())), bots, lang, plain, privacy,
+                   ambiwidth=ambiwidth)

@@ -21,6 +21,7 @@ from wcwidth import wcwidth
 from net import serve
 from net.front.server import MahjongServer, ServerConfig
 from net.runtime.shared_table import TableConfig
+from testkit.terminal import CjkScreen
 from tui.clock import SYSTEM_CLOCK
 
 # what the ``make_server`` fixture gives: start a server with ``fast_config(tmp, **config)``
@@ -88,6 +89,8 @@ class LightScreen:
         self.version = 0
         self._decoder = getincrementaldecoder("utf-8")(errors="replace")
         self._held = ""
+        # where a terminal's answers go (the cursor position report, ``CSI 6n``); None: none
+        self.write_process_input: Callable[[str], None] | None = None
 
     def resize(self, lines: int, columns: int) -> None:
         self.grid = [(row + [" "] * columns)[:columns] for row in self.grid[:lines]]
@@ -172,6 +175,9 @@ class LightScreen:
     def _csi(self, params: str, final: str) -> None:
         if params.startswith("?") or final == "m":
             return
+        if final == "n" and params == "6" and self.write_process_input is not None:
+            self.write_process_input(f"\x1b[{self.y + 1};{self.x + 1}R")
+            return
         args = [int(a) if a else 0 for a in params.split(";")] if params else []
         n = args[0] if args and args[0] else 1
         if final in "Hf":
@@ -245,14 +251,20 @@ class LoginClientSession(asyncssh.SSHClientSession):  # type: ignore[type-arg]
 class PtyClient:
     """One player's terminal: an SSH session with a PTY drawn into a pyte screen."""
 
-    def __init__(self, width: int = 80, height: int = 24, light: bool = False) -> None:
+    def __init__(self, width: int = 80, height: int = 24, light: bool = False,
+                 ambiwide: bool = False, answers: bool = True) -> None:
+        """``ambiwide``: a terminal drawing ambiguous-width characters two cells wide
+        (``testkit.terminal.CjkScreen``); ``answers``: it answers the cursor position
+        request (``CSI 6n``), as terminals do."""
         self.screen: Any
         self.stream: Any
         if light:  # the benchmark's many clients: see ``LightScreen``
             self.screen = self.stream = LightScreen(width, height)
         else:
-            self.screen = pyte.Screen(width, height)
+            self.screen = CjkScreen(width, height) if ambiwide else pyte.Screen(width, height)
             self.stream = pyte.ByteStream(self.screen)
+        if answers:
+            self.screen.write_process_input = self._answer
         self.conn: asyncssh.SSHClientConnection | None = None
         self.chan: asyncssh.SSHClientChannel[bytes] | None = None
         self.changed = asyncio.Event()
@@ -282,6 +294,11 @@ class PtyClient:
             encoding=None, window=window, env=tuple((env or {}).items()),
         )
         return self
+
+    def _answer(self, text: str) -> None:
+        """The terminal's answer to a request of the program's (the cursor's position)."""
+        if self.chan is not None:
+            self.chan.write(text.encode("utf-8"))
 
     def _received(self, data: bytes) -> None:
         self.bytes_in += len(data)

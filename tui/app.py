@@ -149,6 +149,7 @@ class MahjongApp(App[None]):
 
     def on_mount(self) -> None:
         self._update_context = contextvars.copy_context()
+        self.apply_ambiwidth()
         for theme in THEMES:
             self.register_theme(theme)
         self.apply_theme(self.settings.theme)
@@ -378,6 +379,17 @@ class MahjongApp(App[None]):
         self.settings.tiles = face.value
         self.settings.save()
         self.settings_changed()
+
+    def apply_ambiwidth(self) -> None:
+        """Draw for the terminal's ambiguous width (``tui.ambiwidth``) as the settings say:
+        the driver writes every frame in the narrow glyph set or not; after a change the whole
+        screen is drawn again."""
+        wide = self.settings.ambiwide()
+        driver = self._driver
+        if driver is None or getattr(driver, "ambiwide", wide) == wide:
+            return
+        driver.ambiwide = wide  # type: ignore[attr-defined]
+        compat_textual.repaint_all(self)
 
     def settings_changed(self) -> None:
         if self.client.controls_pace:

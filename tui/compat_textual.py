@@ -784,6 +784,19 @@ def shown_screen(app: App[Any]) -> Screen[Any] | None:
     return stack[-1] if stack else None
 
 
+def repaint_all(app: App[Any]) -> None:
+    """Every cell of the shown screen drawn again with its next update (the terminal drew it
+    otherwise: ambiguous width switched, ``tui.ambiwidth``). A ``Resize`` of the same size
+    redraws only the widgets whose place changed, which on most screens is none."""
+    screen = shown_screen(app)
+    if screen is None:
+        return
+    dirty = getattr(getattr(screen, "_compositor", None), "_dirty_regions", None)
+    if isinstance(dirty, set):
+        dirty.add(screen.size.region)  # the compositor's "whole screen": a full update
+    screen.refresh()
+
+
 def ensure_result_callback(app: App[Any]) -> None:
     """Give the current screen the result callback ``push_screen`` gives every other screen, so
     that ``switch_screen`` works from the first screen too."""

@@ -243,15 +243,23 @@ def main(args: argparse.Namespace) -> int:
         finally:
             table.close()
     # here, not at the top: the rest of this module (the server's and backup's data directory,
-    # the local table) loads without Textual
+    # the local table, plain mode) loads without Textual
     from tui.app import MahjongApp
+    from tui.local_terminal import narrowing_driver, probe_tty
 
+    early = b""
+    if getattr(args, "ambiwidth", None):  # told: no need to ask the terminal
+        settings.ambiwidth = args.ambiwidth
+    else:  # East Asian ambiguous width: asked of the terminal before the first frame
+        settings.detected, early = probe_tty()
     app = MahjongApp(
         table,
         settings,
         rules=getattr(args, "rules", None),
         seed=getattr(args, "seed", None),
     )
+    app.driver_class = narrowing_driver(app.driver_class, wide=settings.ambiwide(),
+                                        early=early)
     app.run()
     table.close()
     return 0

@@ -250,6 +250,12 @@ class SettingsScreen(_Page):
             with RadioSet(id="theme"):
                 for name in THEME_NAMES:
                     yield RadioButton(name, value=self.app.theme == name, id=f"theme-{name}")
+            found = {True: "ambi_found_wide", False: "ambi_found_narrow", None: "ambi_found_none"}
+            yield Label(tr(lang, "set_ambi", found=tr(lang, found[s.detected])), id="ambi-found")
+            with RadioSet(id="ambiwidth"):
+                for choice in ("auto", "narrow", "wide"):
+                    yield RadioButton(tr(lang, f"ambi_{choice}"), value=s.ambiwidth == choice,
+                                      id=f"ambi-{choice}")
             if self.mj.client.controls_pace:  # a table of one's own: its pace
                 with Horizontal(classes="form-row"):
                     yield Label(tr(lang, "set_delay"))
@@ -293,6 +299,11 @@ class SettingsScreen(_Page):
             return
         if pid.startswith("tiles-"):
             self.mj.set_face(Face(pid.removeprefix("tiles-")))
+        elif pid.startswith("ambi-"):
+            s.ambiwidth = pid.removeprefix("ambi-")
+            s.save()
+            self.mj.apply_ambiwidth()
+            return
         elif pid.startswith("theme-"):
             self.mj.apply_theme(pid.removeprefix("theme-"))
             s.theme = self.app.theme

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Self
 
 from engine.rulesets import DEFAULT_RULES
+from tui.ambiwidth import AmbiWidth
 
 CONFIG_ENV = "MAHJONG_SSH_CONFIG_DIR"
 
@@ -42,10 +43,15 @@ class Settings:
     show_suggestion: bool = False
     bell: bool = False  # ring the terminal's bell when the table waits for you
     plain: bool = False  # plain mode for screen readers (tui/plain.py) from the next start
+    # how the terminal draws East Asian ambiguous-width characters: "auto" (as the probe at
+    # the session's start found, ``detected``), "narrow" or "wide" (tui.ambiwidth)
+    ambiwidth: str = "auto"
     rules: str = DEFAULT_RULES
     options: dict[str, dict[str, Any]] = field(default_factory=dict)  # per ruleset
     keys: dict[str, str] = field(default_factory=dict)  # binding id -> "key1,key2"
     path: Path | None = field(default=None, compare=False, repr=False)
+    # the probe's answer for this session's terminal (None: it did not answer); never saved
+    detected: bool | None = field(default=None, compare=False, repr=False)
 
     # saved to a file between runs (a server session's settings last only for the session)
     persistent: ClassVar[bool] = True
@@ -78,6 +84,8 @@ class Settings:
         delay = data.get("bot_delay")
         if isinstance(delay, int | float) and 0 <= delay <= 10:
             out.bot_delay = float(delay)
+        if data.get("ambiwidth") in ("auto", "narrow", "wide"):
+            out.ambiwidth = data["ambiwidth"]
         for key in ("show_waits", "show_suggestion", "bell", "plain"):
             if isinstance(data.get(key), bool):
                 setattr(out, key, data[key])
@@ -91,10 +99,16 @@ class Settings:
             out.keys = {str(k): str(v) for k, v in data["keys"].items()}
         return out
 
+    def ambiwide(self) -> bool:
+        """Whether to draw for a terminal that draws ambiguous characters two cells wide."""
+        choice = AmbiWidth.parse(self.ambiwidth) or AmbiWidth.AUTO
+        return choice.wide(self.detected)
+
     def save(self) -> Path | None:
         path = self.path or config_dir() / "settings.json"
         data = asdict(self)
         data.pop("path", None)
+        data.pop("detected", None)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")

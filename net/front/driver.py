@@ -27,6 +27,11 @@ bounded as keys are. A bracketed paste longer than the backlog is cut: the
 app gets its first ``input_backlog`` characters, the rest is dropped up to the paste's end
 marker (Textual's parser would buffer the whole paste). The player is told once, the first
 time input is dropped; a parser error is logged once, with its traceback only at DEBUG.
+
+East Asian ambiguous width (``tui.ambiwidth``): with ``ambiwide`` set (the session's terminal
+draws ``│ · →`` two cells wide) every frame goes out in the narrow glyph set. The session
+probes the terminal before the app starts; an answer that comes later (``late_probe``
+seconds) arrives here as a cursor position report and is handed to ``on_probe``.
 """
 
 from __future__ import annotations
@@ -41,12 +46,14 @@ from enum import Enum
 from typing import Any, Protocol
 
 from textual import events
+from textual.app import App
 from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 
 from net.limits import Limits, LogBudget, clamp_size
 from tui import compat_textual
+from tui.ambiwidth import column_wide, to_narrow
 from tui.compat_textual import XTermParser
 
 log = logging.getLogger("net.front.driver")
@@ -106,6 +113,9 @@ class SSHDriver(Driver):
         size: tuple[int, int] | None = None,
         high_water: int = HIGH_WATER,
         limits: Limits = Limits(),  # noqa: B008 - frozen: one shared default is safe
+        ambiwide: bool = False,
+        late_probe: float = 0.0,
+        on_probe: Callable[[bool], None] | None = None,
     ) -> None:
         self.limits = limits
         self.size = clamp_size(*size, limits) if size else clamp_size(80, 24, limits)
@@ -117,6 +127,7 @@ class SSHDriver(Driver):
         self._parser: XTermParser | None = None
         self._decoder = getincrementaldecoder("utf-8")(errors="replace")
         self._input_enabled = False
+        self._input_off = False
         # input: bytes waiting to be parsed (at most ``input_backlog``); past it a burst is
         # dropped until the backlog has drained (``_overflow``), then the parser starts afresh
         self._backlog = bytearray()
@@ -143,6 +154,11 @@ class SSHDriver(Driver):
         self._held_since = 0.0
         self._release_handle: asyncio.TimerHandle | None = None
         self._closed = False
+        self.ambiwide = ambiwide  # frames in the narrow glyph set (tui.ambiwidth)
+        # the probe went unanswered before the app started: an answer until this loop time
+        # still counts (handed to ``on_probe``)
+        self._probe_until = self._loop.time() + late_probe if late_probe > 0 else 0.0
+        self.on_probe = on_probe
 
     @property
     def backlog_bytes(self) -> int:
@@ -175,6 +191,8 @@ class SSHDriver(Driver):
             return
         data = "".join(self._out)
         self._out.clear()
+        if self.ambiwide:
+            data = to_narrow(data)
         channel = self.channel
         if self._closed or channel.is_closing():
             return
@@ -203,9 +221,13 @@ class SSHDriver(Driver):
             self.repaint()
 
     def repaint(self) -> None:
+        """The whole screen drawn again (a Resize of the same size alone redraws only the
+        widgets whose place changed)."""
         width, height = self.size
         size = Size(width, height)
         self._app.post_message(events.Resize(size, size))
+        if isinstance(self._app, App):
+            compat_textual.repaint_all(self._app)
 
     # --- input ----------------------------------------------------------------------------
     def send_message(self, message: Message) -> None:
@@ -403,6 +425,9 @@ class SSHDriver(Driver):
         self._turn_events += 1
         if isinstance(message, events.Resize):
             return  # an in-band resize report: the terminal's size is the SSH channel's
+        if isinstance(message, events.CursorPosition):
+            self._probe_answered(message)
+            return  # no screen of ours asks for the cursor's position: only the probe
         if self._holding:
             if len(self._held) >= self.limits.input_events_backlog:
                 self.events_dropped += 1
@@ -411,6 +436,14 @@ class SSHDriver(Driver):
             self._held.append(message)
         elif self._process(message):
             self._hold_from_now()
+
+    def _probe_answered(self, message: events.CursorPosition) -> None:
+        """A late answer to the session's probe: the terminal's ambiguous width after all."""
+        if not self._probe_until or self._loop.time() > self._probe_until:
+            return
+        self._probe_until = 0.0
+        if self.on_probe is not None:
+            self.on_probe(column_wide(message.x + 1))
 
     def _process(self, message: Message) -> bool:
         """A parsed event: a key the app can act on at once (``key_now``) is handled as it
@@ -508,11 +541,23 @@ class SSHDriver(Driver):
         width, height = self.size
         size = Size(width, height)
         self._app.post_message(events.Resize(size, size))
+        if self._backlog and isinstance(self._app, App):
+            # keys typed before the app started (while the session probed the terminal):
+            # given once its first screen is up, so the first of them is not lost to a
+            # screen that has no focused widget yet
+            self._app.call_after_refresh(self._enable_input)
+        else:
+            self._enable_input()
+
+    def _enable_input(self) -> None:
+        if self._closed or self._input_enabled or self._input_off:
+            return
         self._input_enabled = True
         self._drain()  # what arrived before the app started
 
     def disable_input(self) -> None:
         self._input_enabled = False
+        self._input_off = True  # stopped: input held back at the start is not given later
         if self._tick_handle is not None:
             self._tick_handle.cancel()
             self._tick_handle = None

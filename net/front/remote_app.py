@@ -34,9 +34,13 @@ class RemoteSettings(Settings):
     # that one is not kept, unless the player then picks a language in the settings
     kept_lang: str | None = field(default=None, compare=False, repr=False)
     visit_lang: str | None = field(default=None, compare=False, repr=False)
+    # the same for --ambiwidth: this visit's, not kept unless picked in the settings
+    kept_ambiwidth: str = field(default="auto", compare=False, repr=False)
+    visit_ambiwidth: str | None = field(default=None, compare=False, repr=False)
     persistent: ClassVar[bool] = False
     KEPT: ClassVar[tuple[str, ...]] = ("lang", "tiles", "theme", "show_waits",
-                                       "show_suggestion", "bell", "plain")
+                                       "show_suggestion", "bell", "plain",
+                                       "ambiwidth")
 
     def save(self) -> Path | None:
         if self.saver is None:
@@ -49,6 +53,10 @@ class RemoteSettings(Settings):
                 data["lang"] = self.kept_lang
         else:  # picked in the settings (or nothing was imposed): kept from now on
             self.visit_lang, self.kept_lang = None, self.lang
+        if self.visit_ambiwidth is not None and self.ambiwidth == self.visit_ambiwidth:
+            data["ambiwidth"] = self.kept_ambiwidth
+        else:
+            self.visit_ambiwidth, self.kept_ambiwidth = None, self.ambiwidth
         self.saver(data)
         return None
 

@@ -52,9 +52,11 @@ from net.sanitize import clean_name, pad
 from net.store.base import Store, store_call
 from net.store.model import Account, LeaderRow, StorageError
 from tui import compat_textual
+from tui.ambiwidth import ERASE, LATE_ANSWER, PROBE, PROBE_TIMEOUT, AmbiWidth, probe_answer
 from tui.client import SharedTableClient
 from tui.local import default_data_dir
 from tui.refusal import explain
+from tui.settings import Settings
 
 if TYPE_CHECKING:
     from asyncssh.auth import KbdIntChallenge
@@ -425,6 +427,12 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.bot: BotSession | None = None  # ``bot join``: a program plays a seat
         self._bot_done: asyncio.Event | None = None
         self._answering = False  # a text answer is being read from the store (replay)
+        # East Asian ambiguous width (tui.ambiwidth): what the probe found (None: no answer),
+        # the player's setting (kept with the account; --ambiwidth for this session)
+        self.ambi_detected: bool | None = None
+        self.ambi_choice = AmbiWidth.AUTO
+        self._probe: asyncio.Event | None = None  # set when the answer comes
+        self._probe_until = 0.0  # an answer until this loop time still counts
 
     # --- asyncssh callbacks ---------------------------------------------------------------
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
@@ -528,6 +536,60 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         elif self._early_bytes + len(data) <= self.server.limits.input_backlog:
             self._early.append(data)  # typed before the app started; more is dropped
             self._early_bytes += len(data)
+            if self._probe is not None and not self._probe.is_set():
+                self._take_probe_answer()
+
+    def _take_probe_answer(self) -> None:
+        """The probe's answer, if it is in what came before the app started: taken out of
+        it (the keys typed meanwhile stay, in order)."""
+        wide, rest = probe_answer(b"".join(self._early))
+        if wide is None:
+            return
+        self._early, self._early_bytes = ([rest] if rest else []), len(rest)
+        self._probe_answered(wide)
+
+    def _probe_answered(self, wide: bool) -> None:
+        self.ambi_detected = wide
+        self._probe_until = 0.0
+        if self._probe is not None:
+            self._probe.set()
+        self.conn.log(logging.DEBUG, "ambiguous-width characters: %s",
+                      "wide" if wide else "narrow")
+
+    def _late_probe_answer(self, wide: bool) -> None:
+        """The probe answered after the first frame: the shown app redrawn for it."""
+        if self.ambi_detected is not None or self.ended:
+            return
+        self._probe_answered(wide)
+        app, driver = self.app, self.driver
+        settings = getattr(app, "settings", None)
+        if isinstance(settings, Settings) and hasattr(app, "apply_ambiwidth"):
+            settings.detected = wide
+            app.apply_ambiwidth()
+        elif driver is not None and driver.ambiwide != self.ambiwide():
+            driver.ambiwide = self.ambiwide()
+            driver.repaint()
+
+    async def _probe_terminal(self, command: Command) -> None:
+        """Asks the terminal how wide it draws an ambiguous character (``tui.ambiwidth``),
+        before the first frame; a terminal that does not answer within ``PROBE_TIMEOUT`` is
+        taken as narrow (its answer still counts for ``LATE_ANSWER`` seconds)."""
+        if command.ambiwidth is not None or self.chan is None:
+            return  # told on the command line: no need to ask
+        self._probe = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        self.chan.write(PROBE.encode("utf-8"))
+        self._take_probe_answer()  # an answer that came with keys before
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._probe.wait(), PROBE_TIMEOUT)
+        if self.ambi_detected is None:
+            self._probe_until = loop.time() + LATE_ANSWER
+        if self.chan is not None:
+            self.chan.write(ERASE.encode("utf-8"))
+
+    def ambiwide(self) -> bool:
+        """Whether this session's screens are drawn for wide ambiguous characters."""
+        return self.ambi_choice.wide(self.ambi_detected)
 
     def _throttle(self) -> None:
         """Over ``input_packets_per_second``: the channel stops taking data for a quarter of
@@ -605,9 +667,12 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def _build_driver(self, app: Any, *, debug: bool = False, mouse: bool = True,
                       size: tuple[int, int] | None = None) -> SSHDriver:
         assert self.chan is not None
+        late = self._probe_until - asyncio.get_running_loop().time()
         driver = SSHDriver(app, channel=self.chan, debug=debug, mouse=mouse, size=self.size,
                            high_water=self.server.config.write_high_water,
-                           limits=self.server.limits)
+                           limits=self.server.limits, ambiwide=self.ambiwide(),
+                           late_probe=late if self.ambi_detected is None else 0.0,
+                           on_probe=self._late_probe_answer)
         self.driver = driver
         early, self._early = self._early, []
         self._early_bytes = 0
@@ -628,12 +693,19 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         # (q, or the lobby's own errors); Ctrl-Q, or a session started by join / watch, ends
         from_lobby = command.name == "lobby"
         notice = ""
+        store = self.server.store
+        kept = None if account.guest else await store_call(store, store.load_settings, account.id)
+        self.ambi_choice = (AmbiWidth.parse(command.ambiwidth)
+                            or AmbiWidth.parse((kept or {}).get("ambiwidth"))
+                            or AmbiWidth.AUTO)
+        visit_ambiwidth = command.ambiwidth  # --ambiwidth: for this session, not kept
         try:
-            if command.name == "replay":
-                status = await self._replay(command, account, lang, asked, colorterm)
-                return
             if command.plain or (await self._settings(account, asked, lang)).plain:
                 status = await self._run_plain(command, account, lang, asked)
+                return
+            await self._probe_terminal(command)
+            if command.name == "replay":
+                status = await self._replay(command, account, lang, asked, colorterm)
                 return
             while True:
                 if command.name == "lobby":
@@ -646,6 +718,8 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                     command = chosen
                     lang = command.lang or lang
                     asked = command.lang or asked
+                    if command.ambiwidth is not None:  # typed in the lobby: for this visit
+                        visit_ambiwidth = command.ambiwidth
                 try:
                     client = await self.server.open_seat(command, account, self.conn.address)
                 except ValueError as exc:  # TableExists, OptionError, unknown ruleset
@@ -663,9 +737,12 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                     self._write_line(f"no table named {command.table} 没有这个牌桌")
                     status = 1
                     return
-                app = RemoteApp(client, await self._settings(account, asked, lang),
-                                term=self.term or "xterm", colorterm=colorterm)
+                settings = await self._settings(account, asked, lang, visit_ambiwidth)
+                app = RemoteApp(client, settings, term=self.term or "xterm", colorterm=colorterm)
                 await self._run(app)
+                # what the settings screen chose holds for the lobby after it
+                self.ambi_choice = AmbiWidth.parse(settings.ambiwidth) or AmbiWidth.AUTO
+                visit_ambiwidth = settings.visit_ambiwidth  # None once picked there
                 status = app.return_code or 0
                 client.close()
                 client = None
@@ -894,11 +971,13 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             with contextlib.suppress(OSError):  # the client left meanwhile
                 self._text(text, status)
 
-    async def _settings(self, account: Account, asked: str | None,
-                  fallback: str | None) -> RemoteSettings:
+    async def _settings(self, account: Account, asked: str | None, fallback: str | None,
+                        ambiwidth: str | None = None) -> RemoteSettings:
         """The player's settings: those kept with its key, else the defaults. The language:
         ``asked`` for (--lang) if given, else the kept one, else ``fallback`` (the client's
-        locale)."""
+        locale). Ambiguous width: ``ambiwidth`` (--ambiwidth) for this visit if given, else
+        the session's choice (the kept one, or what a table's settings screen chose), with
+        what the probe found."""
         store = self.server.store
         kept = None if account.guest else await store_call(store, store.load_settings,
                                                            account.id)
@@ -908,6 +987,11 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         visit = asked or (fallback or settings.lang if settings.kept_lang is None else None)
         if visit:  # this visit's language, not kept unless picked in the settings
             settings.lang = settings.visit_lang = visit
+        settings.kept_ambiwidth = settings.ambiwidth
+        settings.ambiwidth = self.ambi_choice.value
+        if ambiwidth is not None:
+            settings.ambiwidth = settings.visit_ambiwidth = ambiwidth
+        settings.detected = self.ambi_detected
         if not account.guest:
             settings.saver = partial(store.save_settings, account.id)
         return settings
