@@ -22,7 +22,8 @@ from textual.widgets import Button, Input, Label, Select, Static
 from engine.bots import LEVELS
 from engine.rulesets import DEFAULT_RULES, RULESETS
 from net.commands import Command, CommandError, parse_command
-from net.front.remote_app import ServerSide, color_system
+from net.front.remote_app import ServerSide
+from net.front.terminals import color_system
 from net.front.trends import LobbyLeaders
 from net.runtime.registry import QUARANTINE_MARK, Registry
 from net.sanitize import TABLE_NAME_RULE, clean_line, pad, table_name, valid_table_name

@@ -33,6 +33,7 @@ from net.front.compat_asyncssh import bound_env, quiet_packet_log
 from net.front.driver import SSHDriver, clear_parser_cache
 from net.front.lobby import LobbyApp
 from net.front.remote_app import RemoteApp, RemoteSettings
+from net.front.terminals import TermClass, dumb_text, term_class
 from net.front.trends import trends
 from net.limits import (
     Limits,
@@ -49,6 +50,7 @@ from net.store.base import Store
 from net.store.model import Account
 from tui import compat_textual
 from tui.client import SharedTableClient
+from tui.faces import Face
 from tui.local import default_data_dir
 from tui.refusal import explain
 
@@ -459,6 +461,10 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._text("This needs a terminal: ssh -t ... 需要终端：请加 -t\n\n" + HELP_TEXT,
                        status=1)
             return
+        if term_class(self.term) is TermClass.DUMB and not getattr(command, "plain", False):
+            self.conn.log(logging.INFO, "refused: TERM=%s cannot draw the table", self.term)
+            self._text(dumb_text(self.term), status=1)
+            return
         account = self.conn.account
         assert account is not None
         held = self.server.account_sessions
@@ -600,8 +606,10 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                     self._write_line(f"no table named {command.table} 没有这个牌桌")
                     status = 1
                     return
-                app = RemoteApp(client, self._settings(account, asked, lang),
-                                term=self.term or "xterm", colorterm=colorterm)
+                settings = self._settings(account, asked, lang)
+                app = RemoteApp(client, settings, term=self.term or "xterm", colorterm=colorterm)
+                if term_class(self.term or "") is TermClass.VT and settings.tiles is None:
+                    app.face = Face.ASCII  # a VT shows no CJK: ASCII faces unless chosen
                 await self._run(app)
                 status = app.return_code or 0
                 client.close()
