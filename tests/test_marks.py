@@ -15,6 +15,7 @@ from engine.game import Game
 from engine.scenario import rigged_hand
 from engine.table import Phase
 from engine.tiles import parse_tile
+from themes import CONTRAST
 from tests.support.tui import DrawDiscard, table_text, wait_for
 from tui import marked, seat_rows
 from tui.app import MahjongApp
@@ -144,3 +145,18 @@ async def test_settings_choices_are_marked_in_text(tmp_path: Path) -> None:
         await pilot.pause()
         assert plain(screen.query_one("#bell", Checkbox)).startswith(">[X]")
         assert app.settings.bell
+
+
+OKABE_ITO = {"#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7",
+             "#000000", "#FFFFFF"}
+
+
+def test_the_contrast_theme_is_okabe_ito_and_greys() -> None:
+    colours = [CONTRAST.primary, CONTRAST.secondary, CONTRAST.accent, CONTRAST.background,
+               CONTRAST.surface, CONTRAST.panel, CONTRAST.foreground, CONTRAST.success,
+               CONTRAST.warning, CONTRAST.error, *CONTRAST.variables.values()]
+    for colour in colours:
+        assert colour is not None
+        c = colour.upper()
+        grey = len(c) == 7 and c[1:3] == c[3:5] == c[5:7]  # a neutral: black to white
+        assert c in OKABE_ITO or grey, colour

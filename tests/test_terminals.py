@@ -1,6 +1,7 @@
 """What a client's terminal can show (``net/front/terminals.py``): the colours per TERM and
 COLORTERM of the common clients; a terminal that cannot draw the table gets a message in both
-languages over SSH (pointing to --plain); a VT100 gets the table in ASCII faces."""
+languages over SSH (pointing to --plain); a VT100 and the Linux console get the table in ASCII
+faces."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 
 import tui.app
 from net.front.server import MahjongServer
-from net.front.terminals import TermClass, color_system, dumb_text, term_class
+from net.front.terminals import TermClass, color_system, dumb_text, shows_cjk, term_class
 from testkit.ssh import PtyClient, new_key
 from tests.support.waiting import until
 from tui.faces import Face
@@ -49,6 +50,13 @@ def test_terminal_classes() -> None:
         assert term_class(term) is TermClass.FULL, term
 
 
+def test_where_cjk_is_expected() -> None:
+    for term in ("xterm", "xterm-256color", "screen", "tmux-256color", "putty", "ms-terminal"):
+        assert shows_cjk(term), term
+    for term in ("linux", "LINUX", "linux-16color", "cons25", "vt100", "vt220", "dumb"):
+        assert not shows_cjk(term), term
+
+
 def test_the_message_names_the_terminal_safely() -> None:
     text = dumb_text("dumb\x1b[31m")
     assert "TERM=dumb31m" in text and "\x1b" not in text
@@ -71,15 +79,16 @@ async def test_a_dumb_terminal_gets_a_message_not_a_broken_screen(
     await c.close()
 
 
-async def test_a_vt100_gets_the_table_in_ascii_faces(
-        server: MahjongServer, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("term", ["vt100", "linux"])
+async def test_a_vt100_or_the_linux_console_gets_the_table_in_ascii_faces(
+        server: MahjongServer, monkeypatch: pytest.MonkeyPatch, term: str) -> None:
     monkeypatch.setattr(tui.app, "default_face", lambda: Face.CJK)  # whatever our locale
     c = PtyClient(80, 24)
-    await c.connect(server.port, "deccie", new_key(), command="join vt1 --rules gejiu",
-                    term="vt100")
+    await c.connect(server.port, "deccie", new_key(), command=f"join {term} --rules gejiu",
+                    term=term)
     await c.wait_for("press S to start")
     c.send("s")
-    t = server.registry.tables["vt1"]
+    t = server.registry.tables[term]
     await until(lambda: t.game is not None, what="the start key")
     text = await c.wait_for(lambda s: "Hand 1/" in s)
     hand_rows = "\n".join(text.splitlines()[-6:])  # the own hand and its keys

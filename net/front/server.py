@@ -33,7 +33,7 @@ from net.front.compat_asyncssh import bound_env, quiet_packet_log
 from net.front.driver import SSHDriver, clear_parser_cache
 from net.front.lobby import LobbyApp
 from net.front.remote_app import RemoteApp, RemoteSettings
-from net.front.terminals import TermClass, dumb_text, term_class
+from net.front.terminals import TermClass, dumb_text, shows_cjk, term_class
 from net.front.trends import trends
 from net.limits import (
     Limits,
@@ -608,8 +608,8 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                     return
                 settings = self._settings(account, asked, lang)
                 app = RemoteApp(client, settings, term=self.term or "xterm", colorterm=colorterm)
-                if term_class(self.term or "") is TermClass.VT and settings.tiles is None:
-                    app.face = Face.ASCII  # a VT shows no CJK: ASCII faces unless chosen
+                if not shows_cjk(self.term or "") and settings.tiles is None:
+                    app.face = Face.ASCII  # a VT or a text console: ASCII unless chosen
                 await self._run(app)
                 status = app.return_code or 0
                 client.close()

@@ -15,8 +15,8 @@ Xshell, MobaXterm                         xterm / xterm-256color      16 / 256
 macOS Terminal.app                        xterm-256color              256 (no 24-bit)
 iTerm2, GNOME Terminal, Konsole           xterm-256color (truecolor)  24-bit
 tmux / GNU screen                         tmux-256color, screen(-256color)  256 / 16
-the Linux text console                    linux                       16 (8 + bold)
-a VT100 or a terminal set to be one       vt100, vt102, vt220 …       16, ASCII
+the Linux text console                    linux                       16, ASCII faces
+a VT100 or a terminal set to be one       vt100, vt102, vt220 …       16, ASCII faces
 ========================================  ==========================  ===========
 
 COLORTERM reaches the server only when the client sends it (OpenSSH: ``SendEnv COLORTERM``
@@ -57,10 +57,21 @@ def term_class(term: str) -> TermClass:
     return TermClass.FULL
 
 
+_TEXT_CONSOLES = ("linux", "cons25", "con80", "pcansi", "wsvt25", "pccon")
+
+
+def shows_cjk(term: str) -> bool:
+    """Whether the terminal can be expected to draw CJK text: not a VT, and not a text
+    console (the Linux console's font holds 512 glyphs at most: no CJK). Where it cannot,
+    the table is in ASCII faces unless the player chose a face."""
+    t = term.strip().lower()
+    return term_class(t) is TermClass.FULL and not t.startswith(_TEXT_CONSOLES)
+
+
 def color_system(term: str, colorterm: str) -> str:
     """Rich's colour system for the client's terminal (its TERM and COLORTERM)."""
     t = term.strip().lower()
-    if term_class(t) is not TermClass.FULL or t.startswith(("linux", "cons25", "vt")):
+    if term_class(t) is not TermClass.FULL or t.startswith((*_TEXT_CONSOLES, "vt")):
         return "standard"  # the Linux console: 8 colours and their bright forms; VTs: none
     if colorterm.strip().lower() in ("truecolor", "24bit") or t.endswith("-direct"):
         return "truecolor"
