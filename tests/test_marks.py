@@ -15,8 +15,8 @@ from engine.game import Game
 from engine.scenario import rigged_hand
 from engine.table import Phase
 from engine.tiles import parse_tile
-from themes import CONTRAST
 from tests.support.tui import DrawDiscard, table_text, wait_for
+from themes import CONTRAST
 from tui import marked, seat_rows
 from tui.app import MahjongApp
 from tui.faces import Face, small
