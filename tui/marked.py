@@ -58,8 +58,10 @@ class MarkedCheckbox(_Marked, Checkbox):
 
 
 def _render(button: RadioButton | Checkbox, cursor: str, box: str) -> Content:
+    # the box in the label's colours: Textual's button style is made for a block glyph (its
+    # "off" colour is the panel's, which the contrast theme's black panel makes unseen)
     label_style = button.get_visual_style("toggle--label")
-    parts = [(cursor, label_style), (box, button.get_visual_style("toggle--button"))]
+    parts = [(cursor, label_style), (box, label_style)]
     if button.label:
         return Content.assemble(*parts, button.label.pad(1, 1).stylize_before(label_style))
     return Content.assemble(*parts)
