@@ -29,7 +29,9 @@ SYSTEMS = {"standard": ColorSystem.STANDARD, "256": ColorSystem.EIGHT_BIT,
 ])
 def test_unreadable_pairs_get_black_or_white_text(fg: str, bg: str, system: str) -> None:
     style = legible(Style(color=fg, bgcolor=bg, bold=True), system)
-    assert style.color in (BLACK, WHITE) and style.bold
+    assert style.color in (BLACK, WHITE)
+    # bold black is grey in most 16-colour terminals: black text loses its bold there
+    assert style.bold is (style.color is WHITE or system != "standard")
     assert style.bgcolor == Color.parse(bg)  # the background (the mark of a state) is kept
     assert style.color is not None
     shown = style.color.downgrade(SYSTEMS[system]).get_truecolor()

@@ -78,4 +78,6 @@ def legible(style: Style, color_system: str | None) -> Style:
     if _contrast_shown(fg, bg, system) >= MIN_CONTRAST:
         return style
     best = max((BLACK, WHITE), key=lambda c: _contrast_shown(c, bg, system))
+    if best is BLACK and system is ColorSystem.STANDARD:  # bold black is drawn grey by most
+        return style + Style(color=best, bold=False)  # 16-colour terminals (xterm, PuTTY)
     return style + Style(color=best)
