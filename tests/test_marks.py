@@ -11,15 +11,18 @@ from pathlib import Path
 import pytest
 from textual.widgets import Checkbox, RadioButton, RadioSet
 
+from bench.bench_tui import ScriptedClient
 from engine.game import Game
 from engine.scenario import rigged_hand
 from engine.table import Phase
 from engine.tiles import parse_tile
+from engine.view import View, build_view
 from tests.support.tui import DrawDiscard, table_text, wait_for
 from themes import CONTRAST
 from tui import marked, seat_rows
 from tui.app import MahjongApp
-from tui.faces import Face, small
+from tui.canvas import Canvas
+from tui.faces import Face, small, small_width
 from tui.local import LocalTable
 from tui.screens import SettingsScreen
 from tui.settings import Settings
@@ -160,3 +163,29 @@ def test_the_contrast_theme_is_okabe_ito_and_greys() -> None:
         c = colour.upper()
         grey = len(c) == 7 and c[1:3] == c[3:5] == c[5:7]  # a neutral: black to white
         assert c in OKABE_ITO or grey, colour
+
+
+def test_the_latest_discard_s_mark_goes_before_it_at_a_full_row_s_end() -> None:
+    client = ScriptedClient("gejiu", seed=5)
+
+    def seen() -> View:
+        assert client.game.hand is not None
+        return build_view(client.game.hand, 0)
+
+    view = seen()
+    while not (view.last_discard is not None and view.phase is Phase.CLAIM
+               and len(view.seats[view.last_discard[0]].pond) >= 2):
+        client.step()
+        view = seen()
+    assert view.last_discard is not None
+    seat = view.last_discard[0]
+    n = len(view.seats[seat].pond)
+    for face in Face:
+        pitch = small_width(face) + 1
+        for w, before in ((n * pitch + 1, False), (n * pitch - 1, True)):  # room after, none
+            c = Canvas(80, 4)
+            seat_rows.draw_pond(c, view, seat, 2, 0, w, 4, face)
+            row = "".join(t for _, t, _ in c.frozen()[0])
+            tile = small(view.seats[seat].pond[-1].kind, face)
+            mark = seat_rows.LAST_BEFORE + tile if before else tile + seat_rows.LAST_AFTER
+            assert mark in row and len(c.frozen()[1]) == 0, (face, w, row)
