@@ -99,12 +99,13 @@ from textual.css.tokenizer import Token
 from textual.dom import DOMNode
 from textual.driver import Driver
 from textual.geometry import Offset, Region
+from textual.keys import Keys
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Input, RadioSet
 
-from tui import compat_guard
+from tui import compat_guard, term_keys
 
 _active_app: ContextVar[App[Any]] | None
 try:  # the app a handler runs in: Textual keeps it in a private context variable
@@ -117,7 +118,8 @@ except ImportError:  # pragma: no cover - the same bytes, as the terminal protoc
     SYNC_START, SYNC_END = "\x1b[?2026h", "\x1b[?2026l"
 
 
-__all__ = ["SYNC_END", "SYNC_START", "XTermParser"]  # Textual's, used from here by callers
+# Textual's, used from here by callers (and the parser for SSH clients)
+__all__ = ["SYNC_END", "SYNC_START", "ClientParser", "XTermParser"]
 
 log = logging.getLogger("tui.compat")
 
@@ -846,6 +848,44 @@ def finish_parser(parser: XTermParser) -> None:
     tokens = getattr(parser, "_tokens", None)
     if tokens is not None:
         tokens.clear()
+
+
+# Upstream: not reported yet; docs/upstream.md, "XTermParser holds a complete unknown sequence
+# and replays it as typed keys".
+_SEQUENCE_KEYS = getattr(XTermParser, "_sequence_to_key_events", None)
+_SEQUENCE_KEYS_OK = callable(_SEQUENCE_KEYS) and list(
+    inspect.signature(_SEQUENCE_KEYS).parameters) == ["self", "sequence", "alt"]
+
+
+class ClientParser(XTermParser):
+    """Textual's parser, reading also what common SSH clients send that it does not know
+    (``tui.term_keys``): win32-input-mode key reports as their keys, and a complete sequence
+    with no key dropped at its final byte (Textual would hold it, then replay it as typed
+    characters: table keys the player never pressed). Where Textual's parser has changed
+    shape, it is Textual's parser (said once in the log)."""
+
+    def _sequence_to_key_events(self, sequence: str,
+                                alt: bool = False) -> Iterable[events.Key]:
+        found = list(super()._sequence_to_key_events(sequence, alt))
+        if found or not _SEQUENCE_KEYS_OK or len(sequence) < 3:
+            return found
+        extra = term_keys.extra_key(sequence)
+        if extra is None:
+            return found
+        if not extra.keys:  # dropped: Textual's own way of ignoring a sequence
+            return [events.Key(Keys.Ignore, sequence)]
+        out: list[events.Key] = []
+        for name, char in extra.keys:
+            if name is None and char is not None:
+                out += super()._sequence_to_key_events(char, alt)
+            elif name is not None:
+                out.append(events.Key(name, char))
+        return out
+
+
+if not _SEQUENCE_KEYS_OK:
+    _fall_back("client_parser", "XTermParser._sequence_to_key_events(self, sequence, alt) "
+               "is not there")
 
 
 # --- Rich -----------------------------------------------------------------------------------

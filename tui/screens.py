@@ -19,7 +19,6 @@ from textual.widgets import (
     Checkbox,
     Input,
     Label,
-    RadioButton,
     RadioSet,
     Static,
 )
@@ -30,6 +29,7 @@ from tui import compat_textual
 from tui.client import TableUpdate
 from tui.faces import Face
 from tui.i18n import tr
+from tui.marked import MarkedCheckbox, MarkedRadioButton
 from tui.new_table import INPUT_MAX, NewTableForm
 from tui.result_text import (
     game_result_lines,
@@ -240,38 +240,40 @@ class SettingsScreen(_Page):
             yield Label(tr(lang, "set_title"), classes="page-title")
             yield Label(tr(lang, "set_lang"))
             with RadioSet(id="lang"):
-                yield RadioButton("English", value=s.lang == "en", id="lang-en")
-                yield RadioButton("中文", value=s.lang == "zh", id="lang-zh")
+                yield MarkedRadioButton("English", value=s.lang == "en", id="lang-en")
+                yield MarkedRadioButton("中文", value=s.lang == "zh", id="lang-zh")
             yield Label(tr(lang, "set_tiles"))
             with RadioSet(id="tiles"):
                 for face in ("cjk", "glyph", "ascii"):
-                    yield RadioButton(face, value=self.mj.face.value == face, id=f"tiles-{face}")
+                    yield MarkedRadioButton(face, value=self.mj.face.value == face,
+                                            id=f"tiles-{face}")
             yield Label(tr(lang, "set_theme"))
             with RadioSet(id="theme"):
                 for name in THEME_NAMES:
-                    yield RadioButton(name, value=self.app.theme == name, id=f"theme-{name}")
+                    yield MarkedRadioButton(name, value=self.app.theme == name,
+                                            id=f"theme-{name}")
             found = {True: "ambi_found_wide", False: "ambi_found_narrow", None: "ambi_found_none"}
             yield Label(tr(lang, "set_ambi", found=tr(lang, found[s.detected])), id="ambi-found")
             with RadioSet(id="ambiwidth"):
                 for choice in ("auto", "narrow", "wide"):
-                    yield RadioButton(tr(lang, f"ambi_{choice}"), value=s.ambiwidth == choice,
-                                      id=f"ambi-{choice}")
+                    yield MarkedRadioButton(tr(lang, f"ambi_{choice}"),
+                                            value=s.ambiwidth == choice, id=f"ambi-{choice}")
             if self.mj.client.controls_pace:  # a table of one's own: its pace
                 with Horizontal(classes="form-row"):
                     yield Label(tr(lang, "set_delay"))
                     yield Input(str(s.bot_delay), id="delay", type="number", max_length=INPUT_MAX)
             with Horizontal(classes="form-row"):
                 yield Label(tr(lang, "set_hints"))
-                yield Checkbox("", s.show_waits, id="show-waits")
+                yield MarkedCheckbox("", s.show_waits, id="show-waits")
             with Horizontal(classes="form-row"):
                 yield Label(tr(lang, "set_suggest"))
-                yield Checkbox("", s.show_suggestion, id="show-suggestion")
+                yield MarkedCheckbox("", s.show_suggestion, id="show-suggestion")
             with Horizontal(classes="form-row"):
                 yield Label(tr(lang, "set_bell"))
-                yield Checkbox("", s.bell, id="bell")
+                yield MarkedCheckbox("", s.bell, id="bell")
             with Horizontal(classes="form-row"):
                 yield Label(tr(lang, "set_plain"))
-                yield Checkbox("", s.plain, id="plain")
+                yield MarkedCheckbox("", s.plain, id="plain")
             note, fields = s.saved_note()
             yield Static(tr(lang, note, **fields), classes="keys", id="saved")
             if s.persistent:  # a settings file of one's own

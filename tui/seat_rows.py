@@ -17,6 +17,12 @@ from tui.tile_pieces import meld_pieces, tile_style
 from tui.ui_state import UiState
 
 INDEX_LABELS = "1234567890-=[]"
+# marks that say without colour what colour also says (none of East Asian ambiguous width,
+# so they take the cells they are given on every terminal): the latest discard, the hand's
+# cursor and the 宝 wild tiles in the hand (under each, by its key); ▶ marks the seat to act
+LAST_AFTER, LAST_BEFORE = "<", ">"
+CURSOR_MARK = ">"
+WILD_MARK, WILD_MARK_ASCII = "宝", "*"
 
 
 def seat_flags(view: View, p: SeatPublic, lang: str, short: bool = False) -> list[Piece]:
@@ -172,6 +178,11 @@ def draw_pond(
         if d.ting:
             mods.append("ting")
         c.put(x, y, small(d.kind, face), tile_style(d.kind, *mods))
+        if "last" in mods:  # not by colour alone: a mark in the gap after it (or before)
+            if x + sw < x0 + w:
+                c.put(x + sw, y, LAST_AFTER, "turn-mark")
+            elif x > x0:
+                c.put(x - 1, y, LAST_BEFORE, "turn-mark")
     if start:
         c.put(x0 - 1, y0, "…", "dim")
 
@@ -239,8 +250,14 @@ def draw_hand(c: Canvas, view: View, ui: UiState, me: int, tiles: list[Kind], cu
         c.put(x, y_bot, bottom, style)
         if i < len(INDEX_LABELS):
             label = INDEX_LABELS[i]
-            c.put(x + (BIG_WIDTH - 1) // 2, y_idx, label,
-                  "index-sel" if i == cursor and selecting else "index")
+            at = x + (BIG_WIDTH - 1) // 2
+            here = i == cursor and selecting
+            if here:  # the cursor, not by colour alone
+                c.put(at - 1, y_idx, CURSOR_MARK, "index-sel")
+            c.put(at, y_idx, label, "index-sel" if here else "index")
+            if "wild" in mods:  # 宝, not by colour alone
+                c.put(at + 1, y_idx, WILD_MARK_ASCII if face is Face.ASCII else WILD_MARK,
+                      "flag")
         x += pitch
     x += 2
     for m in p.melds:

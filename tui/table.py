@@ -33,6 +33,7 @@ from tui import compat_textual
 from tui.canvas import Row
 from tui.client import TableUpdate
 from tui.layout import MAX_HEIGHT, MAX_WIDTH, TableRows
+from tui.legible import legible
 from tui.ui_state import UiState
 
 STYLE_PARTS = (
@@ -383,7 +384,8 @@ class TableView(Widget):
 
     # --- drawing --------------------------------------------------------------------------
     def _style(self, key: str) -> Style:
-        """The style of a span key ("tile-man+sel"), with the app's line filters applied."""
+        """The style of a span key ("tile-man+sel"), with the app's line filters applied and
+        its text made legible in the terminal's colours (``tui.legible``)."""
         style = self._tv_styles.get(key)
         if style is None:
             parts = key.split("+")
@@ -396,6 +398,7 @@ class TableView(Widget):
                 filters, background = self._tv_filters
                 for f in filters:
                     style = f.apply([Segment("x", style)], background)[0].style or style
+            style = legible(style, self.app.console.color_system)  # as the terminal shows it
             self._tv_styles[key] = style
         return style
 

@@ -54,7 +54,7 @@ from textual.message import Message
 from net.limits import Limits, LogBudget, clamp_size
 from tui import compat_textual
 from tui.ambiwidth import column_wide, to_narrow
-from tui.compat_textual import XTermParser
+from tui.compat_textual import ClientParser, XTermParser
 
 log = logging.getLogger("net.front.driver")
 
@@ -313,7 +313,7 @@ class SSHDriver(Driver):
         self._paste, self._paste_len, self._carry = Paste.OUTSIDE, 0, ""
         self._decoder.reset()
         self._finish_parser()
-        self._parser = XTermParser()
+        self._parser = ClientParser()
 
     def _route(self, text: str) -> None:
         """Give ``text`` to the parser, following bracketed pastes: a paste is cut at
@@ -397,7 +397,7 @@ class SSHDriver(Driver):
             return
         if opens_paste or compat_textual.parser_in_escape(parser):
             self._finish_parser()
-            parser = self._parser = XTermParser()
+            parser = self._parser = ClientParser()
         if opens_paste:
             self.events_dropped -= len(PASTE_START)
             try:
@@ -416,7 +416,7 @@ class SSHDriver(Driver):
         if log.isEnabledFor(logging.DEBUG) and self._debug_log.allow():
             log.debug("input parser error", exc_info=exc)
         self._finish_parser()
-        self._parser = XTermParser()
+        self._parser = ClientParser()
         if self._paste is Paste.INSIDE:  # the new parser is outside the paste: drop its rest
             self._paste = Paste.CUT
 
@@ -529,7 +529,7 @@ class SSHDriver(Driver):
 
     # --- modes ----------------------------------------------------------------------------
     def start_application_mode(self) -> None:
-        self._parser = XTermParser()
+        self._parser = ClientParser()
         w = self.write
         w("\x1b[?1049h")  # alt screen
         if self._mouse:

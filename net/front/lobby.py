@@ -24,7 +24,8 @@ from engine.bots import LEVELS
 from engine.rating import label as rating_label
 from engine.rulesets import DEFAULT_RULES, RULESETS
 from net.commands import Command, CommandError, parse_command
-from net.front.remote_app import ServerSide, color_system
+from net.front.remote_app import ServerSide
+from net.front.terminals import color_system
 from net.front.trends import LobbyLeaders, LobbyRatings, rating_title, reference_text
 from net.runtime.registry import QUARANTINE_MARK, Registry
 from net.runtime.shared_table import Privacy, parse_invites

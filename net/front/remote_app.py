@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from textual.binding import Binding, BindingType
 
 from net.front import reclaim
+from net.front.terminals import color_system
 from tui import compat_textual
 from tui.client import SharedTableClient, TableUpdate
 from tui.room import SharedTableApp
@@ -62,16 +63,6 @@ class RemoteSettings(Settings):
 
     def saved_note(self) -> tuple[str, dict[str, str]]:
         return ("set_account", {}) if self.saver is not None else ("set_session", {})
-
-
-def color_system(term: str, colorterm: str) -> str:
-    """Rich's colour system for the client's terminal (its TERM and COLORTERM)."""
-    if colorterm.lower() in ("truecolor", "24bit"):
-        return "truecolor"
-    term = term.lower()
-    if "256color" in term or term.startswith(("tmux", "screen-256")):
-        return "256"
-    return "standard"
 
 
 class ServerSide:

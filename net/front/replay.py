@@ -10,7 +10,8 @@ from typing import Any, TypeVar
 
 from engine.record import RecordError
 from engine.replay import read_game
-from net.front.remote_app import ServerSide, color_system
+from net.front.remote_app import ServerSide
+from net.front.terminals import color_system
 from net.game_id import shown_game_id
 from net.store.base import Store
 from net.store.model import CorruptRow, GameEntry, KeptGame, StorageError

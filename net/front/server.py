@@ -37,6 +37,7 @@ from net.front.driver import SSHDriver, clear_parser_cache
 from net.front.lobby import LobbyApp
 from net.front.plain_session import PlainChannel, plain_lobby
 from net.front.remote_app import RemoteApp, RemoteSettings
+from net.front.terminals import TermClass, dumb_text, shows_cjk, term_class
 from net.front.trends import rating_note, trends
 from net.limits import (
     Limits,
@@ -54,6 +55,7 @@ from net.store.model import Account, LeaderRow, StorageError
 from tui import compat_textual
 from tui.ambiwidth import ERASE, LATE_ANSWER, PROBE, PROBE_TIMEOUT, AmbiWidth, probe_answer
 from tui.client import SharedTableClient
+from tui.faces import Face
 from tui.local import default_data_dir
 from tui.refusal import explain
 from tui.settings import Settings
@@ -497,6 +499,11 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._text("This needs a terminal: ssh -t ... 需要终端：请加 -t\n\n" + HELP_TEXT,
                        status=1)
             return
+        if self.term is not None and term_class(self.term) is TermClass.DUMB \
+                and not command.plain:
+            self.conn.log(logging.INFO, "refused: TERM=%s cannot draw the table", self.term)
+            self._text(dumb_text(self.term), status=1)
+            return
         if self.conn.account is None:  # its account is still being read (a database server)
             self._task = asyncio.get_running_loop().create_task(self._when_logged_in(command))
             return
@@ -739,6 +746,8 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                     return
                 settings = await self._settings(account, asked, lang, visit_ambiwidth)
                 app = RemoteApp(client, settings, term=self.term or "xterm", colorterm=colorterm)
+                if not shows_cjk(self.term or "") and settings.tiles is None:
+                    app.face = Face.ASCII  # a VT or a text console: ASCII unless chosen
                 await self._run(app)
                 # what the settings screen chose holds for the lobby after it
                 self.ambi_choice = AmbiWidth.parse(settings.ambiwidth) or AmbiWidth.AUTO

@@ -1,0 +1,72 @@
+"""The settings screen's radio buttons and checkboxes with their state in text, not in colour
+alone: Textual draws a radio button or checkbox as the same ``▐●▌`` or ``▐X▌`` on and off (only
+its colour changes), and the button the cursor is on only by its background. Here the chosen
+one reads ``(*)`` (the others ``( )``), a ticked box ``[X]`` (``[ ]``), and the one under the
+cursor has ``>`` before it — ASCII, so of one cell on every terminal (Textual's half blocks
+are of East Asian ambiguous width: two cells on some CJK terminals)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.content import Content
+from textual.geometry import Size
+from textual.widgets import Checkbox, RadioButton, RadioSet
+
+CURSOR = ">"
+
+
+class _Marked:
+    """What the two share: ``render`` and the width, from ``marks``."""
+
+    ON: ClassVar[str]
+    OFF: ClassVar[str]
+
+    def under_cursor(self) -> bool:
+        raise NotImplementedError
+
+    def marks(self, value: bool) -> tuple[str, str]:
+        return (CURSOR if self.under_cursor() else " "), (self.ON if value else self.OFF)
+
+
+class MarkedRadioButton(_Marked, RadioButton):
+    ON, OFF = "(*)", "( )"
+
+    def under_cursor(self) -> bool:
+        parent = self.parent
+        return (isinstance(parent, RadioSet) and parent.has_focus
+                and self.has_class("-selected"))
+
+    def render(self) -> Content:
+        return _render(self, *self.marks(self.value))
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return _width(self)
+
+
+class MarkedCheckbox(_Marked, Checkbox):
+    ON, OFF = "[X]", "[ ]"
+
+    def under_cursor(self) -> bool:
+        return self.has_focus
+
+    def render(self) -> Content:
+        return _render(self, *self.marks(self.value))
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return _width(self)
+
+
+def _render(button: RadioButton | Checkbox, cursor: str, box: str) -> Content:
+    # the box in the label's colours: Textual's button style is made for a block glyph (its
+    # "off" colour is the panel's, which the contrast theme's black panel makes unseen)
+    label_style = button.get_visual_style("toggle--label")
+    parts = [(cursor, label_style), (box, label_style)]
+    if button.label:
+        return Content.assemble(*parts, button.label.pad(1, 1).stylize_before(label_style))
+    return Content.assemble(*parts)
+
+
+def _width(button: RadioButton | Checkbox) -> int:
+    label = button.label
+    return 4 + (label.cell_length + 2 if label else 0)
