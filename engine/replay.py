@@ -28,6 +28,7 @@ class HandSteps:
 
     header: dict[str, Any]
     actions: tuple[tuple[int, Action], ...]
+    nets: tuple[int, int, int, int] = (0, 0, 0, 0)  # each seat's net of the hand, E S W N
     _hand: Hand | None = field(default=None, repr=False)
     _done: int = field(default=0, repr=False)
 
@@ -85,7 +86,10 @@ def read_game(text: str) -> GameSteps:
         if not r.matches:
             problems.append(f"hand {r.hand.hand_no}: the replay differs from the recorded "
                             f"result")
-        hands.append(HandSteps(r.hand.header(), tuple(r.hand.actions)))
+        settled = r.hand.settlement
+        nets = tuple(settled.seats) if settled is not None else (0, 0, 0, 0)
+        hands.append(HandSteps(r.hand.header(), tuple(r.hand.actions),
+                               (nets[0], nets[1], nets[2], nets[3])))
     return GameSteps(tuple(hands), game, tuple(problems))
 
 

@@ -458,3 +458,26 @@ async def test_openssh_without_a_terminal_gets_the_list_after_its_eof(
             stderr=asyncio.subprocess.PIPE)
         out, _err = await asyncio.wait_for(proc.communicate(), 20)
         assert proc.returncode == status and says in out.decode()
+
+
+async def test_each_hands_settlement_shows_the_running_totals_after_it() -> None:
+    record, _blocks = game_record("gejiu", seed=5, hands=2)
+    steps = read_game(record)
+    game = Game("gejiu", 5, {"hands_per_game": 2})
+    players = [BasicPlayer() for _ in range(4)]
+    after: list[list[int]] = []
+    while not game.is_over:
+        play_hand(game.new_hand(), players)
+        game.finish_hand()
+        after.append(list(game.scores))
+    assert any(any(t) for t in after)  # a game whose totals are not all zero
+    app = ReplayApp(ReplayGame(steps, ("ann", "", "bob", ""), "abcd-2345"), Settings())
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        for index, totals in enumerate(after):
+            screen.hand_index = index
+            await pilot.press("end")
+            text = body(screen)
+            rows = [line for line in text.splitlines() if "   →  " in line]
+            assert [int(line.rsplit(None, 1)[1]) for line in rows] == totals, text

@@ -239,8 +239,11 @@ class ReplayScreen(Screen[None]):
 
     def _settlement(self, hand: Hand, width: int) -> list[str]:
         names = tuple(n or tr(self.lang, "bot_name") for n in self.game.names)
+        done = self.game.steps.hands[:self.hand_index + 1]  # the totals after this hand
+        totals = [sum(h.nets[s] for h in done) for s in range(4)]
         update = TableUpdate(view=build_view(hand, self.seat),
-                             names=(names[0], names[1], names[2], names[3]))
+                             names=(names[0], names[1], names[2], names[3]),
+                             totals=(totals[0], totals[1], totals[2], totals[3]))
         return hand_result_lines(update, self.lang, self.face, width=max(40, width))
 
     def _log(self, hand: Hand, width: int) -> list[str]:
