@@ -158,7 +158,9 @@ class WaitingScreen(InfoPanel):
         for i, seat in enumerate(info.seats):
             # an empty seat's computer level, on its own line: not a list of four levels
             # while four people sit
-            who = seat.name or (f"(empty 空位 — a {info.bot_levels[i]} computer player will "
+            level = info.bot_levels[i]
+            article = "an" if level[:1] in ("a", "e", "i", "o", "u") else "a"
+            who = seat.name or (f"(empty 空位 — {article} {level} computer player will "
                                 "sit here 电脑补位)")
             if not seat.name and held:
                 held -= 1
