@@ -401,3 +401,38 @@ async def test_the_plain_setting_is_kept_with_the_key_over_ssh(server: MahjongSe
     await again.wait_for("Type start")
     assert b"\x1b" not in again.raw
     await again.close()
+
+
+async def test_a_compulsory_buy_is_said_so_and_the_hand_waits_for_the_deal() -> None:
+    seen: set[bool] = set()
+    for seed in range(1, 40):
+        out = Transcript()
+        t = table()
+        plain = PlainTable(t, "en", out)
+        plain.start()
+        assert t.new_game("yichun", {}, seed) is None
+        game = t.game
+        assert game is not None
+        def asked(plain: PlainTable = plain, out: Transcript = out) -> bool:
+            return plain.update is not None and (
+                plain.update.view.phase is not Phase.BUY or (
+                    plain.update.view.my_move and bool(out.prompts)
+                    and out.prompts[-1] == plain.prompt()))
+
+        await until(asked, 10.0, "the buy question")
+        assert plain.update is not None and game.hand is not None
+        if plain.update.view.phase is not Phase.BUY:
+            t.close()
+            continue  # East had no choice to make (a compulsory buy is asked all the same)
+        must = 0 in game.hand.compelled
+        prompt = out.prompts[-1]
+        assert ("You must buy" in prompt) is must, prompt
+        assert ("(n)" in prompt) is not must, prompt
+        mark = len(out.lines)
+        plain.handle("hand")
+        assert "dealt once everyone has decided" in out.since(mark)
+        seen.add(must)
+        t.close()
+        if seen == {True, False}:
+            break
+    assert seen == {True, False}

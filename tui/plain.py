@@ -468,7 +468,9 @@ class PlainTable:
                 choices.append(Choice(words, (str(n), *keys), a))
                 n += 1
             self._choices = choices
-            return pt(lang, "ask_buy", choices=self._join(c.words for c in choices))
+            must = not any(a.type is ActionType.NO_BUY for a in legal)
+            return pt(lang, "ask_buy_must" if must else "ask_buy",
+                      choices=self._join(c.words for c in choices))
         if view.phase is Phase.DECLARE:
             for a in legal:
                 if a.type is ActionType.POND_WIN:
@@ -685,6 +687,8 @@ class PlainTable:
         if head in ("hand", "手牌"):
             if view.viewer is None:
                 self._say("seat_spectating")
+            elif not view.hand and view.phase is Phase.BUY:
+                self._say("not_dealt")
             else:
                 self._pending.append(self.hand_line(view))
                 self._pending.append(self.numbered_hand(view))

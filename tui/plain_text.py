@@ -143,6 +143,10 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "ask_kong": ("Which kong? {choices}.", "杠哪一个？{choices}。"),
     "ask_buy": ("Buy (买) this hand? Your wins and payments count double. {choices}.",
                 "本盘买不买？买则输赢加倍。{choices}。"),
+    "ask_buy_must": ("You must buy (买) this hand: your wins and payments count double. "
+                     "{choices}.", "本盘你必须买，输赢加倍。{choices}。"),
+    "not_dealt": ("Your tiles are dealt once everyone has decided whether to buy.",
+                  "大家决定买不买之后才发牌。"),
     "ask_declare": ("Your 14 discards make 塘子烂糊. {choices}.",
                     "你的14张弃牌凑成塘子烂糊。{choices}。"),
     "ask_next": ("Press Enter for the next hand.", "按 Enter 开始下一盘。"),
