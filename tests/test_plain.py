@@ -313,7 +313,7 @@ async def test_join_and_watch_plain_over_ssh(server: MahjongServer) -> None:
         view = update.view
         raw = bytes(player.raw).decode("utf-8", "replace")
         if view.phase is Phase.BUY:
-            await until(lambda: "Buy (买) this hand?" in bytes(player.raw).decode(
+            await until(lambda: "uy (买) this hand" in bytes(player.raw).decode(
                 "utf-8", "replace"), 5.0, "the buy question")
             key = "1"
         elif view.phase is Phase.TURN:
