@@ -776,12 +776,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.driver = None
             self.ended = True
             self.server.sessions.discard(self)
-            if self._account_id is not None:
-                held = self.server.account_sessions
-                held[self._account_id] -= 1
-                if held[self._account_id] <= 0:
-                    del held[self._account_id]
-                self._account_id = None
+            self._release_account()
             clear_parser_cache()
             reclaim.session_ended()
             chan = self.chan
@@ -906,12 +901,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 client.close()
             self.ended = True
             self.server.sessions.discard(self)
-            if self._account_id is not None:
-                held = self.server.account_sessions
-                held[self._account_id] -= 1
-                if held[self._account_id] <= 0:
-                    del held[self._account_id]
-                self._account_id = None
+            self._release_account()
             chan = self.chan
             if chan is not None:
                 with contextlib.suppress(Exception):
@@ -1004,6 +994,15 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if not account.guest:
             settings.saver = partial(store.save_settings, account.id)
         return settings
+
+    def _release_account(self) -> None:
+        """The session no longer counts among its account's open sessions."""
+        if self._account_id is not None:
+            held = self.server.account_sessions
+            held[self._account_id] -= 1
+            if held[self._account_id] <= 0:
+                del held[self._account_id]
+            self._account_id = None
 
     def _close_driver(self) -> None:
         if self.driver is not None:
