@@ -54,6 +54,7 @@ async def test_games_with_computers_rate_the_player_and_stats_shows_it(
         got = server.store.ratings("gejiu", ["ann"])["ann"]
         assert (got.games, got.rating) == (game_no, pytest.approx(want))
         if game_no == 1:
+            await c.wait_for("Enter: game result")  # the hand's result is shown: Enter then
             c.send("\r")
             await c.wait_for("Game over")
             c.send("\r")  # a new game
