@@ -201,3 +201,25 @@ async def test_keys_arriving_together_reach_an_input_in_the_order_typed(
             await pilot.pause(0.05)
         assert box.value == value
         assert submitted == [value]
+
+
+def test_a_style_is_drawn_in_each_sessions_colour_system() -> None:
+    """One process serves terminals of 16, 256 and 24-bit colours: the same (shared) style
+    drawn for one must not give its codes to another."""
+    from rich.color import ColorSystem
+    from rich.console import Console
+
+    compat_textual.apply()
+    style = Style(color="#005faf", bgcolor="#ffffd7", bold=True)  # the contrast theme's dots
+    eight_bit = Strip([Segment("1筒", style)], 3)
+    standard = Strip([Segment("1筒", style)], 3)
+    wide = eight_bit.render(Console(color_system="256", force_terminal=True))
+    narrow = standard.render(Console(color_system="standard", force_terminal=True))
+    assert "38;5;" in wide and "38;5;" not in narrow and "48;5;" not in narrow, (wide, narrow)
+    assert Strip.render_style(style, "x", ColorSystem.TRUECOLOR).startswith("\x1b[1;38;2;0;95;175")
+    assert style._ansi is None  # nothing left in the style for another console to pick up
+    # Rich's own rendering of the style still works, for its console's colour system
+    out = Console(color_system="standard", force_terminal=True, width=20)
+    with out.capture() as captured:
+        out.print("x", style=style, end="")
+    assert "38;5;" not in captured.get()
