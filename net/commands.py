@@ -47,7 +47,7 @@ mahjong-ssh: Chinese regional mahjong (宜春 Yichun, 上饶 Shangrao, 个旧 Ge
                                           bot protocol (JSON lines on stdin/stdout, see
                                           docs/bot-protocol.md) 程序入座
   ssh -t -p PORT HOST join NAME --ambiwidth wide
-                                          --ambiwidth narrow|wide also after watch NAME:
+                                          --ambiwidth narrow|wide also after watch NAME, lobby:
                                           whether your terminal draws ambiguous-width
                                           characters (box lines, dots, arrows) one cell
                                           or two (found by itself when not given)
@@ -115,7 +115,7 @@ JOIN_USAGE = ("join NAME [--rules yichun|shangrao|gejiu] [--option KEY=VALUE ...
               "[--bots LEVEL|L,L,L,L] [--private] [--invite A,B] [--watchers yes|no] "
               "[--lang zh|en] [--ambiwidth narrow|wide] [--plain]")
 WATCH_USAGE = "watch NAME [--lang zh|en] [--ambiwidth narrow|wide] [--plain]"
-LOBBY_USAGE = "usage: lobby [--lang zh|en] [--plain] 用法"
+LOBBY_USAGE = "usage: lobby [--lang zh|en] [--ambiwidth narrow|wide] [--plain] 用法"
 YES = ("yes", "y", "on", "true", "1")
 NO = ("no", "n", "off", "false", "0")
 
@@ -234,23 +234,27 @@ def parse_command(text: str | None) -> Command:
         # the host as its own option: "ssh HOST -- --lang zh" passes it on)
         args = rest if head == "lobby" else words
         lobby_lang: str | None = None
+        lobby_width: str | None = None
         plain = False
         i = 0
         while i < len(args):
             flag, eq, value = args[i].partition("=")
             if flag == "--plain" and not eq:
                 plain = True
-            elif flag in ("--lang", "-l"):
+            elif flag in ("--lang", "-l", "--ambiwidth"):
                 if not eq:
                     if i + 1 >= len(args):
                         raise CommandError(LOBBY_USAGE, shown=True)
                     i += 1
                     value = args[i]
-                lobby_lang = lang_value(value)
+                if flag == "--ambiwidth":
+                    lobby_width = ambiwidth_value(value)
+                else:
+                    lobby_lang = lang_value(value)
             else:
                 raise CommandError(LOBBY_USAGE, shown=True)
             i += 1
-        return Command("lobby", lang=lobby_lang, plain=plain)
+        return Command("lobby", lang=lobby_lang, plain=plain, ambiwidth=lobby_width)
     if head == "bot":
         if len(rest) < 2 or rest[0] != "join":
             raise CommandError(f"usage: bot {JOIN_USAGE.replace(' [--lang zh|en]', '')} "

@@ -113,6 +113,8 @@ def test_ambiwidth_on_the_command_lines() -> None:
     assert parse_command("join t --ambiwidth=narrow --lang zh").ambiwidth == "narrow"
     assert parse_command("watch t --ambiwidth wide").ambiwidth == "wide"
     assert parse_command("join t").ambiwidth is None
+    assert parse_command("lobby --ambiwidth wide --lang zh").ambiwidth == "wide"
+    assert parse_command("lobby --plain").ambiwidth is None
     with pytest.raises(CommandError, match="narrow or wide"):
         parse_command("join t --ambiwidth huge")
     args = build_parser().parse_args(["play", "--ambiwidth", "wide"])
@@ -168,6 +170,21 @@ async def test_a_wide_terminal_is_found_and_its_lobby_and_table_line_up(
     await asyncio.sleep(0.3)
     assert screen.problems() == []
     assert not ambiguous_on(lobby)
+    await lobby.close()
+
+
+async def test_the_lobby_told_wide_asks_nothing_and_draws_narrow_glyphs(
+        server: MahjongServer) -> None:
+    # a terminal that answers nothing, told by the command line that it draws them wide
+    lobby = await connect(server, "told", "lobby --ambiwidth wide", ambiwide=True,
+                          answers=False)
+    await lobby.wait_for("welcome")
+    session = session_of(server, "told")
+    assert session.ambi_detected is None and session.ambiwide()
+    await asyncio.sleep(0.2)
+    screen = lobby.screen
+    assert isinstance(screen, CjkScreen) and screen.problems() == []
+    assert not ambiguous_on(lobby) and PROBE_CHAR not in lobby.text()
     await lobby.close()
 
 
