@@ -13,7 +13,7 @@ from typing import Any
 
 from net.front.server import MahjongServer
 from net.front.trends import LobbyLeaders
-from testkit.ssh import MakeServer, PtyClient, new_key
+from testkit.ssh import MakeServer, PtyClient, new_key, run_command
 from tests.support.waiting import until
 from tests.test_net import join
 
@@ -88,3 +88,14 @@ async def test_the_lobby_leaderboard_of_a_database_server_is_read_in_a_thread(
     await until(lambda: any(name == "leaderboard" or name == "rulesets_played"
                             for name, _ in calls), 5.0, "the board read")
     assert [name for name, on_loop in calls if on_loop] == []
+
+
+async def test_commands_without_a_terminal_wait_for_a_slow_account(
+        make_server: MakeServer) -> None:
+    server = await make_server()
+    watch_store(server, delay=0.3)
+    listed = await asyncio.wait_for(run_command(server.port, "ann", "replay", key=new_key()), 15)
+    assert listed.exit_status == 0, listed.stderr
+    assert str(listed.stdout).strip()  # the (empty) list's text, not a crashed session
+    stats = await asyncio.wait_for(run_command(server.port, "bob", "stats", key=new_key()), 15)
+    assert stats.exit_status == 0 and "Leaderboard" in str(stats.stdout)

@@ -949,8 +949,11 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         """``replay`` without a terminal: the list as text; ``replay ID``: the game's record
         as JSON lines (``ssh host replay ID > game.jsonl``, then ``mahjong-ssh replay
         game.jsonl --view``)."""
+        await self.conn.logged_in.wait()  # its account may still be read (a database server)
         account = self.conn.account
-        assert account is not None
+        if account is None:
+            self._answering = False
+            return
         lang = command.lang or locale_lang(self.chan.get_environment() if self.chan else None)
         store = self.server.store
         status = 0
