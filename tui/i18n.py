@@ -6,6 +6,7 @@ both languages.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
 SEAT_WINDS_ZH: Final = "东南西北"
@@ -315,10 +316,16 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
 }
 
 
-def tr(lang: str, key: str, **fields: object) -> str:
-    en, zh = TEXT[key]
+def lookup(table: Mapping[str, tuple[str, str]], lang: str, key: str,
+           **fields: object) -> str:
+    """``key`` of a table of (English, Chinese) texts, in ``lang``, its fields filled."""
+    en, zh = table[key]
     text = zh if lang == "zh" else en
     return text.format(**fields) if fields else text
+
+
+def tr(lang: str, key: str, **fields: object) -> str:
+    return lookup(TEXT, lang, key, **fields)
 
 
 def seat_wind(seat: int, lang: str) -> str:

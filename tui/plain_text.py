@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from engine.tiles import Kind
+from tui.i18n import ABSOLUTE, lookup
 
 _EN_SUITS: Final = ("characters", "dots", "bamboo")
 _ZH_SUITS: Final = ("万", "筒", "条")
@@ -19,10 +20,7 @@ _EN_HONOURS: Final = ("east wind", "south wind", "west wind", "north wind",
                       "red dragon 中", "green dragon 发", "white dragon 白")
 _ZH_HONOURS: Final = ("东风", "南风", "西风", "北风", "红中", "发财", "白板")
 
-SEATS: Final = {
-    "en": ("East", "South", "West", "North"),
-    "zh": ("东家", "南家", "西家", "北家"),
-}
+SEATS: Final = ABSOLUTE  # a seat by its wind: East / 东家
 RELATIVE: Final = {
     "en": ("you", "on your right", "across", "on your left"),
     "zh": ("你", "下家", "对家", "上家"),
@@ -259,11 +257,20 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                     "输入 plain off（下次起画出牌桌）或 plain on。"),
     "bye": ("You left the table.", "你已离开牌桌。"),
     "timer_played": ("Your timer ran out: the table played for you.", "你超时了，系统替你出牌。"),
+    # the plain lobby (net/front/plain_session.py)
+    "lobby_welcome": ("Lobby. {n} tables.", "大厅。共{n}张牌桌。"),
+    "lobby_none": ("No tables yet.", "还没有牌桌。"),
+    "lobby_ask": ("Type a table's number or name to sit (a new name creates it; add "
+                  "yichun, shangrao or gejiu), watch and a number to watch, list, or quit",
+                  "输入牌桌编号或名字入座（新名字即建桌，可加 yichun、shangrao 或 gejiu），"
+                  "watch 编号 旁观，list 列表，quit 离开"),
+    "lobby_no_number": ("There is no table {n}.", "没有第{n}张牌桌。"),
+    "lobby_full": ("{name} is full: type it again to watch it.",
+                   "{name}已满座：再输入一次即旁观。"),
+    "lobby_no_table": ("There is no table {name}.", "没有牌桌{name}。"),
 }
 
 
 def pt(lang: str, key: str, **fields: object) -> str:
     """The plain front end's text ``key`` in ``lang`` (``en`` or ``zh``)."""
-    en, zh = TEXT[key]
-    text = zh if lang == "zh" else en
-    return text.format(**fields) if fields else text
+    return lookup(TEXT, lang, key, **fields)

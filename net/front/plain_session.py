@@ -23,7 +23,7 @@ from net.sanitize import clean_line
 from net.store.model import Account
 from tui.client import SharedTableClient
 from tui.plain import LineEditor, PlainTable, TerminalOutput, printable
-from tui.plain_text import SEATS
+from tui.plain_text import SEATS, pt
 from tui.ruleset_title import rules_title
 from tui.settings import Settings
 from tui.table_info import TableInfo, TableState
@@ -121,24 +121,6 @@ def table_line(n: int, info: TableInfo, lang: str) -> str:
             f"{info.spectators} watching.")
 
 
-LOBBY_TEXT = {
-    "welcome": ("Lobby. {n} tables.", "大厅。共{n}张牌桌。"),
-    "none": ("No tables yet.", "还没有牌桌。"),
-    "ask": ("Type a table's number or name to sit (a new name creates it; add yichun, "
-            "shangrao or gejiu), watch and a number to watch, list, or quit",
-            "输入牌桌编号或名字入座（新名字即建桌，可加 yichun、shangrao 或 gejiu），"
-            "watch 编号 旁观，list 列表，quit 离开"),
-    "no_number": ("There is no table {n}.", "没有第{n}张牌桌。"),
-    "full": ("{name} is full: type it again to watch it.", "{name}已满座：再输入一次即旁观。"),
-    "no_table": ("There is no table {name}.", "没有牌桌{name}。"),
-}
-
-
-def lobby_text(lang: str, key: str, **fields: object) -> str:
-    en, zh = LOBBY_TEXT[key]
-    return (zh if lang == "zh" else en).format(**fields)
-
-
 async def plain_lobby(channel: PlainChannel, server: LobbyServer, account: Account,
                       lang: str, notice: str = "") -> Command | None:
     """The lobby as a numbered list of tables and a prompt; the command of the table chosen
@@ -150,13 +132,13 @@ async def plain_lobby(channel: PlainChannel, server: LobbyServer, account: Accou
     def listing() -> list[str]:
         nonlocal infos
         infos = sorted(registry.listing(), key=lambda i: list(TableState).index(i.state))
-        out = [lobby_text(lang, "welcome", n=len(infos))]
+        out = [pt(lang, "lobby_welcome", n=len(infos))]
         if not infos:
-            out.append(lobby_text(lang, "none"))
+            out.append(pt(lang, "lobby_none"))
         out += [table_line(i + 1, info, lang) for i, info in enumerate(infos)]
         return out
 
-    ask = lobby_text(lang, "ask") + " > "
+    ask = pt(lang, "lobby_ask") + " > "
     lines = ([printable(notice)] if notice else []) + listing()
     channel.output.say(lines, ask)
     while True:
@@ -177,7 +159,7 @@ async def plain_lobby(channel: PlainChannel, server: LobbyServer, account: Accou
             elif words[0].isdigit():
                 name = _numbered(infos, words[0])
                 if name is None:
-                    said = [lobby_text(lang, "no_number", n=words[0][:6])]
+                    said = [pt(lang, "lobby_no_number", n=words[0][:6])]
                 else:
                     words[0] = name
             if not said:
