@@ -316,15 +316,16 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
 }
 
 
-def lookup(table: Mapping[str, tuple[str, str]], lang: str, key: str,
+def lookup(texts: Mapping[str, tuple[str, str]], lang: str, key: str, /,
            **fields: object) -> str:
-    """``key`` of a table of (English, Chinese) texts, in ``lang``, its fields filled."""
-    en, zh = table[key]
+    """``key`` of a table of (English, Chinese) texts, in ``lang``, its fields filled (any
+    name: a text may have a field called ``table`` or ``lang``)."""
+    en, zh = texts[key]
     text = zh if lang == "zh" else en
     return text.format(**fields) if fields else text
 
 
-def tr(lang: str, key: str, **fields: object) -> str:
+def tr(lang: str, key: str, /, **fields: object) -> str:
     return lookup(TEXT, lang, key, **fields)
 
 

@@ -271,6 +271,6 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
 }
 
 
-def pt(lang: str, key: str, **fields: object) -> str:
+def pt(lang: str, key: str, /, **fields: object) -> str:
     """The plain front end's text ``key`` in ``lang`` (``en`` or ``zh``)."""
     return lookup(TEXT, lang, key, **fields)

@@ -441,6 +441,16 @@ def kept_game_row(game_id: str, table: Any, rules: Any, finished: Any, record: A
                     (names[0], names[1], names[2], names[3]))
 
 
+def games_of_sql(mark: str) -> str:
+    """The query of ``Store.games_of`` with the database's parameter ``mark`` (``?`` or
+    ``%s``): an account's kept games, newest first; parameters: the names' length, the
+    account, the limit. Rows for :func:`game_entries`."""
+    return (f"SELECT g.game_id, g.finished, substr(g.rules, 1, {mark}), "
+            f"substr(g.table_name, 1, {mark}), p.seat, p.score, g.hands FROM game_players p "
+            f"JOIN games g ON g.game_id = p.game_id WHERE p.account_id = {mark} "
+            f"ORDER BY g.finished DESC, g.game_id LIMIT {mark}")
+
+
 def game_entries(rows: list[tuple[Any, ...]]) -> list[GameEntry]:
     """An account's games as read; a damaged row is left out."""
     out = []

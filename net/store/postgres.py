@@ -65,6 +65,7 @@ from net.store.model import (
     StorageError,
     TableRow,
     game_entries,
+    games_of_sql,
     json_object,
     kept_game_row,
     read_action_row,
@@ -736,12 +737,8 @@ class PgStore(StoreBase):
     def games_of(self, account_id: int, limit: int = MAX_GAMES_LISTED) -> list[GameEntry]:
         """As SQLite's :meth:`~net.store.sqlite.SqliteStore.games_of`."""
         with self._reading("read the finished games"):
-            rows = self._rows(
-                "SELECT g.game_id, g.finished, left(g.rules, %s), left(g.table_name, %s), "
-                "p.seat, p.score, g.hands FROM game_players p "
-                "JOIN games g ON g.game_id = p.game_id WHERE p.account_id = %s "
-                "ORDER BY g.finished DESC, g.game_id LIMIT %s",
-                (MAX_NAME, MAX_NAME, account_id, min(limit, MAX_GAMES_LISTED)))
+            rows = self._rows(games_of_sql("%s"), (MAX_NAME, MAX_NAME, account_id,
+                                                   min(limit, MAX_GAMES_LISTED)))
         return game_entries(rows)
 
     # --- fencing ----------------------------------------------------------------------------

@@ -76,6 +76,7 @@ from net.store.model import (
     StorageError,
     TableRow,
     game_entries,
+    games_of_sql,
     json_object,
     kept_game_row,
     read_action_row,
@@ -747,12 +748,8 @@ class SqliteStore(StoreBase):
         """The account's kept games, newest first (at most ``limit``); StorageError when the
         file cannot be read."""
         with self._reading("read the finished games"):
-            rows = self.db.execute(
-                "SELECT g.game_id, g.finished, substr(g.rules, 1, ?), "
-                "substr(g.table_name, 1, ?), p.seat, p.score, g.hands FROM game_players p "
-                "JOIN games g ON g.game_id = p.game_id WHERE p.account_id = ? "
-                "ORDER BY g.finished DESC, g.game_id LIMIT ?",
-                (MAX_NAME, MAX_NAME, account_id, min(limit, MAX_GAMES_LISTED))).fetchall()
+            rows = self.db.execute(games_of_sql("?"), (MAX_NAME, MAX_NAME, account_id,
+                                                       min(limit, MAX_GAMES_LISTED))).fetchall()
         return game_entries(rows)
 
     # --- fencing ----------------------------------------------------------------------------
