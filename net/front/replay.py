@@ -5,39 +5,28 @@ store alone (any worker serves them: a kept game needs no table and no owner), s
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from typing import Any, TypeVar
 
 from engine.record import RecordError
 from engine.replay import read_game
 from net.front.remote_app import ServerSide
 from net.front.terminals import color_system
 from net.game_id import shown_game_id
-from net.store.base import Store
+from net.store.base import Store, store_call
 from net.store.model import CorruptRow, GameEntry, KeptGame, StorageError
 from tui import compat_textual
 from tui.replay import ListedGame, ReplayApp, ReplayGame, list_row
 from tui.settings import Settings
-
-T = TypeVar("T")
 
 
 class GameNotFound(LookupError):
     """No finished game has this ID (or its record cannot be read: the message says)."""
 
 
-async def _off_loop(store: Store, call: Callable[..., T], *args: Any) -> T:
-    """A store read, in a thread when the store waits on a database server."""
-    if store.off_loop:
-        return await asyncio.to_thread(call, *args)
-    return call(*args)
-
-
 async def kept_game(store: Store, game_id: str) -> KeptGame:
     """The game kept under ``game_id``; :class:`GameNotFound` with what to tell the
     player."""
     try:
-        kept = await _off_loop(store, store.kept_game, game_id)
+        kept = await store_call(store, store.kept_game, game_id)
     except (StorageError, CorruptRow) as exc:
         raise GameNotFound(f"game {shown_game_id(game_id)} cannot be read now: {exc} "
                            f"暂时无法读取") from None
@@ -60,7 +49,7 @@ async def replay_game(store: Store, game_id: str) -> ReplayGame:
 
 async def games_of(store: Store, account_id: int) -> list[ListedGame]:
     """The account's finished games, newest first (bounded by the store)."""
-    entries: list[GameEntry] = await _off_loop(store, store.games_of, account_id)
+    entries: list[GameEntry] = await store_call(store, store.games_of, account_id)
     return [ListedGame(e.game_id, e.finished, e.rules, e.table_name, e.seat, e.score, e.hands)
             for e in entries]
 

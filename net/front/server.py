@@ -486,10 +486,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._text(HELP_TEXT)
             return
         if command.name == "stats":
-            if self.server.store.off_loop:  # its reads wait on a database server
-                self._task = asyncio.get_running_loop().create_task(self._stats())
-            else:
-                self._text(self.server.stats_text())
+            self._task = asyncio.get_running_loop().create_task(self._stats())
             return
         if command.name == "replay" and self.term is None:  # text: the list, or the record
             self._answering = True
@@ -637,9 +634,9 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     # --- plumbing -------------------------------------------------------------------------
     async def _stats(self) -> None:
-        """``stats`` where the store's reads wait on a database server: read in a thread,
-        then written from the event loop."""
-        board = await asyncio.to_thread(self.server.stats_board)
+        """``stats``: the board read (in a thread where the store waits on a database
+        server), then written from the event loop."""
+        board = await store_call(self.server.store, self.server.stats_board)
         if self.chan is not None and not self.ended:
             self._text(self.server.stats_text(board))
 
