@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from cli.args import table_options
-from cli.simulate import print_report
+from cli.simulate import print_report, report_data
 from engine.actions import Action
 from engine.botproto import MAX_ANSWER_BYTES, AnswerError, BotSeat, command_of, dumps
 from engine.bots import Player, make_player
@@ -281,10 +281,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         for program in programs.values():
             program.stop()
     elapsed = time.perf_counter() - started
-    data = report.to_json()
-    data["seconds"] = round(elapsed, 3)
-    data["hands_per_second"] = round(report.hands / elapsed, 1) if elapsed > 0 else None
-    data["violations"] = 0
+    data = report_data(report, elapsed)
     data["programs"] = [{"label": p.label, "command": p.command, **vars(p.stats)}
                         for p in programs.values()]
     died = any(p.stats.exited for p in programs.values())

@@ -69,10 +69,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if record is not None:
             record.close()
     elapsed = time.perf_counter() - started
-    data = report.to_json()
-    data["seconds"] = round(elapsed, 3)
-    data["hands_per_second"] = round(report.hands / elapsed, 1) if elapsed > 0 else None
-    data["violations"] = 0
+    data = report_data(report, elapsed)
     if args.json:
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
@@ -176,3 +173,12 @@ def _play_apart(chunk: Chunk, keep_record: bool
         return play_chunk(chunk, on_hand=on_hand), "".join(texts), None
     except SimulationViolation as exc:
         return None, "".join(texts), exc
+
+
+def report_data(report: SimulationReport, elapsed: float) -> dict[str, Any]:
+    """A finished run's figures as ``--json`` prints them (and :func:`print_report` reads)."""
+    data = report.to_json()
+    data["seconds"] = round(elapsed, 3)
+    data["hands_per_second"] = round(report.hands / elapsed, 1) if elapsed > 0 else None
+    data["violations"] = 0
+    return data
