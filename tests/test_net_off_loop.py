@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from net.front.server import MahjongServer
-from net.front.trends import LobbyLeaders
+from net.front.trends import LobbyLeaders, LobbyRatings
 from testkit.ssh import MakeServer, PtyClient, new_key, run_command
 from tests.support.waiting import until
 from tests.test_net import join
@@ -21,19 +21,39 @@ WATCHED = ("account_for_key", "keyless_row", "free_nickname", "guest_account",
            "load_settings", "rulesets_played", "leaderboard")
 
 
-def watch_store(server: MahjongServer, delay: float = 0.0) -> list[tuple[str, bool]]:
+class Calls(list[tuple[str, bool]]):
+    """The watched calls made (name, on the loop's thread), and how many run now."""
+
+    running = 0
+    store: Any = None
+
+    async def settled(self) -> None:
+        """Until no watched call runs and the lobby's boards read nothing: the server may
+        then close its store (a SQLite connection closed under a thread still reading it
+        would take the process down)."""
+        boards = (LobbyLeaders.shared(self.store), LobbyRatings.shared(self.store))
+        await until(lambda: self.running == 0 and all(b._reading is None for b in boards),
+                    10.0, "the store's calls to end")
+
+
+def watch_store(server: MahjongServer, delay: float = 0.0) -> Calls:
     """Mark the server's store as a database server's and record, for each watched call,
     whether it ran on the event loop's thread (each waits ``delay`` seconds)."""
     store = server.store
-    calls: list[tuple[str, bool]] = []
+    calls = Calls()
+    calls.store = store
     store.off_loop = True  # type: ignore[misc]
 
     def wrapped(name: str, call: Callable[..., Any]) -> Callable[..., Any]:
         def run(*args: Any, **kw: Any) -> Any:
-            calls.append((name, threading.current_thread() is threading.main_thread()))
-            if delay:
-                time.sleep(delay)
-            return call(*args, **kw)
+            calls.running += 1
+            try:
+                calls.append((name, threading.current_thread() is threading.main_thread()))
+                if delay:
+                    time.sleep(delay)
+                return call(*args, **kw)
+            finally:
+                calls.running -= 1
         return run
 
     for name in WATCHED:
@@ -65,6 +85,7 @@ async def test_a_keys_login_and_its_lobby_read_the_store_off_the_loop(
     assert [name for name, on_loop in calls if on_loop] == []
     assert ticks - started >= 10  # 0.3 s reads each: the loop ran all along
     await c.close()
+    await calls.settled()
 
 
 async def test_a_keyless_guest_reads_the_store_off_the_loop(make_server: MakeServer) -> None:
@@ -77,6 +98,7 @@ async def test_a_keyless_guest_reads_the_store_off_the_loop(make_server: MakeSer
     assert {"keyless_row", "guest_account"} <= names
     assert [name for name, on_loop in calls if on_loop] == []
     await c.close()
+    await calls.settled()
 
 
 async def test_the_lobby_leaderboard_of_a_database_server_is_read_in_a_thread(
@@ -87,15 +109,17 @@ async def test_the_lobby_leaderboard_of_a_database_server_is_read_in_a_thread(
     board.text()
     await until(lambda: any(name == "leaderboard" or name == "rulesets_played"
                             for name, _ in calls), 5.0, "the board read")
+    await calls.settled()
     assert [name for name, on_loop in calls if on_loop] == []
 
 
 async def test_commands_without_a_terminal_wait_for_a_slow_account(
         make_server: MakeServer) -> None:
     server = await make_server()
-    watch_store(server, delay=0.3)
+    calls = watch_store(server, delay=0.3)
     listed = await asyncio.wait_for(run_command(server.port, "ann", "replay", key=new_key()), 15)
     assert listed.exit_status == 0, listed.stderr
     assert str(listed.stdout).strip()  # the (empty) list's text, not a crashed session
     stats = await asyncio.wait_for(run_command(server.port, "bob", "stats", key=new_key()), 15)
     assert stats.exit_status == 0 and "Leaderboard" in str(stats.stdout)
+    await calls.settled()
