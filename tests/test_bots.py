@@ -62,9 +62,9 @@ def test_decisions_are_deterministic(rules: str) -> None:
 
 def test_make_player_levels() -> None:
     assert [make_player(level).__class__.__name__ for level in LEVELS] == [
-        "BasicPlayer", "NormalPlayer", "HardPlayer"]
-    with pytest.raises(ValueError, match="unknown computer level 'expert'"):
-        make_player("expert")
+        "BasicPlayer", "NormalPlayer", "HardPlayer", "ExpertPlayer"]
+    with pytest.raises(ValueError, match="unknown computer level 'master'"):
+        make_player("master")
 
 
 def test_simulate_seats_reports_each_level() -> None:

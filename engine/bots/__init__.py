@@ -2,7 +2,9 @@
 human gets — and answers with one of its legal actions.
 
 Levels: ``easy`` (:class:`BasicPlayer`), ``normal`` (:class:`NormalPlayer`: shortest way to a
-win) and ``hard`` (:class:`HardPlayer`: also the value of the hands within reach, and defence).
+win), ``hard`` (:class:`HardPlayer`: also the value of the hands within reach, and defence) and
+``expert`` (:class:`ExpertPlayer`: ``hard``'s candidates decided by search over sampled hidden
+tiles).
 """
 
 from __future__ import annotations
@@ -11,11 +13,12 @@ from typing import Final, Protocol
 
 from engine.actions import Action
 from engine.bots.basic import BasicPlayer
+from engine.bots.expert import ExpertPlayer
 from engine.bots.hard import HardPlayer
 from engine.bots.normal import NormalPlayer
 from engine.view import View
 
-LEVELS: Final = ("easy", "normal", "hard")
+LEVELS: Final = ("easy", "normal", "hard", "expert")
 
 
 class Player(Protocol):
@@ -23,14 +26,18 @@ class Player(Protocol):
 
 
 def make_player(level: str) -> Player:
-    """A computer player of ``level``: ``"easy"``, ``"normal"`` or ``"hard"``."""
+    """A computer player of ``level``: ``"easy"``, ``"normal"``, ``"hard"`` or ``"expert"``."""
     if level == "easy":
         return BasicPlayer()
     if level == "normal":
         return NormalPlayer()
     if level == "hard":
         return HardPlayer()
+    if level == "expert":
+        return ExpertPlayer()
     raise ValueError(f"unknown computer level {level!r} (one of: {', '.join(LEVELS)})")
 
 
-__all__ = ["LEVELS", "BasicPlayer", "HardPlayer", "NormalPlayer", "Player", "make_player"]
+__all__ = [
+    "LEVELS", "BasicPlayer", "ExpertPlayer", "HardPlayer", "NormalPlayer", "Player", "make_player",
+]

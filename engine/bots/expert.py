@@ -1,0 +1,532 @@
+"""The ``expert`` computer player: ``hard``'s candidates, decided by search over what its seat
+cannot see.
+
+A decision that matters (a discard while an opponent may be ready, or when ``hard``'s best
+figures are close; a claim; a win on offer) is played forward many times from *determinized*
+positions, each consistent with the seat's view, and the action with the best mean result in
+points is taken. Every candidate is played against the same samples (common random numbers):
+the differences between candidates are measured far more precisely than their values.
+
+**A sample.** The unseen tiles (the seat's :attr:`~engine.bots.normal.Seat.unseen`) are dealt
+out: each opponent is *ready* now with ``hard``'s reading of its melds, pond length and 报听
+(:meth:`~engine.bots.hard.HardPlayer._ready_chance`), or becomes ready later (a hazard per turn);
+a ready opponent gets a concrete ready hand built from the unseen tiles (sets, a pair and a
+two-sided, closed, edge, paired or single wait), redrawn until none of its waits is a tile it
+let go by since its hand last changed (it always wins when it can) and some copy of a wait is
+still live. The rest, shuffled, is the wall.
+
+**A playout.** The seat's own hand is played exactly: it wins when its tiles win, otherwise it
+throws what keeps it shortest with the most improving tiles (``normal``'s rule, memoised per
+hand). An opponent throws what it draws; once ready it wins on its waits, drawn or (where
+discards win) thrown by anyone. No claims. The end — a win or the wall's last tile — is settled
+by the ruleset's own scorer (:meth:`~engine.rulesets.base.Ruleset.settle`) from a
+:class:`~engine.situation.Situation` built as the table builds it, so each ruleset's payments
+(Yichun's buyers and lighters, Gejiu's fan for everybody, Shangrao's self-draws only) are exact.
+
+The random choices come from a generator seeded by the seat's view (a stable digest), so the
+player is deterministic given the table's seed, in one process or another.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from engine.actions import Action, ActionType
+from engine.bots.hard import HardPlayer, profile
+from engine.bots.normal import Seat
+from engine.bots.shape import HandEval, meld_facts
+from engine.hands import can_win_counts
+from engine.melds import Meld, MeldType
+from engine.rulesets import Ruleset, find_ruleset
+from engine.situation import Situation, Win, WinMethod
+from engine.table import EventType, Phase
+from engine.tiles import NUM_KINDS, Kind
+from engine.view import View
+
+SAMPLES: Final = 48  # determinized positions per decision
+TOP: Final = 3  # hard's best discards searched
+SAFE: Final = 2  # and the safest discards (the fold)
+CLOSE: Final = 0.35  # hard's best two within this many points: search even without danger
+DANGER_MIN: Final = 0.15  # some discard's danger above this (points): search
+HAZARD: Final = 0.05  # a not-ready opponent becomes ready on one of its turns
+HAZARD_PER_MELD: Final = 0.03
+BUILD_TRIES: Final = 12
+
+
+@dataclass(frozen=True)
+class ActionValue:
+    """One candidate's result over the samples: mean points for the seat and the 95% interval's
+    half width (over samples)."""
+
+    action: Action
+    mean: float
+    half: float
+    samples: int
+
+
+def view_seed(view: View) -> int:
+    """A stable seed from what the seat sees (the same view → the same samples)."""
+    h = hashlib.blake2b(digest_size=8)
+    h.update(repr((view.rules, view.hand_no, view.viewer, view.hand, view.drawn,
+                   view.remaining, view.phase.value, view.window_tile, view.window_from,
+                   tuple((p.seat, tuple(d.kind for d in p.pond),
+                          tuple((m.type.value, m.tiles) for m in p.melds), p.ting)
+                         for p in view.seats))).encode())
+    return int.from_bytes(h.digest(), "big")
+
+
+@dataclass
+class _Opp:
+    seat: int
+    ready_at: int  # the opponent turn (0 = now) from which it is ready
+    concealed: list[Kind]  # its ready hand (13 - 3 × melds tiles)
+    waits: frozenset[Kind]
+    melds: tuple[Meld, ...]
+
+
+@dataclass
+class _Sample:
+    opps: list[_Opp]
+    wall: list[Kind]
+
+
+class _Context:
+    """What every playout of one decision shares."""
+
+    def __init__(self, view: View, seat: Seat) -> None:
+        assert view.viewer is not None
+        self.view = view
+        self.seat = seat
+        self.me = view.viewer
+        self.ruleset: Ruleset = find_ruleset(view.rules, dict(view.options))
+        self.shapes = self.ruleset.shapes
+        self.wild = view.wild
+        self.discard_wins = self.ruleset.discard_wins()
+        self.my_melds = tuple(Meld(m.type, m.tiles) for m in view.seats[self.me].melds
+                              if m.tiles is not None)
+        self.buy = self.ruleset.buy_phase
+        self.policies: dict[tuple[Meld, ...], dict[tuple[int, ...], Kind]] = {}
+        self.settled: dict[tuple[object, ...], float] = {}
+        self.unseen = list(seat.unseen)
+        self.prof = profile(view)
+
+    # --- the seat's own play ----------------------------------------------------------------
+    def throw(self, counts: list[int]) -> Kind:
+        """The seat's discard from the 3n+2 ``counts`` (wilds included): shortest, then the
+        most improving tiles; never a wild while another tile may go."""
+        key = tuple(counts)
+        policy = self.policies.get(self.my_melds)
+        if policy is None:
+            policy = self.policies[self.my_melds] = {}
+        hit = policy.get(key)
+        if hit is not None:
+            return hit
+        c = list(counts)
+        w = 0
+        if self.wild is not None:
+            w = c[self.wild]
+            c[self.wild] = 0
+        kinds = [k for k in range(NUM_KINDS) if c[k]]
+        if not kinds:
+            assert self.wild is not None
+            policy[key] = self.wild
+            return self.wild
+        facts = meld_facts([(m.type, m.tiles[0]) for m in self.my_melds])
+        ev = HandEval(self.shapes, c, w, facts)
+        table = ev.discards(self.unseen, kinds, self.wild, 0)
+        best = min(table, key=lambda k: (table[k][0], -table[k][1], _edge(k), k))
+        policy[key] = best
+        return best
+
+    # --- settling ---------------------------------------------------------------------------
+    def value(self, win: Win | None, extra_melds: tuple[Meld, ...] = ()) -> float:
+        """The seat's net for the hand ending with ``win`` (``None``: the wall ran out)."""
+        key: tuple[object, ...] = ("draw",) if win is None else (
+            win.seat, win.hand, win.tile, win.how, win.from_seat, win.melds)
+        hit = self.settled.get(key)
+        if hit is not None:
+            return hit
+        view = self.view
+        kongs: dict[int, tuple[Meld, ...]] = {}
+        for p in view.seats:
+            ms = tuple(Meld(m.type, m.tiles) for m in p.melds
+                       if m.tiles is not None and m.type.is_kong)
+            if p.seat == self.me:
+                ms = tuple(m for m in self.my_melds if m.type.is_kong)
+            if ms:
+                kongs[p.seat] = ms
+        rs = self.ruleset
+        situation = Situation(
+            rules=rs.name, dealer=view.dealer, options=dict(rs.options),
+            wins=() if win is None else (win,), kongs=kongs,
+            dice=view.dice if self.buy else None,
+            buyers=tuple(p.seat for p in view.seats if p.bought) if self.buy else None,
+            lighters=sum(1 for p in view.seats if p.lighter),
+            last_drawer=None, wild=self.wild,
+            flown={p.seat: p.flown for p in view.seats} if rs.has_wild else {},
+            got={p.seat: 0 for p in view.seats} if rs.has_wild else {},
+        )
+        try:
+            net = float(rs.settle(situation).seats[self.me])
+        except (ValueError, AssertionError):
+            net = math.nan  # not a win this ruleset pays: the caller plays on
+        self.settled[key] = net
+        return net
+
+    # --- samples ----------------------------------------------------------------------------
+    def sample(self, rng: random.Random) -> _Sample:
+        view, seat = self.view, self.seat
+        pool = list(self.unseen)
+        hard = HardPlayer()
+        safe = hard._safe(seat)
+        opps: list[_Opp] = []
+        for p in view.seats:
+            if p.seat == self.me:
+                continue
+            melds: list[Meld] = []
+            for m in p.melds:
+                if m.tiles is not None:
+                    melds.append(Meld(m.type, m.tiles))
+                else:  # a face-down 暗杠: four copies of some unseen kind
+                    fours = [k for k in range(NUM_KINDS) if pool[k] >= 4]
+                    k = rng.choice(fours) if fours else max(range(NUM_KINDS), key=pool.__getitem__)
+                    take = min(4, pool[k])
+                    pool[k] -= take
+                    melds.append(Meld(MeldType.AGANG, (k, k, k, k)))
+            ready = hard._ready_chance(p)
+            hazard = HAZARD + HAZARD_PER_MELD * len(p.melds)
+            if rng.random() < ready:
+                ready_at = 0
+            else:
+                ready_at = 1 + int(math.log(1.0 - rng.random()) / math.log(1.0 - hazard))
+            n = 13 - 3 * len(melds)
+            built = self._build(rng, pool, n, melds, safe[p.seat] if ready_at == 0 else set())
+            if built is None:
+                opps.append(_Opp(p.seat, 10_000, [], frozenset(), tuple(melds)))
+                continue
+            tiles, ws = built
+            for k in tiles:
+                pool[k] -= 1
+            opps.append(_Opp(p.seat, ready_at, tiles, ws, tuple(melds)))
+        wall = [k for k in range(NUM_KINDS) for _ in range(pool[k])]
+        rng.shuffle(wall)
+        return _Sample(opps, wall)
+
+    def _build(self, rng: random.Random, pool: list[int], n: int, melds: list[Meld],
+               safe: set[Kind]) -> tuple[list[Kind], frozenset[Kind]] | None:
+        """A ready hand of ``n`` tiles from ``pool`` whose waits avoid ``safe`` and are live."""
+        sets = (n - 1) // 3
+        for _ in range(BUILD_TRIES):
+            c = list(pool)
+            tiles: list[Kind] = []
+            form = rng.random()
+            ok = True
+            # the wait part first: two-sided / closed / edge (70%), paired (20%), single (10%)
+            if form < 0.7 and sets >= 1:
+                part = self._take_partial(rng, c)
+                if part is None:
+                    continue
+                tiles += part
+                need_sets, pairs = sets - 1, 1
+            elif form < 0.9 and sets >= 1:
+                need_sets, pairs = sets - 1, 2
+            else:
+                need_sets, pairs = sets, 0
+                k = self._take_any(rng, c, 1)
+                if k is None:
+                    continue
+                tiles.append(k)
+            for _ in range(pairs):
+                k = self._take_any(rng, c, 2)
+                if k is None:
+                    ok = False
+                    break
+                tiles += [k, k]
+            for _ in range(need_sets):
+                got = self._take_set(rng, c)
+                if got is None:
+                    ok = False
+                    break
+                tiles += got
+            if not ok or len(tiles) != n:
+                continue
+            ws = self.waits(tiles, melds)
+            if not ws or any(k in safe for k in ws) or not any(c[k] for k in ws):
+                continue
+            return tiles, frozenset(ws)
+        return None
+
+    def waits(self, tiles: Sequence[Kind], melds: Sequence[Meld]) -> list[Kind]:
+        """The kinds completing the 3n+1 ``tiles`` (no wilds): the fast win check per kind."""
+        c = [0] * NUM_KINDS
+        for k in tiles:
+            c[k] += 1
+        out: list[Kind] = []
+        for k in range(NUM_KINDS):
+            if c[k] < 4:
+                c[k] += 1
+                if can_win_counts(self.shapes, c, melds):
+                    out.append(k)
+                c[k] -= 1
+        return out
+
+    @staticmethod
+    def _take_any(rng: random.Random, c: list[int], copies: int) -> Kind | None:
+        kinds = [k for k in range(NUM_KINDS) if c[k] >= copies]
+        if not kinds:
+            return None
+        k = rng.choice(kinds)
+        c[k] -= copies
+        return k
+
+    @staticmethod
+    def _take_set(rng: random.Random, c: list[int]) -> list[Kind] | None:
+        for _ in range(8):
+            k = rng.randrange(NUM_KINDS)
+            if k < 27 and k % 9 <= 6 and rng.random() < 0.7:
+                if c[k] and c[k + 1] and c[k + 2]:
+                    c[k] -= 1
+                    c[k + 1] -= 1
+                    c[k + 2] -= 1
+                    return [k, k + 1, k + 2]
+            elif c[k] >= 3:
+                c[k] -= 3
+                return [k, k, k]
+        return None
+
+    @staticmethod
+    def _take_partial(rng: random.Random, c: list[int]) -> list[Kind] | None:
+        for _ in range(8):
+            k = rng.randrange(27)
+            r = k % 9
+            gap = 1 if rng.random() < 0.75 else 2
+            if r + gap <= 8 and c[k] and c[k + gap]:
+                c[k] -= 1
+                c[k + gap] -= 1
+                return [k, k + gap]
+        return None
+
+
+def _edge(k: Kind) -> int:
+    """Ties between equal discards: honours and terminals go first."""
+    return 0 if k >= 27 else 1 if k % 9 in (0, 8) else 2
+
+
+# --- a playout ----------------------------------------------------------------------------
+
+def _playout(ctx: _Context, sample: _Sample, counts: list[int], first: int,
+             melds: tuple[Meld, ...] = ()) -> float:
+    """The seat's net when play goes on from ``first`` (the seat to draw next), the seat's own
+    3n+1 ``counts`` (wilds included), the sample's hands and wall."""
+    me = ctx.me
+    wall = sample.wall
+    limit = min(len(wall), max(ctx.view.remaining, 0))
+    opps = {o.seat: o for o in sample.opps}
+    turns = {o.seat: 0 for o in sample.opps}
+    my_melds = ctx.my_melds + melds
+    shapes, wild = ctx.shapes, ctx.wild
+    seat = first
+    for i in range(limit):
+        tile = wall[i]
+        if seat == me:
+            counts[tile] += 1
+            if can_win_counts(shapes, counts, my_melds, wild):
+                hand = counts.copy()
+                hand[tile] -= 1
+                v = ctx.value(Win(me, _tiles(hand), my_melds, tile, WinMethod.SELF_DRAW))
+                if not math.isnan(v):
+                    return v
+            out = ctx.throw(counts)
+            counts[out] -= 1
+        else:
+            o = opps[seat]
+            turns[seat] += 1
+            if turns[seat] >= o.ready_at and tile in o.waits:
+                return ctx.value(Win(seat, tuple(sorted(o.concealed)), o.melds, tile,
+                                     WinMethod.SELF_DRAW))
+            out = tile
+        if ctx.discard_wins:
+            won = _discard_won(ctx, opps, turns, counts, my_melds, seat, out)
+            if won is not None:
+                return won
+        seat = (seat + 1) % 4
+    return ctx.value(None)
+
+
+def _discard_won(ctx: _Context, opps: dict[int, _Opp], turns: dict[int, int], counts: list[int],
+                 my_melds: tuple[Meld, ...], seat: int, out: Kind) -> float | None:
+    """The seat's net when ``seat``'s discard ``out`` is won (the first winner after it)."""
+    me = ctx.me
+    for d in (1, 2, 3):
+        s = (seat + d) % 4
+        if s == me:
+            counts[out] += 1
+            wins = can_win_counts(ctx.shapes, counts, my_melds, ctx.wild)
+            counts[out] -= 1
+            if wins:
+                v = ctx.value(Win(me, _tiles(counts), my_melds, out, WinMethod.DISCARD, seat))
+                if not math.isnan(v):
+                    return v
+        else:
+            o = opps[s]
+            if turns[s] >= o.ready_at and out in o.waits:
+                v = ctx.value(Win(s, tuple(sorted(o.concealed)), o.melds, out,
+                                  WinMethod.DISCARD, seat))
+                if not math.isnan(v):
+                    return v
+    return None
+
+
+def _tiles(counts: Sequence[int]) -> tuple[Kind, ...]:
+    return tuple(k for k in range(NUM_KINDS) for _ in range(counts[k]))
+
+
+# --- the player ---------------------------------------------------------------------------
+
+class ExpertPlayer(HardPlayer):
+    level = "expert"
+
+    def __init__(self, samples: int = SAMPLES) -> None:
+        self.samples = samples
+
+    def choose(self, view: View) -> Action:
+        hard = super().choose(view)
+        if not view.my_move or view.viewer is None:
+            return hard
+        cands = self.candidates(view, hard)
+        if len(cands) < 2:
+            return hard
+        values = self.evaluate(view, cands)
+        best = max(values, key=lambda v: v.mean)
+        # hard's choice keeps ties (and anything within noise of the best)
+        mine = next(v for v in values if v.action == hard)
+        return hard if mine.mean >= best.mean - 1e-9 else best.action
+
+    # --- which decisions are searched ---------------------------------------------------------
+    def candidates(self, view: View, hard: Action, force: bool = False) -> list[Action]:
+        """The actions searched for this decision, ``hard``'s choice first; one action (or none
+        evaluable): no search. ``force`` (a review) searches even an easy decision."""
+        legal = view.legal
+        if view.phase is Phase.TURN and view.current == view.viewer:
+            if hard.type is not ActionType.DISCARD or hard.ting:
+                return [hard]
+            seat = Seat.of(view)
+            kinds = seat.discard_kinds(legal)
+            if len(kinds) < 2:
+                return [hard]
+            table = seat.evaluator().discards(seat.unseen, kinds, seat.wild, 1)
+            scores = self.score_discards(seat, table)
+            danger = self.dangers(seat)
+            ranked = sorted(scores, key=lambda k: -scores[k])
+            close = len(ranked) > 1 and scores[ranked[0]] - scores[ranked[1]] < CLOSE
+            risky = max((danger[k] for k in kinds), default=0.0) > DANGER_MIN
+            if not (force or close or risky):
+                return [hard]
+            picked: list[Kind] = [hard.tile] if hard.tile is not None else []
+            for k in ranked[:TOP]:
+                if k not in picked:
+                    picked.append(k)
+            if risky or force:
+                for k in sorted(kinds, key=lambda k: (danger[k], -scores[k]))[:SAFE]:
+                    if k not in picked:
+                        picked.append(k)
+            acts = [Action.discard(k) for k in picked]
+            return [a for a in acts if a in legal]
+        if view.phase is Phase.CLAIM and view.window_tile is not None:
+            types = {ActionType.PASS, ActionType.WIN, ActionType.PENG, ActionType.CHI}
+            if hard.type not in types:
+                return [hard]
+            if not self.discard_wins_here(view) and hard.type is ActionType.WIN:
+                return [hard]
+            out = [hard]
+            for a in legal:
+                if a.type in types and a not in out:
+                    out.append(a)
+            return out
+        return [hard]
+
+    @staticmethod
+    def discard_wins_here(view: View) -> bool:
+        return find_ruleset(view.rules, dict(view.options)).discard_wins()
+
+    # --- the search -----------------------------------------------------------------------------
+    def evaluate(self, view: View, actions: Sequence[Action]) -> list[ActionValue]:
+        """Each of ``actions`` (legal now) played forward from the same samples."""
+        seat = Seat.of(view)
+        ctx = _Context(view, seat)
+        rng = random.Random(view_seed(view))
+        me = ctx.me
+        base = [0] * NUM_KINDS
+        for k in seat.tiles:
+            base[k] += 1
+        results: dict[Action, list[float]] = {a: [] for a in actions}
+        ddz = self._ddz_bonus(seat) if view.phase is Phase.TURN else {}
+        for _ in range(self.samples):
+            sample = ctx.sample(rng)
+            for a in actions:
+                results[a].append(self._play(ctx, sample, base, a, me) + (
+                    ddz.get(a.tile, 0.0) if a.tile is not None and a.type is ActionType.DISCARD
+                    else 0.0))
+        out: list[ActionValue] = []
+        for a in actions:
+            xs = results[a]
+            n = len(xs)
+            mean = sum(xs) / n
+            var = sum((x - mean) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
+            out.append(ActionValue(a, mean, 1.96 * math.sqrt(var / n), n))
+        return out
+
+    def _play(self, ctx: _Context, sample: _Sample, base: list[int], a: Action, me: int
+              ) -> float:
+        view = ctx.view
+        c = base.copy()
+        if a.type is ActionType.DISCARD:
+            assert a.tile is not None
+            c[a.tile] -= 1
+            if ctx.discard_wins:
+                v = _discard_won(ctx, {o.seat: o for o in sample.opps},
+                                 {o.seat: 0 for o in sample.opps}, c, ctx.my_melds, me, a.tile)
+                if v is not None:
+                    return v
+            return _playout(ctx, sample, c, (me + 1) % 4)
+        tile, source = view.window_tile, view.window_from
+        if a.type is ActionType.WIN:
+            if view.phase is Phase.TURN:
+                last = view.drawn if view.drawn is not None else None
+                hand = c.copy()
+                if last is not None:
+                    hand[last] -= 1
+                how = WinMethod.SELF_DRAW
+                if view.events and view.events[-1].type is EventType.REPLACEMENT:
+                    how = WinMethod.KONG_REPLACEMENT
+                v = ctx.value(Win(me, _tiles(hand), ctx.my_melds, last, how))
+            else:
+                v = ctx.value(Win(me, _tiles(c), ctx.my_melds, tile, WinMethod.DISCARD, source))
+            return 0.0 if math.isnan(v) else v
+        assert tile is not None and source is not None
+        if a.type is ActionType.PASS:
+            return _playout(ctx, sample, c, (source + 1) % 4)
+        if a.type is ActionType.PENG:
+            c[tile] -= 2
+            meld = Meld(MeldType.PENG, (tile, tile, tile))
+        else:  # CHI
+            for k in a.tiles:
+                c[k] -= 1
+            meld = Meld(MeldType.CHI, tuple(sorted((*a.tiles, tile))))
+        ctx_melds = ctx.my_melds
+        ctx.my_melds = (*ctx_melds, meld)
+        try:
+            out = ctx.throw(c)
+            c[out] -= 1
+            won: float | None = None
+            if ctx.discard_wins:
+                won = _discard_won(ctx, {o.seat: o for o in sample.opps},
+                                   {o.seat: 0 for o in sample.opps}, c, ctx.my_melds, me, out)
+            return _playout(ctx, sample, c, (me + 1) % 4) if won is None else won
+        finally:
+            ctx.my_melds = ctx_melds
