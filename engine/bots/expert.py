@@ -407,6 +407,25 @@ class ExpertPlayer(HardPlayer):
         mine = next(v for v in values if v.action == hard)
         return hard if mine.mean >= best.mean - 1e-9 else best.action
 
+    def assess(self, view: View, taken: Action) -> tuple[Action, list[ActionValue]]:
+        """For a review: the expert's choice in ``view`` and the values of the actions it
+        weighs there, ``taken`` (the action played) among them — empty when ``taken`` is the
+        only sensible action or the decision is not one the search evaluates (buying, kongs,
+        报听), where the choice is ``hard``'s."""
+        hard = HardPlayer.choose(self, view)
+        cands = self.candidates(view, hard, force=True)
+        evaluable = {ActionType.DISCARD, ActionType.WIN, ActionType.PASS, ActionType.PENG,
+                     ActionType.CHI}
+        if taken not in cands and taken.type in evaluable and not taken.ting \
+                and taken in view.legal:
+            cands.append(taken)
+        if len(cands) < 2 or taken not in cands:
+            return hard, []
+        values = self.evaluate(view, cands)
+        best = max(values, key=lambda v: v.mean)
+        mine = next(v for v in values if v.action == hard)
+        return (hard if mine.mean >= best.mean - 1e-9 else best.action), values
+
     # --- which decisions are searched ---------------------------------------------------------
     def candidates(self, view: View, hard: Action, force: bool = False) -> list[Action]:
         """The actions searched for this decision, ``hard``'s choice first; one action (or none
