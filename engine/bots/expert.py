@@ -8,12 +8,12 @@ points is taken. Every candidate is played against the same samples (common rand
 the differences between candidates are measured far more precisely than their values.
 
 **A sample.** The unseen tiles (the seat's :attr:`~engine.bots.normal.Seat.unseen`) are dealt
-out: each opponent is *ready* now with ``hard``'s reading of its melds, pond length and 报听
-(:meth:`~engine.bots.hard.HardPlayer._ready_chance`), or becomes ready later (a hazard per turn);
+out: each opponent is *ready* now with a chance fitted per ruleset to its melds and pond length
+(:data:`READY_FIT`; 报听: certainly), or becomes ready on a later turn by the same curve;
 a ready opponent gets a concrete ready hand built from the unseen tiles (sets, a pair and a
 two-sided, closed, edge, paired or single wait), redrawn until none of its waits is a tile it
 let go by since its hand last changed (it always wins when it can) and some copy of a wait is
-still live. The rest, shuffled, is the wall.
+still live (in the wall or in the seat's own hand). The rest, shuffled, is the wall.
 
 **A playout.** The seat's own hand is played exactly: it wins when its tiles win, otherwise it
 throws what keeps it shortest with the most improving tiles (``normal``'s rule, memoised per
@@ -53,20 +53,44 @@ TOP: Final = 3  # hard's best discards searched
 SAFE: Final = 2  # and the safest discards (the fold)
 CLOSE: Final = 0.35  # hard's best two within this many points: search even without danger
 DANGER_MIN: Final = 0.15  # some discard's danger above this (points): search
-HAZARD: Final = 0.05  # a not-ready opponent becomes ready on one of its turns
-HAZARD_PER_MELD: Final = 0.03
+# The chance that an opponent (not 报听) is ready, by its melds m and pond length n:
+# 1 / (1 + exp(-(b0 + b1 n + b2 m))), fitted (least log loss over a grid) to 150 hands of four
+# `hard` players a ruleset, every opponent at every turn (2026-12-02). The measured rates were
+# about twice hard's READY_BY_MELDS reading mid-hand (Yichun, no meld, 9 discards: 0.27).
+READY_FIT: Final[dict[str, tuple[float, float, float]]] = {
+    "yichun": (-4.5, 0.40, 0.9),
+    "shangrao": (-4.0, 0.46, 0.9),
+    "gejiu": (-5.0, 0.38, 1.2),
+}
+
+
+def ready_chance(fit: tuple[float, float, float], melds: int, pond: int) -> float:
+    b0, b1, b2 = fit
+    return min(0.97, 1.0 / (1.0 + math.exp(-(b0 + b1 * pond + b2 * melds))))
 BUILD_TRIES: Final = 12
+MIN_GAIN: Final = 0.1  # points a hand: a smaller gain over hard's choice is not taken
+CONFIDENCE: Final = 0.5  # and the gain must be this many 95% half widths (about 1 s.e.)
 
 
 @dataclass(frozen=True)
 class ActionValue:
     """One candidate's result over the samples: mean points for the seat and the 95% interval's
-    half width (over samples)."""
+    half width (over samples), and its gain over the first candidate (``hard``'s choice)
+    measured on the same samples."""
 
     action: Action
     mean: float
     half: float
     samples: int
+    gain: float = 0.0  # over the first action weighed (hard's), sample by sample
+    gain_half: float = 0.0  # its 95% half width: the samples are shared, so this is narrow
+
+
+def _mean_half(xs: Sequence[float]) -> tuple[float, float]:
+    n = len(xs)
+    mean = sum(xs) / n
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
+    return mean, 1.96 * math.sqrt(var / n)
 
 
 def view_seed(view: View) -> int:
@@ -110,38 +134,72 @@ class _Context:
         self.my_melds = tuple(Meld(m.type, m.tiles) for m in view.seats[self.me].melds
                               if m.tiles is not None)
         self.buy = self.ruleset.buy_phase
-        self.policies: dict[tuple[Meld, ...], dict[tuple[int, ...], Kind]] = {}
+        self.policy_memo: dict[tuple[Meld, ...], dict[tuple[int, ...], Kind]] = {}
+        self.useful_memo: dict[tuple[Meld, ...], dict[tuple[int, ...], frozenset[Kind]]] = {}
         self.settled: dict[tuple[object, ...], float] = {}
         self.unseen = list(seat.unseen)
+        self.held = [0] * NUM_KINDS  # the seat's own concealed tiles (wilds included)
+        for k in seat.tiles:
+            self.held[k] += 1
         self.prof = profile(view)
 
     # --- the seat's own play ----------------------------------------------------------------
-    def throw(self, counts: list[int]) -> Kind:
-        """The seat's discard from the 3n+2 ``counts`` (wilds included): shortest, then the
-        most improving tiles; never a wild while another tile may go."""
-        key = tuple(counts)
-        policy = self.policies.get(self.my_melds)
-        if policy is None:
-            policy = self.policies[self.my_melds] = {}
-        hit = policy.get(key)
-        if hit is not None:
-            return hit
+    def _eval(self, counts: Sequence[int]) -> tuple[HandEval, list[int], int]:
         c = list(counts)
         w = 0
         if self.wild is not None:
             w = c[self.wild]
             c[self.wild] = 0
+        facts = meld_facts([(m.type, m.tiles[0]) for m in self.my_melds])
+        return HandEval(self.shapes, c, w, facts), c, w
+
+    def useful(self, counts: list[int]) -> frozenset[Kind]:
+        """The kinds whose draw shortens the seat's 3n+1 ``counts`` (wilds included; a wild
+        always does), memoised per hand and melds."""
+        memo = self.useful_memo.setdefault(self.my_melds, {})
+        key = tuple(counts)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        ev, c, w = self._eval(counts)
+        shapes = ev.shapes(c, w)
+        dist = min(shapes.values())
+        kinds = set(ev.useful(c, w, dist, shapes, [4] * NUM_KINDS, self.wild))
+        if self.wild is not None:
+            kinds.add(self.wild)
+        out = frozenset(kinds)
+        memo[key] = out
+        return out
+
+    def throw(self, counts: list[int]) -> Kind:
+        """The seat's discard from the 3n+2 ``counts`` (wilds included): the one leaving the
+        hand shortest, then with the most kinds that shorten it; never a wild while another
+        tile may go. Memoised per hand and melds."""
+        memo = self.policy_memo.setdefault(self.my_melds, {})
+        key = tuple(counts)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        ev, c, _w = self._eval(counts)
         kinds = [k for k in range(NUM_KINDS) if c[k]]
         if not kinds:
             assert self.wild is not None
-            policy[key] = self.wild
+            memo[key] = self.wild
             return self.wild
-        facts = meld_facts([(m.type, m.tiles[0]) for m in self.my_melds])
-        ev = HandEval(self.shapes, c, w, facts)
-        table = ev.discards(self.unseen, kinds, self.wild, 0)
+        table = ev.discards(self.unseen, kinds, None, 0)
         best = min(table, key=lambda k: (table[k][0], -table[k][1], _edge(k), k))
-        policy[key] = best
+        memo[key] = best
         return best
+
+    def after_draw(self, counts: list[int], tile: Kind) -> Kind:
+        """The seat's discard after drawing ``tile`` into its 3n+1 ``counts`` (``counts`` holds
+        the tile already): the tile itself when it does not shorten the hand."""
+        counts[tile] -= 1
+        useful = self.useful(counts)
+        counts[tile] += 1
+        if tile not in useful:
+            return tile
+        return self.throw(counts)
 
     # --- settling ---------------------------------------------------------------------------
     def value(self, win: Win | None, extra_melds: tuple[Meld, ...] = ()) -> float:
@@ -198,12 +256,16 @@ class _Context:
                     take = min(4, pool[k])
                     pool[k] -= take
                     melds.append(Meld(MeldType.AGANG, (k, k, k, k)))
-            ready = hard._ready_chance(p)
-            hazard = HAZARD + HAZARD_PER_MELD * len(p.melds)
-            if rng.random() < ready:
+            fit = READY_FIT[view.rules]
+            ready = 1.0 if p.ting else ready_chance(fit, len(p.melds), len(p.pond))
+            u = rng.random()
+            if u < ready:
                 ready_at = 0
-            else:
-                ready_at = 1 + int(math.log(1.0 - rng.random()) / math.log(1.0 - hazard))
+            else:  # the first of its turns by which the fitted chance passes u
+                ready_at = 1
+                while ready_at < 60 and ready_chance(fit, len(p.melds),
+                                                     len(p.pond) + ready_at) < u:
+                    ready_at += 1
             n = 13 - 3 * len(melds)
             built = self._build(rng, pool, n, melds, safe[p.seat] if ready_at == 0 else set())
             if built is None:
@@ -256,7 +318,8 @@ class _Context:
             if not ok or len(tiles) != n:
                 continue
             ws = self.waits(tiles, melds)
-            if not ws or any(k in safe for k in ws) or not any(c[k] for k in ws):
+            if not ws or any(k in safe for k in ws) or not any(
+                    c[k] or self.held[k] for k in ws):  # live: in the wall or in our hand
                 continue
             return tiles, frozenset(ws)
         return None
@@ -319,29 +382,36 @@ def _edge(k: Kind) -> int:
 
 # --- a playout ----------------------------------------------------------------------------
 
-def _playout(ctx: _Context, sample: _Sample, counts: list[int], first: int,
-             melds: tuple[Meld, ...] = ()) -> float:
+def _playout(ctx: _Context, sample: _Sample, counts: list[int], first: int) -> float:
     """The seat's net when play goes on from ``first`` (the seat to draw next), the seat's own
-    3n+1 ``counts`` (wilds included), the sample's hands and wall."""
+    3n+1 ``counts`` (wilds included), the sample's hands and wall. The seat's melds are
+    ``ctx.my_melds`` (a peng during the playout adds one; they are restored after)."""
+    melds = ctx.my_melds
+    try:
+        return _play_on(ctx, sample, counts, first)
+    finally:
+        ctx.my_melds = melds
+
+
+def _play_on(ctx: _Context, sample: _Sample, counts: list[int], first: int) -> float:
     me = ctx.me
     wall = sample.wall
     limit = min(len(wall), max(ctx.view.remaining, 0))
     opps = {o.seat: o for o in sample.opps}
     turns = {o.seat: 0 for o in sample.opps}
-    my_melds = ctx.my_melds + melds
     shapes, wild = ctx.shapes, ctx.wild
     seat = first
     for i in range(limit):
         tile = wall[i]
         if seat == me:
             counts[tile] += 1
-            if can_win_counts(shapes, counts, my_melds, wild):
+            if can_win_counts(shapes, counts, ctx.my_melds, wild):
                 hand = counts.copy()
                 hand[tile] -= 1
-                v = ctx.value(Win(me, _tiles(hand), my_melds, tile, WinMethod.SELF_DRAW))
+                v = ctx.value(Win(me, _tiles(hand), ctx.my_melds, tile, WinMethod.SELF_DRAW))
                 if not math.isnan(v):
                     return v
-            out = ctx.throw(counts)
+            out = ctx.after_draw(counts, tile)
             counts[out] -= 1
         else:
             o = opps[seat]
@@ -351,9 +421,21 @@ def _playout(ctx: _Context, sample: _Sample, counts: list[int], first: int,
                                      WinMethod.SELF_DRAW))
             out = tile
         if ctx.discard_wins:
-            won = _discard_won(ctx, opps, turns, counts, my_melds, seat, out)
+            won = _discard_won(ctx, opps, turns, counts, ctx.my_melds, seat, out)
             if won is not None:
                 return won
+        if seat != me and counts[out] >= 2 and out != wild and len(ctx.my_melds) < 4 \
+                and i + 1 < limit and out in ctx.useful(counts):
+            # a peng that shortens the hand (normal's claims), then a discard
+            counts[out] -= 2
+            ctx.my_melds = (*ctx.my_melds, Meld(MeldType.PENG, (out, out, out)))
+            throw = ctx.throw(counts)
+            counts[throw] -= 1
+            seat = me
+            if ctx.discard_wins:
+                won = _discard_won(ctx, opps, turns, counts, ctx.my_melds, me, throw)
+                if won is not None:
+                    return won
         seat = (seat + 1) % 4
     return ctx.value(None)
 
@@ -401,11 +483,17 @@ class ExpertPlayer(HardPlayer):
         cands = self.candidates(view, hard)
         if len(cands) < 2:
             return hard
-        values = self.evaluate(view, cands)
-        best = max(values, key=lambda v: v.mean)
-        # hard's choice keeps ties (and anything within noise of the best)
-        mine = next(v for v in values if v.action == hard)
-        return hard if mine.mean >= best.mean - 1e-9 else best.action
+        return self.pick(self.evaluate(view, cands))
+
+    @staticmethod
+    def pick(values: Sequence[ActionValue]) -> Action:
+        """The best-valued action when its gain over ``hard``'s choice (the first) is clear of
+        the sampling noise (``CONFIDENCE`` half widths, at least ``MIN_GAIN`` points); else
+        ``hard``'s: a search that changes a decision on noise only adds noise."""
+        best = max(values, key=lambda v: v.gain)
+        if best.gain > max(MIN_GAIN, CONFIDENCE * best.gain_half):
+            return best.action
+        return values[0].action
 
     def assess(self, view: View, taken: Action) -> tuple[Action, list[ActionValue]]:
         """For a review: the expert's choice in ``view`` and the values of the actions it
@@ -422,9 +510,7 @@ class ExpertPlayer(HardPlayer):
         if len(cands) < 2 or taken not in cands:
             return hard, []
         values = self.evaluate(view, cands)
-        best = max(values, key=lambda v: v.mean)
-        mine = next(v for v in values if v.action == hard)
-        return (hard if mine.mean >= best.mean - 1e-9 else best.action), values
+        return self.pick(values), values
 
     # --- which decisions are searched ---------------------------------------------------------
     def candidates(self, view: View, hard: Action, force: bool = False) -> list[Action]:
@@ -460,8 +546,8 @@ class ExpertPlayer(HardPlayer):
             types = {ActionType.PASS, ActionType.WIN, ActionType.PENG, ActionType.CHI}
             if hard.type not in types:
                 return [hard]
-            if not self.discard_wins_here(view) and hard.type is ActionType.WIN:
-                return [hard]
+            if Action.win() in view.legal:
+                return [hard]  # a win on offer is hard's (门清 aside, it takes it)
             out = [hard]
             for a in legal:
                 if a.type in types and a not in out:
@@ -491,13 +577,13 @@ class ExpertPlayer(HardPlayer):
                 results[a].append(self._play(ctx, sample, base, a, me) + (
                     ddz.get(a.tile, 0.0) if a.tile is not None and a.type is ActionType.DISCARD
                     else 0.0))
+        ref = results[actions[0]]
         out: list[ActionValue] = []
         for a in actions:
             xs = results[a]
-            n = len(xs)
-            mean = sum(xs) / n
-            var = sum((x - mean) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
-            out.append(ActionValue(a, mean, 1.96 * math.sqrt(var / n), n))
+            mean, half = _mean_half(xs)
+            gain, gain_half = _mean_half([x - r for x, r in zip(xs, ref, strict=True)])
+            out.append(ActionValue(a, mean, half, len(xs), gain, gain_half))
         return out
 
     def _play(self, ctx: _Context, sample: _Sample, base: list[int], a: Action, me: int
@@ -516,13 +602,16 @@ class ExpertPlayer(HardPlayer):
         tile, source = view.window_tile, view.window_from
         if a.type is ActionType.WIN:
             if view.phase is Phase.TURN:
-                last = view.drawn if view.drawn is not None else None
-                hand = c.copy()
-                if last is not None:
-                    hand[last] -= 1
                 how = WinMethod.SELF_DRAW
-                if view.events and view.events[-1].type is EventType.REPLACEMENT:
+                last = view.drawn
+                if last is None:  # the dealer's dealt hand (天糊 where the ruleset has it)
+                    last = view.hand[-1]
+                    if ctx.ruleset.has_heavenly:
+                        how = WinMethod.HEAVENLY
+                elif view.events and view.events[-1].type is EventType.REPLACEMENT:
                     how = WinMethod.KONG_REPLACEMENT
+                hand = c.copy()
+                hand[last] -= 1
                 v = ctx.value(Win(me, _tiles(hand), ctx.my_melds, last, how))
             else:
                 v = ctx.value(Win(me, _tiles(c), ctx.my_melds, tile, WinMethod.DISCARD, source))

@@ -1,0 +1,146 @@
+"""Paired deals: one level against another in the same seat, the same deal, the same opponents.
+
+Every deal (the first hand of a one-hand game with the deal's seed, as ``simulate
+--duplicate`` makes them) is played four times with the ``test`` level in one seat in turn
+and the ``opp`` level in the three others. While it plays, each of its decisions is compared
+with what the ``base`` level would have chosen in the same view; when none differs the hand
+would have gone exactly the same with ``base`` in that seat (every player is deterministic),
+so the difference is 0 without playing it; otherwise the deal is replayed with ``base`` in
+that seat and the difference of the seat's nets is counted. The luck of the deal cancels out
+of the difference entirely, so far fewer deals measure an edge than in duplicate mode.
+
+Run by hand (CPU-heavy with ``expert``)::
+
+    .venv/bin/python -m bench.bench_paired --rules yichun --deals 200 --seed 11 \\
+        --test expert --base hard --opp hard --jobs 2
+
+The figures: mean difference per hand (test − base) with its 95% interval over deals, the
+share of hands where a decision differed, wins and deal-ins of each in the differing hands,
+and the test level's decision times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from engine.actions import Action
+from engine.bots import Player, make_player
+from engine.game import Game
+from engine.simulate import _dealt_in
+from engine.table import Hand
+from engine.view import View, build_view
+
+
+class Watched:
+    """The test player, noting whether any decision differs from ``base``'s and timing it."""
+
+    def __init__(self, test: Player, base: Player, times: list[float]) -> None:
+        self.test, self.base, self.times = test, base, times
+        self.differed = False
+
+    def choose(self, view: View) -> Action:
+        started = time.process_time()
+        action = self.test.choose(view)
+        self.times.append(time.process_time() - started)
+        if not self.differed and action != self.base.choose(view):
+            self.differed = True
+        return action
+
+
+def play(rules: str, deal_seed: int, players: list[Player]) -> Hand:
+    game = Game(rules, deal_seed, {"hands_per_game": 1})
+    hand = game.new_hand()
+    while not hand.is_over:
+        seat = hand.to_act()[0]
+        hand.apply(seat, players[seat].choose(build_view(hand, seat)))
+    return hand
+
+
+@dataclass
+class DealResult:
+    diffs: list[float] = field(default_factory=list)  # per seat: test − base
+    differed: int = 0
+    test_wins: int = 0
+    base_wins: int = 0
+    test_deal_ins: int = 0
+    base_deal_ins: int = 0
+    times: list[float] = field(default_factory=list)
+
+
+def one_deal(args: tuple[str, int, str, str, str]) -> DealResult:
+    rules, deal_seed, test, base, opp = args
+    out = DealResult()
+    for seat in range(4):
+        watched = Watched(make_player(test), make_player(base), out.times)
+        players: list[Player] = [make_player(opp) for _ in range(4)]
+        players[seat] = watched
+        hand = play(rules, deal_seed, players)
+        assert hand.settlement is not None
+        if not watched.differed:
+            out.diffs.append(0.0)
+            continue
+        out.differed += 1
+        players = [make_player(opp) for _ in range(4)]
+        players[seat] = make_player(base)
+        again = play(rules, deal_seed, players)
+        assert again.settlement is not None
+        out.diffs.append(float(hand.settlement.seats[seat] - again.settlement.seats[seat]))
+        out.test_wins += any(w.seat == seat for w in hand.settlement.wins)
+        out.base_wins += any(w.seat == seat for w in again.settlement.wins)
+        out.test_deal_ins += seat in _dealt_in(hand)
+        out.base_deal_ins += seat in _dealt_in(again)
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(prog="python -m bench.bench_paired", description=__doc__)
+    ap.add_argument("--rules", default="yichun")
+    ap.add_argument("--deals", type=int, default=50)
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--test", default="expert")
+    ap.add_argument("--base", default="hard")
+    ap.add_argument("--opp", default="hard")
+    ap.add_argument("--jobs", type=int, default=1)
+    a = ap.parse_args(sys.argv[2:] if argv is None and sys.argv[1:2] == ["paired"] else argv)
+    draw = random.Random(a.seed)
+    seeds = [draw.getrandbits(63) for _ in range(a.deals)]
+    jobs = [(a.rules, s, a.test, a.base, a.opp) for s in seeds]
+    started = time.perf_counter()
+    if a.jobs > 1:
+        with ProcessPoolExecutor(a.jobs) as pool:
+            results = list(pool.map(one_deal, jobs, chunksize=1))
+    else:
+        results = [one_deal(j) for j in jobs]
+    wall = time.perf_counter() - started
+    per_deal = [statistics.fmean(r.diffs) for r in results]
+    n = len(per_deal)
+    mean = statistics.fmean(per_deal)
+    half = 1.96 * statistics.stdev(per_deal) / math.sqrt(n) if n > 1 else math.inf
+    differed = sum(r.differed for r in results)
+    times = sorted(t for r in results for t in r.times)
+
+    def q(p: float) -> float:
+        return times[min(len(times) - 1, int(p * len(times)))] * 1000
+
+    print(f"{a.rules}: {a.test} − {a.base} in one seat, three {a.opp}; {n} deals × 4 seats, "
+          f"seed {a.seed}")
+    print(f"  mean {mean:+.3f} ± {half:.3f} points a hand; hands differing "
+          f"{differed}/{4 * n} ({differed / (4 * n):.0%})")
+    print(f"  in the differing hands: wins {sum(r.test_wins for r in results)} / "
+          f"{sum(r.base_wins for r in results)}, deal-ins "
+          f"{sum(r.test_deal_ins for r in results)} / {sum(r.base_deal_ins for r in results)} "
+          f"({a.test} / {a.base})")
+    if times:
+        print(f"  {a.test} decisions: {len(times)}, CPU median {q(0.5):.1f} ms, p90 {q(0.9):.1f} "
+              f"ms, p99 {q(0.99):.1f} ms, max {times[-1] * 1000:.0f} ms; {wall:.0f} s wall")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,112 @@
+"""The expert computer player (issue 25): sampled positions consistent with the seat's view,
+search only over legal actions, deterministic, and a position whose answer is known."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.actions import Action, ActionType
+from engine.bots import ExpertPlayer, HardPlayer
+from engine.bots.expert import _Context, view_seed
+from engine.bots.normal import Seat
+from engine.scenario import rigged_hand
+from engine.simulate import simulate
+from engine.table import Hand
+from engine.tiles import NUM_KINDS, parse_tile
+from engine.view import View, build_view
+
+E, S, W, N = 0, 1, 2, 3
+
+
+def _advance(hand: Hand, script: list[tuple[int, str]]) -> None:
+    steps = list(script)
+    while steps:
+        seat, text = steps[0]
+        if seat in hand.to_act() and (hand.to_act()[0] == seat or
+                                      Action.pass_() not in hand.legal_actions(hand.to_act()[0])):
+            hand.apply(seat, Action.parse(text))
+            steps.pop(0)
+        else:
+            hand.apply(hand.to_act()[0], Action.pass_())
+
+
+def _gejiu_ting() -> View:
+    """Gejiu, E to discard: S has declared 报听 waiting on W; F went by it since (safe)."""
+    hands = {
+        E: "123m 456m 789p 11s E E 9s",
+        S: "234p 567p 345s 678s W",
+        W: "111m 999m 22p 33p 44s 6s",
+        N: "555m 666p 777s 88s 9p 1p",
+    }
+    hand = rigged_hand("gejiu", hands, draws="2m F S F", kong_tiles="7m 8m")
+    _advance(hand, [(E, "discard E"), (S, "discard 2m ting"), (W, "discard F"),
+                    (N, "discard S")])
+    return build_view(hand, E)
+
+
+def test_samples_deal_out_exactly_the_unseen_tiles() -> None:
+    view = _gejiu_ting()
+    seat = Seat.of(view)
+    ctx = _Context(view, seat)
+    rng = random.Random(5)
+    for _ in range(40):
+        sample = ctx.sample(rng)
+        dealt = [0] * NUM_KINDS
+        for k in sample.wall:
+            dealt[k] += 1
+        for o in sample.opps:
+            assert o.seat != E
+            for k in o.concealed:
+                dealt[k] += 1
+            if o.concealed:
+                assert len(o.concealed) == 13 - 3 * len(o.melds)
+        assert dealt == seat.unseen  # nothing invented, nothing lost, nothing seen twice
+        ting = next(o for o in sample.opps if o.seat == S)
+        assert ting.ready_at == 0  # 报听: ready for certain
+        # it let F go by after declaring: F is never one of its waits
+        assert parse_tile("F") not in ting.waits
+
+
+def test_a_declared_wait_is_avoided() -> None:
+    # 9s and F are both useless to E; 9s may be the 报听 seat's wait, F cannot be
+    view = _gejiu_ting()
+    nine, f = (Action.discard(parse_tile(t)) for t in ("9s", "F"))
+    values = {v.action: v for v in ExpertPlayer(samples=64).evaluate(view, [nine, f])}
+    assert values[f].mean > values[nine].mean
+    assert ExpertPlayer().choose(view) == f
+
+
+def test_the_same_view_gives_the_same_choice_and_values() -> None:
+    view = _gejiu_ting()
+    cands = [Action.discard(parse_tile(t)) for t in ("E", "F", "9s")]
+    a = ExpertPlayer(samples=12).evaluate(view, cands)
+    b = ExpertPlayer(samples=12).evaluate(view, cands)
+    assert a == b
+    assert view_seed(view) == view_seed(_gejiu_ting())
+
+
+def test_a_win_is_valued_by_the_rulesets_scorer() -> None:
+    # Gejiu, the dealer's dealt hand wins: 天胡 is worth more than throwing a tile
+    hand = rigged_hand("gejiu", {E: "123m 456m 789m 123p 99s"})
+    view = build_view(hand, E)
+    assert Action.win() in view.legal
+    win, throw = ExpertPlayer(samples=8).evaluate(view, [Action.win(),
+                                                          Action.discard(parse_tile("1m"))])
+    assert win.half == 0.0 and win.mean > throw.mean > -100
+
+
+@pytest.mark.parametrize("rules", ["yichun", "shangrao", "gejiu"])
+def test_expert_plays_whole_hands_legally_with_every_check(rules: str) -> None:
+    report = simulate(rules, 2, 23, levels=("expert", "hard", "normal", "hard"), check=True)
+    assert report.hands == 2
+
+
+def test_assess_gives_the_taken_action_a_value() -> None:
+    view = _gejiu_ting()
+    taken = Action.discard(parse_tile("E"))
+    choice, values = ExpertPlayer(samples=8).assess(view, taken)
+    assert taken in [v.action for v in values]
+    assert choice == Action.discard(parse_tile("F"))
+    assert HardPlayer().choose(view).type is ActionType.DISCARD
