@@ -392,7 +392,7 @@ def _expected_concealed(melds: Sequence[Meld]) -> int:
 # — without wilds a standard hand wins iff the four codes add up to exactly 1.
 # Honour facts, one table per ruleset: (code, need0, need1 - need0, odd counts, kinds present if
 # no kind repeats else -1, no honour at all).
-_SuitFacts = tuple[int, int, int, int, int, int, bool]
+_SuitFacts = tuple[int, int, int, int, int, int, bool, bool]
 _HonFacts = tuple[int, int, int, int, int, bool]
 _SUIT_FACTS: dict[tuple[int, ...], _SuitFacts] = {}
 _HON_FACTS: dict[int, dict[tuple[int, ...], _HonFacts]] = {
@@ -413,7 +413,7 @@ def _suit_facts(c: tuple[int, ...]) -> _SuitFacts:
     classes = {r % 3 for r in range(9) if c[r]}
     lan = -1 if not distinct or len(classes) > 1 else (classes.pop() if classes else 3)
     term = all(c[r] == 0 for r in range(1, 8))
-    facts = (_code(n0, n1), n0, n1 - n0, odd, room, lan, term)
+    facts = (_code(n0, n1), n0, n1 - n0, odd, room, lan, term, not any(c))
     _SUIT_FACTS[c] = facts
     return facts
 
@@ -481,6 +481,12 @@ def can_win_counts(
             return True
     elif m[1] + p[1] + s[1] + h[1] + min(m[2], p[2], s[2], h[2], 2) <= w:
         return True
+    return _other_shapes(shapes, m, p, s, h, w, melds)
+
+
+def _other_shapes(shapes: HandShapes, m: _SuitFacts, p: _SuitFacts, s: _SuitFacts,
+                  h: _HonFacts, w: int, melds: Sequence[Meld]) -> bool:
+    """The wins other than the standard shape, from the four group facts."""
     if not melds:  # 14 concealed tiles
         if m[3] + p[3] + s[3] + h[3] <= w:  # seven pairs: every odd count takes a wild
             return True
@@ -493,14 +499,77 @@ def can_win_counts(
         ):
             return True  # 十三烂 / 十三浪
     if shapes.jiuyao:
-        return m[6] and p[6] and s[6] and all(
+        return bool(m[6] and p[6] and s[6]) and all(
             md.type is not MeldType.CHI and is_terminal_or_honour(md.kind) for md in melds
         )
     if shapes.zi_free:
-        return h[5] is False and not any(counts[0:27]) and all(
+        no_suits = m[7] and p[7] and s[7]
+        return h[5] is False and no_suits and all(
             md.type is MeldType.AGANG and md.kind >= 27 for md in melds
         )
     return False
+
+
+# --- group keys: the fastest win test, for callers that keep their hand as four numbers -------
+
+POW5: Final = tuple(5 ** r for r in range(9))  # a group's key: Σ count × 5^position
+_SUIT_BY_KEY: dict[int, _SuitFacts] = {}
+_HON_BY_KEY: dict[int, dict[int, _HonFacts]] = {_HONOURS_PLAIN: {}, _HONOURS_YICHUN: {}}
+
+
+def group_keys(counts: Sequence[int]) -> list[int]:
+    """The four group keys (manzu, pinzu, souzu, honours) of a 34-entry count array."""
+    keys = [0, 0, 0, 0]
+    for k in range(NUM_KINDS):
+        if counts[k]:
+            g, r = (k // 9, k % 9) if k < 27 else (3, k - 27)
+            keys[g] += counts[k] * POW5[r]
+    return keys
+
+
+def key_of(kind: Kind) -> tuple[int, int]:
+    """(group, the amount one tile of ``kind`` adds to that group's key)."""
+    return (kind // 9, POW5[kind % 9]) if kind < 27 else (3, POW5[kind - 27])
+
+
+def _digits(key: int, n: int) -> tuple[int, ...]:
+    out = []
+    for _ in range(n):
+        key, d = divmod(key, 5)
+        out.append(d)
+    return tuple(out)
+
+
+def _suit_by_key(key: int) -> _SuitFacts:
+    c = _digits(key, 9)
+    facts = _SUIT_FACTS.get(c) or _suit_facts(c)
+    _SUIT_BY_KEY[key] = facts
+    return facts
+
+
+def _hon_by_key(group: int, key: int) -> _HonFacts:
+    c = _digits(key, 7)
+    facts = _HON_FACTS[group].get(c) or _hon_facts(group, c)
+    _HON_BY_KEY[group][key] = facts
+    return facts
+
+
+def can_win_keys(shapes: HandShapes, keys: Sequence[int], melds: Sequence[Meld] = (),
+                 wilds: int = 0) -> bool:
+    """:func:`can_win_counts` over the four group keys (:func:`group_keys`; the wild tiles
+    left out of them and counted in ``wilds``): four integer look-ups, no slicing. The tile
+    count is not checked: the keys must hold 14 - 3 × len(melds) - wilds tiles."""
+    m = _SUIT_BY_KEY.get(keys[0]) or _suit_by_key(keys[0])
+    p = _SUIT_BY_KEY.get(keys[1]) or _suit_by_key(keys[1])
+    s = _SUIT_BY_KEY.get(keys[2]) or _suit_by_key(keys[2])
+    table = _HON_BY_KEY[shapes.honour_group]
+    h = table.get(keys[3]) or _hon_by_key(shapes.honour_group, keys[3])
+    if wilds == 0:
+        if m[0] + p[0] + s[0] + h[0] == 1:
+            return True
+    elif m[1] + p[1] + s[1] + h[1] + min(m[2], p[2], s[2], h[2], 2) <= wilds:
+        return True
+    return _other_shapes(shapes, m, p, s, h, wilds, melds)
 
 
 def _special_win(

@@ -402,3 +402,48 @@ def test_scoring_readings_agree_with_the_fast_detector(rules: str) -> None:
         assert bool(readings(S(rules), concealed, melds, wild)) == can_win(
             S(rules), concealed, melds, wild
         ), (concealed, melds, wild)
+
+
+@pytest.mark.parametrize("rules", ["yichun", "shangrao", "gejiu"])
+def test_group_keys_win_test_agrees_with_counts(rules: str) -> None:
+    """can_win_keys over the four group keys answers exactly as can_win_counts: near-winning
+    hands built at random (sets + pair, some disturbed), with melds and Shangrao wilds."""
+    from engine.hands import can_win_counts, can_win_keys, group_keys, key_of
+
+    shapes = RULESETS[rules].shapes
+    rng = random.Random(7)
+    wins = 0
+    for _ in range(4000):
+        counts = [0] * 34
+        melds = rng.choice([0, 0, 0, 1, 2])
+        for _ in range(4 - melds):
+            k = rng.randrange(34)
+            if k < 27 and k % 9 <= 6 and rng.random() < 0.6:
+                for x in (k, k + 1, k + 2):
+                    counts[x] += 1
+            else:
+                counts[k] += 3
+        counts[rng.randrange(34)] += 2
+        if rng.random() < 0.5:
+            i = rng.choice([k for k in range(34) if counts[k]])
+            counts[i] -= 1
+            counts[rng.randrange(34)] += 1
+        if any(c > 4 for c in counts):
+            continue
+        wild = rng.randrange(34) if shapes.wild and rng.random() < 0.5 else None
+        ms = tuple(Meld(MeldType.PENG, (k, k, k)) for k in (27, 28)[:melds])
+        expected = can_win_counts(shapes, counts, ms, wild)
+        w = counts[wild] if wild is not None else 0
+        plain = list(counts)
+        if wild is not None:
+            plain[wild] = 0
+        keys = group_keys(plain)
+        assert can_win_keys(shapes, keys, ms, w) == expected, (counts, wild, melds)
+        # keys kept up to date tile by tile agree with keys made afresh
+        k0 = rng.randrange(34)
+        g, step = key_of(k0)
+        keys[g] += step
+        plain[k0] += 1
+        assert keys == group_keys(plain)
+        wins += expected
+    assert wins > 400  # the hands were near-winning: a good share wins
