@@ -131,7 +131,9 @@ def main(argv: list[str] | None = None) -> None:
 
     print(f"{a.rules}: {a.test} − {a.base} in one seat, three {a.opp}; {n} deals × 4 seats, "
           f"seed {a.seed}")
-    print(f"  mean {mean:+.3f} ± {half:.3f} points a hand; hands differing "
+    hand_sd = statistics.stdev([d for r in results for d in r.diffs]) if n > 1 else 0.0
+    print(f"  mean {mean:+.3f} ± {half:.3f} points a hand (sd of a hand's difference "
+          f"{hand_sd:.2f}); hands differing "
           f"{differed}/{4 * n} ({differed / (4 * n):.0%})")
     print(f"  in the differing hands: wins {sum(r.test_wins for r in results)} / "
           f"{sum(r.base_wins for r in results)}, deal-ins "

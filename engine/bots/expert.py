@@ -40,7 +40,7 @@ from engine.actions import Action, ActionType
 from engine.bots.hard import HardPlayer, profile
 from engine.bots.normal import Seat
 from engine.bots.shape import HandEval, meld_facts
-from engine.hands import can_win_counts
+from engine.hands import can_win_keys, group_keys, key_of
 from engine.melds import Meld, MeldType
 from engine.rulesets import Ruleset, find_ruleset
 from engine.situation import Situation, Win, WinMethod
@@ -48,7 +48,8 @@ from engine.table import EventType, Phase
 from engine.tiles import NUM_KINDS, Kind
 from engine.view import View
 
-SAMPLES: Final = 48  # determinized positions per decision
+SAMPLES: Final = 32  # determinized positions per decision, at first
+MAX_SAMPLES: Final = 96  # and at most, for a close decision
 TOP: Final = 3  # hard's best discards searched
 SAFE: Final = 2  # and the safest discards (the fold)
 CLOSE: Final = 0.35  # hard's best two within this many points: search even without danger
@@ -84,6 +85,19 @@ class ActionValue:
     samples: int
     gain: float = 0.0  # over the first action weighed (hard's), sample by sample
     gain_half: float = 0.0  # its 95% half width: the samples are shared, so this is narrow
+
+
+def _summary(results: dict[Action, list[float]], actions: Sequence[Action]
+             ) -> list[ActionValue]:
+    """The values of ``actions``, gains over the first on the samples they share."""
+    ref = results[actions[0]]
+    out: list[ActionValue] = []
+    for a in actions:
+        xs = results[a]
+        mean, half = _mean_half(xs)
+        gain, gain_half = _mean_half([x - r for x, r in zip(xs, ref, strict=False)])
+        out.append(ActionValue(a, mean, half, len(xs), gain, gain_half))
+    return out
 
 
 def _mean_half(xs: Sequence[float]) -> tuple[float, float]:
@@ -136,6 +150,7 @@ class _Context:
         self.buy = self.ruleset.buy_phase
         self.policy_memo: dict[tuple[Meld, ...], dict[tuple[int, ...], Kind]] = {}
         self.useful_memo: dict[tuple[Meld, ...], dict[tuple[int, ...], frozenset[Kind]]] = {}
+        self.waits_memo: dict[tuple[Meld, ...], dict[tuple[int, ...], frozenset[Kind]]] = {}
         self.settled: dict[tuple[object, ...], float] = {}
         self.unseen = list(seat.unseen)
         self.held = [0] * NUM_KINDS  # the seat's own concealed tiles (wilds included)
@@ -152,6 +167,35 @@ class _Context:
             c[self.wild] = 0
         facts = meld_facts([(m.type, m.tiles[0]) for m in self.my_melds])
         return HandEval(self.shapes, c, w, facts), c, w
+
+    def my_waits(self, counts: list[int]) -> frozenset[Kind]:
+        """The kinds completing the seat's 3n+1 ``counts`` (wilds included), memoised per hand
+        and melds: a playout's win test is then one set look-up."""
+        memo = self.waits_memo.setdefault(self.my_melds, {})
+        key = tuple(counts)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        plain = list(counts)
+        w = 0
+        if self.wild is not None:
+            w = plain[self.wild]
+            plain[self.wild] = 0
+        keys = group_keys(plain)
+        out: set[Kind] = set()
+        for k in range(NUM_KINDS):
+            if self.wild is not None and k == self.wild:
+                if can_win_keys(self.shapes, keys, self.my_melds, w + 1):
+                    out.add(k)
+                continue
+            g, step = key_of(k)
+            keys[g] += step
+            if can_win_keys(self.shapes, keys, self.my_melds, w):
+                out.add(k)
+            keys[g] -= step
+        frozen = frozenset(out)
+        memo[key] = frozen
+        return frozen
 
     def useful(self, counts: list[int]) -> frozenset[Kind]:
         """The kinds whose draw shortens the seat's 3n+1 ``counts`` (wilds included; a wild
@@ -329,13 +373,15 @@ class _Context:
         c = [0] * NUM_KINDS
         for k in tiles:
             c[k] += 1
+        keys = group_keys(c)
         out: list[Kind] = []
         for k in range(NUM_KINDS):
             if c[k] < 4:
-                c[k] += 1
-                if can_win_counts(self.shapes, c, melds):
+                g, step = key_of(k)
+                keys[g] += step
+                if can_win_keys(self.shapes, keys, melds):
                     out.append(k)
-                c[k] -= 1
+                keys[g] -= step
         return out
 
     @staticmethod
@@ -399,18 +445,16 @@ def _play_on(ctx: _Context, sample: _Sample, counts: list[int], first: int) -> f
     limit = min(len(wall), max(ctx.view.remaining, 0))
     opps = {o.seat: o for o in sample.opps}
     turns = {o.seat: 0 for o in sample.opps}
-    shapes, wild = ctx.shapes, ctx.wild
+    wild = ctx.wild
     seat = first
     for i in range(limit):
         tile = wall[i]
         if seat == me:
-            counts[tile] += 1
-            if can_win_counts(shapes, counts, ctx.my_melds, wild):
-                hand = counts.copy()
-                hand[tile] -= 1
-                v = ctx.value(Win(me, _tiles(hand), ctx.my_melds, tile, WinMethod.SELF_DRAW))
+            if tile in ctx.my_waits(counts):
+                v = ctx.value(Win(me, _tiles(counts), ctx.my_melds, tile, WinMethod.SELF_DRAW))
                 if not math.isnan(v):
                     return v
+            counts[tile] += 1
             out = ctx.after_draw(counts, tile)
             counts[out] -= 1
         else:
@@ -447,10 +491,7 @@ def _discard_won(ctx: _Context, opps: dict[int, _Opp], turns: dict[int, int], co
     for d in (1, 2, 3):
         s = (seat + d) % 4
         if s == me:
-            counts[out] += 1
-            wins = can_win_counts(ctx.shapes, counts, my_melds, ctx.wild)
-            counts[out] -= 1
-            if wins:
+            if out in ctx.my_waits(counts):
                 v = ctx.value(Win(me, _tiles(counts), my_melds, out, WinMethod.DISCARD, seat))
                 if not math.isnan(v):
                     return v
@@ -473,8 +514,9 @@ def _tiles(counts: Sequence[int]) -> tuple[Kind, ...]:
 class ExpertPlayer(HardPlayer):
     level = "expert"
 
-    def __init__(self, samples: int = SAMPLES) -> None:
+    def __init__(self, samples: int = SAMPLES, max_samples: int = MAX_SAMPLES) -> None:
         self.samples = samples
+        self.max_samples = max(samples, max_samples)
 
     def choose(self, view: View) -> Action:
         hard = super().choose(view)
@@ -560,8 +602,13 @@ class ExpertPlayer(HardPlayer):
         return find_ruleset(view.rules, dict(view.options)).discard_wins()
 
     # --- the search -----------------------------------------------------------------------------
-    def evaluate(self, view: View, actions: Sequence[Action]) -> list[ActionValue]:
-        """Each of ``actions`` (legal now) played forward from the same samples."""
+    def evaluate(self, view: View, actions: Sequence[Action], adaptive: bool = True
+                 ) -> list[ActionValue]:
+        """Each of ``actions`` (legal now) played forward from the same samples, the first
+        (``hard``'s choice) the reference of every gain. ``adaptive``: ``samples`` first; while
+        the best gain over hard's choice is worth taking but not yet clear of the noise
+        (:meth:`pick`), the sample count doubles (up to ``max_samples``) for the candidates
+        still in contention, the others dropped."""
         seat = Seat.of(view)
         ctx = _Context(view, seat)
         rng = random.Random(view_seed(view))
@@ -571,20 +618,28 @@ class ExpertPlayer(HardPlayer):
             base[k] += 1
         results: dict[Action, list[float]] = {a: [] for a in actions}
         ddz = self._ddz_bonus(seat) if view.phase is Phase.TURN else {}
-        for _ in range(self.samples):
-            sample = ctx.sample(rng)
-            for a in actions:
-                results[a].append(self._play(ctx, sample, base, a, me) + (
-                    ddz.get(a.tile, 0.0) if a.tile is not None and a.type is ActionType.DISCARD
-                    else 0.0))
-        ref = results[actions[0]]
-        out: list[ActionValue] = []
-        for a in actions:
-            xs = results[a]
-            mean, half = _mean_half(xs)
-            gain, gain_half = _mean_half([x - r for x, r in zip(xs, ref, strict=True)])
-            out.append(ActionValue(a, mean, half, len(xs), gain, gain_half))
-        return out
+        live = list(actions)
+        n, target = 0, self.samples
+        while True:
+            while n < target:
+                sample = ctx.sample(rng)
+                n += 1
+                for a in live:
+                    bonus = ddz.get(a.tile, 0.0) if a.tile is not None and \
+                        a.type is ActionType.DISCARD else 0.0
+                    results[a].append(self._play(ctx, sample, base, a, me) + bonus)
+            if not adaptive or target >= self.max_samples or len(live) < 2:
+                break
+            values = _summary(results, live)
+            best = max(values, key=lambda v: v.gain)
+            if best.gain <= MIN_GAIN or best.gain > CONFIDENCE * best.gain_half:
+                break  # hard's choice stands, or the best is clear of the noise already
+            # promising but uncertain: more samples for it and its rivals
+            floor = best.gain - best.gain_half
+            live = [live[0]] + [v.action for v in values[1:] if v.gain + v.gain_half >= floor
+                                and v.gain > 0]
+            target = min(self.max_samples, 2 * target)
+        return _summary(results, list(actions))
 
     def _play(self, ctx: _Context, sample: _Sample, base: list[int], a: Action, me: int
               ) -> float:
