@@ -1,0 +1,30 @@
+"""The process the review's assessments run in: one worker, at a lower priority.
+
+An assessment is 50–400 ms of CPU (``engine.review.assess``): run on the event loop, or in a
+thread of it (the GIL), it would stall every screen of the process. The worker is started
+with ``spawn`` (not ``fork``: the parent may be a server with threads and open connections)
+and lowers its own priority first (``os.nice(10)``), so that a review gives way to the play.
+This module imports nothing heavy: the worker imports it to run its initializer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from typing import Final
+
+NICENESS: Final = 10
+
+
+def lower_priority() -> None:
+    """The worker's initializer: ``os.nice(10)`` (where the system has it)."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.nice(NICENESS)
+
+
+def niced_pool() -> ProcessPoolExecutor:
+    """A pool of one worker process for assessments, its priority lowered."""
+    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=lower_priority)
