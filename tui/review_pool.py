@@ -12,7 +12,9 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import sys
 from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import resource_tracker
 from typing import Final
 
 NICENESS: Final = 10
@@ -25,6 +27,22 @@ def lower_priority() -> None:
 
 
 def niced_pool() -> ProcessPoolExecutor:
-    """A pool of one worker process for assessments, its priority lowered."""
+    """A pool of one worker process for assessments, its priority lowered (the process starts
+    with the first assessment)."""
+    _tracker_running()
     return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
                                initializer=lower_priority)
+
+
+def _tracker_running() -> None:
+    """Start multiprocessing's resource tracker with the real stderr: it hands its process
+    ``sys.stderr.fileno()``, and in a Textual app ``sys.stderr`` is the app's capture, whose
+    ``fileno()`` is -1 (the pool's first lock then failed: "bad value(s) in fds_to_keep")."""
+    real = sys.__stderr__
+    saved = sys.stderr
+    try:
+        if real is not None:
+            sys.stderr = real
+        resource_tracker.ensure_running()
+    finally:
+        sys.stderr = saved

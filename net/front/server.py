@@ -37,6 +37,7 @@ from net.front.driver import SSHDriver, clear_parser_cache
 from net.front.lobby import LobbyApp
 from net.front.plain_session import PlainChannel, plain_lobby
 from net.front.remote_app import RemoteApp, RemoteSettings
+from net.front.reviewing import ReviewPool, StoreReviews
 from net.front.terminals import TermClass, dumb_text, shows_cjk, term_class
 from net.front.trends import rating_note, trends
 from net.limits import (
@@ -742,7 +743,8 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                     status = 1
                     return
                 settings = await self._settings(account, asked, lang, visit_ambiwidth)
-                app = RemoteApp(client, settings, term=self.term or "xterm", colorterm=colorterm)
+                app = RemoteApp(client, settings, term=self.term or "xterm", colorterm=colorterm,
+                                reviews=StoreReviews(store, self.server.reviews))
                 if not shows_cjk(self.term or "") and settings.tiles is None:
                     app.face = Face.ASCII  # a VT or a text console: ASCII unless chosen
                 await self._run(app)
@@ -1067,6 +1069,7 @@ class MahjongServer:
         self.host_key: asyncssh.SSHKey | None = None
         self.port = config.port
         self.node = node  # this worker's part in a server of several (net.cluster)
+        self.reviews = ReviewPool()  # the reviews' assessments: one niced process, when asked
 
     def host_key_path(self) -> Path:
         return self.data_dir / "ssh_host_ed25519_key"
@@ -1188,6 +1191,7 @@ class MahjongServer:
                 await asyncio.wait_for(self.acceptor.wait_closed(), 0.2)
         if self.node is not None:
             await self.node.stop()
+        self.reviews.close()
         self.registry.close()
         self.store.close()
 
