@@ -6,6 +6,7 @@ priority), ``mahjong-ssh review --text`` and its refusals, the screen (Pilot), a
 
 from __future__ import annotations
 
+import asyncio
 import math
 import os
 import random
@@ -294,7 +295,7 @@ async def test_leaving_the_review_cancels_what_it_queued() -> None:
 async def test_r_on_the_game_over_screen_reviews_the_players_own_seat_over_ssh(
         server: object) -> None:
     from net.front.server import MahjongServer
-    from testkit.ssh import new_key
+    from testkit.ssh import PtyClient, new_key
     from tests.support.waiting import until
     from tests.test_net import join, play_by_keys
 
@@ -341,6 +342,23 @@ async def test_r_on_the_game_over_screen_reviews_the_players_own_seat_over_ssh(
     await until(lambda: len(pending) == 2 * IN_FLIGHT, 5.0, "the second review's")
     await c.close()
     await until(lambda: all(f.cancelled() for f in pending), 5.0, "cancelled on disconnect")
+
+    # ssh host review ID: the same review, the account's seat found by its games
+    del server.reviews.submit  # the pool's own again
+    shown = f"{t.game_id[:4]}-{t.game_id[4:]}"
+    again = PtyClient(80, 24)
+    await again.connect(server.port, "ann", key, command=f"review {shown}")
+    text = await again.wait_for("assessed ")
+    assert "Review " in text and "ann" in text
+    again.send("q")
+    await asyncio.wait_for(again.closed.wait(), 10)
+    assert again.exit_status == 0
+    await again.close()
+    other = PtyClient(80, 24)
+    await other.connect(server.port, "bob", new_key(), command=f"review {shown}")
+    await asyncio.wait_for(other.closed.wait(), 10)
+    assert other.exit_status == 2 and "did not play in game" in other.text()
+    await other.close()
 
 
 def test_a_spectator_has_no_play_to_review() -> None:
@@ -400,3 +418,16 @@ async def test_r_on_plays_game_over_screen_reviews_the_games_record(tmp_path: Pa
             assert app.screen is over
     finally:
         reviews.close()
+
+
+def test_review_is_a_command_as_replay_is() -> None:
+    from net.commands import HELP_TEXT, CommandError, parse_command
+
+    assert parse_command("review") == parse_command("review").__class__("review")
+    cmd = parse_command("review K7M2-X9QD --lang zh")
+    assert (cmd.name, cmd.game_id, cmd.lang) == ("review", "k7m2x9qd", "zh")
+    for bad, says in (("review 12345", "not a game ID"), ("review --x", "usage: review"),
+                      ("review a2345678 b2345678", "one game ID")):
+        with pytest.raises(CommandError, match=says):
+            parse_command(bad)
+    assert "HOST review [ID]" in HELP_TEXT

@@ -1,5 +1,6 @@
 """The review over SSH: ``r`` on a game's game-over screen opens the expert's review of the
-player's own play (``tui.review``), read from the store like ``ssh host replay ID``.
+player's own play (``tui.review``), read from the store like ``ssh host replay ID``; so does
+``ssh host review [ID]`` (:class:`RemoteReviewApp`).
 
 The assessments of every review in this server process run in one process pool
 (:class:`ReviewPool`: one worker at a lower priority, :mod:`tui.review_pool`), made the first
@@ -17,12 +18,16 @@ from concurrent.futures.process import BrokenProcessPool
 from engine.bots.expert import SAMPLES
 from engine.review import Assessment, Decision, assess
 from net.front import replay
+from net.front.remote_app import ServerSide
+from net.front.terminals import color_system
 from net.store.base import Store
+from tui import compat_textual
 from tui.client import TableUpdate
 from tui.i18n import tr
-from tui.replay import ReplayGame
-from tui.review import ReviewUnavailable
+from tui.replay import ListedGame, ReplayGame
+from tui.review import ReviewApp, ReviewGame, ReviewUnavailable
 from tui.review_pool import niced_pool
+from tui.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -87,3 +92,38 @@ class StoreReviews:
 
     def submit(self, decision: Decision, samples: int) -> Future[Assessment]:
         return self.pool.submit(decision, samples)
+
+
+def seat_in(game: ReplayGame, games: list[ListedGame], game_id: str, nickname: str
+            ) -> int | None:
+    """The account's seat in the game kept under ``game_id``: from its list of games (its
+    ``game_players`` rows), else the one seat the record names it at; None: not its game."""
+    for g in games:
+        if g.game_id == game_id:
+            return g.seat
+    seats = [s for s, name in enumerate(game.names) if name and name == nickname]
+    return seats[0] if len(seats) == 1 else None
+
+
+class RemoteReviewApp(ServerSide, ReviewApp):
+    """``ssh host review ID``: the review for one SSH session, the client's terminal, nothing
+    acting on the server (:class:`~net.front.remote_app.ServerSide`)."""
+
+    mj_remote = True
+    ends_session = False  # Ctrl-Q: the session ends (not back to the list)
+
+    async def action_quit(self) -> None:
+        self.ends_session = True
+        self.exit()
+
+    def __init__(self, review: ReviewGame, pool: ReviewPool, settings: Settings,
+                 term: str = "xterm", colorterm: str = "") -> None:
+        super().__init__(review, pool.submit, settings, pool.samples)
+        self.use_command_palette = False
+        compat_textual.disable_tooltips(self)
+        self.console = compat_textual.terminal_console(
+            term, colorterm,
+            color_system=color_system(term, colorterm),
+            file=self.console.file, markup=True, highlight=False, emoji=False,
+            legacy_windows=False, force_terminal=True, safe_box=False, soft_wrap=False,
+        )

@@ -29,7 +29,7 @@ import asyncssh
 from engine.rating import label as rating_label
 from engine.rulesets import RULESETS
 from net.commands import HELP_TEXT, Command, CommandError, locale_lang, parse_command
-from net.front import compat_asyncssh, reclaim, replay
+from net.front import compat_asyncssh, reclaim, replay, reviewing
 from net.front.accounts import Keyless, NameLookup, NameState
 from net.front.botsession import BotSession
 from net.front.compat_asyncssh import bound_env, quiet_packet_log
@@ -40,6 +40,7 @@ from net.front.remote_app import RemoteApp, RemoteSettings
 from net.front.reviewing import ReviewPool, StoreReviews
 from net.front.terminals import TermClass, dumb_text, shows_cjk, term_class
 from net.front.trends import rating_note, trends
+from net.game_id import shown_game_id
 from net.limits import (
     Limits,
     LogBudget,
@@ -59,6 +60,7 @@ from tui.client import SharedTableClient
 from tui.faces import Face
 from tui.local import default_data_dir
 from tui.refusal import explain
+from tui.review import ReviewGame
 from tui.settings import Settings
 
 if TYPE_CHECKING:
@@ -712,6 +714,9 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             if command.name == "replay":
                 status = await self._replay(command, account, lang, asked, colorterm)
                 return
+            if command.name == "review":
+                status = await self._review(command, account, lang, asked, colorterm)
+                return
             while True:
                 if command.name == "lobby":
                     lobby = LobbyApp(self.server, account, term=self.term or "xterm",
@@ -940,6 +945,45 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             await self._run(viewer)
             self._close_driver()
             if command.game_id or viewer.ends_session:
+                return 0
+            game_id = ""
+        return 0
+
+    async def _review(self, command: Command, account: Account, lang: str | None,
+                      asked: str | None, colorterm: str) -> int:
+        """``review ID``: the expert's review of the account's own seat in that game;
+        ``review``: the list, and the game chosen from it (leaving the review goes back to
+        the list). The exit status: 2 for an unknown ID or a game the account did not play."""
+        store = self.server.store
+        settings = await self._settings(account, asked, lang)
+        game_id = command.game_id
+        while not self.ended and self.chan is not None:
+            games = [] if account.guest else await replay.games_of(store, account.id)
+            if not game_id:
+                chooser = replay.RemoteReplayApp(None, settings, games, term=self.term or "xterm",
+                                                 colorterm=colorterm)
+                chosen = await self._run(chooser)
+                self._close_driver()
+                if not isinstance(chosen, str) or chooser.ends_session:
+                    return 0
+                game_id = chosen
+            try:
+                game = await replay.replay_game(store, game_id)
+            except replay.GameNotFound as exc:
+                self._write_line(f"error 错误: {exc}")
+                return 2
+            seat = reviewing.seat_in(game, games, game_id, account.nickname)
+            if seat is None:
+                shown = shown_game_id(game_id)
+                self._write_line(f"error 错误: you did not play in game {shown}: ssh … replay "
+                                 f"{shown} shows it 你没有参加这局")
+                return 2
+            review = await asyncio.to_thread(ReviewGame.of, game, seat)  # the seat's views
+            app = reviewing.RemoteReviewApp(review, self.server.reviews, settings,
+                                            term=self.term or "xterm", colorterm=colorterm)
+            await self._run(app)
+            self._close_driver()
+            if command.game_id or app.ends_session:
                 return 0
             game_id = ""
         return 0
