@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import signal
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import resource_tracker
@@ -21,9 +22,13 @@ NICENESS: Final = 10
 
 
 def lower_priority() -> None:
-    """The worker's initializer: ``os.nice(10)`` (where the system has it)."""
+    """The worker's initializer: ``os.nice(10)`` (where the system has it). Ctrl-C in the
+    terminal is for the parent, which ends the worker as it stops (the worker would only print
+    a traceback); the worker also ends by itself when its parent is gone."""
     with contextlib.suppress(AttributeError, OSError):
         os.nice(NICENESS)
+    with contextlib.suppress(ValueError, OSError):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def niced_pool() -> ProcessPoolExecutor:
