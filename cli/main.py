@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from cli import arena, find, records, score, simulate
+from cli import arena, find, records, review, score, simulate
 from cli.args import play_levels, port, positive, seat_levels, seconds, whole
 from engine.rulesets import RULESETS
 from themes import THEME_NAMES
@@ -175,6 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "terminal)")
     p.set_defaults(func=records.cmd_record)
 
+    review.add_parser(sub)
     arena.add_parser(sub, rules)
     score.add_parser(sub)
     find.add_parser(sub)

@@ -59,6 +59,8 @@ mahjong-ssh: Chinese regional mahjong (宜春 Yichun, 上饶 Shangrao, 个旧 Ge
                                           screen (anyone's: share it); without -t: its
                                           record as JSON lines, for `mahjong-ssh replay
                                           FILE --view` 按编号重看
+  ssh -t -p PORT HOST review [ID]         the expert's review of your own play in a finished
+                                          game (without ID: choose from your games) 复盘
   ssh -p PORT HOST help                   this text 帮助
 
 Your SSH key is your account; your SSH user name (NAME@HOST) is your nickname.
@@ -92,7 +94,7 @@ class CommandError(ValueError):
         self.shown = shown
 
 
-COMMANDS = ("join", "watch", "lobby", "stats", "help", "bot", "replay")
+COMMANDS = ("join", "watch", "lobby", "stats", "help", "bot", "replay", "review")
 # file-transfer and repository clients speak a protocol on the channel: text would only
 # confuse them, so their requests are refused outright
 PROTOCOL_COMMANDS = frozenset({"scp", "sftp", "sftp-server", "internal-sftp", "rsync",
@@ -177,10 +179,13 @@ def check_table_settings(rules: str | None, options: dict[str, Any]) -> None:
 
 
 REPLAY_USAGE = "replay [ID] [--lang zh|en]"
+REVIEW_USAGE = "review [ID] [--lang zh|en]"
 
 
-def _replay_command(rest: list[str]) -> Command:
-    """``replay`` (the list of one's games) or ``replay ID``, perhaps ``--lang``."""
+def _replay_command(rest: list[str], name: str = "replay") -> Command:
+    """``replay`` (the list of one's games) or ``replay ID``, perhaps ``--lang``; the same
+    for ``review`` (``name``)."""
+    usage = REVIEW_USAGE if name == "review" else REPLAY_USAGE
     lang: str | None = None
     ids: list[str] = []
     i = 0
@@ -189,13 +194,13 @@ def _replay_command(rest: list[str]) -> Command:
         if flag in ("--lang", "-l"):
             if not eq:
                 if i + 1 >= len(rest):
-                    raise CommandError(f"--lang needs a value; usage: {REPLAY_USAGE}",
+                    raise CommandError(f"--lang needs a value; usage: {usage}",
                                        shown=True)
                 value = rest[i + 1]
                 i += 1
             lang = lang_value(value)
         elif rest[i].startswith("-"):
-            raise CommandError(f"unknown argument {rest[i][:30]!r}; usage: {REPLAY_USAGE}",
+            raise CommandError(f"unknown argument {rest[i][:30]!r}; usage: {usage}",
                                shown=True)
         else:
             ids.append(rest[i])
@@ -204,15 +209,15 @@ def _replay_command(rest: list[str]) -> Command:
         # "k7m2 x9qd": an ID read aloud in two groups
         ids = [" ".join(ids)] if len("".join(ids)) == ID_LENGTH else ids
     if len(ids) > 1:
-        raise CommandError(f"one game ID at a time; usage: {REPLAY_USAGE}", shown=True)
+        raise CommandError(f"one game ID at a time; usage: {usage}", shown=True)
     if not ids:
-        return Command("replay", lang=lang)
+        return Command(name, lang=lang)
     game_id = parse_game_id(ids[0])
     if game_id is None:
         raise CommandError(f"{ids[0][:30]!r} is not a game ID (eight letters and digits, "
                            f"as the game-over screen shows it, e.g. k7m2-x9qd) "
                            f"不是对局编号", shown=True)
-    return Command("replay", lang=lang, game_id=game_id)
+    return Command(name, lang=lang, game_id=game_id)
 
 
 def parse_command(text: str | None) -> Command:
@@ -266,8 +271,8 @@ def parse_command(text: str | None) -> Command:
                                shown=True)
         return Command("bot", inner.table, inner.rules, inner.options, inner.bots,
                        private=inner.private, bot=True)
-    if head == "replay":
-        return _replay_command(rest)
+    if head in ("replay", "review"):
+        return _replay_command(rest, head)
     if head not in ("join", "watch"):
         raise unknown_command(head)
     if not rest:

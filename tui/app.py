@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import partial
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
 from textual.actions import SkipAction
@@ -43,6 +43,9 @@ from tui.screens import (
 from tui.settings import Settings
 from tui.table_info import COMPUTER_NAME
 from tui.table_screen import TableScreen
+
+if TYPE_CHECKING:
+    from tui.review import ReviewSource
 
 # The apps given an update while a key is handled at once (``MahjongApp.key_now``): each is
 # drawn as the key's action returns, in its own context, rather than on the loop's next turn.
@@ -133,6 +136,10 @@ class MahjongApp(App[None]):
         self._delivery: asyncio.Handle | None = None
         self._posts = 0  # TableUpdated messages posted
         self._queued: int | None = None  # the last one posted, until handled
+        # where the game-over screen's review (r) comes from: the game's record and the
+        # process its assessments run in (None: no review)
+        self.review_source: ReviewSource | None = None
+        self._review_opening = False
 
     # --- start-up -------------------------------------------------------------------------
     def get_css_variables(self) -> dict[str, str]:
@@ -366,6 +373,56 @@ class MahjongApp(App[None]):
             if self.table_screen is not None:
                 self.table_screen.hide_result()
             self.client.next_hand()
+
+    # --- the review of the game just played (r on the game-over screen) ---------------------
+    def review_seat(self) -> int | None:
+        """The seat whose play a review weighs: this player's (None: a spectator's)."""
+        return self.client.seat
+
+    def can_review(self) -> bool:
+        return self.review_source is not None and self.review_seat() is not None
+
+    def open_review(self, update: TableUpdate) -> None:
+        """The expert's review of this player's play in the game of ``update`` (its game-over
+        view), over the game-over screen; leaving it comes back there."""
+        lang = self.settings.lang
+        if self.review_seat() is None:
+            self.notify(tr(lang, "rv_spectator"), markup=False)
+            return
+        if self.review_source is None:
+            self.notify(tr(lang, "rv_no_game"), markup=False)
+            return
+        if self._review_opening:
+            return
+        self._review_opening = True
+        self.notify(tr(lang, "rv_opening"), markup=False, timeout=3)
+        self.run_worker(self._open_review(update), group="review", exclusive=True,
+                        exit_on_error=False)
+
+    async def _open_review(self, update: TableUpdate) -> None:
+        from tui.review import ReviewGame, ReviewScreen, ReviewUnavailable
+
+        source, seat, lang = self.review_source, self.review_seat(), self.settings.lang
+        try:
+            assert source is not None and seat is not None
+            try:
+                game = await source.game(update, lang)
+                # the seat's views, a few ms a hand: off the loop
+                review = await asyncio.to_thread(ReviewGame.of, game, seat)
+            except ReviewUnavailable as exc:
+                self.notify(str(exc), markup=False, severity="warning")
+                return
+            except Exception as exc:  # a record that cannot be replayed: said, not a crash
+                self.notify(tr(lang, "rv_not_found", why=exc), markup=False,
+                            severity="warning")
+                return
+            on_top = self.screen_stack[-1] if self.screen_stack else None
+            if compat_textual.exiting(self) or not isinstance(on_top, GameResultScreen):
+                return  # left meanwhile, or a new game began
+            self.push_screen(ReviewScreen(review, lang, self.face, source.submit,
+                                          source.samples))
+        finally:
+            self._review_opening = False
 
     def show_new_game(self) -> None:
         while len(self.screen_stack) > 2:

@@ -252,14 +252,21 @@ def main(args: argparse.Namespace) -> int:
         settings.ambiwidth = args.ambiwidth
     else:  # East Asian ambiguous width: asked of the terminal before the first frame
         settings.detected, early = probe_tty()
+    from tui.review import FileReviews
+
     app = MahjongApp(
         table,
         settings,
         rules=getattr(args, "rules", None),
         seed=getattr(args, "seed", None),
     )
+    reviews = FileReviews(lambda: table.record_path)  # r on the game-over screen
+    app.review_source = reviews
     app.driver_class = narrowing_driver(app.driver_class, wide=settings.ambiwide(),
                                         early=early)
-    app.run()
+    try:
+        app.run()
+    finally:
+        reviews.close()
     table.close()
     return 0

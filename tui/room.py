@@ -453,6 +453,9 @@ class SharedTableApp(MahjongApp):
     def table_now(self) -> bool:
         return self.seat_client.state is not TableState.WAITING
 
+    def review_seat(self) -> int | None:
+        return self.seat_client.seat_index  # None: a spectator has no play to review
+
     def direct_update_ok(self, update: TableUpdate) -> bool:
         return self.waiting is None and super().direct_update_ok(update)
 

@@ -77,6 +77,7 @@ class GameResultScreen(_Page):
         # the page's footer offers "q: leave": as q on the table's result (over SSH: back to
         # the lobby if the player came from there)
         Binding("q,escape", "leave", "Leave 离开", id="game-quit", show=False),
+        Binding("r", "review", "Review your play 复盘", id="game-review", show=False),
     ]
 
     def __init__(self, update: TableUpdate) -> None:
@@ -90,7 +91,8 @@ class GameResultScreen(_Page):
             if chart:
                 yield Static(markup(["", *chart]), id="score-chart")
             yield Static(game_wait_text(self.update, self.lang), id="game-wait", markup=False)
-            yield Static(tr(self.lang, "game_keys"), classes="keys")
+            keys = "game_keys_review" if self.mj.can_review() else "game_keys"
+            yield Static(tr(self.lang, keys), classes="keys")
 
     def show_waiting(self, update: TableUpdate) -> None:
         """A shared table's new update after the game: whom the new game waits for."""
@@ -105,6 +107,9 @@ class GameResultScreen(_Page):
 
     def action_leave(self) -> None:
         self.app.exit()
+
+    def action_review(self) -> None:
+        self.mj.open_review(self.update)
 
 
 class HelpScreen(_Page):

@@ -461,8 +461,10 @@ def _play_on(ctx: _Context, sample: _Sample, counts: list[int], first: int) -> f
             o = opps[seat]
             turns[seat] += 1
             if turns[seat] >= o.ready_at and tile in o.waits:
-                return ctx.value(Win(seat, tuple(sorted(o.concealed)), o.melds, tile,
-                                     WinMethod.SELF_DRAW))
+                v = ctx.value(Win(seat, tuple(sorted(o.concealed)), o.melds, tile,
+                                  WinMethod.SELF_DRAW))
+                if not math.isnan(v):  # a hand this ruleset does not pay: it plays on
+                    return v
             out = tile
         if ctx.discard_wins:
             won = _discard_won(ctx, opps, turns, counts, ctx.my_melds, seat, out)

@@ -18,6 +18,7 @@ from net.front import reclaim
 from net.front.terminals import color_system
 from tui import compat_textual
 from tui.client import SharedTableClient, TableUpdate
+from tui.review import ReviewSource
 from tui.room import SharedTableApp
 from tui.settings import Settings
 
@@ -131,9 +132,11 @@ class RemoteApp(ServerSide, SharedTableApp):
         self.exit()
 
     def __init__(self, client: SharedTableClient, settings: Settings | None = None,
-                 term: str = "xterm-256color", colorterm: str = "") -> None:
+                 term: str = "xterm-256color", colorterm: str = "",
+                 reviews: ReviewSource | None = None) -> None:
         super().__init__(client, settings or RemoteSettings())
         self.seat_client: SharedTableClient = client
+        self.review_source = reviews  # r on the game-over screen (net.front.reviewing)
         self.use_command_palette = False
         # no widget of the table's has a tooltip: no tooltip widget composed into every screen
         compat_textual.disable_tooltips(self)

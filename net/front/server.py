@@ -29,7 +29,7 @@ import asyncssh
 from engine.rating import label as rating_label
 from engine.rulesets import RULESETS
 from net.commands import HELP_TEXT, Command, CommandError, locale_lang, parse_command
-from net.front import compat_asyncssh, reclaim, replay
+from net.front import compat_asyncssh, reclaim, replay, reviewing
 from net.front.accounts import Keyless, NameLookup, NameState
 from net.front.botsession import BotSession
 from net.front.compat_asyncssh import bound_env, quiet_packet_log
@@ -37,8 +37,10 @@ from net.front.driver import SSHDriver, clear_parser_cache
 from net.front.lobby import LobbyApp
 from net.front.plain_session import PlainChannel, plain_lobby
 from net.front.remote_app import RemoteApp, RemoteSettings
+from net.front.reviewing import ReviewPool, StoreReviews
 from net.front.terminals import TermClass, dumb_text, shows_cjk, term_class
 from net.front.trends import rating_note, trends
+from net.game_id import shown_game_id
 from net.limits import (
     Limits,
     LogBudget,
@@ -58,6 +60,7 @@ from tui.client import SharedTableClient
 from tui.faces import Face
 from tui.local import default_data_dir
 from tui.refusal import explain
+from tui.review import ReviewGame
 from tui.settings import Settings
 
 if TYPE_CHECKING:
@@ -711,6 +714,9 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             if command.name == "replay":
                 status = await self._replay(command, account, lang, asked, colorterm)
                 return
+            if command.name == "review":
+                status = await self._review(command, account, lang, asked, colorterm)
+                return
             while True:
                 if command.name == "lobby":
                     lobby = LobbyApp(self.server, account, term=self.term or "xterm",
@@ -742,7 +748,8 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                     status = 1
                     return
                 settings = await self._settings(account, asked, lang, visit_ambiwidth)
-                app = RemoteApp(client, settings, term=self.term or "xterm", colorterm=colorterm)
+                app = RemoteApp(client, settings, term=self.term or "xterm", colorterm=colorterm,
+                                reviews=StoreReviews(store, self.server.reviews))
                 if not shows_cjk(self.term or "") and settings.tiles is None:
                     app.face = Face.ASCII  # a VT or a text console: ASCII unless chosen
                 await self._run(app)
@@ -942,6 +949,45 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             game_id = ""
         return 0
 
+    async def _review(self, command: Command, account: Account, lang: str | None,
+                      asked: str | None, colorterm: str) -> int:
+        """``review ID``: the expert's review of the account's own seat in that game;
+        ``review``: the list, and the game chosen from it (leaving the review goes back to
+        the list). The exit status: 2 for an unknown ID or a game the account did not play."""
+        store = self.server.store
+        settings = await self._settings(account, asked, lang)
+        game_id = command.game_id
+        while not self.ended and self.chan is not None:
+            games = [] if account.guest else await replay.games_of(store, account.id)
+            if not game_id:
+                chooser = replay.RemoteReplayApp(None, settings, games, term=self.term or "xterm",
+                                                 colorterm=colorterm)
+                chosen = await self._run(chooser)
+                self._close_driver()
+                if not isinstance(chosen, str) or chooser.ends_session:
+                    return 0
+                game_id = chosen
+            try:
+                game = await replay.replay_game(store, game_id)
+            except replay.GameNotFound as exc:
+                self._write_line(f"error 错误: {exc}")
+                return 2
+            seat = reviewing.seat_in(game, games, game_id, account.nickname)
+            if seat is None:
+                shown = shown_game_id(game_id)
+                self._write_line(f"error 错误: you did not play in game {shown}: ssh … replay "
+                                 f"{shown} shows it 你没有参加这局")
+                return 2
+            review = await asyncio.to_thread(ReviewGame.of, game, seat)  # the seat's views
+            app = reviewing.RemoteReviewApp(review, self.server.reviews, settings,
+                                            term=self.term or "xterm", colorterm=colorterm)
+            await self._run(app)
+            self._close_driver()
+            if command.game_id or app.ends_session:
+                return 0
+            game_id = ""
+        return 0
+
     async def _replay_text(self, command: Command) -> None:
         """``replay`` without a terminal: the list as text; ``replay ID``: the game's record
         as JSON lines (``ssh host replay ID > game.jsonl``, then ``mahjong-ssh replay
@@ -1067,6 +1113,7 @@ class MahjongServer:
         self.host_key: asyncssh.SSHKey | None = None
         self.port = config.port
         self.node = node  # this worker's part in a server of several (net.cluster)
+        self.reviews = ReviewPool()  # the reviews' assessments: one niced process, when asked
 
     def host_key_path(self) -> Path:
         return self.data_dir / "ssh_host_ed25519_key"
@@ -1188,6 +1235,7 @@ class MahjongServer:
                 await asyncio.wait_for(self.acceptor.wait_closed(), 0.2)
         if self.node is not None:
             await self.node.stop()
+        self.reviews.close()
         self.registry.close()
         self.store.close()
 
