@@ -260,7 +260,7 @@ class _Context:
                        if m.tiles is not None and m.type.is_kong)
             if p.seat == self.me:
                 ms = tuple(m for m in self.my_melds if m.type.is_kong)
-            if ms:
+            if ms and (win is None or win.seat != p.seat):  # a winner's are in its melds
                 kongs[p.seat] = ms
         rs = self.ruleset
         situation = Situation(
