@@ -6,7 +6,8 @@ the seat had then (its own concealed tiles only, as at the table: never another 
 the record holds them). :func:`assess` weighs one decision with
 :meth:`~engine.bots.expert.ExpertPlayer.assess`: the expert's choice, the expected points of
 each action it weighs (mean over sampled hidden hands, with the 95% interval's half width),
-and the *loss*, how much less the action taken was worth than the best one. :func:`summary`
+and the *loss*, how much less the action taken was worth than the expert's choice, measured on
+the same samples (so its interval is the difference's, not either value's). :func:`summary`
 puts the biggest losses first.
 
 Everything here is pure and deterministic (the same decision gives the same assessment, in this
@@ -55,8 +56,9 @@ class Assessment:
     decision: Decision
     choice: Action  # what the expert would play
     values: tuple[ActionValue, ...]  # the weighed actions, best mean first; () when none is
-    loss: float  # points per hand given up: the best mean − the taken action's mean (≥ 0)
+    loss: float  # points per hand given up: the expert's choice over the action taken (≥ 0)
     agrees: bool  # the action taken is the expert's choice
+    loss_half: float = 0.0  # the loss's 95% half width (of the difference, sample by sample)
 
     @property
     def weighed(self) -> bool:
@@ -107,12 +109,16 @@ def assess(decision: Decision, samples: int = SAMPLES) -> Assessment:
     ranked = tuple(sorted(values, key=lambda v: -v.mean))
     taken = next((v for v in ranked if v.action == decision.taken), None)
     agrees = choice == decision.taken
-    loss = 0.0
-    if taken is not None and not agrees:
-        loss = max(0.0, ranked[0].mean - taken.mean)
-    elif taken is None:
+    loss = loss_half = 0.0
+    if taken is None:
         ranked = ()  # the action played has no figure: nothing to compare it with
-    return Assessment(decision, choice, ranked, loss, agrees)
+    elif not agrees:
+        # the gains are over the action taken, sample by sample: the loss is the expert's
+        # choice's gain (its interval is the difference's), never below 0
+        best = next((v for v in ranked if v.action == choice), None)
+        if best is not None and best.gain > 0:
+            loss, loss_half = best.gain, best.gain_half
+    return Assessment(decision, choice, ranked, loss, agrees, loss_half)
 
 
 def summary(assessments: Iterable[Assessment]) -> Summary:

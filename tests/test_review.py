@@ -90,7 +90,10 @@ def test_an_assessment_loses_nothing_where_the_expert_agrees() -> None:
                        for v in a.values)
             taken = a.value_of(a.decision.taken)
             assert taken is not None
-            assert a.loss == pytest.approx(0 if a.agrees else a.values[0].mean - taken.mean)
+            assert taken.gain == 0 and taken.gain_half == 0  # the gains are over it
+            expert = a.value_of(a.choice)
+            assert a.loss == pytest.approx(
+                0 if a.agrees or expert is None else max(0.0, expert.mean - taken.mean))
         if not a.agrees:
             assert a.choice != a.decision.taken
     assert assess(found[1], SAMPLES) == done[1]  # deterministic
@@ -271,7 +274,8 @@ async def test_the_review_steps_through_decisions_and_jumps_from_the_summary() -
         text = page(screen)
         assert f"hand {d.hand_no} move {d.index + 1}" in text
         assert "← played" in text and "← expert" in text  # they differ: a loss
-        assert f"loss {screen.results[ranked[1]].loss:.2f} points" in text
+        r = screen.results[ranked[1]]
+        assert f"loss {r.loss:.2f} ±{r.loss_half:.2f} points" in text
         await pilot.press("q")
     assert app.return_value is None
 

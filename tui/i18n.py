@@ -201,7 +201,8 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "rv_failed": ("could not be assessed: {why}", "无法评估：{why}"),
     "rv_played": ("You played: {action}", "你的选择：{action}"),
     "rv_expert": ("Expert: {action}", "高手：{action}"),
-    "rv_loss": ("loss {loss:.2f} points", "少得 {loss:.2f} 分"),
+    "rv_versus": ("({gain} over the played)", "（比所打 {gain}）"),
+    "rv_loss": ("loss {loss:.2f} ±{half:.2f} points", "少得 {loss:.2f} ±{half:.2f} 分"),
     "rv_not_weighed": ("not weighed by the search (buying, kongs, 报听 follow hard's rules): "
                        "the expert would play {action}",
                        "此类决定（买、杠、报听）不做模拟评估：高手会{action}"),

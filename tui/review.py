@@ -382,6 +382,8 @@ class ReviewScreen(Screen[None]):
             lead = "▶ " if v.action == a.choice else "  "
             text = (f"{lead}{name}{' ' * (col - cell_len(name))}"
                     f"{value_text(v.mean, v.half):>14}")
+            if v.action != d.taken:  # measured on the same samples: a narrow interval
+                text += "  " + tr(self.lang, "rv_versus", gain=value_text(v.gain, v.gain_half))
             if marks:
                 text += "  ← " + ", ".join(marks)
             style = "b $turn" if v.action == a.choice else "b" if v.action == d.taken else ""

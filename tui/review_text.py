@@ -57,7 +57,7 @@ def verdict(a: Assessment, lang: str) -> str:
         return tr(lang, "rv_text_agrees")
     if a.loss < TIED:
         return tr(lang, "rv_text_tied")
-    return tr(lang, "rv_loss", loss=a.loss)
+    return tr(lang, "rv_loss", loss=a.loss, half=a.loss_half)
 
 
 def decision_line(a: Assessment, lang: str) -> str:

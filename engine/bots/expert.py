@@ -541,9 +541,11 @@ class ExpertPlayer(HardPlayer):
 
     def assess(self, view: View, taken: Action) -> tuple[Action, list[ActionValue]]:
         """For a review: the expert's choice in ``view`` and the values of the actions it
-        weighs there, ``taken`` (the action played) among them — empty when ``taken`` is the
-        only sensible action or the decision is not one the search evaluates (buying, kongs,
-        报听), where the choice is ``hard``'s."""
+        weighs there, ``taken`` (the action played) first and every gain measured over it,
+        sample by sample (``samples`` each, the same for all: the gain's interval is the
+        interval of the difference, far narrower than either value's). Empty when ``taken`` is
+        the only sensible action or the decision is not one the search evaluates (buying,
+        kongs, 报听), where the choice is ``hard``'s."""
         hard = HardPlayer.choose(self, view)
         cands = self.candidates(view, hard, force=True)
         evaluable = {ActionType.DISCARD, ActionType.WIN, ActionType.PASS, ActionType.PENG,
@@ -553,8 +555,9 @@ class ExpertPlayer(HardPlayer):
             cands.append(taken)
         if len(cands) < 2 or taken not in cands:
             return hard, []
-        values = self.evaluate(view, cands)
-        return self.pick(values), values
+        results = self._results(view, cands, adaptive=False)
+        choice = self.pick(_summary(results, cands))
+        return choice, _summary(results, [taken] + [a for a in cands if a != taken])
 
     # --- which decisions are searched ---------------------------------------------------------
     def candidates(self, view: View, hard: Action, force: bool = False) -> list[Action]:
@@ -607,6 +610,12 @@ class ExpertPlayer(HardPlayer):
     def evaluate(self, view: View, actions: Sequence[Action], adaptive: bool = True
                  ) -> list[ActionValue]:
         """Each of ``actions`` (legal now) played forward from the same samples, the first
+        (``hard``'s choice) the reference of every gain (see :meth:`_results`)."""
+        return _summary(self._results(view, actions, adaptive), list(actions))
+
+    def _results(self, view: View, actions: Sequence[Action], adaptive: bool
+                 ) -> dict[Action, list[float]]:
+        """Each of ``actions`` (legal now) played forward from the same samples, the first
         (``hard``'s choice) the reference of every gain. ``adaptive``: ``samples`` first; while
         the best gain over hard's choice is worth taking but not yet clear of the noise
         (:meth:`pick`), the sample count doubles (up to ``max_samples``) for the candidates
@@ -641,7 +650,7 @@ class ExpertPlayer(HardPlayer):
             live = [live[0]] + [v.action for v in values[1:] if v.gain + v.gain_half >= floor
                                 and v.gain > 0]
             target = min(self.max_samples, 2 * target)
-        return _summary(results, list(actions))
+        return results
 
     def _play(self, ctx: _Context, sample: _Sample, base: list[int], a: Action, me: int
               ) -> float:
