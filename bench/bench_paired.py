@@ -54,6 +54,16 @@ class Watched:
         return action
 
 
+def player(label: str) -> Player:
+    """A level, or ``expert:close=0,claims=0`` for an expert with parts of its search off."""
+    if label.startswith("expert:"):
+        from engine.bots.expert import ExpertPlayer
+        flags = dict(x.split("=") for x in label.split(":", 1)[1].split(","))
+        return ExpertPlayer(search_close=flags.get("close", "1") == "1",
+                            search_claims=flags.get("claims", "1") == "1")
+    return make_player(label)
+
+
 def play(rules: str, deal_seed: int, players: list[Player]) -> Hand:
     game = Game(rules, deal_seed, {"hands_per_game": 1})
     hand = game.new_hand()
@@ -78,7 +88,7 @@ def one_deal(args: tuple[str, int, str, str, str]) -> DealResult:
     rules, deal_seed, test, base, opp = args
     out = DealResult()
     for seat in range(4):
-        watched = Watched(make_player(test), make_player(base), out.times)
+        watched = Watched(player(test), player(base), out.times)
         players: list[Player] = [make_player(opp) for _ in range(4)]
         players[seat] = watched
         hand = play(rules, deal_seed, players)
@@ -88,7 +98,7 @@ def one_deal(args: tuple[str, int, str, str, str]) -> DealResult:
             continue
         out.differed += 1
         players = [make_player(opp) for _ in range(4)]
-        players[seat] = make_player(base)
+        players[seat] = player(base)
         again = play(rules, deal_seed, players)
         assert again.settlement is not None
         out.diffs.append(float(hand.settlement.seats[seat] - again.settlement.seats[seat]))

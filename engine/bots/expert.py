@@ -516,9 +516,12 @@ def _tiles(counts: Sequence[int]) -> tuple[Kind, ...]:
 class ExpertPlayer(HardPlayer):
     level = "expert"
 
-    def __init__(self, samples: int = SAMPLES, max_samples: int = MAX_SAMPLES) -> None:
+    def __init__(self, samples: int = SAMPLES, max_samples: int = MAX_SAMPLES,
+                 search_close: bool = True, search_claims: bool = True) -> None:
         self.samples = samples
         self.max_samples = max(samples, max_samples)
+        self.search_close = search_close  # search discards whose hard figures are close
+        self.search_claims = search_claims  # search chi / peng / pass
 
     def choose(self, view: View) -> Action:
         hard = super().choose(view)
@@ -575,7 +578,8 @@ class ExpertPlayer(HardPlayer):
             scores = self.score_discards(seat, table)
             danger = self.dangers(seat)
             ranked = sorted(scores, key=lambda k: -scores[k])
-            close = len(ranked) > 1 and scores[ranked[0]] - scores[ranked[1]] < CLOSE
+            close = self.search_close and len(ranked) > 1 and \
+                scores[ranked[0]] - scores[ranked[1]] < CLOSE
             risky = max((danger[k] for k in kinds), default=0.0) > DANGER_MIN
             if not (force or close or risky):
                 return [hard]
@@ -589,7 +593,8 @@ class ExpertPlayer(HardPlayer):
                         picked.append(k)
             acts = [Action.discard(k) for k in picked]
             return [a for a in acts if a in legal]
-        if view.phase is Phase.CLAIM and view.window_tile is not None:
+        if view.phase is Phase.CLAIM and view.window_tile is not None and \
+                (self.search_claims or force):
             types = {ActionType.PASS, ActionType.WIN, ActionType.PENG, ActionType.CHI}
             if hard.type not in types:
                 return [hard]
