@@ -53,7 +53,8 @@ MAX_SAMPLES: Final = 96  # and at most, for a close decision
 TOP: Final = 3  # hard's best discards searched
 SAFE: Final = 2  # and the safest discards (the fold)
 CLOSE: Final = 0.35  # hard's best two within this many points: search even without danger
-DANGER_MIN: Final = 0.15  # some discard's danger above this (points): search
+RISK_READY: Final = 0.25  # an opponent ready with this chance: the discards are searched
+RISK_SAMPLES: Final = 48  # sampled positions that rank the discards by danger
 # The chance that an opponent (not 报听) is ready, by its melds m and pond length n:
 # 1 / (1 + exp(-(b0 + b1 n + b2 m))), fitted (least log loss over a grid) to 150 hands of four
 # `hard` players a ruleset, every opponent at every turn (2026-12-02). The measured rates were
@@ -576,11 +577,10 @@ class ExpertPlayer(HardPlayer):
                 return [hard]
             table = seat.evaluator().discards(seat.unseen, kinds, seat.wild, 1)
             scores = self.score_discards(seat, table)
-            danger = self.dangers(seat)
             ranked = sorted(scores, key=lambda k: -scores[k])
             close = self.search_close and len(ranked) > 1 and \
                 scores[ranked[0]] - scores[ranked[1]] < CLOSE
-            risky = max((danger[k] for k in kinds), default=0.0) > DANGER_MIN
+            risky = self.risky(view)
             if not (force or close or risky):
                 return [hard]
             picked: list[Kind] = [hard.tile] if hard.tile is not None else []
@@ -588,7 +588,8 @@ class ExpertPlayer(HardPlayer):
                 if k not in picked:
                     picked.append(k)
             if risky or force:
-                for k in sorted(kinds, key=lambda k: (danger[k], -scores[k]))[:SAFE]:
+                risk = self.deal_in_rates(view, seat)
+                for k in sorted(kinds, key=lambda k: (risk[k], -scores[k]))[:SAFE]:
                     if k not in picked:
                         picked.append(k)
             acts = [Action.discard(k) for k in picked]
@@ -606,6 +607,33 @@ class ExpertPlayer(HardPlayer):
                     out.append(a)
             return out
         return [hard]
+
+    @staticmethod
+    def risky(view: View) -> bool:
+        """Whether a discard may deal in now: discards win here and some opponent is ready
+        with at least ``RISK_READY`` by the fitted chance (or has declared 报听)."""
+        if not ExpertPlayer.discard_wins_here(view):
+            return False
+        fit = READY_FIT[view.rules]
+        return any(p.ting or ready_chance(fit, len(p.melds), len(p.pond)) >= RISK_READY
+                   for p in view.seats if p.seat != view.viewer)
+
+    @staticmethod
+    def deal_in_rates(view: View, seat: Seat) -> list[float]:
+        """Each kind's share of ``RISK_SAMPLES`` sampled positions in which it is a wait of an
+        opponent ready now: the sampler's own reading of what is dangerous."""
+        ctx = _Context(view, seat)
+        rng = random.Random(view_seed(view) ^ 0x5AFE)
+        hits = [0] * NUM_KINDS
+        for _ in range(RISK_SAMPLES):
+            sample = ctx.sample(rng)
+            waits: set[Kind] = set()
+            for o in sample.opps:
+                if o.ready_at == 0:
+                    waits |= o.waits
+            for k in waits:
+                hits[k] += 1
+        return [h / RISK_SAMPLES for h in hits]
 
     @staticmethod
     def discard_wins_here(view: View) -> bool:
