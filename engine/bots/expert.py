@@ -2,10 +2,12 @@
 cannot see.
 
 A decision that matters (a discard while an opponent may be ready, or when ``hard``'s best
-figures are close; a claim; a win on offer) is played forward many times from *determinized*
-positions, each consistent with the seat's view, and the action with the best mean result in
-points is taken. Every candidate is played against the same samples (common random numbers):
-the differences between candidates are measured far more precisely than their values.
+figures are close; a chi, peng or pass) is played forward many times from *determinized*
+positions, each consistent with the seat's view, and ``hard``'s choice is replaced only by an
+action whose gain over it is clear of the sampling noise (:meth:`ExpertPlayer.pick`). Buying,
+kongs, 报听 and the wins on offer stay ``hard``'s. Every candidate is played against the same
+samples (common random numbers): the differences between candidates are measured far more
+precisely than their values.
 
 **A sample.** The unseen tiles (the seat's :attr:`~engine.bots.normal.Seat.unseen`) are dealt
 out: each opponent is *ready* now with a chance fitted per ruleset to its melds and pond length
@@ -17,11 +19,12 @@ still live (in the wall or in the seat's own hand). The rest, shuffled, is the w
 
 **A playout.** The seat's own hand is played exactly: it wins when its tiles win, otherwise it
 throws what keeps it shortest with the most improving tiles (``normal``'s rule, memoised per
-hand). An opponent throws what it draws; once ready it wins on its waits, drawn or (where
-discards win) thrown by anyone. No claims. The end — a win or the wall's last tile — is settled
-by the ruleset's own scorer (:meth:`~engine.rulesets.base.Ruleset.settle`) from a
-:class:`~engine.situation.Situation` built as the table builds it, so each ruleset's payments
-(Yichun's buyers and lighters, Gejiu's fan for everybody, Shangrao's self-draws only) are exact.
+hand), and pengs a discard that shortens it. An opponent throws what it draws; once ready it
+wins on its waits, drawn or (where discards win) thrown by anyone. The end — a win or the
+wall's last tile — is settled by the ruleset's own scorer
+(:meth:`~engine.rulesets.base.Ruleset.settle`) from a :class:`~engine.situation.Situation`
+built as the table builds it, so each ruleset's payments (Yichun's buyers and lighters, Gejiu's
+fan for everybody, Shangrao's self-draws only) are exact.
 
 The random choices come from a generator seeded by the seat's view (a stable digest), so the
 player is deterministic given the table's seed, in one process or another.
