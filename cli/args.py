@@ -65,6 +65,17 @@ def seconds(text: str) -> float:
     return value
 
 
+def share(text: str) -> float:
+    """A share of a CPU: a number above 0, at most 64 (cores)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number, got {text!r}") from None
+    if not 0 < value <= 64:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most 64, got {text}")
+    return value
+
+
 def seat_levels(text: str) -> list[str]:
     """``simulate --seats``: a computer level for each of the four seats E, S, W, N."""
     levels = [x.strip() for x in text.split(",")]

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from cli import arena, find, records, review, score, simulate
-from cli.args import play_levels, port, positive, seat_levels, seconds, whole
+from cli.args import play_levels, port, positive, seat_levels, seconds, share, whole
 from engine.rulesets import RULESETS
 from themes import THEME_NAMES
 
@@ -74,6 +74,12 @@ def build_parser() -> argparse.ArgumentParser:
                    "it (default 20)")
     p.add_argument("--bot-delay", type=seconds, default=None,
                    help="computer players' pause before a move, seconds (default 0.5)")
+    p.add_argument("--think-workers", type=whole(0, 256), default=None, metavar="N",
+                   help="processes the expert computer players think in (default: one per "
+                   "core but one; 0: a thread of the server instead)")
+    p.add_argument("--think-share", type=share, default=None, metavar="F",
+                   help="the CPU seconds of those processes one table's expert players may use "
+                   "per second, on average (default 0.5); beyond it hard decides")
     p.add_argument("--max-per-address", type=positive, default=None,
                    help="connections allowed from one address (default 20)")
     p.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
@@ -117,8 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "(box lines, dots, arrows) one cell or two; asked of the terminal when not "
                    "given")
     p.add_argument("--bots", type=play_levels, default=None, metavar="LEVEL[,LEVEL,LEVEL]",
-                   help="computer players: easy, normal (default) or hard; one, or one per "
-                   "seat S,W,N")
+                   help="computer players: easy, normal (default), hard or expert; one, or "
+                   "one per seat S,W,N")
     p.add_argument("--data", default=None,
                    help="data directory (game records go to DATA/records)")
     p.add_argument("--plain", action="store_true",
@@ -137,7 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fast", action="store_true", help="skip the per-action checks")
     p.add_argument("--record", metavar="FILE", help="write every hand's game record to FILE")
     p.add_argument("--seats", type=seat_levels, metavar="L,L,L,L",
-                   help="computer level per seat E,S,W,N (easy, normal, hard); default all easy")
+                   help="computer level per seat E,S,W,N (easy, normal, hard, expert); "
+                   "default all easy")
     p.add_argument("--duplicate", action="store_true",
                    help="duplicate (1 vs 3 rotation): play every deal (a hand's seed, dealer "
                    "and zero scores) 4 times, seat s getting level L[(s - r) %% 4] in play r, "

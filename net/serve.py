@@ -26,6 +26,7 @@ from net.limits import Limits, load_limits_file, parse_limit_pairs
 from net.runtime.registry import Registry
 from net.store import StorageError, open_store
 from tui.local import default_data_dir
+from tui.thinking import Budget, ThinkingPool
 
 if TYPE_CHECKING:
     from net.lan import Announcer
@@ -38,6 +39,10 @@ async def start_server(config: ServerConfig) -> MahjongServer:
     with contextlib.suppress(OSError):
         os.chmod(data, 0o700)
     store = open_store(config.db_url or data / "mahjong.sqlite3")
+    # a fresh pool for each start (a restarted server in a test reuses its config); its
+    # processes start with the first table that has an expert player
+    config.table.thinking = ThinkingPool(config.think_workers) if config.think_workers != 0 \
+        else None
     registry = Registry(config.table, store, limits=config.limits)
     node = None
     if config.nats_url:
@@ -52,6 +57,8 @@ async def start_server(config: ServerConfig) -> MahjongServer:
         if node is not None:
             with contextlib.suppress(Exception):
                 await node.stop()
+        if config.table.thinking is not None:
+            config.table.thinking.close()
         store.close()
         raise
     return server
@@ -123,6 +130,10 @@ def main(args: argparse.Namespace) -> int:
         worker=getattr(args, "worker", None),
     )
     config.reuse_port = config.worker is not None or config.nats_url is not None
+    config.think_workers = getattr(args, "think_workers", None)
+    think_share = getattr(args, "think_share", None)
+    if think_share is not None:
+        config.table.think_budget = Budget(share=float(think_share))
     try:
         config.limits = limits_from_args(args)
     except ValueError as exc:

@@ -67,10 +67,14 @@ def worker_command(args: argparse.Namespace, config: ServerConfig, k: int, nats_
     if not config.allow_anonymous:
         cmd.append("--no-anonymous")
     for flag, name in (("--grace", "grace"), ("--bot-delay", "bot_delay"),
-                       ("--max-per-address", "max_per_address"), ("--limits", "limits")):
+                       ("--max-per-address", "max_per_address"), ("--limits", "limits"),
+                       ("--think-workers", "think_workers"), ("--think-share", "think_share")):
         value = getattr(args, name, None)
         if value is not None:
             cmd += [flag, str(value)]
+    if getattr(args, "think_workers", None) is None:  # the cores shared between the workers
+        n = int(getattr(args, "workers", None) or 1)
+        cmd += ["--think-workers", str(max(1, ((os.cpu_count() or 1) - 1) // n))]
     for pair in getattr(args, "limit", None) or ():
         cmd += ["--limit", pair]
     if k == 1 and getattr(args, "lan", False):

@@ -1,10 +1,12 @@
 """``mahjong-ssh play``: you against three computer players in this terminal.
 
 :class:`LocalTable` implements :class:`tui.client.TableClient` for one human seat: it owns a
-:class:`engine.game.Game`, lets computer players (``--bots easy|normal|hard``, default
-normal) play the other three seats on the asyncio loop with a short pause per move (so a
-human can follow), and runs the turn and claim timers from the table options (expiry discards
-the drawn tile — after a claim the rightmost tile — or passes; it never declares a win).
+:class:`engine.game.Game`, lets computer players (``--bots easy|normal|hard|expert``,
+default normal) play the other three seats with a short pause per move (so a human can follow;
+``hard`` thinks in a thread, ``expert`` in a worker process of its own, :mod:`tui.thinking`:
+the screen never waits for them), and runs the turn and claim timers from the table options
+(expiry discards the drawn tile — after a claim the rightmost tile — or passes; it never
+declares a win).
 Every finished hand's game record is appended to ``<data dir>/records/``
 (``docs/game-record.md``).
 """
@@ -25,6 +27,7 @@ from typing import Any
 from engine.actions import Action, IllegalActionError
 from engine.bots import Player, make_player
 from engine.bots.basic import BasicPlayer
+from engine.bots.hard import HardPlayer
 from engine.game import Game
 from engine.record import dumps, hand_lines
 from engine.rulesets import OptionError
@@ -36,6 +39,7 @@ from tui.i18n import tr
 from tui.refusal import Refusal
 from tui.settings import Settings
 from tui.table_loop import TableLoop, table_update
+from tui.thinking import POOLED_LEVELS, PooledPlayer, ThinkingPool
 
 
 class LocalTable:
@@ -53,8 +57,10 @@ class LocalTable:
         record_dir: Path | None = None,
         clock: Clock = SYSTEM_CLOCK,
         bot_name: str = "bot",
+        thinking: ThinkingPool | None = None,
     ) -> None:
         self.seat = seat
+        self.thinking = thinking  # the pool the expert players think in: closed with the table
         self.clock = clock
         self.game: Game | None = None
         self.bots: dict[int, Player] = {s: BasicPlayer() for s in range(4) if s != seat}
@@ -130,6 +136,8 @@ class LocalTable:
     def close(self) -> None:
         self._callbacks.clear()
         self.loop.close()
+        if self.thinking is not None:
+            self.thinking.close()
 
     # --- TableHost -------------------------------------------------------------------------
     def seat_states(self, now: float) -> tuple[SeatState, ...]:
@@ -140,7 +148,9 @@ class LocalTable:
         return not self._paused
 
     def player(self, seat: int) -> tuple[Player, bool]:
-        return self.bots[seat], False
+        # hard (and an expert without a pool) thinks in a thread: the screen keeps its keys
+        bot = self.bots[seat]
+        return bot, isinstance(bot, HardPlayer)
 
     def play(self, seat: int, action: Action) -> Refusal | None:
         game = self.game
@@ -225,11 +235,18 @@ def main(args: argparse.Namespace) -> int:
         settings.theme = args.theme
     bots = getattr(args, "bots", None)
     levels = bots if isinstance(bots, tuple) else ("normal",) * 3  # checked by the parser
-    players = {seat: make_player(level) for seat, level in zip((1, 2, 3), levels, strict=True)}
+    # expert thinks in a worker process (one: a game of one player shares the machine with
+    # nothing else of its own, and its seats think in turn), made lazily at the first decision
+    thinking = ThinkingPool(1) if POOLED_LEVELS.intersection(levels) else None
+    players: dict[int, Player] = {
+        seat: PooledPlayer(thinking, level) if thinking is not None and level in POOLED_LEVELS
+        else make_player(level) for seat, level in zip((1, 2, 3), levels, strict=True)}
     data = getattr(args, "data", None)
     record_dir = (Path(data) if data else default_data_dir()) / "records"
     table = LocalTable(bot_delay=settings.bot_delay, players=players, record_dir=record_dir,
-                       bot_name=tr(settings.lang, "bot_name"))
+                       bot_name=tr(settings.lang, "bot_name"), thinking=thinking)
+    if thinking is not None:
+        thinking.warm()
     if getattr(args, "plain", False) or settings.plain:  # lines of text (tui.plain)
         from tui.plain import run_local
 

@@ -12,19 +12,27 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from engine.actions import Action
 from engine.bots import Player
 from engine.expiry import expiry_action
 from engine.game import Game
 from engine.runner import BotMove, Expire, NextGame, NextHand, SeatState, TableRunner, Wait
-from engine.view import build_view
+from engine.view import View, build_view
 from tui.client import TableUpdate
 from tui.clock import SYSTEM_CLOCK, Clock
 from tui.refusal import Refusal
 
 log = logging.getLogger("tui.table_loop")
+
+
+@runtime_checkable
+class Deliberating(Protocol):
+    """A computer player that decides elsewhere (:class:`tui.thinking.PooledPlayer`: in a
+    worker process): the loop awaits its answer."""
+
+    async def decide(self, view: View) -> Action: ...
 
 
 class TableHost(Protocol):
@@ -40,7 +48,8 @@ class TableHost(Protocol):
         """Whether anyone sees the table (an unseen table does not play on)."""
 
     def player(self, seat: int) -> tuple[Player, bool]:
-        """The computer player for ``seat``, and whether it thinks in a thread."""
+        """The computer player for ``seat``, and whether it thinks in a thread (a
+        :class:`Deliberating` one thinks where it says)."""
 
     def play(self, seat: int, action: Action) -> Refusal | None:
         """Apply ``action`` for ``seat`` (and store and publish it): None, or why not."""
@@ -181,12 +190,15 @@ class TableLoop:
             return
         player, threaded = host.player(seat)
         view = build_view(hand, seat)
-        if threaded:
-            # A deep player thinks in a thread: the loop (every session's screen) gets the
-            # interpreter back at least every switch interval instead of waiting out the
-            # decision. The view is a snapshot; if the table moved on meanwhile (a claim, a
-            # timer) the answer is dropped.
-            action = await asyncio.to_thread(player.choose, view)
+        if threaded or isinstance(player, Deliberating):
+            # A deep player thinks in a thread, or in another process (tui.thinking): the
+            # loop (every session's screen) gets the interpreter back at least every switch
+            # interval instead of waiting out the decision. The view is a snapshot; if the
+            # table moved on meanwhile (a claim, a timer) the answer is dropped.
+            if isinstance(player, Deliberating):
+                action = await player.decide(view)
+            else:
+                action = await asyncio.to_thread(player.choose, view)
             if host.game is not game or (id(game.hand), game.hand.version) != stamp:
                 return
         else:

@@ -86,6 +86,9 @@ class ServerConfig:
     db_url: str | None = None
     reuse_port: bool = False  # several worker processes listen on one port (SO_REUSEPORT)
     worker: int | None = None  # this worker's number under ``serve --workers N``
+    # the processes expert players think in (tui.thinking): None one per core but one, 0 none
+    # (they think in a thread); the pool is made at start, its workers at the first decision
+    think_workers: int | None = None
 
 
 STOPPING_TEXT = ("The server is stopping; your game is saved and resumes when it is back. "
@@ -1214,6 +1217,9 @@ class MahjongServer:
             seated = sum(1 for s in info.seats if s.name)
             lines.append(f"  {pad(info.name, 16)} {info.rules:<9} {seated}/4 seated  "
                          f"{info.state.value}" + ("  私 private" if info.private else ""))
+        pool = self.registry.config.thinking
+        if pool is not None and (pool.stats.pooled or pool.stats.fallbacks):
+            lines.append(f"Expert players' thinking 电脑思考: {pool.stats.line()}")
         if self.node is not None:  # which worker answered (in a server of several)
             lines.append(f"\nServed by worker {self.node.name}.")
         return "\n".join(lines) + "\n"
@@ -1237,6 +1243,8 @@ class MahjongServer:
             await self.node.stop()
         self.reviews.close()
         self.registry.close()
+        if self.config.table.thinking is not None:
+            self.config.table.thinking.close()
         self.store.close()
 
 

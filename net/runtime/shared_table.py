@@ -57,14 +57,25 @@ from tui.table_info import (
     invites,
 )
 from tui.table_loop import TableLoop, table_update
+from tui.thinking import (
+    FALLBACK_LEVEL,
+    POOLED_LEVELS,
+    Budget,
+    PooledPlayer,
+    ThinkingPool,
+    TokenBucket,
+)
 
-THREADED_LEVELS = frozenset({"hard"})  # computer players that decide off the event loop
+# computer players that decide off the event loop: in a thread, or (expert, when the server has
+# a thinking pool: TableConfig.thinking) in a worker process
+THREADED_LEVELS = frozenset({"hard", "expert"})
 
 log = logging.getLogger("net.runtime.shared_table")
 
 
 def basic_player(level: str) -> Player:
-    """The computer player for ``level`` (easy/normal/hard): :func:`engine.bots.make_player`."""
+    """The computer player for ``level`` (easy/normal/hard/expert):
+    :func:`engine.bots.make_player`."""
     return make_player(level)
 
 
@@ -172,6 +183,10 @@ class TableConfig:
     idle_after: int = 2
     idle_seconds: float = 1.0
     clock: Clock = SYSTEM_CLOCK  # the tables' time (tests move a ManualClock)
+    # the worker processes expert players think in (tui.thinking; None: in a thread here), and
+    # each table's share of them: beyond it (or with the pool's queue full) hard decides
+    thinking: ThinkingPool | None = None
+    think_budget: Budget = field(default_factory=Budget)
 
     def pace(self) -> Pace:
         return Pace(self.bot_delay, True, self.next_hand_seconds, self.idle_after,
@@ -209,6 +224,7 @@ class SharedTable:
         self.seats = [Seat() for _ in range(4)]
         self.spectators: list[SeatClient] = []
         self.bots: dict[int, Player] = {}
+        self._think_bucket: TokenBucket | None = None  # the table's share of the thinking pool
         self.game: Game | None = None
         self.game_seed: int | None = None
         self.game_no = 0
@@ -403,7 +419,17 @@ class SharedTable:
     def _bot(self, index: int) -> Player:
         bot = self.bots.get(index)
         if bot is None:
-            bot = self.bots[index] = self.player_factory(self.bot_levels[index])
+            level = self.bot_levels[index]
+            pool = self.config.thinking
+            if pool is not None and level in POOLED_LEVELS:
+                # in the pool, within the table's budget; hard (in a thread) beyond it
+                if self._think_bucket is None:
+                    self._think_bucket = TokenBucket(self.config.think_budget, self.clock.now)
+                bot = PooledPlayer(pool, level, self.player_factory(FALLBACK_LEVEL),
+                                   self._think_bucket)
+            else:
+                bot = self.player_factory(level)
+            self.bots[index] = bot
         return bot
 
     # --- 压鸽子 (Yichun spectator stakes, net.runtime.stakes) ------------------------------
@@ -463,6 +489,9 @@ class SharedTable:
         self.hands_started = 0
         self.stakes.fixed = {}
         self.game = game
+        pool = self.config.thinking
+        if pool is not None and POOLED_LEVELS.intersection(self.bot_levels):
+            pool.warm()  # the first decision does not wait for the workers to start
         self._new_hand()
         if self.store is not None:
             self.store.drop_actions(self.name, self.game_no)

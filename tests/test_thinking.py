@@ -1,0 +1,239 @@
+"""The thinking pool (tui/thinking.py): expert decisions in worker processes, each table within
+its CPU budget, ``hard`` in-process when the pool may not or cannot answer; the server's tables
+and ``play`` awaiting it without holding up their event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import time
+from collections.abc import AsyncIterator
+
+import pytest
+
+from engine.actions import Action
+from engine.bots import make_player
+from engine.game import Game
+from engine.view import View, build_view
+from net.runtime.shared_table import SharedTable, TableConfig
+from net.store import Account
+from testkit.ssh import MakeServer
+from tests.support.waiting import until
+from tui.local import LocalTable
+from tui.table_info import TableState
+from tui.thinking import Budget, PooledPlayer, ThinkingPool, TokenBucket
+
+# Yichun, seed 1, six moves by hard (the first seat to move each time): then E's discard is one
+# expert searches (about 0.4 s of CPU) and decides otherwise than hard (found by a scan of
+# seeds; the test checks both still hold)
+SEED, MOVES, SEAT = 1, 6, 0
+
+
+def searched_position() -> Game:
+    game = Game("yichun", SEED)
+    game.new_hand()
+    hard = make_player("hard")
+    for _ in range(MOVES):
+        hand = game.hand
+        assert hand is not None
+        seat = next(s for s in range(4) if build_view(hand, s).my_move)
+        game.apply(seat, hard.choose(build_view(hand, seat)))
+    return game
+
+
+def searched_view() -> View:
+    hand = searched_position().hand
+    assert hand is not None
+    view = build_view(hand, SEAT)
+    assert view.my_move
+    return view
+
+
+class Counting:
+    """A fallback player that says how often it was asked (hard's answer)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.hard = make_player("hard")
+
+    def choose(self, view: View) -> Action:
+        self.calls += 1
+        return self.hard.choose(view)
+
+
+@pytest.fixture
+async def pool() -> AsyncIterator[ThinkingPool]:
+    p = ThinkingPool(1)
+    p.warm()
+    yield p
+    p.close()
+
+
+async def test_the_pool_answers_what_the_expert_answers_in_process(pool: ThinkingPool) -> None:
+    view = searched_view()
+    here = make_player("expert").choose(view)
+    assert here != make_player("hard").choose(view)  # a fallback would be seen
+    fallback = Counting()
+    assert await pool.decide("expert", view, fallback) == here
+    assert fallback.calls == 0 and pool.stats.pooled == 1 and pool.stats.fallbacks == 0
+    assert pool.stats.cpu_seconds > 0.01  # measured in the worker, not here
+
+
+def test_a_token_bucket_fills_at_its_share_up_to_its_burst() -> None:
+    now = [0.0]
+    bucket = TokenBucket(Budget(share=0.5, burst=1.0), lambda: now[0])
+    assert bucket.allows()
+    bucket.spend(1.5)  # one long decision: half a second in debt
+    assert not bucket.allows()
+    now[0] = 0.9  # 0.45 s back: still in debt
+    assert not bucket.allows()
+    now[0] = 1.1
+    assert bucket.allows()
+    now[0] = 100.0
+    bucket.spend(0.0)
+    assert bucket.tokens == pytest.approx(1.0)  # never more than the burst
+
+
+async def test_a_table_over_its_budget_gets_hard_in_process(pool: ThinkingPool) -> None:
+    view = searched_view()
+    now = [0.0]
+    bucket = TokenBucket(Budget(share=0.01, burst=0.001), lambda: now[0])  # a tiny budget
+    fallback = Counting()
+    player = PooledPlayer(pool, "expert", fallback, bucket)
+    expert = make_player("expert").choose(view)
+    assert await player.decide(view) == expert  # the first goes to the pool (spends it all)
+    assert fallback.calls == 0 and pool.stats.pooled == 1
+    assert await player.decide(view) == make_player("hard").choose(view)
+    assert fallback.calls == 1 and pool.stats.over_budget == 1
+    now[0] = 1000.0  # the budget is back
+    assert await player.decide(view) == expert
+    assert pool.stats.pooled == 2 and fallback.calls == 1
+
+
+async def test_a_full_queue_gets_hard_in_process() -> None:
+    pool = ThinkingPool(1, max_queue=0)
+    try:
+        fallback = Counting()
+        await pool.decide("expert", searched_view(), fallback)
+        assert fallback.calls == 1 and pool.stats.queue_full == 1 and pool.stats.pooled == 0
+        assert pool.worker_pids() == []  # nothing was started for it
+    finally:
+        pool.close()
+
+
+async def test_a_killed_worker_is_replaced(pool: ThinkingPool) -> None:
+    view = searched_view()
+    fallback = Counting()
+    expert = make_player("expert").choose(view)
+    assert await pool.decide("expert", view, fallback) == expert
+    (pid,) = pool.worker_pids()
+    os.kill(pid, signal.SIGKILL)
+    # the decision after the death is hard's, the executor dropped; the next, a new worker's
+    answers = [await pool.decide("expert", view, fallback) for _ in range(2)]
+    assert pool.stats.failed >= 1 and pool.stats.restarts == 1
+    assert answers[-1] == expert and pool.stats.pooled == 2  # a new worker answers
+    (new,) = pool.worker_pids()
+    assert new != pid
+
+
+async def test_a_killed_worker_mid_decision_leaves_the_table_to_hard(pool: ThinkingPool) -> None:
+    view = searched_view()
+    fallback = Counting()
+    await pool.decide("expert", view, fallback)  # the worker is up
+    (pid,) = pool.worker_pids()
+    task = asyncio.create_task(pool.decide("expert", view, fallback))
+    await asyncio.sleep(0.05)  # it is searching (about 0.4 s)
+    os.kill(pid, signal.SIGKILL)
+    assert await asyncio.wait_for(task, 5) == make_player("hard").choose(view)
+    assert fallback.calls == 1 and pool.stats.failed == 1 and pool.stats.restarts == 1
+
+
+async def test_an_expert_seat_plays_a_hand_to_its_end_at_a_shared_table(
+        pool: ThinkingPool) -> None:
+    # E expert, the others easy: about twenty expert decisions, a few seconds; nobody seated,
+    # one watching (an unwatched table sleeps)
+    config = TableConfig(bot_delay=0.0, thinking=pool, think_budget=Budget(share=64.0))
+    t = SharedTable("x", "yichun", {"hands_per_game": 1}, config,
+                    bot_levels=("expert", "easy", "easy", "easy"))
+    watcher = t.join(Account(1, "ann"), spectate=True)
+    assert t.start(seed=5) is None
+    try:
+        game = t.game
+        assert game is not None
+        await until(lambda: len(game.history) == 1, 40.0, "the hand's end")
+        assert t.state is TableState.OVER
+        assert isinstance(t.bots[0], PooledPlayer)
+        assert pool.stats.pooled > 5 and pool.stats.fallbacks == 0
+    finally:
+        watcher.close()
+        t.close()
+
+
+async def test_play_keeps_its_loop_while_an_expert_thinks(pool: ThinkingPool) -> None:
+    await pool.decide("expert", searched_view(), Counting())  # the worker is up
+    game = searched_position()
+    hand = game.hand
+    assert hand is not None
+    # the player sits at W; E (to move: the searched discard) is the pool's expert
+    table = LocalTable(seat=2, bot_delay=0.0, timers=False, thinking=None,
+                       players={0: PooledPlayer(pool, "expert"), 1: make_player("easy"),
+                                3: make_player("easy")})
+    actions = len(hand.actions)
+    gaps: list[float] = []
+    start = time.perf_counter()
+    table.start_hand(game, hand)
+    try:
+        last = time.perf_counter()
+        while len(hand.actions) == actions:  # the loop's turns while E decides
+            await asyncio.sleep(0.005)
+            now = time.perf_counter()
+            gaps.append(now - last)
+            last = now
+            assert now - start < 20, "E never played"
+        took = time.perf_counter() - start
+    finally:
+        table.close()
+    assert pool.stats.pooled == 2
+    assert took > 0.15  # the decision was long (in the loop it would have held it that long)
+    assert max(gaps) < 0.1, f"the loop waited {max(gaps):.3f} s"
+    assert len(gaps) > 10
+
+
+async def test_the_server_makes_its_pool_counts_in_stats_and_shuts_it_down(
+        make_server: MakeServer) -> None:
+    srv = await make_server(think_workers=1)
+    pool = srv.registry.config.thinking
+    assert isinstance(pool, ThinkingPool) and pool.workers == 1
+    assert pool.worker_pids() == []  # lazily: no process before an expert table
+    t = srv.registry.get_or_create("deep", "yichun", {"hands_per_game": 4},
+                                   bots=("expert", "easy", "easy", "easy"))
+    watcher = t.join(Account(1, "ann"), spectate=True)
+    assert t.start(seed=5) is None
+    await until(lambda: pool.stats.pooled >= 3, 20.0, "expert decisions in the pool")
+    assert "Expert players' thinking 电脑思考: " in srv.stats_text([])
+    (pid,) = pool.worker_pids()
+    watcher.close()
+    await srv.close()
+    with pytest.raises(RuntimeError):
+        pool.executor()  # closed
+    await until(lambda: not _alive(pid), 5.0, "the worker's end")
+
+
+async def test_a_server_without_a_pool_thinks_in_a_thread(make_server: MakeServer) -> None:
+    srv = await make_server(think_workers=0)
+    assert srv.registry.config.thinking is None
+    t = srv.registry.get_or_create("deep", "yichun", bots=("expert",) * 4)
+    player, threaded = t.player(0)
+    assert threaded and not isinstance(player, PooledPlayer)
+
+
+def _alive(pid: int) -> bool:
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # reaped if it is our child and ended
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
