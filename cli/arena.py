@@ -36,7 +36,7 @@ from cli.args import table_options
 from cli.simulate import print_report, report_data
 from engine.actions import Action
 from engine.botproto import MAX_ANSWER_BYTES, AnswerError, BotSeat, command_of, dumps
-from engine.bots import Player, make_player
+from engine.bots import LEVELS, Player, make_player
 from engine.rulesets import OptionError, find_ruleset
 from engine.simulate import ROTATIONS, SimulationViolation, plan, play_chunk
 from engine.table import Hand
@@ -309,7 +309,7 @@ def add_parser(sub: Any, rules: Sequence[str]) -> None:
     p.add_argument("--seat", action="append", metavar="CMD",
                    help="a program for the next seat (E, S, W, N in turn; 1 to 4 of them), "
                    "split like a shell command line but run without a shell")
-    p.add_argument("--bots", choices=["easy", "normal", "hard"], default="normal",
+    p.add_argument("--bots", choices=list(LEVELS), default="normal",
                    help="the computer level of the other seats (default normal)")
     p.add_argument("--deals", type=positive, default=10,
                    help="deals played (default 10); with --duplicate each is played 4 times")

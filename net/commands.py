@@ -26,7 +26,7 @@ mahjong-ssh: Chinese regional mahjong (宜春 Yichun, 上饶 Shangrao, 个旧 Ge
 
   ssh -t -p PORT HOST                     the lobby: tables, create, join, watch 大厅
   ssh -t -p PORT HOST join NAME [--rules yichun|shangrao|gejiu] [--option KEY=VALUE ...]
-                      [--bots easy|normal|hard|L,L,L,L]
+                      [--bots easy|normal|hard|expert|L,L,L,L]
                       [--private] [--invite NICK,NICK,SHA256:...] [--watchers yes|no]
                                           sit at table NAME (created if new, with these
                                           options and computer levels) 入座／建桌
