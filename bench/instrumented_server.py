@@ -11,7 +11,9 @@ thresholds instead of the server's own; ``MJ_BENCH_FULLGC=1`` times one full col
 into the window (``full_gc``: objects collected, seconds, objects tracked);
 ``MJ_BENCH_YOUNG=1`` counts by type what the first five middle-generation collections scan
 (``MJ_BENCH_YOUNG=0``: young collections), weighing a container by its length + 1 (its pauses
-are then longer: for finding out what to cut, not for timing).
+are then longer: for finding out what to cut, not for timing). The expert players' thinking
+pool's counts over the window (decisions in the pool and by ``hard`` instead) are in
+``thinking``.
 
 Run as ``python -m bench.instrumented_server serve ...`` (the same arguments as ``serve``).
 With ``--workers N`` the supervisor starts each worker as this same module (``-m`` of its own
@@ -84,15 +86,35 @@ async def _lag_probe() -> None:
 _serve = net.serve.serve
 
 
+THINKING = ("pooled", "cpu_seconds", "over_budget", "queue_full", "failed", "timed_out",
+            "restarts")
+
+
+async def _thinking_probe(config: Any) -> None:
+    """The thinking pool's counts (tui.thinking) over the measuring window: the first and last
+    look while it is open, a difference in ``STATS["thinking"]``."""
+    first = None
+    while True:
+        await asyncio.sleep(0.2)
+        pool = config.table.thinking
+        if pool is None or not _measuring():
+            continue
+        now = {k: getattr(pool.stats, k) for k in THINKING}
+        first = first or now
+        STATS["thinking"] = {k: now[k] - first[k] for k in THINKING}
+
+
 async def _serve_probed(*args: Any, **kwargs: Any) -> None:
     thresholds = os.environ.get("MJ_BENCH_GC")  # e.g. "10000,5,100": try other thresholds
     if thresholds:
         gc.set_threshold(*(int(x) for x in thresholds.split(",")))
-    task = asyncio.create_task(_lag_probe())
+    tasks = [asyncio.create_task(_lag_probe()),
+             asyncio.create_task(_thinking_probe(args[0] if args else kwargs["config"]))]
     try:
         await _serve(*args, **kwargs)
     finally:
-        task.cancel()
+        for task in tasks:
+            task.cancel()
 
 
 def _garbage_probe() -> None:

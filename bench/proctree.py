@@ -78,13 +78,17 @@ def tree(*roots: int) -> dict[int, Proc]:
 
 def role(p: Proc) -> str:
     """What a server's process is: ``nats``, ``postgres``, ``worker`` (``--worker K`` on its
-    command line) or ``server`` (the process the benchmark started, or anything else)."""
+    command line), ``think`` (a process of the expert players' pool, or its resource tracker:
+    ``multiprocessing`` on its command line) or ``server`` (the process the benchmark started,
+    or anything else)."""
     if "nats" in p.comm:
         return "nats"
     if p.comm.startswith("postgres") or (p.cmdline and p.cmdline[0].endswith("postgres")):
         return "postgres"
     if "--worker" in p.cmdline:
         return "worker"
+    if any("multiprocessing" in arg for arg in p.cmdline):  # the thinking pool's (tui.thinking)
+        return "think"
     return "server"
 
 
