@@ -8,8 +8,11 @@ import asyncio
 import contextlib
 import os
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
@@ -237,3 +240,50 @@ def _alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+EXIT_WHILE_THINKING = """
+import asyncio, atexit, os, sys
+from pathlib import Path
+from net import serve
+from net.store import Account
+from testkit.ssh import fast_config
+
+async def main(data):
+    srv = await serve.start_server(fast_config(data, think_workers=1))
+    pool = srv.registry.config.thinking
+    t = srv.registry.get_or_create("deep", "yichun", {"hands_per_game": 4}, bots=("expert",) * 4)
+    t.join(Account(1, "ann"), spectate=True)
+    t.start(seed=3)
+    while pool.stats.pooled < 3 or not pool.in_flight:  # stopped while an expert thinks
+        await asyncio.sleep(0.01)
+    (data / "pid").write_text(" ".join(map(str, pool.worker_pids())))
+    await srv.close()
+
+if __name__ == "__main__":
+    asyncio.run(main(Path(sys.argv[1])))
+    atexit._run_exitfuncs()  # as serve does before os._exit: multiprocessing joins its own
+    os._exit(0)
+"""
+
+
+def test_a_server_stopping_while_an_expert_thinks_ends_at_once(tmp_path: Path) -> None:
+    script = tmp_path / "stop.py"
+    script.write_text(EXIT_WHILE_THINKING)
+    started = time.monotonic()
+    pids: list[int] = []
+    try:
+        done = subprocess.run([sys.executable, str(script), str(tmp_path)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                              timeout=30, cwd=Path(__file__).resolve().parent.parent,
+                              env={**os.environ, "PYTHONPATH": "."})
+        pids = [int(x) for x in (tmp_path / "pid").read_text().split()]
+        assert done.returncode == 0, done.stderr
+        assert time.monotonic() - started < 20
+        assert pids and not any(_alive(pid) for pid in pids)  # no worker left behind
+    finally:
+        if not pids and (tmp_path / "pid").exists():
+            pids = [int(x) for x in (tmp_path / "pid").read_text().split()]
+        for pid in pids:  # a worker the test left behind, if it failed
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)

@@ -215,9 +215,12 @@ class ThinkingPool:
             self._closed = True
             ex, self._executor = self._executor, None
         if ex is not None:
+            # the workers are ended, not waited for: a stopping server (or play) does not wait
+            # out a decision, and a worker left deciding for a task that is gone would keep
+            # the executor (and the process's exit, which joins it) waiting on it
+            procs = list((getattr(ex, "_processes", None) or {}).values())  # shutdown drops it
             ex.shutdown(wait=False, cancel_futures=True)
-            # the workers end once their current decision does; a stopping server does not wait
-            for proc in list((getattr(ex, "_processes", None) or {}).values()):
+            for proc in procs:
                 with contextlib.suppress(Exception):
                     proc.terminate()
 
