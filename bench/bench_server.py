@@ -699,7 +699,7 @@ def _print_run(r: dict[str, Any]) -> None:
                       for i, (n, top, p50) in enumerate(r["gc_gens"])) + "); load "
           f"{r['load'][0]:.1f}→{r['load'][1]:.1f}",
           flush=True)
-    if r["thinking"]:  # the thinking pool's counts over the window (MJ_BENCH_EXPERT)
+    if r["thinking"] and any(r["thinking"].values()):  # the pool's counts (MJ_BENCH_EXPERT)
         t = r["thinking"]
         print(f"     expert decisions: {t['pooled']} in the pool ({t['cpu_seconds']:.1f} s of "
               f"its CPU), by hard instead: {t['over_budget']} over a table's budget, "
