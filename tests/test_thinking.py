@@ -16,16 +16,22 @@ from pathlib import Path
 
 import pytest
 
+from cli.main import build_parser
 from engine.actions import Action
 from engine.bots import make_player
 from engine.game import Game
 from engine.view import View, build_view
+from net.commands import HELP_TEXT, parse_command
+from net.front.lobby import BOT_NOTE
 from net.runtime.shared_table import SharedTable, TableConfig
 from net.store import Account
 from testkit.ssh import MakeServer
 from tests.support.waiting import until
+from tui.app import MahjongApp
 from tui.local import LocalTable
+from tui.settings import Settings
 from tui.table_info import TableState
+from tui.table_screen import TableScreen
 from tui.thinking import Budget, PooledPlayer, ThinkingPool, TokenBucket
 
 # Yichun, seed 1, six moves by hard (the first seat to move each time): then E's discard is one
@@ -287,3 +293,44 @@ def test_a_server_stopping_while_an_expert_thinks_ends_at_once(tmp_path: Path) -
         for pid in pids:  # a worker the test left behind, if it failed
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+async def test_the_play_app_answers_keys_while_an_expert_thinks(
+        pool: ThinkingPool, tmp_path: Path) -> None:
+    await pool.decide("expert", searched_view(), Counting())  # the worker is up
+    game = searched_position()
+    hand = game.hand
+    assert hand is not None
+    table = LocalTable(seat=2, bot_delay=0.0, timers=False,
+                       players={0: PooledPlayer(pool, "expert"), 1: make_player("easy"),
+                                3: make_player("easy")})
+    settings = Settings.load(tmp_path / "settings.json")
+    settings.tiles, settings.lang = "ascii", "en"
+    app = MahjongApp(table, settings, table_ready=True)
+    actions = len(hand.actions)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table.start_hand(game, hand)  # E (the pool's expert) thinks about its discard
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        cursors = [screen.ui.cursor]
+        for _ in range(3):  # the cursor along the hand
+            await pilot.press("left")
+            cursors.append(screen.ui.cursor)
+        assert len(hand.actions) == actions  # all answered while E was still thinking
+        assert len(set(cursors)) == 4, cursors
+        await until(lambda: len(hand.actions) > actions, 20.0, "E's discard")
+    table.close()
+    assert pool.stats.pooled == 2
+
+
+def test_expert_is_offered_where_the_levels_are() -> None:
+    assert parse_command("join deep --bots expert").bots == ("expert",) * 4
+    assert parse_command("join deep --bots hard,expert,easy,normal").bots == (
+        "hard", "expert", "easy", "normal")
+    assert build_parser().parse_args(["play", "--bots", "expert"]).bots == ("expert",) * 3
+    args = build_parser().parse_args(["serve", "--think-workers", "3", "--think-share", "0.25"])
+    assert (args.think_workers, args.think_share) == (3, 0.25)
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", "--think-share", "0"])
+    assert "expert" in BOT_NOTE and "expert" in HELP_TEXT
