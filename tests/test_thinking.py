@@ -334,3 +334,19 @@ def test_expert_is_offered_where_the_levels_are() -> None:
     with pytest.raises(SystemExit):
         build_parser().parse_args(["serve", "--think-share", "0"])
     assert "expert" in BOT_NOTE and "expert" in HELP_TEXT
+
+
+def test_the_workers_of_a_server_share_the_cores_for_thinking(tmp_path: Path) -> None:
+    import argparse
+
+    from net.front.server import ServerConfig
+    from net.supervisor import worker_command
+
+    config = ServerConfig(data_dir=tmp_path)
+    cmd = worker_command(argparse.Namespace(workers=2), config, 1, "nats://127.0.0.1:4222")
+    given = int(cmd[cmd.index("--think-workers") + 1])
+    assert given == max(1, ((os.cpu_count() or 1) - 1) // 2)
+    cmd = worker_command(argparse.Namespace(workers=2, think_workers=0, think_share=0.2),
+                         config, 1, "nats://127.0.0.1:4222")
+    assert cmd.count("--think-workers") == 1 and cmd[cmd.index("--think-workers") + 1] == "0"
+    assert cmd[cmd.index("--think-share") + 1] == "0.2"
