@@ -18,7 +18,7 @@ import pytest
 
 from cli.main import build_parser
 from engine.actions import Action
-from engine.bots import make_player
+from engine.bots import Player, make_player
 from engine.game import Game
 from engine.view import View, build_view
 from net.commands import HELP_TEXT, parse_command
@@ -34,10 +34,31 @@ from tui.table_info import TableState
 from tui.table_screen import TableScreen
 from tui.thinking import Budget, PooledPlayer, ThinkingPool, TokenBucket
 
-# Yichun, seed 1, six moves by hard (the first seat to move each time): then E's discard is one
-# expert searches (about 0.4 s of CPU) and decides otherwise than hard (found by a scan of
-# seeds; the test checks both still hold)
-SEED, MOVES, SEAT = 1, 6, 0
+# Yichun, seed 1, 31 moves by hard (the first seat to move each time): then S's discard is one
+# expert searches and decides otherwise than hard (found by a scan of seeds; the test checks it
+# still does)
+SEED, MOVES, SEAT = 1, 31, 1
+SLOW = 0.5  # CPU seconds a slowed expert takes a decision (the loop's tests)
+
+
+class Slowed:
+    """A player that takes at least :data:`SLOW` of CPU (spinning) before its answer: a
+    decision long enough that a loop held by it shows."""
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+
+    def choose(self, view: View) -> Action:
+        end = time.process_time() + SLOW
+        action = self.player.choose(view)
+        while time.process_time() < end:
+            pass
+        return action
+
+
+def slowed(level: str) -> Player:
+    """A worker's players, slowed (``ThinkingPool(players=slowed)``)."""
+    return Slowed(make_player(level))
 
 
 def searched_position() -> Game:
@@ -75,6 +96,14 @@ class Counting:
 @pytest.fixture
 async def pool() -> AsyncIterator[ThinkingPool]:
     p = ThinkingPool(1)
+    p.warm()
+    yield p
+    p.close()
+
+
+@pytest.fixture
+async def slow_pool() -> AsyncIterator[ThinkingPool]:
+    p = ThinkingPool(1, players=slowed)
     p.warm()
     yield p
     p.close()
@@ -147,13 +176,15 @@ async def test_a_killed_worker_is_replaced(pool: ThinkingPool) -> None:
     assert new != pid
 
 
-async def test_a_killed_worker_mid_decision_leaves_the_table_to_hard(pool: ThinkingPool) -> None:
+async def test_a_killed_worker_mid_decision_leaves_the_table_to_hard(
+        slow_pool: ThinkingPool) -> None:
+    pool = slow_pool
     view = searched_view()
     fallback = Counting()
     await pool.decide("expert", view, fallback)  # the worker is up
     (pid,) = pool.worker_pids()
     task = asyncio.create_task(pool.decide("expert", view, fallback))
-    await asyncio.sleep(0.05)  # it is searching (about 0.4 s)
+    await asyncio.sleep(0.1)  # it is deciding (SLOW)
     os.kill(pid, signal.SIGKILL)
     assert await asyncio.wait_for(task, 5) == make_player("hard").choose(view)
     assert fallback.calls == 1 and pool.stats.failed == 1 and pool.stats.restarts == 1
@@ -180,14 +211,15 @@ async def test_an_expert_seat_plays_a_hand_to_its_end_at_a_shared_table(
         t.close()
 
 
-async def test_play_keeps_its_loop_while_an_expert_thinks(pool: ThinkingPool) -> None:
+async def test_play_keeps_its_loop_while_an_expert_thinks(slow_pool: ThinkingPool) -> None:
+    pool = slow_pool
     await pool.decide("expert", searched_view(), Counting())  # the worker is up
     game = searched_position()
     hand = game.hand
     assert hand is not None
-    # the player sits at W; E (to move: the searched discard) is the pool's expert
+    # the player sits at W; S (to move: the searched discard) is the pool's slowed expert
     table = LocalTable(seat=2, bot_delay=0.0, timers=False, thinking=None,
-                       players={0: PooledPlayer(pool, "expert"), 1: make_player("easy"),
+                       players={SEAT: PooledPlayer(pool, "expert"), 0: make_player("easy"),
                                 3: make_player("easy")})
     actions = len(hand.actions)
     gaps: list[float] = []
@@ -195,17 +227,17 @@ async def test_play_keeps_its_loop_while_an_expert_thinks(pool: ThinkingPool) ->
     table.start_hand(game, hand)
     try:
         last = time.perf_counter()
-        while len(hand.actions) == actions:  # the loop's turns while E decides
+        while len(hand.actions) == actions:  # the loop's turns while S decides
             await asyncio.sleep(0.005)
             now = time.perf_counter()
             gaps.append(now - last)
             last = now
-            assert now - start < 20, "E never played"
+            assert now - start < 20, "S never played"
         took = time.perf_counter() - start
     finally:
         table.close()
     assert pool.stats.pooled == 2
-    assert took > 0.15  # the decision was long (in the loop it would have held it that long)
+    assert took > SLOW  # the decision was long (in the loop it would have held it that long)
     assert max(gaps) < 0.1, f"the loop waited {max(gaps):.3f} s"
     assert len(gaps) > 10
 
@@ -296,20 +328,21 @@ def test_a_server_stopping_while_an_expert_thinks_ends_at_once(tmp_path: Path) -
 
 
 async def test_the_play_app_answers_keys_while_an_expert_thinks(
-        pool: ThinkingPool, tmp_path: Path) -> None:
+        slow_pool: ThinkingPool, tmp_path: Path) -> None:
+    pool = slow_pool
     await pool.decide("expert", searched_view(), Counting())  # the worker is up
     game = searched_position()
     hand = game.hand
     assert hand is not None
     table = LocalTable(seat=2, bot_delay=0.0, timers=False,
-                       players={0: PooledPlayer(pool, "expert"), 1: make_player("easy"),
+                       players={SEAT: PooledPlayer(pool, "expert"), 0: make_player("easy"),
                                 3: make_player("easy")})
     settings = Settings.load(tmp_path / "settings.json")
     settings.tiles, settings.lang = "ascii", "en"
     app = MahjongApp(table, settings, table_ready=True)
     actions = len(hand.actions)
     async with app.run_test(size=(80, 24)) as pilot:
-        table.start_hand(game, hand)  # E (the pool's expert) thinks about its discard
+        table.start_hand(game, hand)  # S (the pool's slowed expert) thinks about its discard
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, TableScreen)
@@ -317,9 +350,9 @@ async def test_the_play_app_answers_keys_while_an_expert_thinks(
         for _ in range(3):  # the cursor along the hand
             await pilot.press("left")
             cursors.append(screen.ui.cursor)
-        assert len(hand.actions) == actions  # all answered while E was still thinking
+        assert len(hand.actions) == actions  # all answered while S was still thinking
         assert len(set(cursors)) == 4, cursors
-        await until(lambda: len(hand.actions) > actions, 20.0, "E's discard")
+        await until(lambda: len(hand.actions) > actions, 20.0, "S's discard")
     table.close()
     assert pool.stats.pooled == 2
 

@@ -33,6 +33,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -43,6 +44,7 @@ from typing import Final
 from engine.actions import Action
 from engine.bots import Player, make_player
 from engine.view import View
+from tui.review_pool import _tracker_running as tracker_running
 
 log = logging.getLogger("tui.thinking")
 
@@ -60,13 +62,19 @@ def default_workers() -> int:
 
 # --- in the worker process ------------------------------------------------------------------
 _players: dict[str, Player] = {}
+_make: list[Callable[[str], Player]] = [make_player]  # the pool's ``players``
 
 
-def _init_worker(nice: int) -> None:
-    """Each worker: lower its priority, load the players before the first decision."""
+def _init_worker(nice: int, players: Callable[[str], Player] = make_player) -> None:
+    """Each worker: lower its priority, leave Ctrl-C in the terminal to its parent (which
+    ends it as it stops; the worker would only print a traceback), load the players before the
+    first decision."""
     if nice:
         with contextlib.suppress(OSError, AttributeError):  # AttributeError: no os.nice
             os.nice(nice)
+    with contextlib.suppress(ValueError, OSError):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _make[0] = players
     import engine.bots.expert  # noqa: F401  (the import is the start-up cost: pay it now)
 
 
@@ -75,7 +83,7 @@ def _decide(level: str, view: View) -> tuple[Action, float]:
     start = time.process_time()
     player = _players.get(level)
     if player is None:
-        player = _players[level] = make_player(level)
+        player = _players[level] = _make[0](level)
     action = player.choose(view)
     return action, time.process_time() - start
 
@@ -154,7 +162,8 @@ class ThinkingPool:
 
     def __init__(self, workers: int | None = None, max_queue: int | None = None,
                  timeout: float = TIMEOUT, nice: int = NICE,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 players: Callable[[str], Player] = make_player) -> None:
         self.workers = workers if workers is not None else default_workers()
         if self.workers < 1:
             raise ValueError("a thinking pool needs at least one worker")
@@ -163,6 +172,9 @@ class ThinkingPool:
         self.timeout = timeout
         self.nice = nice
         self.clock = clock
+        # what makes a worker's player for a level (a module-level function: it is pickled to
+        # the workers); tests give slower ones
+        self.players = players
         self.stats = ThinkingStats()
         self.in_flight = 0
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
@@ -177,9 +189,10 @@ class ThinkingPool:
             if self._closed:
                 raise RuntimeError("the thinking pool is closed")
             if self._executor is None:
+                tracker_running()  # with the real stderr, also inside a Textual app
                 self._executor = concurrent.futures.ProcessPoolExecutor(
                     self.workers, mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_init_worker, initargs=(self.nice,))
+                    initializer=_init_worker, initargs=(self.nice, self.players))
             return self._executor
 
     def warm(self) -> None:
