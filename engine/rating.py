@@ -134,14 +134,20 @@ MEASURED: Mapping[str, Mapping[str, Measured]] = {
     "yichun": {
         "easy": Measured(3.511, 9.955, "normal − easy, duplicate, 2000 hands, seed 31"),
         "hard": Measured(0.157, 10.879, "hard − normal, duplicate, 3 × 20000 hands pooled"),
+        "expert": Measured(0.169, 8.68, "expert − hard, duplicate 2000 hands seed 2027; sd of "
+                           "bench_paired's hand difference"),
     },
     "shangrao": {
         "easy": Measured(1.662, 7.969, "normal − easy, duplicate, 2000 hands, seed 31"),
         "hard": Measured(0.327, 8.089, "hard − normal, duplicate, seeds 97 and 2026"),
+        "expert": Measured(0.165, 2.81, "expert − hard, duplicate 2000 hands seed 2027; sd of "
+                           "bench_paired's hand difference"),
     },
     "gejiu": {
         "easy": Measured(3.247, 10.411, "normal − easy, duplicate, 2000 hands, seed 31"),
         "hard": Measured(0.105, 14.197, "hard − normal, duplicate, 2 × 60000 hands"),
+        "expert": Measured(0.026, 4.08, "expert − hard, duplicate 2000 hands seed 2027; sd of "
+                           "bench_paired's hand difference"),
     },
 }
 
@@ -149,10 +155,12 @@ MEASURED: Mapping[str, Mapping[str, Measured]] = {
 def _references() -> dict[str, dict[str, float]]:
     out: dict[str, dict[str, float]] = {}
     for rules, edges in MEASURED.items():
-        easy, hard = edges["easy"], edges["hard"]
+        easy, hard, expert = edges["easy"], edges["hard"], edges["expert"]
+        h = START + elo_gap(hard.mean, hard.sd)
         out[rules] = {"easy": float(round(START - elo_gap(easy.mean, easy.sd))),
                       "normal": START,
-                      "hard": float(round(START + elo_gap(hard.mean, hard.sd)))}
+                      "hard": float(round(h)),
+                      "expert": float(round(h + elo_gap(expert.mean, expert.sd)))}
     return out
 
 
