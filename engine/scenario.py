@@ -155,3 +155,17 @@ def play(hand: Hand, script: str) -> None:
         seat_text, _, action_text = step.partition(":")
         seat = "ESWN".index(seat_text.strip())
         hand.apply(seat, Action.parse(action_text.strip()))
+
+
+def advance(hand: Hand, script: list[tuple[int, str]]) -> None:
+    """Apply the scripted ``(seat, action)`` steps in order; every seat asked in between
+    passes (a rigged hand brought to the position a test wants)."""
+    steps = list(script)
+    while steps:
+        seat, text = steps[0]
+        if seat in hand.to_act() and (hand.to_act()[0] == seat or
+                                      Action.pass_() not in hand.legal_actions(hand.to_act()[0])):
+            hand.apply(seat, Action.parse(text))
+            steps.pop(0)
+        else:
+            hand.apply(hand.to_act()[0], Action.pass_())

@@ -13,7 +13,7 @@ from engine.bots.hard import ROB_MAX
 from engine.bots.normal import Seat
 from engine.bots.shape import NO_MELDS, HandEval, distance
 from engine.melds import MeldType
-from engine.scenario import rigged_hand
+from engine.scenario import advance, rigged_hand
 from engine.simulate import simulate
 from engine.table import Hand
 from engine.tiles import parse_tile, parse_tiles, to_counts
@@ -97,19 +97,6 @@ def test_hidden_tiles_do_not_change_decisions() -> None:
 # --- positions --------------------------------------------------------------------------------
 
 
-def _advance(hand: Hand, script: list[tuple[int, str]]) -> None:
-    """Apply the scripted actions in order; every seat asked in between passes."""
-    steps = list(script)
-    while steps:
-        seat, text = steps[0]
-        if seat in hand.to_act() and (hand.to_act()[0] == seat or
-                                      Action.pass_() not in hand.legal_actions(hand.to_act()[0])):
-            hand.apply(seat, Action.parse(text))
-            steps.pop(0)
-        else:
-            hand.apply(hand.to_act()[0], Action.pass_())
-
-
 @pytest.mark.parametrize("level", LEVELS)
 def test_a_ready_hand_claims_the_win(level: str) -> None:
     hand = rigged_hand("yichun", {E: "111m 234m 55p 99s 9p EE S", S: "123m 456m 789m 123p 9p"},
@@ -170,7 +157,7 @@ def _gejiu_ting() -> Hand:
         N: "555m 666p 777s 88s 9p 1p",
     }
     hand = rigged_hand("gejiu", hands, draws="2m F S F", kong_tiles="7m 8m")
-    _advance(hand, [(E, "discard E"), (S, "discard 2m ting"), (W, "discard F"),
+    advance(hand, [(E, "discard E"), (S, "discard 2m ting"), (W, "discard F"),
                     (N, "discard S")])
     assert hand.current == E and hand.seats[S].ting
     return hand
@@ -225,7 +212,7 @@ def test_hard_follows_the_dealer_in_doudizhu() -> None:
     hands = {E: "123m 456m 789p 1s 9s NN F", S: "234m 678p 345s 1s N EE",
              W: "111m 999m 22p 33p 45s 1s", N: "234m 678p 123s 9m E W F"}
     hand = rigged_hand("gejiu", hands, draws="5p 6p 7p", kong_tiles="7m 8m")
-    _advance(hand, [(E, "discard 1s"), (S, "discard 1s"), (W, "discard 1s")])
+    advance(hand, [(E, "discard 1s"), (S, "discard 1s"), (W, "discard 1s")])
     while hand.current != N or hand.drawn is None:
         hand.apply(hand.to_act()[0], Action.pass_())
     view = build_view(hand, N)
@@ -443,7 +430,7 @@ def test_hard_kongs_a_gejiu_discard_for_the_winning_kong_tile() -> None:
     hands = {E: "123m 456m 789p 11s E W 9s", S: "888s 234m 567m 12p 55p",
              W: "111m 999p 22p 33p 44s 8s", N: "333s 666p 777s 22s 9s 1p"}
     hand = rigged_hand("gejiu", hands, draws="9m F", kong_tiles="7p 3p")
-    _advance(hand, [(E, "discard 9s"), (S, "discard 9m"), (W, "discard 8s")])
+    advance(hand, [(E, "discard 9s"), (S, "discard 9m"), (W, "discard 8s")])
     while S not in hand.to_act():
         hand.apply(hand.to_act()[0], Action.pass_())
     view = build_view(hand, S)

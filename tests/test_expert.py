@@ -11,25 +11,12 @@ from engine.actions import Action, ActionType
 from engine.bots import ExpertPlayer, HardPlayer
 from engine.bots.expert import _Context, view_seed
 from engine.bots.normal import Seat
-from engine.scenario import rigged_hand
+from engine.scenario import advance, rigged_hand
 from engine.simulate import simulate
-from engine.table import Hand
 from engine.tiles import NUM_KINDS, parse_tile
 from engine.view import View, build_view
 
 E, S, W, N = 0, 1, 2, 3
-
-
-def _advance(hand: Hand, script: list[tuple[int, str]]) -> None:
-    steps = list(script)
-    while steps:
-        seat, text = steps[0]
-        if seat in hand.to_act() and (hand.to_act()[0] == seat or
-                                      Action.pass_() not in hand.legal_actions(hand.to_act()[0])):
-            hand.apply(seat, Action.parse(text))
-            steps.pop(0)
-        else:
-            hand.apply(hand.to_act()[0], Action.pass_())
 
 
 def _gejiu_ting() -> View:
@@ -41,7 +28,7 @@ def _gejiu_ting() -> View:
         N: "555m 666p 777s 88s 9p 1p",
     }
     hand = rigged_hand("gejiu", hands, draws="2m F S F", kong_tiles="7m 8m")
-    _advance(hand, [(E, "discard E"), (S, "discard 2m ting"), (W, "discard F"),
+    advance(hand, [(E, "discard E"), (S, "discard 2m ting"), (W, "discard F"),
                     (N, "discard S")])
     return build_view(hand, E)
 
