@@ -60,6 +60,7 @@ from tui.client import SharedTableClient
 from tui.faces import Face
 from tui.local import default_data_dir
 from tui.refusal import explain
+from tui.replay import ListedGame, ReplayGame
 from tui.review import ReviewGame
 from tui.settings import Settings
 
@@ -931,17 +932,12 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         while not self.ended and self.chan is not None:
             if not game_id:
                 games = [] if account.guest else await replay.games_of(store, account.id)
-                chooser = replay.RemoteReplayApp(None, settings, games, term=self.term or "xterm",
-                                                 colorterm=colorterm)
-                chosen = await self._run(chooser)
-                self._close_driver()
-                if not isinstance(chosen, str) or chooser.ends_session:
+                chosen = await self._choose_game(settings, games, colorterm)
+                if chosen is None:
                     return 0
                 game_id = chosen
-            try:
-                game = await replay.replay_game(store, game_id)
-            except replay.GameNotFound as exc:
-                self._write_line(f"error 错误: {exc}")
+            game = await self._kept_game(game_id)
+            if game is None:
                 return 2
             viewer = replay.RemoteReplayApp(game, settings, term=self.term or "xterm",
                                             colorterm=colorterm)
@@ -951,6 +947,25 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 return 0
             game_id = ""
         return 0
+
+    async def _choose_game(self, settings: RemoteSettings, games: list[ListedGame], colorterm: str
+                           ) -> str | None:
+        """The list of the account's kept games; the ID chosen, ``None`` when left."""
+        chooser = replay.RemoteReplayApp(None, settings, games, term=self.term or "xterm",
+                                         colorterm=colorterm)
+        chosen = await self._run(chooser)
+        self._close_driver()
+        if not isinstance(chosen, str) or chooser.ends_session:
+            return None
+        return chosen
+
+    async def _kept_game(self, game_id: str) -> ReplayGame | None:
+        """The kept game ``game_id`` re-run, or ``None`` after saying it is unknown."""
+        try:
+            return await replay.replay_game(self.server.store, game_id)
+        except replay.GameNotFound as exc:
+            self._write_line(f"error 错误: {exc}")
+            return None
 
     async def _review(self, command: Command, account: Account, lang: str | None,
                       asked: str | None, colorterm: str) -> int:
@@ -963,17 +978,12 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         while not self.ended and self.chan is not None:
             games = [] if account.guest else await replay.games_of(store, account.id)
             if not game_id:
-                chooser = replay.RemoteReplayApp(None, settings, games, term=self.term or "xterm",
-                                                 colorterm=colorterm)
-                chosen = await self._run(chooser)
-                self._close_driver()
-                if not isinstance(chosen, str) or chooser.ends_session:
+                chosen = await self._choose_game(settings, games, colorterm)
+                if chosen is None:
                     return 0
                 game_id = chosen
-            try:
-                game = await replay.replay_game(store, game_id)
-            except replay.GameNotFound as exc:
-                self._write_line(f"error 错误: {exc}")
+            game = await self._kept_game(game_id)
+            if game is None:
                 return 2
             seat = reviewing.seat_in(game, games, game_id, account.nickname)
             if seat is None:
