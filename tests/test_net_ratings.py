@@ -65,7 +65,8 @@ async def test_games_with_computers_rate_the_player_and_stats_shows_it(
     assert row.split()[2] == elo.label(want, 2) and row.split()[3] == "2"  # 1500-ish, 2 games
     refs = elo.REFERENCE["gejiu"]
     assert (f"computer 电脑: easy {elo.shown(refs['easy'])} · normal 1500 · hard "
-            f"{elo.shown(refs['hard'])} · ? provisional 暂定") in out
+            f"{elo.shown(refs['hard'])} · expert {elo.shown(refs['expert'])}\n"
+            "     ? provisional 暂定") in out
     assert all(cell_len(line) <= 80 for line in out.splitlines())
     await c.close()
     lobby = await join(server, "ann", key, "lobby")

@@ -129,9 +129,9 @@ def reference_text(rules: str, levels: Sequence[str] = LEVELS) -> str:
 
 
 def rating_note(rules: str) -> str:
-    """The line under a ruleset's board in ``stats``: the computers' fixed ratings, and what
-    the mark of a provisional rating means."""
-    return f"     computer 电脑: {reference_text(rules)} · ? provisional 暂定"
+    """The lines under a ruleset's board in ``stats``: the computers' fixed ratings, and what
+    the mark of a provisional rating means (two lines, so four levels fit in 80 cells)."""
+    return f"     computer 电脑: {reference_text(rules)}\n     ? provisional 暂定"
 
 
 RATING_SECONDS = 10.0  # how long the lobby keeps the ratings it read before reading again
