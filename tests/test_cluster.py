@@ -146,6 +146,9 @@ async def test_four_players_on_two_workers_play_a_hand(workers: Workers) -> None
     assert t.game.hand.is_over and t.game.hand.settlement is not None
     for c in clients.values():
         await c.wait_for("Enter: next hand")
+    # the two seats on the other worker get a move's updates in one message, not one each
+    node = owner([a, b], "friday").node
+    assert node is not None and 0 < node.batches < 0.7 * node.pushes
     store = owner([a, b], "friday").store
     store.flush(5.0)
     assert len(store.hand_records("friday")) == 1

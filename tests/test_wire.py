@@ -419,3 +419,43 @@ def test_a_type_without_a_wire_form_fails_at_import_not_in_play() -> None:
         wire._Mirrors().struct(_Nested)
     with pytest.raises(TypeError, match="list"):
         wire._Mirrors().type(list[int], "here")
+
+
+def test_a_batch_carries_each_push_as_sent() -> None:
+    pushes = [m for m in every_message() if isinstance(m, get_args(Push))]
+    items = [(f"sid{i}", encode(m, 0.0)) for i, m in enumerate(pushes)]
+    got = wire.decode_batch(wire.encode_batch(items))
+    assert got == items
+    assert [decode(data, 0.0) for _, data in got] == pushes
+
+
+@pytest.mark.parametrize("data", [
+    b"", b"MJB1", b"MJB1" + FINGERPRINT, FINGERPRINT + b"\x90",  # a message, not a batch
+    b"MJB1" + bytes(4) + msgspec.msgpack.encode([]),  # another build
+    b"MJB1" + FINGERPRINT + msgspec.msgpack.encode({"a": 1}),
+    b"MJB1" + FINGERPRINT + msgspec.msgpack.encode([["x" * 65, b""]]),  # a session id too long
+    b"MJB1" + FINGERPRINT + msgspec.msgpack.encode([["x", b""]] * (wire.MAX_BATCH + 1)),
+    b"MJB1" + FINGERPRINT + msgspec.msgpack.encode([[1, b""]]),
+    b"MJB1" + FINGERPRINT + b"\x91\x92\xa1x",  # cut short
+    b"MJB1" + FINGERPRINT + bytes(MAX_MESSAGE),
+])
+def test_a_malformed_batch_is_one_error(data: bytes) -> None:
+    with pytest.raises(WireError):
+        wire.decode_batch(data)
+
+
+def test_a_batch_beyond_the_bounds_is_not_sent() -> None:
+    with pytest.raises(WireError):
+        wire.encode_batch([("x", b"")] * (wire.MAX_BATCH + 1))
+    with pytest.raises(WireError):
+        wire.encode_batch([("x", bytes(MAX_MESSAGE))])
+
+
+@_FUZZ
+@given(st.binary(max_size=512))
+def test_fuzz_garbage_batches(data: bytes) -> None:
+    try:
+        items = wire.decode_batch(b"MJB1" + FINGERPRINT + data)
+    except WireError:
+        return
+    assert all(isinstance(s, str) and isinstance(d, bytes) for s, d in items)

@@ -57,6 +57,7 @@ from net.cluster.remote import (
     Backend,
     RemoteSeat,
     RoutedClient,
+    batch_subject,
     do_subject,
     join_subject,
     seat_subject,
@@ -112,6 +113,7 @@ class RemoteSession:
     name: str
     client: SeatClient
     last_seen: float
+    via: str = ""  # its worker's subject for batches ("": push on the session's own)
 
 
 @dataclass
@@ -149,11 +151,18 @@ class Node:
         self.sessions: dict[str, RemoteSession] = {}
         self.local: dict[str, weakref.WeakSet[RoutedClient]] = {}
         self.remote: dict[str, weakref.WeakSet[RemoteSeat]] = {}  # our seats at others' tables
-        self._out: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        # pushes waiting for the flusher: (a worker's batch subject, session id, message), or
+        # (the session's own subject, None, message)
+        self._out: asyncio.Queue[tuple[str, str | None, bytes]] = asyncio.Queue()
+        self.via = batch_subject(self.name)
+        self._seats: weakref.WeakValueDictionary[str, RemoteSeat] = \
+            weakref.WeakValueDictionary()  # our seats at others' tables, by session id
         self._tasks: list[asyncio.Task[None]] = []
         self._taking: set[str] = set()
         self._stopping = False
         self.takeovers = 0  # tables this worker took over from another
+        self.pushes = 0  # pushes sent in batches to other workers' sessions
+        self.batches = 0  # and the batches that carried them
 
     # --- start and stop -----------------------------------------------------------------------
     async def start(self) -> None:
@@ -179,6 +188,7 @@ class Node:
                 CONNECT_SECONDS)
             self.directory = Directory(self.nc.jetstream(timeout=2.0), self.clock)
             await self.directory.start()
+            await self.nc.subscribe(self.via, cb=self._on_batch)
         except Exception as exc:
             if self.nc is not None:
                 with contextlib.suppress(Exception):
@@ -225,9 +235,7 @@ class Node:
                 with contextlib.suppress(Exception):
                     await sub.unsubscribe()
         with contextlib.suppress(Exception):
-            while not self._out.empty():
-                subject, data = self._out.get_nowait()
-                await self.nc.publish(subject, data)
+            await self._publish(self._drain([]))
         await self.directory.stop()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.nc.drain(), 2.0)
@@ -292,7 +300,9 @@ class Node:
                 if command is not None and not spectate:
                     check_settings(seen.entry.info, command.rules, dict(command.options),
                                    command.bots, command.private)
-                seat = RemoteSeat(self.nc, table_key(name), account, seen.entry.owner)
+                seat = RemoteSeat(self.nc, table_key(name), account, seen.entry.owner,
+                                  via=self.via)
+                self._seats[seat.sid] = seat  # its pushes may come before the join's answer
                 try:
                     refusal = await seat.join(spectate, bot=bot)
                 except (TimeoutError, NoRespondersError, NatsTimeout):
@@ -444,7 +454,7 @@ class Node:
         for sid, rs in list(self.sessions.items()):
             if rs.name == name:
                 del self.sessions[sid]
-                self._push(sid, wire.Moved())
+                self._push(sid, wire.Moved(), rs.via)
         for client in list(self.local.pop(name, ())):
             client.moved()
 
@@ -542,15 +552,56 @@ class Node:
                     rs.client.close()
 
     async def _flusher(self) -> None:
+        """Sends the pushes: those made in one turn of the loop (a move's updates for every
+        seat) go to each worker in one message, a batch."""
         while True:
-            subject, data = await self._out.get()
+            first = await self._out.get()
+            await self._publish(self._drain([first]))
+
+    def _drain(self, got: list[tuple[str, str | None, bytes]]) -> list[tuple[str, bytes]]:
+        """``got`` and every push queued since, as messages: one batch per worker (its
+        sessions' pushes in the order made), and each push on a session's own subject."""
+        while not self._out.empty():
+            got.append(self._out.get_nowait())
+        messages: list[tuple[str, bytes]] = []
+        batches: dict[str, list[tuple[str, bytes]]] = {}
+        for subject, sid, data in got:
+            if sid is None:
+                messages.append((subject, data))
+            else:
+                batches.setdefault(subject, []).append((sid, data))
+        for subject, items in batches.items():
+            for at in range(0, len(items), wire.MAX_BATCH):
+                messages.append((subject, wire.encode_batch(items[at:at + wire.MAX_BATCH])))
+                self.batches += 1
+            self.pushes += len(items)
+        return messages
+
+    async def _publish(self, messages: list[tuple[str, bytes]]) -> None:
+        for subject, data in messages:
             try:
                 await self.nc.publish(subject, data)
             except Exception as exc:
                 log.debug("a push to %s failed: %s", subject, exc)
 
-    def _push(self, sid: str, item: Any) -> None:
-        self._out.put_nowait((seat_subject(sid), wire.encode(item, time.monotonic())))
+    def _push(self, sid: str, item: Any, via: str = "") -> None:
+        data = wire.encode(item, time.monotonic())
+        if via:
+            self._out.put_nowait((via, sid, data))
+        else:
+            self._out.put_nowait((seat_subject(sid), None, data))
+
+    async def _on_batch(self, msg: Any) -> None:
+        """Pushes of an owner for our sessions at its tables."""
+        try:
+            items = wire.decode_batch(msg.data)
+        except wire.WireError as exc:
+            log.warning("worker %s: a batch could not be read: %s", self.name, exc)
+            return
+        for sid, data in items:
+            seat = self._seats.get(sid)
+            if seat is not None:
+                seat.receive(data)
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -588,16 +639,17 @@ class Node:
         except RefusedError as exc:
             await self._reply(msg, wire.Refused(exc.refusal))
             return
-        self.sessions[join.sid] = RemoteSession(join.sid, name, client, self.clock())
+        via = join.via if join.via.startswith("mj.w.") else ""
+        self.sessions[join.sid] = RemoteSession(join.sid, name, client, self.clock(), via)
         # the answer's snapshot and the first push at one moment (no await between): every
         # later change is pushed once, every earlier one is in the snapshot
         joined = wire.Joined(client.seat_index, client.nickname, table.state, table.game_no,
                              tuple(table.chat_log), table.info(), client.current_update())
         sid = join.sid
-        client.subscribe(lambda update: self._push(sid, wire.Update(update)))
+        client.subscribe(lambda update: self._push(sid, wire.Update(update), via))
         client.subscribe_info(lambda item: self._push(
             sid, wire.Info(item, table.game_no) if isinstance(item, TableInfo)
-            else wire.Chat(item)))
+            else wire.Chat(item), via))
         await self._reply(msg, joined)
 
     async def _on_do(self, name: str, msg: Any) -> None:
@@ -640,4 +692,5 @@ class Node:
         if msg.reply:
             await self._reply(msg, done)
         else:
-            self._push(sid, done)
+            rs = self.sessions.get(sid)
+            self._push(sid, done, rs.via if rs is not None else "")

@@ -17,6 +17,7 @@ notice, finds the table's new owner, and joins again: the same account gets the 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import logging
 import uuid
@@ -51,6 +52,11 @@ def seat_subject(sid: str) -> str:
     return f"mj.s.{sid}"
 
 
+def batch_subject(worker: str) -> str:
+    """Where owners push, in batches, to every session of worker ``worker``."""
+    return "mj.w." + base64.urlsafe_b64encode(worker.encode("utf-8")).decode("ascii").rstrip("=")
+
+
 def join_subject(key: str) -> str:
     return f"mj.t.{key}.join"
 
@@ -77,8 +83,9 @@ class RemoteSeat:
 
     def __init__(self, bus: Bus, key: str, account: Account, owner: str = "",
                  clock: Clock = SYSTEM_CLOCK,
-                 on_gone: Callable[[RemoteSeat], None] | None = None) -> None:
+                 on_gone: Callable[[RemoteSeat], None] | None = None, via: str = "") -> None:
         self.bus = bus
+        self.via = via  # the subject of its worker's batches (its worker hands it them)
         self.key = key
         self.account = account
         self.sid = uuid.uuid4().hex
@@ -110,7 +117,8 @@ class RemoteSeat:
         try:
             reply = await self.bus.request(
                 join_subject(self.key),
-                wire.encode(wire.Join(self.sid, self.account, spectate, bot), self._clock.now()),
+                wire.encode(wire.Join(self.sid, self.account, spectate, bot, self.via),
+                            self._clock.now()),
                 timeout)
             msg = wire.decode(reply.data, self._clock.now())
         except BaseException:
@@ -144,10 +152,15 @@ class RemoteSeat:
                 await sub.unsubscribe()
 
     async def _pushed(self, msg: Any) -> None:
+        self.receive(msg.data)
+
+    def receive(self, data: bytes) -> None:
+        """One message its owner pushed (on the seat's own subject, or in its worker's
+        batch)."""
         if self.closed:
             return
         try:
-            item = wire.decode(msg.data, self._clock.now())
+            item = wire.decode(data, self._clock.now())
         except wire.WireError as exc:
             log.warning("seat %s: a push could not be read: %s", self.sid[:8], exc)
             return

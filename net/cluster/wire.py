@@ -74,6 +74,7 @@ class Join(msgspec.Struct, tag=True, frozen=True):
     account: Account
     spectate: bool
     bot: bool = False  # ``bot join``: a program plays the seat (marked so at the table)
+    via: str = ""  # the session's worker's subject for batches of pushes ("": its own)
 
 
 class Do(msgspec.Struct, tag=True, frozen=True):
@@ -333,3 +334,43 @@ def decode(data: bytes | bytearray | memoryview, now: float) -> Message:
     except Exception as exc:  # a class's own check too (a KeyError, say): one WireError
         raise WireError(f"malformed message: {_reason(exc)}") from None
     return _shift(msg, now)
+
+
+# --- batches: every push of a loop turn for one worker's sessions in one message ----------
+
+MAX_BATCH: Final = 256  # pushes in one batch at most (a turn's pushes for one worker: ~4)
+SID_CHARS: Final = 64
+_BATCH_MAGIC: Final = b"MJB1"
+_BATCH_ENCODER: Final = msgspec.msgpack.Encoder()
+_BATCH_DECODER: Final = msgspec.msgpack.Decoder(
+    Annotated[list[tuple[Annotated[str, msgspec.Meta(max_length=SID_CHARS)], bytes]],
+              msgspec.Meta(max_length=MAX_BATCH)])
+
+
+def encode_batch(items: collections.abc.Sequence[tuple[str, bytes]]) -> bytes:
+    """Pushes ``(session id, encoded message)`` for one worker's sessions, as one message
+    (each message inside read by :func:`decode` and checked on its own)."""
+    if len(items) > MAX_BATCH:
+        raise WireError(f"a batch of {len(items)} pushes exceeds {MAX_BATCH}")
+    data = _BATCH_MAGIC + FINGERPRINT + _BATCH_ENCODER.encode(items)
+    if len(data) > MAX_MESSAGE:
+        raise WireError(f"a batch of {len(data)} bytes exceeds {MAX_MESSAGE}")
+    return data
+
+
+def decode_batch(data: bytes | bytearray | memoryview) -> list[tuple[str, bytes]]:
+    """The pushes in a batch; anything but a whole batch of this build raises
+    :class:`WireError`."""
+    try:
+        view = memoryview(data).cast("B")
+    except (TypeError, ValueError) as exc:
+        raise WireError(f"not bytes: {_reason(exc)}") from None
+    if view.nbytes > MAX_MESSAGE:
+        raise WireError(f"batch of {view.nbytes} bytes exceeds {MAX_MESSAGE}")
+    head = len(_BATCH_MAGIC) + FINGERPRINT_BYTES
+    if bytes(view[:head]) != _BATCH_MAGIC + FINGERPRINT:
+        raise WireError("not a batch of this build")
+    try:
+        return _BATCH_DECODER.decode(view[head:])
+    except Exception as exc:
+        raise WireError(f"malformed batch: {_reason(exc)}") from None
