@@ -316,20 +316,27 @@ def encode(msg: Message, now: float) -> bytes:
     return data
 
 
-def decode(data: bytes | bytearray | memoryview, now: float) -> Message:
-    """The message in ``data``, a TableUpdate's deadline on the receiver's clock (``now`` plus
-    the seconds left). Anything else than a whole, well-formed message of this build raises
-    :class:`WireError` (and nothing else)."""
+def _body(data: bytes | bytearray | memoryview, head: bytes, what: str) -> memoryview:
+    """What follows ``head`` in ``data``; WireError unless ``data`` is bytes within the
+    bounds that start with ``head`` (this build's fingerprint)."""
     try:
         view = memoryview(data).cast("B")
     except (TypeError, ValueError) as exc:
         raise WireError(f"not bytes: {_reason(exc)}") from None
     if view.nbytes > MAX_MESSAGE:
-        raise WireError(f"message of {view.nbytes} bytes exceeds {MAX_MESSAGE}")
-    if view[:FINGERPRINT_BYTES] != FINGERPRINT:
-        raise WireError("not a message of this build (schema fingerprint differs)")
+        raise WireError(f"{what} of {view.nbytes} bytes exceeds {MAX_MESSAGE}")
+    if bytes(view[:len(head)]) != head:
+        raise WireError(f"not a {what} of this build (schema fingerprint differs)")
+    return view[len(head):]
+
+
+def decode(data: bytes | bytearray | memoryview, now: float) -> Message:
+    """The message in ``data``, a TableUpdate's deadline on the receiver's clock (``now`` plus
+    the seconds left). Anything else than a whole, well-formed message of this build raises
+    :class:`WireError` (and nothing else)."""
+    view = _body(data, FINGERPRINT, "message")
     try:
-        wire = _DECODER.decode(view[FINGERPRINT_BYTES:])
+        wire = _DECODER.decode(view)
         msg: Message = msgspec.convert(wire, _FROM_WIRE[type(wire)], from_attributes=True)
     except Exception as exc:  # a class's own check too (a KeyError, say): one WireError
         raise WireError(f"malformed message: {_reason(exc)}") from None
@@ -361,16 +368,8 @@ def encode_batch(items: collections.abc.Sequence[tuple[str, bytes]]) -> bytes:
 def decode_batch(data: bytes | bytearray | memoryview) -> list[tuple[str, bytes]]:
     """The pushes in a batch; anything but a whole batch of this build raises
     :class:`WireError`."""
+    view = _body(data, _BATCH_MAGIC + FINGERPRINT, "batch")
     try:
-        view = memoryview(data).cast("B")
-    except (TypeError, ValueError) as exc:
-        raise WireError(f"not bytes: {_reason(exc)}") from None
-    if view.nbytes > MAX_MESSAGE:
-        raise WireError(f"batch of {view.nbytes} bytes exceeds {MAX_MESSAGE}")
-    head = len(_BATCH_MAGIC) + FINGERPRINT_BYTES
-    if bytes(view[:head]) != _BATCH_MAGIC + FINGERPRINT:
-        raise WireError("not a batch of this build")
-    try:
-        return _BATCH_DECODER.decode(view[head:])
+        return _BATCH_DECODER.decode(view)
     except Exception as exc:
         raise WireError(f"malformed batch: {_reason(exc)}") from None
