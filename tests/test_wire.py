@@ -459,3 +459,18 @@ def test_fuzz_garbage_batches(data: bytes) -> None:
     except WireError:
         return
     assert all(isinstance(s, str) and isinstance(d, bytes) for s, d in items)
+
+
+def test_pushes_too_long_for_one_batch_go_on_their_sessions_subjects() -> None:
+    from typing import cast
+
+    from net.cluster.node import Node
+    from net.cluster.remote import seat_subject
+    node = Node(cast(Any, None), cast(Any, None), "nats://127.0.0.1:1")
+    big = bytes(MAX_MESSAGE // 2 + 1)
+    messages = node._drain([(node.via, "a", b"x"), (node.via, "b", b"y"),
+                            ("mj.w.other", "c", big), ("mj.w.other", "d", big)])
+    assert messages[0][0] == node.via and wire.decode_batch(messages[0][1]) == [
+        ("a", b"x"), ("b", b"y")]
+    assert messages[1:] == [(seat_subject("c"), big), (seat_subject("d"), big)]
+    assert (node.batches, node.pushes) == (1, 2)

@@ -556,7 +556,10 @@ class Node:
         seat) go to each worker in one message, a batch."""
         while True:
             first = await self._out.get()
-            await self._publish(self._drain([first]))
+            try:
+                await self._publish(self._drain([first]))
+            except Exception:  # the pushes of a turn may be lost, never the flusher
+                log.exception("worker %s: pushes could not be sent", self.name)
 
     def _drain(self, got: list[tuple[str, str | None, bytes]]) -> list[tuple[str, bytes]]:
         """``got`` and every push queued since, as messages: one batch per worker (its
@@ -572,9 +575,14 @@ class Node:
                 batches.setdefault(subject, []).append((sid, data))
         for subject, items in batches.items():
             for at in range(0, len(items), wire.MAX_BATCH):
-                messages.append((subject, wire.encode_batch(items[at:at + wire.MAX_BATCH])))
+                part = items[at:at + wire.MAX_BATCH]
+                try:
+                    messages.append((subject, wire.encode_batch(part)))
+                except wire.WireError:  # too long together: each on its session's subject
+                    messages += [(seat_subject(sid), data) for sid, data in part]
+                    continue
                 self.batches += 1
-            self.pushes += len(items)
+                self.pushes += len(part)
         return messages
 
     async def _publish(self, messages: list[tuple[str, bytes]]) -> None:
