@@ -14,7 +14,7 @@ from typing import Any
 import asyncssh
 import pytest
 
-from net.cluster.directory import TAKEOVER_SECONDS, VALID_SECONDS
+from net.cluster.directory import RENEW_SECONDS, TAKEOVER_SECONDS, VALID_SECONDS
 from net.cluster.natsd import NatsServer, start_nats
 from net.front.server import MahjongServer
 from net.runtime.shared_table import SharedTable
@@ -248,6 +248,92 @@ async def test_a_partitioned_owner_cannot_apply_an_action(workers: Workers) -> N
     t.store.flush(5.0)
     rows = b.store.actions("wed", t.game_no)
     assert len(rows) == before
+    await c.close()
+
+
+def pause_leases(srv: MahjongServer) -> Callable[[], None]:
+    """The worker's heartbeat stopped, as a process stopped (SIGSTOP) would stop it, while
+    the rest of it goes on; the function returned resumes it (SIGCONT)."""
+    node = srv.node
+    assert node is not None
+    task = next(t for t in node._tasks if t.get_name() == "cluster leases")
+    task.cancel()
+    node._tasks.remove(task)
+
+    def resume() -> None:
+        node._tasks.append(asyncio.get_running_loop().create_task(
+            node._leases(), name="cluster leases"))
+    return resume
+
+
+async def solo_table(srv: MahjongServer, name: str, servers: list[MahjongServer]
+                     ) -> tuple[PtyClient, SharedTable]:
+    """A player alone with three computers at a new table ``name`` of ``srv``, playing."""
+    c = await join(srv, "solo", new_key(), f"join {name}")
+    await c.wait_for("press S")
+    c.send("s")
+    t = await owned(servers, name, seated=1)
+    assert owner(servers, name) is srv
+    await c.wait_for("宜春")
+    return c, t
+
+
+async def test_a_table_is_held_by_its_workers_heartbeat_without_writes_of_its_own(
+        workers: Workers) -> None:
+    a, b = await workers(2)
+    c, t = await solo_table(a, "sun", [a, b])
+    node = a.node
+    assert node is not None
+    await until(lambda: not node.owned["sun"].lease.dirty, 2.0, "its entry written")
+    await asyncio.sleep(0.3)
+    lease = node.owned["sun"].lease
+    revision, info, beat = lease.revision, t.info(), node.beat_revision
+    assert beat is not None
+    await asyncio.sleep(3 * RENEW_SECONDS)
+    if t.info() == info:  # nothing for the lobby changed: the table's key was not written
+        assert lease.revision == revision
+    assert node.beat_revision is not None and node.beat_revision > beat, "heartbeats"
+    assert t.may_act() and "sun" in a.registry.tables
+    assert b.node is not None and b.node.directory.live("sun") is not None, \
+        "the other worker sees the table's owner alive"
+    await c.close()
+
+
+async def test_a_paused_owner_that_was_fenced_acts_no_more_for_a_table_taken_from_it(
+        workers: Workers) -> None:
+    a, b = await workers(2, grace_seconds=30.0)
+    c, t = await solo_table(a, "mon", [a, b])
+    node = a.node
+    assert node is not None and b.node is not None
+    resume = pause_leases(a)
+    await until(lambda: not t.may_act(), VALID_SECONDS + 1.0, "the lease to lapse")
+    await until(lambda: "mon" in b.registry.tables, TAKEOVER_SECONDS + 4.0, "the takeover")
+    await until(lambda: node.name not in node.directory.workers, 2.0,
+                "the paused worker's heartbeat deleted (fenced)")
+    assert "mon" in a.registry.tables  # paused: it has not noticed yet
+
+    def never_acts() -> None:
+        assert not node._may_act("mon"), "the fenced owner acted for a table it lost"
+
+    resume()
+    await until(lambda: "mon" not in a.registry.tables, 4.0, "the old owner to let go",
+                each_turn=never_acts)
+    await until(lambda: node.beat_revision is not None and node._beat_valid(node.clock()),
+                2.0, "its heartbeat again")
+    assert owner([a, b], "mon") is b and b.registry.tables["mon"].may_act()
+    await c.close()
+
+
+async def test_a_table_its_live_owner_let_go_is_taken_over_again(workers: Workers) -> None:
+    (a,) = await workers(1, grace_seconds=30.0)
+    c, t = await solo_table(a, "tue", [a])
+    assert a.node is not None
+    a.node._lose("tue", "a test")  # as after a long cut from the bus: its key still names a
+    assert "tue" not in a.registry.tables
+    await until(lambda: "tue" in a.registry.tables, 5.0, "the table taken over again")
+    t2 = a.registry.tables["tue"]
+    assert t2 is not t and t2.may_act()
+    await until(lambda: any(s.clients for s in t2.seats), 8.0, "its player to follow it")
     await c.close()
 
 

@@ -30,6 +30,7 @@ from net.cluster.wire import (
     Do,
     Done,
     Entry,
+    Heartbeat,
     Info,
     Join,
     Joined,
@@ -181,6 +182,7 @@ def every_message() -> list[Message]:
         Closed(Refusal.of("quarantined")),
         Entry("桌一 table", "worker-2", 41, _info(), 7),
         Entry("t2", "worker-1", 1, _info("shangrao"), None),
+        Heartbeat("host:4242:ab12cd"),
     ]
     for op in Op:
         msgs.append(Do("s-1", op))
@@ -199,7 +201,8 @@ def every_message() -> list[Message]:
 def test_every_message_round_trips() -> None:
     msgs = every_message()
     assert {type(m) for m in msgs} == set(MESSAGES)
-    assert set(MESSAGES) == {*get_args(Request), *get_args(Reply), *get_args(Push), Entry}
+    assert set(MESSAGES) == {*get_args(Request), *get_args(Reply), *get_args(Push), Entry,
+                             Heartbeat}
     for msg in msgs:
         assert decode(encode(msg, 0.0), 0.0) == msg, type(msg).__name__
 

@@ -14,13 +14,14 @@ A session in any worker gets its seat through :meth:`Node.open_seat`: the table'
 process if this worker owns it, else a :class:`~net.cluster.remote.RemoteSeat`, inside a
 :class:`~net.cluster.remote.RoutedClient` that follows the table when it moves.
 
-A worker that dies (SIGKILL, its machine gone) stops renewing its leases: after
-:data:`~net.cluster.directory.TAKEOVER_SECONDS` another worker takes each table over — the
-directory's key first (its revision the new fencing token), then the store's claim (from then
-on the old owner's writes are refused), then the table restored from the store at its last
-applied action. Sessions elsewhere notice (their pings go unanswered, or the owner's ``Moved``)
-and join the new owner; the players whose connection was on the dead worker reconnect to any
-worker and get their seat back as after a dropped connection.
+A worker that dies (SIGKILL, its machine gone) stops its heartbeat: after
+:data:`~net.cluster.directory.TAKEOVER_SECONDS` another worker fences it (deletes its
+heartbeat) and takes each table over — the directory's key first (its revision the new fencing
+token), then the store's claim (from then on the old owner's writes are refused), then the
+table restored from the store at its last applied action. Sessions elsewhere notice (their
+pings go unanswered, or the owner's ``Moved``) and join the new owner; the players whose
+connection was on the dead worker reconnect to any worker and get their seat back as after a
+dropped connection.
 """
 
 from __future__ import annotations
@@ -49,7 +50,9 @@ from net.cluster.directory import (
     RENEW_SECONDS,
     TAKEOVER_SECONDS,
     VALID_SECONDS,
+    Beat,
     Directory,
+    Seen,
     table_key,
 )
 from net.cluster.remote import (
@@ -75,7 +78,7 @@ T = TypeVar("T")
 
 SESSION_SECONDS = 8.0  # an owner drops a remote session it has not heard from this long
 FIND_SECONDS = 15.0  # a session looks this long for a table's new owner
-REAP_SECONDS = 0.5  # how often a worker looks for tables nobody renews
+REAP_SECONDS = 0.5  # how often a worker looks for tables whose owner stopped
 ORPHAN_SECONDS = 2.0  # and for stored tables nobody owns (the whole server restarted)
 TICK = 0.25  # the lease loop's beat
 
@@ -93,16 +96,14 @@ class Unreachable(RefusedError):
 
 @dataclass
 class Lease:
-    """This worker's hold on a table."""
+    """This worker's hold on a table (held while the worker's heartbeat is, and confirmed)."""
 
     name: str
     token: int  # the directory revision it was acquired at: the store's fencing token
-    revision: int  # the latest renewal's
-    renewed_at: float  # when the latest successful renewal was sent (this worker's clock)
-    dirty: bool = True  # the table's lobby facts changed since
-
-    def valid(self, now: float) -> bool:
-        return now - self.renewed_at < VALID_SECONDS
+    revision: int  # the table key's revision at this worker's latest write of it
+    dirty: bool = True  # the key is to be written (the lobby facts changed, or to confirm)
+    confirmed: bool = True  # written since this worker was last fenced
+    doubted_at: float = 0.0  # when it was last put in doubt (a fence)
 
 
 @dataclass
@@ -158,7 +159,11 @@ class Node:
         self._seats: weakref.WeakValueDictionary[str, RemoteSeat] = \
             weakref.WeakValueDictionary()  # our seats at others' tables, by session id
         self._tasks: list[asyncio.Task[None]] = []
-        self._taking: set[str] = set()
+        self._taking: set[str] = set()  # tables being made or taken over here
+        self._letting_go: set[str] = set()  # closed here, their keys being removed
+        self.beat_revision: int | None = None  # this worker's heartbeat key's, None: none
+        self.beat_at = -float("inf")  # when the latest successful heartbeat was sent
+        self._fenced_out = False  # another worker deleted our heartbeat: act for nothing
         self._stopping = False
         self.takeovers = 0  # tables this worker took over from another
         self.pushes = 0  # pushes sent in batches to other workers' sessions
@@ -189,6 +194,8 @@ class Node:
             self.directory = Directory(self.nc.jetstream(timeout=2.0), self.clock)
             await self.directory.start()
             await self.nc.subscribe(self.via, cb=self._on_batch)
+            if not await self._heartbeat():
+                raise RuntimeError("the first heartbeat could not be written")
         except Exception as exc:
             if self.nc is not None:
                 with contextlib.suppress(Exception):
@@ -234,6 +241,9 @@ class Node:
             for sub in owned.subs:
                 with contextlib.suppress(Exception):
                     await sub.unsubscribe()
+        if self.beat_revision is not None:  # gone: our tables are free at once
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.directory.fence(self.name, self.beat_revision), 1.0)
         with contextlib.suppress(Exception):
             await self._publish(self._drain([]))
         await self.directory.stop()
@@ -332,18 +342,21 @@ class Node:
         registry.check_create(name, account, address)
         table = registry.new_table(name, command.rules, dict(command.options), command.bots,
                                    account, command.private)
-        started = self.clock()
-        revision = await self.directory.create(
-            wire.Entry(name, self.name, 0, table.info(), table.creator))
-        if revision is None:
-            table.close()
-            return False
-        if not await self._db(self.store.claim_table, name, revision):
-            table.close()
-            log.error("table %s: the store holds a newer owner than the directory's revision "
-                      "%d (was the NATS data reset?)", name, revision)
-            return False
-        await self._own(table, revision, started)
+        self._taking.add(name)  # its key names this worker before the table is ours
+        try:
+            revision = await self.directory.create(
+                wire.Entry(name, self.name, 0, table.info(), table.creator))
+            if revision is None:
+                table.close()
+                return False
+            if not await self._db(self.store.claim_table, name, revision):
+                table.close()
+                log.error("table %s: the store holds a newer owner than the directory's "
+                          "revision %d (was the NATS data reset?)", name, revision)
+                return False
+            await self._own(table, revision)
+        finally:
+            self._taking.discard(name)
         registry.add(table, address)
         log.info("worker %s opened table %s (token %d)", self.name, name, revision)
         return True
@@ -352,13 +365,17 @@ class Node:
         return await store_call(self.store, call, *args)
 
     # --- owning ---------------------------------------------------------------------------------
+    def _beat_valid(self, now: float) -> bool:
+        return not self._fenced_out and now - self.beat_at < VALID_SECONDS
+
     def _may_act(self, name: str) -> bool:
         owned = self.owned.get(name)
-        return owned is not None and owned.lease.valid(self.clock())
+        return (owned is not None and owned.lease.confirmed
+                and self._beat_valid(self.clock()))
 
-    async def _own(self, table: SharedTable, token: int, started: float) -> None:
+    async def _own(self, table: SharedTable, token: int) -> None:
         name = table.name
-        lease = Lease(name, token, token, started)
+        lease = Lease(name, token, token)
         owned = self.owned[name] = _Owned(lease)
         table.may_act = lambda: self._may_act(name)
         table.on_info.append(lambda _info: self._dirty(name))
@@ -392,9 +409,9 @@ class Node:
             owned.lease.dirty = True
 
     async def _take(self, name: str, last: int | None) -> None:
-        """Take table ``name`` over (its owner stopped renewing it, or nobody owns its stored
-        row): the directory's key at revision ``last`` (None: a key nobody has), the store's
-        claim, then the table as stored."""
+        """Take table ``name`` over (its owner stopped its heartbeat, or let it go, or nobody
+        owns its stored row): its owner fenced, the directory's key at revision ``last``
+        (None: a key nobody has), the store's claim, then the table as stored."""
         if name in self._taking or name in self.owned or self._stopping:
             return
         registry = self.registry
@@ -407,7 +424,11 @@ class Node:
                 if last is not None:
                     await self.directory.remove(name, last)
                 return
-            started = self.clock()
+            seen = self.directory.entries.get(name)
+            owner = seen.entry.owner if seen is not None else FREE
+            if last is not None and owner not in (FREE, self.name) \
+                    and not await self._fence(owner):
+                return  # it lives after all
             entry = wire.Entry(name, self.name, 0, placeholder_info(row), None)
             revision = (await self.directory.create(entry) if last is None
                         else await self.directory.replace(entry, last))
@@ -428,7 +449,7 @@ class Node:
             table = registry.restore(row, actions) if row is not None else None
             if table is None:
                 return  # quarantined (logged); its key is left to go stale
-            await self._own(table, revision, started)
+            await self._own(table, revision)
             self.takeovers += 1
             if table.game is not None:
                 table.loop.start()
@@ -438,6 +459,31 @@ class Node:
             log.exception("table %s: taking it over failed", name)
         finally:
             self._taking.discard(name)
+
+    async def _fence(self, worker: str) -> bool:
+        """Whether ``worker`` can act no more: its heartbeat gone, or now deleted by us at the
+        revision we saw unchanged for :data:`TAKEOVER_SECONDS` (read again from the server
+        first: a watch that lags must not condemn a live worker)."""
+        try:
+            fresh = await asyncio.wait_for(self.directory.beat_now(worker), VALID_SECONDS / 2)
+            if fresh is None:
+                return True
+            seen = self.directory.workers.get(worker)
+            now = self.clock()
+            if seen is None or seen.revision != fresh:
+                self.directory.workers[worker] = Beat(fresh, now)  # it beat since we looked
+                return False
+            if now - seen.seen_at < TAKEOVER_SECONDS:
+                return False
+            fenced = await asyncio.wait_for(self.directory.fence(worker, fresh),
+                                            VALID_SECONDS / 2)
+        except Exception as exc:
+            log.debug("worker %s: %s could not be fenced: %s", self.name, worker, exc)
+            return False
+        if fenced:
+            log.info("worker %s fenced worker %s (no heartbeat for %.0f s)", self.name, worker,
+                     TAKEOVER_SECONDS)
+        return fenced
 
     def _lose(self, name: str, why: str) -> None:
         """This worker no longer runs table ``name``: stopped here, its sessions sent on."""
@@ -469,37 +515,107 @@ class Node:
             return
         for sub in owned.subs:
             self._spawn(sub.unsubscribe())
-        self._spawn(self.directory.remove(name, owned.lease.revision))
+        self._letting_go.add(name)
+        self._spawn(self._remove(name, owned.lease.revision))
         with contextlib.suppress(Exception):
             self.store.release_table(name)
+
+    async def _remove(self, name: str, last: int) -> None:
+        try:
+            await self.directory.remove(name, last)
+        finally:
+            self._letting_go.discard(name)
+
+    async def _let_go(self, name: str, seen: Seen) -> None:
+        """An entry that names this worker for a table it no longer runs (lost while cut
+        off, or a takeover that failed half-way): written free, so any worker takes the
+        table over at once (our heartbeat would otherwise keep it ours for ever)."""
+        entry = seen.entry
+        with contextlib.suppress(Exception):
+            if await asyncio.wait_for(self.directory.replace(
+                    wire.Entry(name, FREE, entry.token, entry.info, entry.creator),
+                    seen.revision), VALID_SECONDS / 2) is not None:
+                log.info("worker %s let table %s go", self.name, name)
 
     # --- loops ----------------------------------------------------------------------------------
     async def _leases(self) -> None:
         while True:
             await asyncio.sleep(TICK)
             try:
-                now = self.clock()
-                due = [o.lease for o in self.owned.values()
-                       if o.lease.dirty or now - o.lease.renewed_at >= RENEW_SECONDS]
-                if due:
-                    await asyncio.gather(*(self._renew(lease) for lease in due))
+                if self.clock() - self.beat_at >= RENEW_SECONDS:
+                    await self._heartbeat()
+                if self._beat_valid(self.clock()):
+                    due = [o.lease for o in self.owned.values() if o.lease.dirty]
+                    if due:
+                        await asyncio.gather(*(self._renew(lease) for lease in due))
                 now = self.clock()
                 for name, owned in list(self.owned.items()):
-                    if not owned.lease.valid(now):
+                    if not self._may_act(name):
                         table = self.registry.tables.get(name)
                         if table is not None:
                             table.loop.kick()  # it sleeps until the lease is settled
-                    if now - owned.lease.renewed_at >= TAKEOVER_SECONDS:
-                        self._lose(name, "its lease could not be renewed")
+                    if now - self.beat_at >= TAKEOVER_SECONDS:
+                        self._lose(name, "this worker's heartbeat could not be written")
+                    elif (not owned.lease.confirmed
+                          and now - owned.lease.doubted_at >= TAKEOVER_SECONDS):
+                        self._lose(name, "it could not be confirmed after a fence")
             except Exception:
                 log.exception("worker %s: the lease loop failed a turn", self.name)
 
+    async def _heartbeat(self) -> bool:
+        """This worker's heartbeat written (True), which holds all its tables for
+        :data:`VALID_SECONDS` from when it was sent. A heartbeat refused means another worker
+        fenced this one: every table is then in doubt until its key is written again."""
+        started = self.clock()
+        try:
+            revision = await asyncio.wait_for(
+                self.directory.beat(self.name, self.beat_revision), VALID_SECONDS / 4)
+            if revision is None:
+                # our key is not at the revision we know: an earlier write whose answer was
+                # lost (the key is there: only this worker writes it), or a fence (deleted)
+                revision = await asyncio.wait_for(self.directory.beat_now(self.name),
+                                                  VALID_SECONDS / 4)
+                if revision is not None:
+                    self.beat_revision = revision
+                    return False  # written again at the next turn
+                if self.beat_revision is not None:
+                    self._was_fenced()
+                revision = await asyncio.wait_for(self.directory.beat(self.name, None),
+                                                  VALID_SECONDS / 4)
+                if revision is None:
+                    return False
+        except Exception as exc:
+            log.debug("worker %s: the heartbeat failed: %s", self.name, exc)
+            return False
+        was_valid = self._beat_valid(started)
+        self.beat_revision = revision
+        self.beat_at = started
+        self._fenced_out = False
+        if not was_valid:
+            for name in self.owned:
+                table = self.registry.tables.get(name)
+                if table is not None:
+                    table.loop.kick()
+        return True
+
+    def _was_fenced(self) -> None:
+        log.warning("worker %s: fenced by another worker (it found no heartbeat for %.0f s); "
+                    "each of its %d tables is confirmed before it acts again", self.name,
+                    TAKEOVER_SECONDS, len(self.owned))
+        self.beat_revision = None
+        self._fenced_out = True
+        now = self.clock()
+        for owned in self.owned.values():
+            owned.lease.confirmed = False
+            owned.lease.dirty = True
+            owned.lease.doubted_at = now
+
     async def _renew(self, lease: Lease) -> None:
+        """The table's key written with its lobby facts, at the revision of our last write:
+        refused, someone else took the table (or let it go for us)."""
         table = self.registry.tables.get(lease.name)
         if table is None:
             return
-        started = self.clock()
-        was_valid = lease.valid(started)
         entry = wire.Entry(lease.name, self.name, lease.token, table.info(), table.creator)
         lease.dirty = False
         try:
@@ -507,7 +623,7 @@ class Node:
                                               VALID_SECONDS / 4)
         except Exception as exc:
             lease.dirty = True
-            log.debug("table %s: renewal failed: %s", lease.name, exc)
+            log.debug("table %s: its entry could not be written: %s", lease.name, exc)
             return
         if lease.name not in self.owned or self.owned[lease.name].lease is not lease:
             return
@@ -515,8 +631,8 @@ class Node:
             self._lose(lease.name, "another worker took it over")
             return
         lease.revision = revision
-        lease.renewed_at = started
-        if not was_valid:
+        if not lease.confirmed:
+            lease.confirmed = True
             table.loop.kick()
 
     async def _reaper(self) -> None:
@@ -527,9 +643,14 @@ class Node:
                 for seen in self.directory.stale():
                     name = seen.entry.name
                     for seat in list(self.remote.pop(name, ())):
-                        seat._lost()  # its owner stopped renewing: look for the next one
+                        seat._lost()  # its owner stopped: look for the next one
                     if name not in self.owned and name not in self._taking:
                         await self._take(name, seen.revision)
+                for name, seen in list(self.directory.entries.items()):
+                    if (seen.entry.owner == self.name and name not in self.owned
+                            and name not in self._taking and name not in self._letting_go
+                            and name not in self.registry.quarantined):
+                        await self._let_go(name, seen)
                 now = self.clock()
                 if now >= orphans_at:
                     orphans_at = now + ORPHAN_SECONDS

@@ -4,7 +4,8 @@ A table lives in one worker, its owner. A session on another worker joins it (:c
 → :class:`Joined` or :class:`Refused`), sends what its player does (:class:`Do` →
 :class:`Done`) and is pushed its seat's views (:class:`Update`), the table's info
 (:class:`Info`), chat (:class:`Chat`), a change of owner (:class:`Moved`) and the end
-(:class:`Closed`). The directory of tables holds an :class:`Entry` per table.
+(:class:`Closed`). The directory of tables holds an :class:`Entry` per table and a
+:class:`Heartbeat` per worker.
 
 The payloads are the project's own dataclasses (``tui.client.TableUpdate`` with the engine's
 ``View`` inside, ``TableInfo``, ``Refusal``, ``Account``, ``Action``), unchanged. On the wire a
@@ -159,11 +160,19 @@ class Entry(msgspec.Struct, tag=True, frozen=True):
     creator: int | None
 
 
+class Heartbeat(msgspec.Struct, tag=True, frozen=True):
+    """A worker's key in the directory: rewritten every second while it lives; its tables'
+    leases hold while it is."""
+
+    worker: str
+
+
 Request = Join | Do  # a session's, to the owner
 Reply = Joined | Refused | Done  # the owner's answer to a Request
 # the owner's, to a session, unasked (a Done: its word on a Do sent without waiting)
 Push = Update | Info | Chat | Moved | Closed | Done
-Message = Join | Joined | Refused | Do | Done | Update | Info | Chat | Moved | Closed | Entry
+Message = (Join | Joined | Refused | Do | Done | Update | Info | Chat | Moved | Closed | Entry
+           | Heartbeat)
 MESSAGES: Final[tuple[type[Any], ...]] = typing.get_args(Message)
 
 
