@@ -16,6 +16,7 @@ import pytest
 
 from net.cluster.directory import RENEW_SECONDS, TAKEOVER_SECONDS, VALID_SECONDS
 from net.cluster.natsd import NatsServer, start_nats
+from net.cluster.node import TICK
 from net.front.server import MahjongServer
 from net.runtime.shared_table import SharedTable
 from net.store import ActionRow
@@ -321,6 +322,49 @@ async def test_a_paused_owner_that_was_fenced_acts_no_more_for_a_table_taken_fro
     await until(lambda: node.beat_revision is not None and node._beat_valid(node.clock()),
                 2.0, "its heartbeat again")
     assert owner([a, b], "mon") is b and b.registry.tables["mon"].may_act()
+    assert node.fences == 1
+    await c.close()
+
+
+async def test_a_write_whose_answer_was_lost_costs_no_table(workers: Workers) -> None:
+    """A heartbeat and a table's entry written but their answers lost (a time-out under
+    load): the next writes, refused at the revision the worker knew, read the key again and
+    find its own write there; the worker keeps its tables and is not fenced."""
+    (a,) = await workers(1)
+    c, t = await solo_table(a, "wed", [a])
+    node = a.node
+    assert node is not None
+    directory = node.directory
+    lost: list[str] = []
+    real_beat, real_replace = directory.beat, directory.replace
+
+    async def beat_lost(worker: str, last: int | None) -> int | None:
+        await real_beat(worker, last)
+        directory.beat = real_beat  # type: ignore[method-assign]
+        lost.append("beat")
+        raise TimeoutError
+
+    async def replace_lost(entry: Any, last: int) -> int | None:
+        await real_replace(entry, last)
+        directory.replace = real_replace  # type: ignore[method-assign]
+        lost.append("entry")
+        raise TimeoutError
+
+    directory.beat = beat_lost  # type: ignore[method-assign]
+    directory.replace = replace_lost  # type: ignore[method-assign]
+    lease = node.owned["wed"].lease
+    lease.written = None
+    node._dirty("wed")
+    await until(lambda: lost == ["beat", "entry"] or lost == ["entry", "beat"], 4.0,
+                "a heartbeat and a write of the entry, their answers lost")
+    revision, beat = lease.revision, node.beat_revision
+    lease.written = None
+    node._dirty("wed")
+    await until(lambda: lease.revision != revision and node.beat_revision != beat, 4.0,
+                "both written again")
+    await asyncio.sleep(2 * TICK)
+    assert "wed" in a.registry.tables and node.owned["wed"].lease is lease
+    assert lease.confirmed and node.fences == 0 and t.may_act()
     await c.close()
 
 

@@ -219,6 +219,16 @@ class Directory:
         except KeyWrongLastSequenceError:
             return None
 
+    async def current(self, name: str) -> tuple[Entry, int] | None:
+        """The table's entry and revision on the server now, not as watched; None if it has
+        none. Raises on a transport error."""
+        try:
+            item = await self.kv.get(table_key(name))
+        except KeyNotFoundError:
+            return None
+        entry = wire.decode(item.value or b"", self.clock())
+        return (entry, int(item.revision)) if isinstance(entry, Entry) else None
+
     async def beat(self, worker: str, last: int | None) -> int | None:
         """Worker ``worker``'s heartbeat: its key written at revision ``last`` (None: made
         anew); the new revision, else None (fenced: someone deleted it). Raises on a

@@ -104,6 +104,7 @@ class Lease:
     dirty: bool = True  # the key is to be written (the lobby facts changed, or to confirm)
     confirmed: bool = True  # written since this worker was last fenced
     doubted_at: float = 0.0  # when it was last put in doubt (a fence)
+    written: wire.Entry | None = None  # what this worker last wrote there
 
 
 @dataclass
@@ -166,6 +167,7 @@ class Node:
         self._fenced_out = False  # another worker deleted our heartbeat: act for nothing
         self._stopping = False
         self.takeovers = 0  # tables this worker took over from another
+        self.fences = 0  # times it found itself fenced by another
         self.pushes = 0  # pushes sent in batches to other workers' sessions
         self.batches = 0  # and the batches that carried them
 
@@ -602,6 +604,7 @@ class Node:
         log.warning("worker %s: fenced by another worker (it found no heartbeat for %.0f s); "
                     "each of its %d tables is confirmed before it acts again", self.name,
                     TAKEOVER_SECONDS, len(self.owned))
+        self.fences += 1
         self.beat_revision = None
         self._fenced_out = True
         now = self.clock()
@@ -618,9 +621,21 @@ class Node:
             return
         entry = wire.Entry(lease.name, self.name, lease.token, table.info(), table.creator)
         lease.dirty = False
+        if lease.confirmed and entry == lease.written:
+            return  # nothing the lobby shows changed
         try:
             revision = await asyncio.wait_for(self.directory.replace(entry, lease.revision),
                                               VALID_SECONDS / 4)
+            if revision is None:
+                current = await asyncio.wait_for(self.directory.current(lease.name),
+                                                 VALID_SECONDS / 4)
+                if (current is not None and current[0].owner == self.name
+                        and current[0].token == lease.token):
+                    # an earlier write of ours whose answer was lost (only this worker
+                    # writes its own name): written again at the next turn, from there
+                    lease.revision = current[1]
+                    lease.dirty = True
+                    return
         except Exception as exc:
             lease.dirty = True
             log.debug("table %s: its entry could not be written: %s", lease.name, exc)
@@ -631,6 +646,7 @@ class Node:
             self._lose(lease.name, "another worker took it over")
             return
         lease.revision = revision
+        lease.written = entry
         if not lease.confirmed:
             lease.confirmed = True
             table.loop.kick()
