@@ -479,6 +479,30 @@ async def test_a_new_bus_takes_the_stored_tables_over(tmp_path: Path) -> None:
         second.stop()
 
 
+async def test_a_worker_starts_while_a_new_bucket_takes_its_first_writes_slowly(
+        tmp_path: Path, nats_server: NatsServer,  # noqa: F811
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bucket just made on three servers answers its first writes only once they have
+    chosen a leader: the first heartbeat is tried again, not taken for a bus that is down."""
+    from net.cluster.directory import Directory
+
+    real = Directory.beat
+    failed: list[int] = []
+
+    async def slow(self: Directory, worker: str, last: int | None) -> int | None:
+        if len(failed) < 3:
+            failed.append(1)
+            raise TimeoutError
+        return await real(self, worker, last)
+
+    monkeypatch.setattr(Directory, "beat", slow)
+    srv = await start_server(fast_config(tmp_path / "data", nats_url=nats_server.url))
+    try:
+        assert len(failed) == 3 and srv.node is not None and srv.node.beat_revision is not None
+    finally:
+        await srv.close()
+
+
 async def test_a_bus_that_cannot_be_reached_is_said_in_one_line(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import net.cluster.node as node

@@ -196,8 +196,13 @@ class Node:
             self.directory = Directory(self.nc.jetstream(timeout=2.0), self.clock)
             await self.directory.start()
             await self.nc.subscribe(self.via, cb=self._on_batch)
-            if not await self._heartbeat():
-                raise RuntimeError("the first heartbeat could not be written")
+            # the first heartbeat may wait for a bucket just made (its servers electing
+            # a leader): tried again until the bound of the whole start
+            deadline = self.clock() + CONNECT_SECONDS
+            while not await self._heartbeat():
+                if self.clock() > deadline:
+                    raise RuntimeError("the first heartbeat could not be written")
+                await asyncio.sleep(0.2)
         except Exception as exc:
             if self.nc is not None:
                 with contextlib.suppress(Exception):
