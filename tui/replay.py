@@ -30,7 +30,7 @@ from engine.table import Hand
 from engine.tiles import Kind
 from engine.view import MeldView, build_view
 from themes import CSS_PATHS, DEFAULT_VARIABLES, THEME_NAMES, THEMES
-from tui.cells import Piece
+from tui.board_lines import INDENT, pack, piece_markup, pond_lines, seat_head, wall_line
 from tui.client import TableUpdate
 from tui.faces import Face, default_face
 from tui.i18n import relative_name, seat_wind, tr
@@ -76,35 +76,6 @@ class ListedGame:
     seat: int
     score: int
     hands: int
-
-
-def _piece_markup(piece: Piece) -> str:
-    text, style = piece
-    if style.startswith("tile-"):
-        return f"[bold ${style.split('+')[0]} on $tile-face]{escape(text)}[/]"
-    return escape(text)
-
-
-def _pack(items: Sequence[tuple[str, int]], head: str, head_width: int, indent: int,
-          width: int) -> list[str]:
-    """Markup items of known widths on lines no wider than ``width``: the first after
-    ``head``, the others after ``indent`` spaces."""
-    lines: list[str] = []
-    line, used = head, head_width
-    first = True
-    for markup, w in items:
-        if not first and used + 1 + w > width and used > indent:
-            lines.append(line)
-            line, used = " " * indent, indent
-            first = True
-        if not first:
-            line += " "
-            used += 1
-        line += markup
-        used += w
-        first = False
-    lines.append(line)
-    return lines
 
 
 class ReplayScreen(Screen[None]):
@@ -198,12 +169,9 @@ class ReplayScreen(Screen[None]):
             if hand.drawn is not None and hand.current == s and hand.drawn in concealed:
                 concealed.remove(hand.drawn)
                 drawn = hand.drawn // 4
-            turn = "▶" if hand.current == s else " "
-            dealer = "庄" if s == hand.dealer else "  "
-            label = f"{relative_name(self.seat, s, self.lang)} {self._seat_name(s)}"
-            label = label[:18]
-            head = f"{turn}{dealer}{escape(label)}{' ' * max(1, 19 - cell_len(label))}"
-            head_width = 3 + max(cell_len(label) + 1, 19)
+            head, head_width = seat_head(
+                hand.current == s, s == hand.dealer,
+                f"{relative_name(self.seat, s, self.lang)} {self._seat_name(s)}")
             items = [(tile_markup(k, self.face, wild=k == view.wild), cell_len(
                 self._small(k))) for k in sorted(t // 4 for t in concealed)]
             if drawn is not None:
@@ -216,20 +184,10 @@ class ReplayScreen(Screen[None]):
                               meld_width(mv, self.face, self.lang)))
             score = view.seats[s].score
             items.append((f"[$text-muted]{score:+d}[/]", len(f"{score:+d}")))
-            lines += _pack(items, head, head_width, 6, width)
-            pond = [(tile_markup(p.kind, self.face) if p.claimed_by is None
-                     else f"[$text-muted]{escape(self._small(p.kind))}[/]",
-                     cell_len(self._small(p.kind))) for p in view.seats[s].pond]
-            pond_head = f"      [$text-muted]{escape(tr(self.lang, 'rp_pond'))}[/] "
-            pond_width = 7 + cell_len(tr(self.lang, "rp_pond"))
-            lines += _pack(pond, pond_head, pond_width, 6, width) if pond else []
-        extras = []
-        if view.wild is not None:
-            extras.append(tr(self.lang, "wild", wild=self._small(view.wild).strip(),
-                             ind=self._small(view.wild_indicator).strip()
-                             if view.wild_indicator is not None else "?"))
-        extras.append(tr(self.lang, "wall", n=view.remaining))
-        lines.append("  " + escape(" · ".join(extras)))
+            lines += pack(items, head, head_width, INDENT, width)
+            lines += pond_lines(view.seats[s].pond, self.face, self.lang, width)
+        lines.append(wall_line(view.wild, view.wild_indicator, view.remaining, self.face,
+                               self.lang))
         return lines
 
     def _small(self, kind: Kind) -> str:
@@ -252,7 +210,7 @@ class ReplayScreen(Screen[None]):
         for e in hand.events:
             pieces = event_pieces(e, self.seat, self.lang, self.face)
             if pieces:
-                shown.append("".join(_piece_markup(p) for p in pieces))
+                shown.append("".join(piece_markup(p) for p in pieces))
         if not shown:
             lines.append("  " + escape(tr(self.lang, "rp_start")))
         for i, text in enumerate(shown[-LOG_MOVES:]):

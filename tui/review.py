@@ -46,11 +46,12 @@ from engine.tiles import Kind
 from engine.view import View
 from themes import CSS_PATHS, DEFAULT_VARIABLES, THEME_NAMES, THEMES
 from tui import compat_textual
+from tui.board_lines import INDENT, pack, piece_markup, pond_lines, seat_head, wall_line
 from tui.client import TableUpdate
 from tui.faces import Face, default_face, small
 from tui.i18n import relative_name, seat_wind, tr
 from tui.log_text import event_pieces
-from tui.replay import ReplayGame, _pack, _piece_markup
+from tui.replay import ReplayGame
 from tui.result_text import lines_content, meld_markup, meld_width, tile_markup
 from tui.review_pool import niced_pool
 from tui.review_text import action_text, move_no, summary_lines, value_text, verdict
@@ -303,11 +304,8 @@ class ReviewScreen(Screen[None]):
         for r in range(4):
             s = (me + r) % 4
             p = view.seats[s]
-            turn = "▶" if view.current == s else " "
-            dealer = "庄" if s == view.dealer else "  "
-            label = f"{relative_name(me, s, self.lang)} {self.seat_name(s)}"[:18]
-            head = f"{turn}{dealer}{escape(label)}{' ' * max(1, 19 - cell_len(label))}"
-            head_width = 3 + max(cell_len(label) + 1, 19)
+            head, head_width = seat_head(view.current == s, s == view.dealer,
+                                         f"{relative_name(me, s, self.lang)} {self.seat_name(s)}")
             items: list[tuple[str, int]] = []
             if s == me:
                 items += [(tile_markup(k, self.face, wild=k == view.wild),
@@ -326,20 +324,10 @@ class ReviewScreen(Screen[None]):
                 flag = tr(self.lang, "flag_ting")
                 items.append((escape(flag), cell_len(flag)))
             items.append((f"[$text-muted]{p.score:+d}[/]", len(f"{p.score:+d}")))
-            lines += _pack(items, head, head_width, 6, width)
-            pond = [(tile_markup(x.kind, self.face) if x.claimed_by is None
-                     else f"[$text-muted]{escape(small(x.kind, self.face))}[/]",
-                     cell_len(small(x.kind, self.face))) for x in p.pond]
-            pond_head = f"      [$text-muted]{escape(tr(self.lang, 'rp_pond'))}[/] "
-            pond_width = 7 + cell_len(tr(self.lang, "rp_pond"))
-            lines += _pack(pond, pond_head, pond_width, 6, width) if pond else []
-        extras = []
-        if view.wild is not None:
-            extras.append(tr(self.lang, "wild", wild=self._tile(view.wild),
-                             ind=self._tile(view.wild_indicator)
-                             if view.wild_indicator is not None else "?"))
-        extras.append(tr(self.lang, "wall", n=view.remaining))
-        lines.append("  " + escape(" · ".join(extras)))
+            lines += pack(items, head, head_width, INDENT, width)
+            lines += pond_lines(p.pond, self.face, self.lang, width)
+        lines.append(wall_line(view.wild, view.wild_indicator, view.remaining, self.face,
+                               self.lang))
         return lines
 
     def _log(self, view: View) -> list[str]:
@@ -347,7 +335,7 @@ class ReviewScreen(Screen[None]):
         for e in view.events:
             pieces = event_pieces(e, self.review.seat, self.lang, self.face)
             if pieces:
-                shown.append("".join(_piece_markup(p) for p in pieces))
+                shown.append("".join(piece_markup(p) for p in pieces))
         if not shown:
             return ["  " + escape(tr(self.lang, "rp_start"))]
         return ["  " + " · ".join(shown[-LOG_MOVES:])]
