@@ -368,6 +368,37 @@ async def test_a_write_whose_answer_was_lost_costs_no_table(workers: Workers) ->
     await c.close()
 
 
+async def test_a_table_acquired_across_a_fence_is_confirmed_before_it_is_played(
+        workers: Workers) -> None:
+    """Fenced while making a table (after its key was written): the worker that fenced it
+    may have seen that key and taken the table; it is played only after a write at its
+    revision shows it was not."""
+    (a,) = await workers(1)
+    node = a.node
+    assert node is not None
+    real_db = node._db
+
+    async def db(call: Any, *args: Any) -> Any:
+        if getattr(call, "__name__", "") == "claim_table":
+            node._was_fenced()  # as its next heartbeat would find
+        return await real_db(call, *args)
+
+    node._db = db  # type: ignore[method-assign]
+    c = await join(a, "solo", new_key(), "join thu")
+    await until(lambda: "thu" in node.owned, 8.0, "the table made")
+    lease = node.owned["thu"].lease
+    assert not lease.confirmed and not node._may_act("thu")
+    token = lease.token
+
+    def unplayed_until_confirmed() -> None:
+        assert lease.confirmed or not node._may_act("thu")
+
+    await until(lambda: lease.confirmed, 5.0, "the table confirmed",
+                each_turn=unplayed_until_confirmed)
+    assert lease.revision > token and node._may_act("thu")
+    await c.close()
+
+
 async def test_a_table_its_live_owner_let_go_is_taken_over_again(workers: Workers) -> None:
     (a,) = await workers(1, grace_seconds=30.0)
     c, t = await solo_table(a, "tue", [a])

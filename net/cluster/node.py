@@ -350,6 +350,7 @@ class Node:
         table = registry.new_table(name, command.rules, dict(command.options), command.bots,
                                    account, command.private)
         self._taking.add(name)  # its key names this worker before the table is ours
+        fences = self.fences
         try:
             revision = await self.directory.create(
                 wire.Entry(name, self.name, 0, table.info(), table.creator))
@@ -361,7 +362,7 @@ class Node:
                 log.error("table %s: the store holds a newer owner than the directory's "
                           "revision %d (was the NATS data reset?)", name, revision)
                 return False
-            await self._own(table, revision)
+            await self._own(table, revision, fences)
         finally:
             self._taking.discard(name)
         registry.add(table, address)
@@ -380,9 +381,16 @@ class Node:
         return (owned is not None and owned.lease.confirmed
                 and self._beat_valid(self.clock()))
 
-    async def _own(self, table: SharedTable, token: int) -> None:
+    async def _own(self, table: SharedTable, token: int, fences: int) -> None:
+        """Table ``table`` run here from now, acquired at revision ``token``; ``fences``:
+        this worker's count of fences when it began acquiring it. A fence meanwhile (the
+        taker may have seen our write and taken the table after it) leaves it to be confirmed
+        by a write at its revision before it is played."""
         name = table.name
         lease = Lease(name, token, token)
+        if self.fences != fences or self._fenced_out:
+            lease.confirmed = False
+            lease.doubted_at = self.clock()
         owned = self.owned[name] = _Owned(lease)
         table.may_act = lambda: self._may_act(name)
         table.on_info.append(lambda _info: self._dirty(name))
@@ -425,6 +433,7 @@ class Node:
         if name in registry.quarantined:
             return
         self._taking.add(name)
+        fences = self.fences
         try:
             row = await self._db(self.store.load_table, name)
             if row is None:  # closed meanwhile: the key goes too
@@ -456,7 +465,7 @@ class Node:
             table = registry.restore(row, actions) if row is not None else None
             if table is None:
                 return  # quarantined (logged); its key is left to go stale
-            await self._own(table, revision)
+            await self._own(table, revision, fences)
             self.takeovers += 1
             if table.game is not None:
                 table.loop.start()
