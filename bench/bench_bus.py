@@ -7,8 +7,9 @@ update (``net.cluster.wire``, from a fixed-seed Yichun game):
   decode — CPU µs per message in this process and in the NATS server (``/proc`` of its pid);
 - a request with its answer (a join → the owner → ``Joined``; moves go as pushes): the round
   trip's p50/p99 latency, one at a time, and CPU µs per round trip on both sides;
-- a lease renewal: a KV update with JetStream's acknowledgement, and the two workers'
-  directories reading it: CPU µs in the workers and in the NATS server.
+- a table's entry written (when the lobby's facts change), and a worker's heartbeat (every
+  second, holding the leases of all its tables): a KV update with JetStream's acknowledgement,
+  and the two workers' directories reading it: CPU µs in the workers and in the NATS server.
 
 Run: ``python -m bench.bench_bus``.
 """
@@ -114,7 +115,7 @@ async def main() -> None:
           f"p99 {rtts[int(0.99 * len(rtts))] * 1e6:.0f} µs, "
           f"{(cpu1 - cpu0) / rounds * 1e6:.1f} µs CPU in the workers, "
           f"{(srv1 - srv0) / rounds * 1e6:.1f} µs in the NATS server")
-    # a lease renewal: one KV update with its acknowledgement, seen by two watching workers
+    # a table's entry: one KV update with its acknowledgement, seen by two watching workers
     from net.cluster.directory import Directory, table_key
     from tui.table_info import SeatInfo, TableInfo, TableState
 
@@ -135,10 +136,22 @@ async def main() -> None:
     await asyncio.sleep(0.5)  # the watchers read the last ones
     cpu1, srv1 = time.process_time(), cpu_of(pid)
     seen = watchers[1].entries["bench"].revision
-    print(f"lease renewal: {(cpu1 - cpu0 - 0.0) / renewals * 1e6:.0f} µs CPU in the workers "
+    print(f"a table's entry: {(cpu1 - cpu0 - 0.0) / renewals * 1e6:.0f} µs CPU in the workers "
           f"(the update, its acknowledgement, two watchers decoding it), "
           f"{(srv1 - srv0) / renewals * 1e6:.0f} µs in the NATS server (JetStream stores it); "
           f"the other worker saw revision {seen} of {revision} ({table_key('bench')})")
+    # a worker's heartbeat: the same, smaller, once a second a worker whatever its tables
+    beat = await watchers[0].beat("worker", None)
+    assert beat is not None
+    cpu0, srv0 = time.process_time(), cpu_of(pid)
+    for _ in range(renewals):
+        beat = await watchers[0].beat("worker", beat)
+        assert beat is not None
+    await asyncio.sleep(0.5)
+    cpu1, srv1 = time.process_time(), cpu_of(pid)
+    print(f"a heartbeat: {(cpu1 - cpu0) / renewals * 1e6:.0f} µs CPU in the workers, "
+          f"{(srv1 - srv0) / renewals * 1e6:.0f} µs in the NATS server; the other worker saw "
+          f"revision {watchers[1].workers['worker'].revision} of {beat}")
     for d in watchers:
         await d.stop()
     await owner.close()
