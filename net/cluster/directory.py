@@ -4,10 +4,9 @@ one key per table and one per worker.
 A table's key holds its :class:`~net.cluster.wire.Entry` (owner, the lobby's facts), written
 with ``update(..., last=revision)`` (a write that only succeeds if nobody else wrote the key
 since) when the table is made, taken over, let go, confirmed after a fence, or its lobby facts
-change. The revision at
-which a worker acquired a table is its *fencing token*: the store refuses the table's writes
-from any lower token (``Store.claim_table``), so a worker that lost the table, paused or cut
-off, persists nothing either.
+change. The revision at which a worker acquired a table is its *fencing token*: the store
+refuses the table's writes from any lower token (``Store.claim_table``), so a worker that lost
+the table, paused or cut off, persists nothing either.
 
 The leases are held by one :class:`~net.cluster.wire.Heartbeat` a worker, not by a write a
 table: the worker rewrites its own key every :data:`RENEW_SECONDS`, again with ``last=``, and
