@@ -134,13 +134,13 @@ MEASURED: Mapping[str, Mapping[str, Measured]] = {
     "yichun": {
         "easy": Measured(3.511, 9.955, "normal − easy, duplicate, 2000 hands, seed 31"),
         "hard": Measured(0.157, 10.879, "hard − normal, duplicate, 3 × 20000 hands pooled"),
-        "expert": Measured(0.169, 8.68, "expert − hard, duplicate 2000 hands seed 2027; sd of "
+        "expert": Measured(0.075, 8.68, "expert − hard, duplicate 16000 hands seed 4001; sd of "
                            "bench_paired's hand difference"),
     },
     "shangrao": {
         "easy": Measured(1.662, 7.969, "normal − easy, duplicate, 2000 hands, seed 31"),
         "hard": Measured(0.327, 8.089, "hard − normal, duplicate, seeds 97 and 2026"),
-        "expert": Measured(0.165, 2.81, "expert − hard, duplicate 2000 hands seed 2027; sd of "
+        "expert": Measured(0.128, 2.81, "expert − hard, duplicate 16000 hands seed 4001; sd of "
                            "bench_paired's hand difference"),
     },
     "gejiu": {
