@@ -112,3 +112,19 @@ def test_the_gap_from_points_a_hand() -> None:
     assert 270 < elo.elo_gap(3.5, 10.0) < 310
     with pytest.raises(ValueError):
         elo.elo_gap(1.0, 0.0)
+
+
+def test_the_players_guide_shows_the_references_the_code_uses() -> None:
+    """docs/playing.md's table of the computers' ratings is the code's, level by level."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "playing.md").read_text("utf-8")
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip().startswith("|")]
+    header = next(ln for ln in lines if "easy" in ln and "normal" in ln)
+    levels = [c.strip() for c in header.strip("|").split("|")][1:]
+    assert levels == list(LEVELS)
+    names = {"yichun": "宜春 Yichun", "shangrao": "上饶 Shangrao", "gejiu": "个旧 Gejiu"}
+    for rules, name in names.items():
+        row = next(ln for ln in lines if ln.startswith(f"| {name} |"))
+        shown = [float(c) for c in row.strip("|").split("|")[1:]]
+        assert shown == [elo.reference(rules, level) for level in LEVELS], rules
