@@ -146,7 +146,7 @@ MEASURED: Mapping[str, Mapping[str, Measured]] = {
     "gejiu": {
         "easy": Measured(3.247, 10.411, "normal − easy, duplicate, 2000 hands, seed 31"),
         "hard": Measured(0.105, 14.197, "hard − normal, duplicate, 2 × 60000 hands"),
-        "expert": Measured(0.026, 4.08, "expert − hard, duplicate 2000 hands seed 2027; sd of "
+        "expert": Measured(0.031, 4.08, "expert − hard, duplicate 16000 hands seed 4001; sd of "
                            "bench_paired's hand difference"),
     },
 }
