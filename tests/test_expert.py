@@ -9,7 +9,7 @@ import pytest
 
 from engine.actions import Action, ActionType
 from engine.bots import ExpertPlayer, HardPlayer
-from engine.bots.expert import _Context, view_seed
+from engine.bots.expert import NO_READ, READ_KEEP, _Context, pond_feature, view_seed
 from engine.bots.normal import Seat
 from engine.scenario import advance, rigged_hand
 from engine.simulate import simulate
@@ -54,6 +54,28 @@ def test_samples_deal_out_exactly_the_unseen_tiles() -> None:
         assert ting.ready_at == 0  # 报听: ready for certain
         # it let F go by after declaring: F is never one of its waits
         assert parse_tile("F") not in ting.waits
+
+
+def test_the_pond_is_read() -> None:
+    """An opponent's own discards are rarely its waits (READ_KEEP): the sampler gives them
+    far less often than an unread sampler does."""
+    assert pond_feature(parse_tile("2m"), [parse_tile("2m")]) == "own"
+    assert pond_feature(parse_tile("5p"), [parse_tile("2p")]) == "suji"
+    assert pond_feature(parse_tile("8p"), [parse_tile("5p")]) == "suji"
+    assert pond_feature(parse_tile("4p"), [parse_tile("2p")]) == "near_early"
+    assert pond_feature(parse_tile("4s"), [parse_tile("2p")]) == "plain"
+    assert pond_feature(parse_tile("E"), [parse_tile("S")]) == "plain"
+    view = _gejiu_ting()  # S threw 2m when it declared 报听
+    seat = Seat.of(view)
+    two = parse_tile("2m")
+    hits = {}
+    for name, keep in (("read", READ_KEEP), ("unread", NO_READ)):
+        ctx = _Context(view, seat, keep)
+        rng = random.Random(3)
+        hits[name] = sum(two in next(o for o in ctx.sample(rng).opps if o.seat == S).waits
+                         for _ in range(800))
+    assert hits["unread"] >= 16
+    assert hits["read"] * 3 <= hits["unread"]
 
 
 def test_a_declared_wait_is_avoided() -> None:

@@ -15,7 +15,9 @@ out: each opponent is *ready* now with a chance fitted per ruleset to its melds 
 a ready opponent gets a concrete ready hand built from the unseen tiles (sets, a pair and a
 two-sided, closed, edge, paired or single wait), redrawn until none of its waits is a tile it
 let go by since its hand last changed (it always wins when it can) and some copy of a wait is
-still live (in the wall or in the seat's own hand). The rest, shuffled, is the wall.
+still live (in the wall or in the seat's own hand), and kept or redrawn by how its waits stand
+against its own pond (:data:`READ_KEEP`: a kind it threw itself is seldom its wait). The rest,
+shuffled, is the wall.
 
 **A playout.** The seat's own hand is played exactly: it wins when its tiles win, otherwise it
 throws what keeps it shortest with the most improving tiles (``normal``'s rule, memoised per
@@ -35,7 +37,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -69,10 +71,31 @@ READY_FIT: Final[dict[str, tuple[float, float, float]]] = {
 }
 
 
+def pond_feature(k: Kind, pond: Sequence[Kind]) -> str:
+    """Where kind ``k`` stands against an opponent's own discards ``pond`` (in order): one it
+    threw (``own``), three from one it threw in the same suit (``suji``), next to or two from
+    one of its first six (``near_early``), or none of these (``plain``)."""
+    if k in pond:
+        return "own"
+    if k < 27:
+        r = k % 9
+        if (r >= 3 and k - 3 in pond) or (r <= 5 and k + 3 in pond):
+            return "suji"
+        if any(d < 27 and d // 9 == k // 9 and abs(d - k) <= 2 for d in pond[:6]):
+            return "near_early"
+    return "plain"
+
+
 def ready_chance(fit: tuple[float, float, float], melds: int, pond: int) -> float:
     b0, b1, b2 = fit
     return min(0.97, 1.0 / (1.0 + math.exp(-(b0 + b1 * pond + b2 * melds))))
 BUILD_TRIES: Final = 24  # 12 left more opponents unready: the danger ranked worse (AUC)
+# A built hand is kept with this chance by where its waits stand against the opponent's own
+# pond (the least of its waits'; see :func:`pond_feature`). A ready hand's wait is a kind it
+# threw itself about a twentieth as often as the unread sampler made it, a kind three from one
+# it threw (筋) about two thirds as often: the rates of `bench.bench_reading` (hard players).
+READ_KEEP: Final[dict[str, float]] = {"own": 0.08, "suji": 0.75, "near_early": 0.7, "plain": 1.0}
+NO_READ: Final[dict[str, float]] = dict.fromkeys(READ_KEEP, 1.0)  # the pond unread
 MIN_GAIN: Final = 0.25  # points a hand: a smaller gain over hard's choice is not taken
 CONFIDENCE: Final = 1.0  # and the gain must be clear of its 95% interval (about 2 s.e.)
 
@@ -140,8 +163,9 @@ class _Sample:
 class _Context:
     """What every playout of one decision shares."""
 
-    def __init__(self, view: View, seat: Seat) -> None:
+    def __init__(self, view: View, seat: Seat, keep: Mapping[str, float] = READ_KEEP) -> None:
         assert view.viewer is not None
+        self.keep = keep
         self.view = view
         self.seat = seat
         self.me = view.viewer
@@ -315,7 +339,10 @@ class _Context:
                                                      len(p.pond) + ready_at) < u:
                     ready_at += 1
             n = 13 - 3 * len(melds)
-            built = self._build(rng, pool, n, melds, safe[p.seat] if ready_at == 0 else set())
+            pond = [d.kind for d in p.pond]
+            keep = [self.keep[pond_feature(k, pond)] for k in range(NUM_KINDS)]
+            built = self._build(rng, pool, n, melds, safe[p.seat] if ready_at == 0 else set(),
+                                keep)
             if built is None:
                 opps.append(_Opp(p.seat, 10_000, [], frozenset(), tuple(melds)))
                 continue
@@ -328,8 +355,11 @@ class _Context:
         return _Sample(opps, wall)
 
     def _build(self, rng: random.Random, pool: list[int], n: int, melds: list[Meld],
-               safe: set[Kind]) -> tuple[list[Kind], frozenset[Kind]] | None:
-        """A ready hand of ``n`` tiles from ``pool`` whose waits avoid ``safe`` and are live."""
+               safe: set[Kind], keep: Sequence[float]
+               ) -> tuple[list[Kind], frozenset[Kind]] | None:
+        """A ready hand of ``n`` tiles from ``pool`` whose waits avoid ``safe`` and are live,
+        kept with the chance ``keep`` gives the least likely of its waits (the reading of the
+        opponent's pond: :data:`READ_KEEP`)."""
         sets = (n - 1) // 3
         for _ in range(BUILD_TRIES):
             c = list(pool)
@@ -368,6 +398,8 @@ class _Context:
             ws = self.waits(tiles, melds)
             if not ws or any(k in safe for k in ws) or not any(
                     c[k] or self.held[k] for k in ws):  # live: in the wall or in our hand
+                continue
+            if rng.random() >= min(keep[k] for k in ws):
                 continue
             return tiles, frozenset(ws)
         return None
@@ -521,11 +553,13 @@ class ExpertPlayer(HardPlayer):
     level = "expert"
 
     def __init__(self, samples: int = SAMPLES, max_samples: int = MAX_SAMPLES,
-                 search_close: bool = True, search_claims: bool = True) -> None:
+                 search_close: bool = True, search_claims: bool = True, read: bool = True
+                 ) -> None:
         self.samples = samples
         self.max_samples = max(samples, max_samples)
         self.search_close = search_close  # search discards whose hard figures are close
         self.search_claims = search_claims  # search chi / peng / pass
+        self.keep = READ_KEEP if read else NO_READ  # read the opponents' ponds (READ_KEEP)
 
     def choose(self, view: View) -> Action:
         hard = super().choose(view)
@@ -621,11 +655,10 @@ class ExpertPlayer(HardPlayer):
         return any(p.ting or ready_chance(fit, len(p.melds), len(p.pond)) >= RISK_READY
                    for p in view.seats if p.seat != view.viewer)
 
-    @staticmethod
-    def deal_in_rates(view: View, seat: Seat) -> list[float]:
+    def deal_in_rates(self, view: View, seat: Seat) -> list[float]:
         """Each kind's share of ``RISK_SAMPLES`` sampled positions in which it is a wait of an
         opponent ready now: the sampler's own reading of what is dangerous."""
-        ctx = _Context(view, seat)
+        ctx = _Context(view, seat, self.keep)
         rng = random.Random(view_seed(view) ^ 0x5AFE)
         hits = [0] * NUM_KINDS
         for _ in range(RISK_SAMPLES):
@@ -657,7 +690,7 @@ class ExpertPlayer(HardPlayer):
         (:meth:`pick`), the sample count doubles (up to ``max_samples``) for the candidates
         still in contention, the others dropped."""
         seat = Seat.of(view)
-        ctx = _Context(view, seat)
+        ctx = _Context(view, seat, self.keep)
         rng = random.Random(view_seed(view))
         me = ctx.me
         base = [0] * NUM_KINDS
