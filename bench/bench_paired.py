@@ -55,12 +55,14 @@ class Watched:
 
 
 def player(label: str) -> Player:
-    """A level, or ``expert:close=0,claims=0`` for an expert with parts of its search off."""
+    """A level, or ``expert:close=0,claims=0,read=0`` for an expert with parts of its search
+    off (``read=0``: its sampler does not read the opponents' ponds)."""
     if label.startswith("expert:"):
         from engine.bots.expert import ExpertPlayer
         flags = dict(x.split("=") for x in label.split(":", 1)[1].split(","))
         return ExpertPlayer(search_close=flags.get("close", "1") == "1",
-                            search_claims=flags.get("claims", "1") == "1")
+                            search_claims=flags.get("claims", "1") == "1",
+                            read=flags.get("read", "1") == "1")
     return make_player(label)
 
 
@@ -123,11 +125,20 @@ def main(argv: list[str] | None = None) -> None:
     seeds = [draw.getrandbits(63) for _ in range(a.deals)]
     jobs = [(a.rules, s, a.test, a.base, a.opp) for s in seeds]
     started = time.perf_counter()
+    results: list[DealResult] = []
+
+    def done(r: DealResult) -> None:  # each deal on stderr as it ends: a long run can be cut
+        results.append(r)
+        print(f"deal {len(results)}/{a.deals} {statistics.fmean(r.diffs):+.3f} "
+              f"({r.differed} of 4 differed)", file=sys.stderr, flush=True)
+
     if a.jobs > 1:
         with ProcessPoolExecutor(a.jobs) as pool:
-            results = list(pool.map(one_deal, jobs, chunksize=1))
+            for r in pool.map(one_deal, jobs, chunksize=1):
+                done(r)
     else:
-        results = [one_deal(j) for j in jobs]
+        for j in jobs:
+            done(one_deal(j))
     wall = time.perf_counter() - started
     per_deal = [statistics.fmean(r.diffs) for r in results]
     n = len(per_deal)
