@@ -26,6 +26,7 @@ sets; honours form only pungs in Shangrao and Gejiu.
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, pairwise
@@ -711,7 +712,10 @@ def waits(
         )
     out: dict[Kind, str] = {}
     hand = [*concealed, 0]
+    held = Counter(concealed)
     for k in range(NUM_KINDS):
+        if held[k] >= 4:
+            continue  # no fifth copy: four held concealed (a kong not declared) wait on none
         hand[-1] = k
         if can_win(shapes, hand, melds, wild):
             name = best_pattern(shapes, hand, melds, wild)

@@ -138,6 +138,15 @@ def test_waits_and_patterns() -> None:
     assert best_pattern(S("shangrao"), T("111m 999p EEE ZZZ BB"), []) == "清碰碰糊"
 
 
+def test_four_held_concealed_wait_on_no_fifth() -> None:
+    """Four of a kind kept in the hand (a kong not declared): no fifth copy is a wait, and
+    the count stays in range (this raised IndexError in the hints and in hard's 报听)."""
+    for rules in ("yichun", "shangrao", "gejiu"):
+        assert set(waits(S(rules), T("1111m 234m 567m 888p"), [])) == {
+            parse_tile("4m"), parse_tile("7m")}
+        assert parse_tile("1m") not in waits(S(rules), T("1111m 22m 33m 44m 55m 6m"), [])
+
+
 def test_wrong_counts_and_unknown_rules() -> None:
     with pytest.raises(ValueError, match="14 concealed"):
         can_win(S("gejiu"), T("123m"), [])
