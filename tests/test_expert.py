@@ -78,6 +78,38 @@ def test_the_pond_is_read() -> None:
     assert hits["read"] * 3 <= hits["unread"]
 
 
+def test_yichun_hands_are_sampled_with_wind_and_dragon_sets() -> None:
+    """Yichun's sets include any three winds and 中發白: some sampled ready hands wait on an
+    honour only such a set completes (some, far from all), none in Gejiu."""
+    from engine.game import Game
+    counts = {}
+    for rules in ("yichun", "gejiu"):
+        seed = 11
+        hand = Game(rules, seed, {}).new_hand()
+        while not (hand.to_act() == [0] and len(hand.seats[0].discards) >= 7):  # mid-hand
+            if hand.is_over:
+                seed += 1
+                hand = Game(rules, seed, {}).new_hand()
+                continue
+            seat = hand.to_act()[0]
+            hand.apply(seat, HardPlayer().choose(build_view(hand, seat)))
+        view = build_view(hand, 0)
+        ctx = _Context(view, Seat.of(view))
+        rng = random.Random(5)
+        ready = through_set = 0
+        for _ in range(300):
+            for o in ctx.sample(rng).opps:
+                if o.ready_at == 0 and o.waits:
+                    ready += 1
+                    sets = [k for k in o.concealed if k >= 27]
+                    through_set += any(k >= 27 and sets.count(k) == 0 for k in o.waits)
+        counts[rules] = (ready, through_set)
+    ready, through = counts["yichun"]
+    assert ready >= 100
+    assert 0.02 * ready <= through <= 0.3 * ready
+    assert counts["gejiu"][0] >= 100 and counts["gejiu"][1] == 0
+
+
 def test_a_declared_wait_is_avoided() -> None:
     # 9s and F are both useless to E; 9s may be the 报听 seat's wait, F cannot be
     view = _gejiu_ting()
