@@ -12,7 +12,9 @@ over all those (decision, kind) pairs (ties count a half); 0.5 is no reading at 
 It also prints how the real waits of the opponents truly ready, and the sampler's waits, fall
 against the opponent's own pond (a wait that is a kind it threw itself; one three away from a
 kind it threw, 筋; one next to a kind among its first six discards), the rates the sampler's
-reading of the discards is fitted to.
+reading of the discards is fitted to; the same by tile class (honour, 1 or 9, 2 or 8, 3 to 7);
+and in Yichun the shares of ready hands that need a wind / dragon set, and that wait on an
+honour only such a set completes, which the sampler's honour sets are fitted to.
 
 Run by hand (CPU-heavy: the sampler runs at every such decision)::
 
@@ -27,6 +29,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 
 from engine.actions import ActionType
 from engine.bots import expert
@@ -34,11 +37,33 @@ from engine.bots.expert import ExpertPlayer, _Context, pond_feature, view_seed
 from engine.bots.hard import HardPlayer
 from engine.bots.normal import Seat
 from engine.game import Game
+from engine.hands import HandShapes, shapes_named, waits
+from engine.melds import Meld
 from engine.table import Hand, Phase
 from engine.tiles import NUM_KINDS, Kind
 from engine.view import View, build_view
 
 FEATURES = ("own", "suji", "near_early", "plain")
+CLASSES = ("honour", "terminal", "2 or 8", "middle")
+SHAPES = ("honour set", "honour set wait")
+
+
+def honour_set_use(shapes: HandShapes, concealed: Sequence[Kind], melds: Sequence[Meld],
+                   ready_on: set[Kind] | frozenset[Kind]) -> tuple[bool, bool]:
+    """Whether a ready hand needs a wind / dragon set (Yichun) for some wait, and whether
+    it waits on an honour only such a set completes."""
+    if not shapes.honour_sets:
+        return False, False
+    plain = set(waits(replace(shapes, name="", honour_sets=False), concealed, melds))
+    return plain != set(ready_on), any(k >= 27 and k not in plain for k in ready_on)
+
+
+def tile_class(k: Kind) -> str:
+    """An honour, a 1 or 9, a 2 or 8, or a 3 to 7 (whatever the pond)."""
+    if k >= 27:
+        return "honour"
+    r = k % 9
+    return "terminal" if r in (0, 8) else "2 or 8" if r in (1, 7) else "middle"
 
 
 def auc(scored: Sequence[tuple[float, bool]]) -> float:
@@ -71,6 +96,7 @@ class Tally:
         self.decisions = 0
         self.seconds = 0.0
         # per feature: (kinds considered, kinds that are waits) for real and sampled hands
+        # (and per tile class; and, in Yichun, per use of the wind / dragon sets: SHAPES)
         self.real: Counter[tuple[str, bool]] = Counter()
         self.sampled: Counter[tuple[str, bool]] = Counter()
 
@@ -97,26 +123,42 @@ class Tally:
         # the feature rates: every live kind, for each opponent truly ready / sampled ready
         ponds = {p.seat: [d.kind for d in p.pond] for p in view.seats}
         live = [k for k in range(NUM_KINDS) if seat.unseen[k] + seat.counts[k]]
+        shapes = shapes_named(view.rules)
         for s, ws in truth.items():
+            if ws and hand.wild is None:
+                st = hand.seats[s]
+                concealed = [k for k in range(NUM_KINDS) for _ in range(st.counts[k])]
+                for name, yes in zip(SHAPES, honour_set_use(shapes, concealed, st.melds, ws),
+                                     strict=True):
+                    self.real[(name, yes)] += 1
             if ws:
                 for k in live:
                     self.real[(pond_feature(k, ponds[s]), k in ws)] += 1
+                    self.real[(tile_class(k), k in ws)] += 1
         ctx = _Context(view, seat)
         rng = random.Random(view_seed(view) ^ 0xFEA7)
         for _ in range(8):
             sample = ctx.sample(rng)
             for o in sample.opps:
                 if o.ready_at == 0:
+                    if view.wild is None:
+                        for name, yes in zip(SHAPES, honour_set_use(shapes, o.concealed,
+                                                                    o.melds, o.waits),
+                                             strict=True):
+                            self.sampled[(name, yes)] += 1
                     for k in live:
                         self.sampled[(pond_feature(k, ponds[o.seat]), k in o.waits)] += 1
+                        self.sampled[(tile_class(k), k in o.waits)] += 1
 
     def report(self) -> None:
         print(f"decisions read: {self.decisions}, kinds scored: {len(self.hard)}, "
               f"dealing in: {sum(1 for _, y in self.hard if y)}")
         print(f"AUC hard's danger {auc(self.hard):.3f}   sampler {auc(self.sampler):.3f}   "
               f"(sampler {1000 * self.seconds / max(1, self.decisions):.0f} ms a decision)")
-        print("share of kinds that are waits, by feature: real / sampled (kinds)")
-        for f in FEATURES:
+        print("share of kinds that are waits, by feature and by tile class, and of ready hands\n"
+              "with a wind / dragon set, or waiting on an honour through one (Yichun):\n"
+              "real / sampled (kinds or hands)")
+        for f in FEATURES + CLASSES + SHAPES:
             rn = self.real[(f, True)] + self.real[(f, False)]
             sn = self.sampled[(f, True)] + self.sampled[(f, False)]
             r = self.real[(f, True)] / rn if rn else float("nan")
