@@ -12,13 +12,12 @@ precisely than their values.
 **A sample.** The unseen tiles (the seat's :attr:`~engine.bots.normal.Seat.unseen`) are dealt
 out: each opponent is *ready* now with a chance fitted per ruleset to its melds and pond length
 (:data:`READY_FIT`; 报听: certainly), or becomes ready on a later turn by the same curve;
-a ready opponent gets a concrete ready hand built from the unseen tiles (sets, in Yichun
-wind and dragon sets among them, a pair and a two-sided, closed, edge, paired or single
-wait), redrawn until none of its waits is a tile it
-let go by since its hand last changed (it always wins when it can) and some copy of a wait is
-still live (in the wall or in the seat's own hand), and kept or redrawn by how its waits stand
-against its own pond (:data:`READ_KEEP`: a kind it threw itself is seldom its wait). The rest,
-shuffled, is the wall.
+a ready opponent gets a concrete ready hand built from the unseen tiles (sets, in Yichun wind
+and dragon sets among them, a pair and a two-sided, closed, edge, paired or single wait),
+redrawn until none of its waits is a tile it let go by since its hand last changed (it always
+wins when it can) and some copy of a wait is still live (in the wall or in the seat's own
+hand), and kept or redrawn by how its waits stand against its own pond (:data:`READ_KEEP`: a
+kind it threw itself is seldom its wait). The rest, shuffled, is the wall.
 
 **A playout.** The seat's own hand is played exactly: it wins when its tiles win, otherwise it
 throws what keeps it shortest with the most improving tiles (``normal``'s rule, memoised per
@@ -173,7 +172,11 @@ class _Context:
 
     def __init__(self, view: View, seat: Seat, keep: Mapping[str, float] = READ_KEEP) -> None:
         assert view.viewer is not None
-        self.keep = keep
+        # per opponent, each kind's chance of being kept as a wait (its pond read: READ_KEEP)
+        self.keeps: dict[int, list[float]] = {}
+        for p in view.seats:
+            pond = [d.kind for d in p.pond]
+            self.keeps[p.seat] = [keep[pond_feature(k, pond)] for k in range(NUM_KINDS)]
         self.view = view
         self.seat = seat
         self.me = view.viewer
@@ -347,10 +350,8 @@ class _Context:
                                                      len(p.pond) + ready_at) < u:
                     ready_at += 1
             n = 13 - 3 * len(melds)
-            pond = [d.kind for d in p.pond]
-            keep = [self.keep[pond_feature(k, pond)] for k in range(NUM_KINDS)]
             built = self._build(rng, pool, n, melds, safe[p.seat] if ready_at == 0 else set(),
-                                keep)
+                                self.keeps[p.seat])
             if built is None:
                 opps.append(_Opp(p.seat, 10_000, [], frozenset(), tuple(melds)))
                 continue
