@@ -353,15 +353,23 @@ async def test_a_write_whose_answer_was_lost_costs_no_table(workers: Workers) ->
     directory.beat = beat_lost  # type: ignore[method-assign]
     directory.replace = replace_lost  # type: ignore[method-assign]
     lease = node.owned["wed"].lease
-    lease.written = None
-    node._dirty("wed")
+
+    def write_again(done: Callable[[], bool]) -> Callable[[], None]:
+        """The entry made due at every turn until ``done``: a write in flight when the test
+        cleared ``lease.written`` sets it again as it ends, and the next turn would skip the
+        write as unchanged (the test raced the table's first write)."""
+        def turn() -> None:
+            if not done():
+                lease.written = None
+                node._dirty("wed")
+        return turn
+
     await until(lambda: lost == ["beat", "entry"] or lost == ["entry", "beat"], 4.0,
-                "a heartbeat and a write of the entry, their answers lost")
+                "a heartbeat and a write of the entry, their answers lost",
+                each_turn=write_again(lambda: "entry" in lost))
     revision, beat = lease.revision, node.beat_revision
-    lease.written = None
-    node._dirty("wed")
     await until(lambda: lease.revision != revision and node.beat_revision != beat, 4.0,
-                "both written again")
+                "both written again", each_turn=write_again(lambda: lease.revision != revision))
     await asyncio.sleep(2 * TICK)
     assert "wed" in a.registry.tables and node.owned["wed"].lease is lease
     assert lease.confirmed and node.fences == 0 and t.may_act()
