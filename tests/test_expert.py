@@ -101,8 +101,8 @@ def test_yichun_hands_are_sampled_with_wind_and_dragon_sets() -> None:
             for o in ctx.sample(rng).opps:
                 if o.ready_at == 0 and o.waits:
                     ready += 1
-                    sets = [k for k in o.concealed if k >= 27]
-                    through_set += any(k >= 27 and sets.count(k) == 0 for k in o.waits)
+                    honours = [k for k in o.concealed if k >= 27]
+                    through_set += any(k >= 27 and k not in honours for k in o.waits)
         counts[rules] = (ready, through_set)
     ready, through = counts["yichun"]
     assert ready >= 100

@@ -439,14 +439,22 @@ class _Context:
         return k
 
     @staticmethod
+    def _take_honours(rng: random.Random, c: list[int], n: int) -> list[Kind] | None:
+        """``n`` different winds, or dragons (Yichun's honour sets: a set of three, or two
+        waiting on a third), if each is in ``c``."""
+        ks = rng.sample(WINDS if rng.random() < 4 / 7 else DRAGONS, n)
+        if not all(c[k] for k in ks):
+            return None
+        for k in ks:
+            c[k] -= 1
+        return ks
+
+    @staticmethod
     def _take_set(rng: random.Random, c: list[int], honour_sets: bool) -> list[Kind] | None:
         for _ in range(8):
             if honour_sets and rng.random() < HONOUR_SET:
-                group = WINDS if rng.random() < 4 / 7 else DRAGONS
-                ks = rng.sample(group, 3)
-                if all(c[k] for k in ks):
-                    for k in ks:
-                        c[k] -= 1
+                ks = _Context._take_honours(rng, c, 3)
+                if ks is not None:
                     return ks
                 continue
             k = rng.randrange(NUM_KINDS)
@@ -465,10 +473,8 @@ class _Context:
     def _take_partial(rng: random.Random, c: list[int], honour_sets: bool) -> list[Kind] | None:
         for _ in range(8):
             if honour_sets and rng.random() < HONOUR_PART:
-                ks = rng.sample(WINDS if rng.random() < 4 / 7 else DRAGONS, 2)
-                if all(c[k] for k in ks):
-                    for k in ks:
-                        c[k] -= 1
+                ks = _Context._take_honours(rng, c, 2)
+                if ks is not None:
                     return ks
                 continue
             k = rng.randrange(27)
