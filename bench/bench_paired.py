@@ -55,14 +55,16 @@ class Watched:
 
 
 def player(label: str) -> Player:
-    """A level, or ``expert:close=0,claims=0,read=0`` for an expert with parts of its search
-    off (``read=0``: its sampler does not read the opponents' ponds)."""
+    """A level, or ``expert:close=0,claims=0,read=0,recheck=0`` for an expert with parts of its
+    search off (``read=0``: its sampler does not read the opponents' ponds; ``recheck=N``: a
+    change of hard's choice is rechecked on N fresh samples, 0 not at all)."""
     if label.startswith("expert:"):
         from engine.bots.expert import ExpertPlayer
         flags = dict(x.split("=") for x in label.split(":", 1)[1].split(","))
         return ExpertPlayer(search_close=flags.get("close", "1") == "1",
                             search_claims=flags.get("claims", "1") == "1",
-                            read=flags.get("read", "1") == "1")
+                            read=flags.get("read", "1") == "1",
+                            recheck=int(flags.get("recheck", "64")))
     return make_player(label)
 
 

@@ -9,7 +9,15 @@ import pytest
 
 from engine.actions import Action, ActionType
 from engine.bots import ExpertPlayer, HardPlayer
-from engine.bots.expert import NO_READ, READ_KEEP, _Context, pond_feature, view_seed
+from engine.bots.expert import (
+    NO_READ,
+    READ_KEEP,
+    RECHECK_Z,
+    ActionValue,
+    _Context,
+    pond_feature,
+    view_seed,
+)
 from engine.bots.normal import Seat
 from engine.scenario import advance, rigged_hand
 from engine.simulate import simulate
@@ -151,3 +159,33 @@ def test_assess_gives_the_taken_action_a_value() -> None:
     assert taken in [v.action for v in values]
     assert choice == Action.discard(parse_tile("F"))
     assert HardPlayer().choose(view).type is ActionType.DISCARD
+
+
+def test_a_change_of_hards_choice_is_kept_only_if_fresh_samples_confirm_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    view = _gejiu_ting()
+    hard = HardPlayer().choose(view)
+    other = next(a for a in view.legal if a.type is ActionType.DISCARD and a != hard)
+    expert = ExpertPlayer()
+    # the recheck's samples are not the search's own
+    search = expert._results(view, [hard, other], adaptive=False, samples=16)
+    fresh = expert._results(view, [hard, other], adaptive=False, samples=16, salt=0xC0F1)
+    assert search != fresh
+    figures: dict[str, tuple[float, float]] = {}
+
+    def recheck(view: View, hard: Action, choice: Action, samples: int = 64) -> ActionValue:
+        gain, half = figures["now"]
+        return ActionValue(choice, 0.0, 0.0, samples, gain, half)
+
+    monkeypatch.setattr(expert, "recheck", recheck)
+    figures["now"] = (-5.0, 0.0)
+    monkeypatch.setitem(RECHECK_Z, "gejiu", None)  # no recheck in this ruleset
+    assert expert.confirmed(view, hard, other) == other
+    z = 0.5
+    monkeypatch.setitem(RECHECK_Z, "gejiu", z)
+    for gain, half, kept in ((-0.5, 0.1, False), (0.0, 0.0, False), (0.2, 0.0, True),
+                             (1.0, 1.0 / z + 0.5, False), (1.0, 1.0 / z - 0.1, True)):
+        figures["now"] = (gain, half)
+        assert expert.confirmed(view, hard, other) == (other if kept else hard)
+    assert expert.confirmed(view, hard, hard) == hard  # hard's own needs no recheck
+    assert ExpertPlayer(recheck=0).confirmed(view, hard, other) == other  # rechecks off

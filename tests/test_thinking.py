@@ -34,10 +34,10 @@ from tui.table_info import TableState
 from tui.table_screen import TableScreen
 from tui.thinking import Budget, PooledPlayer, ThinkingPool, TokenBucket
 
-# Yichun, seed 1, 31 moves by hard (the first seat to move each time): then S's discard is one
+# Yichun, seed 15, 11 moves by hard (the first seat to move each time): then S's discard is one
 # expert searches and decides otherwise than hard (found by a scan of seeds; the test checks it
 # still does)
-SEED, MOVES, SEAT = 7, 32, 1
+SEED, MOVES, SEAT = 15, 11, 1
 SLOW = 0.5  # CPU seconds a slowed expert takes a decision (the loop's tests)
 
 

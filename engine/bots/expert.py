@@ -4,7 +4,8 @@ cannot see.
 A decision that matters (a discard while an opponent may be ready, or when ``hard``'s best
 figures are close; a chi, peng or pass) is played forward many times from *determinized*
 positions, each consistent with the seat's view, and ``hard``'s choice is replaced only by an
-action whose gain over it is clear of the sampling noise (:meth:`ExpertPlayer.pick`). Buying,
+action whose gain over it is clear of the sampling noise (:meth:`ExpertPlayer.pick`) and holds
+on fresh samples (:meth:`ExpertPlayer.confirmed`: the winner's curse). Buying,
 kongs, 报听 and the wins on offer stay ``hard``'s. Every candidate is played against the same
 samples (common random numbers): the differences between candidates are measured far more
 precisely than their values.
@@ -105,6 +106,19 @@ HONOUR_PART: Final = 0.09
 NO_READ: Final[dict[str, float]] = dict.fromkeys(READ_KEEP, 1.0)  # the pond unread
 MIN_GAIN: Final = 0.25  # points a hand: a smaller gain over hard's choice is not taken
 CONFIDENCE: Final = 1.0  # and the gain must be clear of its 95% interval (about 2 s.e.)
+# A change of hard's choice is then rechecked on this many fresh samples, and kept only if its
+# gain there is positive and at least RECHECK_Z of that figure's 95% half width. The search
+# keeps the best of several noisy gains, so its own figure for the one it keeps is biased
+# upwards: in Yichun it estimated +2.5 to +2.8 points a change where the true gain, with the
+# hidden tiles known, was −0.13 to +0.24 (`bench.bench_decisions`, three seeds), and a third of
+# the changes did not come out ahead on fresh samples. RECHECK_Z per ruleset keeps the share
+# whose true gains measured best there: Yichun +0.08 / +0.16 a hand on two seeds of 150 deals;
+# Shangrao, whose changes gain already, only those behind on fresh samples dropped (+0.02);
+# Gejiu, whose changes gained most (+0.13 / +0.53 points each), none (None: no recheck): no
+# share dropped gained on both seeds of 60 deals (behind on fresh samples: +0.02 / −0.13 a
+# hand; under half the half width: −0.05 / −0.19).
+RECHECK: Final = 64
+RECHECK_Z: Final[dict[str, float | None]] = {"yichun": 0.5, "shangrao": 0.0, "gejiu": None}
 
 
 @dataclass(frozen=True)
@@ -583,9 +597,10 @@ class ExpertPlayer(HardPlayer):
     level = "expert"
 
     def __init__(self, samples: int = SAMPLES, max_samples: int = MAX_SAMPLES,
-                 search_close: bool = True, search_claims: bool = True, read: bool = True
-                 ) -> None:
+                 search_close: bool = True, search_claims: bool = True, read: bool = True,
+                 recheck: int = RECHECK) -> None:
         self.samples = samples
+        self.recheck_samples = recheck  # 0: a change of hard's choice is not rechecked
         self.max_samples = max(samples, max_samples)
         self.search_close = search_close  # search discards whose hard figures are close
         self.search_claims = search_claims  # search chi / peng / pass
@@ -598,7 +613,17 @@ class ExpertPlayer(HardPlayer):
         cands = self.candidates(view, hard)
         if len(cands) < 2:
             return hard
-        return self.pick(self.evaluate(view, cands))
+        return self.confirmed(view, hard, self.pick(self.evaluate(view, cands)))
+
+    def confirmed(self, view: View, hard: Action, choice: Action) -> Action:
+        """``choice`` where it is ``hard``'s, or where its gain over ``hard``'s on fresh
+        samples (:meth:`recheck`) is positive by ``RECHECK_Z`` of its half width (a ruleset
+        without a figure there: no recheck); else ``hard``'s."""
+        z = RECHECK_Z[view.rules]
+        if choice == hard or not self.recheck_samples or z is None:
+            return choice
+        fresh = self.recheck(view, hard, choice, self.recheck_samples)
+        return choice if fresh.gain > max(0.0, z * fresh.gain_half) else hard
 
     @staticmethod
     def pick(values: Sequence[ActionValue]) -> Action:
@@ -627,7 +652,7 @@ class ExpertPlayer(HardPlayer):
         if len(cands) < 2 or taken not in cands:
             return hard, []
         results = self._results(view, cands, adaptive=False)
-        choice = self.pick(_summary(results, cands))
+        choice = self.confirmed(view, hard, self.pick(_summary(results, cands)))
         return choice, _summary(results, [taken] + [a for a in cands if a != taken])
 
     # --- which decisions are searched ---------------------------------------------------------
@@ -712,16 +737,17 @@ class ExpertPlayer(HardPlayer):
         (``hard``'s choice) the reference of every gain (see :meth:`_results`)."""
         return _summary(self._results(view, actions, adaptive), list(actions))
 
-    def _results(self, view: View, actions: Sequence[Action], adaptive: bool
-                 ) -> dict[Action, list[float]]:
+    def _results(self, view: View, actions: Sequence[Action], adaptive: bool,
+                 samples: int | None = None, salt: int = 0) -> dict[Action, list[float]]:
         """Each of ``actions`` (legal now) played forward from the same samples, the first
         (``hard``'s choice) the reference of every gain. ``adaptive``: ``samples`` first; while
         the best gain over hard's choice is worth taking but not yet clear of the noise
         (:meth:`pick`), the sample count doubles (up to ``max_samples``) for the candidates
-        still in contention, the others dropped."""
+        still in contention, the others dropped. ``samples``: that many (not adaptive);
+        ``salt``: other samples than the search's own (a check on fresh ones)."""
         seat = Seat.of(view)
         ctx = _Context(view, seat, self.keep)
-        rng = random.Random(view_seed(view))
+        rng = random.Random(view_seed(view) ^ salt)
         me = ctx.me
         base = [0] * NUM_KINDS
         for k in seat.tiles:
@@ -729,7 +755,7 @@ class ExpertPlayer(HardPlayer):
         results: dict[Action, list[float]] = {a: [] for a in actions}
         ddz = self._ddz_bonus(seat) if view.phase is Phase.TURN else {}
         live = list(actions)
-        n, target = 0, self.samples
+        n, target = 0, self.samples if samples is None else samples
         while True:
             while n < target:
                 sample = ctx.sample(rng)
@@ -750,6 +776,15 @@ class ExpertPlayer(HardPlayer):
                                 and v.gain > 0]
             target = min(self.max_samples, 2 * target)
         return results
+
+    def recheck(self, view: View, hard: Action, choice: Action, samples: int = RECHECK
+                ) -> ActionValue:
+        """``choice``'s gain over ``hard``'s on ``samples`` fresh samples (none of the search's
+        own): the search keeps the best of several noisy gains, so its own figure for the
+        one it keeps is biased upwards (the winner's curse); a fresh one is not."""
+        results = self._results(view, [hard, choice], adaptive=False, samples=samples,
+                                salt=0xC0F1)
+        return _summary(results, [hard, choice])[1]
 
     def _play(self, ctx: _Context, sample: _Sample, base: list[int], a: Action, me: int
               ) -> float:
