@@ -38,10 +38,9 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 
-from bench.bench_paired import player
+from bench.bench_paired import each, player
 from engine.actions import Action
 from engine.bots.expert import MIN_GAIN, ExpertPlayer
 from engine.bots.hard import HardPlayer
@@ -254,13 +253,8 @@ def main(argv: list[str] | None = None) -> None:
                   f"deviating, true gains {[round(p.true_gain, 2) for p in dev]}",
                   file=sys.stderr, flush=True)
 
-        if a.jobs > 1:
-            with ProcessPoolExecutor(a.jobs) as pool:
-                for ps in pool.map(one_deal, jobs, chunksize=1):
-                    done(ps)
-        else:
-            for j in jobs:
-                done(one_deal(j))
+        for ps in each(one_deal, jobs, a.jobs):
+            done(ps)
     finally:
         if out is not None:
             out.close()

@@ -27,8 +27,10 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from engine.actions import Action
 from engine.bots import Player, make_player
@@ -36,6 +38,9 @@ from engine.game import Game
 from engine.simulate import _dealt_in
 from engine.table import Hand
 from engine.view import View, build_view
+
+J = TypeVar("J")
+R = TypeVar("R")
 
 
 class Watched:
@@ -66,6 +71,16 @@ def player(label: str) -> Player:
                             read=flags.get("read", "1") == "1",
                             recheck=int(flags.get("recheck", "64")))
     return make_player(label)
+
+
+def each(fn: Callable[[J], R], jobs: Sequence[J], workers: int) -> Iterator[R]:
+    """``fn`` of each job, in order: in ``workers`` processes (one a job at a time), or here."""
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            yield from pool.map(fn, jobs, chunksize=1)
+    else:
+        for j in jobs:
+            yield fn(j)
 
 
 def play(rules: str, deal_seed: int, players: list[Player]) -> Hand:
@@ -134,13 +149,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"deal {len(results)}/{a.deals} {statistics.fmean(r.diffs):+.3f} "
               f"({r.differed} of 4 differed)", file=sys.stderr, flush=True)
 
-    if a.jobs > 1:
-        with ProcessPoolExecutor(a.jobs) as pool:
-            for r in pool.map(one_deal, jobs, chunksize=1):
-                done(r)
-    else:
-        for j in jobs:
-            done(one_deal(j))
+    for r in each(one_deal, jobs, a.jobs):
+        done(r)
     wall = time.perf_counter() - started
     per_deal = [statistics.fmean(r.diffs) for r in results]
     n = len(per_deal)
