@@ -619,7 +619,7 @@ class ExpertPlayer(HardPlayer):
         """``choice`` where it is ``hard``'s, or where its gain over ``hard``'s on fresh
         samples (:meth:`recheck`) is positive by ``RECHECK_Z`` of its half width (a ruleset
         without a figure there: no recheck); else ``hard``'s."""
-        z = RECHECK_Z[view.rules]
+        z = RECHECK_Z.get(view.rules)
         if choice == hard or not self.recheck_samples or z is None:
             return choice
         fresh = self.recheck(view, hard, choice, self.recheck_samples)
