@@ -20,8 +20,8 @@ Run by hand (CPU-heavy)::
     .venv/bin/python -m bench.bench_decisions --rules yichun --deals 60 --seed 5 --jobs 2 \\
         --out /tmp/decisions-yichun.jsonl
 
-``--test LEVEL`` (e.g. ``expert:search=0``: hard with the expert's defence) judges that level's
-choices instead, wherever they differ from ``hard``'s.
+``--test LEVEL`` (e.g. ``normal``, or ``expert:recheck=0``: the expert without its recheck) judges
+that level's choices instead, wherever they differ from ``hard``'s.
 
 ``--out`` keeps one JSON line per probed decision (``--report FILE`` re-reads such files
 without playing).
@@ -210,7 +210,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--declined", type=float, default=0.3,
                     help="the share of the deviations the gate declines that are judged too")
     ap.add_argument("--test", help="judge this level's choices (where they differ from "
-                    "hard's; e.g. expert:search=0) rather than the expert's search")
+                    "hard's; e.g. expert:recheck=0) rather than the expert's search")
     ap.add_argument("--recheck", type=int, default=64,
                     help="fresh samples that recheck each judged deviation's estimated gain")
     ap.add_argument("--jobs", type=int, default=1)
@@ -231,6 +231,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{', '.join(a.report)}: {deals} deals")
         report(probes, 4 * deals)
         return
+    if a.test:
+        player(a.test)  # a bad label is said here, not in a worker
     draw = random.Random(a.seed)
     jobs = [(a.rules, i, draw.getrandbits(63), a.continuations, a.declined, a.test,
              a.recheck)
@@ -246,7 +248,7 @@ def main(argv: list[str] | None = None) -> None:
             if out is not None:
                 for p in ps:
                     out.write(json.dumps(asdict(p)) + "\n")
-                out.write(json.dumps({"deal_done": len(probes)}) + "\n")
+                out.write(json.dumps({"deal_done": len(finished)}) + "\n")
                 out.flush()
             dev = [p for p in ps if p.deviates]
             print(f"deal {len(finished)}/{a.deals}: {len(ps)} searched, {len(dev)} "

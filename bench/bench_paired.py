@@ -64,13 +64,25 @@ def player(label: str) -> Player:
     search off (``read=0``: its sampler does not read the opponents' ponds; ``recheck=N``: a
     change of hard's choice is rechecked on N fresh samples, 0 not at all)."""
     if label.startswith("expert:"):
-        from engine.bots.expert import ExpertPlayer
-        flags = dict(x.split("=") for x in label.split(":", 1)[1].split(","))
+        from engine.bots.expert import RECHECK, ExpertPlayer
+        try:
+            flags = dict(x.split("=", 1) for x in label.split(":", 1)[1].split(","))
+        except ValueError:
+            raise SystemExit(f"{label!r}: expert flags are name=value, comma-separated") from None
+        unknown = set(flags) - {"close", "claims", "read", "recheck"}
+        if unknown:
+            raise SystemExit(f"{label!r}: unknown expert flag(s) {', '.join(sorted(unknown))}; "
+                             "have close, claims, read, recheck")
+        recheck = flags.get("recheck", str(RECHECK))
+        if not recheck.isdigit():
+            raise SystemExit(f"{label!r}: recheck is a count of samples (0: none)")
         return ExpertPlayer(search_close=flags.get("close", "1") == "1",
                             search_claims=flags.get("claims", "1") == "1",
-                            read=flags.get("read", "1") == "1",
-                            recheck=int(flags.get("recheck", "64")))
-    return make_player(label)
+                            read=flags.get("read", "1") == "1", recheck=int(recheck))
+    try:
+        return make_player(label)
+    except ValueError as e:
+        raise SystemExit(str(e)) from None
 
 
 def each(fn: Callable[[J], R], jobs: Sequence[J], workers: int) -> Iterator[R]:
@@ -138,6 +150,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--opp", default="hard")
     ap.add_argument("--jobs", type=int, default=1)
     a = ap.parse_args(sys.argv[2:] if argv is None and sys.argv[1:2] == ["paired"] else argv)
+    for label in (a.test, a.base, a.opp):
+        player(label)  # a bad label is said here, not in a worker
     draw = random.Random(a.seed)
     seeds = [draw.getrandbits(63) for _ in range(a.deals)]
     jobs = [(a.rules, s, a.test, a.base, a.opp) for s in seeds]
