@@ -67,6 +67,14 @@ class Probe:
     best_action: str = ""
     fresh_gain: float = math.nan  # the best candidate's gain on fresh samples (recheck())
     fresh_half: float = math.nan
+    move: int = -1  # the hand's action count at the decision (-1: a file from before it)
+
+
+def continuation_rng(deal_seed: int, move: int) -> random.Random:
+    """The reshuffles judging the decision at ``move`` of a deal: the same for every level
+    judged on the same deals, so the decisions two runs change alike get the same true gains
+    and :func:`compare` sees only the decisions they change differently."""
+    return random.Random(f"{deal_seed}:{move}")
 
 
 def reshuffle(hand: Hand, rng: random.Random) -> None:
@@ -118,7 +126,6 @@ def one_deal(args: tuple[str, int, int, int, float, str | None, int]) -> list[Pr
     rules, index, deal_seed, continuations, declined, test_label, recheck = args
     hard, expert = HardPlayer(), ExpertPlayer()
     test = player(test_label) if test_label else None
-    rng = random.Random(deal_seed ^ 0xD1CE)
     game = Game(rules, deal_seed, {"hands_per_game": 1})
     hand = game.new_hand()
     out: list[Probe] = []
@@ -126,13 +133,14 @@ def one_deal(args: tuple[str, int, int, int, float, str | None, int]) -> list[Pr
         seat = hand.to_act()[0]
         view = build_view(hand, seat)
         action = hard.choose(view)
+        move = len(hand.actions)
         if test is not None and view.my_move:
             other = test.choose(view)
             if other != action:
                 p = Probe(index, seat, kind_of(expert, view), 2, math.nan, math.nan, True, True,
-                          hard_action=str(action), best_action=str(other))
+                          hard_action=str(action), best_action=str(other), move=move)
                 p.true_gain, p.true_half = true_gain(hand, seat, other, action, continuations,
-                                                     rng, hard)
+                                                     continuation_rng(deal_seed, move), hard)
                 out.append(p)
         elif view.my_move and view.viewer is not None:
             cands = expert.candidates(view, action)
@@ -142,7 +150,8 @@ def one_deal(args: tuple[str, int, int, int, float, str | None, int]) -> list[Pr
                 picked = expert.pick(values)
                 p = Probe(index, seat, kind_of(expert, view), len(cands), best.gain,
                           best.gain_half, picked != action, best.action != action,
-                          hard_action=str(action), best_action=str(best.action))
+                          hard_action=str(action), best_action=str(best.action), move=move)
+                rng = continuation_rng(deal_seed, move)
                 if p.deviates and (p.taken or rng.random() < declined):
                     fresh = expert.recheck(view, action, best.action, recheck)
                     p.fresh_gain, p.fresh_half = fresh.gain, fresh.gain_half
@@ -196,9 +205,50 @@ def report(probes: Sequence[Probe], seat_hands: int) -> None:
                                   "fresh gain > half width")):
             ps = [p for p in fresh if band(p) == i]
             print(f"    {name:28s} {len(ps):4d} {_mean_half([p.true_gain for p in ps]):>16s}")
-    total = sum(p.true_gain for p in dev if p.taken)
+    edge = deal_edges(probes, seat_hands // 4)
     print(f"  first-order edge a seat-hand (the taken deviations' true gains): "
-          f"{total / seat_hands:+.3f}")
+          f"{_mean_half(edge)} (95% over deals)")
+
+
+def deal_edges(probes: Sequence[Probe], deals: int) -> list[float]:
+    """Per deal, the taken deviations' true gains summed, a seat-hand (a quarter): the
+    first-order edge deal by deal, whose spread gives the edge's interval."""
+    out = [0.0] * deals
+    for p in probes:
+        if p.deviates and p.taken and not math.isnan(p.true_gain) and p.deal < deals:
+            out[p.deal] += p.true_gain / 4
+    return out
+
+
+def compare(a: Sequence[Probe], b: Sequence[Probe], deals: int) -> list[str]:
+    """Two runs' first-order edges on the same deals, and their difference deal by deal (the
+    decisions both change alike, judged on the same reshuffles, cancel out of it)."""
+    ea, eb = deal_edges(a, deals), deal_edges(b, deals)
+    same = {(p.deal, p.move, p.best_action) for p in a if p.taken and p.deviates} & \
+        {(p.deal, p.move, p.best_action) for p in b if p.taken and p.deviates}
+    diff = [x - y for x, y in zip(ea, eb, strict=True)]
+    return [f"  first run's edge a seat-hand   {_mean_half(ea)}",
+            f"  second run's edge a seat-hand  {_mean_half(eb)}",
+            f"  first − second, paired by deal {_mean_half(diff)}  ({len(same)} changes "
+            "made alike)"]
+
+
+def read(names: Sequence[str]) -> tuple[list[dict[str, object]], list[Probe], int]:
+    """The runs (their settings), probes and finished deals of ``--out`` files."""
+    runs: list[dict[str, object]] = []
+    probes: list[Probe] = []
+    deals = 0
+    for name in names:
+        with open(name, encoding="utf-8") as f:
+            for line in f:
+                rec = json.loads(line)
+                if "run" in rec:
+                    runs.append(rec["run"])
+                elif "deal_done" in rec:
+                    deals += 1
+                else:
+                    probes.append(Probe(**rec))
+    return runs, probes, deals
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -216,20 +266,25 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", help="append one JSON line per probed decision to this file")
     ap.add_argument("--report", nargs="*", help="report on these --out files, no play")
+    ap.add_argument("--compare", nargs=2, metavar=("A", "B"),
+                    help="two --out files of runs on the same deals (--rules, --seed, --deals): "
+                    "their edges and the difference, paired by deal; no play")
     a = ap.parse_args(sys.argv[2:] if argv is None and sys.argv[1:2] == ["decisions"] else argv)
     if a.report:
-        probes: list[Probe] = []
-        deals = 0
-        for name in a.report:
-            with open(name, encoding="utf-8") as f:
-                for line in f:
-                    rec = json.loads(line)
-                    if "deal_done" in rec:
-                        deals += 1
-                    else:
-                        probes.append(Probe(**rec))
+        _runs, probes, deals = read(a.report)
         print(f"{', '.join(a.report)}: {deals} deals")
         report(probes, 4 * deals)
+        return
+    if a.compare:
+        (ra, pa, da), (rb, pb, db) = read(a.compare[:1]), read(a.compare[1:])
+        deals_of = [(r.get("rules"), r.get("seed"), r.get("deals")) for r in ra + rb]
+        if len(ra) != 1 or len(rb) != 1 or deals_of[0] != deals_of[1] or da != db:
+            raise SystemExit("--compare: two files of one run each, on the same deals (rules, "
+                             f"seed and deal count; here {deals_of}, {da} and {db} deals done)")
+        print(f"{a.compare[0]} ({ra[0].get('test') or 'the expert search'}) against "
+              f"{a.compare[1]} ({rb[0].get('test') or 'the expert search'}): "
+              f"{ra[0]['rules']}, seed {ra[0]['seed']}, {da} deals")
+        print("\n".join(compare(pa, pb, da)))
         return
     if a.test:
         player(a.test)  # a bad label is said here, not in a worker
@@ -241,6 +296,10 @@ def main(argv: list[str] | None = None) -> None:
     probes = []
     finished: list[int] = []
     out = open(a.out, "a", encoding="utf-8") if a.out else None  # noqa: SIM115
+    if out is not None:
+        out.write(json.dumps({"run": {"rules": a.rules, "seed": a.seed, "deals": a.deals,
+                                      "test": a.test, "continuations": a.continuations}})
+                  + "\n")
     try:
         def done(ps: list[Probe]) -> None:
             probes.extend(ps)

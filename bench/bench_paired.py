@@ -60,25 +60,31 @@ class Watched:
 
 
 def player(label: str) -> Player:
-    """A level, or ``expert:close=0,claims=0,read=0,recheck=0`` for an expert with parts of its
-    search off (``read=0``: its sampler does not read the opponents' ponds; ``recheck=N``: a
-    change of hard's choice is rechecked on N fresh samples, 0 not at all)."""
+    """A level, or ``expert:close=0,claims=0,read=0,recheck=0,samples=32,max=96`` for an expert
+    with parts of its search off or resized (``read=0``: its sampler does not read the
+    opponents' ponds; ``recheck=N``: a change of hard's choice is rechecked on N fresh samples,
+    0 not at all; ``samples`` / ``max``: the samples a decision starts with and may grow to)."""
     if label.startswith("expert:"):
-        from engine.bots.expert import RECHECK, ExpertPlayer
+        from engine.bots.expert import MAX_SAMPLES, RECHECK, SAMPLES, ExpertPlayer
         try:
             flags = dict(x.split("=", 1) for x in label.split(":", 1)[1].split(","))
         except ValueError:
             raise SystemExit(f"{label!r}: expert flags are name=value, comma-separated") from None
-        unknown = set(flags) - {"close", "claims", "read", "recheck"}
+        unknown = set(flags) - {"close", "claims", "read", "recheck", "samples", "max"}
         if unknown:
             raise SystemExit(f"{label!r}: unknown expert flag(s) {', '.join(sorted(unknown))}; "
-                             "have close, claims, read, recheck")
-        recheck = flags.get("recheck", str(RECHECK))
-        if not recheck.isdigit():
-            raise SystemExit(f"{label!r}: recheck is a count of samples (0: none)")
-        return ExpertPlayer(search_close=flags.get("close", "1") == "1",
+                             "have close, claims, read, recheck, samples, max")
+        counts = {"recheck": RECHECK, "samples": SAMPLES, "max": MAX_SAMPLES}
+        for name in counts:
+            value = flags.get(name, str(counts[name]))
+            if not value.isdigit() or (name != "recheck" and int(value) < 2):
+                raise SystemExit(f"{label!r}: {name} is a count of samples"
+                                 + (" (0: none)" if name == "recheck" else " (2 or more)"))
+            counts[name] = int(value)
+        return ExpertPlayer(samples=counts["samples"], max_samples=counts["max"],
+                            search_close=flags.get("close", "1") == "1",
                             search_claims=flags.get("claims", "1") == "1",
-                            read=flags.get("read", "1") == "1", recheck=int(recheck))
+                            read=flags.get("read", "1") == "1", recheck=counts["recheck"])
     try:
         return make_player(label)
     except ValueError as e:

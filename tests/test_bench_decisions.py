@@ -1,5 +1,5 @@
 """The decision bench's reshuffle moves only tiles nobody has seen, and judges a decision
-against itself as no gain at all."""
+against itself as no gain at all; its edges are summed and paired by deal."""
 
 from __future__ import annotations
 
@@ -8,7 +8,16 @@ import random
 
 import pytest
 
-from bench.bench_decisions import reshuffle, true_gain
+from bench.bench_decisions import (
+    Probe,
+    compare,
+    continuation_rng,
+    deal_edges,
+    reshuffle,
+    true_gain,
+)
+from bench.bench_paired import player
+from engine.bots.expert import ExpertPlayer
 from engine.bots.hard import HardPlayer
 from engine.game import Game
 from engine.table import Hand
@@ -54,3 +63,37 @@ def test_an_action_against_itself_gains_nothing() -> None:
     mean, half = true_gain(hand, seat, action, action, 3, random.Random(2), HardPlayer())
     assert (mean, half) == (0.0, 0.0)
     assert hand.actions == kept.actions and hand.wall.seq == kept.wall.seq  # not played on
+
+
+def probe(deal: int, move: int, gain: float, taken: bool = True, action: str = "discard 1m"
+          ) -> Probe:
+    return Probe(deal, 0, "close", 2, 1.0, 0.5, taken, True, gain, 0.1,
+                 best_action=action, move=move)
+
+
+def test_edges_sum_the_taken_changes_a_seat_hand_and_pair_by_deal() -> None:
+    a = [probe(0, 5, 2.0), probe(0, 9, -1.0), probe(1, 3, 4.0), probe(2, 7, 8.0, taken=False)]
+    assert deal_edges(a, 3) == [0.25, 1.0, 0.0]  # (2 - 1) / 4, 4 / 4; a declined one: none
+    b = [probe(0, 5, 2.0), probe(1, 3, 4.0), probe(2, 4, -2.0)]
+    assert deal_edges(b, 3) == [0.5, 1.0, -0.5]
+    lines = compare(a, b, 3)
+    assert lines[2].split("deal")[1].split()[0] == "+0.083"  # mean of -0.25, 0, +0.5
+    assert "(2 changes made alike)" in lines[2]
+    assert "+0.000 ± 0.000" in compare(a, a, 3)[2]
+
+
+def test_a_decision_is_judged_on_reshuffles_of_its_own() -> None:
+    draws = continuation_rng(7, 12).getrandbits(64)
+    assert continuation_rng(7, 12).getrandbits(64) == draws  # whatever was judged before
+    assert continuation_rng(7, 13).getrandbits(64) != draws
+    assert continuation_rng(8, 12).getrandbits(64) != draws
+
+
+def test_expert_labels_take_sizes_and_refuse_bad_ones() -> None:
+    ex = player("expert:samples=64,max=192,recheck=0")
+    assert isinstance(ex, ExpertPlayer)
+    assert (ex.samples, ex.max_samples, ex.recheck_samples) == (64, 192, 0)
+    for bad in ("expert:samples=1", "expert:max=x", "expert:recheck=-1", "expert:size=3",
+                "expert:samples", "wizard"):
+        with pytest.raises(SystemExit):
+            player(bad)
