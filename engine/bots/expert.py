@@ -54,8 +54,14 @@ from engine.table import EventType, Phase
 from engine.tiles import DRAGONS, NUM_KINDS, WINDS, Kind
 from engine.view import View
 
-SAMPLES: Final = 32  # determinized positions per decision, at first
-MAX_SAMPLES: Final = 96  # and at most, for a close decision
+# Determinized positions per decision at first, and at most for a close one. The search's
+# gains are noisy (a few tenths of a point, measured to ± 1-2 points), so more samples let more
+# of the good changes clear its gate at the same quality: twice 32 / 96 (and a recheck of 128,
+# not 64) took 1.6 times the changes and gained +0.09 ± 0.08 a seat-hand more in Yichun
+# (`bench.bench_decisions --test`, 600 deals with the hidden tiles known, 2026-12-04), within
+# the time a decision may take (median 300 ms, p99 1 s; docs/performance.md).
+SAMPLES: Final = 64
+MAX_SAMPLES: Final = 192
 TOP: Final = 3  # hard's best discards searched
 SAFE: Final = 2  # and the safest discards (the fold)
 CLOSE: Final = 0.35  # hard's best two within this many points: search even without danger
@@ -117,7 +123,7 @@ CONFIDENCE: Final = 1.0  # and the gain must be clear of its 95% interval (about
 # Gejiu, whose changes gained most (+0.13 / +0.53 points each), none (None: no recheck): no
 # share dropped gained on both seeds of 60 deals (behind on fresh samples: +0.02 / −0.13 a
 # hand; under half the half width: −0.05 / −0.19).
-RECHECK: Final = 64
+RECHECK: Final = 128
 RECHECK_Z: Final[dict[str, float | None]] = {"yichun": 0.5, "shangrao": 0.0, "gejiu": None}
 
 
