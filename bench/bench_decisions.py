@@ -24,7 +24,10 @@ Run by hand (CPU-heavy)::
 that level's choices instead, wherever they differ from ``hard``'s.
 
 ``--out`` keeps one JSON line per probed decision (``--report FILE`` re-reads such files
-without playing).
+without playing). Each decision is judged on reshuffles of its own (seeded by the deal and the
+move: :func:`continuation_rng`), so two runs on the same deals (``--rules``, ``--seed``,
+``--deals``) give a change both make the same true gain, and ``--compare A B`` pairs their
+edges deal by deal: the changes made alike cancel out of the difference.
 """
 
 from __future__ import annotations
