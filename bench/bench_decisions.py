@@ -242,6 +242,7 @@ def read(names: Sequence[str]) -> tuple[list[dict[str, object]], list[Probe], in
     probes: list[Probe] = []
     deals = 0
     for name in names:
+        first = deals  # a file's deals follow the previous files' in the figures
         with open(name, encoding="utf-8") as f:
             for line in f:
                 rec = json.loads(line)
@@ -250,7 +251,9 @@ def read(names: Sequence[str]) -> tuple[list[dict[str, object]], list[Probe], in
                 elif "deal_done" in rec:
                     deals += 1
                 else:
-                    probes.append(Probe(**rec))
+                    probe = Probe(**rec)
+                    probe.deal += first
+                    probes.append(probe)
     return runs, probes, deals
 
 

@@ -4,7 +4,10 @@ against itself as no gain at all; its edges are summed and paired by deal."""
 from __future__ import annotations
 
 import copy
+import json
 import random
+from dataclasses import asdict
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +16,7 @@ from bench.bench_decisions import (
     compare,
     continuation_rng,
     deal_edges,
+    read,
     reshuffle,
     true_gain,
 )
@@ -97,3 +101,17 @@ def test_expert_labels_take_sizes_and_refuse_bad_ones() -> None:
                 "expert:samples", "wizard"):
         with pytest.raises(SystemExit):
             player(bad)
+
+
+def test_files_read_together_keep_their_deals_apart(tmp_path: Path) -> None:
+    files = []
+    for i, gain in enumerate((4.0, -4.0)):
+        f = tmp_path / f"{i}.jsonl"
+        f.write_text("\n".join(json.dumps(x) for x in (
+            {"run": {"rules": "yichun", "seed": i, "deals": 2}},
+            asdict(probe(0, 3, gain)), {"deal_done": 1}, {"deal_done": 2})) + "\n")
+        files.append(str(f))
+    runs, probes, deals = read(files)
+    assert deals == 4 and [r["seed"] for r in runs] == [0, 1]
+    assert [p.deal for p in probes] == [0, 2]
+    assert deal_edges(probes, deals) == [1.0, 0.0, -1.0, 0.0]
