@@ -58,6 +58,8 @@ def pool(runs: Sequence[dict[str, Any]]) -> Pool:
     first = runs[0]
     seeds: list[int] = []
     for run in runs:
+        if not isinstance(run, dict):
+            raise ValueError("not a simulate --json output (a JSON object)")
         if "duplicate" not in run or not run.get("levels"):
             raise ValueError(f"seed {run.get('seed')}: not a duplicate run with --seats")
         if run["rules"] != first["rules"]:

@@ -79,6 +79,10 @@ def test_pieces_that_cannot_be_pooled_are_refused(capsys: pytest.CaptureFixture[
     bad.write_text("{not json")
     assert main([str(bad)]) == 2
     assert "bad.json" in capsys.readouterr().err
+    listed = tmp_path / "list.json"
+    listed.write_text("[1, 2]")
+    assert main([str(listed)]) == 2
+    assert "not a simulate --json output" in capsys.readouterr().err
     half = tmp_path / "half.json"
     half.write_text(json.dumps({"rules": "yichun", "seed": 5, "duplicate": {},
                                 "levels": [{"name": "x"}]}))
