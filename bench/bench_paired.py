@@ -60,20 +60,30 @@ class Watched:
 
 
 def player(label: str) -> Player:
-    """A level, or ``expert:close=0,claims=0,read=0,recheck=0,samples=32,max=96`` for an expert
-    with parts of its search off or resized (``read=0``: its sampler does not read the
-    opponents' ponds; ``recheck=N``: a change of hard's choice is rechecked on N fresh samples,
-    0 not at all; ``samples`` / ``max``: the samples a decision starts with and may grow to)."""
+    """A level, or ``expert:close=0,claims=0,read=0,recheck=0,samples=32,max=96,gap=0.5,risk=0.2``
+    for an expert with parts of its search off or resized (``read=0``: its sampler does not read
+    the opponents' ponds; ``recheck=N``: a change of hard's choice is rechecked on N fresh
+    samples, 0 not at all; ``samples`` / ``max``: the samples a decision starts with and may grow
+    to; ``gap``: hard's best two discards within this many points are searched, CLOSE; ``risk``:
+    the discards are searched when an opponent is ready with this chance, RISK_READY)."""
     if label.startswith("expert:"):
-        from engine.bots.expert import MAX_SAMPLES, RECHECK, SAMPLES, ExpertPlayer
+        from engine.bots.expert import (
+            CLOSE,
+            MAX_SAMPLES,
+            RECHECK,
+            RISK_READY,
+            SAMPLES,
+            ExpertPlayer,
+        )
         try:
             flags = dict(x.split("=", 1) for x in label.split(":", 1)[1].split(","))
         except ValueError:
             raise SystemExit(f"{label!r}: expert flags are name=value, comma-separated") from None
-        unknown = set(flags) - {"close", "claims", "read", "recheck", "samples", "max"}
+        unknown = set(flags) - {"close", "claims", "read", "recheck", "samples", "max", "gap",
+                                "risk"}
         if unknown:
             raise SystemExit(f"{label!r}: unknown expert flag(s) {', '.join(sorted(unknown))}; "
-                             "have close, claims, read, recheck, samples, max")
+                             "have close, claims, read, recheck, samples, max, gap, risk")
         counts = {"recheck": RECHECK, "samples": SAMPLES, "max": MAX_SAMPLES}
         for name in counts:
             value = flags.get(name, str(counts[name]))
@@ -81,10 +91,20 @@ def player(label: str) -> Player:
                 raise SystemExit(f"{label!r}: {name} is a count of samples"
                                  + (" (0: none)" if name == "recheck" else " (2 or more)"))
             counts[name] = int(value)
+        shares = {"gap": CLOSE, "risk": RISK_READY}
+        for name in shares:
+            try:
+                shares[name] = float(flags.get(name, shares[name]))
+            except ValueError:
+                shares[name] = math.nan
+            if not 0.0 <= shares[name] <= (100.0 if name == "gap" else 1.0):
+                raise SystemExit(f"{label!r}: {name} is "
+                                 + ("points (0 to 100)" if name == "gap" else "a chance (0 to 1)"))
         return ExpertPlayer(samples=counts["samples"], max_samples=counts["max"],
                             search_close=flags.get("close", "1") == "1",
                             search_claims=flags.get("claims", "1") == "1",
-                            read=flags.get("read", "1") == "1", recheck=counts["recheck"])
+                            read=flags.get("read", "1") == "1", recheck=counts["recheck"],
+                            close=shares["gap"], risk_ready=shares["risk"])
     try:
         return make_player(label)
     except ValueError as e:

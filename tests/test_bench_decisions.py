@@ -97,8 +97,12 @@ def test_expert_labels_take_sizes_and_refuse_bad_ones() -> None:
     ex = player("expert:samples=64,max=192,recheck=0")
     assert isinstance(ex, ExpertPlayer)
     assert (ex.samples, ex.max_samples, ex.recheck_samples) == (64, 192, 0)
+    wide = player("expert:gap=0.7,risk=0.15")
+    assert isinstance(wide, ExpertPlayer)
+    assert (wide.close, wide.risk_ready) == (0.7, 0.15)
     for bad in ("expert:samples=1", "expert:max=x", "expert:recheck=-1", "expert:size=3",
-                "expert:samples", "wizard"):
+                "expert:samples", "wizard", "expert:gap=-1", "expert:risk=1.5",
+                "expert:risk=nan", "expert:gap=wide"):
         with pytest.raises(SystemExit):
             player(bad)
 

@@ -19,8 +19,10 @@ from engine.bots.expert import (
     view_seed,
 )
 from engine.bots.normal import Seat
+from engine.game import Game
 from engine.scenario import advance, rigged_hand
 from engine.simulate import simulate
+from engine.table import Phase
 from engine.tiles import NUM_KINDS, parse_tile
 from engine.view import View, build_view
 
@@ -189,3 +191,21 @@ def test_a_change_of_hards_choice_is_kept_only_if_fresh_samples_confirm_it(
         assert expert.confirmed(view, hard, other) == (other if kept else hard)
     assert expert.confirmed(view, hard, hard) == hard  # hard's own needs no recheck
     assert ExpertPlayer(recheck=0).confirmed(view, hard, other) == other  # rechecks off
+
+
+def test_the_search_thresholds_decide_which_discards_are_searched() -> None:
+    """The dealer's first discard in Yichun (after the buying): no opponent can be ready yet
+    (a chance of about 1%), so only the two thresholds decide whether it is searched."""
+    hand = Game("yichun", 11, {"hands_per_game": 1}).new_hand()
+    while hand.phase is not Phase.TURN:  # the buying first
+        seat = hand.to_act()[0]
+        hand.apply(seat, HardPlayer().choose(build_view(hand, seat)))
+    view = build_view(hand, hand.to_act()[0])
+    hard = HardPlayer().choose(view)
+    assert hard.type is ActionType.DISCARD
+    assert not ExpertPlayer.risky(view) and ExpertPlayer.risky(view, 0.0)
+    assert ExpertPlayer(close=0.0).candidates(view, hard) == [hard]
+    for wide in (ExpertPlayer(close=100.0), ExpertPlayer(close=0.0, risk_ready=0.0)):
+        cands = wide.candidates(view, hard)
+        assert cands[0] == hard and len(cands) > 1
+        assert all(a in view.legal and a.type is ActionType.DISCARD for a in cands)

@@ -604,11 +604,14 @@ class ExpertPlayer(HardPlayer):
 
     def __init__(self, samples: int = SAMPLES, max_samples: int = MAX_SAMPLES,
                  search_close: bool = True, search_claims: bool = True, read: bool = True,
-                 recheck: int = RECHECK) -> None:
+                 recheck: int = RECHECK, close: float = CLOSE, risk_ready: float = RISK_READY
+                 ) -> None:
         self.samples = samples
         self.recheck_samples = recheck  # 0: a change of hard's choice is not rechecked
         self.max_samples = max(samples, max_samples)
         self.search_close = search_close  # search discards whose hard figures are close
+        self.close = close  # within this many points (CLOSE)
+        self.risk_ready = risk_ready  # an opponent ready with this chance: search (RISK_READY)
         self.search_claims = search_claims  # search chi / peng / pass
         self.keep = READ_KEEP if read else NO_READ  # read the opponents' ponds (READ_KEEP)
 
@@ -677,8 +680,8 @@ class ExpertPlayer(HardPlayer):
             scores = self.score_discards(seat, table)
             ranked = sorted(scores, key=lambda k: -scores[k])
             close = self.search_close and len(ranked) > 1 and \
-                scores[ranked[0]] - scores[ranked[1]] < CLOSE
-            risky = self.risky(view)
+                scores[ranked[0]] - scores[ranked[1]] < self.close
+            risky = self.risky(view, self.risk_ready)
             if not (force or close or risky):
                 return [hard]
             picked: list[Kind] = [hard.tile] if hard.tile is not None else []
@@ -707,13 +710,13 @@ class ExpertPlayer(HardPlayer):
         return [hard]
 
     @staticmethod
-    def risky(view: View) -> bool:
+    def risky(view: View, threshold: float = RISK_READY) -> bool:
         """Whether a discard may deal in now: discards win here and some opponent is ready
-        with at least ``RISK_READY`` by the fitted chance (or has declared 报听)."""
+        with at least ``threshold`` by the fitted chance (or has declared 报听)."""
         if not ExpertPlayer.discard_wins_here(view):
             return False
         fit = READY_FIT[view.rules]
-        return any(p.ting or ready_chance(fit, len(p.melds), len(p.pond)) >= RISK_READY
+        return any(p.ting or ready_chance(fit, len(p.melds), len(p.pond)) >= threshold
                    for p in view.seats if p.seat != view.viewer)
 
     def deal_in_rates(self, view: View, seat: Seat) -> list[float]:
