@@ -50,7 +50,7 @@ serve: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check engine tui net cli tests bench testkit
-	$(BIN)/mypy engine
+	$(BIN)/mypy engine bench
 	$(BIN)/mypy tui net cli testkit
 	$(BIN)/lint-imports
 

@@ -68,7 +68,8 @@ def _limits() -> Any:
     except ImportError:
         return None
     names = {f.name for f in dataclasses.fields(Limits)}
-    return dataclasses.replace(Limits(), **{k: v for k, v in RAISED_LIMITS.items() if k in names})
+    raised: dict[str, Any] = {k: v for k, v in RAISED_LIMITS.items() if k in names}
+    return dataclasses.replace(Limits(), **raised)
 
 
 class _Probes:

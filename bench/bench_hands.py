@@ -15,11 +15,13 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import TypeVar
 
 from mahjong.agari import Agari
 
-from engine.hands import can_win, can_win_counts, can_win_keys, group_keys
+from engine.hands import HandShapes, can_win, can_win_counts, can_win_keys, group_keys
 from engine.rulesets import RULESETS as BY_NAME
 from engine.scoring import score
 from engine.situation import Situation, Win, WinMethod
@@ -79,6 +81,7 @@ def with_four_wilds(hands: list[list[Kind]], seed: int = SEED) -> list[tuple[lis
 
 
 Task = tuple[str, Callable[[], int], int, str]
+T = TypeVar("T")
 
 
 def _measure(tasks: list[Task]) -> list[tuple[str, float, float, int]]:
@@ -100,7 +103,17 @@ def _measure(tasks: list[Task]) -> list[tuple[str, float, float, int]]:
             for name, *_ in tasks]
 
 
-def _situations(rules: str, hands: list[tuple[list[Kind], Kind | None]]) -> list[Situation]:
+def _wins(shapes: HandShapes, hand: list[Kind]) -> bool:
+    return can_win(shapes, hand, [])
+
+
+def _counter(test: Callable[[T], object], items: Sequence[T]) -> Callable[[], int]:
+    """A task: how many of ``items`` pass ``test``."""
+    return lambda: sum(1 for x in items if test(x))
+
+
+def _situations(rules: str, hands: Sequence[tuple[list[Kind], Kind | None]]
+                ) -> list[Situation]:
     return [
         Situation(rules=rules, dealer=0, wild=w, wins=(
             Win(seat=1, hand=tuple(h[:13]), melds=(), tile=h[13], how=WinMethod.SELF_DRAW),
@@ -116,40 +129,40 @@ def main() -> None:
     wild_counts = [(to_counts(h), w) for h, w in wild_hands]
     agari = Agari()
     tasks: list[Task] = [
-        ("mahjong Agari.is_agari", lambda: sum(1 for c in counts if agari.is_agari(c)),
-         len(hands), "lib"),
+        ("mahjong Agari.is_agari", _counter(agari.is_agari, counts), len(hands), "lib"),
     ]
     for rules in RULESETS:
+        shapes = BY_NAME[rules].shapes
         tasks.append((f"can_win_counts {rules}",
-                      lambda r=BY_NAME[rules].shapes: sum(
-                          1 for c in counts if can_win_counts(r, c)),
+                      _counter(partial(can_win_counts, shapes), counts),
                       len(hands), "counts"))
     keys = [group_keys(c) for c in counts]
     for rules in RULESETS:
+        shapes = BY_NAME[rules].shapes
         tasks.append((f"can_win_keys {rules}",
-                      lambda r=BY_NAME[rules].shapes: sum(
-                          1 for k in keys if can_win_keys(r, k)),
+                      _counter(partial(can_win_keys, shapes), keys),
                       len(hands), "keys"))
     for rules in RULESETS:
+        shapes = BY_NAME[rules].shapes
         tasks.append((f"can_win {rules} (tile lists)",
-                      lambda r=BY_NAME[rules].shapes: sum(1 for h in hands if can_win(r, h, [])),
+                      _counter(partial(_wins, shapes), hands),
                       len(hands), "kinds"))
     tasks.append(("can_win_counts shangrao, 4 wilds",
-                  lambda: sum(1 for c, w in wild_counts if can_win_counts(SHANGRAO, c, (), w)),
+                  _counter(lambda cw: can_win_counts(SHANGRAO, cw[0], (), cw[1]), wild_counts),
                   len(hands), "wild"))
     tasks.append(("can_win shangrao, 4 wilds (tile lists)",
-                  lambda: sum(1 for h, w in wild_hands if can_win(SHANGRAO, h, [], w)),
+                  _counter(lambda hw: can_win(SHANGRAO, hw[0], [], hw[1]), wild_hands),
                   len(hands), "wild"))
     for rules in RULESETS:
         shapes = BY_NAME[rules].shapes
-        winning = [(h, None) for h in hands if can_win(shapes, h, [])][:SCORE_HANDS]
+        winning = [(h, None) for h in hands if _wins(shapes, h)][:SCORE_HANDS]
         sits = _situations(rules, winning)
         tasks.append((f"score {rules} ({len(sits)} wins)",
-                      lambda s=sits: sum(1 for x in s if score(x)), len(sits), "score"))
+                      _counter(lambda x: score(x) is not None, sits), len(sits), "score"))
     winning4 = [(h, w) for h, w in wild_hands if can_win(SHANGRAO, h, [], w)][:SCORE_HANDS]
     sits4 = _situations("shangrao", [(h, w) for h, w in winning4])
     tasks.append((f"score shangrao, 4 wilds ({len(sits4)} wins)",
-                  lambda: sum(1 for x in sits4 if score(x)), len(sits4), "score"))
+                  _counter(lambda x: score(x) is not None, sits4), len(sits4), "score"))
 
     rows = _measure(tasks)
     rate = {name: r for name, _, r, _ in rows}
