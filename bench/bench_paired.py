@@ -65,12 +65,15 @@ def player(label: str) -> Player:
     the opponents' ponds; ``recheck=N``: a change of hard's choice is rechecked on N fresh
     samples, 0 not at all; ``samples`` / ``max``: the samples a decision starts with and may grow
     to; ``gap``: hard's best two discards within this many points are searched, CLOSE; ``risk``:
-    the discards are searched when an opponent is ready with this chance, RISK_READY)."""
+    the discards are searched when an opponent is ready with this chance, RISK_READY; ``z``: a
+    change is kept when its gain on fresh samples is this many of its half widths, in every
+    ruleset, ``none``: not rechecked, RECHECK_Z)."""
     if label.startswith("expert:"):
         from engine.bots.expert import (
             CLOSE,
             MAX_SAMPLES,
             RECHECK,
+            RECHECK_Z,
             RISK_READY,
             SAMPLES,
             ExpertPlayer,
@@ -80,10 +83,10 @@ def player(label: str) -> Player:
         except ValueError:
             raise SystemExit(f"{label!r}: expert flags are name=value, comma-separated") from None
         unknown = set(flags) - {"close", "claims", "read", "recheck", "samples", "max", "gap",
-                                "risk"}
+                                "risk", "z"}
         if unknown:
             raise SystemExit(f"{label!r}: unknown expert flag(s) {', '.join(sorted(unknown))}; "
-                             "have close, claims, read, recheck, samples, max, gap, risk")
+                             "have close, claims, read, recheck, samples, max, gap, risk, z")
         counts = {"recheck": RECHECK, "samples": SAMPLES, "max": MAX_SAMPLES}
         for name in counts:
             value = flags.get(name, str(counts[name]))
@@ -100,11 +103,20 @@ def player(label: str) -> Player:
             if not 0.0 <= shares[name] <= (100.0 if name == "gap" else 1.0):
                 raise SystemExit(f"{label!r}: {name} is "
                                  + ("points (0 to 100)" if name == "gap" else "a chance (0 to 1)"))
+        z: dict[str, float | None] = dict(RECHECK_Z)
+        if "z" in flags:
+            try:
+                zf = None if flags["z"] == "none" else float(flags["z"])
+            except ValueError:
+                zf = math.nan
+            if zf is not None and not 0.0 <= zf <= 10.0:
+                raise SystemExit(f"{label!r}: z is half widths (0 to 10) or none")
+            z = dict.fromkeys(RECHECK_Z, zf)
         return ExpertPlayer(samples=counts["samples"], max_samples=counts["max"],
                             search_close=flags.get("close", "1") == "1",
                             search_claims=flags.get("claims", "1") == "1",
                             read=flags.get("read", "1") == "1", recheck=counts["recheck"],
-                            close=shares["gap"], risk_ready=shares["risk"])
+                            close=shares["gap"], risk_ready=shares["risk"], recheck_z=z)
     try:
         return make_player(label)
     except ValueError as e:

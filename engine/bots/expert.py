@@ -604,10 +604,11 @@ class ExpertPlayer(HardPlayer):
 
     def __init__(self, samples: int = SAMPLES, max_samples: int = MAX_SAMPLES,
                  search_close: bool = True, search_claims: bool = True, read: bool = True,
-                 recheck: int = RECHECK, close: float = CLOSE, risk_ready: float = RISK_READY
-                 ) -> None:
+                 recheck: int = RECHECK, close: float = CLOSE, risk_ready: float = RISK_READY,
+                 recheck_z: Mapping[str, float | None] = RECHECK_Z) -> None:
         self.samples = samples
         self.recheck_samples = recheck  # 0: a change of hard's choice is not rechecked
+        self.recheck_z = recheck_z  # by ruleset (RECHECK_Z)
         self.max_samples = max(samples, max_samples)
         self.search_close = search_close  # search discards whose hard figures are close
         self.close = close  # within this many points (CLOSE)
@@ -628,7 +629,7 @@ class ExpertPlayer(HardPlayer):
         """``choice`` where it is ``hard``'s, or where its gain over ``hard``'s on fresh
         samples (:meth:`recheck`) is positive by ``RECHECK_Z`` of its half width (a ruleset
         without a figure there: no recheck); else ``hard``'s."""
-        z = RECHECK_Z.get(view.rules)
+        z = self.recheck_z.get(view.rules)
         if choice == hard or not self.recheck_samples or z is None:
             return choice
         fresh = self.recheck(view, hard, choice, self.recheck_samples)
