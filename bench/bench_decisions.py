@@ -119,6 +119,9 @@ def true_gain(hand: Hand, seat: int, test: Action, ref: Action, continuations: i
     return mean, half
 
 
+KINDS = ("risky", "close", "claim")
+
+
 def kind_of(expert: ExpertPlayer, view: View) -> str:
     if view.phase is Phase.CLAIM:
         return "claim"
@@ -178,7 +181,7 @@ def report(probes: Sequence[Probe], seat_hands: int) -> None:
     print(f"  {len(probes)} searched decisions in {seat_hands} seat-hands")
     print("  kind    searched  deviating  taken  est. gain taken  true gain taken   "
           "true gain declined")
-    for kind in ("risky", "close", "claim", "all"):
+    for kind in (*KINDS, "all"):
         ps = [p for p in probes if kind in ("all", p.kind)]
         dev = [p for p in ps if p.deviates]
         taken = [p for p in dev if p.taken]
@@ -227,8 +230,9 @@ def compare(a: Sequence[Probe], b: Sequence[Probe], deals: int) -> list[str]:
     """Two runs' first-order edges on the same deals, and their difference deal by deal (the
     decisions both change alike, judged on the same reshuffles, cancel out of it)."""
     ea, eb = deal_edges(a, deals), deal_edges(b, deals)
-    same = {(p.deal, p.move, p.best_action) for p in a if p.taken and p.deviates} & \
-        {(p.deal, p.move, p.best_action) for p in b if p.taken and p.deviates}
+    same = {(p.deal, p.move, p.best_action) for p in a if p.taken and p.deviates
+            and p.deal < deals} & \
+        {(p.deal, p.move, p.best_action) for p in b if p.taken and p.deviates and p.deal < deals}
     diff = [x - y for x, y in zip(ea, eb, strict=True)]
     return [f"  first run's edge a seat-hand   {_mean_half(ea)}",
             f"  second run's edge a seat-hand  {_mean_half(eb)}",
@@ -273,24 +277,36 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", help="append one JSON line per probed decision to this file")
     ap.add_argument("--report", nargs="*", help="report on these --out files, no play")
     ap.add_argument("--compare", nargs=2, metavar=("A", "B"),
-                    help="two --out files of runs on the same deals (--rules, --seed, --deals): "
-                    "their edges and the difference, paired by deal; no play")
+                    help="two --out files of runs on the same deals (--rules, --seed): their "
+                    "edges and the difference, paired by deal, over the deals both finished; "
+                    "no play")
+    ap.add_argument("--kinds", help="with --report or --compare: only these kinds of decision "
+                    "(comma-separated: risky, close, claim), as if the others were not searched")
     a = ap.parse_args(sys.argv[2:] if argv is None and sys.argv[1:2] == ["decisions"] else argv)
+    kinds = set(KINDS) if a.kinds is None else set(a.kinds.split(","))
+    if not kinds or kinds - set(KINDS):
+        raise SystemExit(f"--kinds: some of {', '.join(KINDS)}, comma-separated")
     if a.report:
         _runs, probes, deals = read(a.report)
-        print(f"{', '.join(a.report)}: {deals} deals")
+        probes = [p for p in probes if p.kind in kinds]
+        print(f"{', '.join(a.report)}: {deals} deals"
+              + (f", {', '.join(sorted(kinds))} only" if a.kinds else ""))
         report(probes, 4 * deals)
         return
     if a.compare:
         (ra, pa, da), (rb, pb, db) = read(a.compare[:1]), read(a.compare[1:])
-        deals_of = [(r.get("rules"), r.get("seed"), r.get("deals")) for r in ra + rb]
-        if len(ra) != 1 or len(rb) != 1 or deals_of[0] != deals_of[1] or da != db:
+        deals_of = [(r.get("rules"), r.get("seed"), r.get("continuations")) for r in ra + rb]
+        if len(ra) != 1 or len(rb) != 1 or deals_of[0] != deals_of[1]:
             raise SystemExit("--compare: two files of one run each, on the same deals (rules, "
-                             f"seed and deal count; here {deals_of}, {da} and {db} deals done)")
+                             f"seed and continuations; here {deals_of})")
+        both = min(da, db)  # a deal's seed is the seed's i-th draw: a shorter run is a prefix
         print(f"{a.compare[0]} ({ra[0].get('test') or 'the expert search'}) against "
               f"{a.compare[1]} ({rb[0].get('test') or 'the expert search'}): "
-              f"{ra[0]['rules']}, seed {ra[0]['seed']}, {da} deals")
-        print("\n".join(compare(pa, pb, da)))
+              f"{ra[0]['rules']}, seed {ra[0]['seed']}, {both} deals"
+              + (f" (of {da} and {db})" if da != db else "")
+              + (f", {', '.join(sorted(kinds))} only" if a.kinds else ""))
+        print("\n".join(compare([p for p in pa if p.kind in kinds],
+                                [p for p in pb if p.kind in kinds], both)))
         return
     if a.test:
         player(a.test)  # a bad label is said here, not in a worker

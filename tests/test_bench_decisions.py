@@ -16,6 +16,7 @@ from bench.bench_decisions import (
     compare,
     continuation_rng,
     deal_edges,
+    main,
     read,
     reshuffle,
     true_gain,
@@ -122,3 +123,32 @@ def test_files_read_together_keep_their_deals_apart(tmp_path: Path) -> None:
     assert deals == 4 and [r["seed"] for r in runs] == [0, 1]
     assert [p.deal for p in probes] == [0, 2]
     assert deal_edges(probes, deals) == [1.0, 0.0, -1.0, 0.0]
+
+
+def _run_file(path: Path, seed: int, probes: list[Probe], deals: int) -> str:
+    path.write_text("\n".join(json.dumps(x) for x in (
+        {"run": {"rules": "gejiu", "seed": seed, "deals": deals, "continuations": 12}},
+         *(asdict(p) for p in probes), *({"deal_done": i + 1} for i in range(deals))))
+        + "\n")
+    return str(path)
+
+
+def test_compare_pairs_the_deals_both_finished_and_can_leave_out_kinds(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    claim = Probe(0, 1, "claim", 2, 1.0, 0.5, True, True, 4.0, 0.1, best_action="pass", move=8)
+    a = _run_file(tmp_path / "a.jsonl", 141, [probe(0, 5, -8.0), claim, probe(2, 3, 40.0)], 3)
+    b = _run_file(tmp_path / "b.jsonl", 141, [claim], 2)  # stopped after two deals
+    main(["--compare", a, b])
+    out = capsys.readouterr().out
+    assert "2 deals (of 3 and 2)" in out  # the third deal's +40 is not in it
+    assert "first − second, paired by deal -1.000" in out  # (−8 / 4 + 0) over two deals
+    main(["--compare", a, b, "--kinds", "risky,claim"])  # as if close discards went unsearched
+    assert "first − second, paired by deal +0.000 ± 0.000  (1 changes made alike)" \
+        in capsys.readouterr().out
+    main(["--report", a, "--kinds", "close"])
+    out = capsys.readouterr().out
+    assert "close only" in out and "2 searched decisions" in out
+    other = _run_file(tmp_path / "c.jsonl", 151, [claim], 2)
+    for bad in (["--compare", a, other], ["--report", a, "--kinds", "close,folds"]):
+        with pytest.raises(SystemExit):
+            main(bad)
