@@ -12,10 +12,9 @@ from typing import Any
 from cli.args import whole
 from cli.progress import HandProgress
 from cli.records import MAX_VIEW_BYTES, _names, _printable
-from engine.bots.expert import SAMPLES
 from engine.record import RecordError
 from engine.replay import GameSteps, read_game
-from engine.review import assess, decisions, seat_of
+from engine.review import REVIEW_SAMPLES, assess, decisions, seat_of
 
 MAX_SAMPLES = 4096
 
@@ -28,9 +27,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--seat", required=True,
                    help="the seat reviewed: E, S, W, N, 0-3, or the name of the player who "
                    "sat there")
-    p.add_argument("--samples", type=whole(1, MAX_SAMPLES), default=SAMPLES,
-                   help=f"sampled hidden hands per action (default {SAMPLES}; fewer: sooner, "
-                   "wider intervals)")
+    p.add_argument("--samples", type=whole(1, MAX_SAMPLES), default=REVIEW_SAMPLES,
+                   help=f"sampled hidden hands per action (default {REVIEW_SAMPLES}; fewer: "
+                   "sooner, wider intervals)")
     p.add_argument("--lang", choices=["zh", "en"], default=None)
     p.add_argument("--tiles", choices=["cjk", "glyph", "ascii"], default=None)
     p.add_argument("--text", action="store_true",

@@ -20,12 +20,17 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from engine.actions import Action
-from engine.bots.expert import SAMPLES, ActionValue, ExpertPlayer
+from engine.bots.expert import ActionValue, ExpertPlayer
 from engine.replay import GameSteps
 from engine.view import View, build_view
 
+# Sampled hidden hands per action in a review: a whole game's decisions are assessed while the
+# player waits (about 0.1 s a decision here), so fewer than the expert's own search at the table
+# (engine.bots.expert.SAMPLES), whose figures for a decision this many measure to ± 1-2 points.
+REVIEW_SAMPLES: Final = 64
 
 @dataclass(frozen=True)
 class Decision:
@@ -101,10 +106,12 @@ def decisions(game: GameSteps, seat: int) -> list[Decision]:
     return out
 
 
-def assess(decision: Decision, samples: int = SAMPLES) -> Assessment:
-    """The expert's reading of ``decision`` with ``samples`` sampled hidden hands per action
-    (a worker process may run this: its arguments and result pickle)."""
-    choice, values = ExpertPlayer(samples=samples).assess(decision.view, decision.taken)
+def assess(decision: Decision, samples: int = REVIEW_SAMPLES) -> Assessment:
+    """The expert's reading of ``decision`` with ``samples`` sampled hidden hands per action,
+    a change of the action hard would play rechecked on twice as many (the expert's own ratio;
+    a worker process may run this: its arguments and result pickle)."""
+    player = ExpertPlayer(samples=samples, recheck=2 * samples)
+    choice, values = player.assess(decision.view, decision.taken)
     values = [v for v in values if math.isfinite(v.mean)]  # never a figure that is not one
     ranked = tuple(sorted(values, key=lambda v: -v.mean))
     taken = next((v for v in ranked if v.action == decision.taken), None)

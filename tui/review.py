@@ -38,10 +38,9 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from engine.bots.expert import SAMPLES
 from engine.record import RecordError
 from engine.replay import read_game
-from engine.review import Assessment, Decision, assess, decisions
+from engine.review import REVIEW_SAMPLES, Assessment, Decision, assess, decisions
 from engine.tiles import Kind
 from engine.view import View
 from themes import CSS_PATHS, DEFAULT_VARIABLES, THEME_NAMES, THEMES
@@ -127,7 +126,7 @@ class ReviewScreen(Screen[None]):
     """
 
     def __init__(self, review: ReviewGame, lang: str, face: Face, submit: Submit,
-                 samples: int = SAMPLES) -> None:
+                 samples: int = REVIEW_SAMPLES) -> None:
         super().__init__()
         self.review = review
         self.lang = lang
@@ -444,7 +443,7 @@ class ReviewApp(App[Any]):
     ]
 
     def __init__(self, review: ReviewGame, submit: Submit, settings: Settings | None = None,
-                 samples: int = SAMPLES) -> None:
+                 samples: int = REVIEW_SAMPLES) -> None:
         super().__init__()
         self.review = review
         self.submit = submit
@@ -469,7 +468,7 @@ class FileReviews:
     """``play``'s :class:`ReviewSource`: the record the game wrote to its file, and a process
     pool of its own (made when the first review asks; :meth:`close` when the app ends)."""
 
-    def __init__(self, path: Callable[[], Path | None], samples: int = SAMPLES) -> None:
+    def __init__(self, path: Callable[[], Path | None], samples: int = REVIEW_SAMPLES) -> None:
         self.path = path
         self.samples = samples
         self._pool: Executor | None = None

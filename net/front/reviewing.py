@@ -15,8 +15,7 @@ import logging
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from engine.bots.expert import SAMPLES
-from engine.review import Assessment, Decision, assess
+from engine.review import REVIEW_SAMPLES, Assessment, Decision, assess
 from net.front import replay
 from net.front.remote_app import ServerSide
 from net.front.terminals import color_system
@@ -35,9 +34,9 @@ log = logging.getLogger(__name__)
 class ReviewPool:
     """The server's one process for assessments, started when a review first needs it."""
 
-    def __init__(self, samples: int = SAMPLES) -> None:
+    def __init__(self, samples: int = REVIEW_SAMPLES) -> None:
         self._pool: ProcessPoolExecutor | None = None
-        self.samples = samples  # sampled hidden hands per action (the expert's own count)
+        self.samples = samples  # sampled hidden hands per action (engine.review's)
         self.closed = False
         self.submitted = 0
 
