@@ -573,6 +573,51 @@ def can_win_keys(shapes: HandShapes, keys: Sequence[int], melds: Sequence[Meld] 
     return _other_shapes(shapes, m, p, s, h, wilds, melds)
 
 
+def completing_kinds(shapes: HandShapes, counts: Sequence[int], melds: Sequence[Meld] = (),
+                     wilds: int = 0, wild: Kind | None = None) -> list[Kind]:
+    """The kinds one more tile of which makes a winning hand of the 3n+1 tiles ``counts`` (a
+    34-entry count array, the ``wilds`` wild tiles left out of it) and ``melds``, in kind
+    order: :func:`can_win_keys` for each kind, but only the group the tile joins is looked up
+    again. ``wild`` (Shangrao's 宝, whose count must be 0 in ``counts``) completes the hand as
+    one more wild. A kind of which four are held is never one (there is no fifth)."""
+    keys = group_keys(counts)
+    group = shapes.honour_group
+    hon = _HON_BY_KEY[group]
+    m = _SUIT_BY_KEY.get(keys[0]) or _suit_by_key(keys[0])
+    p = _SUIT_BY_KEY.get(keys[1]) or _suit_by_key(keys[1])
+    s = _SUIT_BY_KEY.get(keys[2]) or _suit_by_key(keys[2])
+    h = hon.get(keys[3]) or _hon_by_key(group, keys[3])
+
+    def wins(m: _SuitFacts, p: _SuitFacts, s: _SuitFacts, h: _HonFacts, w: int) -> bool:
+        if w == 0:
+            if m[0] + p[0] + s[0] + h[0] == 1:
+                return True
+        elif m[1] + p[1] + s[1] + h[1] + min(m[2], p[2], s[2], h[2], 2) <= w:
+            return True
+        return _other_shapes(shapes, m, p, s, h, w, melds)
+
+    out: list[Kind] = []
+    for k in range(NUM_KINDS):
+        if k == wild:
+            if wins(m, p, s, h, wilds + 1):
+                out.append(k)
+            continue
+        if counts[k] >= 4:
+            continue
+        if k < 27:
+            g = k // 9
+            key = keys[g] + POW5[k - 9 * g]
+            f = _SUIT_BY_KEY.get(key) or _suit_by_key(key)
+            if (wins(f, p, s, h, wilds) if g == 0 else wins(m, f, s, h, wilds) if g == 1
+                    else wins(m, p, f, h, wilds)):
+                out.append(k)
+        else:
+            key = keys[3] + POW5[k - 27]
+            if wins(m, p, s, hon.get(key) or _hon_by_key(group, key), wilds):
+                out.append(k)
+    return out
+
+
 def _special_win(
     shapes: HandShapes, counts: list[int], wilds: int, melds: Sequence[Meld], n: int
 ) -> bool:

@@ -456,3 +456,39 @@ def test_group_keys_win_test_agrees_with_counts(rules: str) -> None:
         assert keys == group_keys(plain)
         wins += expected
     assert wins > 400  # the hands were near-winning: a good share wins
+
+
+@pytest.mark.parametrize("rules", ["yichun", "shangrao", "gejiu"])
+def test_completing_kinds_are_the_kinds_that_win(rules: str) -> None:
+    """completing_kinds looks up only the group a tile joins: its kinds are exactly those
+    can_win_counts says complete the hand, over every shape (seven pairs, the knitted and
+    烂牌 families, 九幺, melds, Shangrao wilds and the wild kind itself), never a fifth copy."""
+    from engine.hands import can_win_counts, completing_kinds
+
+    shapes = S(rules)
+    rng = random.Random(f"completing-{rules}")
+    found = 0
+    for _ in range(3_000):
+        concealed, melds = _random_hand(rng, rules)
+        wild = None
+        if rules == "shangrao" and rng.random() < 0.5:
+            wild = _with_wilds(rng, concealed, melds, rng.choice((1, 1, 2, 3)))
+        concealed = list(concealed)
+        concealed.pop(rng.randrange(len(concealed)))  # 3n+1 tiles
+        counts = to_counts(concealed)
+        expected = []
+        for k in range(34):
+            if counts[k] >= 4 and k != wild:
+                continue
+            trial = list(counts)
+            trial[k] += 1
+            if can_win_counts(shapes, trial, melds, wild):
+                expected.append(k)
+        plain = list(counts)
+        w = 0
+        if wild is not None:
+            w, plain[wild] = plain[wild], 0
+        assert completing_kinds(shapes, plain, melds, w, wild) == expected, (
+            concealed, melds, wild)
+        found += bool(expected)
+    assert found > 1_000  # most hands one tile short of a win wait on something

@@ -46,7 +46,7 @@ from engine.actions import Action, ActionType
 from engine.bots.hard import HardPlayer, profile
 from engine.bots.normal import Seat
 from engine.bots.shape import HandEval, meld_facts
-from engine.hands import can_win_keys, group_keys, key_of
+from engine.hands import completing_kinds
 from engine.melds import Meld, MeldType
 from engine.rulesets import Ruleset, find_ruleset
 from engine.situation import Situation, Win, WinMethod
@@ -240,19 +240,7 @@ class _Context:
         if self.wild is not None:
             w = plain[self.wild]
             plain[self.wild] = 0
-        keys = group_keys(plain)
-        out: set[Kind] = set()
-        for k in range(NUM_KINDS):
-            if self.wild is not None and k == self.wild:
-                if can_win_keys(self.shapes, keys, self.my_melds, w + 1):
-                    out.add(k)
-                continue
-            g, step = key_of(k)
-            keys[g] += step
-            if can_win_keys(self.shapes, keys, self.my_melds, w):
-                out.add(k)
-            keys[g] -= step
-        frozen = frozenset(out)
+        frozen = frozenset(completing_kinds(self.shapes, plain, self.my_melds, w, self.wild))
         memo[key] = frozen
         return frozen
 
@@ -438,16 +426,7 @@ class _Context:
         c = [0] * NUM_KINDS
         for k in tiles:
             c[k] += 1
-        keys = group_keys(c)
-        out: list[Kind] = []
-        for k in range(NUM_KINDS):
-            if c[k] < 4:
-                g, step = key_of(k)
-                keys[g] += step
-                if can_win_keys(self.shapes, keys, melds):
-                    out.append(k)
-                keys[g] -= step
-        return out
+        return completing_kinds(self.shapes, c, melds)
 
     @staticmethod
     def _take_any(rng: random.Random, c: list[int], copies: int) -> Kind | None:
