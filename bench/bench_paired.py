@@ -61,13 +61,14 @@ class Watched:
 
 def player(label: str) -> Player:
     """A level, or ``expert:close=0,claims=0,read=0,recheck=0,samples=32,max=96,gap=0.5,risk=0.2``
-    for an expert with parts of its search off or resized (``read=0``: its sampler does not read
-    the opponents' ponds; ``recheck=N``: a change of hard's choice is rechecked on N fresh
-    samples, 0 not at all; ``samples`` / ``max``: the samples a decision starts with and may grow
-    to; ``gap``: hard's best two discards within this many points are searched, CLOSE; ``risk``:
-    the discards are searched when an opponent is ready with this chance, RISK_READY; ``z``: a
-    change is kept when its gain on fresh samples is this many of its half widths, in every
-    ruleset, ``none``: not rechecked, RECHECK_Z)."""
+    for an expert with parts of its search off or resized (``close=0``: close discards searched
+    in no ruleset, ``close=all``: in every one, ``close=1``: in SEARCH_CLOSE's; ``read=0``: its
+    sampler does not read the opponents' ponds; ``recheck=N``: a change of hard's choice is
+    rechecked on N fresh samples, 0 not at all; ``samples`` / ``max``: the samples a decision
+    starts with and may grow to; ``gap``: hard's best two discards within this many points are
+    searched, CLOSE; ``risk``: the discards are searched when an opponent is ready with this
+    chance, RISK_READY; ``z``: a change is kept when its gain on fresh samples is this many of
+    its half widths, in every ruleset, ``none``: not rechecked, RECHECK_Z)."""
     if label.startswith("expert:"):
         from engine.bots.expert import (
             CLOSE,
@@ -76,8 +77,10 @@ def player(label: str) -> Player:
             RECHECK_Z,
             RISK_READY,
             SAMPLES,
+            SEARCH_CLOSE,
             ExpertPlayer,
         )
+        from engine.rulesets import RULESETS
         try:
             flags = dict(x.split("=", 1) for x in label.split(":", 1)[1].split(","))
         except ValueError:
@@ -103,6 +106,9 @@ def player(label: str) -> Player:
             if not 0.0 <= shares[name] <= (100.0 if name == "gap" else 1.0):
                 raise SystemExit(f"{label!r}: {name} is "
                                  + ("points (0 to 100)" if name == "gap" else "a chance (0 to 1)"))
+        closes = {"0": frozenset(), "1": SEARCH_CLOSE, "all": frozenset(RULESETS)}
+        if flags.get("close", "1") not in closes:
+            raise SystemExit(f"{label!r}: close is 0 (no ruleset), 1 (SEARCH_CLOSE's) or all")
         z: dict[str, float | None] = dict(RECHECK_Z)
         if "z" in flags:
             try:
@@ -113,7 +119,7 @@ def player(label: str) -> Player:
                 raise SystemExit(f"{label!r}: z is half widths (0 to 10) or none")
             z = dict.fromkeys(RECHECK_Z, zf)
         return ExpertPlayer(samples=counts["samples"], max_samples=counts["max"],
-                            search_close=flags.get("close", "1") == "1",
+                            search_close=closes[flags.get("close", "1")],
                             search_claims=flags.get("claims", "1") == "1",
                             read=flags.get("read", "1") == "1", recheck=counts["recheck"],
                             close=shares["gap"], risk_ready=shares["risk"], recheck_z=z)

@@ -103,10 +103,13 @@ def test_expert_labels_take_sizes_and_refuse_bad_ones() -> None:
     assert (wide.close, wide.risk_ready) == (0.7, 0.15)
     assert player("expert:z=none").recheck_z == {"yichun": None, "shangrao": None, "gejiu": None}
     assert player("expert:z=0.5").recheck_z["gejiu"] == 0.5
+    assert player("expert:close=0").search_close == frozenset()
+    assert player("expert:close=all").search_close == {"yichun", "shangrao", "gejiu"}
+    assert player("expert").search_close == player("expert:close=1").search_close
     for bad in ("expert:samples=1", "expert:max=x", "expert:recheck=-1", "expert:size=3",
                 "expert:samples", "wizard", "expert:gap=-1", "expert:risk=1.5",
                 "expert:risk=nan", "expert:gap=wide", "expert:z=-1",
-                "expert:z=nan", "expert:z=no"):
+                "expert:z=nan", "expert:z=no", "expert:close=2", "expert:close=yichun"):
         with pytest.raises(SystemExit):
             player(bad)
 

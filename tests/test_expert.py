@@ -13,6 +13,7 @@ from engine.bots.expert import (
     NO_READ,
     READ_KEEP,
     RECHECK_Z,
+    SEARCH_CLOSE,
     ActionValue,
     _Context,
     pond_feature,
@@ -209,3 +210,20 @@ def test_the_search_thresholds_decide_which_discards_are_searched() -> None:
         cands = wide.candidates(view, hard)
         assert cands[0] == hard and len(cands) > 1
         assert all(a in view.legal and a.type is ActionType.DISCARD for a in cands)
+
+
+@pytest.mark.parametrize("rules", ["shangrao", "gejiu"])
+def test_close_discards_are_searched_only_in_the_rulesets_named(rules: str) -> None:
+    """A first discard of the hand no opponent can be ready for: with any gap close, it is
+    searched where the ruleset is in ``search_close``, and not where it is not."""
+    hand = Game(rules, 11, {"hands_per_game": 1}).new_hand()
+    while hand.phase is not Phase.TURN:
+        seat = hand.to_act()[0]
+        hand.apply(seat, HardPlayer().choose(build_view(hand, seat)))
+    view = build_view(hand, hand.to_act()[0])
+    hard = HardPlayer().choose(view)
+    assert hard.type is ActionType.DISCARD and not ExpertPlayer.risky(view)
+    assert len(ExpertPlayer(close=100.0, search_close={rules}).candidates(view, hard)) > 1
+    assert ExpertPlayer(close=100.0, search_close=set()).candidates(view, hard) == [hard]
+    searched = rules in SEARCH_CLOSE
+    assert (len(ExpertPlayer(close=100.0).candidates(view, hard)) > 1) == searched

@@ -38,7 +38,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -57,14 +57,24 @@ from engine.view import View
 # Determinized positions per decision at first, and at most for a close one. The search's
 # gains are noisy (a few tenths of a point, measured to ± 1-2 points), so more samples let more
 # of the good changes clear its gate at the same quality: twice 32 / 96 (and a recheck of 128,
-# not 64) took 1.6 times the changes and gained +0.09 ± 0.08 a seat-hand more in Yichun
-# (`bench.bench_decisions --test`, 600 deals with the hidden tiles known, 2026-12-04), within
-# the time a decision may take (median 300 ms, p99 1 s; docs/performance.md).
-SAMPLES: Final = 64
-MAX_SAMPLES: Final = 192
+# not 64) took 1.6 times the changes and gained +0.09 ± 0.08 a seat-hand more in Yichun, and
+# twice that again (128 / 384, recheck 256) +0.036 ± 0.032 more, pooled over Yichun (two seeds)
+# and Shangrao, every run ahead (`bench.bench_decisions --test`, 300 deals a run with the hidden
+# tiles known, 2026-12-04), within the time a decision may take (median 300 ms, p99 1 s; here
+# 59 ms and 407 ms in Yichun: docs/performance.md).
+SAMPLES: Final = 128
+MAX_SAMPLES: Final = 384
 TOP: Final = 3  # hard's best discards searched
 SAFE: Final = 2  # and the safest discards (the fold)
 CLOSE: Final = 0.35  # hard's best two within this many points: search even without danger
+# The rulesets whose close discards are searched. In Shangrao the changes made there gained
+# nothing in every run with the hidden tiles known (−0.006, −0.013, −0.009 ± 0.03-0.05 a
+# seat-hand at 1, 2 and 4 times the samples, seed 141) while its claims gained +0.17 (likely
+# why: the playouts play for the shortest hand and weigh no 宝 pattern, where hard's close
+# figures do): not searched, their time is saved. Gejiu's measured −0.04 ± 0.09 (seed 141, 300
+# deals) and +0.17 ± 0.17 (seed 151, 100 deals), nothing either way, and stay searched, as
+# Yichun's, which gained (+0.04 to +0.15 a seat-hand).
+SEARCH_CLOSE: Final = frozenset({"yichun", "gejiu"})
 RISK_READY: Final = 0.25  # an opponent ready with this chance: the discards are searched
 RISK_SAMPLES: Final = 48  # sampled positions that rank the discards by danger
 # The chance that an opponent (not 报听) is ready, by its melds m and pond length n:
@@ -123,7 +133,7 @@ CONFIDENCE: Final = 1.0  # and the gain must be clear of its 95% interval (about
 # Gejiu, whose changes gained most (+0.13 / +0.53 points each), none (None: no recheck): no
 # share dropped gained on both seeds of 60 deals (behind on fresh samples: +0.02 / −0.13 a
 # hand; under half the half width: −0.05 / −0.19).
-RECHECK: Final = 128
+RECHECK: Final = 256
 RECHECK_Z: Final[dict[str, float | None]] = {"yichun": 0.5, "shangrao": 0.0, "gejiu": None}
 
 
@@ -582,14 +592,15 @@ class ExpertPlayer(HardPlayer):
     level = "expert"
 
     def __init__(self, samples: int = SAMPLES, max_samples: int = MAX_SAMPLES,
-                 search_close: bool = True, search_claims: bool = True, read: bool = True,
-                 recheck: int = RECHECK, close: float = CLOSE, risk_ready: float = RISK_READY,
+                 search_close: Collection[str] = SEARCH_CLOSE, search_claims: bool = True,
+                 read: bool = True, recheck: int = RECHECK, close: float = CLOSE,
+                 risk_ready: float = RISK_READY,
                  recheck_z: Mapping[str, float | None] = RECHECK_Z) -> None:
         self.samples = samples
         self.recheck_samples = recheck  # 0: a change of hard's choice is not rechecked
         self.recheck_z = recheck_z  # by ruleset (RECHECK_Z)
         self.max_samples = max(samples, max_samples)
-        self.search_close = search_close  # search discards whose hard figures are close
+        self.search_close = frozenset(search_close)  # rulesets: search close discards
         self.close = close  # within this many points (CLOSE)
         self.risk_ready = risk_ready  # an opponent ready with this chance: search (RISK_READY)
         self.search_claims = search_claims  # search chi / peng / pass
@@ -659,7 +670,7 @@ class ExpertPlayer(HardPlayer):
             table = seat.evaluator().discards(seat.unseen, kinds, seat.wild, 1)
             scores = self.score_discards(seat, table)
             ranked = sorted(scores, key=lambda k: -scores[k])
-            close = self.search_close and len(ranked) > 1 and \
+            close = view.rules in self.search_close and len(ranked) > 1 and \
                 scores[ranked[0]] - scores[ranked[1]] < self.close
             risky = self.risky(view, self.risk_ready)
             if not (force or close or risky):
