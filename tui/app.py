@@ -32,7 +32,7 @@ from engine.table import Phase
 from themes import CSS_PATHS, DEFAULT_VARIABLES, THEME_NAMES, THEMES
 from tui import compat_textual
 from tui.client import TableClient, TableUpdate
-from tui.faces import Face, default_face
+from tui.faces import Face, default_face, face_named
 from tui.i18n import tr
 from tui.screens import (
     GameResultScreen,
@@ -122,7 +122,7 @@ class MahjongApp(App[None]):
         super().__init__()
         self.client = client
         self.settings = settings
-        self.face = _face(settings.tiles) or default_face()
+        self.face = face_named(settings.tiles) or default_face()
         self.start_rules = rules
         self.start_seed = seed
         self.start_options = options
@@ -461,9 +461,3 @@ class MahjongApp(App[None]):
     def show_settings(self) -> None:
         self.push_screen(SettingsScreen())
 
-
-def _face(value: str | None) -> Face | None:
-    try:
-        return Face(value) if value else None
-    except ValueError:
-        return None

@@ -117,6 +117,14 @@ def name(kind: Kind, face: Face) -> str:
     return small(kind, face).rstrip()
 
 
+def face_named(name: str | None) -> Face | None:
+    """The face called ``name`` (a setting, ``--tiles``); None for none or an unknown name."""
+    try:
+        return Face(name) if name else None
+    except ValueError:
+        return None
+
+
 def default_face() -> Face:
     """CJK where the locale is UTF-8, else ASCII."""
     enc = (locale.getpreferredencoding(False) or "").lower().replace("-", "")

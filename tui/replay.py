@@ -9,16 +9,15 @@ anyone at a table in play. The server (``net.front.server``) or the command line
 
 from __future__ import annotations
 
-import contextlib
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.cells import cell_len
 from rich.markup import escape
 from textual import events
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
@@ -29,10 +28,9 @@ from engine.replay import GameSteps, HandSteps
 from engine.table import Hand
 from engine.tiles import Kind
 from engine.view import MeldView, build_view
-from themes import CSS_PATHS, DEFAULT_VARIABLES, THEME_NAMES, THEMES
 from tui.board_lines import INDENT, pack, piece_markup, pond_lines, seat_head, wall_line
 from tui.client import TableUpdate
-from tui.faces import Face, default_face
+from tui.faces import Face
 from tui.i18n import relative_name, seat_wind, tr
 from tui.log_text import event_pieces
 from tui.result_text import (
@@ -45,6 +43,7 @@ from tui.result_text import (
 )
 from tui.ruleset_title import rules_title
 from tui.settings import Settings
+from tui.standalone import StandaloneApp
 
 LOG_MOVES = 6  # moves the log shows, the latest last
 MAX_GOTO_DIGITS = 5
@@ -322,43 +321,21 @@ def list_row(g: ListedGame, lang: str) -> str:
               seat=seat_wind(g.seat, lang), score=g.score, hands=g.hands)
 
 
-class ReplayApp(App[Any]):
+class ReplayApp(StandaloneApp):
     """The viewer on its own (one game), or the list of games (``games``): the app then
     ends with the chosen game's ID (None: left)."""
 
-    CSS_PATH = [str(p) for p in CSS_PATHS]  # noqa: RUF012
-    ENABLE_COMMAND_PALETTE = False
     TITLE = "mahjong-ssh replay"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
-    ]
 
     def __init__(self, game: ReplayGame | None = None, settings: Settings | None = None,
                  games: Sequence[ListedGame] | None = None) -> None:
-        super().__init__()
+        super().__init__(settings)
         self.game = game
         self.games = games
-        self.settings = settings or Settings()
-        self.face = _face(self.settings.tiles)
-
-    def get_css_variables(self) -> dict[str, str]:
-        variables = dict(DEFAULT_VARIABLES)
-        variables.update(super().get_css_variables())
-        return variables
 
     def on_mount(self) -> None:
-        for theme in THEMES:
-            self.register_theme(theme)
-        name = self.settings.theme if self.settings.theme in THEME_NAMES else THEME_NAMES[0]
-        self.theme = name
+        self.apply_settings_theme()
         if self.game is not None:
             self.push_screen(ReplayScreen(self.game, self.settings.lang, self.face))
         else:
             self.push_screen(GameListScreen(self.games or (), self.settings.lang))
-
-
-def _face(name: str | None) -> Face:
-    with contextlib.suppress(ValueError):
-        if name:
-            return Face(name)
-    return default_face()

@@ -32,7 +32,7 @@ from typing import Any, ClassVar, Protocol
 from rich.cells import cell_len
 from rich.markup import escape
 from textual import events
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
@@ -43,11 +43,10 @@ from engine.replay import read_game
 from engine.review import REVIEW_SAMPLES, Assessment, Decision, assess, decisions
 from engine.tiles import Kind
 from engine.view import View
-from themes import CSS_PATHS, DEFAULT_VARIABLES, THEME_NAMES, THEMES
 from tui import compat_textual
 from tui.board_lines import INDENT, pack, piece_markup, pond_lines, seat_head, wall_line
 from tui.client import TableUpdate
-from tui.faces import Face, default_face, small
+from tui.faces import Face, small
 from tui.i18n import relative_name, seat_wind, tr
 from tui.log_text import event_pieces
 from tui.replay import ReplayGame
@@ -56,6 +55,7 @@ from tui.review_pool import niced_pool
 from tui.review_text import action_text, move_no, summary_lines, value_text, verdict
 from tui.ruleset_title import rules_title
 from tui.settings import Settings
+from tui.standalone import StandaloneApp
 
 IN_FLIGHT = 2  # assessments one review has queued at once: one running, the next ready
 LOG_MOVES = 4  # the latest moves shown above the figures
@@ -432,34 +432,20 @@ class ReviewScreen(Screen[None]):
             self.dismiss(None)
 
 
-class ReviewApp(App[Any]):
+class ReviewApp(StandaloneApp):
     """The review on its own (``mahjong-ssh review FILE``): leaving it ends the app."""
 
-    CSS_PATH = [str(p) for p in CSS_PATHS]  # noqa: RUF012
-    ENABLE_COMMAND_PALETTE = False
     TITLE = "mahjong-ssh review"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
-    ]
 
     def __init__(self, review: ReviewGame, submit: Submit, settings: Settings | None = None,
                  samples: int = REVIEW_SAMPLES) -> None:
-        super().__init__()
+        super().__init__(settings)
         self.review = review
         self.submit = submit
         self.samples = samples
-        self.settings = settings or Settings()
-        self.face = _face(self.settings.tiles)
-
-    def get_css_variables(self) -> dict[str, str]:
-        variables = dict(DEFAULT_VARIABLES)
-        variables.update(super().get_css_variables())
-        return variables
 
     def on_mount(self) -> None:
-        for theme in THEMES:
-            self.register_theme(theme)
-        self.theme = self.settings.theme if self.settings.theme in THEME_NAMES else THEME_NAMES[0]
+        self.apply_settings_theme()
         self.push_screen(ReviewScreen(self.review, self.settings.lang, self.face, self.submit,
                                       self.samples), callback=lambda _: self.exit())
 
@@ -503,9 +489,3 @@ def pool_submit(pool: Executor) -> Submit:
 
     return submit
 
-
-def _face(name: str | None) -> Face:
-    with contextlib.suppress(ValueError):
-        if name:
-            return Face(name)
-    return default_face()
