@@ -18,6 +18,7 @@ from engine.simulate import simulate
 from engine.table import Hand
 from engine.tiles import parse_tile, parse_tiles, to_counts
 from engine.view import MeldView, View, build_view
+from tests.support.positions import gejiu_ting
 
 RULES = ("yichun", "shangrao", "gejiu")
 E, S, W, N = 0, 1, 2, 3
@@ -147,26 +148,10 @@ def test_normal_never_throws_a_wild_without_reason() -> None:
         assert make_player(level).choose(view).tile != parse_tile("5m")
 
 
-def _gejiu_ting() -> Hand:
-    """Gejiu, E to discard: S has declared 报听 (waiting on W) after E threw an E; W then threw
-    F, which S let go."""
-    hands = {
-        E: "123m 456m 789p 11s E E 9s",
-        S: "234p 567p 345s 678s W",
-        W: "111m 999m 22p 33p 44s 6s",
-        N: "555m 666p 777s 88s 9p 1p",
-    }
-    hand = rigged_hand("gejiu", hands, draws="2m F S F", kong_tiles="7m 8m")
-    advance(hand, [(E, "discard E"), (S, "discard 2m ting"), (W, "discard F"),
-                    (N, "discard S")])
-    assert hand.current == E and hand.seats[S].ting
-    return hand
-
-
 def test_hard_facing_gejiu_ting_avoids_the_riskiest_tile() -> None:
     # S declares 报听 (waiting on W). E later holds two equally useless honours: E, thrown once
     # before S's declaration (live), and F, thrown by W after it (S let it go: safe).
-    view = build_view(_gejiu_ting(), E)
+    view = build_view(gejiu_ting(), E)
     seat = Seat.of(view)
     danger = HardPlayer().dangers(seat)
     assert danger[parse_tile("E")] > 0 == danger[parse_tile("F")]
@@ -447,7 +432,7 @@ def test_hard_kongs_a_gejiu_discard_for_the_winning_kong_tile() -> None:
 def test_hard_weighs_the_robbing_of_a_gejiu_kong_tile() -> None:
     # S has declared 报听: a kong tile it may wait on costs E 2^4 = 16 if robbed (抢杠花); one S
     # let go since the declaration (F) cannot be its wait
-    seat = Seat.of(build_view(_gejiu_ting(), E))
+    seat = Seat.of(build_view(gejiu_ting(), E))
     player = HardPlayer()
     assert player.rob_risk(seat, parse_tile("F")) == 0
     risk = {t: player.rob_risk(seat, parse_tile(t)) for t in ("5s", "E")}

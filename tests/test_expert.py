@@ -21,27 +21,19 @@ from engine.bots.expert import (
 )
 from engine.bots.normal import Seat
 from engine.game import Game
-from engine.scenario import advance, rigged_hand
+from engine.scenario import rigged_hand
 from engine.simulate import simulate
 from engine.table import Phase
 from engine.tiles import NUM_KINDS, parse_tile
 from engine.view import View, build_view
+from tests.support.positions import gejiu_ting
 
 E, S, W, N = 0, 1, 2, 3
 
 
 def _gejiu_ting() -> View:
     """Gejiu, E to discard: S has declared 报听 waiting on W; F went by it since (safe)."""
-    hands = {
-        E: "123m 456m 789p 11s E E 9s",
-        S: "234p 567p 345s 678s W",
-        W: "111m 999m 22p 33p 44s 6s",
-        N: "555m 666p 777s 88s 9p 1p",
-    }
-    hand = rigged_hand("gejiu", hands, draws="2m F S F", kong_tiles="7m 8m")
-    advance(hand, [(E, "discard E"), (S, "discard 2m ting"), (W, "discard F"),
-                    (N, "discard S")])
-    return build_view(hand, E)
+    return build_view(gejiu_ting(), E)
 
 
 def test_samples_deal_out_exactly_the_unseen_tiles() -> None:
