@@ -129,25 +129,26 @@ class Measured:
 # What the references rest on (docs/performance.md has the runs; the spread of a hand's
 # pairwise difference from `simulate --duplicate ... --seed 31`, 2000 hands normal/easy,
 # 400 hands hard/normal). hard over normal: the pooled long duplicate runs of
-# docs/performance.md (Yichun 3 × 20000 hands, Shangrao 2 × 2000, Gejiu 2 × 60000).
+# docs/performance.md (Yichun 3 × 20000 hands, Shangrao 2 × 2000, Gejiu 2 × 60000). expert
+# over hard: its 4,000-deal runs in pieces ("Four times the samples" there).
 MEASURED: Mapping[str, Mapping[str, Measured]] = {
     "yichun": {
         "easy": Measured(3.511, 9.955, "normal − easy, duplicate, 2000 hands, seed 31"),
         "hard": Measured(0.157, 10.879, "hard − normal, duplicate, 3 × 20000 hands pooled"),
-        "expert": Measured(0.075, 8.68, "expert − hard, duplicate 16000 hands seed 4001; sd of "
-                           "bench_paired's hand difference"),
+        "expert": Measured(0.268, 8.68, "expert − hard, duplicate 16000 hands, seeds 4901–4916 "
+                           "pooled; sd of bench_paired's hand difference"),
     },
     "shangrao": {
         "easy": Measured(1.662, 7.969, "normal − easy, duplicate, 2000 hands, seed 31"),
         "hard": Measured(0.327, 8.089, "hard − normal, duplicate, seeds 97 and 2026"),
-        "expert": Measured(0.128, 2.81, "expert − hard, duplicate 16000 hands seed 4001; sd of "
-                           "bench_paired's hand difference"),
+        "expert": Measured(0.184, 2.81, "expert − hard, duplicate 16000 hands, seeds 4701–4708 "
+                           "pooled; sd of bench_paired's hand difference"),
     },
     "gejiu": {
         "easy": Measured(3.247, 10.411, "normal − easy, duplicate, 2000 hands, seed 31"),
         "hard": Measured(0.105, 14.197, "hard − normal, duplicate, 2 × 60000 hands"),
-        "expert": Measured(0.031, 4.08, "expert − hard, duplicate 16000 hands seed 4001; sd of "
-                           "bench_paired's hand difference"),
+        "expert": Measured(0.127, 4.08, "expert − hard, duplicate 16000 hands, seeds 5301–5316 "
+                           "pooled; sd of bench_paired's hand difference"),
     },
 }
 
