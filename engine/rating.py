@@ -147,7 +147,7 @@ MEASURED: Mapping[str, Mapping[str, Measured]] = {
     "gejiu": {
         "easy": Measured(3.247, 10.411, "normal − easy, duplicate, 2000 hands, seed 31"),
         "hard": Measured(0.105, 14.197, "hard − normal, duplicate, 2 × 60000 hands"),
-        "expert": Measured(0.127, 4.08, "expert − hard, duplicate 16000 hands, seeds 5301–5316 "
+        "expert": Measured(0.107, 4.08, "expert − hard, duplicate 32000 hands, seeds 5301–5332 "
                            "pooled; sd of bench_paired's hand difference"),
     },
 }
