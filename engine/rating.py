@@ -130,7 +130,8 @@ class Measured:
 # pairwise difference from `simulate --duplicate ... --seed 31`, 2000 hands normal/easy,
 # 400 hands hard/normal). hard over normal: the pooled long duplicate runs of
 # docs/performance.md (Yichun 3 × 20000 hands, Shangrao 2 × 2000, Gejiu 2 × 60000). expert
-# over hard: its 4,000-deal runs in pieces ("Four times the samples" there).
+# over hard: its duplicate runs in pieces, 4,000 deals (Gejiu 8,000; "Four times the samples"
+# there).
 MEASURED: Mapping[str, Mapping[str, Measured]] = {
     "yichun": {
         "easy": Measured(3.511, 9.955, "normal − easy, duplicate, 2000 hands, seed 31"),
