@@ -573,6 +573,94 @@ def can_win_keys(shapes: HandShapes, keys: Sequence[int], melds: Sequence[Meld] 
     return _other_shapes(shapes, m, p, s, h, wilds, melds)
 
 
+# Per group key, the positions (ranks, or honours 0-6) one more tile at which leaves the group
+# complete as sets (code 0) or as sets and the pair (code 1): the standard shape's waits without
+# wilds are then a few look-ups, not one win test per kind.
+_SUIT_ADDS: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}
+_HON_ADDS: dict[int, dict[int, tuple[tuple[int, ...], tuple[int, ...]]]] = {
+    _HONOURS_PLAIN: {}, _HONOURS_YICHUN: {},
+}
+
+
+def _suit_adds(key: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    c = _digits(key, 9)
+    codes: tuple[list[int], list[int]] = ([], [])
+    for r in range(9):
+        if c[r] < 4:
+            k = key + POW5[r]
+            code = (_SUIT_BY_KEY.get(k) or _suit_by_key(k))[0]
+            if code < 2:
+                codes[code].append(r)
+    out = (tuple(codes[0]), tuple(codes[1]))
+    _SUIT_ADDS[key] = out
+    return out
+
+
+def _hon_adds(group: int, key: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    c = _digits(key, 7)
+    table = _HON_BY_KEY[group]
+    codes: tuple[list[int], list[int]] = ([], [])
+    for r in range(7):
+        if c[r] < 4:
+            k = key + POW5[r]
+            code = (table.get(k) or _hon_by_key(group, k))[0]
+            if code < 2:
+                codes[code].append(r)
+    out = (tuple(codes[0]), tuple(codes[1]))
+    _HON_ADDS[group][key] = out
+    return out
+
+
+def _completing_plain(shapes: HandShapes, counts: Sequence[int], melds: Sequence[Meld],
+                      keys: Sequence[int], m: _SuitFacts, p: _SuitFacts, s: _SuitFacts,
+                      h: _HonFacts) -> list[Kind]:
+    """:func:`completing_kinds` without wilds: the standard shape's kinds from the group tables
+    (a tile in group g wins when g's new code and the others' codes add up to 1); the other
+    shapes are tested kind by kind only where they can hold (seven pairs: the one odd count;
+    the knitted and 烂牌 families: thirteen distinct tiles; 九幺: no middle rank; 字一色: no
+    suit)."""
+    total = m[0] + p[0] + s[0] + h[0]
+    found: set[Kind] = set()
+    for g, f in ((0, m), (1, p), (2, s)):
+        need = 1 - total + f[0]
+        if 0 <= need <= 1:
+            adds = _SUIT_ADDS.get(keys[g]) or _suit_adds(keys[g])
+            found.update(9 * g + r for r in adds[need])
+    need = 1 - total + h[0]
+    if 0 <= need <= 1:
+        group = shapes.honour_group
+        adds = _HON_ADDS[group].get(keys[3]) or _hon_adds(group, keys[3])
+        found.update(27 + r for r in adds[need])
+    slow = False
+    if not melds:
+        if m[3] + p[3] + s[3] + h[3] == 1:  # seven pairs: the one kind held an odd number
+            found.update(k for k in range(NUM_KINDS) if counts[k] & 1)
+        slow = (shapes.lanpai or shapes.knitted) and max(counts) <= 1
+    if shapes.jiuyao and m[6] and p[6] and s[6]:
+        slow = True
+    if shapes.zi_free and m[7] and p[7] and s[7]:
+        slow = True
+    if slow:
+        group = shapes.honour_group
+        hon = _HON_BY_KEY[group]
+        for k in range(NUM_KINDS):
+            if counts[k] >= 4 or k in found:
+                continue
+            if k < 27:
+                g = k // 9
+                key = keys[g] + POW5[k - 9 * g]
+                f = _SUIT_BY_KEY.get(key) or _suit_by_key(key)
+                if _other_shapes(shapes, f if g == 0 else m, f if g == 1 else p,
+                                 f if g == 2 else s, h, 0, melds):
+                    found.add(k)
+            else:
+                key = keys[3] + POW5[k - 27]
+                if _other_shapes(shapes, m, p, s, hon.get(key) or _hon_by_key(group, key), 0,
+                                 melds):
+                    found.add(k)
+    return sorted(found)
+
+
 def completing_kinds(shapes: HandShapes, counts: Sequence[int], melds: Sequence[Meld] = (),
                      wilds: int = 0, wild: Kind | None = None) -> list[Kind]:
     """The kinds one more tile of which makes a winning hand of the 3n+1 tiles ``counts`` (a
@@ -587,6 +675,8 @@ def completing_kinds(shapes: HandShapes, counts: Sequence[int], melds: Sequence[
     p = _SUIT_BY_KEY.get(keys[1]) or _suit_by_key(keys[1])
     s = _SUIT_BY_KEY.get(keys[2]) or _suit_by_key(keys[2])
     h = hon.get(keys[3]) or _hon_by_key(group, keys[3])
+    if wilds == 0 and wild is None:
+        return _completing_plain(shapes, counts, melds, keys, m, p, s, h)
 
     def wins(m: _SuitFacts, p: _SuitFacts, s: _SuitFacts, h: _HonFacts, w: int) -> bool:
         if w == 0:

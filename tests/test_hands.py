@@ -492,3 +492,54 @@ def test_completing_kinds_are_the_kinds_that_win(rules: str) -> None:
             concealed, melds, wild)
         found += bool(expected)
     assert found > 1_000  # most hands one tile short of a win wait on something
+
+
+@pytest.mark.parametrize("rules", ["yichun", "shangrao", "gejiu"])
+def test_completing_kinds_of_any_hand_without_wilds(rules: str) -> None:
+    """Without wilds the standard shape's waits come from per-group tables and the other
+    shapes are tried only where they can hold: over hands of any make-up (any tiles, thirteen
+    distinct, terminals and honours only, honours only; no meld to four), the kinds are
+    exactly those can_win_counts says complete the hand."""
+    from engine.hands import can_win_counts, completing_kinds
+
+    shapes = S(rules)
+    rng = random.Random(f"completing-any-{rules}")
+    pools = {
+        "any": list(range(34)),
+        "distinct": list(range(34)),
+        "terminal": [k for k in range(34) if k >= 27 or k % 9 in (0, 8)],
+        "honour": list(range(27, 34)),
+        "two suits": list(range(18)),
+    }
+    seen = dict.fromkeys(pools, 0)
+    for i in range(6_000):
+        name = list(pools)[i % len(pools)]
+        pool = pools[name]
+        n_melds = rng.choice((0, 0, 0, 1, 2, 3, 4))
+        melds: list[Meld] = []
+        counts = [0] * 34
+        for _ in range(n_melds):
+            k = rng.choice([k for k in pool if counts[k] == 0])
+            counts[k] = 3  # the meld's copies, out of reach of the concealed tiles
+            melds.append(Meld(MeldType.PENG, (k, k, k)))
+        held = [0] * 34
+        need = 13 - 3 * n_melds
+        if name == "distinct":
+            free = [k for k in pool if counts[k] == 0]
+            for k in rng.sample(free, min(need, len(free))):
+                held[k] = 1
+        while sum(held) < need:
+            k = rng.choice(pool)
+            if counts[k] + held[k] < 4:
+                held[k] += 1
+        expected = []
+        for k in range(34):
+            if held[k] >= 4:
+                continue
+            trial = list(held)
+            trial[k] += 1
+            if can_win_counts(shapes, trial, melds):
+                expected.append(k)
+        assert completing_kinds(shapes, held, melds) == expected, (held, melds)
+        seen[name] += bool(expected)
+    assert all(seen.values()), seen  # every make-up had hands that wait on something

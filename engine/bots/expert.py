@@ -35,6 +35,7 @@ player is deterministic given the table's seed, in one process or another.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import math
 import random
@@ -226,6 +227,13 @@ class _Context:
         for k in seat.tiles:
             self.held[k] += 1
         self.prof = profile(view)
+        # per opponent, its chance of being ready now (报听: certainly) and after each of its
+        # next 60 turns (READY_FIT), rising: a sample's turn of readiness is a bisection
+        fit = READY_FIT[view.rules]
+        self.curves: dict[int, list[float]] = {
+            p.seat: [1.0 if p.ting else ready_chance(fit, len(p.melds), len(p.pond))]
+            + [ready_chance(fit, len(p.melds), len(p.pond) + t) for t in range(1, 61)]
+            for p in view.seats if p.seat != self.me}
 
     # --- the seat's own play ----------------------------------------------------------------
     def _eval(self, counts: Sequence[int]) -> tuple[HandEval, list[int], int]:
@@ -357,16 +365,10 @@ class _Context:
                     take = min(4, pool[k])
                     pool[k] -= take
                     melds.append(Meld(MeldType.AGANG, (k, k, k, k)))
-            fit = READY_FIT[view.rules]
-            ready = 1.0 if p.ting else ready_chance(fit, len(p.melds), len(p.pond))
+            curve = self.curves[p.seat]
             u = rng.random()
-            if u < ready:
-                ready_at = 0
-            else:  # the first of its turns by which the fitted chance passes u
-                ready_at = 1
-                while ready_at < 60 and ready_chance(fit, len(p.melds),
-                                                     len(p.pond) + ready_at) < u:
-                    ready_at += 1
+            # ready now, or from the first of its turns (at most 60) by which the chance passes u
+            ready_at = 0 if u < curve[0] else min(60, bisect.bisect_left(curve, u, 1))
             n = 13 - 3 * len(melds)
             built = self._build(rng, pool, n, melds, safe[p.seat] if ready_at == 0 else set(),
                                 self.keeps[p.seat])
@@ -522,16 +524,19 @@ def _play_on(ctx: _Context, sample: _Sample, counts: list[int], first: int) -> f
     turns = {o.seat: 0 for o in sample.opps}
     wild = ctx.wild
     seat = first
+    mine = ctx.my_waits(counts)  # the seat's waits, kept while its counts stand
     for i in range(limit):
         tile = wall[i]
         if seat == me:
-            if tile in ctx.my_waits(counts):
+            if tile in mine:
                 v = ctx.value(Win(me, _tiles(counts), ctx.my_melds, tile, WinMethod.SELF_DRAW))
                 if not math.isnan(v):
                     return v
             counts[tile] += 1
             out = ctx.after_draw(counts, tile)
             counts[out] -= 1
+            if out != tile:
+                mine = ctx.my_waits(counts)
         else:
             o = opps[seat]
             turns[seat] += 1
@@ -542,7 +547,7 @@ def _play_on(ctx: _Context, sample: _Sample, counts: list[int], first: int) -> f
                     return v
             out = tile
         if ctx.discard_wins:
-            won = _discard_won(ctx, opps, turns, counts, ctx.my_melds, seat, out)
+            won = _discard_won(ctx, opps, turns, counts, mine, seat, out)
             if won is not None:
                 return won
         if seat != me and counts[out] >= 2 and out != wild and len(ctx.my_melds) < 4 \
@@ -552,9 +557,10 @@ def _play_on(ctx: _Context, sample: _Sample, counts: list[int], first: int) -> f
             ctx.my_melds = (*ctx.my_melds, Meld(MeldType.PENG, (out, out, out)))
             throw = ctx.throw(counts)
             counts[throw] -= 1
+            mine = ctx.my_waits(counts)
             seat = me
             if ctx.discard_wins:
-                won = _discard_won(ctx, opps, turns, counts, ctx.my_melds, me, throw)
+                won = _discard_won(ctx, opps, turns, counts, mine, me, throw)
                 if won is not None:
                     return won
         seat = (seat + 1) % 4
@@ -562,14 +568,16 @@ def _play_on(ctx: _Context, sample: _Sample, counts: list[int], first: int) -> f
 
 
 def _discard_won(ctx: _Context, opps: dict[int, _Opp], turns: dict[int, int], counts: list[int],
-                 my_melds: tuple[Meld, ...], seat: int, out: Kind) -> float | None:
-    """The seat's net when ``seat``'s discard ``out`` is won (the first winner after it)."""
+                 mine: frozenset[Kind], seat: int, out: Kind) -> float | None:
+    """The seat's net when ``seat``'s discard ``out`` is won (the first winner after it);
+    ``mine``: the waits of the seat's own 3n+1 ``counts`` (melds ``ctx.my_melds``)."""
     me = ctx.me
     for d in (1, 2, 3):
         s = (seat + d) % 4
         if s == me:
-            if out in ctx.my_waits(counts):
-                v = ctx.value(Win(me, _tiles(counts), my_melds, out, WinMethod.DISCARD, seat))
+            if out in mine:
+                v = ctx.value(Win(me, _tiles(counts), ctx.my_melds, out, WinMethod.DISCARD,
+                                  seat))
                 if not math.isnan(v):
                     return v
         else:
@@ -795,7 +803,8 @@ class ExpertPlayer(HardPlayer):
             c[a.tile] -= 1
             if ctx.discard_wins:
                 v = _discard_won(ctx, {o.seat: o for o in sample.opps},
-                                 {o.seat: 0 for o in sample.opps}, c, ctx.my_melds, me, a.tile)
+                                 {o.seat: 0 for o in sample.opps}, c, ctx.my_waits(c), me,
+                                 a.tile)
                 if v is not None:
                     return v
             return _playout(ctx, sample, c, (me + 1) % 4)
@@ -834,7 +843,8 @@ class ExpertPlayer(HardPlayer):
             won: float | None = None
             if ctx.discard_wins:
                 won = _discard_won(ctx, {o.seat: o for o in sample.opps},
-                                   {o.seat: 0 for o in sample.opps}, c, ctx.my_melds, me, out)
+                                   {o.seat: 0 for o in sample.opps}, c, ctx.my_waits(c), me,
+                                   out)
             return _playout(ctx, sample, c, (me + 1) % 4) if won is None else won
         finally:
             ctx.my_melds = ctx_melds
