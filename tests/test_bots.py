@@ -4,6 +4,7 @@ view, and a few positions where the right move is known."""
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
 
@@ -11,12 +12,12 @@ from engine.actions import Action, ActionType
 from engine.bots import LEVELS, HardPlayer, NormalPlayer, make_player
 from engine.bots.hard import ROB_MAX
 from engine.bots.normal import Seat
-from engine.bots.shape import NO_MELDS, HandEval, distance
+from engine.bots.shape import NO_MELDS, HandEval, MeldFacts, distance
 from engine.melds import MeldType
 from engine.scenario import advance, rigged_hand
 from engine.simulate import simulate
 from engine.table import Hand
-from engine.tiles import parse_tile, parse_tiles, to_counts
+from engine.tiles import Kind, parse_tile, parse_tiles, to_counts
 from engine.view import MeldView, View, build_view
 from tests.support.positions import gejiu_ting
 
@@ -437,3 +438,90 @@ def test_hard_weighs_the_robbing_of_a_gejiu_kong_tile() -> None:
     assert player.rob_risk(seat, parse_tile("F")) == 0
     risk = {t: player.rob_risk(seat, parse_tile(t)) for t in ("5s", "E")}
     assert risk["5s"] > ROB_MAX > risk["E"]
+
+
+def _useful_queries(seed: str) -> list[tuple[str, MeldFacts, list[int], int, Kind | None,
+                                             list[int]]]:
+    """Hands asked under every ruleset and every meld make-up of their size (九幺 and 字一色
+    open or closed), without wilds and (Shangrao) with, each with two sets of unseen counts:
+    the same hand comes back under different questions."""
+    import random
+
+    rng = random.Random(seed)
+    by_count = {0: [NO_MELDS],
+                1: [MeldFacts(1, True, True, True, frozenset({3}), False),
+                    MeldFacts(1, False, False, True, frozenset({0}), True),
+                    MeldFacts(1, True, False, True, frozenset({3}), True)]}
+    out = []
+    for i in range(150):
+        count = i % 2
+        pool = list(range(34)) if rng.random() < 0.5 else \
+            [k for k in range(34) if k >= 27 or k % 9 in (0, 8)]
+        c = [0] * 34
+        while sum(c) < 13 - 3 * count:
+            k = rng.choice(pool)
+            if c[k] < 4:
+                c[k] += 1
+        for rules in RULES:
+            for mf in by_count[count]:
+                variants: list[tuple[int, Kind | None]] = [(0, None)]
+                if rules == "shangrao":  # one or two of the tiles are wilds of a kind not held
+                    variants += [(w, rng.choice([k for k in range(34) if not c[k]]))
+                                 for w in (1, 2)]
+                for wilds, wild in variants:
+                    hand = list(c)
+                    for _ in range(wilds):
+                        hand[rng.choice([k for k in range(34) if hand[k]])] -= 1
+                    for _ in range(2):
+                        unseen = [rng.choice((0, 1, 2, 3, 4)) for _ in range(34)]
+                        out.append((rules, mf, hand, wilds, wild, unseen))
+    return out
+
+
+def test_improving_kinds_are_those_that_shorten_a_shape_at_the_distance() -> None:
+    """HandEval.useful against its definition, on hands without wilds: the unseen kinds one
+    more of which takes some shape now at the hand's distance below it."""
+    for rules, mf, c, wilds, _wild, unseen in _useful_queries("useful-definition"):
+        if wilds:
+            continue
+        ev = HandEval(rules, c, 0, mf)
+        shapes = ev.shapes()
+        dist = min(shapes.values())
+        want = set()
+        for k in range(34):
+            if unseen[k] <= 0:
+                continue
+            more = list(c)
+            more[k] += 1
+            after = HandEval(rules, more, 0, mf).shapes()
+            if any(v == dist and after[s] < dist for s, v in shapes.items()):
+                want.add(k)
+        assert ev.useful(list(c), 0, dist, shapes, unseen, None) == want, (rules, mf, c)
+
+
+def test_improving_kinds_do_not_depend_on_what_was_asked_before() -> None:
+    """HandEval.useful remembers the kinds per hand (engine.bots.shape._USEFUL), before the
+    unseen copies and the wild are looked at: the same hands asked under every ruleset, meld
+    make-up, wild and unseen counts get, in any order, the answer a cold cache gives."""
+    from engine.bots import shape
+
+    queries = _useful_queries("useful-cache")
+    cold = []
+    for rules, mf, c, wilds, wild, unseen in queries:
+        shape._USEFUL.clear()
+        ev = HandEval(rules, c, wilds, mf)
+        shapes = ev.shapes()
+        cold.append(ev.useful(list(c), wilds, min(shapes.values()), shapes, unseen, wild))
+    assert sum(bool(x) for x in cold) > len(cold) // 2
+    shape._USEFUL.clear()
+    order = list(range(len(queries)))
+    rng = random.Random("useful-order")
+    for _ in range(2):
+        rng.shuffle(order)
+        for i in order:
+            rules, mf, c, wilds, wild, unseen = queries[i]
+            ev = HandEval(rules, c, wilds, mf)
+            shapes = ev.shapes()
+            got = ev.useful(list(c), wilds, min(shapes.values()), shapes, unseen, wild)
+            assert got == cold[i], (queries[i], got, cold[i])
+            assert wild not in got and all(unseen[k] > 0 for k in got)

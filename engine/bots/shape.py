@@ -306,6 +306,13 @@ def _seven_from(pairs: int, singles: int) -> int:
     return min(singles, need) + 2 * max(0, need - singles)
 
 
+# The kinds that shorten a hand, per hand and shapes (HandEval.useful), whether unseen or not:
+# the players ask again and again about the same few hands. Cleared when it reaches the bound.
+_USEFUL: Final[dict[tuple[object, ...], tuple[tuple[Kind, ...], tuple[Kind, ...]]]] = {}
+_USEFUL_MAX: Final = 65_536  # entries of about 400 bytes: some 25 MB
+_SHAPE_NAMES: Final = ("standard", "seven_pairs", "knitted", "jiuyao", "zi")
+
+
 class HandEval:
     """Distances of one seat's concealed hand, and of the hand after a discard / a draw.
 
@@ -391,7 +398,28 @@ class HandEval:
     def useful(self, c: list[int], w: int, dist: int, shapes: dict[str, int],
                unseen: Sequence[int], wild: Kind | None) -> set[Kind]:
         """The unseen kinds (not the wild) whose arrival lowers ``dist`` (the hand ``c`` + ``w``
-        wilds, whose distance per shape is ``shapes``)."""
+        wilds, whose distance per shape is ``shapes``): the kinds that would, whether seen or
+        not, remembered per hand (:data:`_USEFUL`), then those still unseen."""
+        at = 0  # which shapes are at the distance: all that the kinds depend on besides c, w
+        for i, name in enumerate(_SHAPE_NAMES):
+            if shapes.get(name) == dist:
+                at |= 1 << i
+        key = (self.rules.name, self.sets, bytes(c), w, dist, at)
+        hit = _USEFUL.get(key)
+        if hit is None:
+            if len(_USEFUL) >= _USEFUL_MAX:
+                _USEFUL.clear()
+            hit = _USEFUL[key] = self._useful(c, w, dist, shapes)
+        kinds, honours = hit
+        out = {k for k in kinds if unseen[k] > 0 and k != wild}
+        if honours:  # 字一色's honours (the wild's kind too, as before)
+            out.update(k for k in honours if unseen[k] > 0)
+        return out
+
+    def _useful(self, c: list[int], w: int, dist: int, shapes: dict[str, int]
+                ) -> tuple[tuple[Kind, ...], tuple[Kind, ...]]:
+        """:meth:`useful` before the unseen copies are looked at: the kinds whose arrival
+        lowers ``dist``, and apart 字一色's honours (which the wild does not leave out)."""
         useful: set[Kind] = set()
         if shapes["standard"] == dist:
             vecs = [self._vec(c, g) for g in range(4)]
@@ -402,8 +430,6 @@ class HandEval:
                 rest.append(combine(combine(o[0], o[1]), o[2]))
             T = self.sets
             for k in (ALL_KINDS if w else near_kinds(c, self.rules)):  # a wild head: any
-                if unseen[k] <= 0 or k == wild:
-                    continue
                 g = min(k // 9, 3)
                 c[k] += 1
                 v = self._vec(c, g)
@@ -413,7 +439,7 @@ class HandEval:
         if shapes.get("seven_pairs") == dist:
             pairs, singles = _seven_pairs_parts(c)
             for k in range(NUM_KINDS):
-                if k in useful or unseen[k] <= 0 or k == wild:
+                if k in useful:
                     continue
                 n = c[k]
                 if n & 1:
@@ -425,15 +451,15 @@ class HandEval:
         if shapes.get("knitted") == dist:
             kept = knitted_kept(c, self.rules)
             for k in range(NUM_KINDS):
-                if k in useful or unseen[k] <= 0 or k == wild or c[k]:
+                if k in useful or c[k]:
                     continue
                 c[k] += 1
                 if knitted_kept(c, self.rules) > kept:
                     useful.add(k)
                 c[k] -= 1
         if shapes.get("jiuyao") == dist:
-            useful.update(k for k in range(NUM_KINDS)
-                          if (k >= 27 or k % 9 in (0, 8)) and unseen[k] > 0 and k != wild)
+            useful.update(k for k in range(NUM_KINDS) if k >= 27 or k % 9 in (0, 8))
+        honours: tuple[Kind, ...] = ()
         if shapes.get("zi") == dist:
-            useful.update(k for k in range(27, 34) if unseen[k] > 0)
-        return useful
+            honours = tuple(range(27, 34))
+        return tuple(sorted(useful)), honours
