@@ -196,6 +196,7 @@ class _Opp:
 class _Sample:
     opps: list[_Opp]
     wall: list[Kind]
+    waited: frozenset[Kind] = frozenset()  # every opponent's waits: a discard that may be won
 
 
 class _Context:
@@ -227,6 +228,7 @@ class _Context:
         for k in seat.tiles:
             self.held[k] += 1
         self.prof = profile(view)
+        self.safe = HardPlayer._safe(seat)  # kinds each opponent let go by: not its waits
         # per opponent, its chance of being ready now (报听: certainly) and after each of its
         # next 60 turns (READY_FIT), rising: a sample's turn of readiness is a bisection
         fit = READY_FIT[view.rules]
@@ -347,10 +349,9 @@ class _Context:
 
     # --- samples ----------------------------------------------------------------------------
     def sample(self, rng: random.Random) -> _Sample:
-        view, seat = self.view, self.seat
+        view = self.view
         pool = list(self.unseen)
-        hard = HardPlayer()
-        safe = hard._safe(seat)
+        safe = self.safe
         opps: list[_Opp] = []
         for p in view.seats:
             if p.seat == self.me:
@@ -381,7 +382,7 @@ class _Context:
             opps.append(_Opp(p.seat, ready_at, tiles, ws, tuple(melds)))
         wall = [k for k in range(NUM_KINDS) for _ in range(pool[k])]
         rng.shuffle(wall)
-        return _Sample(opps, wall)
+        return _Sample(opps, wall, frozenset().union(*(o.waits for o in opps)))
 
     def _build(self, rng: random.Random, pool: list[int], n: int, melds: list[Meld],
                safe: set[Kind], keep: Sequence[float]
@@ -523,6 +524,7 @@ def _play_on(ctx: _Context, sample: _Sample, counts: list[int], first: int) -> f
     opps = {o.seat: o for o in sample.opps}
     turns = {o.seat: 0 for o in sample.opps}
     wild = ctx.wild
+    waited = sample.waited
     seat = first
     mine = ctx.my_waits(counts)  # the seat's waits, kept while its counts stand
     for i in range(limit):
@@ -547,7 +549,8 @@ def _play_on(ctx: _Context, sample: _Sample, counts: list[int], first: int) -> f
                     return v
             out = tile
         if ctx.discard_wins:
-            won = _discard_won(ctx, opps, turns, counts, mine, seat, out)
+            won = None if out not in mine and out not in waited else \
+                _discard_won(ctx, opps, turns, counts, mine, seat, out)
             if won is not None:
                 return won
         if seat != me and counts[out] >= 2 and out != wild and len(ctx.my_melds) < 4 \
@@ -559,7 +562,7 @@ def _play_on(ctx: _Context, sample: _Sample, counts: list[int], first: int) -> f
             counts[throw] -= 1
             mine = ctx.my_waits(counts)
             seat = me
-            if ctx.discard_wins:
+            if ctx.discard_wins and throw in waited:
                 won = _discard_won(ctx, opps, turns, counts, mine, me, throw)
                 if won is not None:
                     return won
