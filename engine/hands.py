@@ -582,32 +582,28 @@ _HON_ADDS: dict[int, dict[int, tuple[tuple[int, ...], tuple[int, ...]]]] = {
 }
 
 
-def _suit_adds(key: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    c = _digits(key, 9)
+def _adds(key: int, n: int, facts: Callable[[int], tuple[int, ...]]
+          ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The positions of a group of ``n`` (key ``key``) one more tile at which leaves its code
+    at 0, and at 1; ``facts``: the group's facts by key."""
+    c = _digits(key, n)
     codes: tuple[list[int], list[int]] = ([], [])
-    for r in range(9):
+    for r in range(n):
         if c[r] < 4:
-            k = key + POW5[r]
-            code = (_SUIT_BY_KEY.get(k) or _suit_by_key(k))[0]
+            code = facts(key + POW5[r])[0]
             if code < 2:
                 codes[code].append(r)
-    out = (tuple(codes[0]), tuple(codes[1]))
-    _SUIT_ADDS[key] = out
+    return (tuple(codes[0]), tuple(codes[1]))
+
+
+def _suit_adds(key: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    out = _SUIT_ADDS[key] = _adds(key, 9, lambda k: _SUIT_BY_KEY.get(k) or _suit_by_key(k))
     return out
 
 
 def _hon_adds(group: int, key: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    c = _digits(key, 7)
     table = _HON_BY_KEY[group]
-    codes: tuple[list[int], list[int]] = ([], [])
-    for r in range(7):
-        if c[r] < 4:
-            k = key + POW5[r]
-            code = (table.get(k) or _hon_by_key(group, k))[0]
-            if code < 2:
-                codes[code].append(r)
-    out = (tuple(codes[0]), tuple(codes[1]))
-    _HON_ADDS[group][key] = out
+    out = _HON_ADDS[group][key] = _adds(key, 7, lambda k: table.get(k) or _hon_by_key(group, k))
     return out
 
 
