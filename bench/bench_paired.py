@@ -68,7 +68,8 @@ def player(label: str) -> Player:
     starts with and may grow to; ``gap``: hard's best two discards within this many points are
     searched, CLOSE; ``risk``: the discards are searched when an opponent is ready with this
     chance, RISK_READY; ``z``: a change is kept when its gain on fresh samples is this many of
-    its half widths, in every ruleset, ``none``: not rechecked, RECHECK_Z)."""
+    its half widths, in every ruleset, ``none``: not rechecked, RECHECK_Z; ``bao=0``: its playouts
+    value the seat's Shangrao 宝吊 wins as plain ones)."""
     if label.startswith("expert:"):
         from engine.bots.expert import (
             CLOSE,
@@ -86,10 +87,13 @@ def player(label: str) -> Player:
         except ValueError:
             raise SystemExit(f"{label!r}: expert flags are name=value, comma-separated") from None
         unknown = set(flags) - {"close", "claims", "read", "recheck", "samples", "max", "gap",
-                                "risk", "z"}
+                                "risk", "z", "bao"}
         if unknown:
             raise SystemExit(f"{label!r}: unknown expert flag(s) {', '.join(sorted(unknown))}; "
-                             "have close, claims, read, recheck, samples, max, gap, risk, z")
+                             "have close, claims, read, recheck, samples, max, gap, risk, z, bao")
+        for name in ("claims", "read", "bao"):
+            if flags.get(name, "1") not in ("0", "1"):
+                raise SystemExit(f"{label!r}: {name} is 0 (off) or 1 (on)")
         counts = {"recheck": RECHECK, "samples": SAMPLES, "max": MAX_SAMPLES}
         for name in counts:
             value = flags.get(name, str(counts[name]))
@@ -122,7 +126,8 @@ def player(label: str) -> Player:
                             search_close=closes[flags.get("close", "1")],
                             search_claims=flags.get("claims", "1") == "1",
                             read=flags.get("read", "1") == "1", recheck=counts["recheck"],
-                            close=shares["gap"], risk_ready=shares["risk"], recheck_z=z)
+                            close=shares["gap"], risk_ready=shares["risk"], recheck_z=z,
+                            baodiao=flags.get("bao", "1") == "1")
     try:
         return make_player(label)
     except ValueError as e:

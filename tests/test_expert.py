@@ -16,6 +16,7 @@ from engine.bots.expert import (
     SEARCH_CLOSE,
     ActionValue,
     _Context,
+    _Opp,
     pond_feature,
     view_seed,
 )
@@ -219,3 +220,56 @@ def test_close_discards_are_searched_only_in_the_rulesets_named(rules: str) -> N
     assert ExpertPlayer(close=100.0, search_close=set()).candidates(view, hard) == [hard]
     searched = rules in SEARCH_CLOSE
     assert (len(ExpertPlayer(close=100.0).candidates(view, hard)) > 1) == searched
+
+
+def _shangrao_head() -> View:
+    """Shangrao, E (dealer) to discard from 123m 456m 789s EEE + the wild 5p + N: throwing N
+    leaves the 宝吊头 shape (the wild beside complete sets), where every draw wins."""
+    hand = rigged_hand("shangrao", {E: "123m 456m 789s EEE 5p N"}, wild="5p", seed=3)
+    return build_view(hand, E)
+
+
+def test_a_shangrao_wild_head_win_is_valued_as_one() -> None:
+    """A playout's self-drawn win from the 宝吊头 shape is a 宝吊 win (P = 3, shangrao.md §6),
+    not the plain wild hand (P = 1): without it the search valued the state at a third."""
+    from engine.bots.expert import _playout, _Sample, _tiles
+    from engine.situation import BaoDiao, Win, WinMethod
+
+    view = _shangrao_head()
+    seat = Seat.of(view)
+    wild, n = parse_tile("5p"), parse_tile("N")
+    assert view.wild == wild
+    counts = [0] * NUM_KINDS
+    for k in seat.tiles:
+        counts[k] += 1
+    counts[n] -= 1  # the hand after throwing N
+    far = [0] * NUM_KINDS  # a 3n+1 hand with the wild that is not the shape
+    for k in (0, 1, 2, 3, 4, 5, 24, 25, 26, 27, 27, 29, wild):
+        far[k] += 1
+    values = {}
+    for on in (True, False):
+        ctx = _Context(view, seat, baodiao=on)
+        assert ctx.baodiao_of(counts) is (BaoDiao.HEAD if on else BaoDiao.NONE)
+        assert ctx.baodiao_of(far) is BaoDiao.NONE
+        draw = parse_tile("9m")  # E's first draw: any tile wins
+        wall = [parse_tile(t) for t in ("1s", "2s", "3s")] + [draw] * 4
+        nobody = [_Opp(s, 10_000, [], frozenset(), ()) for s in (S, W, N)]
+        values[on] = _playout(ctx, _Sample(nobody, wall), counts.copy(), S)
+        plain = ctx.value(Win(E, _tiles(counts), (), draw, WinMethod.SELF_DRAW))
+        head = ctx.value(Win(E, _tiles(counts), (), draw, WinMethod.SELF_DRAW,
+                             baodiao=BaoDiao.HEAD))
+        assert head == 3 * plain > 0
+    assert values[False] == plain
+    assert values[True] == head
+
+
+def test_the_wild_head_lifts_the_discard_that_keeps_it() -> None:
+    """Searched, the discard that enters the 宝吊头 state is worth more with 宝吊 wins valued."""
+    view = _shangrao_head()
+    keep = Action.discard(parse_tile("N"))
+    other = Action.discard(parse_tile("1m"))
+    gains = {}
+    for on in (True, False):
+        values = ExpertPlayer(samples=32, baodiao=on).evaluate(view, [other, keep])
+        gains[on] = values[1].gain
+    assert gains[True] > gains[False] > 0

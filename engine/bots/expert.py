@@ -47,10 +47,10 @@ from engine.actions import Action, ActionType
 from engine.bots.hard import HardPlayer, profile
 from engine.bots.normal import Seat
 from engine.bots.shape import HandEval, meld_facts
-from engine.hands import completing_kinds
+from engine.hands import completing_kinds, is_baodiao_shape
 from engine.melds import Meld, MeldType
 from engine.rulesets import Ruleset, find_ruleset
-from engine.situation import Situation, Win, WinMethod
+from engine.situation import BaoDiao, Situation, Win, WinMethod
 from engine.table import EventType, Phase
 from engine.tiles import DRAGONS, NUM_KINDS, WINDS, Kind
 from engine.view import View
@@ -202,7 +202,8 @@ class _Sample:
 class _Context:
     """What every playout of one decision shares."""
 
-    def __init__(self, view: View, seat: Seat, keep: Mapping[str, float] = READ_KEEP) -> None:
+    def __init__(self, view: View, seat: Seat, keep: Mapping[str, float] = READ_KEEP,
+                 baodiao: bool = True) -> None:
         assert view.viewer is not None
         # per opponent, each kind's chance of being kept as a wait (its pond read: READ_KEEP)
         self.keeps: dict[int, list[float]] = {}
@@ -228,6 +229,9 @@ class _Context:
         for k in seat.tiles:
             self.held[k] += 1
         self.prof = profile(view)
+        # Shangrao: the seat's self-drawn wins from the 宝吊头 shape are 宝吊 wins (worth 3, not 1)
+        self.baodiao = baodiao and self.prof.baodiao and self.wild is not None
+        self.baodiao_memo: dict[tuple[int, ...], BaoDiao] = {}
         self.safe = HardPlayer._safe(seat)  # kinds each opponent let go by: not its waits
         # per opponent, its chance of being ready now (报听: certainly) and after each of its
         # next 60 turns (READY_FIT), rising: a sample's turn of readiness is a bisection
@@ -312,11 +316,28 @@ class _Context:
             return tile
         return self.throw(counts)
 
+    def baodiao_of(self, counts: Sequence[int]) -> BaoDiao:
+        """Whether a self-drawn win on the seat's 3n+1 ``counts`` (wilds included; the hand its
+        last discard left, as in a playout) is a 宝吊 win (Shangrao: one wild beside complete
+        sets, :func:`~engine.hands.is_baodiao_shape`). ``HEAD``: the seat is taken never to have
+        declined one (偷机), which only the table's own play knows."""
+        if not self.baodiao:
+            return BaoDiao.NONE
+        assert self.wild is not None
+        if not counts[self.wild]:
+            return BaoDiao.NONE
+        key = tuple(counts)
+        hit = self.baodiao_memo.get(key)
+        if hit is None:
+            hit = BaoDiao.HEAD if is_baodiao_shape(_tiles(counts), self.wild) else BaoDiao.NONE
+            self.baodiao_memo[key] = hit
+        return hit
+
     # --- settling ---------------------------------------------------------------------------
     def value(self, win: Win | None, extra_melds: tuple[Meld, ...] = ()) -> float:
         """The seat's net for the hand ending with ``win`` (``None``: the wall ran out)."""
         key: tuple[object, ...] = ("draw",) if win is None else (
-            win.seat, win.hand, win.tile, win.how, win.from_seat, win.melds)
+            win.seat, win.hand, win.tile, win.how, win.from_seat, win.melds, win.baodiao)
         hit = self.settled.get(key)
         if hit is not None:
             return hit
@@ -531,7 +552,8 @@ def _play_on(ctx: _Context, sample: _Sample, counts: list[int], first: int) -> f
         tile = wall[i]
         if seat == me:
             if tile in mine:
-                v = ctx.value(Win(me, _tiles(counts), ctx.my_melds, tile, WinMethod.SELF_DRAW))
+                v = ctx.value(Win(me, _tiles(counts), ctx.my_melds, tile, WinMethod.SELF_DRAW,
+                                  baodiao=ctx.baodiao_of(counts)))
                 if not math.isnan(v):
                     return v
             counts[tile] += 1
@@ -606,8 +628,9 @@ class ExpertPlayer(HardPlayer):
                  search_close: Collection[str] = SEARCH_CLOSE, search_claims: bool = True,
                  read: bool = True, recheck: int = RECHECK, close: float = CLOSE,
                  risk_ready: float = RISK_READY,
-                 recheck_z: Mapping[str, float | None] = RECHECK_Z) -> None:
+                 recheck_z: Mapping[str, float | None] = RECHECK_Z, baodiao: bool = True) -> None:
         self.samples = samples
+        self.baodiao = baodiao  # Shangrao: value the seat's 宝吊 wins in the playouts as such
         self.recheck_samples = recheck  # 0: a change of hard's choice is not rechecked
         self.recheck_z = recheck_z  # by ruleset (RECHECK_Z)
         self.max_samples = max(samples, max_samples)
@@ -757,7 +780,7 @@ class ExpertPlayer(HardPlayer):
         still in contention, the others dropped. ``samples``: that many (not adaptive);
         ``salt``: other samples than the search's own (a check on fresh ones)."""
         seat = Seat.of(view)
-        ctx = _Context(view, seat, self.keep)
+        ctx = _Context(view, seat, self.keep, self.baodiao)
         rng = random.Random(view_seed(view) ^ salt)
         me = ctx.me
         base = [0] * NUM_KINDS
@@ -824,7 +847,10 @@ class ExpertPlayer(HardPlayer):
                     how = WinMethod.KONG_REPLACEMENT
                 hand = c.copy()
                 hand[last] -= 1
-                v = ctx.value(Win(me, _tiles(hand), ctx.my_melds, last, how))
+                # a 宝吊 win needs the state its last discard left (none before its first)
+                baodiao = ctx.baodiao_of(hand) if how is WinMethod.SELF_DRAW and \
+                    view.seats[me].pond else BaoDiao.NONE
+                v = ctx.value(Win(me, _tiles(hand), ctx.my_melds, last, how, baodiao=baodiao))
             else:
                 v = ctx.value(Win(me, _tiles(c), ctx.my_melds, tile, WinMethod.DISCARD, source))
             return 0.0 if math.isnan(v) else v
