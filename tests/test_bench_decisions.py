@@ -107,12 +107,13 @@ def test_expert_labels_take_sizes_and_refuse_bad_ones() -> None:
     assert player("expert:close=all").search_close == {"yichun", "shangrao", "gejiu"}
     assert player("expert").search_close == player("expert:close=1").search_close
     assert player("expert:bao=0").baodiao is False and player("expert").baodiao is True
+    assert player("expert:fly=0").flying is False and player("expert").flying is True
     assert player("expert:read=0,claims=0").search_claims is False
     for bad in ("expert:samples=1", "expert:max=x", "expert:recheck=-1", "expert:size=3",
                 "expert:samples", "wizard", "expert:gap=-1", "expert:risk=1.5",
                 "expert:risk=nan", "expert:gap=wide", "expert:z=-1",
                 "expert:z=nan", "expert:z=no", "expert:close=2", "expert:close=yichun",
-                "expert:bao=2", "expert:read=no", "expert:claims=yes"):
+                "expert:bao=2", "expert:fly=", "expert:read=no", "expert:claims=yes"):
         with pytest.raises(SystemExit):
             player(bad)
 

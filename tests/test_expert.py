@@ -25,7 +25,7 @@ from engine.game import Game
 from engine.scenario import rigged_hand
 from engine.simulate import simulate
 from engine.table import Phase
-from engine.tiles import NUM_KINDS, parse_tile
+from engine.tiles import NUM_KINDS, parse_tile, parse_tiles
 from engine.view import View, build_view
 from tests.support.positions import gejiu_ting
 
@@ -273,3 +273,52 @@ def test_the_wild_head_lifts_the_discard_that_keeps_it() -> None:
         values = ExpertPlayer(samples=32, baodiao=on).evaluate(view, [other, keep])
         gains[on] = values[1].gain
     assert gains[True] > gains[False] > 0
+
+
+def test_flying_a_wild_is_searched_and_doubles_both_ways() -> None:
+    """Throwing the wild (飞宝) while the hand stays ready is a searched candidate; played, the
+    seat's own win pays twice as much and another's costs it twice as much (shangrao.md §8)."""
+    from engine.situation import Win, WinMethod
+
+    view = _shangrao_head()  # a win with the wild 5p as N; without it 123m 456m 789s EEE N
+    hard = HardPlayer().choose(view)
+    fly = Action.discard(parse_tile("5p"))
+    assert hard == Action.win()
+    assert ExpertPlayer().candidates(view, hard) == [hard, fly]
+    assert ExpertPlayer(fly=False).candidates(view, hard) == [hard]
+    ctx = _Context(view, Seat.of(view))
+    mine = Win(E, tuple(parse_tiles("123456m 789s EEEN")),
+               (), parse_tile("N"), WinMethod.SELF_DRAW)
+    theirs = Win(S, tuple(parse_tiles("123678p 567s 234m W")),
+                 (), parse_tile("W"), WinMethod.SELF_DRAW)
+    plain = {w.seat: ctx.value(w) for w in (mine, theirs)}
+    ctx.flying = 1
+    flown = {w.seat: ctx.value(w) for w in (mine, theirs)}
+    assert plain[E] > 0 > plain[S]
+    assert flown[E] == 2 * plain[E] and flown[S] == 2 * plain[S]
+    # not ready without it (and no win now): not searched
+    far = rigged_hand("shangrao", {E: "123m 456m 79s EEE 5p N S"}, wild="5p", seed=3)
+    view = build_view(far, E)
+    hard = HardPlayer().choose(view)
+    assert hard.type is ActionType.DISCARD
+    assert fly not in ExpertPlayer().candidates(view, hard)
+
+
+def test_a_wild_flown_by_anyone_still_settles() -> None:
+    """Once a seat has thrown a wild, its settlements still come out (they were NaN: the
+    scorer refuses a seat that flew more wilds than it received, and none were counted)."""
+    import dataclasses
+    import math
+
+    from engine.situation import Win, WinMethod
+
+    view = _shangrao_head()
+    seats = list(view.seats)
+    seats[S] = dataclasses.replace(seats[S], flown=1)
+    view = dataclasses.replace(view, seats=tuple(seats))
+    ctx = _Context(view, Seat.of(view))
+    theirs = Win(S, tuple(parse_tiles("123678p 567s 234m W")),
+                 (), parse_tile("W"), WinMethod.SELF_DRAW)
+    base = _Context(_shangrao_head(), Seat.of(view)).value(theirs)
+    assert not math.isnan(ctx.value(None))
+    assert ctx.value(theirs) == 2 * base < 0  # S flew one: its win is worth twice as much

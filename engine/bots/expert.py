@@ -232,6 +232,7 @@ class _Context:
         # Shangrao: the seat's self-drawn wins from the 宝吊头 shape are 宝吊 wins (worth 3, not 1)
         self.baodiao = baodiao and self.prof.baodiao and self.wild is not None
         self.baodiao_memo: dict[tuple[int, ...], BaoDiao] = {}
+        self.flying = 0  # wilds the seat throws in the candidate played (飞宝: its 2^f both ways)
         self.safe = HardPlayer._safe(seat)  # kinds each opponent let go by: not its waits
         # per opponent, its chance of being ready now (报听: certainly) and after each of its
         # next 60 turns (READY_FIT), rising: a sample's turn of readiness is a bisection
@@ -336,8 +337,9 @@ class _Context:
     # --- settling ---------------------------------------------------------------------------
     def value(self, win: Win | None, extra_melds: tuple[Meld, ...] = ()) -> float:
         """The seat's net for the hand ending with ``win`` (``None``: the wall ran out)."""
-        key: tuple[object, ...] = ("draw",) if win is None else (
-            win.seat, win.hand, win.tile, win.how, win.from_seat, win.melds, win.baodiao)
+        key: tuple[object, ...] = ("draw", self.flying) if win is None else (
+            win.seat, win.hand, win.tile, win.how, win.from_seat, win.melds, win.baodiao,
+            self.flying)
         hit = self.settled.get(key)
         if hit is not None:
             return hit
@@ -351,6 +353,8 @@ class _Context:
             if ms and (win is None or win.seat != p.seat):  # a winner's are in its melds
                 kongs[p.seat] = ms
         rs = self.ruleset
+        flown = {p.seat: p.flown + (self.flying if p.seat == self.me else 0)
+                 for p in view.seats} if rs.has_wild else {}
         situation = Situation(
             rules=rs.name, dealer=view.dealer, options=dict(rs.options),
             wins=() if win is None else (win,), kongs=kongs,
@@ -358,8 +362,7 @@ class _Context:
             buyers=tuple(p.seat for p in view.seats if p.bought) if self.buy else None,
             lighters=sum(1 for p in view.seats if p.lighter),
             last_drawer=None, wild=self.wild,
-            flown={p.seat: p.flown for p in view.seats} if rs.has_wild else {},
-            got={p.seat: 0 for p in view.seats} if rs.has_wild else {},
+            flown=flown, got=flown,  # got: at least what was flown; its bonuses aside
         )
         try:
             net = float(rs.settle(situation).seats[self.me])
@@ -628,9 +631,11 @@ class ExpertPlayer(HardPlayer):
                  search_close: Collection[str] = SEARCH_CLOSE, search_claims: bool = True,
                  read: bool = True, recheck: int = RECHECK, close: float = CLOSE,
                  risk_ready: float = RISK_READY,
-                 recheck_z: Mapping[str, float | None] = RECHECK_Z, baodiao: bool = True) -> None:
+                 recheck_z: Mapping[str, float | None] = RECHECK_Z, baodiao: bool = True,
+                 fly: bool = True) -> None:
         self.samples = samples
         self.baodiao = baodiao  # Shangrao: value the seat's 宝吊 wins in the playouts as such
+        self.flying = fly  # Shangrao: search throwing a wild when the hand stays ready (fly)
         self.recheck_samples = recheck  # 0: a change of hard's choice is not rechecked
         self.recheck_z = recheck_z  # by ruleset (RECHECK_Z)
         self.max_samples = max(samples, max_samples)
@@ -695,12 +700,16 @@ class ExpertPlayer(HardPlayer):
         evaluable): no search. ``force`` (a review) searches even an easy decision."""
         legal = view.legal
         if view.phase is Phase.TURN and view.current == view.viewer:
+            if hard.type is ActionType.WIN and Action.win() in legal:
+                fly = self.fly(Seat.of(view), hard)  # the win now, or the wild thrown
+                return [hard] if fly is None else [hard, fly]
             if hard.type is not ActionType.DISCARD or hard.ting:
                 return [hard]
             seat = Seat.of(view)
+            fly = self.fly(seat, hard)
             kinds = seat.discard_kinds(legal)
             if len(kinds) < 2:
-                return [hard]
+                return [hard] if fly is None else [hard, fly]
             table = seat.evaluator().discards(seat.unseen, kinds, seat.wild, 1)
             scores = self.score_discards(seat, table)
             ranked = sorted(scores, key=lambda k: -scores[k])
@@ -708,7 +717,7 @@ class ExpertPlayer(HardPlayer):
                 scores[ranked[0]] - scores[ranked[1]] < self.close
             risky = self.risky(view, self.risk_ready)
             if not (force or close or risky):
-                return [hard]
+                return [hard] if fly is None else [hard, fly]
             picked: list[Kind] = [hard.tile] if hard.tile is not None else []
             for k in ranked[:TOP]:
                 if k not in picked:
@@ -719,6 +728,8 @@ class ExpertPlayer(HardPlayer):
                     if k not in picked:
                         picked.append(k)
             acts = [Action.discard(k) for k in picked]
+            if fly is not None and fly not in acts:
+                acts.append(fly)
             return [a for a in acts if a in legal]
         if view.phase is Phase.CLAIM and view.window_tile is not None and \
                 (self.search_claims or force):
@@ -733,6 +744,21 @@ class ExpertPlayer(HardPlayer):
                     out.append(a)
             return out
         return [hard]
+
+    def fly(self, seat: Seat, hard: Action) -> Action | None:
+        """Shangrao: throwing a wild (飞宝), searched beside ``hard``'s choice when the hand is
+        still ready without it: the seat's own wins then pay it twice as much, and the wins of
+        others cost it twice as much (shangrao.md §8), a bet only the playouts can weigh. A
+        hand ready without one of its wilds wins with it, so this is always a win declined for
+        a later one worth twice as much. ``None``: not searched."""
+        wild = seat.wild
+        if not self.flying or wild is None or not seat.wilds or hard.tile == wild:
+            return None
+        action = Action.discard(wild)
+        if action not in seat.view.legal:
+            return None
+        left = seat.evaluator().shapes(seat.counts, seat.wilds - 1)
+        return action if min(left.values()) <= 1 else None  # 1: ready (a 3n+1 hand)
 
     @staticmethod
     def risky(view: View, threshold: float = RISK_READY) -> bool:
@@ -827,6 +853,12 @@ class ExpertPlayer(HardPlayer):
         if a.type is ActionType.DISCARD:
             assert a.tile is not None
             c[a.tile] -= 1
+            if a.tile == ctx.wild:  # 飞宝: never won on; the seat's flown wilds count double
+                ctx.flying = 1
+                try:
+                    return _playout(ctx, sample, c, (me + 1) % 4)
+                finally:
+                    ctx.flying = 0
             if ctx.discard_wins:
                 v = _discard_won(ctx, {o.seat: o for o in sample.opps},
                                  {o.seat: 0 for o in sample.opps}, c, ctx.my_waits(c), me,
