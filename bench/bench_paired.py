@@ -69,11 +69,12 @@ def player(label: str) -> Player:
     searched, CLOSE; ``risk``: the discards are searched when an opponent is ready with this
     chance, RISK_READY; ``z``: a change is kept when its gain on fresh samples is this many of
     its half widths, in every ruleset, ``none``: not rechecked, RECHECK_Z; ``bao=0``: its playouts
-    value the seat's Shangrao 宝吊 wins as plain ones; ``fly=0``: it never searches throwing a
-    wild)."""
+    value the seat's Shangrao 宝吊 wins as plain ones; ``fly=1``: it searches throwing a wild,
+    FLY)."""
     if label.startswith("expert:"):
         from engine.bots.expert import (
             CLOSE,
+            FLY,
             MAX_SAMPLES,
             RECHECK,
             RECHECK_Z,
@@ -94,7 +95,7 @@ def player(label: str) -> Player:
                              "have close, claims, read, recheck, samples, max, gap, risk, z, bao, "
                              "fly")
         for name in ("claims", "read", "bao", "fly"):
-            if flags.get(name, "1") not in ("0", "1"):
+            if flags.get(name, "1") not in ("0", "1"):  # (fly's default is FLY)
                 raise SystemExit(f"{label!r}: {name} is 0 (off) or 1 (on)")
         counts = {"recheck": RECHECK, "samples": SAMPLES, "max": MAX_SAMPLES}
         for name in counts:
@@ -129,7 +130,8 @@ def player(label: str) -> Player:
                             search_claims=flags.get("claims", "1") == "1",
                             read=flags.get("read", "1") == "1", recheck=counts["recheck"],
                             close=shares["gap"], risk_ready=shares["risk"], recheck_z=z,
-                            baodiao=flags.get("bao", "1") == "1", fly=flags.get("fly", "1") == "1")
+                            baodiao=flags.get("bao", "1") == "1",
+                            fly=flags.get("fly", "1" if FLY else "0") == "1")
     try:
         return make_player(label)
     except ValueError as e:

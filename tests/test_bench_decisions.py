@@ -106,9 +106,16 @@ def test_expert_labels_take_sizes_and_refuse_bad_ones() -> None:
     assert player("expert:close=0").search_close == frozenset()
     assert player("expert:close=all").search_close == {"yichun", "shangrao", "gejiu"}
     assert player("expert").search_close == player("expert:close=1").search_close
-    assert player("expert:bao=0").baodiao is False and player("expert").baodiao is True
-    assert player("expert:fly=0").flying is False and player("expert").flying is True
-    assert player("expert:read=0,claims=0").search_claims is False
+    flags = {}
+    for label in ("expert", "expert:bao=0", "expert:fly=1", "expert:fly=0",
+                  "expert:read=0,claims=0"):
+        ex = player(label)
+        assert isinstance(ex, ExpertPlayer)
+        flags[label] = (ex.baodiao, ex.flying, ex.search_claims)
+    assert flags["expert"] == (True, ExpertPlayer().flying, True)
+    assert flags["expert:bao=0"][0] is False
+    assert flags["expert:fly=1"][1] is True and flags["expert:fly=0"][1] is False
+    assert flags["expert:read=0,claims=0"][2] is False
     for bad in ("expert:samples=1", "expert:max=x", "expert:recheck=-1", "expert:size=3",
                 "expert:samples", "wizard", "expert:gap=-1", "expert:risk=1.5",
                 "expert:risk=nan", "expert:gap=wide", "expert:z=-1",

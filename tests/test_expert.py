@@ -284,7 +284,7 @@ def test_flying_a_wild_is_searched_and_doubles_both_ways() -> None:
     hard = HardPlayer().choose(view)
     fly = Action.discard(parse_tile("5p"))
     assert hard == Action.win()
-    assert ExpertPlayer().candidates(view, hard) == [hard, fly]
+    assert ExpertPlayer(fly=True).candidates(view, hard) == [hard, fly]
     assert ExpertPlayer(fly=False).candidates(view, hard) == [hard]
     ctx = _Context(view, Seat.of(view))
     mine = Win(E, tuple(parse_tiles("123456m 789s EEEN")),
@@ -301,7 +301,7 @@ def test_flying_a_wild_is_searched_and_doubles_both_ways() -> None:
     view = build_view(far, E)
     hard = HardPlayer().choose(view)
     assert hard.type is ActionType.DISCARD
-    assert fly not in ExpertPlayer().candidates(view, hard)
+    assert fly not in ExpertPlayer(fly=True).candidates(view, hard)
 
 
 def test_a_wild_flown_by_anyone_still_settles() -> None:

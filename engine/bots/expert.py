@@ -135,6 +135,13 @@ CONFIDENCE: Final = 1.0  # and the gain must be clear of its 95% interval (about
 # share dropped gained on both seeds of 60 deals (behind on fresh samples: +0.02 / −0.13 a
 # hand; under half the half width: −0.05 / −0.19).
 RECHECK: Final = 256
+# Shangrao: search throwing a wild (飞宝) while the hand stays ready (:meth:`ExpertPlayer.fly`).
+# Off: the playouts found it worth it in 56 of 1,600 hands against three hard, and there it
+# won 22 hands where not flying won 53, −0.033 ± 0.163 a hand in all (`bench.bench_paired
+# --rules shangrao --deals 400 --seed 7101 --test expert:fly=1 --base expert --opp hard`,
+# 2026-12-06): a sure win now is worth more than the playouts' opponents let it seem. A wild
+# thrown is still valued as one (the review of a player who flew).
+FLY: Final = False
 RECHECK_Z: Final[dict[str, float | None]] = {"yichun": 0.5, "shangrao": 0.0, "gejiu": None}
 
 
@@ -632,7 +639,7 @@ class ExpertPlayer(HardPlayer):
                  read: bool = True, recheck: int = RECHECK, close: float = CLOSE,
                  risk_ready: float = RISK_READY,
                  recheck_z: Mapping[str, float | None] = RECHECK_Z, baodiao: bool = True,
-                 fly: bool = True) -> None:
+                 fly: bool = FLY) -> None:
         self.samples = samples
         self.baodiao = baodiao  # Shangrao: value the seat's 宝吊 wins in the playouts as such
         self.flying = fly  # Shangrao: search throwing a wild when the hand stays ready (fly)
