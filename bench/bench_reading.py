@@ -46,6 +46,21 @@ from engine.view import View, build_view
 FEATURES = ("own", "suji", "near_early", "plain")
 CLASSES = ("honour", "terminal", "2 or 8", "middle")
 SHAPES = ("honour set", "honour set wait")
+SUITS = ("meld suit", "other suit")  # opponents with two or more suited melds, all one suit
+
+
+def meld_suit(melds: Sequence[Meld]) -> int | None:
+    """The one suit of two or more suited melds (honour melds aside), or ``None``."""
+    suits = {m.tiles[0] // 9 for m in melds if m.tiles and m.tiles[0] < 27}
+    suited = sum(1 for m in melds if m.tiles and m.tiles[0] < 27)
+    return suits.pop() if len(suits) == 1 and suited >= 2 else None
+
+
+def suit_feature(k: Kind, suit: int | None) -> str | None:
+    """Where a suited kind stands against an opponent's one meld suit (:func:`meld_suit`)."""
+    if suit is None or k >= 27:
+        return None
+    return SUITS[0] if k // 9 == suit else SUITS[1]
 
 
 def honour_set_use(shapes: HandShapes, concealed: Sequence[Kind], melds: Sequence[Meld],
@@ -132,9 +147,13 @@ class Tally:
                                      strict=True):
                     self.real[(name, yes)] += 1
             if ws:
+                suit = meld_suit(hand.seats[s].melds)
                 for k in live:
                     self.real[(pond_feature(k, ponds[s]), k in ws)] += 1
                     self.real[(tile_class(k), k in ws)] += 1
+                    sf = suit_feature(k, suit)
+                    if sf is not None:
+                        self.real[(sf, k in ws)] += 1
         ctx = _Context(view, seat)
         rng = random.Random(view_seed(view) ^ 0xFEA7)
         for _ in range(8):
@@ -146,9 +165,13 @@ class Tally:
                                                                     o.melds, o.waits),
                                              strict=True):
                             self.sampled[(name, yes)] += 1
+                    suit = meld_suit(o.melds)
                     for k in live:
                         self.sampled[(pond_feature(k, ponds[o.seat]), k in o.waits)] += 1
                         self.sampled[(tile_class(k), k in o.waits)] += 1
+                        sf = suit_feature(k, suit)
+                        if sf is not None:
+                            self.sampled[(sf, k in o.waits)] += 1
 
     def report(self) -> None:
         print(f"decisions read: {self.decisions}, kinds scored: {len(self.hard)}, "
@@ -156,9 +179,10 @@ class Tally:
         print(f"AUC hard's danger {auc(self.hard):.3f}   sampler {auc(self.sampler):.3f}   "
               f"(sampler {1000 * self.seconds / max(1, self.decisions):.0f} ms a decision)")
         print("share of kinds that are waits, by feature and by tile class, and of ready hands\n"
-              "with a wind / dragon set, or waiting on an honour through one (Yichun):\n"
+              "with a wind / dragon set, or waiting on an honour through one (Yichun), and of\n"
+              "suited kinds in and out of the one suit of two or more suited melds:\n"
               "real / sampled (kinds or hands)")
-        for f in FEATURES + CLASSES + SHAPES:
+        for f in FEATURES + CLASSES + SHAPES + SUITS:
             rn = self.real[(f, True)] + self.real[(f, False)]
             sn = self.sampled[(f, True)] + self.sampled[(f, False)]
             r = self.real[(f, True)] / rn if rn else float("nan")
