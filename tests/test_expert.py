@@ -322,3 +322,73 @@ def test_a_wild_flown_by_anyone_still_settles() -> None:
     base = _Context(_shangrao_head(), Seat.of(view)).value(theirs)
     assert not math.isnan(ctx.value(None))
     assert ctx.value(theirs) == 2 * base < 0  # S flew one: its win is worth twice as much
+
+
+def test_a_folding_playout_throws_its_own_choice_only_when_it_is_safest() -> None:
+    view = _gejiu_ting()
+    ctx = _Context(view, Seat.of(view))
+    counts = [0] * NUM_KINDS
+    for k in parse_tiles("123m 456m 789p 11s 9s W F"):
+        counts[k] += 1
+    own = ctx.throw(counts)
+    risk = [0.5] * NUM_KINDS
+    ctx.folding = risk
+    assert ctx.fold_throw(counts) == own  # all alike: its own choice
+    risk[own] = 0.9
+    safest = parse_tile("5m")
+    risk[safest] = 0.1
+    assert ctx.fold_throw(counts) == safest  # its own is dangerous: the safest goes
+
+
+def test_a_safe_discard_is_worth_what_folding_from_it_is_worth(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With fold_play the safest candidates are also played on folding, and each keeps the
+    better of its two ways on (its value never falls); a folding playout keeps back the tile
+    that pushing throws into a ready hand."""
+    from engine.bots.expert import _better, _playout, _Sample
+
+    assert _better({Action.pass_(): [1.0, 2.0]}, {}) == {Action.pass_(): [1.0, 2.0]}
+    a, b = (Action.discard(parse_tile(t)) for t in ("1m", "2m"))
+    got = _better({a: [1.0, 1.0], b: [0.0, 3.0]}, {a: [2.0, 2.0], b: [1.0, 1.0]})
+    assert got == {a: [2.0, 2.0], b: [0.0, 3.0]}
+    view = _gejiu_ting()
+    assert ExpertPlayer.risky(view)
+    cands = ExpertPlayer().candidates(view, HardPlayer().choose(view), force=True)
+    plain = ExpertPlayer(samples=48)._results(view, cands, False)
+    folded = ExpertPlayer(samples=48, fold_play=True)._results(view, cands, False)
+    assert all(sum(folded[x]) >= sum(plain[x]) for x in cands)
+    # S is ready on W (gejiu_ting's hand); E holds a lone W, its own first throw
+    ctx = _Context(view, Seat.of(view))
+    s_hand = parse_tiles("234p 567p 345s 678s W")
+    ready = _Opp(S, 0, s_hand, frozenset({parse_tile("W")}), ())
+    idle = [_Opp(x, 10_000, [], frozenset(), ()) for x in (W, N)]
+    counts = [0] * NUM_KINDS
+    for k in parse_tiles("123m 456m 789p 1s 9s W B"):
+        counts[k] += 1
+    wall = parse_tiles("1s 2s 3s 4s 6s 7s 8s 2m")  # 1s pairs: W goes (pushing)
+    sample = _Sample([ready, *idle], wall, frozenset({parse_tile("W")}))
+    pushed = _playout(ctx, sample, counts.copy(), E)
+    risk = [0.0] * NUM_KINDS
+    risk[parse_tile("W")] = 0.9
+    ctx.folding = risk
+    kept = _playout(ctx, sample, counts.copy(), E)
+    assert pushed < 0 and kept == 0.0  # dealt in; kept W back until the wall's end
+    # searched: E holds a lone W too, and every sample is this one: the safe discards'
+    # values are those of folding after them (pushing throws W into S's hand)
+    hands = {E: "123m 456m 789p 11s E W 9s", S: "234p 567p 345s 678s W",
+             W: "111m 999m 22p 33p 44s 6s", N: "555m 666p 777s 88s 9p 1p"}
+    from engine.scenario import advance
+    hand = rigged_hand("gejiu", hands, draws="2m F S F", kong_tiles="7m 8m")
+    advance(hand, [(E, "discard E"), (S, "discard 2m ting"), (W, "discard F"),
+                   (N, "discard S")])
+    view = build_view(hand, E)
+    wall = parse_tiles("8s 2s 3s 4s 6s 7s 8s 2m 3m 4m 6m 7m 8m 2p 3p 4p 6p 7p 8p 1s 2s 3s")
+    monkeypatch.setattr(_Context, "sample", lambda self, rng: _Sample(
+        [ready, *idle], list(wall), frozenset({parse_tile("W")})))
+    monkeypatch.setattr(ExpertPlayer, "deal_in_rates", lambda self, view, seat: risk)
+    f = Action.discard(parse_tile("F"))
+    cands = [Action.discard(parse_tile("9s")), f]
+    plain = ExpertPlayer(samples=4)._results(view, cands, False)
+    folded = ExpertPlayer(samples=4, fold_play=True)._results(view, cands, False)
+    assert plain[f] == [plain[f][0]] * 4 and plain[f][0] < 0
+    assert folded[f] == [0.0] * 4
