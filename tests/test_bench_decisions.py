@@ -121,8 +121,7 @@ def test_expert_labels_take_sizes_and_refuse_bad_ones() -> None:
                 "expert:samples", "wizard", "expert:gap=-1", "expert:risk=1.5",
                 "expert:risk=nan", "expert:gap=wide", "expert:z=-1",
                 "expert:z=nan", "expert:z=no", "expert:close=2", "expert:close=yichun",
-                "expert:bao=2", "expert:fly=", "expert:fold=on", "expert:read=no",
-                "expert:claims=yes"):
+                "expert:bao=2", "expert:fly=", "expert:fold=on", "expert:read=no", "expert:claims=yes"):
         with pytest.raises(SystemExit):
             player(bad)
 
