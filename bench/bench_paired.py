@@ -70,12 +70,11 @@ def player(label: str) -> Player:
     chance, RISK_READY; ``z``: a change is kept when its gain on fresh samples is this many of
     its half widths, in every ruleset, ``none``: not rechecked, RECHECK_Z; ``bao=0``: its playouts
     value the seat's Shangrao 宝吊 wins as plain ones; ``fly=1``: it searches throwing a wild,
-    FLY; ``fold=1``: its safe discards are also played on folding, FOLD_PLAY)."""
+    FLY)."""
     if label.startswith("expert:"):
         from engine.bots.expert import (
             CLOSE,
             FLY,
-            FOLD_PLAY,
             MAX_SAMPLES,
             RECHECK,
             RECHECK_Z,
@@ -90,13 +89,13 @@ def player(label: str) -> Player:
         except ValueError:
             raise SystemExit(f"{label!r}: expert flags are name=value, comma-separated") from None
         unknown = set(flags) - {"close", "claims", "read", "recheck", "samples", "max", "gap",
-                                "risk", "z", "bao", "fly", "fold"}
+                                "risk", "z", "bao", "fly"}
         if unknown:
             raise SystemExit(f"{label!r}: unknown expert flag(s) {', '.join(sorted(unknown))}; "
                              "have close, claims, read, recheck, samples, max, gap, risk, z, bao, "
-                             "fly, fold")
-        for name in ("claims", "read", "bao", "fly", "fold"):
-            if flags.get(name, "1") not in ("0", "1"):  # (fly's and fold's: FLY, FOLD_PLAY)
+                             "fly")
+        for name in ("claims", "read", "bao", "fly"):
+            if flags.get(name, "1") not in ("0", "1"):  # (fly's default is FLY)
                 raise SystemExit(f"{label!r}: {name} is 0 (off) or 1 (on)")
         counts = {"recheck": RECHECK, "samples": SAMPLES, "max": MAX_SAMPLES}
         for name in counts:
@@ -132,8 +131,7 @@ def player(label: str) -> Player:
                             read=flags.get("read", "1") == "1", recheck=counts["recheck"],
                             close=shares["gap"], risk_ready=shares["risk"], recheck_z=z,
                             baodiao=flags.get("bao", "1") == "1",
-                            fly=flags.get("fly", "1" if FLY else "0") == "1",
-                            fold_play=flags.get("fold", "1" if FOLD_PLAY else "0") == "1")
+                            fly=flags.get("fly", "1" if FLY else "0") == "1")
     try:
         return make_player(label)
     except ValueError as e:

@@ -108,12 +108,11 @@ def test_expert_labels_take_sizes_and_refuse_bad_ones() -> None:
     assert player("expert").search_close == player("expert:close=1").search_close
     flags = {}
     for label in ("expert", "expert:bao=0", "expert:fly=1", "expert:fly=0",
-                  "expert:read=0,claims=0", "expert:fold=1"):
+                  "expert:read=0,claims=0"):
         ex = player(label)
         assert isinstance(ex, ExpertPlayer)
-        flags[label] = (ex.baodiao, ex.flying, ex.search_claims, ex.fold_play)
-    assert flags["expert"] == (True, ExpertPlayer().flying, True, ExpertPlayer().fold_play)
-    assert flags["expert:fold=1"][3] is True
+        flags[label] = (ex.baodiao, ex.flying, ex.search_claims)
+    assert flags["expert"] == (True, ExpertPlayer().flying, True)
     assert flags["expert:bao=0"][0] is False
     assert flags["expert:fly=1"][1] is True and flags["expert:fly=0"][1] is False
     assert flags["expert:read=0,claims=0"][2] is False
@@ -121,7 +120,7 @@ def test_expert_labels_take_sizes_and_refuse_bad_ones() -> None:
                 "expert:samples", "wizard", "expert:gap=-1", "expert:risk=1.5",
                 "expert:risk=nan", "expert:gap=wide", "expert:z=-1",
                 "expert:z=nan", "expert:z=no", "expert:close=2", "expert:close=yichun",
-                "expert:bao=2", "expert:fly=", "expert:fold=on", "expert:read=no", "expert:claims=yes"):
+                "expert:bao=2", "expert:fly=", "expert:read=no", "expert:claims=yes"):
         with pytest.raises(SystemExit):
             player(bad)
 

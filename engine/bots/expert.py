@@ -142,9 +142,6 @@ RECHECK: Final = 256
 # 2026-12-06): a sure win now is worth more than the playouts' opponents let it seem. A wild
 # thrown is still valued as one (the review of a player who flew).
 FLY: Final = False
-# A safe discard is also played on with the seat folding after it (:meth:`_Context.fold_throw`):
-# without, the playouts push after every discard, so they never see what keeping safe is worth.
-FOLD_PLAY: Final = False
 RECHECK_Z: Final[dict[str, float | None]] = {"yichun": 0.5, "shangrao": 0.0, "gejiu": None}
 
 
@@ -172,19 +169,6 @@ def _summary(results: dict[Action, list[float]], actions: Sequence[Action]
         mean, half = _mean_half(xs)
         gain, gain_half = _mean_half([x - r for x, r in zip(xs, ref, strict=False)])
         out.append(ActionValue(a, mean, half, len(xs), gain, gain_half))
-    return out
-
-
-def _better(results: dict[Action, list[float]], alt: dict[Action, list[float]]
-            ) -> dict[Action, list[float]]:
-    """``results``, each action of ``alt`` taking its values there where their mean is
-    higher (the same samples played on another way)."""
-    if not alt:
-        return results
-    out = dict(results)
-    for a, xs in alt.items():
-        if xs and sum(xs) > sum(results[a]):
-            out[a] = xs
     return out
 
 
@@ -256,9 +240,6 @@ class _Context:
         self.baodiao = baodiao and self.prof.baodiao and self.wild is not None
         self.baodiao_memo: dict[tuple[int, ...], BaoDiao] = {}
         self.flying = 0  # wilds the seat throws in the candidate played (飞宝: its 2^f both ways)
-        # the danger of each kind (ExpertPlayer.deal_in_rates) while the seat's playout folds:
-        # None, it plays for its hand throughout
-        self.folding: Sequence[float] | None = None
         self.safe = HardPlayer._safe(seat)  # kinds each opponent let go by: not its waits
         # per opponent, its chance of being ready now (报听: certainly) and after each of its
         # next 60 turns (READY_FIT), rising: a sample's turn of readiness is a bisection
@@ -332,20 +313,6 @@ class _Context:
         best = min(table, key=lambda k: (table[k][0], -table[k][1], _edge(k), k))
         memo[key] = best
         return best
-
-    def fold_throw(self, counts: list[int]) -> Kind:
-        """The seat's discard from the 3n+2 ``counts`` while it folds: its own choice
-        (:meth:`throw`) when that is as safe as any, else the safest kind by the view's danger
-        (``folding``); a wild last."""
-        risk = self.folding
-        assert risk is not None
-        own = self.throw(counts)
-        low = min((risk[k] for k in range(NUM_KINDS) if counts[k] and k != self.wild),
-                  default=None)
-        if low is None or risk[own] <= low:
-            return own
-        return next(k for k in range(NUM_KINDS) if counts[k] and k != self.wild
-                    and risk[k] == low)
 
     def after_draw(self, counts: list[int], tile: Kind) -> Kind:
         """The seat's discard after drawing ``tile`` into its 3n+1 ``counts`` (``counts`` holds
@@ -600,7 +567,7 @@ def _play_on(ctx: _Context, sample: _Sample, counts: list[int], first: int) -> f
                 if not math.isnan(v):
                     return v
             counts[tile] += 1
-            out = ctx.after_draw(counts, tile) if ctx.folding is None else ctx.fold_throw(counts)
+            out = ctx.after_draw(counts, tile)
             counts[out] -= 1
             if out != tile:
                 mine = ctx.my_waits(counts)
@@ -619,7 +586,6 @@ def _play_on(ctx: _Context, sample: _Sample, counts: list[int], first: int) -> f
             if won is not None:
                 return won
         if seat != me and counts[out] >= 2 and out != wild and len(ctx.my_melds) < 4 \
-                and ctx.folding is None \
                 and i + 1 < limit and out in ctx.useful(counts):
             # a peng that shortens the hand (normal's claims), then a discard
             counts[out] -= 2
@@ -673,11 +639,10 @@ class ExpertPlayer(HardPlayer):
                  read: bool = True, recheck: int = RECHECK, close: float = CLOSE,
                  risk_ready: float = RISK_READY,
                  recheck_z: Mapping[str, float | None] = RECHECK_Z, baodiao: bool = True,
-                 fly: bool = FLY, fold_play: bool = FOLD_PLAY) -> None:
+                 fly: bool = FLY) -> None:
         self.samples = samples
         self.baodiao = baodiao  # Shangrao: value the seat's 宝吊 wins in the playouts as such
         self.flying = fly  # Shangrao: search throwing a wild when the hand stays ready (fly)
-        self.fold_play = fold_play  # a safe discard also played on folding (FOLD_PLAY)
         self.recheck_samples = recheck  # 0: a change of hard's choice is not rechecked
         self.recheck_z = recheck_z  # by ruleset (RECHECK_Z)
         self.max_samples = max(samples, max_samples)
@@ -846,21 +811,9 @@ class ExpertPlayer(HardPlayer):
         the best gain over hard's choice is worth taking but not yet clear of the noise
         (:meth:`pick`), the sample count doubles (up to ``max_samples``) for the candidates
         still in contention, the others dropped. ``samples``: that many (not adaptive);
-        ``salt``: other samples than the search's own (a check on fresh ones).
-
-        With ``fold_play``, while an opponent may be ready (:meth:`risky`), the ``SAFE``
-        least dangerous discards are also played on with the seat folding after them
-        (:meth:`_Context.fold_throw`), and each keeps whichever way of going on has the
-        higher mean: a safe discard is worth what folding from it is worth."""
+        ``salt``: other samples than the search's own (a check on fresh ones)."""
         seat = Seat.of(view)
         ctx = _Context(view, seat, self.keep, self.baodiao)
-        folds: dict[Action, list[float]] = {}
-        risk: list[float] | None = None
-        if self.fold_play and view.phase is Phase.TURN and self.risky(view, self.risk_ready):
-            risk = self.deal_in_rates(view, seat)
-            discards = [a for a in actions if a.type is ActionType.DISCARD and a.tile is not None]
-            for a in sorted(discards, key=lambda a: risk[a.tile or 0])[:SAFE]:
-                folds[a] = []
         rng = random.Random(view_seed(view) ^ salt)
         me = ctx.me
         base = [0] * NUM_KINDS
@@ -878,15 +831,9 @@ class ExpertPlayer(HardPlayer):
                     bonus = ddz.get(a.tile, 0.0) if a.tile is not None and \
                         a.type is ActionType.DISCARD else 0.0
                     results[a].append(self._play(ctx, sample, base, a, me) + bonus)
-                    if a in folds:
-                        ctx.folding = risk
-                        try:
-                            folds[a].append(self._play(ctx, sample, base, a, me) + bonus)
-                        finally:
-                            ctx.folding = None
             if not adaptive or target >= self.max_samples or len(live) < 2:
                 break
-            values = _summary(_better(results, folds), live)
+            values = _summary(results, live)
             best = max(values, key=lambda v: v.gain)
             if best.gain <= MIN_GAIN or best.gain > CONFIDENCE * best.gain_half:
                 break  # hard's choice stands, or the best is clear of the noise already
@@ -895,7 +842,7 @@ class ExpertPlayer(HardPlayer):
             live = [live[0]] + [v.action for v in values[1:] if v.gain + v.gain_half >= floor
                                 and v.gain > 0]
             target = min(self.max_samples, 2 * target)
-        return _better(results, folds)
+        return results
 
     def recheck(self, view: View, hard: Action, choice: Action, samples: int = RECHECK
                 ) -> ActionValue:
