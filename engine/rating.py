@@ -130,8 +130,8 @@ class Measured:
 # pairwise difference from `simulate --duplicate ... --seed 31`, 2000 hands normal/easy,
 # 400 hands hard/normal). hard over normal: the pooled long duplicate runs of
 # docs/performance.md (Yichun 3 × 20000 hands, Shangrao 2 × 2000, Gejiu 2 × 60000). expert
-# over hard: its duplicate runs in pieces, 4,000 deals (Gejiu 8,000; "Four times the samples"
-# there).
+# over hard: its duplicate runs in pieces, 4,000 deals (Gejiu and Shangrao 8,000; "Four times
+# the samples" there).
 MEASURED: Mapping[str, Mapping[str, Measured]] = {
     "yichun": {
         "easy": Measured(3.511, 9.955, "normal − easy, duplicate, 2000 hands, seed 31"),
@@ -142,8 +142,9 @@ MEASURED: Mapping[str, Mapping[str, Measured]] = {
     "shangrao": {
         "easy": Measured(1.662, 7.969, "normal − easy, duplicate, 2000 hands, seed 31"),
         "hard": Measured(0.327, 8.089, "hard − normal, duplicate, seeds 97 and 2026"),
-        "expert": Measured(0.184, 2.81, "expert − hard, duplicate 16000 hands, seeds 4701–4708 "
-                           "pooled; sd of bench_paired's hand difference"),
+        "expert": Measured(0.210, 2.81, "expert − hard, duplicate 32000 hands, seeds 4701–4708 "
+                           "(0.184) and, 宝吊 wins valued, 5701–5708 (0.257), by inverse "
+                           "variance; sd of bench_paired's hand difference"),
     },
     "gejiu": {
         "easy": Measured(3.247, 10.411, "normal − easy, duplicate, 2000 hands, seed 31"),
