@@ -135,6 +135,7 @@ CONFIDENCE: Final = 1.0  # and the gain must be clear of its 95% interval (about
 # share dropped gained on both seeds of 60 deals (behind on fresh samples: +0.02 / −0.13 a
 # hand; under half the half width: −0.05 / −0.19).
 RECHECK: Final = 256
+RECHECK_Z: Final[dict[str, float | None]] = {"yichun": 0.5, "shangrao": 0.0, "gejiu": None}
 # Shangrao: search throwing a wild (飞宝) while the hand stays ready (:meth:`ExpertPlayer.fly`).
 # Off: the playouts found it worth it in 56 of 1,600 hands against three hard, and there it
 # won 22 hands where not flying won 53, −0.033 ± 0.163 a hand in all (`bench.bench_paired
@@ -142,7 +143,6 @@ RECHECK: Final = 256
 # 2026-12-06): a sure win now is worth more than the playouts' opponents let it seem. A wild
 # thrown is still valued as one (the review of a player who flew).
 FLY: Final = False
-RECHECK_Z: Final[dict[str, float | None]] = {"yichun": 0.5, "shangrao": 0.0, "gejiu": None}
 
 
 @dataclass(frozen=True)
@@ -707,7 +707,7 @@ class ExpertPlayer(HardPlayer):
         evaluable): no search. ``force`` (a review) searches even an easy decision."""
         legal = view.legal
         if view.phase is Phase.TURN and view.current == view.viewer:
-            if hard.type is ActionType.WIN and Action.win() in legal:
+            if hard.type is ActionType.WIN and self.flying and Action.win() in legal:
                 fly = self.fly(Seat.of(view), hard)  # the win now, or the wild thrown
                 return [hard] if fly is None else [hard, fly]
             if hard.type is not ActionType.DISCARD or hard.ting:
