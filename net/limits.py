@@ -10,6 +10,7 @@ NAME=VALUE`` and ``serve --limits FILE`` (TOML, a ``[limits]`` table) change the
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 import tomllib
@@ -65,25 +66,80 @@ class Limits:
     unauth_rate: int = 30  # past start, a new connection is refused with this % chance,
     unauth_full: int = 150  # rising to 100 % at full
     connects_per_address_minute: int = 120  # new connections from one address in a minute
-    # (each costs a key exchange), except from an address that logged in within 10 minutes
+    # (each costs a key exchange), except from an address that logged in with a key or a
+    # passphrase within 10 minutes (a guest's login, which anyone can make, does not count)
     login_grace: float = 30.0  # seconds to log in (LoginGraceTime)
     channel_grace: float = 30.0  # seconds a logged-in connection may go without a session
     idle_seconds: float = 1800.0  # no key from a session this long: it is closed
     max_auth_tries: int = 6  # failed attempts of any method on one connection (MaxAuthTries)
     logins_per_address_minute: int = 60  # logins from one address in a minute (each may make
     # an account: a flood of them must not grow the database without end)
-    passphrase_min: int = 4  # a keyless account's passphrase, in characters
+    passphrase_min: int = 8  # a new keyless account's passphrase, in characters (one kept
+    # from when fewer were asked for still opens its account)
     passphrase_max: int = 128
-    hash_concurrency: int = 2  # passphrase hashes (scrypt, 16 MB each) computed at once
+    hash_concurrency: int = 2  # passphrase hashes (scrypt, 16 MB each) computed at once, an
+    # abandoned check's included (it runs to its end holding its place)
+    # wrong passphrases for one name, from every connection and address together: after
+    # passphrase_free_failures, each further attempt on the name waits passphrase_backoff
+    # seconds, doubled with each failure up to passphrase_backoff_max (one attempt that would
+    # wait longer than half the login grace is refused at once); a right one clears the count.
+    # The names followed are at most passphrase_names_followed (the oldest forgotten first)
+    passphrase_free_failures: int = 3
+    passphrase_backoff: float = 2.0
+    passphrase_backoff_max: float = 300.0
+    passphrase_names_followed: int = 10_000
+    guests_per_address: int = 8  # guests (Enter at the passphrase prompt) connected at once
+    # from one address: each holds a name while it is connected
+
+    # --- sessions on the server: app and ``bot join`` sessions (not a one-line command's
+    # answer) open at once, from all addresses, and from one. The last ``sessions_reserved``
+    # of the total are kept for players who hold a seat at a table here, so idlers in the
+    # lobby cannot lock a seated player out of his own game. Each lobby session at 300x100
+    # costs about 0.3 MB: the total stays within ~50 MB over an idle server's memory
+    sessions_total: int = 160
+    sessions_reserved: int = 32
+    sessions_per_address: int = 24
+
+    # --- SSH messages: every packet a client sends, of any kind, is counted against its
+    # connection's rate (a burst of twice it); past it the connection stops reading for a
+    # moment (TCP flow control: the client waits), so no flood of cheap messages (ignore,
+    # debug, window adjusts, requests) is dispatched on the event loop faster than this
+    packets_per_second: int = 400
+    # past these the connection is closed: global requests (a client's keepalives come one
+    # every few seconds), requests on one session channel (window changes, signals, breaks;
+    # a window being dragged sends a few dozen a second), public-key queries without a
+    # signature before login (an agent offers its keys one by one; MaxAuthTries counts those
+    # that fail, these are answered "that key would do")
+    global_requests_per_second: int = 10
+    global_requests_burst: int = 20
+    channel_requests_per_second: int = 20
+    channel_requests_burst: int = 200
+    key_queries: int = 16
+    # window changes applied to a session's screen a second: the last size of a storm wins,
+    # so a storm costs a redraw per interval
+    resizes_per_second: int = 4
 
     # --- what players make
     chat_per_minute: int = 20  # chat lines one account sends in a minute (a burst of 5)
     chat_burst: int = 5
-    chat_per_table_minute: int = 40  # chat lines one table carries in a minute, from all its
-    chat_table_burst: int = 10  # players and spectators together (guests are new each visit)
+    # chat lines one table carries in a minute from its seated players together (each also
+    # within his own rate above), and apart from them from all its spectators together (guests
+    # are new accounts each visit: a crowd of them meets this, and never the players' share)
+    chat_per_table_minute: int = 40  # the seated players' lines a minute, together
+    chat_table_burst: int = 10  # ... at once
+    chat_watchers_table_minute: int = 40  # the spectators' lines a minute, together
+    chat_watchers_table_burst: int = 10  # ... at once
     tables_per_account: int = 3  # open tables one account created
     tables_total: int = 300  # open tables on the server
     tables_per_address_hour: int = 20  # tables created from one address in an hour
+    # a table no session is connected to (no seated player's, no spectator's; a program's
+    # ``bot join`` session counts, as it holds a connection) ends this long after the last one
+    # left, whether its game is to come, in progress or over: out of the lobby, the store,
+    # ``tables_total`` and ``tables_per_account`` (``tables_per_address_hour`` is a rate of
+    # creations, not of open tables: it still counts them for its hour); a game in progress
+    # keeps its finished hands for replay. Someone who comes back in time finds it; after a
+    # restart the time runs from the restart.
+    table_unattended_seconds: float = 600.0
 
     # --- logging: lines one connection may cause before the rest are counted, not written
     log_lines_per_connection: int = 30
@@ -264,6 +320,40 @@ class LogBudget:
             return True
         self.suppressed += 1
         return False
+
+
+# ``extra=`` of a log line that has been through a :class:`LogGate` already (a connection's
+# lines are counted against the server's budget where they are made)
+BUDGETED = {"budgeted": True}
+
+
+class LogGate(logging.Filter):
+    """The server's budget of log lines, ``per_minute`` (a burst of a quarter of it), for
+    every line: a filter on the libraries' loggers and on the process's log handlers. A line
+    is counted once (it is marked as it passes); the lines over the budget are counted, and
+    :meth:`take_suppressed` says how many."""
+
+    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.bucket = RateLimit(per_minute, 60.0, max(1, per_minute // 4), clock)
+        self.suppressed = 0
+
+    def allow(self) -> bool:
+        if self.bucket.allow():
+            return True
+        self.suppressed += 1
+        return False
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if getattr(record, "budgeted", False):
+            return True
+        record.budgeted = True
+        return self.allow()
+
+    def take_suppressed(self) -> int:
+        """The lines left out since the last call."""
+        count, self.suppressed = self.suppressed, 0
+        return count
 
 
 def early_drop(count: int, limits: Limits, rng: random.Random | None = None) -> bool:

@@ -78,11 +78,13 @@ async def test_the_chat_rate_is_the_accounts_over_all_its_tables() -> None:
 
 
 async def test_a_table_carries_at_most_its_own_chat_rate_from_everyone() -> None:
-    """Guests are new accounts each visit: a crowd of them, each within its own rate, still
-    meets the table's (``chat_per_table_minute``, a burst of ``chat_table_burst``)."""
+    """Guests are new accounts each visit: a crowd of them watching, each within its own
+    rate, still meets the table's for its spectators (``chat_watchers_table_minute``, a
+    burst of ``chat_watchers_table_burst``; the seated players' own share:
+    tests/test_net_chat_share.py)."""
     clock = Clock()
-    reg = Registry(TableConfig(), limits=Limits(chat_per_table_minute=12, chat_table_burst=4),
-                   clock=clock)
+    reg = Registry(TableConfig(), limits=Limits(chat_watchers_table_minute=12,
+                                                chat_watchers_table_burst=4), clock=clock)
     t = reg.get_or_create("crowd", "gejiu")
     crowd = [t.join(Account(100 + i, f"g{i}"), spectate=True) for i in range(6)]
     said = [c.chat("hi") for c in crowd]

@@ -359,7 +359,7 @@ async def test_pitfall_7_a_stalled_client_does_not_hold_up_the_others(
     for i in range(30):  # chat lines redraw both screens; only one client reads
         t.chat("bot", f"line {i} " + "x" * 60)
         await fast.wait_for(f"line {i}")
-    drivers = [s.driver for s in server.sessions if s.conn.account.nickname == "slow"]
+    drivers = [s.driver for s in server.sessions if s.conn.account.nickname == "slow~"]
     assert drivers and drivers[0] is not None and drivers[0].frames_dropped > 0
     slow.chan.resume_reading()
     await slow.wait_for(lambda text: "宜春" in text and "Hand 1/" in text)
@@ -544,18 +544,20 @@ def test_packets_are_logged_only_at_asyncssh_debug_level_3() -> None:
         logger.set_debug_level(level)
 
 
-async def test_an_empty_table_closes_after_a_while_and_a_game_in_progress_never(
+async def test_an_empty_table_closes_after_a_while_even_with_a_game_in_progress(
         tmp_path: Path) -> None:
-    """A table nobody sits at or watches (before its game, or after it) leaves the lobby and
-    the database ``empty_seconds`` after the last person left; someone coming back in time
-    keeps it; a game in progress keeps its seats for its players, however long they are away;
-    a restored empty table closes too."""
+    """A table nobody sits at or watches leaves the lobby and the database
+    ``table_unattended_seconds`` after the last person left, before its game, after it or
+    during it; someone coming back in time keeps it; a restored empty table closes too, the
+    time counted from the restart (tests/test_net_abandoned.py: the limits it frees)."""
+    from net.limits import Limits
     from tui.clock import ManualClock
 
     clock = ManualClock()
     store = SqliteStore(tmp_path / "db.sqlite3")
-    config = TableConfig(bot_delay=0, bot_level="easy", empty_seconds=600, clock=clock)
-    reg = Registry(config, store)
+    config = TableConfig(bot_delay=0, bot_level="easy", clock=clock)
+    limits = Limits(table_unattended_seconds=600)
+    reg = Registry(config, store, limits=limits)
     ann, bob = Account(1, "ann"), Account(2, "bob")
     t = reg.get_or_create("quiet", "gejiu")
     c = t.join(ann)
@@ -575,16 +577,23 @@ async def test_an_empty_table_closes_after_a_while_and_a_game_in_progress_never(
     c = g.join(ann)
     assert g.start() is None and g.game is not None
     g.leave(c)  # dropped mid-game: the seat waits for ann
-    await clock.advance(10_000)
+    await clock.advance(599)
+    c = g.join(ann)  # back in time: her seat, her table
+    assert c.seat_index == 0 and reg.tables["busy"] is g
+    g.leave(c)
+    await clock.advance(599)
     assert "busy" in reg.tables
     reg.get_or_create("stale", "yichun")  # made, never sat at
     reg.close()
 
-    reg2 = Registry(config, store)
+    reg2 = Registry(config, store, limits=limits)
     assert reg2.load() == 2
     reg2.resume()
-    await clock.advance(600)
-    assert sorted(reg2.tables) == ["busy"]
+    await clock.advance(599)
+    assert sorted(reg2.tables) == ["busy", "stale"]
+    await clock.advance(1)
+    assert sorted(reg2.tables) == []
+    assert store.load_tables() == []
     reg2.close()
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import random
+import secrets
 import sys
 import time
 from collections.abc import Mapping
@@ -90,7 +90,7 @@ class LocalTable:
     def new_game(self, rules: str, options: Mapping[str, Any],
                  seed: int | None) -> Refusal | None:
         if seed is None:
-            seed = random.randrange(1 << 31)
+            seed = secrets.randbits(31)  # the OS's entropy: a seed tells of no other game
         try:
             game = Game(rules, seed, dict(options))
         except (OptionError, ValueError) as exc:

@@ -1,6 +1,8 @@
 """The tables of this process, by name: creating them within the server's limits, restoring
-the stored ones after a restart (quarantining what does not replay), closing the empty ones,
-and the chat rate per account over all tables."""
+the stored ones after a restart (quarantining what does not replay), ending the ones no
+session has been connected to for ``table_unattended_seconds`` (whatever their game's state,
+so abandoned tables never hold the limits on open tables), and the chat rate per account
+over all tables."""
 
 from __future__ import annotations
 
@@ -88,7 +90,7 @@ def check_settings(info: TableInfo, rules: str | None, options: Mapping[str, Any
     changes whom it admits at the table, with /invite and /watchers)."""
     problems = []
     if privacy is not None and not (
-            info.private and set(privacy.invited) <= set(info.invited)
+            info.private and set(privacy.invited) <= set(info.invited_names)
             and (not privacy.watchers or info.watchers)):
         problems.append("other privacy (its host changes it at the table: /invite NAME, "
                         "/watchers on|off)" if info.private else "no privacy (it is public)")
@@ -187,11 +189,15 @@ class Registry:
         table.chat_gate = self.chat_allowed
         table.chat_rate = RateLimit(self.limits.chat_per_table_minute, 60.0,
                                     self.limits.chat_table_burst, self.clock)
+        table.watchers_chat_rate = RateLimit(self.limits.chat_watchers_table_minute, 60.0,
+                                             self.limits.chat_watchers_table_burst, self.clock)
+        table.unattended_seconds = self.limits.table_unattended_seconds
         self.tables[table.name] = table
 
     def _drop(self, table: SharedTable) -> None:
-        """An empty table closes: out of the lobby and the database (its games' results and
-        records stay)."""
+        """A table nobody came back to ends: out of the lobby, the database and the counts
+        of open tables (its games' results and kept records stay, an unfinished game's
+        finished hands among them: :meth:`SharedTable._keep_unfinished`)."""
         if self.tables.get(table.name) is not table:
             return
         del self.tables[table.name]
@@ -202,8 +208,10 @@ class Registry:
             self.store.delete_table(table.name)
         for cb in list(self.on_closed):
             cb(table.name)
-        log.info("table %s closed: nobody there for %.0f s", table.name,
-                 self.config.empty_seconds)
+        log.info("table %s closed: nobody there for %.0f s%s", table.name,
+                 table.unattended_seconds,
+                 f" (its unfinished game kept as {table.game_id})" if table.game_id
+                 and table.game is not None and not table.game.is_over else "")
 
     def forget(self, name: str) -> SharedTable | None:
         """This worker no longer runs table ``name`` (another took it over): out of the
@@ -304,12 +312,14 @@ class Registry:
         return table
 
     def add(self, table: SharedTable, address: str | None = None) -> None:
-        """A new table (:meth:`new_table`) opens: in the registry and stored."""
+        """A new table (:meth:`new_table`) opens: in the registry and stored; it ends
+        ``table_unattended_seconds`` from now unless someone sits at it or watches it."""
         self._adopt(table)
         self._closed.discard(table.name)
         if address is not None:
             self._created_from.add(address)
         table._save()
+        table.check_empty()
 
     def listing(self) -> list[TableInfo]:
         """Every table of the server (this worker's and the others'), for the lobby."""
@@ -344,11 +354,12 @@ class Registry:
 
     def resume(self) -> None:
         """After a restart: let every restored game's loop run (it sleeps until someone
-        connects)."""
+        connects). A restored table nobody comes back to ends ``table_unattended_seconds``
+        after the restart, as if its last session had left then."""
         for table in self.tables.values():
             if table.game is not None:
                 table.loop.start()
-            table.check_empty()  # restored with nobody there: closes unless someone comes
+            table.check_empty()
 
     def close(self) -> None:
         for table in self.tables.values():

@@ -16,8 +16,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-import random
 import re
+import secrets
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,7 +31,7 @@ from engine.record import dumps, hand_lines
 from engine.rulesets import OptionError, find_ruleset
 from engine.runner import COMPUTER, Pace, SeatState, TableRunner
 from net.game_id import new_game_id
-from net.limits import MAX_INVITE_TEXT, MAX_INVITES, RateLimit
+from net.limits import MAX_INVITE_TEXT, MAX_INVITES, Limits, RateLimit
 from net.runtime.stakes import HandStakes, StakeBook
 from net.sanitize import NAME_MAX, clean_line, clean_name
 from net.store.base import Store
@@ -48,11 +48,14 @@ from tui.clock import SYSTEM_CLOCK, Clock, Timer
 from tui.refusal import Refusal, RefusedError
 from tui.table_info import (
     COMPUTER_NAME,
+    FINGERPRINT_PREFIX,
     ChatLine,
     InfoCallback,
     SeatInfo,
     TableInfo,
     TableState,
+    bound_invite,
+    invite_parts,
     invite_shown,
     invites,
 )
@@ -164,6 +167,7 @@ HOST_COMMANDS = ("/invite", "/uninvite", "/watchers")  # a private table's host 
 CHAT_KEPT = 20  # chat lines a table keeps for those who come later
 CHAT_TOO_FAST = Refusal("chat_fast")
 CHAT_TABLE_BUSY = Refusal("chat_busy")
+UNSAVED = Refusal("unsaved")  # the table is paused: its last move is not saved yet
 
 
 @dataclass
@@ -174,9 +178,8 @@ class TableConfig:
     grace_seconds: float = 20.0  # a dropped player's seat waits this long for a bot
     next_hand_seconds: float = 60.0  # the result screen waits this long for everyone
     bot_level: str = "normal"
-    # a table nobody sits at or watches, before its game or after it, is closed this long
-    # after the last person left (a game in progress keeps its seats for their players)
-    empty_seconds: float = 600.0
+    # (how long a table nobody is connected to lives is a limit: the registry sets each
+    # table's ``unattended_seconds`` from net.limits.Limits.table_unattended_seconds)
     # a player who lets his turn's timer run out this many times in a row counts as away: his
     # timer is then ``idle_seconds`` until he presses a key (the others do not wait out his
     # full timer every turn); a claim window left to run out is a pass, not absence
@@ -187,6 +190,9 @@ class TableConfig:
     # each table's share of them: beyond it (or with the pool's queue full) hard decides
     thinking: ThinkingPool | None = None
     think_budget: Budget = field(default_factory=Budget)
+    # a table whose writes cannot be saved (disk full...) is paused and tries them again this
+    # often (and at every write it makes meanwhile, e.g. a player joining)
+    save_retry_seconds: float = 5.0
 
     def pace(self) -> Pace:
         return Pace(self.bot_delay, True, self.next_hand_seconds, self.idle_after,
@@ -207,8 +213,10 @@ class SharedTable:
         bot_levels: tuple[str, str, str, str] | None = None,
     ) -> None:
         self.name = name
-        # called when the table has stood empty for ``empty_seconds`` (the registry drops it)
+        # called when no session has been connected for ``unattended_seconds`` (:attr:`empty`;
+        # the registry ends the table); the registry sets the time from its limits
         self.on_empty: Callable[[SharedTable], None] | None = None
+        self.unattended_seconds = Limits.table_unattended_seconds
         self._empty_timer: Timer | None = None
         # the latest chat lines, for whoever opens the chat line (and joins) later
         self.chat_log: deque[ChatLine] = deque(maxlen=CHAT_KEPT)
@@ -236,18 +244,26 @@ class SharedTable:
         self._last: dict[int | None, TableUpdate] = {}
         self._closed = False
         self._publishing = False  # a publication waits for the store's writes
+        # a write of the table could not be saved: it is paused, nothing is applied or shown
+        # until the store has written what it holds (:meth:`_check_saved`)
+        self._unsaved = False
+        self._save_timer: Timer | None = None
         self.on_info: list[InfoCallback] = []  # the lobby listens here
         self.actions_applied = 0
         self.creator: int | None = None  # the account that created the table (its limit)
         self.host_name = ""  # its nickname: the host of a private table
         # a private table (私): only its host and the invited may sit, strangers watch only
-        # if ``watchers``; ``invited`` holds nicknames and key fingerprints (SHA256:…)
+        # if ``watchers``; ``invited`` holds key fingerprints (SHA256:…) and nicknames, bound
+        # to their accounts where known (tui.table_info.invites)
         self.private = False
-        self.invited: list[str] = []
+        self._invited: list[str] = []
         self.watchers = True
         # the registry's per-account chat rate: False when the account's line is one too many
         self.chat_gate: Callable[[int], bool] | None = None
-        self.chat_rate: RateLimit | None = None  # the table's own chat rate, all senders
+        # the table's own chat rates: its seated players' together, and apart from theirs its
+        # spectators' together (a crowd of guests never uses up what the players may say)
+        self.chat_rate: RateLimit | None = None
+        self.watchers_chat_rate: RateLimit | None = None
         # a server of several workers: whether this worker still holds the table's lease
         # (net.cluster); a table that may not act applies nothing and its loop sleeps
         self.may_act: Callable[[], bool] | None = None
@@ -259,12 +275,39 @@ class SharedTable:
                 return i
         return None
 
+    @property
+    def invited(self) -> list[str]:
+        """The invitations (tui.table_info.invites); set, each nickname is bound to the
+        account that holds it now if a key or a passphrase protects that account (a guest's
+        never: its name carries the guest's mark), else to the first such account of that
+        name that sits here (:meth:`_bind_invite`)."""
+        return self._invited
+
+    @invited.setter
+    def invited(self, entries: list[str]) -> None:
+        self._invited = [self._bound(e) for e in entries]
+
+    def _bound(self, entry: str) -> str:
+        """``entry`` bound to the protected account that holds its nickname now, if the store
+        tells at once (a database server's store is not waited for on the event loop: the
+        invitation is bound when its player sits)."""
+        name, bound = invite_parts(entry)
+        store = self.store
+        if bound is not None or name.startswith(FINGERPRINT_PREFIX) or store is None \
+                or store.off_loop:
+            return entry
+        row = store.keyless_row(name)
+        if row is not None and row.account_id >= 0 and (row.has_key or row.kind == "passphrase"):
+            return bound_invite(name, row.account_id)
+        return entry
+
     def admits(self, account: Account) -> bool:
         """Whether ``account`` may sit here: anyone at a public table; at a private one its
         host, an invited player, or one who already sits."""
         if not self.private or account.id == self.creator or self.seat_of(account.id) is not None:
             return True
-        return invites(tuple(self.invited), account.nickname, account.key_fingerprint)
+        return invites(tuple(self._invited), account.id, account.nickname,
+                       account.key_fingerprint, account.guest)
 
     def check_admits(self, account: Account, spectate: bool) -> None:
         """:class:`~tui.refusal.RefusedError` when ``account`` may not sit (or, a stranger,
@@ -294,7 +337,7 @@ class SharedTable:
                 self.runner.ready.add(index)
                 self.seats[index].allow_spectators = True  # each player's own setting
                 self.stakes.placed.pop(account.id, None)  # a seated player does not stake
-                self._name_invite(account)
+                self._bind_invite(account)
                 self._save()
         elif index is not None and not spectate:
             occupant = self.seats[index].occupant
@@ -317,17 +360,23 @@ class SharedTable:
         self._changed()
         return client
 
-    def _name_invite(self, account: Account) -> None:
-        """An invitation by key, once its player has sat down, names him by his nickname
-        (a key's account keeps its nickname for ever, and no other account gets it)."""
-        fp = account.key_fingerprint
-        if not self.private or fp is None or account.guest or fp not in self.invited:
+    def _bind_invite(self, account: Account) -> None:
+        """The invitation that let ``account`` sit (its key's, or its nickname's not bound
+        yet) is bound to it from now on, shown by its nickname: no other account that comes
+        to hold the name later is admitted by it."""
+        if not self.private or account.guest or account.id < 0:
             return
-        i = self.invited.index(fp)
-        if account.nickname in self.invited:
-            del self.invited[i]
-        else:
-            self.invited[i] = account.nickname
+        for i, entry in enumerate(self._invited):
+            name, bound = invite_parts(entry)
+            if bound is not None or name != (account.key_fingerprint if name.startswith(
+                    FINGERPRINT_PREFIX) else account.nickname):
+                continue
+            new = bound_invite(account.nickname, account.id)
+            if new in self._invited:
+                del self._invited[i]
+            else:
+                self._invited[i] = new
+            return
 
     def leave(self, client: SeatClient) -> None:
         """A session ends (dropped or quit)."""
@@ -348,28 +397,44 @@ class SharedTable:
 
     @property
     def empty(self) -> bool:
-        """Nobody sits or watches, and no game is in progress (one that is keeps its seats
-        for its players, whoever is connected)."""
-        if self.spectators or any(s.clients for s in self.seats):
-            return False
-        if self.game is not None and not self.game.is_over:
-            return False
-        return self.game is not None or all(s.occupant is None for s in self.seats)
+        """No session is connected: no seated player's (a ``bot join`` program's counts), no
+        spectator's. A game in progress does not keep a table nobody comes back to: a
+        stranger could otherwise start tables, leave them and fill the server's limits."""
+        return not self.spectators and not any(s.clients for s in self.seats)
 
     def check_empty(self) -> None:
-        """Close the table ``empty_seconds`` from now if it is (still) empty then."""
+        """The table ends ``unattended_seconds`` from now if it is (still) empty then, whether
+        its game is to come, in progress or over (:meth:`_expire`); anyone who joins or
+        watches meanwhile keeps it (:meth:`join`)."""
         if self.on_empty is None or self._empty_timer is not None or not self.empty:
             return
         try:
             asyncio.get_running_loop()
         except RuntimeError:
             return  # no loop (a test building tables by hand): nothing closes them
-        self._empty_timer = self.clock.call_later(self.config.empty_seconds, self._expire)
+        self._empty_timer = self.clock.call_later(self.unattended_seconds, self._expire)
 
     def _expire(self) -> None:
         self._empty_timer = None
-        if self.empty and self.on_empty is not None and not self._closed:
-            self.on_empty(self)
+        if not self.empty or self.on_empty is None or self._closed:
+            return
+        if self.may_act is not None and not self.may_act():
+            self.check_empty()  # the lease is in doubt: whoever holds it decides, later
+            return
+        self._keep_unfinished()
+        self.on_empty(self)
+
+    def _keep_unfinished(self) -> None:
+        """A game left unfinished by a table that ends keeps its finished hands for replay,
+        under a game ID its seated players find in their ``replay`` list (only finished hands
+        replay; a game none of whose hands was finished leaves nothing to keep). It is not a
+        result: nothing is rated, nobody wins or loses by leaving."""
+        game = self.game
+        if game is None or game.is_over or not game.history or self.store is None:
+            return
+        rows = [(seat.occupant.account_id, i, game.scores[i], 0, len(game.history))
+                for i, seat in enumerate(self.seats) if seat.occupant is not None]
+        self._keep_game(rows, unfinished=True)
 
     def active(self, index: int | None) -> None:
         """Seat ``index``'s player did something: his timer's expiries start again from 0
@@ -477,8 +542,13 @@ class SharedTable:
             return None
         if self.may_act is not None and not self.may_act():
             return Refusal("moving")
+        if not self._saved_up():
+            return UNSAVED
         if seed is None:
-            seed = random.randrange(1 << 31)
+            # from the operating system's entropy: every kept game shows its seed, and seeds
+            # drawn from the process's Mersenne Twister would let its state, and so the next
+            # tables' walls, be rebuilt from enough of them
+            seed = secrets.randbits(31)
         try:
             game = Game(self.ruleset, seed)
         except (OptionError, ValueError) as exc:
@@ -518,6 +588,8 @@ class SharedTable:
             return Refusal("no_game")
         if self.may_act is not None and not self.may_act():
             return Refusal("moving")
+        if not self._saved_up():
+            return UNSAVED
         hand = game.hand
         try:
             game.apply(index, action)
@@ -533,6 +605,7 @@ class SharedTable:
             self._hand_over(now)
         else:  # the next player's timer is in the update they get now, not in a second one
             self.runner.step(game, now, self.seat_states(now), self.watched())
+        self._check_saved()
         self._publish()
         self.loop.kick()
         return None
@@ -584,15 +657,20 @@ class SharedTable:
             return Refusal.of("held", names=", ".join(held))
         return self.start()
 
-    def _keep_game(self, rows: list[tuple[int, int, int, int, int]]) -> None:
+    def _keep_game(self, rows: list[tuple[int, int, int, int, int]],
+                   unfinished: bool = False) -> None:
         """The finished game kept for replay under a new ID (shown on its game-over
-        screen): any worker can then serve ``ssh host replay ID`` from the store alone."""
+        screen): any worker can then serve ``ssh host replay ID`` from the store alone.
+        ``unfinished``: the finished hands of a game whose table ended without it."""
         game = self.game
         assert game is not None and self.store is not None
         self.game_id = new_game_id()
         names = [s.occupant.name if s.occupant is not None else "" for s in self.seats]
-        head = dumps([{"type": "game", "rules": self.rules, "seed": self.game_seed,
-                       "id": self.game_id, "table": self.name, "names": names}])
+        line: dict[str, Any] = {"type": "game", "rules": self.rules, "seed": self.game_seed,
+                                "id": self.game_id, "table": self.name, "names": names}
+        if unfinished:
+            line["unfinished"] = True
+        head = dumps([line])
         self.store.keep_game(self.name, self.game_no, len(game.history), self.game_id,
                              self.rules, head, [(a, s, sc) for a, s, sc, _w, _h in rows])
 
@@ -625,13 +703,18 @@ class SharedTable:
     def watched(self) -> bool:
         if self.may_act is not None and not self.may_act():
             return False  # the lease is in doubt: nothing is played until it is settled
+        if self._unsaved:
+            return False  # paused: nothing moves until what it did is saved
         return self.humans_connected > 0  # nobody watching: the table sleeps
 
     def player(self, seat: int) -> tuple[Player, bool]:
         return self._bot(seat), self.bot_levels[seat] in THREADED_LEVELS
 
     def play(self, seat: int, action: Action) -> Refusal | None:
-        return self.apply(seat, action)
+        refusal = self.apply(seat, action)
+        if refusal is UNSAVED:
+            return None  # not a wrong move: the loop sleeps (``watched``) and asks again later
+        return refusal
 
     def deal_next(self) -> None:
         self._new_hand()
@@ -685,7 +768,7 @@ class SharedTable:
 
     def _stored(self) -> None:
         self._publishing = False
-        if not self._closed:
+        if not self._closed and not self._unsaved:  # an unsaved move is not shown
             self._send_all()
 
     def _send_all(self) -> None:
@@ -733,7 +816,7 @@ class SharedTable:
             private=self.private,
             host=self.host_name,
             host_id=self.creator,
-            invited=tuple(self.invited),
+            invited=tuple(self._invited),
             watchers=self.watchers,
         )
 
@@ -759,13 +842,16 @@ class SharedTable:
 
     def chat_from(self, account: Account, text: str) -> Refusal | None:
         """``account`` says ``text``: None when it went to everyone at the table, else why
-        not (a line over the account's chat rate goes to nobody)."""
+        not (a line over the account's chat rate, or over the table's for the seated players
+        or for the spectators, whichever ``account`` is, goes to nobody)."""
         line = clean_line(text)
         if not line:
             return None
         if self.chat_gate is not None and not self.chat_gate(account.id):
             return CHAT_TOO_FAST
-        if self.chat_rate is not None and not self.chat_rate.allow():
+        rate = self.chat_rate if self.seat_of(account.id) is not None else \
+            self.watchers_chat_rate
+        if rate is not None and not rate.allow():
             return CHAT_TABLE_BUSY
         words = line.split(maxsplit=1)
         if words[0].lower() in HOST_COMMANDS:
@@ -796,21 +882,31 @@ class SharedTable:
                 return Refusal.of("bad_invite", problem=str(exc))
             if not names:
                 return Refusal.of("invite_usage", usage=f"{command} NAME")
+            present = {invite_parts(e)[0] for e in self._invited}
             if command == "/invite":
-                new = [n for n in names if n not in self.invited]
-                if len(self.invited) + len(new) > MAX_INVITES:
+                new = [n for n in names if n not in present]
+                if len(self._invited) + len(new) > MAX_INVITES:
                     return Refusal.of("invites_full", most=MAX_INVITES)
-                self.invited += new
+                self.invited = self._invited + new
                 shown = ", ".join(invite_shown(n) for n in names)
                 said = f"invited {shown} 已邀请 {shown}"
             else:
-                gone = [n for n in names if n in self.invited]
+                gone = [e for e in self._invited if invite_parts(e)[0] in names]
                 if not gone:
                     return Refusal.of("not_invited", names=", ".join(
                         invite_shown(n) for n in names))
-                self.invited = [n for n in self.invited if n not in gone]
-                shown = ", ".join(invite_shown(n) for n in gone)
+                self._invited = [e for e in self._invited if e not in gone]
+                shown = ", ".join(invite_shown(e) for e in gone)
                 said = f"uninvited {shown} (who sits keeps the seat) 已取消邀请 {shown}"
+            # whom the host invites is told to the host only: a name shown to strangers
+            # would tell them what to ask for
+            self._save()
+            self._changed()
+            line = ChatLine(account.nickname, clean_line(said))
+            for client in self.clients():
+                if client.account.id == account.id:
+                    client.deliver_info(line)
+            return None
         self._save()
         self._changed()
         self.chat(account.nickname, said)
@@ -840,17 +936,89 @@ class SharedTable:
             creator=self.creator,
             host=self.host_name,
             private=self.private,
-            invited=tuple(self.invited),
+            invited=tuple(self._invited),
             watchers=self.watchers,
         ))
 
     def _save(self) -> None:
         if self.store is not None:
             self.store.save_table(self.row())
+            self._check_saved()
+
+    def _check_saved(self) -> None:
+        """After the table's writes: pause it if the store holds one of them (it could not
+        be saved), resume it if the store has now written all it held."""
+        store = self.store
+        if store is None or self._closed:
+            return
+        if store.unsaved(self.name):
+            if not self._unsaved:
+                self._pause()
+        elif self._unsaved:
+            self._resume()
+
+    def _pause(self) -> None:
+        """Nothing more is applied (:meth:`apply` refuses, the loop sleeps: ``watched``) nor
+        shown; the players are told; the held writes are tried again on the table's clock."""
+        self._unsaved = True
+        log.warning("table %s: paused, its writes cannot be saved", self.name)
+        self._notice(UNSAVED)
+        self._schedule_retry()
+        self._changed()
+
+    def _resume(self) -> None:
+        self._unsaved = False
+        if self._save_timer is not None:
+            self._save_timer.cancel()
+            self._save_timer = None
+        log.warning("table %s: resumed, its writes are saved again", self.name)
+        self._notice(Refusal("saved_again"))
+        self._publish()
+        self.loop.kick()
+        self._changed()
+
+    def _saved_up(self) -> bool:
+        """Whether the table may move on: nothing of it is held unsaved by the store (tried
+        again now if something is)."""
+        store = self.store
+        if store is None or not (self._unsaved or store.unsaved(self.name)):
+            return True
+        return self._retry_save()
+
+    def _retry_save(self) -> bool:
+        """Try the held writes now; True when the table is no longer paused."""
+        if self.store is not None:
+            self.store.retry(self.name)
+        self._check_saved()
+        return not self._unsaved
+
+    def _schedule_retry(self) -> None:
+        if self._save_timer is not None or self._closed:
+            return
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop (a test building tables by hand): its next write tries again
+        self._save_timer = self.clock.call_later(self.config.save_retry_seconds,
+                                                 self._retry_tick)
+
+    def _retry_tick(self) -> None:
+        self._save_timer = None
+        if self._unsaved and not self._retry_save():
+            self._schedule_retry()
+
+    def _notice(self, refusal: Refusal) -> None:
+        """A line from the server to everyone at the table, in both languages."""
+        line = ChatLine("", refusal.text(None))
+        for client in self.clients():
+            client.deliver_info(line)
 
     def close(self) -> None:
         self._closed = True
         self.loop.close()
+        if self._save_timer is not None:
+            self._save_timer.cancel()
+            self._save_timer = None
         if self._empty_timer is not None:
             self._empty_timer.cancel()
             self._empty_timer = None
