@@ -1,7 +1,7 @@
 """Storage faults are loud: a database the server must not run on stops it at start with one
 line naming the file and what to do; a table whose saved game cannot be read is quarantined
-(kept untouched, listed, its name refused); a write failing at run time is logged and play goes
-on; ``mahjong-ssh backup`` copies the database while it is in use."""
+(kept untouched, listed, its name refused); a write failing at run time is logged and its
+table pauses until it is saved; ``mahjong-ssh backup`` copies the database while it is in use."""
 
 from __future__ import annotations
 
@@ -357,7 +357,7 @@ async def test_load_counts_restored_and_quarantined_tables(tmp_path: Path) -> No
 
 
 # --- writes failing at run time -----------------------------------------------------------
-async def test_writes_failing_at_run_time_are_logged_once_and_play_goes_on(
+async def test_writes_failing_at_run_time_are_logged_once_and_the_table_pauses(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     path = tmp_path / DB
     store = open_store(path)
@@ -368,7 +368,12 @@ async def test_writes_failing_at_run_time_are_logged_once_and_play_goes_on(
     other = sqlite3.connect(path, isolation_level=None)
     other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
     with caplog.at_level(logging.WARNING, "net.store"):
-        play(t, 20)  # every write fails: the table plays on, from memory
+        play(t, 1)  # taken, not saved: the table pauses (tests/test_net_disk_full.py)
+        game = t.game
+        assert game is not None and game.hand is not None
+        for _ in range(20):  # every move meanwhile is refused, each retry failing
+            assert t.apply(game.hand.to_act()[0], expiry_action(
+                build_view(game.hand, game.hand.to_act()[0]))) is not None
         bob = store.account_for_key("SHA256:bob", "bob")  # a login still gets an account
         assert bob.id < 0 and store.account_for_key("SHA256:bob", "bob") == bob
         errors = [r for r in caplog.records if r.levelno == logging.ERROR]
@@ -380,7 +385,7 @@ async def test_writes_failing_at_run_time_are_logged_once_and_play_goes_on(
             server, ANN)._content().plain  # type: ignore[arg-type]
         other.execute("ROLLBACK")
         play(t, 1)
-        assert store.problem is None
+        assert store.problem is None and len(store.actions("t1", 1)) == 2
         assert any("writes work again" in r.getMessage() for r in caplog.records)
     assert "cannot save" not in LobbyApp(
         SimpleNamespace(registry=reg), ANN)._content().plain  # type: ignore[arg-type]

@@ -307,6 +307,11 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "refuse_not_your_move": ("not one of your moves now", "现在不能这样出牌"),
     "refuse_unreachable": ("the table's server cannot be reached now: try again",
                            "暂时连不上牌桌所在的服务器，请重试"),
+    # the server cannot save the table's game (net/runtime/shared_table.py): it pauses
+    "refuse_unsaved": ("the server cannot save this game (disk full?): play is paused until it "
+                       "can; nothing is lost",
+                       "服务器无法保存本局（磁盘已满？）：对局暂停，待可保存时继续，不会丢失"),
+    "refuse_saved_again": ("the game is saved again: play goes on", "本局已恢复保存：对局继续"),
     "refuse_spectator_play": ("spectators cannot play", "旁观者不能出牌"),
     "refuse_seated_start": ("only a seated player can start", "只有入座的玩家可以开始"),
     "refuse_seated_allow": ("only a seated player can allow spectators",

@@ -42,8 +42,10 @@ from net.front.terminals import TermClass, dumb_text, shows_cjk, term_class
 from net.front.trends import rating_note, trends
 from net.game_id import shown_game_id
 from net.limits import (
+    BUDGETED,
     Limits,
     LogBudget,
+    LogGate,
     RateLimit,
     WindowCount,
     clamp_size,
@@ -51,7 +53,7 @@ from net.limits import (
 )
 from net.runtime.registry import Registry
 from net.runtime.shared_table import SharedTable, TableConfig
-from net.sanitize import clean_name, pad
+from net.sanitize import GUEST_MARK, clean_name, guest_name, pad
 from net.store.base import Store, store_call
 from net.store.model import Account, LeaderRow, StorageError
 from tui import compat_textual
@@ -94,6 +96,14 @@ class ServerConfig:
 
 STOPPING_TEXT = ("The server is stopping; your game is saved and resumes when it is back. "
                  "服务器正在关闭，对局已保存，重启后继续。")
+FULL_TEXT = ("The server is full ({n} sessions): try again later. "
+             "服务器已满（{n} 个会话），请稍后再试。\n")
+ADDRESS_FULL_TEXT = ("{n} sessions are open from your address already: close one first. "
+                     "你的地址已打开 {n} 个会话，请先关闭一个。\n")
+# why a connection is closed when its client floods a kind of message (net.limits)
+GLOBAL_FLOOD = "too many global requests 请求过多"
+CHANNEL_FLOOD = "too many channel requests 会话请求过多"
+KEY_FLOOD = "too many public keys offered 公钥尝试过多"
 
 
 # --- no stdout/stderr redirection for SSH apps (tui.compat_textual) -------------------------
@@ -127,10 +137,15 @@ class _Connection(asyncssh.SSHServer):
         self.authenticated = False
         self.closed = False
         self.sessions: set[Session] = set()
+        self.paused = 0  # times reading stopped for a moment: over packets_per_second
         self.log_budget = LogBudget(self.limits.log_lines_per_connection)
         self._grace: asyncio.TimerHandle | None = None
         self._keyless: NameLookup | None = None
         self._offer: str = ""  # the passphrase a new name was given, asked a second time
+        self._wanted = ""  # the clean name a keyless login asked for
+        self._exchange = False  # a keyboard-interactive challenge is out, not yet answered
+        self._checking: int | None = None  # the account whose passphrase is being checked
+        self._guest: Account | None = None  # the guest account made for this connection
 
     # --- logging, within the connection's budget ---------------------------------------------
     def log(self, level: int, msg: str, *args: Any, exc_info: bool = False) -> None:
@@ -140,16 +155,11 @@ class _Connection(asyncssh.SSHServer):
         if not self.log_budget.allow():
             if self.log_budget.suppressed == 1 and server.log_gate.allow():
                 log.warning("%s: more log lines from this connection are left out",
-                            self.address)
+                            self.address, extra=BUDGETED)
             return
-        if not server.log_gate.allow():
-            server.log_suppressed += 1
-            return
-        if server.log_suppressed:
-            log.warning("%d log lines about connections were left out (over %d a minute)",
-                        server.log_suppressed, self.limits.log_lines_per_minute)
-            server.log_suppressed = 0
-        log.log(level, "%s: " + msg, self.address, *args, exc_info=exc_info)
+        if server.log_gate.allow():  # what it leaves out is said once a minute
+            log.log(level, "%s: " + msg, self.address, *args, exc_info=exc_info,
+                    extra=BUDGETED)
 
     def disconnect(self, code: int, reason: str) -> None:
         conn = self.conn
@@ -160,6 +170,7 @@ class _Connection(asyncssh.SSHServer):
     # --- connection ----------------------------------------------------------------------------
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
+        self._gate_messages(conn)
         peer = conn.get_extra_info("peername")
         self.address = str(peer[0]) if peer else "?"
         server = self.server
@@ -188,23 +199,42 @@ class _Connection(asyncssh.SSHServer):
                               "too many connections from your address 连接过多")
         self._count_failures(conn)
 
+    def _gate_messages(self, conn: asyncssh.SSHServerConnection) -> None:
+        """Every SSH message the client sends counted (net/limits.py, "SSH messages"): all
+        of them against ``packets_per_second`` (past it the connection stops reading for a
+        moment), global requests against their own rate and unsigned public-key queries
+        against ``key_queries`` (past those the connection is closed). The callables given
+        hold rate buckets, not the connection (asyncssh keeps them on it)."""
+        limits = self.limits
+        rate = limits.packets_per_second
+        packets = RateLimit(rate, 1.0, 2 * rate)
+
+        def packet_allowed() -> bool:
+            if packets.allow():
+                return True
+            self.paused += 1
+            return False
+
+        compat_asyncssh.rate_packets(conn, packet_allowed)
+        requests = RateLimit(limits.global_requests_per_second, 1.0,
+                             limits.global_requests_burst)
+        compat_asyncssh.rate_global_requests(
+            conn, lambda: None if requests.allow() else GLOBAL_FLOOD)
+        queries = [0]
+
+        def key_query() -> str | None:
+            queries[0] += 1
+            return KEY_FLOOD if queries[0] > limits.key_queries else None
+
+        compat_asyncssh.count_key_queries(conn, key_query)
+
     def _count_failures(self, conn: asyncssh.SSHServerConnection) -> None:
         """Every failed attempt, of any method (none, password, hostbased, publickey,
         keyboard-interactive), as MaxAuthTries counts them: asyncssh answers each one with
         ``send_userauth_failure``. A client's first "none" request, which asks what methods
         there are, is not held against it."""
 
-        def failed() -> bool:
-            self.failures += 1
-            if self.failures > self.limits.max_auth_tries + 1:
-                if not self.closed:
-                    self.log(logging.INFO, "too many failed authentication attempts")
-                self.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
-                                "too many authentication failures 认证失败次数过多")
-                return False
-            return True
-
-        compat_asyncssh.count_auth_failures(conn, failed)
+        compat_asyncssh.count_auth_failures(conn, self._failed_attempt)
 
     def _leave_unauth(self) -> None:
         waiting = self.server.unauth.get(self.address)
@@ -216,6 +246,8 @@ class _Connection(asyncssh.SSHServer):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
+        if isinstance(exc, compat_asyncssh.MessageFlood):
+            self.log(logging.WARNING, "closed: %s", exc.reason)
         self._leave_unauth()
         server = self.server
         if self.authenticated:
@@ -226,6 +258,7 @@ class _Connection(asyncssh.SSHServer):
                 server.online[self.account.id] -= 1
                 if server.online[self.account.id] <= 0:
                     del server.online[self.account.id]
+        self._guest_gone()
         server.connections -= 1
         self._cancel_grace()
 
@@ -265,10 +298,18 @@ class _Connection(asyncssh.SSHServer):
     async def get_kbdint_challenge(self, username: str, lang: str,
                                    submethods: str) -> KbdIntChallenge:
         """No key: the name's passphrase, or (a new name) one to choose, or Enter for a
-        guest (net/front/accounts.py)."""
+        guest (net/front/accounts.py). An exchange started while the last one's challenge
+        was still unanswered counts as a failed attempt (else a client could try without
+        end, each check abandoned before its failure)."""
         self.fingerprint = None
+        if self._exchange:
+            self.log(logging.INFO, "a keyboard-interactive exchange abandoned unanswered")
+            if not self._failed_attempt():
+                return False
+        self._exchange = True
         keyless = self.server.keyless
-        found = await store_call(self.server.store, keyless.lookup, clean_name(username))
+        self._wanted = clean_name(username)
+        found = await store_call(self.server.store, keyless.lookup, self._wanted)
         self._keyless = found
         self._offer = ""
         return self._challenge(found)
@@ -277,45 +318,76 @@ class _Connection(asyncssh.SSHServer):
         """The prompt. OpenSSH shows a challenge's instructions escaped outside ASCII (a
         name or Chinese there reads as octal), its prompts as they are: the instructions are
         plain English, the name and the Chinese are in the prompt."""
+        self._exchange = True
         name = found.nickname
+        guest = guest_name(self._wanted or name)
         if found.state is NameState.PROTECTED:
             return ("mahjong-ssh", note, "",
-                    ((f"Passphrase for {name} (Enter: play as a guest) 口令（回车：游客）: ",
-                      False),))
+                    ((f"Passphrase for {name} (Enter: play as guest {guest}) "
+                      f"口令（回车：游客 {guest}）: ", False),))
         lead = "That name is taken. " if found.state is NameState.TAKEN else "A new name. "
         text = (f"{note}{lead}Choose a passphrase ({self.limits.passphrase_min} characters or "
                 f"more) to keep it for your next visits, or press Enter to play as a guest "
-                f"this once.")
+                f"this once (a guest's name ends with {GUEST_MARK}).")
         return ("mahjong-ssh", text, "",
-                ((f"New passphrase for {name} (Enter: guest) 为 {name} 设口令（回车：游客）: ",
-                  False),))
+                ((f"New passphrase for {name} (Enter: guest {guest}) 为 {name} 设口令"
+                  f"（回车：游客 {guest}）: ", False),))
 
     async def validate_kbdint_response(self, username: str,
                                        responses: Any) -> KbdIntChallenge:
         # a key only queried (never signed for) must not count: this login is keyless
         self.fingerprint = None
+        self._exchange = False
         found = self._keyless
         if found is None or self.closed or not isinstance(responses, list | tuple) \
                 or len(responses) != 1 or not isinstance(responses[0], str):
             return False
-        answer: str = responses[0]
+        try:
+            return await self._answered(found, responses[0])
+        except asyncio.CancelledError:
+            # a new exchange began before this one's answer was checked (asyncssh cancels
+            # it): a failed attempt, for the connection and for the name being checked; the
+            # hash itself runs to its end within hash_concurrency (Keyless._hash)
+            if self._checking is not None:
+                self.server.keyless.backoff.failed(self._checking)
+                self._checking = None
+            if not self.closed:
+                self.log(logging.INFO, "a keyboard-interactive answer abandoned unchecked")
+                self._failed_attempt()
+            raise
+
+    async def _answered(self, found: NameLookup, answer: str) -> KbdIntChallenge:
         keyless = self.server.keyless
         if len(answer) > self.limits.passphrase_max:
             return False
         if found.state is NameState.PROTECTED and answer:
             assert found.stored is not None and found.account_id is not None
-            if not await keyless.verify(answer, found.stored):
-                self.log(logging.INFO, "wrong passphrase for %s", found.nickname)
+            backoff = keyless.backoff
+            wait = backoff.turn(found.account_id)
+            if wait is None:
+                self.log(logging.INFO, "refused: %d wrong passphrases for %s lately",
+                         backoff.failures(found.account_id), found.nickname)
                 return False
+            self._checking = found.account_id
+            if wait > 0:  # the name's turn: wrong passphrases for it came before
+                await asyncio.sleep(wait)
+            right = await keyless.verify(answer, found.stored)
+            self._checking = None
+            if not right:
+                backoff.failed(found.account_id)
+                self.log(logging.INFO, "wrong passphrase for %s (%d lately)", found.nickname,
+                         backoff.failures(found.account_id))
+                return False
+            backoff.passed(found.account_id)
             self.account = await store_call(self.server.store, keyless.account, found)
             return True
         if not answer:  # a guest, this once
-            self.account = await store_call(self.server.store, keyless.guest, found.nickname)
-            return True
+            return await self._as_guest(found)
         if len(answer) < self.limits.passphrase_min:
             return self._challenge(found, "Too short. ")
         if not self._offer:  # asked twice, as passwd does: a typo would lock the name
             self._offer = answer
+            self._exchange = True
             return ("mahjong-ssh", "", "",
                     ((f"Repeat the passphrase for {found.nickname} 再输一次: ", False),))
         if answer != self._offer:
@@ -323,14 +395,74 @@ class _Connection(asyncssh.SSHServer):
             return self._challenge(found, "The two did not match. ")
         if found.state is NameState.UNCLAIMED and self.server.online.get(found.account_id or -1):
             return False  # its player is connected: the name is not handed over
-        account = await store_call(self.server.store, keyless.protect, found,
-                                   await keyless.hashed(answer))
+        try:
+            account = await store_call(self.server.store, keyless.protect, found,
+                                       await keyless.hashed(answer))
+        except StorageError:  # not stored: never a name the next visit would not find
+            self._offer = ""
+            self._exchange = True
+            return ("mahjong-ssh", "The server cannot save a passphrase now (disk full?): "
+                    "try again later, or press Enter to play as a guest this once.", "",
+                    ((f"Passphrase for {found.nickname} not saved, try later 无法保存口令，"
+                      f"请稍后再试 (Enter: guest 回车：游客): ", False),))
         if account is None:  # taken meanwhile: start again with what the name is now
             self._keyless = found = await store_call(self.server.store, keyless.lookup,
                                                      found.nickname)
             self._offer = ""
             return self._challenge(found, "That name was just taken. ")
         self.account = account
+        return True
+
+    async def _as_guest(self, found: NameLookup) -> KbdIntChallenge:
+        """Enter at the prompt: a guest account under the name asked for with the guest's
+        mark, unless ``guests_per_address`` guests from this address are connected (each
+        holds a name): then a failed attempt, and the prompt again."""
+        server = self.server
+        if server.guests[self.address] >= self.limits.guests_per_address:
+            self.log(logging.INFO, "refused a guest: %d guests connected from this address",
+                     server.guests[self.address])
+            if not self._failed_attempt():
+                return False
+            return self._challenge(found, f"{server.guests[self.address]} guests are connected "
+                                          f"from your address: no more now. ")
+        account = await store_call(server.store, server.keyless.guest, self._wanted)
+        server.guests[self.address] += 1
+        self._guest = account
+        if self.closed:  # gone meanwhile: connection_lost did not see it
+            self._guest_gone()
+            return False
+        self.account = account
+        return True
+
+    def _guest_gone(self) -> None:
+        """This connection's guest account leaves: its address holds one guest fewer, and
+        the account and its name are forgotten when no other connection has it."""
+        account, self._guest = self._guest, None
+        if account is None:
+            return
+        server = self.server
+        server.guests[self.address] -= 1
+        if server.guests[self.address] <= 0:
+            del server.guests[self.address]
+        if server.online.get(account.id):
+            return
+        if server.store.off_loop:
+            asyncio.get_running_loop().create_task(
+                store_call(server.store, server.keyless.guest_left, account))
+        else:
+            server.keyless.guest_left(account)
+
+    def _failed_attempt(self) -> bool:
+        """One failed authentication attempt (MaxAuthTries): False, the connection being
+        closed, past ``max_auth_tries`` (a client's first "none" request, which asks what
+        methods there are, is not held against it)."""
+        self.failures += 1
+        if self.failures > self.limits.max_auth_tries + 1:
+            if not self.closed:
+                self.log(logging.INFO, "too many failed authentication attempts")
+            self.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                            "too many authentication failures 认证失败次数过多")
+            return False
         return True
 
     def password_auth_supported(self) -> bool:
@@ -361,7 +493,8 @@ class _Connection(asyncssh.SSHServer):
             return
         server.online[self.account.id] += 1
         server.logins.add(self.address)
-        server.logged_in_lately.add(self.address)
+        if not self.account.guest:  # anyone can be a guest: that exempts no address
+            server.logged_in_lately.add(self.address)
         if server.logins.count(self.address) > self.limits.logins_per_address_minute:
             self.log(logging.WARNING, "refused: too many logins from this address")
             self.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
@@ -386,6 +519,10 @@ class _Connection(asyncssh.SSHServer):
                                           max_pktsize=self.limits.channel_packet)
         session = Session(self.server, self)
         bound_env(chan, self.limits)
+        requests = RateLimit(self.limits.channel_requests_per_second, 1.0,
+                             self.limits.channel_requests_burst)
+        compat_asyncssh.rate_channel_requests(
+            chan, lambda: None if requests.allow() else CHANNEL_FLOOD)
         self.sessions.add(session)
         return chan, session
 
@@ -433,6 +570,10 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._packets = RateLimit(rate, 1.0, 2 * rate)  # input packets (see _throttle)
         self._resume: asyncio.TimerHandle | None = None
         self.throttled = 0  # times the channel stopped taking data for a moment
+        # window changes: applied at most resizes_per_second, the last size winning
+        self._resize: asyncio.TimerHandle | None = None
+        self._resized_at = -1e9  # the loop's time the last one was applied
+        self._address: str | None = None  # counted in the server's address_sessions
         self.bot: BotSession | None = None  # ``bot join``: a program plays a seat
         self._bot_done: asyncio.Event | None = None
         self._answering = False  # a text answer is being read from the store (replay)
@@ -458,8 +599,24 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int,
                               pixheight: int) -> None:
+        """A window change: the size is kept at once, and given to the screen at most
+        ``resizes_per_second`` (each is a redraw of the whole screen): a storm of them costs
+        one redraw an interval, of the last size."""
         self.size = clamp_size(width, height, self.server.limits)
-        if self.driver is not None:
+        if self.driver is None or self._resize is not None:
+            return  # the app starts at self.size / the pending one takes the last size
+        loop = asyncio.get_running_loop()
+        wait = self._resized_at + 1.0 / max(1, self.server.limits.resizes_per_second) \
+            - loop.time()
+        if wait <= 0:
+            self._apply_size()
+        else:
+            self._resize = loop.call_later(wait, self._apply_size)
+
+    def _apply_size(self) -> None:
+        self._resize = None
+        self._resized_at = asyncio.get_running_loop().time()
+        if self.driver is not None and not self.ended:
             self.driver.resize(*self.size)
 
     def shell_requested(self) -> bool:
@@ -521,6 +678,8 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def _start(self, command: Command) -> None:
         account = self.conn.account
         assert account is not None
+        if self._server_full(account):
+            return
         held = self.server.account_sessions
         if held[account.id] >= self.server.limits.sessions_per_account:
             self.conn.log(logging.INFO, "refused: %d sessions open for %s", held[account.id],
@@ -530,9 +689,29 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             return
         held[account.id] += 1
         self._account_id = account.id
+        self._address = self.conn.address
+        self.server.address_sessions[self._address] += 1
         run = self._run_bot(command) if command.name == "bot" else self._run_app(command)
         self._task = asyncio.get_running_loop().create_task(run)
         self.server.sessions.add(self)
+
+    def _server_full(self, account: Account) -> bool:
+        """Over ``sessions_total`` (past its reserve, unless ``account`` holds a seat here)
+        or ``sessions_per_address``: the session is refused, told why (exit status 1)."""
+        server, limits = self.server, self.server.limits
+        total = len(server.sessions)
+        if total >= limits.sessions_total or (
+                total >= limits.sessions_total - limits.sessions_reserved
+                and not server.holds_seat(account.id)):
+            self.conn.log(logging.WARNING, "refused: the server is full (%d sessions)", total)
+            self._text(FULL_TEXT.format(n=total), status=1)
+            return True
+        mine = server.address_sessions[self.conn.address]
+        if mine >= limits.sessions_per_address:
+            self.conn.log(logging.INFO, "refused: %d sessions open from this address", mine)
+            self._text(ADDRESS_FULL_TEXT.format(n=mine), status=1)
+            return True
+        return False
 
     def data_received(self, data: bytes, datatype: Any) -> None:
         self.last_input = time.monotonic()
@@ -630,6 +809,9 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self._resume is not None:
             self._resume.cancel()
             self._resume = None
+        if self._resize is not None:
+            self._resize.cancel()
+            self._resize = None
         self.conn.session_closed(self)
 
     def pause_writing(self) -> None:
@@ -1055,7 +1237,14 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         return settings
 
     def _release_account(self) -> None:
-        """The session no longer counts among its account's open sessions."""
+        """The session no longer counts among its account's open sessions, nor its
+        address's."""
+        if self._address is not None:
+            per_address = self.server.address_sessions
+            per_address[self._address] -= 1
+            if per_address[self._address] <= 0:
+                del per_address[self._address]
+            self._address = None
         if self._account_id is not None:
             held = self.server.account_sessions
             held[self._account_id] -= 1
@@ -1091,6 +1280,10 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 # several times slower than AES-GCM or AES-CTR with an EtM MAC (docs/performance.md), and every
 # frame of every session is encrypted on the one event loop. All are standard; OpenSSH then
 # picks aes128-ctr.
+# the libraries' loggers whose lines go through the server's log budget (asyncio's "socket.send()
+# raised exception." for every write to a lost connection, asyncssh's own)
+LIBRARY_LOGGERS = ("asyncio", "asyncssh", "asyncssh.sftp")
+
 ENCRYPTION_ALGS = ("aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "aes128-ctr",
                    "aes192-ctr", "aes256-ctr")
 
@@ -1114,12 +1307,14 @@ class MahjongServer:
         self.unauth_total = 0
         self.online: Counter[int] = Counter()  # logged-in connections by account id
         self.account_sessions: Counter[int] = Counter()  # open app sessions by account id
+        self.address_sessions: Counter[str] = Counter()  # open app sessions by address
         self.logins = WindowCount(60.0)  # logins by address in the last minute
-        self.logged_in_lately = WindowCount(600.0)  # the same, in the last 10 minutes
+        self.logged_in_lately = WindowCount(600.0)  # key or passphrase logins, 10 minutes
+        self.guests: Counter[str] = Counter()  # guest accounts connected, by address
         self.connects = WindowCount(60.0)  # new connections by address in the last minute
-        rate = config.limits.log_lines_per_minute
-        self.log_gate = RateLimit(rate, 60.0, max(1, rate // 4))  # log lines, all connections
-        self.log_suppressed = 0
+        # every log line of the server's (the event loop's and asyncssh's too: start())
+        self.log_gate = LogGate(config.limits.log_lines_per_minute)
+        self._log_report: asyncio.TimerHandle | None = None
         self.connections = 0
         self.sessions: set[Session] = set()
         self.acceptor: asyncssh.SSHAcceptor | None = None
@@ -1131,6 +1326,20 @@ class MahjongServer:
     def host_key_path(self) -> Path:
         return self.data_dir / "ssh_host_ed25519_key"
 
+    def holds_seat(self, account_id: int) -> bool:
+        """Whether the account has a seat at one of this process's tables (a player coming
+        back to it may use the sessions kept in reserve)."""
+        return any(table.seat_of(account_id) is not None
+                   for table in list(self.registry.tables.values()))
+
+    def _report_log(self) -> None:
+        """Once a minute: how many log lines the budget left out, if any."""
+        left_out = self.log_gate.take_suppressed()
+        if left_out:
+            log.warning("%d log lines were left out in the last minute (over %d a minute)",
+                        left_out, self.limits.log_lines_per_minute, extra=BUDGETED)
+        self._log_report = asyncio.get_running_loop().call_later(60.0, self._report_log)
+
     def load_host_key(self) -> asyncssh.SSHKey:
         """Generated once (mode 0600) in the data folder."""
         return load_host_key(self.host_key_path())
@@ -1141,6 +1350,9 @@ class MahjongServer:
         with contextlib.suppress(OSError):
             os.chmod(self.data_dir, 0o700)
         self.host_key = self.load_host_key()
+        for name in LIBRARY_LOGGERS:  # their lines through the server's budget too
+            logging.getLogger(name).addFilter(self.log_gate)
+        self._log_report = asyncio.get_running_loop().call_later(60.0, self._report_log)
         if self.node is not None:
             await self.node.start()  # one worker of several: it takes tables as it goes
         else:
@@ -1240,6 +1452,11 @@ class MahjongServer:
         tables and the database closed."""
         if self.acceptor is not None:
             self.acceptor.close()
+        if self._log_report is not None:
+            self._log_report.cancel()
+            self._log_report = None
+        for name in LIBRARY_LOGGERS:
+            logging.getLogger(name).removeFilter(self.log_gate)
         for session in list(self.sessions):
             session.stopping = True
             session._end_app()

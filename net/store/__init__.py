@@ -19,7 +19,9 @@ Faults are loud, and nothing is overwritten to get past one: a database that mus
 used stops the server at start (:func:`open_store` raises :class:`StorageError` with one line
 saying what to do); a table whose saved game cannot be read is kept out of play, untouched;
 a write that fails once the server runs is one ERROR (then a count at most once a minute)
-and :attr:`Store.problem` tells the players until writes work again; play goes on.
+and :attr:`Store.problem` tells the players until writes work again; the table whose write
+failed pauses, its writes held in order and written again first (:meth:`Store.retry`), so what
+is stored of it is always a prefix of what it did and a restart resumes it there.
 """
 
 from __future__ import annotations

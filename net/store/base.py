@@ -1,7 +1,13 @@
 """The store's interface (:class:`Store`, what the rest of the server calls, whichever
 database is behind it) and what both backends share: the fault discipline (a failed write is
 one ERROR, then a count at most once a minute, and :attr:`Store.problem` for the players) and
-the bookkeeping of fencing (which tables this process holds, under which token)."""
+the bookkeeping of fencing (which tables this process holds, under which token).
+
+A table's writes that cannot be saved (disk full, the database locked, read-only or away) are
+held, in order, and written again before any later write of that table
+(:meth:`Store.unsaved`, :meth:`Store.retry`): what is stored of a table is always a prefix of
+what it did, so its saved state and its saved actions agree and a restart replays it to its
+last saved action. The table stops while it has writes held (net/runtime/shared_table.py)."""
 
 from __future__ import annotations
 
@@ -30,8 +36,8 @@ log = logging.getLogger("net.store")
 
 FAULT_LOG_SECONDS = 60.0  # while writes fail: one log line this often, with a count
 PROBLEM = ("the server cannot save right now (disk full, or its database locked or read-only):"
-           " games go on, but what happens now is not saved "
-           "服务器暂时无法存档：对局继续，但不会保存")
+           " games are paused until it can; nothing saved is lost "
+           "服务器暂时无法存档（磁盘已满？）：对局暂停，恢复后继续，已保存的不会丢失")
 
 
 class Store(Protocol):
@@ -49,6 +55,10 @@ class Store(Protocol):
 
     def close(self) -> None: ...
 
+    # a table's writes that failed, held to be written again in order (see the module)
+    def unsaved(self, name: str) -> bool: ...
+    def retry(self, name: str) -> bool: ...
+
     # accounts
     def account_for_key(self, fingerprint: str, wanted: str) -> Account: ...
     def load_settings(self, account_id: int) -> dict[str, Any] | None: ...
@@ -56,10 +66,12 @@ class Store(Protocol):
     def keyless_row(self, nickname: str) -> KeylessRow | None: ...
     def free_nickname(self, wanted: str) -> str: ...
     def keyless_account(self, account_id: int, nickname: str) -> Account: ...
+    # StorageError when the passphrase cannot be stored now: never an account in memory only
     def keep_with_passphrase(self, nickname: str, stored: str,
                              account_id: int | None = None) -> Account | None: ...
     def guest_account(self, wanted: str) -> Account: ...
     def forget_guests(self, unseen_since: float) -> int: ...
+    def forget_guest(self, account_id: int) -> bool: ...
 
     # tables
     def has_table(self, name: str) -> bool: ...
@@ -130,8 +142,8 @@ class StoreBase:
     # --- faults -----------------------------------------------------------------------------
     def _failed(self, exc: BaseException, doing: str) -> None:
         """A statement failed at run time: an ERROR naming the database (the first, then at
-        most one line a minute with the count), and a problem the lobby shows; play goes
-        on."""
+        most one line a minute with the count), and a problem the lobby shows; a table whose
+        write it was stops until the write is saved (its writes are held)."""
         with self._faults:
             self.failures += 1
             self._unlogged += 1
@@ -140,7 +152,7 @@ class StoreBase:
             self.problem = PROBLEM
             if first or now - self._logged_at >= FAULT_LOG_SECONDS:
                 text = " ".join(str(exc).split())[:300]
-                log.error("%s: cannot %s (%s): play goes on from memory, unsaved "
+                log.error("%s: cannot %s (%s): its table is paused, its writes held "
                           "(%d failed statements since the last line, %d in all)",
                           self.path, doing, text, self._unlogged, self.failures)
                 self._logged_at = now
@@ -159,8 +171,8 @@ class StoreBase:
                 return
             self.problem = None
             log.warning("%s: writes work again (%d statements had failed, %d since the last "
-                        "line); what happened meanwhile was not saved", self.path,
-                        self.failures, self._unlogged)
+                        "line); the held writes of the paused tables are written now",
+                        self.path, self.failures, self._unlogged)
             self._unlogged = 0
         self._works_again()
 

@@ -12,7 +12,11 @@ A lost connection (the server restarted, the network cut) is the fault SQLite's 
 writes are: one ERROR, then a count at most once a minute, and :attr:`PgStore.problem` for
 the players; the writer reconnects with backoff and the queued writes are kept and written
 then (at most :data:`QUEUE_LIMIT`; past it the oldest are dropped, with an ERROR). A write
-the database refuses (not a lost connection) is dropped alone, logged the same way.
+the database cannot take for now (its disk full, out of memory, read-only, shutting down:
+:func:`transient`) is the same fault: the batch is tried again, in order, never skipped, so
+what is stored of a table is a prefix of what it did. While the writer is stuck, a table with
+writes waiting is :meth:`PgStore.unsaved` (it pauses). A write the database refuses for good
+(a constraint: a bug) is dropped alone, logged the same way.
 
 Reads are synchronous, on their own connection with a ``statement_timeout``: they happen at
 login, at start and at a takeover, not during play. The account a login needs is made on
@@ -42,6 +46,7 @@ import psycopg
 from psycopg import errors as pg_errors
 
 from net.game_id import new_game_id
+from net.sanitize import name_variant, skeleton
 from net.store.base import FAULT_LOG_SECONDS, StoreBase
 from net.store.model import (
     MAX_ACTION_JSON,
@@ -82,12 +87,15 @@ from net.store.ratings import (
     ratings_sql,
     read_ratings,
 )
-from net.store.sqlite import EXPECTED_COLUMNS  # the same tables and columns as SQLite's
+from net.store.sqlite import (
+    EXPECTED_COLUMNS,  # the same tables and columns as SQLite's
+    renamed_accounts,
+)
 
 log = logging.getLogger("net.store")
 
-PG_STORE_VERSION = 4  # 2: ratings (a server of version 1 finishes games unrated); 3: results.bot;
-# 4: finished games kept for replay (games, game_players)
+PG_STORE_VERSION = 5  # 2: ratings (a server of version 1 finishes games unrated); 3: results.bot;
+# 4: finished games kept for replay (games, game_players); 5: accounts.skeleton (look-alikes)
 QUEUE_LIMIT = 100_000  # writes kept while the database cannot be reached
 BATCH = 500  # writes committed in one transaction at most
 CONNECT_SECONDS = 5  # connect_timeout
@@ -108,7 +116,8 @@ CREATE TABLE IF NOT EXISTS accounts (
     key_fingerprint TEXT UNIQUE,
     nickname TEXT NOT NULL UNIQUE,
     created DOUBLE PRECISION NOT NULL,
-    last_seen DOUBLE PRECISION NOT NULL
+    last_seen DOUBLE PRECISION NOT NULL,
+    skeleton TEXT                         -- net.sanitize.skeleton(nickname): no two look alike
 );
 CREATE TABLE IF NOT EXISTS tables (
     name TEXT PRIMARY KEY,
@@ -190,6 +199,10 @@ CREATE TABLE IF NOT EXISTS account_secrets (
     created DOUBLE PRECISION NOT NULL
 );
 """ + RATING_SCHEMA.format(id="BIGINT", real="DOUBLE PRECISION")
+# a new account, unless one whose name looks alike (the same skeleton) was made meanwhile
+_INSERT_ACCOUNT = ("INSERT INTO accounts (key_fingerprint, nickname, created, last_seen, skeleton) "
+                   "SELECT %s, %s, %s, %s, %s WHERE NOT EXISTS (SELECT 1 FROM accounts "
+                   "WHERE skeleton = %s) RETURNING id")
 SCHEMA_LOCK = 0x6D6A5353  # pg_advisory_xact_lock key: one process makes the schema at a time
 
 T = TypeVar("T")
@@ -211,7 +224,24 @@ class _Write:
 
 
 class _Lost(Exception):
-    """The writer's connection is gone (the batch is tried again once reconnected)."""
+    """The writer's connection is gone, or the database cannot take writes for now (the
+    batch is tried again, on a new connection)."""
+
+
+# SQLSTATE classes and codes of a database that cannot write now but may soon: insufficient
+# resources (53: disk full, out of memory), operator intervention (57: shutting down),
+# a read-only transaction (25006: a standby, or default_transaction_read_only), the
+# transaction rolled back (40: serialization, deadlock), system errors (58: I/O)
+TRANSIENT_CLASSES = ("53", "57", "40", "58")
+TRANSIENT_CODES = ("25006",)
+
+
+def transient(exc: BaseException) -> bool:
+    """``exc`` is a write the database may take if tried again later."""
+    if isinstance(exc, psycopg.OperationalError):
+        return True
+    code = getattr(exc, "sqlstate", None) or ""
+    return code[:2] in TRANSIENT_CLASSES or code in TRANSIENT_CODES
 
 
 def shown_url(url: str) -> str:
@@ -253,6 +283,8 @@ class PgStore(StoreBase):
         self._done = 0  # every write up to this one is committed (or was dropped)
         self._inflight = 0  # writes taken from the queue, being committed
         self._waiters: deque[tuple[int, Callable[[], None]]] = deque()
+        self._waiting: dict[str, int] = {}  # table -> its writes queued or being written
+        self._stuck = False  # the writer's last batch failed: it is trying again
         self._stopping = False
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread = threading.Thread(target=self._run, name="store-writer", daemon=True)
@@ -277,6 +309,8 @@ class PgStore(StoreBase):
                     f"{self.path} was written by a newer mahjong-ssh (its schema version is "
                     f"{version}, this one reads up to {PG_STORE_VERSION}): run that version, "
                     f"or restore a dump from before it")
+            if version < 5:  # before names' skeletons (a new database has the column)
+                _name_skeletons(db)
             have: dict[str, set[str]] = {}
             for name, column in db.execute(
                     "SELECT table_name, column_name FROM information_schema.columns "
@@ -370,8 +404,11 @@ class PgStore(StoreBase):
                 self._enqueued += 1
                 self._queue.append(_Write(self._enqueued, doing, steps, table, token,
                                           missing_ok, new_row, then))
+                if table is not None:
+                    self._waiting[table] = self._waiting.get(table, 0) + 1
                 if len(self._queue) > self.queue_limit:
                     dropped = self._queue.popleft()
+                    self._written([dropped])
                 self._cond.notify()
             if dropped is not None:
                 self.dropped += 1
@@ -391,6 +428,29 @@ class PgStore(StoreBase):
                f"{self.queue_limit} writes are waiting already")
         log.error("%s: did not %s: %s (%d writes dropped since the last line, %d in all)",
                   self.path, write.doing, why, count, self.dropped)
+
+    def _written(self, writes: list[_Write]) -> None:
+        """``writes`` left the queue for good (committed or dropped); under ``_cond``."""
+        for w in writes:
+            if w.table is not None:
+                left = self._waiting.get(w.table, 0) - 1
+                if left > 0:
+                    self._waiting[w.table] = left
+                else:
+                    self._waiting.pop(w.table, None)
+
+    def unsaved(self, name: str) -> bool:
+        """The writer cannot write now and table ``name`` has writes waiting: it must not
+        move on until they are written."""
+        with self._cond:
+            return self._stuck and name in self._waiting
+
+    def retry(self, name: str) -> bool:
+        """Wake the writer to try again now (not after its backoff); True when table
+        ``name`` has nothing waiting on a stuck writer."""
+        with self._cond:
+            self._cond.notify_all()
+            return not (self._stuck and name in self._waiting)
 
     def when_written(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` once every write enqueued before has been committed (on the
@@ -426,6 +486,7 @@ class PgStore(StoreBase):
                     break
                 batch = [self._queue.popleft() for _ in range(min(BATCH, len(self._queue)))]
                 self._inflight = len(batch)
+            taken, done = list(batch), batch[-1].seq  # _commit drops what it has written
             while True:
                 try:
                     if db is None or db.closed or db.broken:
@@ -435,7 +496,9 @@ class PgStore(StoreBase):
                     break
                 except (_Lost, psycopg.OperationalError, psycopg.InterfaceError) as exc:
                     cause = exc.__cause__ if isinstance(exc, _Lost) else exc
-                    self._failed(cause or exc, batch[0].doing)
+                    with self._cond:
+                        self._stuck = True
+                    self._failed(cause or exc, batch[0].doing if batch else "write")
                     if db is not None:
                         with contextlib.suppress(Exception):
                             db.close()
@@ -455,13 +518,16 @@ class PgStore(StoreBase):
                     fenced, committed = [], False
                     break
             if committed:
+                with self._cond:
+                    self._stuck = False
                 self._worked()
             for w in fenced:
                 assert w.table is not None and w.token is not None
                 self._fenced(w.table, w.token, w.doing)
             ready: list[Callable[[], None]] = []
             with self._cond:
-                self._done = batch[-1].seq
+                self._done = done
+                self._written(taken)
                 self._inflight = 0
                 while self._waiters and self._waiters[0][0] <= self._done:
                     ready.append(self._waiters.popleft()[1])
@@ -481,18 +547,20 @@ class PgStore(StoreBase):
                 owners: dict[str, int | None] = {}
                 return [w for w in batch if not self._apply(db, w, owners)]
         except psycopg.Error as exc:
-            if db.closed or db.broken:
+            if db.closed or db.broken or transient(exc):
                 raise _Lost from exc
         fenced = []
-        for w in batch:
+        while batch:  # each alone; what is written leaves the batch (a retry skips it)
+            w = batch[0]
             try:
                 with db.transaction():
                     if not self._apply(db, w, {}):
                         fenced.append(w)
             except psycopg.Error as exc:
-                if db.closed or db.broken:
+                if db.closed or db.broken or transient(exc):
                     raise _Lost from exc
                 self._failed(exc, w.doing)
+            del batch[0]
         return fenced
 
     def _apply(self, db: psycopg.Connection[Any], w: _Write,
@@ -783,11 +851,13 @@ class PgStore(StoreBase):
 
     # --- accounts -------------------------------------------------------------------------
     def _unique_nickname(self, db: psycopg.Connection[Any], wanted: str) -> str:
+        """``wanted``, or its first variant (net.sanitize.name_variant) that no account has
+        and that looks like no account's (its skeleton)."""
         name, n = wanted, 1
-        while db.execute("SELECT 1 FROM accounts WHERE nickname = %s",
-                         (name,)).fetchone() is not None:
+        while db.execute("SELECT 1 FROM accounts WHERE nickname = %s OR skeleton = %s LIMIT 1",
+                         (name, skeleton(name))).fetchone() is not None:
             n += 1
-            name = f"{wanted[:13]}-{n}"
+            name = name_variant(wanted, n)
         return name
 
     def account_for_key(self, fingerprint: str, wanted: str) -> Account:
@@ -802,13 +872,12 @@ class PgStore(StoreBase):
                 now = time.time()
                 name = self._unique_nickname(db, wanted)
                 try:
-                    made = db.execute(
-                        "INSERT INTO accounts (key_fingerprint, nickname, created, last_seen) "
-                        "VALUES (%s, %s, %s, %s) RETURNING id",
-                        (fingerprint, name, now, now)).fetchone()
+                    made = db.execute(_INSERT_ACCOUNT, (fingerprint, name, now, now,
+                                                        skeleton(name), skeleton(name))).fetchone()
                 except pg_errors.UniqueViolation:  # taken meanwhile: look again
                     continue
-                assert made is not None
+                if made is None:  # a look-alike was made meanwhile: look again
+                    continue
                 return Account(int(made[0]), name, fingerprint), True
             raise psycopg.OperationalError("nicknames kept being taken meanwhile")
 
@@ -880,9 +949,8 @@ class PgStore(StoreBase):
     def _insert_keyless(self, db: psycopg.Connection[Any], nickname: str,
                         now: float) -> int | None:
         try:
-            row = db.execute("INSERT INTO accounts (key_fingerprint, nickname, created, "
-                             "last_seen) VALUES (NULL, %s, %s, %s) RETURNING id",
-                             (nickname, now, now)).fetchone()
+            row = db.execute(_INSERT_ACCOUNT, (None, nickname, now, now, skeleton(nickname),
+                                               skeleton(nickname))).fetchone()
         except pg_errors.UniqueViolation:  # the name was taken meanwhile
             return None
         return None if row is None else int(row[0])
@@ -890,26 +958,35 @@ class PgStore(StoreBase):
     def keep_with_passphrase(self, nickname: str, stored: str,
                              account_id: int | None = None) -> Account | None:
         """A passphrase for ``nickname``: a new account under it, or ``account_id``'s (one
-        from before passphrases). None when the name or the account was taken meanwhile."""
+        from before passphrases). None when the name or the account was taken meanwhile;
+        :class:`StorageError` when it cannot be stored now."""
         now = time.time()
 
         def keep(db: psycopg.Connection[Any]) -> int | None:
-            kept = account_id
-            if kept is None:
-                kept = self._insert_keyless(db, nickname, now)
+            with db.transaction():  # never a name left without its secret
+                kept = account_id
                 if kept is None:
-                    return None
-            cur = db.execute(
-                "INSERT INTO account_secrets (account_id, kind, hash, created) "
-                "VALUES (%s, 'passphrase', %s, %s) ON CONFLICT (account_id) DO NOTHING",
-                (kept, stored, now))
-            return kept if cur.rowcount == 1 else None
+                    try:
+                        with db.transaction():  # a savepoint: the name taken meanwhile
+                            row = db.execute(_INSERT_ACCOUNT, (
+                                None, nickname, now, now, skeleton(nickname),
+                                skeleton(nickname))).fetchone()
+                    except pg_errors.UniqueViolation:
+                        return None
+                    if row is None:
+                        return None
+                    kept = int(row[0])
+                cur = db.execute(
+                    "INSERT INTO account_secrets (account_id, kind, hash, created) "
+                    "VALUES (%s, 'passphrase', %s, %s) ON CONFLICT (account_id) DO NOTHING",
+                    (kept, stored, now))
+                return kept if cur.rowcount == 1 else None
 
         try:
             kept = self._reading_with(keep)
-        except psycopg.Error as exc:
+        except psycopg.Error as exc:  # a name kept in memory only would be lost unseen
             self._failed(exc, "write an account")
-            return self._temporary_account(f"name {nickname}", nickname, None)
+            raise StorageError(f"{self.path}: cannot store a passphrase now") from None
         self._worked()
         return Account(kept, nickname, None) if kept is not None else None
 
@@ -958,6 +1035,30 @@ class PgStore(StoreBase):
                           [("DELETE FROM account_secrets WHERE account_id = %s", gone, True),
                            ("DELETE FROM accounts WHERE id = %s", gone, True)])
         return len(gone)
+
+    def forget_guest(self, account_id: int) -> bool:
+        """Delete guest account ``account_id`` when its guest has left, unless it left
+        something (as SQLite's :meth:`~net.store.sqlite.SqliteStore.forget_guest`)."""
+        try:
+            if self._row(
+                    "SELECT 1 FROM account_secrets s WHERE s.account_id = %s "
+                    "AND s.kind = 'guest' "
+                    "AND NOT EXISTS (SELECT 1 FROM results r WHERE r.account_id = s.account_id) "
+                    "AND NOT EXISTS (SELECT 1 FROM stake_results r "
+                    "WHERE r.account_id = s.account_id)", (account_id,)) is None:
+                return False
+            states = self._rows(
+                "SELECT state FROM tables WHERE octet_length(state) <= %s "
+                "AND strpos(state, %s) > 0", (MAX_TABLE_JSON, f'"account": {account_id}'))
+        except psycopg.Error as exc:
+            self._failed(exc, "read the accounts")
+            return False
+        if any(account_id in seated_accounts(state) for (state,) in states):
+            return False
+        self._enqueue("forget a guest",
+                      [("DELETE FROM account_secrets WHERE account_id = %s", (account_id,), False),
+                       ("DELETE FROM accounts WHERE id = %s", (account_id,), False)])
+        return True
 
     # --- results ----------------------------------------------------------------------------
     def leaderboard(self, limit: int = 20, rules: str | None = None,
@@ -1044,6 +1145,23 @@ class PgStore(StoreBase):
 # table, game number, hands)
 _HANDS_RECORD = ("%s || coalesce((SELECT string_agg(record, '' ORDER BY hand_no) FROM hands "
                  "WHERE table_name = %s AND game_no = %s AND hand_no BETWEEN 1 AND %s), '')")
+
+
+def _name_skeletons(db: psycopg.Connection[Any]) -> None:
+    """Every account's name's skeleton (as SQLite's ``_migrate_6_name_skeletons``): the
+    names of before renamed as :func:`net.store.sqlite.renamed_accounts` says."""
+    db.execute("ALTER TABLE accounts ADD COLUMN IF NOT EXISTS skeleton TEXT")
+    db.execute("CREATE INDEX IF NOT EXISTS accounts_skeleton ON accounts (skeleton)")
+    rows = [(int(i), str(n), bool(g)) for i, n, g in db.execute(
+        "SELECT a.id, a.nickname, coalesce(s.kind = 'guest', false) FROM accounts a "
+        "LEFT JOIN account_secrets s ON s.account_id = a.id ORDER BY a.id")]
+    before = {i: n for i, n, _ in rows}
+    renamed = renamed_accounts(rows)
+    with db.cursor() as cur:
+        cur.executemany("UPDATE accounts SET nickname = %s WHERE id = %s",
+                        [(f"\x01{i}", i) for i, name, _ in renamed if name != before[i]])
+        cur.executemany("UPDATE accounts SET nickname = %s, skeleton = %s WHERE id = %s",
+                        [(name, skel, i) for i, name, skel in renamed])
 
 
 def _keep_old_games(db: psycopg.Connection[Any]) -> None:

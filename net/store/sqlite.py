@@ -23,8 +23,12 @@ Faults are loud, and nothing is overwritten to get past one:
   damage.
 - A write that fails once the server runs (disk full, database locked, the file made
   read-only) is logged as an ERROR naming the file — once, then a count at most once a
-  minute — and play goes on from memory; :attr:`SqliteStore.problem` says so to the players
-  (the lobby shows it) until a write succeeds again.
+  minute — and :attr:`SqliteStore.problem` says so to the players (the lobby shows it) until
+  a write succeeds again. A table's failed write is held with every later write of that
+  table and written again first (:meth:`SqliteStore.retry`), so the file always holds a
+  prefix of what the table did (its row and its actions agree: a restart replays it); the
+  table pauses meanwhile. A passphrase that cannot be stored is refused
+  (:class:`StorageError`), not kept in memory.
 
 Backups: ``mahjong-ssh backup [--data DIR] FILE`` (:func:`backup`) copies the database with
 SQLite's online backup API while the server runs (WAL mode: the server's writes do not wait
@@ -52,6 +56,7 @@ from typing import Any
 from urllib.parse import quote
 
 from net.game_id import new_game_id
+from net.sanitize import clean_name, guest_name, name_variant, skeleton
 from net.store.base import StoreBase
 from net.store.model import (
     MAX_ACTION_JSON,
@@ -100,6 +105,18 @@ LOW_DISK_BYTES = 16 * 1024 * 1024  # free space under this at start: a warning
 HOST_KEY = "ssh_host_ed25519_key"
 BUSY_MS = 1000  # how long a write waits for another process's write lock
 ACCOUNT_TRIES = 20  # an account insert that met a name taken meanwhile is tried again
+MAX_HELD = 200  # a paused table's writes held at most (a paused table makes few: its saves)
+
+
+@dataclass
+class _Held:
+    """A table's write as :meth:`SqliteStore._table_write` got it, held while it fails."""
+
+    doing: str
+    steps: list[tuple[str, Any, bool]]
+    missing_ok: bool = False
+    then: Callable[[sqlite3.Connection], object] | None = None
+    replaces: bool = False  # the table's whole row: a later one supersedes it
 
 
 SCHEMA = """
@@ -108,7 +125,8 @@ CREATE TABLE IF NOT EXISTS accounts (
     key_fingerprint TEXT UNIQUE,          -- SHA256:... of the public key; NULL: anonymous
     nickname TEXT NOT NULL UNIQUE,
     created REAL NOT NULL,
-    last_seen REAL NOT NULL
+    last_seen REAL NOT NULL,
+    skeleton TEXT                         -- net.sanitize.skeleton(nickname): no two look alike
 );
 CREATE TABLE IF NOT EXISTS tables (
     name TEXT PRIMARY KEY,
@@ -260,6 +278,51 @@ def _migrate_5_games(db: sqlite3.Connection) -> None:
                        "AND game_no = ?", (game_id, table, game_no))
 
 
+def renamed_accounts(rows: Sequence[tuple[int, str, bool]]) -> list[tuple[int, str, str]]:
+    """What accounts ``(id, nickname, guest)`` (every one, oldest first) are called from now
+    on, with their skeletons: a name a login could not get now (mixed scripts, an invisible
+    character, a guest's mark; net.sanitize.clean_name) is cleaned, a guest's gets the
+    guest's mark, and a name that looks like an older account's (the same skeleton) gets a
+    variant, so that no two accounts look alike. ``(id, name, skeleton)`` for each."""
+    in_use = {nickname for _, nickname, _ in rows}
+    seen: set[str] = set()
+    out = []
+    for account_id, nickname, guest in rows:
+        wanted = clean_name(nickname)
+        if guest:
+            wanted = guest_name(wanted)
+        name, n = wanted, 1
+        while skeleton(name) in seen or (name != nickname and name in in_use):
+            n += 1
+            name = name_variant(wanted, n)
+        in_use.discard(nickname)
+        in_use.add(name)
+        seen.add(skeleton(name))
+        out.append((account_id, name, skeleton(name)))
+    return out
+
+
+def _migrate_6_name_skeletons(db: sqlite3.Connection) -> None:
+    """Every account's name's skeleton (net.sanitize), looked up when a name is given: the
+    names of before renamed as :func:`renamed_accounts` says (a guest's marked, look-alikes
+    and names a login could not get now given a variant)."""
+    have = {str(r[1]) for r in db.execute("PRAGMA table_info(accounts)")}
+    if "skeleton" not in have:  # a file SCHEMA just made has it already
+        db.execute("ALTER TABLE accounts ADD COLUMN skeleton TEXT")
+    db.execute("CREATE INDEX IF NOT EXISTS accounts_skeleton ON accounts (skeleton)")
+    rows = [(int(i), str(n), bool(g)) for i, n, g in db.execute(
+        "SELECT a.id, a.nickname, coalesce(s.kind = 'guest', 0) FROM accounts a "
+        "LEFT JOIN account_secrets s ON s.account_id = a.id ORDER BY a.id")]
+    before = {i: n for i, n, _ in rows}
+    renamed = renamed_accounts(rows)
+    for account_id, name, _ in renamed:  # out of the way first: names may swap
+        if name != before[account_id]:
+            db.execute("UPDATE accounts SET nickname = ? WHERE id = ?",
+                       (f"\x01{account_id}", account_id))
+    db.executemany("UPDATE accounts SET nickname = ?, skeleton = ? WHERE id = ?",
+                   [(name, skel, account_id) for account_id, name, skel in renamed])
+
+
 # a game's record: its first line (a parameter), then its hands' blocks in order (parameters:
 # table, game number, hands); SQLite keeps a subquery's order in group_concat
 _HANDS_RECORD = ("? || coalesce((SELECT group_concat(record, '') FROM (SELECT record FROM hands "
@@ -271,12 +334,19 @@ _HANDS_RECORD = ("? || coalesce((SELECT group_concat(record, '') FROM (SELECT re
 # before the store had a version); new tables need none (SCHEMA creates what is missing)
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _migrate_1_table_states, _migrate_2_owner_token, _migrate_3_ratings,
-    _migrate_4_result_bots, _migrate_5_games)
+    _migrate_4_result_bots, _migrate_5_games, _migrate_6_name_skeletons)
 STORE_VERSION = len(MIGRATIONS)
 # the columns a migration adds, by the version that brought them: a file of an older version
 # lacks them until it is migrated
 ADDED_COLUMNS: dict[int, dict[str, tuple[str, ...]]] = {2: {"tables": ("owner_token",)},
-                                                        4: {"results": ("bot",)}}
+                                                        4: {"results": ("bot",)},
+                                                        6: {"accounts": ("skeleton",)}}
+
+
+# a new account, unless one whose name looks alike (the same skeleton) was made meanwhile
+_INSERT_ACCOUNT = ("INSERT INTO accounts (key_fingerprint, nickname, created, last_seen, skeleton) "
+                   "SELECT ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM accounts "
+                   "WHERE skeleton = ?)")
 
 
 class SqliteStore(StoreBase):
@@ -289,6 +359,7 @@ class SqliteStore(StoreBase):
             db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False,
                                  timeout=BUSY_MS / 1000)
         self.db = db
+        self._held: dict[str, list[_Held]] = {}  # table -> its writes that failed, in order
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
@@ -356,45 +427,112 @@ class SqliteStore(StoreBase):
 
     def _table_write(self, doing: str, name: str,
                      steps: list[tuple[str, Any, bool]], missing_ok: bool = False,
-                     then: Callable[[sqlite3.Connection], object] | None = None) -> bool:
-        """The statements of one table-scoped write. A claimed table's run in one
-        transaction under the write lock, after checking that its row still has the token
-        this store holds (``missing_ok``: or that it has no row yet); any other table's run
-        as they always did, unless ``then`` (more work on the connection after the
-        statements, e.g. the rating update) makes them one transaction too. False when
-        nothing was written (failed or fenced)."""
+                     then: Callable[[sqlite3.Connection], object] | None = None,
+                     replaces: bool = False) -> bool:
+        """The statements of one table-scoped write, all or none (one transaction; a
+        claimed table's under the write lock, after checking that its row still has the
+        token this store holds, ``missing_ok``: or that it has no row yet; ``then``: more
+        work on the connection in the same transaction, e.g. the rating update). A write the
+        file cannot take now (full, locked, read-only: :class:`sqlite3.OperationalError`) is
+        held with every later write of the table, in order, and written again first
+        (:meth:`retry`); ``replaces``: a held write of the same kind just before it is
+        superseded (the table's row, saved whole each time). False when it was not written
+        now (held, failed or fenced)."""
+        write = _Held(doing, steps, missing_ok, then, replaces)
+        held = self._held.get(name)
+        if held is not None:
+            if replaces and held[-1].replaces:
+                held[-1] = write
+            elif len(held) < MAX_HELD:
+                held.append(write)
+            else:  # a paused table makes no actions: this many is a bug, not play
+                self._failed(sqlite3.OperationalError("too many writes held"), doing)
+                return False
+            return self.retry(name)
+        outcome = self._run_write(name, write)
+        if outcome is None:
+            self._held[name] = [write]
+            return False
+        return outcome
+
+    def _run_write(self, name: str, write: _Held) -> bool | None:
+        """One write now: True written, False dropped (fenced, or an error retrying cannot
+        mend), None failed for now (to be held)."""
         token = self._tokens.get(name)
-        if token is None and then is None:
-            return all(self._write(doing, sql, params, many) for sql, params, many in steps)
         try:
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
+            if token is None and write.then is None and len(write.steps) == 1:
+                sql, params, many = write.steps[0]  # one statement: atomic by itself
+                if many:
+                    self.db.executemany(sql, params)
+                else:
+                    self.db.execute(sql, params)
                 owned = True
-                if token is not None:
-                    row = self.db.execute("SELECT owner_token FROM tables WHERE name = ?",
-                                          (name,)).fetchone()
-                    owned = row[0] == token if row is not None else missing_ok
-                if owned:
-                    for sql, params, many in steps:
-                        if many:
-                            self.db.executemany(sql, params)
-                        else:
-                            self.db.execute(sql, params)
-                    if then is not None:
-                        then(self.db)
-                self.db.execute("COMMIT" if owned else "ROLLBACK")
-            except BaseException:
-                with contextlib.suppress(sqlite3.Error):
-                    self.db.execute("ROLLBACK")
-                raise
-        except sqlite3.Error as exc:
-            self._failed(exc, doing)
+            else:
+                owned = self._transaction(name, token, write)
+        except sqlite3.OperationalError as exc:
+            self._failed(exc, write.doing)
+            return None
+        except sqlite3.Error as exc:  # not the disk's doing (a damaged file): not retried
+            self._failed(exc, write.doing)
             return False
         self._worked()
         if not owned:
             assert token is not None
-            self._fenced(name, token, doing)
+            self._fenced(name, token, write.doing)
         return owned
+
+    def _transaction(self, name: str, token: int | None, write: _Held) -> bool:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            owned = True
+            if token is not None:
+                row = self.db.execute("SELECT owner_token FROM tables WHERE name = ?",
+                                      (name,)).fetchone()
+                owned = row[0] == token if row is not None else write.missing_ok
+            if owned:
+                for sql, params, many in write.steps:
+                    if many:
+                        self.db.executemany(sql, params)
+                    else:
+                        self.db.execute(sql, params)
+                if write.then is not None:
+                    write.then(self.db)
+            self.db.execute("COMMIT" if owned else "ROLLBACK")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("ROLLBACK")
+            raise
+        return owned
+
+    def unsaved(self, name: str) -> bool:
+        """Table ``name`` has writes held (they failed): it must not move on."""
+        return name in self._held
+
+    def retry(self, name: str) -> bool:
+        """Write table ``name``'s held writes now, in order, up to the first that still
+        fails; True when none is left. When they all went through, the other tables' held
+        writes are tried too (the file takes writes again)."""
+        if not self._write_held(name):
+            return False
+        for other in list(self._held):
+            if not self._write_held(other):
+                break
+        return True
+
+    def release_table(self, name: str) -> None:
+        """As :meth:`StoreBase.release_table`; the table's held writes go too: they were made
+        under the claim given up, and another owner restores the table from what is saved."""
+        self._held.pop(name, None)
+        super().release_table(name)
+
+    def _write_held(self, name: str) -> bool:
+        held = self._held.get(name)
+        while held:
+            if self._run_write(name, held[0]) is None:
+                return False
+            held.pop(0)
+        self._held.pop(name, None)
+        return True
 
     def has_table(self, name: str) -> bool:
         """A row for table ``name`` is in the file (loaded or not)."""
@@ -407,13 +545,17 @@ class SqliteStore(StoreBase):
 
     # --- accounts -------------------------------------------------------------------------
     def _unique_nickname(self, wanted: str, account_id: int | None = None) -> str:
+        """``wanted``, or its first variant (net.sanitize.name_variant) that no other account
+        has and that looks like no other account's (its skeleton)."""
         name, n = wanted, 1
         while True:
-            row = self.db.execute("SELECT id FROM accounts WHERE nickname = ?", (name,)).fetchone()
-            if row is None or row[0] == account_id:
+            row = self.db.execute(
+                "SELECT id FROM accounts WHERE (nickname = ? OR skeleton = ?) AND id IS NOT ? "
+                "LIMIT 1", (name, skeleton(name), account_id)).fetchone()
+            if row is None:
                 return name
             n += 1
-            name = f"{wanted[:13]}-{n}"
+            name = name_variant(wanted, n)
 
     def account_for_key(self, fingerprint: str, wanted: str) -> Account:
         """The account of a public key, created on first login (nickname made unique; a
@@ -439,9 +581,10 @@ class SqliteStore(StoreBase):
                         (now, row[0]))
             return Account(row[0], str(row[1]), fingerprint)
         name = self._unique_nickname(wanted)
-        cur = self.db.execute(
-            "INSERT INTO accounts (key_fingerprint, nickname, created, last_seen) "
-            "VALUES (?, ?, ?, ?)", (fingerprint, name, now, now))
+        cur = self.db.execute(_INSERT_ACCOUNT, (fingerprint, name, now, now, skeleton(name),
+                                                skeleton(name)))
+        if cur.rowcount != 1:  # a look-alike was made meanwhile: the next name
+            raise sqlite3.IntegrityError("a name that looks alike was taken meanwhile")
         self._worked()
         assert cur.lastrowid is not None
         return Account(cur.lastrowid, name, fingerprint)
@@ -504,21 +647,31 @@ class SqliteStore(StoreBase):
     def keep_with_passphrase(self, nickname: str, stored: str,
                              account_id: int | None = None) -> Account | None:
         """A passphrase for ``nickname``: a new account under it, or ``account_id``'s (one
-        from before passphrases). None when the name or the account was taken meanwhile."""
+        from before passphrases). None when the name or the account was taken meanwhile;
+        :class:`StorageError` when it cannot be stored now (the login is told, not given an
+        account that the next visit would not find)."""
         now = time.time()
-        try:
-            if account_id is None:
-                account_id = self._insert_keyless(nickname, now)
+        try:  # the account and its secret together: never a name left without its secret
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                kept = False
                 if account_id is None:
-                    return None
-            cur = self.db.execute(
-                "INSERT OR IGNORE INTO account_secrets (account_id, kind, hash, created) "
-                "VALUES (?, 'passphrase', ?, ?)", (account_id, stored, now))
-        except sqlite3.Error as exc:
+                    account_id = self._insert_keyless(nickname, now)
+                if account_id is not None:
+                    kept = self.db.execute(
+                        "INSERT OR IGNORE INTO account_secrets (account_id, kind, hash, "
+                        "created) VALUES (?, 'passphrase', ?, ?)",
+                        (account_id, stored, now)).rowcount == 1
+                self.db.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    self.db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:  # a name kept in memory only would be lost unseen
             self._failed(exc, "write an account")
-            return self._temporary_account(f"name {nickname}", nickname, None)
+            raise StorageError(f"{self.path}: cannot store a passphrase now") from None
         self._worked()
-        return Account(account_id, nickname, None) if cur.rowcount == 1 else None
+        return Account(account_id, nickname, None) if kept and account_id is not None else None
 
     def guest_account(self, wanted: str) -> Account:
         """A fresh guest account (no later login enters it), under ``wanted`` if free, else a
@@ -542,12 +695,11 @@ class SqliteStore(StoreBase):
 
     def _insert_keyless(self, nickname: str, now: float) -> int | None:
         try:
-            cur = self.db.execute(
-                "INSERT INTO accounts (key_fingerprint, nickname, created, last_seen) "
-                "VALUES (NULL, ?, ?, ?)", (nickname, now, now))
+            cur = self.db.execute(_INSERT_ACCOUNT, (None, nickname, now, now, skeleton(nickname),
+                                                    skeleton(nickname)))
         except sqlite3.IntegrityError:  # the name was taken meanwhile
             return None
-        return cur.lastrowid
+        return cur.lastrowid if cur.rowcount == 1 else None  # 0: a look-alike meanwhile
 
     def forget_guests(self, unseen_since: float) -> int:
         """Delete the guest accounts last seen before ``unseen_since`` (a time.time()) that
@@ -571,6 +723,30 @@ class SqliteStore(StoreBase):
             self._write("forget guests", "DELETE FROM accounts WHERE id = ?", gone, many=True)
         return len(gone)
 
+    def forget_guest(self, account_id: int) -> bool:
+        """Delete guest account ``account_id`` when its guest has left, unless it left
+        something: a result, a stake result, a seat at a stored table (then
+        :meth:`forget_guests` at a later start does). True when it went, its name free."""
+        try:
+            if self.db.execute(
+                    "SELECT 1 FROM account_secrets s WHERE s.account_id = ? AND s.kind = 'guest' "
+                    "AND NOT EXISTS (SELECT 1 FROM results r WHERE r.account_id = s.account_id) "
+                    "AND NOT EXISTS (SELECT 1 FROM stake_results r "
+                    "WHERE r.account_id = s.account_id)", (account_id,)).fetchone() is None:
+                return False
+            for (state,) in self.db.execute(  # the few states that may seat it, then parsed
+                    "SELECT state FROM tables WHERE length(state) <= ? AND instr(state, ?) > 0",
+                    (MAX_TABLE_JSON, f'"account": {account_id}')):
+                if account_id in seated_accounts(state):
+                    return False
+        except sqlite3.Error as exc:
+            self._failed(exc, "read the accounts")
+            return False
+        return (self._write("forget a guest", "DELETE FROM account_secrets WHERE account_id = ?",
+                            (account_id,))
+                and self._write("forget a guest", "DELETE FROM accounts WHERE id = ?",
+                                (account_id,)))
+
     # --- tables ---------------------------------------------------------------------------
     def save_table(self, row: TableRow) -> None:
         """The table's row, made or replaced; a claimed table's made with its token."""
@@ -582,7 +758,8 @@ class SqliteStore(StoreBase):
               "rules = excluded.rules, options = excluded.options, state = excluded.state, "
               "updated = excluded.updated",
               (row.name, row.rules, json.dumps(row.options), json.dumps(row.state.to_json()),
-               now, now, self._tokens.get(row.name, 0)), False)], missing_ok=True)
+               now, now, self._tokens.get(row.name, 0)), False)], missing_ok=True,
+            replaces=True)
 
     def delete_table(self, name: str) -> None:
         self._table_write(f"delete table {name}", name,
