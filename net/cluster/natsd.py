@@ -8,13 +8,24 @@ race for a port. :func:`start_nats` returns once the server accepts clients (and
 its monitoring ``/healthz`` reports JetStream ready), or raises :class:`NatsStartError` naming
 the binary and the log. A :class:`Cluster` adds routes, so that three servers (on three
 network namespaces, say) form one cluster.
+
+With an :class:`Auth` (``serve --workers`` makes one per start: :meth:`Auth.generate`) the
+server refuses clients without its user and password, and so do its route ports in a cluster:
+otherwise any local user could publish on the bus and act on tables. The credentials reach the
+server through a configuration file written 0600 in its folder, never its command line
+(``/proc/PID/cmdline`` is readable by everyone); the workers get them through their
+environment (:data:`USER_ENV`, :data:`PASSWORD_ENV`: ``/proc/PID/environ`` is the owner's
+alone). :func:`shown_url` is a bus URL fit for a log or a banner.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
+import re
+import secrets
 import shutil
 import signal
 import socket
@@ -22,7 +33,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -33,10 +44,74 @@ START_TIMEOUT: Final = 10.0  # seconds for a server to accept clients
 STOP_TIMEOUT: Final = 5.0  # seconds between SIGTERM and SIGKILL
 LOG_NAME: Final = "nats-server.log"
 LOG_TAIL: Final = 12  # lines of the log an error quotes
+CONFIG_NAME: Final = "nats-server.conf"  # the credentials, 0600: never on the command line
+USER_ENV: Final = "MAHJONG_SSH_BUS_USER"  # how the supervisor hands its workers the bus's
+PASSWORD_ENV: Final = "MAHJONG_SSH_BUS_PASSWORD"  # credentials (not argv: see the module)
+_SAFE: Final = re.compile(r"[A-Za-z0-9_-]{1,200}")  # quoted in the config and a URL as is
 
 
 class NatsStartError(RuntimeError):
     """The server did not start: the message names the binary, the reason and the log."""
+
+
+@dataclass(frozen=True)
+class Auth:
+    """The user and password a server requires of its clients and routes. Both are made of
+    ``[A-Za-z0-9_-]`` (what :func:`secrets.token_urlsafe` gives), so that they go into the
+    configuration file and a route's URL without quoting."""
+
+    user: str
+    password: str = field(repr=False)
+
+    def __post_init__(self) -> None:
+        if not (_SAFE.fullmatch(self.user) and _SAFE.fullmatch(self.password)):
+            raise ValueError("a bus user and password are letters, digits, '-' and '_'")
+
+    @classmethod
+    def generate(cls) -> Auth:
+        """Fresh credentials: 256 bits from the operating system's entropy."""
+        return cls("mahjong", secrets.token_urlsafe(32))
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Auth | None:
+        """The credentials a supervisor handed this worker, if any."""
+        env = os.environ if environ is None else environ
+        user, password = env.get(USER_ENV), env.get(PASSWORD_ENV)
+        return cls(user, password) if user and password else None
+
+    def env(self) -> dict[str, str]:
+        return {USER_ENV: self.user, PASSWORD_ENV: self.password}
+
+    def options(self) -> dict[str, str]:
+        """``nats.connect`` keyword arguments."""
+        return {"user": self.user, "password": self.password}
+
+
+def read_auth(folder: Path) -> Auth | None:
+    """The credentials in the configuration file :func:`start_nats` wrote in ``folder`` (for
+    an operator's or a test's own client of the bus), None without one."""
+    try:
+        text = (folder / CONFIG_NAME).read_text()
+    except OSError:
+        return None
+    user = re.search(r'^\s*user: "([^"]*)"', text, re.MULTILINE)
+    password = re.search(r'^\s*password: "([^"]*)"', text, re.MULTILINE)
+    return Auth(user.group(1), password.group(1)) if user and password else None
+
+
+def shown_url(url: str) -> str:
+    """A bus URL (or a comma-separated list of them) without secrets, for logs and banners:
+    ``nats://user:pass@host`` shows its user, ``nats://token@host`` nothing of the token."""
+    def one(u: str) -> str:
+        scheme, sep, rest = u.strip().partition("://")
+        if not sep:
+            scheme, rest = "", u.strip()
+        cred, at, host = rest.rpartition("@")
+        if not at:
+            return u.strip()
+        user = cred.split(":", 1)[0] if ":" in cred else "***"
+        return f"{scheme}{sep}{user}@{host}"
+    return ",".join(one(u) for u in url.split(","))
 
 
 @dataclass(frozen=True)
@@ -146,15 +221,20 @@ def start_nats(
     binary: Path | None = None,
     extra_args: Sequence[str] = (),
     timeout: float = START_TIMEOUT,
+    auth: Auth | None = None,
 ) -> NatsServer:
     """Start a server keeping its JetStream store, ports file and log in ``folder``, for
     clients on ``host``:``port`` (0: a free port), with monitoring on ``host``:``http_port``
     (0: a free port; None: none) and, with ``cluster``, routes. ``name`` is the server's (a
     cluster's nodes need stable, distinct names for JetStream). Returns once clients are
     accepted (alone: once JetStream is ready too); :class:`NatsStartError` otherwise, the
-    process stopped. It blocks meanwhile: from a running event loop, call it in a thread."""
+    process stopped. It blocks meanwhile: from a running event loop, call it in a thread.
+    With ``auth``, clients and routes must give its user and password (the routes in
+    ``cluster`` are then given them too: every node must have the same ``auth``)."""
     exe = binary if binary is not None else find_binary()
     folder.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(OSError):
+        os.chmod(folder, 0o700)
     log = folder / LOG_NAME
     args = [str(exe), "-a", host, "-p", str(port or -1),
             "-js", "-sd", str(folder / "jetstream"), "--ports_file_dir", str(folder)]
@@ -162,7 +242,9 @@ def start_nats(
         args += ["-m", str(http_port or -1)]
     if name is not None:
         args += ["--server_name", name]
-    if cluster is not None:
+    if auth is not None:
+        args += ["-c", str(_write_config(folder, host, auth, cluster))]
+    elif cluster is not None:
         args += ["--cluster", f"nats://{cluster.host or host}:{cluster.port or -1}",
                  "--cluster_name", cluster.name]
         if cluster.routes:
@@ -193,6 +275,42 @@ def start_nats(
         raise
     atexit.register(server._stop_at_exit)
     return server
+
+
+def _write_config(folder: Path, host: str, auth: Auth, cluster: Cluster | None) -> Path:
+    """The server's configuration file, 0600 (its folder 0700 too): the clients'
+    authorization and, for a cluster, the routes' (a route port open to any local program
+    would let it join the bus as a server), with the credentials in each route's URL."""
+    lines = ["# written by mahjong-ssh at each start: the bus's credentials (keep it 0600)",
+             "authorization {", f'  user: "{auth.user}"', f'  password: "{auth.password}"',
+             "}"]
+    if cluster is not None:
+        listen = f"{cluster.host or host}:{cluster.port or -1}"
+        _check_name(cluster.name + listen)
+        lines += ["cluster {", f'  name: "{cluster.name}"', f'  listen: "{listen}"',
+                  "  authorization {", f'    user: "{auth.user}"',
+                  f'    password: "{auth.password}"', "  }", "  routes: ["]
+        for route in cluster.routes:
+            scheme, sep, rest = route.partition("://")
+            if not sep:
+                scheme, rest = "nats", route
+            address = rest.rpartition("@")[2]  # credentials of its own replaced
+            _check_name(scheme + address)
+            lines.append(f'    "{scheme}://{auth.user}:{auth.password}@{address}"')
+        lines += ["  ]", "}"]
+    path = folder / CONFIG_NAME
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)  # a file left from before with other rights
+        os.write(fd, ("\n".join(lines) + "\n").encode())
+    finally:
+        os.close(fd)
+    return path
+
+
+def _check_name(text: str) -> None:
+    if any(c in text for c in '"\\\n'):
+        raise ValueError(f"not fit for the bus's configuration file: {text!r}")
 
 
 def _connectable(url: str, host: str) -> str:

@@ -55,6 +55,7 @@ from net.cluster.directory import (
     Seen,
     table_key,
 )
+from net.cluster.natsd import Auth, shown_url
 from net.cluster.remote import (
     MOVING,
     Backend,
@@ -187,11 +188,15 @@ class Node:
         async def error(exc: Exception) -> None:
             log.debug("worker %s: bus error: %s", self.name, exc)
 
+        # the credentials of the bus the supervisor started (its workers' environment), unless
+        # the URL an operator gave carries its own
+        auth = None if "@" in self.url else Auth.from_env()
         try:  # the first connection is bounded; once in, the worker reconnects for ever
             self.nc = await asyncio.wait_for(nats.connect(
                 self.url, name=self.name, connect_timeout=5, max_reconnect_attempts=-1,
                 reconnect_time_wait=0.5, ping_interval=5, max_outstanding_pings=2,
-                disconnected_cb=disconnected, reconnected_cb=reconnected, error_cb=error),
+                disconnected_cb=disconnected, reconnected_cb=reconnected, error_cb=error,
+                **(auth.options() if auth is not None else {})),
                 CONNECT_SECONDS)
             self.directory = Directory(self.nc.jetstream(timeout=2.0), self.clock)
             await self.directory.start()
@@ -207,9 +212,9 @@ class Node:
             if self.nc is not None:
                 with contextlib.suppress(Exception):
                     await self.nc.close()
-            raise BusError(f"{self.url}: the bus (NATS, with JetStream) cannot be reached "
-                           f"({type(exc).__name__}{': ' if str(exc) else ''}{exc}): start it "
-                           f"there, or check --nats"
+            raise BusError(f"{shown_url(self.url)}: the bus (NATS, with JetStream) cannot be "
+                           f"reached ({type(exc).__name__}{': ' if str(exc) else ''}{exc}): "
+                           f"start it there, or check --nats"
                            ) from None
         if self.directory.created:
             # a new directory: its revisions start again, and no lease of before survives
@@ -227,7 +232,7 @@ class Node:
         for coro, name in ((self._leases(), "leases"), (self._reaper(), "reaper"),
                            (self._flusher(), "pushes"), (self._sessions(), "sessions")):
             self._tasks.append(loop.create_task(coro, name=f"cluster {name}"))
-        log.info("worker %s joined %s (%d tables known)", self.name, self.url,
+        log.info("worker %s joined %s (%d tables known)", self.name, shown_url(self.url),
                  len(self.directory.entries))
 
     async def stop(self) -> None:
