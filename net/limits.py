@@ -84,8 +84,8 @@ class Limits:
     # seconds, doubled with each failure up to passphrase_backoff_max (one attempt that would
     # wait longer than half the login grace is refused at once); a right one clears the count.
     # The names followed are at most passphrase_names_followed (the oldest forgotten first)
-    passphrase_free_failures: int = 3
-    passphrase_backoff: float = 2.0
+    passphrase_free_failures: int = 5
+    passphrase_backoff: float = 1.0
     passphrase_backoff_max: float = 300.0
     passphrase_names_followed: int = 10_000
     guests_per_address: int = 8  # guests (Enter at the passphrase prompt) connected at once
@@ -103,17 +103,21 @@ class Limits:
     # --- SSH messages: every packet a client sends, of any kind, is counted against its
     # connection's rate (a burst of twice it); past it the connection stops reading for a
     # moment (TCP flow control: the client waits), so no flood of cheap messages (ignore,
-    # debug, window adjusts, requests) is dispatched on the event loop faster than this
-    packets_per_second: int = 400
+    # debug, window adjusts, requests) is dispatched on the event loop faster than this.
+    # Clients send an ignore message with each keystroke (OpenSSH's keystroke-timing chaff,
+    # asyncssh's too), so a typing client sends twice what its channel carries: this is well
+    # above that, and a session's own data is held back first (input_packets_per_second)
+    packets_per_second: int = 1000
     # past these the connection is closed: global requests (a client's keepalives come one
     # every few seconds), requests on one session channel (window changes, signals, breaks;
-    # a window being dragged sends a few dozen a second), public-key queries without a
-    # signature before login (an agent offers its keys one by one; MaxAuthTries counts those
-    # that fail, these are answered "that key would do")
+    # a window being dragged sends a few dozen a second; the environment requests a client
+    # sends before its shell count too), public-key queries without a signature before
+    # login (an agent offers its keys one by one; MaxAuthTries counts those that fail, these
+    # are answered "that key would do")
     global_requests_per_second: int = 10
     global_requests_burst: int = 20
     channel_requests_per_second: int = 20
-    channel_requests_burst: int = 200
+    channel_requests_burst: int = 300
     key_queries: int = 16
     # window changes applied to a session's screen a second: the last size of a storm wins,
     # so a storm costs a redraw per interval

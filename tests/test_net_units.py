@@ -377,12 +377,12 @@ async def test_pitfall_2_chat_lands_on_each_sessions_own_app(server: MahjongServ
     a.send("/")
     await a.wait_for("Enter: send 发送")
     a.send("ping\r")
-    await b.wait_for("amy: ping")
-    await a.wait_for("amy: ping")
+    await b.wait_for("amy~: ping")  # guests: their names carry the guest's mark
+    await a.wait_for("amy~: ping")
     apps = [s.app for s in server.sessions]
     assert len(apps) == 2
     for app in apps:
-        assert [n.message for n in app._notifications] == ["amy: ping"]
+        assert [n.message for n in app._notifications] == ["amy~: ping"]
     await a.close()
     await b.close()
 

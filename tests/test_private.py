@@ -135,8 +135,8 @@ def test_an_invitation_by_key_admits_that_key_whatever_its_nickname() -> None:
         t.join(impostor)
     robert = Account(2, "robert", FP_BOB)
     assert t.join(robert).seat_index == 1
-    # once he sat, the key's invitation names him (a key's nickname is his for ever)
-    assert t.invited == ["robert"] and t.info().invited == ("robert",)
+    # once he sat, the key's invitation names him, bound to his account
+    assert t.invited == ["robert 2"] and t.info().invited_names == ("robert",)
 
 
 def test_public_tables_are_unchanged() -> None:
@@ -165,7 +165,7 @@ def test_private_flags_for_an_existing_table_get_a_clear_message() -> None:
 def test_the_host_is_never_in_his_own_invitations() -> None:
     reg = Registry(TableConfig())
     t = private_table(reg, invited=("ann", ANN.key_fingerprint or "", "bob"))
-    assert t.invited == ["bob"]
+    assert list(t.info().invited_names) == ["bob"]
 
 
 # --- the host's commands in the chat ----------------------------------------------------------
@@ -185,7 +185,7 @@ def test_the_host_invites_uninvites_and_lets_strangers_watch_in_the_chat() -> No
     assert heard[-1] == ChatLine("ann", "invited cy 已邀请 cy")
     assert t.join(CY).seat_index == 1
     assert ann.chat(f"/invite dee {FP_BOB}") is None
-    assert t.invited == ["cy", "dee", FP_BOB]
+    assert list(t.info().invited_names) == ["cy", "dee", FP_BOB]
     assert ann.chat("/uninvite dee") is None
     assert "uninvited dee" in heard[-1].text
     with pytest.raises(RefusedError):
@@ -213,7 +213,7 @@ def test_only_the_host_may_invite_and_the_others_are_told() -> None:
     heard = chat_lines(ann)
     assert bob.chat("/invite cy") == Refusal.of("host_only", host="ann")
     assert bob.chat("/watchers on") == Refusal.of("host_only", host="ann")
-    assert t.invited == ["bob"] and not t.watchers and not heard
+    assert list(t.info().invited_names) == ["bob"] and not t.watchers and not heard
     text = Refusal.of("host_only", host="ann")
     assert text.text("en") == "only the table's host ann can do that"
     assert text.text("zh") == "只有桌主ann可以这样做"
@@ -453,7 +453,7 @@ async def test_the_owner_refuses_a_stranger_on_the_other_worker(workers: Workers
     bob.send("/invite cy\r")
     told = await bob.wait_for(lambda text: "only the table" in text or "只有桌主" in text)
     assert "ann" in told
-    assert t.invited == ["bob"]
+    assert list(t.info().invited_names) == ["bob"]
     for c in (ann, bob):
         await c.close()
 

@@ -57,11 +57,16 @@ def options_text(options: Iterable[tuple[str, Any]]) -> str:
     return ", ".join(f"{k}={shown(v)}" for k, v in options)
 
 
-def private_lines(info: TableInfo, host: bool) -> Text:
-    """A private table (私): its host, whom it invites and who has not come, whether
-    strangers may watch; for the host (``host``), the chat's commands."""
+def private_lines(info: TableInfo, host: bool, seated: bool = True) -> Text:
+    """A private table (私): whether strangers may watch; for its host (``host``) and its
+    seated players (``seated``: at a private table, the invited) whom it invites and who has
+    not come; for the host, the chat's commands. A spectator reads only how many are invited:
+    a name shown to a stranger would tell him what name to ask for."""
     t = Text()
     watch = "strangers may watch 允许旁观" if info.watchers else "no strangers watch 不许旁观"
+    if not (host or seated):
+        t.append(f"  invited 受邀: {len(info.invited)}; {watch}\n")
+        return t
     invited = ", ".join(invite_shown(e) for e in info.invited) or "nobody yet 尚无"
     away = info.absent_invited
     who = (f"invited, not here yet 受邀未到: {', '.join(away)}" if away
@@ -172,7 +177,8 @@ class WaitingScreen(InfoPanel):
         if info.spectators:
             t.append(f"\n  spectators 旁观: {info.spectators}\n")
         if info.private:
-            t.append_text(private_lines(info, self.client.nickname == info.host))
+            t.append_text(private_lines(info, self.client.nickname == info.host,
+                                        not self.client.spectating))
         t.append("  options 选项:\n")
         for line in option_lines(info):
             t.append(f"    {line}\n")

@@ -54,20 +54,28 @@ class TableInfo:
     hand_stakes: tuple[tuple[str, int], ...] = ()  # fixed for the hand in play
     bot_levels: tuple[str, str, str, str] = ("normal", "normal", "normal", "normal")
     # a private table (私): only its host and the players it invites may sit; strangers may
-    # watch only if ``watchers``. ``invited``: nicknames, or key fingerprints (``SHA256:…``)
+    # watch only if ``watchers``. ``invited``: its invitations (:func:`invites`): key
+    # fingerprints (``SHA256:…``), nicknames bound to their accounts (``carol 17``), nicknames
+    # not bound yet. Screens show them to the host only (tui.room.private_lines)
     private: bool = False
     host: str = ""  # the nickname of the account that created it
     host_id: int | None = None
     invited: tuple[str, ...] = ()
     watchers: bool = True
 
-    def admits(self, account_id: int, nickname: str, fingerprint: str | None) -> bool:
+    def admits(self, account_id: int, nickname: str, fingerprint: str | None,
+               guest: bool = False) -> bool:
         """Whether this account may sit here: anyone at a public table; at a private one
-        its host, an invited player, or one who already sits."""
+        its host, an invited player (:func:`invites`), or one who already sits."""
         if not self.private or account_id == self.host_id:
             return True
         return (any(s.name == nickname for s in self.seats if s.human)
-                or invites(self.invited, nickname, fingerprint))
+                or invites(self.invited, account_id, nickname, fingerprint, guest))
+
+    @property
+    def invited_names(self) -> tuple[str, ...]:
+        """The invitations as they were made: nicknames and key fingerprints."""
+        return tuple(invite_parts(e)[0] for e in self.invited)
 
     @property
     def absent_invited(self) -> tuple[str, ...]:
@@ -75,7 +83,7 @@ class TableInfo:
         them."""
         seated = {s.name for s in self.seats if s.human}
         return tuple(invite_shown(e) for e in self.invited
-                     if e not in seated and e != self.host)
+                     if invite_parts(e)[0] not in seated and invite_parts(e)[0] != self.host)
 
     @property
     def held(self) -> int:
@@ -92,23 +100,43 @@ class TableInfo:
 FINGERPRINT_PREFIX = "SHA256:"
 
 
-def invites(entries: tuple[str, ...], nickname: str, fingerprint: str | None) -> bool:
-    """Whether one of a private table's invitations (a nickname, or a key's fingerprint)
-    names this account."""
+def invite_parts(entry: str) -> tuple[str, int | None]:
+    """An invitation's nickname or fingerprint, and the account it is bound to (None: not
+    bound yet). A nickname has no space, so ``carol 17`` is carol bound to account 17."""
+    name, _, bound = entry.partition(" ")
+    return name, int(bound) if bound.isdigit() else None
+
+
+def bound_invite(name: str, account_id: int) -> str:
+    return f"{name} {account_id}"
+
+
+def invites(entries: tuple[str, ...], account_id: int, nickname: str, fingerprint: str | None,
+            guest: bool = False) -> bool:
+    """Whether one of a private table's invitations names this account: a key's
+    fingerprint its key; a nickname bound to an account (when the invitation was made, or
+    when its player first sat) that account only; a nickname not bound yet an account of
+    that name that a key or a passphrase protects, never a guest (nor an account the store
+    could not keep, whose id is negative)."""
     for entry in entries:
-        if entry.startswith(FINGERPRINT_PREFIX):
-            if fingerprint is not None and entry == fingerprint:
+        name, bound = invite_parts(entry)
+        if bound is not None:
+            if bound == account_id:
                 return True
-        elif entry == nickname:
+        elif name.startswith(FINGERPRINT_PREFIX):
+            if fingerprint is not None and name == fingerprint:
+                return True
+        elif name == nickname and not guest and account_id >= 0:
             return True
     return False
 
 
 def invite_shown(entry: str) -> str:
     """An invitation as a screen shows it: a nickname, or a key's fingerprint cut short."""
-    if entry.startswith(FINGERPRINT_PREFIX):
-        return entry[:len(FINGERPRINT_PREFIX) + 8] + "..."
-    return entry
+    name, _ = invite_parts(entry)
+    if name.startswith(FINGERPRINT_PREFIX):
+        return name[:len(FINGERPRINT_PREFIX) + 8] + "..."
+    return name
 
 
 @dataclass(frozen=True)

@@ -3,13 +3,18 @@
 A client without a key logs in by keyboard-interactive. The first time a name is used it is
 asked to choose a passphrase (at least ``Limits.passphrase_min`` characters), which keeps the
 name for later visits: the next login under that name is asked for it, and a wrong one is a
-failed attempt (counted with every other, ``Limits.max_auth_tries``). Pressing Enter instead
-plays as a **guest**: a fresh account for this visit only, under the name if it is free (else
-the name with a number), which no later login can enter: a guest who drops cannot come back
-as himself (his seat goes to a computer player after the grace period), and so no stranger
-ever takes a guest's seat either. Passphrases are stored as scrypt hashes (memory-hard,
-16 MiB each; stdlib ``hashlib.scrypt``), computed off the event loop, at most
-``Limits.hash_concurrency`` at once.
+failed attempt (counted with every other, ``Limits.max_auth_tries``). Wrong passphrases are
+also counted by name, from every connection and address (:class:`NameBackoff`): past a few,
+each further attempt on the name waits longer. Pressing Enter instead plays as a **guest**: a
+fresh account for this visit only, under the name with the guest's mark (``bob~``,
+net.sanitize.GUEST_MARK, which no key's or passphrase's name can carry, so a guest never holds
+a name they ask for), else a numbered ``bob~2``; no later login can enter it: a guest who
+drops cannot come back as himself (his seat goes to a computer player after the grace period),
+and so no stranger ever takes a guest's seat either. The account and its name are forgotten
+when its guest leaves (unless it left a result or a seat: then at a start a day later).
+Passphrases are stored as scrypt hashes (memory-hard, 16 MiB each; stdlib ``hashlib.scrypt``),
+computed off the event loop, at most ``Limits.hash_concurrency`` at once, a check that its
+login abandoned included (:meth:`Keyless._hash`).
 
 Accounts made before passphrases existed (keyless, none chosen) are claimed by the first login
 that chooses one while nobody is connected under that name. A name held by a connected player
@@ -23,10 +28,14 @@ import hashlib
 import hmac
 import os
 import time
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+from typing import TypeVar
 
 from net.limits import Limits
+from net.sanitize import guest_name
 from net.store.base import Store
 from net.store.model import Account
 
@@ -69,6 +78,82 @@ class NameLookup:
     stored: str | None = None  # the passphrase hash, when protected
 
 
+BACKOFF_FORGET = 86_400.0  # a name's wrong passphrases are forgotten after a day without one
+
+
+@dataclass
+class _Failures:
+    count: int = 0
+    next_at: float = 0.0  # time.monotonic() before which an attempt waits
+    last: float = 0.0  # the last failure's
+
+
+class NameBackoff:
+    """Wrong passphrases counted by name (its account id), whatever the connection or the
+    address: after ``passphrase_free_failures`` each attempt on the name waits its turn, the
+    turns ``passphrase_backoff`` seconds apart, doubled with each failure up to
+    ``passphrase_backoff_max``. An attempt whose turn is more than half the login grace away
+    is refused at once (it would not be answered in time). At most
+    ``passphrase_names_followed`` names are followed, the least recently failed forgotten
+    first; a right passphrase forgets the name's failures."""
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits = limits
+        self.clock = clock
+        self._names: OrderedDict[int, _Failures] = OrderedDict()
+
+    def failures(self, key: int) -> int:
+        entry = self._names.get(key)
+        return 0 if entry is None else entry.count
+
+    def delay(self, key: int) -> float:
+        """The time between two attempts on ``key`` now (0 while failures are free)."""
+        limits = self.limits
+        over = self.failures(key) - limits.passphrase_free_failures
+        if over < 0:
+            return 0.0
+        return min(limits.passphrase_backoff * 2.0 ** min(over, 64),
+                   limits.passphrase_backoff_max)
+
+    def turn(self, key: int) -> float | None:
+        """The seconds an attempt on ``key`` made now waits before it is checked (0: at
+        once); None: refused, its turn too far away. Taking a turn puts the next one a
+        :meth:`delay` later, so that attempts made at once go one by one."""
+        entry = self._entry(key)
+        if entry is None or entry.count < self.limits.passphrase_free_failures:
+            return 0.0
+        now = self.clock()
+        start = max(now, entry.next_at)
+        if start - now > self.limits.login_grace / 2:
+            return None
+        entry.next_at = start + self.delay(key)
+        return start - now
+
+    def failed(self, key: int) -> None:
+        now = self.clock()
+        entry = self._entry(key) or _Failures()
+        entry.count += 1
+        entry.last = now
+        self._names[key] = entry
+        self._names.move_to_end(key)
+        entry.next_at = max(entry.next_at, now + self.delay(key))
+        while len(self._names) > max(1, self.limits.passphrase_names_followed):
+            self._names.popitem(last=False)
+
+    def passed(self, key: int) -> None:
+        self._names.pop(key, None)
+
+    def _entry(self, key: int) -> _Failures | None:
+        entry = self._names.get(key)
+        if entry is not None and self.clock() - entry.last > BACKOFF_FORGET:
+            del self._names[key]
+            return None
+        return entry
+
+
+T = TypeVar("T")
+
+
 class Keyless:
     """Keyless logins over the server's store (which reads and writes the accounts)."""
 
@@ -76,12 +161,19 @@ class Keyless:
         self.store = store
         self.limits = limits
         self._hashing = asyncio.Semaphore(max(1, limits.hash_concurrency))
+        self.hashing = 0  # hashes running now (in their threads)
+        self.most_hashing = 0  # the most that ever ran at once
+        self.backoff = NameBackoff(limits)
         store.forget_guests(time.time() - GUEST_KEPT)
 
     def lookup(self, wanted: str) -> NameLookup:
+        """What a keyless login asking for ``wanted`` (a clean name) meets: a name no
+        account has nor looks like is NEW; one held or looked like by a key's account (or
+        another's that no passphrase enters) is TAKEN, with a free variant."""
         row = self.store.keyless_row(wanted)
         if row is None:
-            return NameLookup(NameState.NEW, wanted)
+            free = self.store.free_nickname(wanted)
+            return NameLookup(NameState.NEW if free == wanted else NameState.TAKEN, free)
         if not row.has_key and row.kind == "passphrase" and row.stored:
             return NameLookup(NameState.PROTECTED, wanted, row.account_id, row.stored)
         if not row.has_key and row.kind is None:
@@ -89,14 +181,37 @@ class Keyless:
         return NameLookup(NameState.TAKEN, self.store.free_nickname(wanted))
 
     async def verify(self, passphrase: str, stored: str) -> bool:
-        if not self.limits.passphrase_min <= len(passphrase) <= self.limits.passphrase_max:
+        """Whether ``passphrase`` opens ``stored``. Not held to today's ``passphrase_min``: a
+        passphrase chosen when fewer characters were asked for still opens its account."""
+        if not 0 < len(passphrase) <= self.limits.passphrase_max:
             return False
-        async with self._hashing:
-            return await asyncio.to_thread(check_passphrase, passphrase, stored)
+        return await self._hash(check_passphrase, passphrase, stored)
 
     async def hashed(self, passphrase: str) -> str:
-        async with self._hashing:
-            return await asyncio.to_thread(hash_passphrase, passphrase)
+        return await self._hash(hash_passphrase, passphrase)
+
+    async def _hash(self, work: Callable[..., T], *args: object) -> T:
+        """``work(*args)`` in a thread, at most ``hash_concurrency`` at once. A caller
+        cancelled (its login abandoned the check) while it waits for its turn: the hash never
+        runs; once it runs: it runs to its end holding its turn (a thread cannot be stopped),
+        so abandoned checks never make more hashes run at once."""
+        await self._hashing.acquire()
+        try:
+            job = asyncio.ensure_future(asyncio.to_thread(work, *args))
+        except BaseException:
+            self._hashing.release()
+            raise
+        self.hashing += 1
+        self.most_hashing = max(self.most_hashing, self.hashing)
+
+        def done(fut: asyncio.Future[T]) -> None:
+            self.hashing -= 1
+            self._hashing.release()
+            if not fut.cancelled():
+                fut.exception()  # retrieved: an abandoned check's error is not logged
+
+        job.add_done_callback(done)
+        return await asyncio.shield(job)
 
     def account(self, lookup: NameLookup) -> Account:
         """The protected account ``lookup`` found, its passphrase given."""
@@ -110,5 +225,13 @@ class Keyless:
         return self.store.keep_with_passphrase(lookup.nickname, stored, claimed)
 
     def guest(self, wanted: str) -> Account:
-        """A fresh guest account, under ``wanted`` if free, else a numbered variant."""
-        return self.store.guest_account(wanted)
+        """A fresh guest account, under ``wanted`` with the guest's mark (``bob~``) if free,
+        else a numbered variant (``bob~2``)."""
+        return self.store.guest_account(guest_name(wanted))
+
+    def guest_left(self, account: Account) -> bool:
+        """The last connection of guest ``account`` closed: its account and name are
+        forgotten (unless it left a result or a seat). True when they were."""
+        if not account.guest or account.id < 0:
+            return False
+        return self.store.forget_guest(account.id)

@@ -360,7 +360,7 @@ class LobbyApp(ServerSide, App[Any]):
         a = self.account
         if a.id == info.host_id:
             you = "your table, /invite NAME in its chat 你的牌桌"
-        elif info.admits(a.id, a.nickname, a.key_fingerprint):
+        elif info.admits(a.id, a.nickname, a.key_fingerprint, a.guest):
             you = "you are invited 你已受邀"
         elif info.watchers:
             you = "not invited: you may watch 未受邀，可旁观"
@@ -446,7 +446,8 @@ def private_refusal(registry: Registry, account: Account, command: Command) -> R
     """Why ``account`` may not have what ``command`` asks of a private table, if so."""
     info = registry.info(command.table)
     a = account
-    if info is None or not info.private or info.admits(a.id, a.nickname, a.key_fingerprint):
+    if info is None or not info.private or info.admits(a.id, a.nickname, a.key_fingerprint,
+                                                       a.guest):
         return None
     host = info.host or "?"
     if command.name == "watch":
