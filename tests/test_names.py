@@ -145,17 +145,43 @@ def test_name_variants_stay_within_the_name_length() -> None:
 
 
 # --- finding 2: invitations --------------------------------------------------------------------
-def test_an_invitation_admits_no_guest_and_only_the_account_it_is_bound_to() -> None:
-    reg = Registry(TableConfig(bot_delay=0))
-    ann = Account(1, "ann", "SHA256:" + "a" * 43)
-    t = reg.get_or_create("fri", "yichun", creator=ann, privacy=Privacy(("carol",)))
-    assert not t.admits(Account(7, "carol", None, guest=True))  # a guest: never by name
+def test_an_invitation_admits_only_who_kept_the_name_when_invited(tmp_path: Path) -> None:
+    store = open_sqlite(tmp_path / "m.db")
+    carol = store.keep_with_passphrase("carol", hash_passphrase("carol-secret"))
+    assert carol is not None
+    reg = Registry(TableConfig(bot_delay=0), store)
+    ann = store.account_for_key("SHA256:" + "a" * 43, "ann")
+    t = reg.get_or_create("fri", "yichun", creator=ann, privacy=Privacy(("carol", "dana")))
+    # carol kept her name: bound to her account; nobody kept dana: bound to nobody
+    assert t.invited == [f"carol {carol.id}", "dana 0"]
+    assert t.admits(carol) and t.info().admits(carol.id, "carol", None)
+    assert not t.admits(Account(carol.id, "carol", None, guest=True))  # a guest: never
     assert not t.admits(Account(-3, "carol", None))  # an account the store could not keep
-    assert not t.info().admits(7, "carol", None, guest=True) and t.info().admits(5, "carol", None)
-    carol = Account(5, "carol", None)  # a passphrase's account
-    t.join(carol)
-    assert t.invited == ["carol 5"]  # bound to her account from now on
-    assert not t.admits(Account(9, "carol", None)) and t.info().invited_names == ("carol",)
+    # whoever takes dana after the invitation, by key or passphrase, is not the invited dana
+    dana = store.account_for_key("SHA256:" + "d" * 43, "dana")
+    assert dana.nickname == "dana" and not t.admits(dana)
+    assert not t.info().admits(dana.id, "dana", dana.key_fingerprint)
+    # a restart restores the binding as it was made (dana is not looked up again) ...
+    t._invited = list(t.invited)
+    t.invited = list(t.invited)
+    assert t.invited == [f"carol {carol.id}", "dana 0"] and not t.admits(dana)
+    # ... and the host invites dana again once she keeps the name: then she is admitted
+    assert t.host_command(ann, "/invite", "dana") is None
+    assert t.invited == [f"carol {carol.id}", f"dana {dana.id}"] and t.admits(dana)
+    assert t.info().invited_names == ("carol", "dana")
+    reg.close()
+
+
+def test_an_invitation_by_key_binds_when_its_player_sits(tmp_path: Path) -> None:
+    store = open_sqlite(tmp_path / "m.db")
+    reg = Registry(TableConfig(bot_delay=0), store)
+    ann = store.account_for_key("SHA256:" + "a" * 43, "ann")
+    fp = "SHA256:" + "e" * 43
+    t = reg.get_or_create("fri", "yichun", creator=ann, privacy=Privacy((fp,)))
+    assert not t.admits(store.account_for_key("SHA256:" + "f" * 43, "frank"))
+    erin = store.account_for_key(fp, "erin")
+    t.join(erin)
+    assert t.invited == [f"erin {erin.id}"] and t.admits(erin)
     reg.close()
 
 
@@ -167,7 +193,7 @@ async def test_a_stranger_cannot_sit_under_an_invited_name(server: MahjongServer
                       command="join fri --private --invite carol,dana --watchers yes")
     await ann.wait_for("invited, not here yet 受邀未到: carol, dana")
     table = server.registry.tables["fri"]
-    assert table.invited[0].startswith("carol ") and table.invited[1] == "dana"
+    assert table.invited[0].startswith("carol ") and table.invited[1] == "dana 0"
     # a guest asking for carol (or dana, who has no account yet) is refused a seat
     for name in ("carol", "dana"):
         thief = PtyClient(100, 30)
@@ -191,12 +217,21 @@ async def test_a_stranger_cannot_sit_under_an_invited_name(server: MahjongServer
     await carol.connect(server.port, "carol", carol_key, command="join fri")
     await until(lambda: any(s.occupant is not None and s.occupant.name == "carol"
                             for s in table.seats), what="carol seated")
-    # dana takes the name with a passphrase: the first protected account of that name sits
+    # dana takes the name with a passphrase after she was invited: that is anyone, refused
+    dana = PtyClient(100, 30)
+    await dana.connect(server.port, "dana", command="join fri", passphrase="long-enough-1")
+    await until(dana.closed.is_set, 10.0, "the late dana to be sent away")
+    assert "fri is private" in dana.raw.decode("utf-8", "replace")
+    # the host invites her again now that she keeps the name: she sits
+    ann.send("/")
+    await ann.wait_for("Enter: send")
+    ann.send("/invite dana\r")
+    await until(lambda: any(e.startswith("dana ") and e != "dana 0" for e in table.invited),
+                what="dana bound")
     dana = PtyClient(100, 30)
     await dana.connect(server.port, "dana", command="join fri", passphrase="long-enough-1")
     await until(lambda: any(s.occupant is not None and s.occupant.name == "dana"
                             for s in table.seats), what="dana seated")
-    assert all(" " in e for e in table.invited if not e.startswith("erin"))
     for c in (ann, spy, carol, dana):
         await c.close()
 

@@ -38,6 +38,15 @@ CY = Account(3, "cy", "SHA256:" + "c" * 43)  # a stranger
 DEE = Account(4, "dee", "SHA256:" + "d" * 43)
 
 
+def kept() -> SqliteStore:
+    """A store (in memory) where ANN, BOB, CY and DEE keep their names by their keys: an
+    invitation by nickname binds to who keeps the name when it is made."""
+    store = SqliteStore(":memory:")
+    for account in (ANN, BOB, CY, DEE):
+        assert store.account_for_key(account.key_fingerprint or "", account.nickname) == account
+    return store
+
+
 def private_table(reg: Registry, name: str = "fri", invited: tuple[str, ...] = ("bob",),
                   watchers: bool = False) -> SharedTable:
     return reg.get_or_create(name, "gejiu", creator=ANN,
@@ -46,7 +55,7 @@ def private_table(reg: Registry, name: str = "fri", invited: tuple[str, ...] = (
 
 def chatty() -> Registry:
     """A registry whose chat rate lets a test type many lines at once."""
-    return Registry(TableConfig(), limits=Limits(chat_per_minute=1000, chat_burst=100,
+    return Registry(TableConfig(), kept(), limits=Limits(chat_per_minute=1000, chat_burst=100,
                                                  chat_per_table_minute=1000,
                                                  chat_table_burst=100))
 
@@ -97,7 +106,7 @@ def test_an_escape_sequence_in_an_invitation_never_reaches_a_list() -> None:
 
 # --- who may sit, who may watch ----------------------------------------------------------------
 def test_a_private_table_refuses_a_stranger_and_seats_the_invited() -> None:
-    reg = Registry(TableConfig())
+    reg = Registry(TableConfig(), kept())
     t = private_table(reg)
     ann = t.join(ANN)
     assert ann.seat_index == 0
@@ -115,7 +124,7 @@ def test_a_private_table_refuses_a_stranger_and_seats_the_invited() -> None:
 
 
 def test_strangers_watch_when_the_host_allows_it_but_never_sit() -> None:
-    reg = Registry(TableConfig())
+    reg = Registry(TableConfig(), kept())
     t = private_table(reg, watchers=True)
     t.join(ANN)
     with pytest.raises(RefusedError) as info:
@@ -127,7 +136,7 @@ def test_strangers_watch_when_the_host_allows_it_but_never_sit() -> None:
 
 
 def test_an_invitation_by_key_admits_that_key_whatever_its_nickname() -> None:
-    reg = Registry(TableConfig())
+    reg = Registry(TableConfig(), kept())
     t = private_table(reg, invited=(FP_BOB,))
     t.join(ANN)
     impostor = Account(9, "bob", "SHA256:" + "z" * 43)  # bob's name, not his key
@@ -140,7 +149,7 @@ def test_an_invitation_by_key_admits_that_key_whatever_its_nickname() -> None:
 
 
 def test_public_tables_are_unchanged() -> None:
-    reg = Registry(TableConfig())
+    reg = Registry(TableConfig(), kept())
     t = reg.get_or_create("open", "gejiu", creator=ANN)
     assert not t.info().private and t.info().host == "ann"
     assert t.join(CY).seat_index == 0 and t.join(BOB, spectate=True).spectating
@@ -148,7 +157,7 @@ def test_public_tables_are_unchanged() -> None:
 
 
 def test_private_flags_for_an_existing_table_get_a_clear_message() -> None:
-    reg = Registry(TableConfig())
+    reg = Registry(TableConfig(), kept())
     private_table(reg)
     reg.get_or_create("open", "gejiu", creator=ANN)
     # the invited naming it private again, or an invitation it has: fine
@@ -163,7 +172,7 @@ def test_private_flags_for_an_existing_table_get_a_clear_message() -> None:
 
 
 def test_the_host_is_never_in_his_own_invitations() -> None:
-    reg = Registry(TableConfig())
+    reg = Registry(TableConfig(), kept())
     t = private_table(reg, invited=("ann", ANN.key_fingerprint or "", "bob"))
     assert list(t.info().invited_names) == ["bob"]
 
@@ -206,7 +215,7 @@ def test_the_host_invites_uninvites_and_lets_strangers_watch_in_the_chat() -> No
 
 
 def test_only_the_host_may_invite_and_the_others_are_told() -> None:
-    reg = Registry(TableConfig())
+    reg = Registry(TableConfig(), kept())
     t = private_table(reg)
     ann = t.join(ANN)
     bob = t.join(BOB)
@@ -220,7 +229,7 @@ def test_only_the_host_may_invite_and_the_others_are_told() -> None:
 
 
 def test_invitations_are_bounded() -> None:
-    reg = Registry(TableConfig())
+    reg = Registry(TableConfig(), kept())
     t = private_table(reg, invited=tuple(f"p{i}" for i in range(MAX_INVITES - 1)))
     ann = t.join(ANN)
     assert ann.chat("/invite last") is None
@@ -231,7 +240,7 @@ def test_invitations_are_bounded() -> None:
 # --- seats held for the invited ----------------------------------------------------------------
 async def test_s_asks_before_computers_take_the_seats_held_for_the_invited() -> None:
     clock = ManualClock()
-    reg = Registry(TableConfig(clock=clock))
+    reg = Registry(TableConfig(clock=clock), kept())
     t = private_table(reg, invited=("bob", "cy"))
     ann = t.join(ANN)
     info = t.info()
@@ -248,7 +257,7 @@ async def test_s_asks_before_computers_take_the_seats_held_for_the_invited() -> 
 
 
 async def test_nothing_is_held_once_the_invited_sit() -> None:
-    reg = Registry(TableConfig())
+    reg = Registry(TableConfig(), kept())
     t = private_table(reg, invited=("bob",))
     ann = t.join(ANN)
     t.join(BOB)
@@ -259,6 +268,8 @@ async def test_nothing_is_held_once_the_invited_sit() -> None:
 # --- kept in the store --------------------------------------------------------------------------
 def test_privacy_and_invitations_survive_a_restart(tmp_path: Path) -> None:
     store = SqliteStore(tmp_path / "db.sqlite3")
+    for account in (ANN, BOB, CY):
+        store.account_for_key(account.key_fingerprint or "", account.nickname)
     reg = Registry(TableConfig(bot_delay=0), store)
     t = private_table(reg, invited=("bob", FP_BOB), watchers=True)
     ann = t.join(ANN)
@@ -270,7 +281,7 @@ def test_privacy_and_invitations_survive_a_restart(tmp_path: Path) -> None:
     assert reg.load() == 1
     t = reg.tables["fri"]
     assert (t.private, t.invited, t.watchers, t.host_name, t.creator) == (
-        True, ["bob", FP_BOB, "cy"], True, "ann", ANN.id)
+        True, [f"bob {BOB.id}", FP_BOB, f"cy {CY.id}"], True, "ann", ANN.id)
     with pytest.raises(RefusedError):
         t.join(DEE)
     assert t.join(CY).seat_index is not None
@@ -301,7 +312,7 @@ def lobby(reg: Registry, account: Account) -> LobbyApp:
 def test_the_lobby_marks_a_private_table_and_says_who_may_sit() -> None:
     import unicodedata
     assert unicodedata.east_asian_width(PRIVATE_MARK) != "A"
-    reg = Registry(TableConfig())
+    reg = Registry(TableConfig(), kept())
     t = private_table(reg)
     t.join(ANN)
     reg.get_or_create("open", "gejiu", creator=CY)
@@ -315,7 +326,7 @@ def test_the_lobby_marks_a_private_table_and_says_who_may_sit() -> None:
 
 
 async def test_choosing_a_private_table_one_is_not_invited_to_is_refused() -> None:
-    reg = Registry(TableConfig())
+    reg = Registry(TableConfig(), kept())
     private_table(reg).join(ANN)
     for typed, said in (("fri", "fri is private"), ("watch fri", "does not let strangers")):
         app = lobby(reg, CY)
@@ -333,7 +344,7 @@ async def test_choosing_a_private_table_one_is_not_invited_to_is_refused() -> No
 
 
 async def test_the_lobby_line_creates_a_private_table() -> None:
-    app = lobby(Registry(TableConfig()), ANN)
+    app = lobby(Registry(TableConfig(), kept()), ANN)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press(*"sat private invite=bob,cy watchers=yes", "enter")
         await pilot.pause()
@@ -341,7 +352,7 @@ async def test_the_lobby_line_creates_a_private_table() -> None:
 
 
 async def test_the_new_table_form_makes_a_private_table() -> None:
-    app = lobby(Registry(TableConfig()), ANN)
+    app = lobby(Registry(TableConfig(), kept()), ANN)
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.press("ctrl+n")
         await pilot.pause()
@@ -360,7 +371,7 @@ async def test_the_new_table_form_makes_a_private_table() -> None:
     assert isinstance(command, Command) and command.private == Privacy(("bob", FP_BOB), True)
     # private without invitations; and a public table, as before
     for private, expected in (("yes", Privacy()), ("no", None)):
-        app = lobby(Registry(TableConfig()), ANN)
+        app = lobby(Registry(TableConfig(), kept()), ANN)
         async with app.run_test(size=(100, 40)) as pilot:
             await pilot.press("ctrl+n")
             await pilot.pause()
@@ -375,7 +386,7 @@ async def test_the_new_table_form_makes_a_private_table() -> None:
 
 
 def test_the_lobby_snapshot_shows_the_lock(snap_compare) -> None:  # type: ignore[no-untyped-def]
-    reg = Registry(TableConfig())
+    reg = Registry(TableConfig(), kept())
     t = private_table(reg, invited=("bob", FP_BOB), watchers=True)
     t.join(ANN)
     reg.get_or_create("open", "yichun", creator=CY).join(CY)
@@ -383,7 +394,7 @@ def test_the_lobby_snapshot_shows_the_lock(snap_compare) -> None:  # type: ignor
 
 
 def test_info_admits_as_the_table_does() -> None:
-    reg = Registry(TableConfig())
+    reg = Registry(TableConfig(), kept())
     t = private_table(reg)
     t.join(ANN)
     info: TableInfo = t.info()
@@ -396,6 +407,7 @@ def test_info_admits_as_the_table_does() -> None:
 async def test_a_private_table_refuses_a_stranger_over_ssh(make_server: MakeServer) -> None:
     srv: MahjongServer = await make_server()
     host_key, bob_key, cy_key = new_key(), new_key(), new_key()
+    await run_command(srv.port, "bob", "help", bob_key)  # bob keeps his name by his key
     ann = await PtyClient(100, 30).connect(srv.port, "ann", host_key,
                                            command="join fri --private --invite bob")
     await ann.wait_for("私 private")
@@ -428,6 +440,8 @@ async def test_a_private_table_refuses_a_stranger_over_ssh(make_server: MakeServ
 # --- a server of several workers -----------------------------------------------------------------
 async def test_the_owner_refuses_a_stranger_on_the_other_worker(workers: Workers) -> None:  # noqa: F811
     a, b = await workers(2)
+    bob_key = new_key()
+    await run_command(a.port, "bob", "help", bob_key)  # bob keeps his name by his key
     ann = await join(a, "ann", new_key(), "join fri --private --invite bob", 100, 30)
     await ann.wait_for("私 private")
     await until(lambda: b.node is not None and "fri" in b.node.directory.entries
@@ -442,7 +456,7 @@ async def test_the_owner_refuses_a_stranger_on_the_other_worker(workers: Workers
     watcher = await join(b, "cy", new_key(), "watch fri", 100, 30)
     await until(lambda: watcher.closed.is_set(), 10.0, "the would-be watcher sent away")
     assert "does not let strangers watch" in watcher.raw.decode("utf-8", "replace")
-    bob = await join(b, "bob", new_key(), "join fri", 100, 30)
+    bob = await join(b, "bob", bob_key, "join fri", 100, 30)
     t = await owned([a, b], "fri", seated=2)
     assert [s.occupant.name if s.occupant else None for s in t.seats] == \
         ["ann", "bob", None, None]
@@ -470,7 +484,7 @@ async def test_the_waiting_room_shows_the_held_seats_and_asks_before_starting(
     from tests.test_room import app_at, shown
     from tui.room import WaitingScreen
 
-    reg = Registry(TableConfig(bot_delay=0))
+    reg = Registry(TableConfig(bot_delay=0), kept())
     t = reg.get_or_create("fri", "yichun", {"spectator_stakes": True}, creator=ANN,
                           privacy=Privacy(("bob", "SHA256:" + "e" * 43)))
     app = app_at(t.join(ANN), tmp_path)
@@ -499,7 +513,7 @@ async def test_the_waiting_room_shows_the_held_seats_and_asks_before_starting(
 async def test_the_question_goes_when_the_invited_come(tmp_path: Path) -> None:
     from tests.test_room import app_at, shown
 
-    reg = Registry(TableConfig(bot_delay=0))
+    reg = Registry(TableConfig(bot_delay=0), kept())
     t = private_table(reg)
     app = app_at(t.join(ANN), tmp_path)
     async with app.run_test(size=(100, 40)) as pilot:
@@ -520,7 +534,7 @@ async def test_the_question_goes_when_the_invited_come(tmp_path: Path) -> None:
 async def test_the_invited_see_no_host_commands(tmp_path: Path) -> None:
     from tests.test_room import app_at, shown
 
-    reg = Registry(TableConfig(bot_delay=0))
+    reg = Registry(TableConfig(bot_delay=0), kept())
     t = private_table(reg)
     t.join(ANN)
     app = app_at(t.join(BOB), tmp_path)
@@ -542,6 +556,8 @@ async def test_a_private_table_stays_private_after_sigkill_and_restart(tmp_path:
     ann_key, bob_key, cy_key = new_key(), new_key(), new_key()
     proc, _ = await start(tmp_path, port)
     try:
+        for name, key in (("bob", bob_key), ("cy", cy_key)):  # they keep their names
+            await run_command(port, name, "help", key)
         ann = await PtyClient(100, 30).connect(port, "ann", ann_key,
                                                command="join fri --private --invite bob")
         await ann.wait_for("私 private")

@@ -55,8 +55,9 @@ class TableInfo:
     bot_levels: tuple[str, str, str, str] = ("normal", "normal", "normal", "normal")
     # a private table (私): only its host and the players it invites may sit; strangers may
     # watch only if ``watchers``. ``invited``: its invitations (:func:`invites`): key
-    # fingerprints (``SHA256:…``), nicknames bound to their accounts (``carol 17``), nicknames
-    # not bound yet. Screens show them to the host only (tui.room.private_lines)
+    # fingerprints (``SHA256:…``), nicknames bound to their accounts (``carol 17``; ``carol
+    # 0`` when nobody kept the name). Screens show them to the host only
+    # (tui.room.private_lines)
     private: bool = False
     host: str = ""  # the nickname of the account that created it
     host_id: int | None = None
@@ -111,22 +112,22 @@ def bound_invite(name: str, account_id: int) -> str:
     return f"{name} {account_id}"
 
 
+NOBODY = 0  # an invitation bound to no account: nobody kept its nickname when it was made
+
+
 def invites(entries: tuple[str, ...], account_id: int, nickname: str, fingerprint: str | None,
             guest: bool = False) -> bool:
     """Whether one of a private table's invitations names this account: a key's
-    fingerprint its key; a nickname bound to an account (when the invitation was made, or
-    when its player first sat) that account only; a nickname not bound yet an account of
-    that name that a key or a passphrase protects, never a guest (nor an account the store
-    could not keep, whose id is negative)."""
+    fingerprint that key; a nickname the account it was bound to when the invitation was
+    made (the key's or passphrase's account that kept the name then) and no other. A
+    nickname nobody kept then (bound to :data:`NOBODY`), or one not bound yet (a database
+    server still answering), admits nobody: whoever took the name later could be anyone."""
     for entry in entries:
         name, bound = invite_parts(entry)
         if bound is not None:
-            if bound == account_id:
+            if bound == account_id and bound != NOBODY and not guest:
                 return True
-        elif name.startswith(FINGERPRINT_PREFIX):
-            if fingerprint is not None and name == fingerprint:
-                return True
-        elif name == nickname and not guest and account_id >= 0:
+        elif name.startswith(FINGERPRINT_PREFIX) and name == fingerprint:
             return True
     return False
 

@@ -33,7 +33,7 @@ from engine.runner import COMPUTER, Pace, SeatState, TableRunner
 from net.game_id import new_game_id
 from net.limits import MAX_INVITE_TEXT, MAX_INVITES, Limits, RateLimit
 from net.runtime.stakes import HandStakes, StakeBook
-from net.sanitize import NAME_MAX, clean_line, clean_name
+from net.sanitize import CHAT_MAX, NAME_MAX, clean_line, clean_name
 from net.store.base import Store
 from net.store.model import (
     Account,
@@ -49,6 +49,7 @@ from tui.refusal import Refusal, RefusedError
 from tui.table_info import (
     COMPUTER_NAME,
     FINGERPRINT_PREFIX,
+    NOBODY,
     ChatLine,
     InfoCallback,
     SeatInfo,
@@ -127,6 +128,17 @@ class Privacy:
 
     invited: tuple[str, ...] = ()
     watchers: bool = False
+
+
+def _keeper(store: Store, nickname: str) -> int:
+    """The account that keeps ``nickname`` by a key or a passphrase, else NOBODY."""
+    row = store.keyless_row(nickname)
+    if row is not None and row.account_id > 0 and (row.has_key or row.kind == "passphrase"):
+        return row.account_id
+    return NOBODY
+
+
+_BINDING: set[asyncio.Task[None]] = set()  # invitations being bound (a task is kept alive)
 
 
 START_CONFIRM_SECONDS = 30.0  # S again within this long starts without the invited absent
@@ -277,29 +289,56 @@ class SharedTable:
 
     @property
     def invited(self) -> list[str]:
-        """The invitations (tui.table_info.invites); set, each nickname is bound to the
-        account that holds it now if a key or a passphrase protects that account (a guest's
-        never: its name carries the guest's mark), else to the first such account of that
-        name that sits here (:meth:`_bind_invite`)."""
+        """The invitations (tui.table_info.invites). Set, each nickname is bound to the
+        account that keeps it now, by a key or a passphrase, or to nobody when none does (a
+        guest's never: its name carries the guest's mark), so that only who held the name
+        when invited is admitted by it; a key's fingerprint is bound when its player sits
+        (:meth:`_bind_invite`)."""
         return self._invited
 
     @invited.setter
     def invited(self, entries: list[str]) -> None:
         self._invited = [self._bound(e) for e in entries]
+        self._bind_later()
 
     def _bound(self, entry: str) -> str:
         """``entry`` bound to the protected account that holds its nickname now, if the store
-        tells at once (a database server's store is not waited for on the event loop: the
-        invitation is bound when its player sits)."""
+        tells at once; a database server's store is not waited for on the event loop: the
+        entry stays unbound, admitting nobody, until :meth:`_bind_later` has its answer."""
         name, bound = invite_parts(entry)
         store = self.store
         if bound is not None or name.startswith(FINGERPRINT_PREFIX) or store is None \
                 or store.off_loop:
             return entry
-        row = store.keyless_row(name)
-        if row is not None and row.account_id >= 0 and (row.has_key or row.kind == "passphrase"):
-            return bound_invite(name, row.account_id)
-        return entry
+        return bound_invite(name, _keeper(store, name))
+
+    def _bind_later(self) -> None:
+        """Bind the nicknames still unbound by asking a database server's store from a
+        thread; the answers are applied on the event loop."""
+        store = self.store
+        names = [n for n, b in map(invite_parts, self._invited)
+                 if b is None and not n.startswith(FINGERPRINT_PREFIX)]
+        if not names or store is None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop (a table built by hand): the entries stay unbound, admitting nobody
+
+        async def bind() -> None:
+            try:
+                kept = await asyncio.to_thread(lambda: {n: _keeper(store, n) for n in names})
+            except Exception:  # the store's own errors are its to report; stay unbound
+                log.debug("table %s: invitations not bound", self.name, exc_info=True)
+                return
+            self._invited = [bound_invite(n, kept[n]) if b is None and n in kept else e
+                             for e, (n, b) in ((e, invite_parts(e)) for e in self._invited)]
+            self._save()
+            self._changed()
+
+        task = loop.create_task(bind())
+        _BINDING.add(task)
+        task.add_done_callback(_BINDING.discard)
 
     def admits(self, account: Account) -> bool:
         """Whether ``account`` may sit here: anyone at a public table; at a private one its
@@ -361,15 +400,13 @@ class SharedTable:
         return client
 
     def _bind_invite(self, account: Account) -> None:
-        """The invitation that let ``account`` sit (its key's, or its nickname's not bound
-        yet) is bound to it from now on, shown by its nickname: no other account that comes
-        to hold the name later is admitted by it."""
-        if not self.private or account.guest or account.id < 0:
+        """The key invitation that let ``account`` sit is bound to it from now on, shown by
+        its nickname (a key's account keeps its nickname, and no other account gets it)."""
+        fp = account.key_fingerprint
+        if not self.private or account.guest or account.id < 0 or fp is None:
             return
         for i, entry in enumerate(self._invited):
-            name, bound = invite_parts(entry)
-            if bound is not None or name != (account.key_fingerprint if name.startswith(
-                    FINGERPRINT_PREFIX) else account.nickname):
+            if entry != fp:
                 continue
             new = bound_invite(account.nickname, account.id)
             if new in self._invited:
@@ -884,12 +921,28 @@ class SharedTable:
                 return Refusal.of("invite_usage", usage=f"{command} NAME")
             present = {invite_parts(e)[0] for e in self._invited}
             if command == "/invite":
-                new = [n for n in names if n not in present]
-                if len(self._invited) + len(new) > MAX_INVITES:
+                # a nickname nobody kept when it was invited is looked up again
+                again = {e for e in self._invited
+                         if invite_parts(e)[1] == NOBODY and invite_parts(e)[0] in names}
+                kept = [e for e in self._invited if e not in again]
+                new = [n for n in names if n not in present or any(
+                    invite_parts(e)[0] == n for e in again)]
+                if len(kept) + len(new) > MAX_INVITES:
                     return Refusal.of("invites_full", most=MAX_INVITES)
-                self.invited = self._invited + new
-                shown = ", ".join(invite_shown(n) for n in names)
-                said = f"invited {shown} 已邀请 {shown}"
+                self.invited = kept + new
+                nobody = [n for n, b in map(invite_parts, self._invited)
+                          if b == NOBODY and n in names]
+                fine = [n for n in names if n not in nobody]
+                parts = []
+                if fine:
+                    shown = ", ".join(invite_shown(n) for n in fine)
+                    parts.append(f"invited {shown} 已邀请 {shown}")
+                if nobody:
+                    shown = ", ".join(nobody)
+                    parts.append(f"nobody keeps the name {shown} here (a key, or a passphrase): "
+                                 f"they log in once and keep it, then /invite again, or you "
+                                 f"invite their key (SHA256:…) 无人以密钥或口令保有此名：{shown}")
+                said = "; ".join(parts)
             else:
                 gone = [e for e in self._invited if invite_parts(e)[0] in names]
                 if not gone:
@@ -902,7 +955,7 @@ class SharedTable:
             # would tell them what to ask for
             self._save()
             self._changed()
-            line = ChatLine(account.nickname, clean_line(said))
+            line = ChatLine(account.nickname, clean_line(said, 2 * CHAT_MAX))
             for client in self.clients():
                 if client.account.id == account.id:
                     client.deliver_info(line)
