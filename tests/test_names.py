@@ -263,6 +263,31 @@ def test_wrong_passphrases_for_a_name_meet_a_growing_delay() -> None:
     assert backoff.failures(1) == 0  # memory bounded: the oldest name forgotten
 
 
+def test_a_guesser_does_not_lock_out_the_address_the_owner_logs_in_from() -> None:
+    now = [1000.0]
+    limits = Limits(passphrase_free_failures=3, passphrase_backoff=2.0,
+                    passphrase_backoff_max=8.0, login_grace=40.0)
+    backoff = NameBackoff(limits, clock=lambda: now[0])
+    backoff.passed(7, "198.51.100.7")  # the owner logged in from home
+    for _ in range(20):  # a guesser from elsewhere
+        backoff.turn(7, "203.0.113.9")
+        backoff.failed(7, "203.0.113.9")
+    assert backoff.turn(7, "203.0.113.9") is None and backoff.turn(7, "192.0.2.1") is None
+    # home does not wait behind the guesser, and its own typos are its own ...
+    assert backoff.turn(7, "198.51.100.7") == 0.0
+    backoff.failed(7, "198.51.100.7")
+    backoff.failed(7, "198.51.100.7")
+    assert backoff.turn(7, "198.51.100.7") == 0.0
+    # ... until home fails past the free ones too: then it waits with everyone else
+    backoff.failed(7, "198.51.100.7")
+    assert backoff.turn(7, "198.51.100.7") is None
+    # a day later without a failure, home is a stranger again
+    backoff.passed(8, "198.51.100.7")
+    now[0] += 2 * 86_400
+    backoff.failed(8, "198.51.100.7")
+    assert backoff.failures(8) == 1
+
+
 class _Abandoning(LoginClient):
     """Answers each keyboard-interactive challenge (``answer``, or not at all) and at once
     starts a new exchange, as a client guessing fast does."""

@@ -78,6 +78,7 @@ class NameLookup:
     stored: str | None = None  # the passphrase hash, when protected
 
 
+TRUSTED_PER_NAME = 4  # addresses a name's passphrase was given from, remembered a name
 BACKOFF_FORGET = 86_400.0  # a name's wrong passphrases are forgotten after a day without one
 
 
@@ -95,12 +96,19 @@ class NameBackoff:
     ``passphrase_backoff_max``. An attempt whose turn is more than half the login grace away
     is refused at once (it would not be answered in time). At most
     ``passphrase_names_followed`` names are followed, the least recently failed forgotten
-    first; a right passphrase forgets the name's failures."""
+    first; a right passphrase forgets the name's failures.
+
+    So that a guesser cannot lock a name's owner out, an address the name's passphrase was
+    given from lately (at most ``TRUSTED_PER_NAME`` a name, for ``BACKOFF_FORGET``) does not
+    wait behind the name's failures: it has its own ``passphrase_free_failures``, and past
+    them it is one more address, waiting its turn with the others."""
 
     def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits
         self.clock = clock
         self._names: OrderedDict[int, _Failures] = OrderedDict()
+        # name → address → wrong passphrases from there since the name's last right one
+        self._trusted: OrderedDict[int, OrderedDict[str, _Failures]] = OrderedDict()
 
     def failures(self, key: int) -> int:
         entry = self._names.get(key)
@@ -115,10 +123,22 @@ class NameBackoff:
         return min(limits.passphrase_backoff * 2.0 ** min(over, 64),
                    limits.passphrase_backoff_max)
 
-    def turn(self, key: int) -> float | None:
-        """The seconds an attempt on ``key`` made now waits before it is checked (0: at
-        once); None: refused, its turn too far away. Taking a turn puts the next one a
-        :meth:`delay` later, so that attempts made at once go one by one."""
+    def _trust(self, key: int, address: str | None) -> _Failures | None:
+        """The failures from ``address`` on ``key`` when it is one the name's passphrase
+        was given from lately and has not failed past the free ones since."""
+        addresses = self._trusted.get(key) if address is not None else None
+        entry = addresses.get(address) if addresses is not None and address is not None \
+            else None
+        if entry is None or self.clock() - entry.last > BACKOFF_FORGET:
+            return None
+        return entry if entry.count < self.limits.passphrase_free_failures else None
+
+    def turn(self, key: int, address: str | None = None) -> float | None:
+        """The seconds an attempt on ``key`` made now (from ``address``) waits before it is
+        checked (0: at once); None: refused, its turn too far away. Taking a turn puts the
+        next one a :meth:`delay` later, so that attempts made at once go one by one."""
+        if self._trust(key, address) is not None:
+            return 0.0
         entry = self._entry(key)
         if entry is None or entry.count < self.limits.passphrase_free_failures:
             return 0.0
@@ -129,8 +149,12 @@ class NameBackoff:
         entry.next_at = start + self.delay(key)
         return start - now
 
-    def failed(self, key: int) -> None:
+    def failed(self, key: int, address: str | None = None) -> None:
         now = self.clock()
+        trusted = self._trust(key, address)
+        if trusted is not None:
+            trusted.count += 1
+            return
         entry = self._entry(key) or _Failures()
         entry.count += 1
         entry.last = now
@@ -140,8 +164,18 @@ class NameBackoff:
         while len(self._names) > max(1, self.limits.passphrase_names_followed):
             self._names.popitem(last=False)
 
-    def passed(self, key: int) -> None:
+    def passed(self, key: int, address: str | None = None) -> None:
         self._names.pop(key, None)
+        if address is None:
+            return
+        addresses = self._trusted.setdefault(key, OrderedDict())
+        addresses[address] = _Failures(last=self.clock())
+        addresses.move_to_end(address)
+        self._trusted.move_to_end(key)
+        while len(addresses) > TRUSTED_PER_NAME:
+            addresses.popitem(last=False)
+        while len(self._trusted) > max(1, self.limits.passphrase_names_followed):
+            self._trusted.popitem(last=False)
 
     def _entry(self, key: int) -> _Failures | None:
         entry = self._names.get(key)

@@ -349,7 +349,7 @@ class _Connection(asyncssh.SSHServer):
             # it): a failed attempt, for the connection and for the name being checked; the
             # hash itself runs to its end within hash_concurrency (Keyless._hash)
             if self._checking is not None:
-                self.server.keyless.backoff.failed(self._checking)
+                self.server.keyless.backoff.failed(self._checking, self.address)
                 self._checking = None
             if not self.closed:
                 self.log(logging.INFO, "a keyboard-interactive answer abandoned unchecked")
@@ -363,7 +363,7 @@ class _Connection(asyncssh.SSHServer):
         if found.state is NameState.PROTECTED and answer:
             assert found.stored is not None and found.account_id is not None
             backoff = keyless.backoff
-            wait = backoff.turn(found.account_id)
+            wait = backoff.turn(found.account_id, self.address)
             if wait is None:
                 self.log(logging.INFO, "refused: %d wrong passphrases for %s lately",
                          backoff.failures(found.account_id), found.nickname)
@@ -374,11 +374,11 @@ class _Connection(asyncssh.SSHServer):
             right = await keyless.verify(answer, found.stored)
             self._checking = None
             if not right:
-                backoff.failed(found.account_id)
+                backoff.failed(found.account_id, self.address)
                 self.log(logging.INFO, "wrong passphrase for %s (%d lately)", found.nickname,
                          backoff.failures(found.account_id))
                 return False
-            backoff.passed(found.account_id)
+            backoff.passed(found.account_id, self.address)
             self.account = await store_call(self.server.store, keyless.account, found)
             return True
         if not answer:  # a guest, this once
