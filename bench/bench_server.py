@@ -96,7 +96,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # every client of the benchmark comes from 127.0.0.1: the per-address limits that protect a
 # public server (net/limits.py) are raised so that they measure the server, not its defence
 UNLIMITED = [arg for name in ("logins_per_address_minute", "unauth_per_address", "unauth_start",
-                              "unauth_full", "tables_per_address_hour", "tables_total")
+                              "unauth_full", "tables_per_address_hour", "tables_total",
+                              "sessions_total", "sessions_per_address")
              for arg in ("--limit", f"{name}=1000000")]
 TICK = 0.5  # one discard per table every 0.5 s: a brisk table, all four players quick
 KEY_TIMEOUT = 2.0

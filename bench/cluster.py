@@ -156,7 +156,8 @@ def start_servers(work: Path, db: str) -> list[subprocess.Popen[bytes]]:
             "--port", "2222", "--nats", f"nats://{addr(m)}:4222", "--db", db,
             "--data", str(data), "--bot-delay", "0", "--grace", "60",
             *[a for n in ("logins_per_address_minute", "unauth_per_address", "unauth_start",
-                          "unauth_full", "tables_per_address_hour", "tables_total")
+                          "unauth_full", "tables_per_address_hour", "tables_total",
+                          "sessions_total", "sessions_per_address")
               for a in ("--limit", f"{n}=1000000")]], work / m / "server.log"))
     return procs
 

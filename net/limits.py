@@ -94,11 +94,12 @@ class Limits:
     # --- sessions on the server: app and ``bot join`` sessions (not a one-line command's
     # answer) open at once, from all addresses, and from one. The last ``sessions_reserved``
     # of the total are kept for players who hold a seat at a table here, so idlers in the
-    # lobby cannot lock a seated player out of his own game. Each lobby session at 300x100
-    # costs about 0.3 MB: the total stays within ~50 MB over an idle server's memory
-    sessions_total: int = 160
+    # lobby cannot lock a seated player out of his own game. A lobby session costs about
+    # 0.8 MB at 300x100 (0.45 MB at 80x24): what strangers can hold (the total less the
+    # reserve) stays within ~50 MB over an idle server's memory
+    sessions_total: int = 96
     sessions_reserved: int = 32
-    sessions_per_address: int = 24
+    sessions_per_address: int = 16
 
     # --- SSH messages: every packet a client sends, of any kind, is counted against its
     # connection's rate (a burst of twice it); past it the connection stops reading for a

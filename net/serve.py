@@ -86,6 +86,9 @@ async def announce(server: MahjongServer) -> Announcer | None:
 async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
                 lan: bool = False) -> None:
     server = await start_server(config)
+    handlers = logging.getLogger().handlers  # every line the process writes, through the
+    for handler in handlers:  # server's budget (net.limits.LogGate), not the libraries' alone
+        handler.addFilter(server.log_gate)
     gc.collect()
     gc.freeze()  # what start-up made lives as long as the process: no full collection rescans it
     if config.worker is not None:  # the supervisor prints the banner once for all
@@ -106,6 +109,8 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
         if announcer is not None:  # first: the finders hear it is gone
             await announcer.close()
         await server.close()
+        for handler in handlers:
+            handler.removeFilter(server.log_gate)
 
 
 def main(args: argparse.Namespace) -> int:

@@ -18,6 +18,7 @@ from typing import Any
 
 import asyncssh.channel
 import asyncssh.connection
+import asyncssh.constants
 import asyncssh.logging
 import asyncssh.packet
 
@@ -127,6 +128,166 @@ def quiet_packet_log() -> None:
     logger_cls._log_packet = quiet  # type: ignore[method-assign]
 
 
+# --- every message a client sends counted against a rate ------------------------------------
+# Upstream: asyncssh reads and dispatches whatever a client sends as fast as it comes, with no
+# bound on any kind of message (ignore, debug, global and channel requests, public-key
+# queries, window changes); not reported yet: docs/upstream.md, "No rate on a client's
+# messages". The server's policy (how many, and what then) is in net/front/server.py; these
+# patches are where asyncssh lets it be applied. Each reads its per-connection (or
+# per-channel) state from the instance, so a connection the server did not set up (a
+# client's, in the tests) keeps the stock behaviour.
+
+PAUSE = 0.25  # seconds a connection over its packet rate stops reading
+
+
+class MessageFlood(asyncssh.DisconnectError):
+    """A client sent more of a kind of message than the server allows: the connection is
+    closed with ``reason`` (said to the client), which the server's log line names."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(asyncssh.DISC_BY_APPLICATION, reason)
+
+
+def rate_packets(conn: asyncssh.SSHServerConnection, allow: Callable[[], bool]) -> None:
+    """``allow()`` is asked before each packet ``conn`` receives is read, of any kind; when it
+    says no, the connection stops reading for ``PAUSE`` seconds (what the client sends
+    meanwhile waits in the socket: TCP flow control) and then reads on, from what it had
+    buffered. A connection whose transport is closing reads nothing more (asyncssh would
+    answer every packet still buffered, each answer a write to a lost socket that asyncio
+    logs). Without the methods this hooks, packets are not rated (said once in the log)."""
+    if _rated_packets_patch():
+        conn._mj_packets = allow  # type: ignore[attr-defined]
+
+
+def _rated_packets_patch() -> bool:
+    """``SSHConnection._recv_pkthdr`` (where asyncssh starts reading each packet) wrapped,
+    once per process; False if it fell back."""
+    patch = "packets_rated"
+    conn_cls = asyncssh.connection.SSHConnection
+    recv_pkthdr = _method(patch, conn_cls, "_recv_pkthdr", ("self",))
+    if recv_pkthdr is None:
+        return False
+    if getattr(recv_pkthdr, _FIXED, False):
+        return True
+    if _method(patch, conn_cls, "_recv_data", ("self",)) is None:
+        return False
+    for name in ("_inpbuf", "_recv_blocksize", "_transport", "_recv_handler", "_loop"):
+        if not compat_guard.init_sets(conn_cls, name):
+            _fall_back(patch, f"SSHConnection sets no {name}")
+            return False
+
+    def resume(conn: Any) -> None:
+        conn._mj_paused = None
+        transport = conn._transport
+        if transport is None or transport.is_closing():
+            return
+        transport.resume_reading()
+        if conn._inpbuf and conn._recv_handler == conn._recv_pkthdr:
+            conn._recv_data()  # what was buffered when reading stopped
+
+    def rated(self: Any) -> bool:
+        state = self.__dict__
+        allow = state.get("_mj_packets")
+        if allow is None:
+            return bool(recv_pkthdr(self))
+        transport = self._transport
+        if transport is None or transport.is_closing() or state.get("_mj_paused") is not None:
+            return False
+        if len(self._inpbuf) >= self._recv_blocksize and not allow():
+            transport.pause_reading()
+            self._mj_paused = self._loop.call_later(PAUSE, resume, self)
+            return False
+        return bool(recv_pkthdr(self))
+
+    rated._mj_fixed = True  # type: ignore[attr-defined]
+    conn_cls._recv_pkthdr = rated  # type: ignore[method-assign]
+    return True
+
+
+def _gate_requests(patch: str, owner: type, name: str, kind: int) -> bool:
+    """``owner.name``, asyncssh's handler of ``kind`` packets (``owner._packet_handlers``),
+    wrapped once per process to ask the instance's ``_mj_requests()`` first: a reason (a
+    string) closes the connection with it (:class:`MessageFlood`). False if it fell back."""
+    handler = _method(patch, owner, name, ("self", "_pkttype", "_pktid", "packet"))
+    if handler is None:
+        return False
+    process: Callable[..., Any] = handler
+    if getattr(handler, _FIXED, False):
+        return True
+    table = getattr(owner, "_packet_handlers", None)
+    if not isinstance(table, dict) or table.get(kind) is not handler:
+        _fall_back(patch, f"{owner.__name__}._packet_handlers[{kind}] is not {name}")
+        return False
+
+    def gated(self: Any, _pkttype: int, _pktid: int, packet: Any) -> Any:
+        check = self.__dict__.get("_mj_requests")
+        if check is not None:
+            why = check()
+            if why:
+                raise MessageFlood(why)
+        return process(self, _pkttype, _pktid, packet)
+
+    gated._mj_fixed = True  # type: ignore[attr-defined]
+    setattr(owner, name, gated)
+    table[kind] = gated
+    return True
+
+
+def rate_global_requests(conn: asyncssh.SSHServerConnection,
+                         check: Callable[[], str | None]) -> None:
+    """``check()`` before each global request ``conn`` receives (keepalives, forwarding
+    requests, anything): a reason closes the connection with it. Without the handler this
+    hooks, global requests are not rated (said once in the log)."""
+    if _gate_requests("global_requests_rated", asyncssh.connection.SSHConnection,
+                      "_process_global_request", asyncssh.constants.MSG_GLOBAL_REQUEST):
+        conn._mj_requests = check  # type: ignore[attr-defined]
+
+
+def rate_channel_requests(chan: Any, check: Callable[[], str | None]) -> None:
+    """``check()`` before each request on ``chan`` (window changes, signals, breaks,
+    environment, anything): a reason closes the connection with it. Without the handler this
+    hooks, channel requests are not rated (said once in the log). ``check`` must not hold the
+    channel (it is kept on it)."""
+    if _gate_requests("channel_requests_rated", asyncssh.channel.SSHChannel,
+                      "_process_request", asyncssh.constants.MSG_CHANNEL_REQUEST):
+        chan._mj_requests = check
+
+
+def count_key_queries(conn: asyncssh.SSHServerConnection,
+                      check: Callable[[], str | None]) -> None:
+    """``check()`` before each public key ``conn``'s client asks about without a signature
+    ("would this key do?", which asyncssh answers with PK_OK, unsigned and never counted as
+    a failure): a reason closes the connection with it. Without the method this hooks, the
+    queries are not counted (said once in the log; the login timeout still ends the
+    connection)."""
+    if _key_queries_patch():
+        conn._mj_key_queries = check  # type: ignore[attr-defined]
+
+
+def _key_queries_patch() -> bool:
+    patch = "key_queries_counted"
+    conn_cls = asyncssh.connection.SSHServerConnection
+    validate = _method(patch, conn_cls, "validate_public_key",
+                       ("self", "username", "key_data", "msg", "signature"))
+    if validate is None:
+        return False
+    if getattr(validate, _FIXED, False):
+        return True
+
+    async def counted(self: Any, username: str, key_data: bytes, msg: bytes,
+                      signature: bytes) -> bool:
+        check = self.__dict__.get("_mj_key_queries")
+        if check is not None and not msg:
+            why = check()
+            if why:
+                raise MessageFlood(why)  # in asyncssh's auth task: it disconnects with it
+        return bool(await validate(self, username, key_data, msg, signature))
+
+    counted._mj_fixed = True  # type: ignore[attr-defined]
+    conn_cls.validate_public_key = counted  # type: ignore[method-assign]
+    return True
+
+
 # --- a closed connection's and its transport's cycles let go of -----------------------------
 def _stopped() -> bool:
     """A closed connection's packet reader: nothing more to read."""
@@ -135,9 +296,10 @@ def _stopped() -> bool:
 
 def release_connection(conn: Any) -> bool:
     """What a cleaned-up SSH connection holds that holds it: a method of its own as its packet
-    reader (``_recv_handler``), and functions set on it in place of its class's methods (the
+    reader (``_recv_handler``), functions set on it in place of its class's methods (the
     server counts failed logins with a closure over its own connection object, which holds
-    this one). False if there was nothing to let go of."""
+    this one), and the message gates' state (``_mj_*``: callables of the server's, a pause's
+    timer). False if there was nothing to let go of."""
     state = getattr(conn, "__dict__", None)
     if state is None:
         return False
@@ -145,6 +307,10 @@ def release_connection(conn: Any) -> bool:
     for name, value in list(state.items()):
         if name == "_recv_handler":
             state[name] = _stopped
+        elif name.startswith("_mj_"):  # the server's message gates (they hold its policy)
+            timer = state.pop(name)
+            if isinstance(timer, asyncio.TimerHandle):  # a pause over its packet rate
+                timer.cancel()
         elif ((inspect.ismethod(value) and value.__self__ is conn)
               or (inspect.isfunction(value) and hasattr(cls, name))):
             del state[name]
@@ -208,6 +374,12 @@ def check_all() -> dict[str, str]:
             ("self", "packet"))
     if not compat_guard.init_sets(asyncssh.channel.SSHChannel, "_env"):
         _fall_back("env_requests_bounded_store", "SSHChannel sets no _env")
+    _rated_packets_patch()
+    _gate_requests("global_requests_rated", asyncssh.connection.SSHConnection,
+                   "_process_global_request", asyncssh.constants.MSG_GLOBAL_REQUEST)
+    _gate_requests("channel_requests_rated", asyncssh.channel.SSHChannel,
+                   "_process_request", asyncssh.constants.MSG_CHANNEL_REQUEST)
+    _key_queries_patch()
     from net.front import reclaim  # here: net.front.reclaim imports this module
 
     reclaim.install()
