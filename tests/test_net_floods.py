@@ -96,6 +96,32 @@ async def test_a_flood_of_channel_requests_closes_the_connection(
     await serving(server)
 
 
+async def test_an_app_whose_client_left_while_it_started_ends_quietly(
+        server: MahjongServer) -> None:
+    """A connection closed for a flood while its session's app was starting: Textual asks for
+    the driver after the channel is gone. It gets one that takes nothing, and the app ends;
+    it once failed there, and Textual printed the traceback with its locals (a tenth of a
+    second of the loop each, outside the log budget)."""
+    c = PtyClient(80, 24)
+    await c.connect(server.port, "gone", new_key(), command="lobby")
+    await c.wait_for("welcome")
+    session = app_sessions(server)[0]
+    late = Session(server, session.conn)  # its channel already gone
+
+    class Starting:
+        exited = False
+
+        def exit(self) -> None:
+            self.exited = True
+
+    app = Starting()
+    driver = late._build_driver(app)
+    driver.write("a frame")
+    driver.flush()
+    await until(lambda: app.exited, what="the app told to end")
+    await c.close()
+
+
 # --- global requests ----------------------------------------------------------------------------
 def send_global(conn: asyncssh.SSHClientConnection, name: str, reply: bool) -> None:
     conn.send_packet(MSG_GLOBAL_REQUEST, String(name), Boolean(reply))
@@ -214,15 +240,15 @@ def _other(*args: Any) -> None:
 
 
 GATES: list[tuple[str, Any, Any, str]] = [
-    ("packets_rated", compat_asyncssh._rated_packets_patch, asyncssh.connection.SSHConnection,
-     "_recv_pkthdr"),
+    ("packets_rated", lambda: compat_asyncssh._rated_packets_patch(),
+     asyncssh.connection.SSHConnection, "_recv_pkthdr"),
     ("global_requests_rated",
      lambda: compat_asyncssh.rate_global_requests(Bare(), lambda: None),  # type: ignore
      asyncssh.connection.SSHConnection, "_process_global_request"),
     ("channel_requests_rated",
      lambda: compat_asyncssh.rate_channel_requests(Bare(), lambda: None),
      asyncssh.channel.SSHChannel, "_process_request"),
-    ("key_queries_counted", compat_asyncssh._key_queries_patch,
+    ("key_queries_counted", lambda: compat_asyncssh._key_queries_patch(),
      asyncssh.connection.SSHServerConnection, "validate_public_key"),
 ]
 

@@ -859,9 +859,15 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def _build_driver(self, app: Any, *, debug: bool = False, mouse: bool = True,
                       size: tuple[int, int] | None = None) -> SSHDriver:
-        assert self.chan is not None
+        chan: Any = self.chan
+        if chan is None:
+            # the client left (or was closed for a flood) while the app was starting: it gets
+            # a channel that takes nothing and ends at once, instead of failing in Textual
+            # (whose traceback, printed with its locals, costs the loop a tenth of a second)
+            chan = _GONE
+            asyncio.get_running_loop().call_soon(app.exit)
         late = self._probe_until - asyncio.get_running_loop().time()
-        driver = SSHDriver(app, channel=self.chan, debug=debug, mouse=mouse, size=self.size,
+        driver = SSHDriver(app, channel=chan, debug=debug, mouse=mouse, size=self.size,
                            high_water=self.server.config.write_high_water,
                            limits=self.server.limits, ambiwide=self.ambiwide(),
                            late_probe=late if self.ambi_detected is None else 0.0,
@@ -1274,6 +1280,22 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def _write_line(self, text: str) -> None:
         if self.chan is not None:
             self.chan.write((text + "\r\n").encode("utf-8"))
+
+
+class _GoneChannel:
+    """A session's channel once its client has left: it takes nothing."""
+
+    def write(self, data: bytes) -> None:
+        pass
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+    def is_closing(self) -> bool:
+        return True
+
+
+_GONE = _GoneChannel()
 
 
 # Ciphers the server offers. Not chacha20-poly1305, which clients prefer: asyncssh does it
