@@ -410,6 +410,7 @@ class _Connection(asyncssh.SSHServer):
                                                      found.nickname)
             self._offer = ""
             return self._challenge(found, "That name was just taken. ")
+        keyless.backoff.passed(account.id, self.address)  # its owner's address, trusted
         self.account = account
         return True
 
