@@ -49,9 +49,9 @@ serve: $(STAMP)
 	$(BIN)/mahjong-ssh serve --host $(HOST) --port $(PORT)
 
 lint: $(STAMP)
-	$(BIN)/ruff check engine tui net cli tests bench testkit
+	$(BIN)/ruff check engine host tui net cli tests bench testkit
 	$(BIN)/mypy engine bench
-	$(BIN)/mypy tui net cli testkit
+	$(BIN)/mypy host tui net cli testkit
 	$(BIN)/lint-imports
 
 # two pytest-xdist workers: every server is on port 0, every data folder a test's own

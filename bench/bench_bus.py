@@ -29,9 +29,9 @@ from engine.bots import make_player
 from engine.game import Game
 from engine.rulesets import find_ruleset
 from engine.view import build_view
+from host.client import TableUpdate
 from net.cluster import wire
 from net.cluster.natsd import start_nats
-from tui.client import TableUpdate
 
 N = int(os.environ.get("MJ_BUS_MESSAGES", "20000"))
 
@@ -116,8 +116,8 @@ async def main() -> None:
           f"{(cpu1 - cpu0) / rounds * 1e6:.1f} µs CPU in the workers, "
           f"{(srv1 - srv0) / rounds * 1e6:.1f} µs in the NATS server")
     # a table's entry: one KV update with its acknowledgement, seen by two watching workers
+    from host.table_info import SeatInfo, TableInfo, TableState
     from net.cluster.directory import Directory, table_key
-    from tui.table_info import SeatInfo, TableInfo, TableState
 
     watchers = [Directory(nc.jetstream()) for nc in (owner, session)]
     for d in watchers:

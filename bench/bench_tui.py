@@ -38,10 +38,10 @@ from engine.actions import Action
 from engine.bots.basic import BasicPlayer
 from engine.game import Game
 from engine.view import build_view
+from host.client import TableUpdate, UpdateCallback
+from host.clock import SYSTEM_CLOCK, Clock
+from host.refusal import Refusal
 from tui.app import MahjongApp
-from tui.client import TableUpdate, UpdateCallback
-from tui.clock import SYSTEM_CLOCK, Clock
-from tui.refusal import Refusal
 from tui.settings import Settings
 
 

@@ -91,7 +91,7 @@ THINKING = ("pooled", "cpu_seconds", "over_budget", "queue_full", "failed", "tim
 
 
 async def _thinking_probe(config: Any) -> None:
-    """The thinking pool's counts (tui.thinking) over the measuring window: the first and last
+    """The thinking pool's counts (host.thinking) over the measuring window: the first and last
     look while it is open, a difference in ``STATS["thinking"]``."""
     first = None
     while True:

@@ -87,7 +87,7 @@ def role(p: Proc) -> str:
         return "postgres"
     if "--worker" in p.cmdline:
         return "worker"
-    if any("multiprocessing" in arg for arg in p.cmdline):  # the thinking pool's (tui.thinking)
+    if any("multiprocessing" in arg for arg in p.cmdline):  # the thinking pool's (host.thinking)
         return "think"
     return "server"
 

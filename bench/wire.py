@@ -29,8 +29,8 @@ import msgspec
 from engine.bots import make_player
 from engine.game import Game
 from engine.view import build_view
+from host.client import TableUpdate
 from net.cluster import wire
-from tui.client import TableUpdate
 
 SEEDS = {"yichun": 3, "shangrao": 3, "gejiu": 3}
 

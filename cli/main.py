@@ -32,8 +32,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def cmd_backup(args: argparse.Namespace) -> int:
     """``mahjong-ssh backup [--data DIR] [--force] FILE``: exit 0 with what it wrote, 1 with
     one line saying why not."""
+    from host.local import default_data_dir  # here: asyncio
     from net.store import StorageError, backup  # here: SQLite (see above)
-    from tui.local import default_data_dir  # here: asyncio
 
     data = Path(args.data) if args.data else default_data_dir()
     try:
@@ -48,10 +48,10 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from tui import compat_textual, local  # here: Textual
+    from tui import compat_textual, play  # here: Textual
 
     compat_textual.apply()
-    return int(local.main(args))
+    return int(play.main(args))
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -87,10 +87,10 @@ def cmd_review(args: argparse.Namespace) -> int:
     label = _printable(shown_game_id(game_id) if isinstance(game_id, str) else path.name, 40)
     if args.text:
         return _text(steps, seat, names, label, args.samples, settings.lang, args.quiet)
+    from host.review_pool import niced_pool
     from tui import compat_textual
     from tui.replay import ReplayGame
     from tui.review import ReviewApp, ReviewGame, pool_submit
-    from tui.review_pool import niced_pool
 
     compat_textual.apply()
     review = ReviewGame.of(ReplayGame(steps, names=names, label=label), seat)

@@ -11,7 +11,7 @@ the game-over screen's time, counted from the first ask, is up).
 :class:`TableRunner` holds those rules and their deadlines; it never reads a clock and never
 waits. Its owner asks :meth:`TableRunner.step` what is due at time ``now`` and gets one
 :class:`Step`: a computer player's move, a timer's expiry, the next hand, or the time to ask
-again. The asyncio loop around it (``tui.table_loop``) is a few lines, and tests drive it with
+again. The asyncio loop around it (``host.table_loop``) is a few lines, and tests drive it with
 a clock of their own.
 """
 

@@ -33,8 +33,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from host.table_info import TableInfo, TableState
 from net.sanitize import clean_line, table_name, valid_table_name
-from tui.table_info import TableInfo, TableState
 
 if TYPE_CHECKING:  # zeroconf is loaded only by serve --lan and find
     from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf

@@ -21,12 +21,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from host.local import default_data_dir
+from host.thinking import Budget, ThinkingPool
 from net.front.server import MahjongServer, ServerConfig, fingerprint_banner
 from net.limits import Limits, load_limits_file, parse_limit_pairs
 from net.runtime.registry import Registry
 from net.store import StorageError, open_store
-from tui.local import default_data_dir
-from tui.thinking import Budget, ThinkingPool
 
 if TYPE_CHECKING:
     from net.lan import Announcer

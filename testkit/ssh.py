@@ -18,11 +18,11 @@ import asyncssh
 import pyte
 from wcwidth import wcwidth
 
+from host.clock import SYSTEM_CLOCK
 from net import serve
 from net.front.server import MahjongServer, ServerConfig
 from net.runtime.shared_table import TableConfig
 from testkit.terminal import CjkScreen
-from tui.clock import SYSTEM_CLOCK
 
 # what the ``make_server`` fixture gives: start a server with ``fast_config(tmp, **config)``
 MakeServer = Callable[..., Awaitable[MahjongServer]]

@@ -24,12 +24,12 @@ from engine.scenario import rigged_hand
 from engine.table import Phase
 from engine.tiles import parse_tile
 from engine.view import View, build_view
+from host.client import TableUpdate
+from host.clock import SYSTEM_CLOCK
 from testkit.terminal import CjkScreen
 from tests.test_tui_layout import crowded_view
 from tui.ambiwidth import is_ambiguous, to_narrow
 from tui.app import MahjongApp
-from tui.client import TableUpdate
-from tui.clock import SYSTEM_CLOCK
 from tui.faces import Face
 from tui.settings import Settings
 

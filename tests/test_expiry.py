@@ -57,7 +57,7 @@ def test_a_win_on_a_discard_is_passed() -> None:
 @pytest.mark.parametrize("rules", list(RULESETS))
 def test_whole_hands_on_expiry_alone_match_the_loops_copy(rules: str) -> None:
     """Every seat lets its timer run out, hand after hand: the action is always legal, never a
-    win nor a lighter, a Yichun buy is declined — and it is what ``tui.local``'s copy plays."""
+    win nor a lighter, a Yichun buy is declined — and it is what ``host.local``'s copy plays."""
     phases: set[Phase] = set()
     for seed in range(4):
         game = Game(find_ruleset(rules), seed)

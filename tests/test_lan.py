@@ -25,6 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cli.find import report, ssh_line, timeout_seconds
+from host.table_info import SeatInfo, TableInfo, TableState
 from net import lan, serve
 from net.front.server import MahjongServer
 from net.lan import (
@@ -48,7 +49,6 @@ from net.lan import (
 from net.supervisor import worker_command
 from testkit.ssh import PtyClient
 from tests.support.waiting import until
-from tui.table_info import SeatInfo, TableInfo, TableState
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from engine.bots import make_player
 from engine.record import parse_lines, replay_lines
 from engine.view import build_view
-from tui.local import LocalTable
+from host.local import LocalTable
 
 
 async def test_local_table_writes_replayable_records(tmp_path: Path) -> None:

@@ -17,13 +17,13 @@ from engine.scenario import rigged_hand
 from engine.table import Phase
 from engine.tiles import parse_tile
 from engine.view import View, build_view
+from host.local import LocalTable
 from tests.support.tui import DrawDiscard, table_text, wait_for
 from themes import CONTRAST
 from tui import marked, seat_rows
 from tui.app import MahjongApp
 from tui.canvas import Canvas
 from tui.faces import Face, small, small_width
-from tui.local import LocalTable
 from tui.screens import SettingsScreen
 from tui.settings import Settings
 from tui.table_screen import TableScreen

@@ -14,6 +14,7 @@ import pytest
 from rich.cells import cell_len
 
 from engine.table import Phase
+from host.clock import ManualClock
 from net.front.remote_app import RemoteApp
 from net.front.server import MahjongServer
 from net.limits import Limits
@@ -28,7 +29,6 @@ from testkit.ssh import (
     start_server,
 )
 from tests.support.waiting import toast_says, until
-from tui.clock import ManualClock
 
 
 async def join(srv: MahjongServer, name: str, key: asyncssh.SSHKey | None, command: str,

@@ -19,6 +19,7 @@ import pytest
 from engine.bots import make_player
 from engine.replay import read_game
 from engine.view import build_view
+from host.clock import ManualClock
 from net.front.server import MahjongServer
 from net.limits import Limits
 from net.runtime.registry import Registry, TableLimit
@@ -26,7 +27,6 @@ from net.runtime.shared_table import SharedTable, TableConfig
 from net.store import Account, SqliteStore
 from testkit.ssh import LoginClient, LoginClientSession, MakeServer, PtyClient, new_key
 from tests.support.waiting import until
-from tui.clock import ManualClock
 
 WINDOW = 600.0
 

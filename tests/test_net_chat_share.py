@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from host.table_info import ChatLine, TableInfo
 from net.limits import Limits
 from net.runtime.registry import Registry
 from net.runtime.shared_table import CHAT_TABLE_BUSY, CHAT_TOO_FAST, TableConfig
 from net.store import Account
-from tui.table_info import ChatLine, TableInfo
 
 
 class Clock:

@@ -17,6 +17,7 @@ import pytest
 
 from engine.expiry import expiry_action
 from engine.view import build_view
+from host.clock import ManualClock
 from net.front.server import MahjongServer
 from net.runtime.registry import Registry
 from net.runtime.shared_table import UNSAVED, SharedTable, TableConfig
@@ -24,7 +25,6 @@ from net.store import Account, SqliteStore, StorageError, open_store
 from net.store.postgres import PgStore
 from testkit.ssh import PtyClient, new_key
 from tests.support.waiting import toast_says, until
-from tui.clock import ManualClock
 
 DB = "mahjong.sqlite3"
 ANN = Account(1, "ann", "SHA256:ann")

@@ -174,8 +174,8 @@ async def test_the_waiting_screen_lists_every_option_with_what_it_does(
     from pathlib import Path
 
     from engine.rulesets import RULESETS
+    from host.table_info import SeatInfo, TableInfo, TableState
     from tests.test_room import HeldTable, app_at, shown
-    from tui.table_info import SeatInfo, TableInfo, TableState
 
     ann, empty = SeatInfo("ann", True, True), SeatInfo("", False, False)
     for rules in RULESETS:

@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 from textual.widgets import Static
 
+from host.table_info import ChatLine, TableInfo
 from net.front.lobby import LobbyApp
 from net.limits import Limits
 from net.runtime.registry import CHAT_BUCKETS, Registry, TableLimit
 from net.runtime.shared_table import CHAT_TABLE_BUSY, CHAT_TOO_FAST, TableConfig
 from net.store import Account, SqliteStore
-from tui.table_info import ChatLine, TableInfo
 
 ANN, BOB, CY, DEE = (Account(i, n) for i, n in enumerate(("ann", "bob", "cy", "dee"), 1))
 

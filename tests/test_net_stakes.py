@@ -21,13 +21,13 @@ from engine.rulesets import OptionError
 from engine.situation import Spectator
 from engine.table import Phase
 from engine.view import build_view
+from host.table_info import TableState
 from net.commands import Command, CommandError, parse_command
 from net.front.lobby import CreateTableScreen, LobbyApp
 from net.runtime.registry import Registry, TableExists
 from net.runtime.shared_table import SharedTable, TableConfig, parse_levels
 from net.store import Account, SqliteStore, Store
 from tests.support.waiting import until
-from tui.table_info import TableState
 
 ANN, WES, VAL = Account(1, "ann", "SHA256:a"), Account(2, "wes", "SHA256:w"), Account(3, "E")
 
@@ -372,7 +372,7 @@ async def test_each_action_sends_each_seat_one_update_with_its_timer() -> None:
     import collections
 
     from engine.expiry import expiry_action
-    from tui.clock import ManualClock
+    from host.clock import ManualClock
 
     async def settle() -> None:  # the table's loop runs what each action left it (no timer
         for _ in range(10):  # runs out: the clock stands still)

@@ -550,8 +550,8 @@ async def test_an_empty_table_closes_after_a_while_even_with_a_game_in_progress(
     ``table_unattended_seconds`` after the last person left, before its game, after it or
     during it; someone coming back in time keeps it; a restored empty table closes too, the
     time counted from the restart (tests/test_net_abandoned.py: the limits it frees)."""
+    from host.clock import ManualClock
     from net.limits import Limits
-    from tui.clock import ManualClock
 
     clock = ManualClock()
     store = SqliteStore(tmp_path / "db.sqlite3")
@@ -625,8 +625,8 @@ async def test_only_a_turns_timer_running_out_makes_a_player_idle(
     """A seated player who never answers: each time his turn's timer runs out counts toward
     idle; a claim window he lets run out is a pass and does not. Idle after two turns."""
     from engine.table import Phase
-    from tui import table_loop
-    from tui.clock import ManualClock
+    from host import table_loop
+    from host.clock import ManualClock
 
     clock = ManualClock()
     reg = Registry(TableConfig(bot_delay=0, bot_level="easy", clock=clock))

@@ -11,12 +11,12 @@ import pytest
 from textual.widgets import Input, Label, Select, Static
 
 from engine.rulesets import RULESETS, OptionSpec
+from host.local import LocalTable
 from net.front.lobby import CreateTableScreen, LobbyApp
 from net.front.server import Command
 from net.runtime.registry import Registry, TableConfig
 from net.store import Account
 from tui.app import MahjongApp
-from tui.local import LocalTable
 from tui.new_table import NewTableForm
 from tui.screens import NewGameScreen
 from tui.settings import Settings

@@ -17,12 +17,12 @@ import pytest
 from engine.actions import ActionType
 from engine.table import Phase
 from engine.tiles import kind_to_str
+from host.clock import ManualClock
+from host.local import LocalTable
 from net.commands import CommandError, parse_command
 from net.front.server import MahjongServer
 from testkit.ssh import PtyClient, new_key
 from tests.support.waiting import until
-from tui.clock import ManualClock
-from tui.local import LocalTable
 from tui.plain import MAX_LINE, LineEditor, PlainTable, run_local
 from tui.plain_text import tile_name, tiles_names
 from tui.settings import Settings

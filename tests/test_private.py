@@ -15,6 +15,9 @@ from typing import Any
 import pytest
 from textual.widgets import Input, Select, Static
 
+from host.clock import ManualClock
+from host.refusal import Refusal, RefusedError
+from host.table_info import ChatLine, TableInfo
 from net.commands import Command, CommandError, parse_command
 from net.front.lobby import PRIVATE_MARK, CreateTableScreen, LobbyApp
 from net.front.server import MahjongServer
@@ -27,9 +30,6 @@ from testkit.ssh import MakeServer, PtyClient, new_key, run_command
 from tests.support.nats import nats_server  # noqa: F401
 from tests.support.waiting import until
 from tests.test_cluster import Workers, join, owned, workers  # noqa: F401
-from tui.clock import ManualClock
-from tui.refusal import Refusal, RefusedError
-from tui.table_info import ChatLine, TableInfo
 
 FP_BOB = "SHA256:" + "b" * 43
 ANN = Account(1, "ann", "SHA256:" + "a" * 43)  # the host

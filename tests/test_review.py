@@ -20,10 +20,10 @@ from engine.leaks import view_leaks
 from engine.replay import GameSteps, read_game
 from engine.review import Assessment, Decision, assess, decisions, seat_of, summary
 from engine.view import build_view
+from host.review_pool import NICENESS, niced_pool
 from tests.test_replay import game_record
 from tui.replay import ReplayGame
 from tui.review import IN_FLIGHT, ReviewApp, ReviewGame, ReviewScreen, pool_submit
-from tui.review_pool import NICENESS, niced_pool
 from tui.settings import Settings
 
 SAMPLES = 4  # few: fast, wide intervals
@@ -368,7 +368,7 @@ async def test_r_on_the_game_over_screen_reviews_the_players_own_seat_over_ssh(
 
 def test_a_spectator_has_no_play_to_review() -> None:
     """The game-over screen's r for a seat-less client (a spectator): a message, no review."""
-    from tui.client import TableUpdate
+    from host.client import TableUpdate
     from tui.room import SharedTableApp
 
     class Spectating:

@@ -10,12 +10,12 @@ from typing import Any
 from textual.widgets import Input
 
 from engine.actions import Action
-from tui.client import SharedTableClient, TableUpdate, UpdateCallback
-from tui.clock import SYSTEM_CLOCK, Clock
-from tui.refusal import Refusal
+from host.client import SharedTableClient, TableUpdate, UpdateCallback
+from host.clock import SYSTEM_CLOCK, Clock
+from host.refusal import Refusal
+from host.table_info import ChatLine, InfoCallback, SeatInfo, TableInfo, TableState
 from tui.room import ChatScreen, SharedTableApp, StakeScreen, WaitingScreen
 from tui.settings import Settings
-from tui.table_info import ChatLine, InfoCallback, SeatInfo, TableInfo, TableState
 
 EMPTY = SeatInfo("", False, False)
 

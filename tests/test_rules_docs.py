@@ -41,10 +41,10 @@ from textual.containers import VerticalScroll
 from engine.calculator import score_object
 from engine.rulesets import RULESETS
 from engine.rulesets.base import OptionSpec
+from host.local import LocalTable
 from net.front.server import MahjongServer
 from testkit.ssh import PtyClient, new_key
 from tui.app import MahjongApp
-from tui.local import LocalTable
 from tui.rules_page import RulesPage, rules_page
 from tui.screens import HelpScreen
 from tui.settings import Settings

@@ -21,7 +21,7 @@ from engine.runner import (
 )
 from engine.table import Phase
 from engine.view import build_view
-from tui.clock import ManualClock
+from host.clock import ManualClock
 
 T0 = 1000.0
 ALL_BOTS = (COMPUTER,) * 4

@@ -11,12 +11,12 @@ from textual.content import Content
 from engine.bots.normal import NormalPlayer
 from engine.game import Game, HandSummary
 from engine.view import build_view
+from host.client import TableUpdate
 from net.front.server import MahjongServer
 from testkit.ssh import new_key
 from tests.support.tui import running
 from tests.support.waiting import until
 from tests.test_net import join, play_by_keys, seated
-from tui.client import TableUpdate
 from tui.faces import Face
 from tui.score_chart import (
     ASCII_MARKS,

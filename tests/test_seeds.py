@@ -10,10 +10,10 @@ import random
 from pathlib import Path
 
 from engine.game import Game
+from host.local import LocalTable
 from net.runtime.registry import Registry
 from net.runtime.shared_table import TableConfig
 from net.store import Account
-from tui.local import LocalTable
 
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCT = ("net", "tui", "cli")

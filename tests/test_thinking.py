@@ -1,4 +1,4 @@
-"""The thinking pool (tui/thinking.py): expert decisions in worker processes, each table within
+"""The thinking pool (host/thinking.py): expert decisions in worker processes, each table within
 its CPU budget, ``hard`` in-process when the pool may not or cannot answer; the server's tables
 and ``play`` awaiting it without holding up their event loop."""
 
@@ -21,6 +21,9 @@ from engine.actions import Action
 from engine.bots import Player, make_player
 from engine.game import Game
 from engine.view import View, build_view
+from host.local import LocalTable
+from host.table_info import TableState
+from host.thinking import Budget, PooledPlayer, ThinkingPool, TokenBucket
 from net.commands import HELP_TEXT, parse_command
 from net.front.lobby import BOT_NOTE
 from net.runtime.shared_table import SharedTable, TableConfig
@@ -28,11 +31,8 @@ from net.store import Account
 from testkit.ssh import MakeServer
 from tests.support.waiting import until
 from tui.app import MahjongApp
-from tui.local import LocalTable
 from tui.settings import Settings
-from tui.table_info import TableState
 from tui.table_screen import TableScreen
-from tui.thinking import Budget, PooledPlayer, ThinkingPool, TokenBucket
 
 # Yichun, seed 15, 11 moves by hard (the first seat to move each time): then S's discard is one
 # expert searches and decides otherwise than hard (found by a scan of seeds; the test checks it

@@ -12,9 +12,9 @@ from textual.pilot import Pilot
 
 from bench.bench_tui import ScriptedClient
 from engine.table import Phase
+from host.client import TableUpdate
 from tests.support.tui import running, table_text
 from tui.app import MahjongApp, TableUpdated
-from tui.client import TableUpdate
 from tui.table import TableView
 
 

@@ -6,7 +6,7 @@ from engine.actions import Action
 from engine.game import Game
 from engine.tiles import parse_tile
 from engine.view import build_view
-from tui.client import TableUpdate
+from host.client import TableUpdate
 from tui.faces import Face
 from tui.result_text import game_result_lines
 

@@ -18,11 +18,11 @@ from bench.bench_tui import ScriptedClient
 from engine.actions import Action
 from engine.table import Phase
 from engine.view import build_view
+from host.client import TableUpdate
+from host.refusal import Refusal
 from tests.support.tui import running
 from tests.support.waiting import until
 from tui.app import MahjongApp
-from tui.client import TableUpdate
-from tui.refusal import Refusal
 from tui.screens import HelpScreen
 from tui.settings import Settings
 
@@ -189,7 +189,7 @@ async def test_random_keys_never_break_a_game(rules: str, tmp_path: Path) -> Non
     went on, and a screen opened over the table closes with Escape."""
     import random
 
-    from tui.local import LocalTable
+    from host.local import LocalTable
     from tui.table_screen import TableScreen
 
     rng = random.Random(f"11 {rules}")

@@ -15,9 +15,9 @@ from engine.scenario import rigged_hand
 from engine.table import Phase
 from engine.tiles import parse_tile, parse_tiles
 from engine.view import MeldView, PondView, View, build_view
+from host.client import TableUpdate
 from tui.canvas import Row
 from tui.cells import wrap_cells
-from tui.client import TableUpdate
 from tui.faces import Face, big, glyph, small, small_width
 from tui.hints import ready_hint, unseen_counts
 from tui.i18n import tr

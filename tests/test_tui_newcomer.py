@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
+from host.client import TableUpdate
 from tests.test_tui_layout import assert_fits, crowded_view
-from tui.client import TableUpdate
 from tui.i18n import seat_label, tr
 from tui.layout import build_rows
 from tui.ui_state import UiState
@@ -115,7 +115,7 @@ def test_results_name_the_players_as_the_table_does(lang: str) -> None:
 async def test_computer_players_are_named_as_such_not_by_their_level() -> None:
     """Item 6: ``play``'s computer players are "bot" (电脑), whole at 80×24, not "normal"
     cut to "norm…"."""
-    from tui.local import LocalTable
+    from host.local import LocalTable
 
     table = LocalTable(timers=False, bot_delay=0)
     got: list[TableUpdate] = []
@@ -140,8 +140,8 @@ async def test_the_waiting_screen_lists_computer_levels_only_for_empty_seats(
     seat says which level will play it."""
     from pathlib import Path
 
+    from host.table_info import SeatInfo, TableInfo, TableState
     from tests.test_room import HeldTable, app_at, shown
-    from tui.table_info import SeatInfo, TableInfo, TableState
 
     ann = SeatInfo("ann", True, True)
     four = TableInfo("fri", "gejiu", (), (ann, ann, ann, ann), 0, TableState.WAITING, 0, 4)

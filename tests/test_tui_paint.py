@@ -131,7 +131,7 @@ async def test_a_table_screen_given_its_update_before_mounting_draws_it() -> Non
             hand = client.game.hand
             assert hand is not None
             from engine.view import build_view
-            from tui.client import TableUpdate
+            from host.client import TableUpdate
 
             screen = TableScreen()
             screen.apply_update(TableUpdate(view=build_view(hand, 0), hands_per_game=8))

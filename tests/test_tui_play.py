@@ -19,10 +19,10 @@ from engine.melds import MeldType
 from engine.scenario import rigged_hand
 from engine.table import Phase
 from engine.tiles import parse_tile, parse_tiles
+from host.local import LocalTable
 from tests.support.tui import DrawDiscard, wait_for
 from tui.app import MahjongApp
 from tui.faces import Face
-from tui.local import LocalTable
 from tui.result_text import readable_why
 from tui.settings import Settings
 from tui.table_screen import TableScreen

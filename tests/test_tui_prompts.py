@@ -14,12 +14,12 @@ from engine.scenario import rigged_hand
 from engine.table import Phase
 from engine.tiles import parse_tile, parse_tiles
 from engine.view import build_view
+from host.client import TableUpdate
+from host.local import LocalTable
 from tests.support.tui import DrawDiscard, table_text, wait_for
 from tui.app import MahjongApp
-from tui.client import TableUpdate
 from tui.faces import Face
 from tui.layout import build_rows
-from tui.local import LocalTable
 from tui.prompts import claim_prompt
 from tui.seat_rows import INDEX_LABELS
 from tui.settings import Settings

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from host.local import LocalTable
 from tui.app import MahjongApp
-from tui.local import LocalTable
 from tui.settings import Settings
 
 

@@ -7,8 +7,8 @@ import pytest
 from engine.actions import Action
 from engine.game import Game
 from engine.view import build_view
-from tui.client import TableUpdate
-from tui.clock import ManualClock
+from host.client import TableUpdate
+from host.clock import ManualClock
 from tui.timer_text import next_timer_change
 from tui.timer_text import timer_state as _timer_state
 

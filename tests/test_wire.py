@@ -19,6 +19,9 @@ from engine.game import Game
 from engine.rulesets import find_ruleset
 from engine.situation import Spectator
 from engine.view import View, build_view
+from host.client import TableUpdate
+from host.refusal import Refusal
+from host.table_info import ChatLine, SeatInfo, TableInfo, TableState
 from net.cluster import wire
 from net.cluster.wire import (
     FINGERPRINT,
@@ -47,9 +50,6 @@ from net.cluster.wire import (
     encode,
 )
 from net.store import Account
-from tui.client import TableUpdate
-from tui.refusal import Refusal
-from tui.table_info import ChatLine, SeatInfo, TableInfo, TableState
 
 LEVELS = ("hard", "normal", "easy", "hard")
 # (rules, seed): fixed games whose views show what each ruleset adds to a view (checked below)

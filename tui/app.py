@@ -1,4 +1,4 @@
-"""The Textual app of one seat: screens around a :class:`~tui.client.TableClient`.
+"""The Textual app of one seat: screens around a :class:`~host.client.TableClient`.
 
 Table updates arrive through the client's callback, possibly from another task on the loop
 (another session's, at a shared table), so the callback never touches this app's widgets: it
@@ -29,9 +29,10 @@ from textual.message import Message
 from textual.theme import Theme
 
 from engine.table import Phase
+from host.client import TableClient, TableUpdate
+from host.table_info import COMPUTER_NAME
 from themes import CSS_PATHS, DEFAULT_VARIABLES, THEME_NAMES, THEMES
 from tui import compat_textual
-from tui.client import TableClient, TableUpdate
 from tui.faces import Face, default_face, face_named
 from tui.i18n import tr
 from tui.screens import (
@@ -41,7 +42,6 @@ from tui.screens import (
     SettingsScreen,
 )
 from tui.settings import Settings
-from tui.table_info import COMPUTER_NAME
 from tui.table_screen import TableScreen
 
 if TYPE_CHECKING:

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 
 from engine.rulesets import RULESETS
 from engine.table import Phase
+from host.client import TableUpdate
 from tui.canvas import Canvas
 from tui.cells import Piece, clip_pieces, pieces_width, wrap_pieces
-from tui.client import TableUpdate
 from tui.faces import small
 from tui.i18n import named_seat, seat_label, seat_wind, tr
 from tui.tile_pieces import tile_pieces, tile_style

@@ -23,11 +23,11 @@ from engine.rulesets import RULESETS
 from engine.table import Phase
 from engine.tiles import Kind
 from engine.view import View
+from host.client import TableUpdate
 from tui.action_row import draw_action_row
 from tui.canvas import Canvas, Row, Span, interned_span, shared_row, span_x
 from tui.cells import Piece, wrap_cells
 from tui.centre import centre_lines, draw_centre
-from tui.client import TableUpdate
 from tui.faces import small_width
 from tui.hints import ready_hint, waits_pieces
 from tui.i18n import tr

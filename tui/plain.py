@@ -1,7 +1,7 @@
 """The plain front end (``--plain``): the table as short lines of text, for screen readers and
 terminals that cannot draw the table.
 
-:class:`PlainTable` talks to a table only through :class:`tui.client.TableClient` (a local
+:class:`PlainTable` talks to a table only through :class:`host.client.TableClient` (a local
 table or a seat at a shared one) and writes lines through a :class:`PlainOutput`: at the start
 the table, the seats and your hand, one line each; then one sentence per move, your hand when
 it changes, the question when the table waits for you (its choices by number and letter), the
@@ -34,15 +34,15 @@ from engine.rulesets import DEFAULT_RULES
 from engine.table import Event, EventType, Phase
 from engine.tiles import Kind, TileParseError, kind_to_str, parse_tiles
 from engine.view import MeldView, View
-from tui.client import SharedTableClient, TableClient, TableUpdate
-from tui.clock import Timer
+from host.client import SharedTableClient, TableClient, TableUpdate
+from host.clock import Timer
+from host.refusal import Refusal
+from host.table_info import COMPUTER_NAME, ChatLine, TableInfo, TableState
 from tui.hints import unseen_counts, waits_of
 from tui.i18n import tr
 from tui.plain_text import RELATIVE, SEATS, TEXT, pt, tile_name, tiles_names
-from tui.refusal import Refusal
 from tui.ruleset_title import rules_title
 from tui.settings import Settings
-from tui.table_info import COMPUTER_NAME, ChatLine, TableInfo, TableState
 
 MAX_LINE = 200  # characters of one input line at most
 TIMER_WARN = 5.0  # seconds left when the timer's warning is said

@@ -28,8 +28,8 @@ from engine.replay import GameSteps, HandSteps
 from engine.table import Hand
 from engine.tiles import Kind
 from engine.view import MeldView, build_view
+from host.client import TableUpdate
 from tui.board_lines import INDENT, pack, piece_markup, pond_lines, seat_head, wall_line
-from tui.client import TableUpdate
 from tui.faces import Face
 from tui.i18n import relative_name, seat_wind, tr
 from tui.log_text import event_pieces

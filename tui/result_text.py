@@ -19,8 +19,8 @@ from textual.markup import escape
 from engine.situation import ReasonPart
 from engine.tiles import Kind
 from engine.view import MeldView
+from host.client import TableUpdate
 from tui.cells import fit_cells
-from tui.client import TableUpdate
 from tui.faces import Face, small, suit_class
 from tui.i18n import TEXT, named_seat, seat_label, seat_wind, tr
 from tui.rules_text import SUMMARIES

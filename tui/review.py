@@ -8,7 +8,7 @@ first, Enter opens one.
 
 The assessments cost 50–400 ms of CPU each, so they never run on the event loop or in a thread
 of it: the screen hands them to a ``submit`` function (a process pool's, see
-:mod:`tui.review_pool`), the decision shown first and then the rest in order, at most
+:mod:`host.review_pool`), the decision shown first and then the rest in order, at most
 :data:`IN_FLIGHT` at a time (a pool shared by several reviews serves them in turn), and shows
 "assessing 12/87" as the answers come in. Leaving the screen cancels what is still queued.
 
@@ -43,15 +43,15 @@ from engine.replay import read_game
 from engine.review import REVIEW_SAMPLES, Assessment, Decision, assess, decisions
 from engine.tiles import Kind
 from engine.view import View
+from host.client import TableUpdate
+from host.review_pool import niced_pool
 from tui import compat_textual
 from tui.board_lines import INDENT, pack, piece_markup, pond_lines, seat_head, wall_line
-from tui.client import TableUpdate
 from tui.faces import Face, small
 from tui.i18n import relative_name, seat_wind, tr
 from tui.log_text import event_pieces
 from tui.replay import ReplayGame
 from tui.result_text import lines_content, meld_markup, meld_width, tile_markup
-from tui.review_pool import niced_pool
 from tui.review_text import action_text, move_no, summary_lines, value_text, verdict
 from tui.ruleset_title import rules_title
 from tui.settings import Settings
@@ -483,7 +483,7 @@ class FileReviews:
 
 def pool_submit(pool: Executor) -> Submit:
     """The ``submit`` of a review whose assessments run in ``pool`` (a process pool:
-    :func:`tui.review_pool.niced_pool`)."""
+    :func:`host.review_pool.niced_pool`)."""
     def submit(decision: Decision, samples: int) -> Future[Assessment]:
         return pool.submit(assess, decision, samples)
 

@@ -2,8 +2,8 @@
 before the first hand, the chat line, 压鸽子 (a spectator backing a seated player), and the
 app that shows them around the table (:class:`SharedTableApp`).
 
-Everything here talks to the table through :class:`tui.client.SharedTableClient` and shows
-what it delivers (:mod:`tui.table_info`); how the table is served (the SSH server's registry)
+Everything here talks to the table through :class:`host.client.SharedTableClient` and shows
+what it delivers (:mod:`host.table_info`); how the table is served (the SSH server's registry)
 is not known here.
 """
 
@@ -23,13 +23,13 @@ from textual.timer import Timer
 from textual.widgets import Input, Static
 
 from engine.rulesets import RULESETS
+from host.client import SharedTableClient, TableUpdate
+from host.refusal import Refusal
+from host.table_info import COMPUTER_NAME, ChatLine, TableInfo, TableState, invite_shown
 from tui import compat_textual
 from tui.app import MahjongApp, TableUpdated
-from tui.client import SharedTableClient, TableUpdate
-from tui.refusal import Refusal
 from tui.screens import close_screen
 from tui.settings import Settings
-from tui.table_info import COMPUTER_NAME, ChatLine, TableInfo, TableState, invite_shown
 from tui.table_screen import TableScreen
 
 START_ASK_SHOWN = 10.0  # seconds the question of S with seats held stays on screen

@@ -19,7 +19,7 @@ from rich.cells import cell_len
 from textual.markup import escape
 
 from engine.game import HandSummary
-from tui.client import TableUpdate
+from host.client import TableUpdate
 from tui.faces import Face
 from tui.i18n import seat_label
 

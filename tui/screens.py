@@ -24,9 +24,9 @@ from textual.widgets import (
 )
 
 from engine.rulesets import DEFAULT_RULES, OptionError
+from host.client import TableUpdate
 from themes import THEME_NAMES
 from tui import compat_textual
-from tui.client import TableUpdate
 from tui.faces import Face
 from tui.i18n import tr
 from tui.marked import MarkedCheckbox, MarkedRadioButton

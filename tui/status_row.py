@@ -5,8 +5,8 @@ from __future__ import annotations
 from rich.cells import cell_len
 
 from engine.table import Phase
+from host.client import TableUpdate
 from tui.canvas import Canvas
-from tui.client import TableUpdate
 from tui.i18n import seat_label, seat_wind, tr
 from tui.ruleset_title import rules_title
 from tui.timer_text import TIMER_BAR

@@ -29,9 +29,9 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
+from host.client import TableUpdate
 from tui import compat_textual
 from tui.canvas import Row
-from tui.client import TableUpdate
 from tui.layout import MAX_HEIGHT, MAX_WIDTH, TableRows
 from tui.legible import legible
 from tui.ui_state import UiState

@@ -1,7 +1,7 @@
 """The table screen: the table widget plus the keyboard.
 
 The screen keeps only what the player is doing (cursor, open prompt, a message); the game state
-is the latest :class:`~tui.client.TableUpdate`. Every key binding has an id, so the settings
+is the latest :class:`~host.client.TableUpdate`. Every key binding has an id, so the settings
 file can remap it (``"keys": {"win": "w"}``).
 """
 
@@ -19,9 +19,9 @@ from textual.screen import Screen
 from engine.actions import Action, ActionType
 from engine.bots.basic import BasicPlayer
 from engine.table import Phase
+from host.client import TableUpdate
+from host.clock import Timer
 from tui import compat_textual
-from tui.client import TableUpdate
-from tui.clock import Timer
 from tui.faces import name
 from tui.i18n import tr
 from tui.layout import MIN_HEIGHT, MIN_WIDTH

@@ -3,7 +3,7 @@ the screen redraws the timer exactly when its text would differ and never on a f
 
 from __future__ import annotations
 
-from tui.client import TableUpdate
+from host.client import TableUpdate
 
 TIMER_BAR = 10
 

@@ -44,6 +44,8 @@ import nats
 from nats.errors import NoRespondersError
 from nats.errors import TimeoutError as NatsTimeout
 
+from host.refusal import Refusal, RefusedError
+from host.table_info import SeatInfo, TableInfo, TableState
 from net.cluster import wire
 from net.cluster.directory import (
     FREE,
@@ -71,8 +73,6 @@ from net.runtime.registry import Registry, check_settings
 from net.runtime.shared_table import SeatClient, SharedTable
 from net.store.base import Store, store_call
 from net.store.model import Account, TableRow
-from tui.refusal import Refusal, RefusedError
-from tui.table_info import SeatInfo, TableInfo, TableState
 
 log = logging.getLogger("net.cluster")
 T = TypeVar("T")

@@ -26,13 +26,13 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from engine.actions import Action
+from host.client import SharedTableClient, TableUpdate, UpdateCallback
+from host.clock import SYSTEM_CLOCK, Clock
+from host.refusal import Refusal
+from host.table_info import ChatLine, InfoCallback, TableInfo, TableState
 from net.cluster import wire
 from net.runtime.shared_table import StartAsk
 from net.store.model import Account
-from tui.client import SharedTableClient, TableUpdate, UpdateCallback
-from tui.clock import SYSTEM_CLOCK, Clock
-from tui.refusal import Refusal
-from tui.table_info import ChatLine, InfoCallback, TableInfo, TableState
 
 log = logging.getLogger("net.cluster")
 

@@ -7,7 +7,7 @@ A table lives in one worker, its owner. A session on another worker joins it (:c
 (:class:`Closed`). The directory of tables holds an :class:`Entry` per table and a
 :class:`Heartbeat` per worker.
 
-The payloads are the project's own dataclasses (``tui.client.TableUpdate`` with the engine's
+The payloads are the project's own dataclasses (``host.client.TableUpdate`` with the engine's
 ``View`` inside, ``TableInfo``, ``Refusal``, ``Account``, ``Action``), unchanged. On the wire a
 value is a msgpack array of its fields in declaration order, without field names: at import,
 a *mirror* msgspec Struct is made for every dataclass and message from its type hints (the
@@ -17,7 +17,7 @@ back to the project's classes (whose own checks, such as ``Meld``'s, run then). 
 message starts with a fingerprint of that schema, so a worker of another build is refused
 rather than misread (positional fields would otherwise swap silently).
 
-A :class:`~tui.client.TableUpdate`'s ``deadline`` is on the owner's clock: it travels as the
+A :class:`~host.client.TableUpdate`'s ``deadline`` is on the owner's clock: it travels as the
 seconds left and lands on the receiver's clock (see :func:`encode`).
 """
 
@@ -34,10 +34,10 @@ from typing import Annotated, Any, Final
 import msgspec
 
 from engine.actions import Action
+from host.client import TableUpdate
+from host.refusal import Refusal
+from host.table_info import ChatLine, TableInfo, TableState
 from net.store.model import Account
-from tui.client import TableUpdate
-from tui.refusal import Refusal
-from tui.table_info import ChatLine, TableInfo, TableState
 
 MAX_MESSAGE: Final = 1 << 20  # bytes: a longer message is refused unread
 MAX_ITEMS: Final = 4096  # elements of any one tuple or mapping (a game's history: ≤ 1000)

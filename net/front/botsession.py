@@ -2,7 +2,7 @@
 (``docs/bot-protocol.md``, :mod:`engine.botproto`) on an exec channel.
 
 The seat is taken as a player's is (the key's account) and marked as a bot's; the session
-talks to its table only through :class:`tui.client.SharedTableClient`, so it plays whichever
+talks to its table only through :class:`host.client.SharedTableClient`, so it plays whichever
 worker owns the table. The table's own timers play for a program that does not answer in
 time, as for a person (its turn's timer, the claim window). A line the protocol refuses (too
 long, not JSON, an unknown id, an illegal action) is logged, told to the program as an
@@ -22,9 +22,9 @@ from typing import Any
 
 from engine.botproto import MAX_ANSWER_BYTES, AnswerError, BotSeat, command_of, dumps
 from engine.table import Phase
+from host.client import SharedTableClient, TableUpdate
+from host.refusal import Refusal
 from net.limits import Limits, RateLimit
-from tui.client import SharedTableClient, TableUpdate
-from tui.refusal import Refusal
 
 log = logging.getLogger("net.front.botsession")
 

@@ -23,6 +23,8 @@ from textual.widgets import Button, Input, Label, Select, Static
 from engine.bots import LEVELS
 from engine.rating import label as rating_label
 from engine.rulesets import DEFAULT_RULES, RULESETS
+from host.refusal import Refusal
+from host.table_info import TableInfo, TableState
 from net.commands import Command, CommandError, parse_command
 from net.front.remote_app import ServerSide
 from net.front.terminals import color_system
@@ -33,10 +35,8 @@ from net.sanitize import TABLE_NAME_RULE, clean_line, pad, table_name, valid_tab
 from net.store.model import Account
 from tui import compat_textual
 from tui.new_table import NewTableForm
-from tui.refusal import Refusal
 from tui.room import options_text
 from tui.screens import close_screen
-from tui.table_info import TableInfo, TableState
 
 
 class LobbyServer(Protocol):

@@ -16,17 +16,17 @@ from typing import Protocol
 
 import asyncssh
 
+from host.client import SharedTableClient
+from host.table_info import TableInfo, TableState
 from net.commands import Command
 from net.front.lobby import lobby_command
 from net.runtime.registry import Registry
 from net.sanitize import clean_line
 from net.store.model import Account
-from tui.client import SharedTableClient
 from tui.plain import LineEditor, PlainTable, TerminalOutput, printable
 from tui.plain_text import SEATS, pt
 from tui.ruleset_title import rules_title
 from tui.settings import Settings
-from tui.table_info import TableInfo, TableState
 
 
 class PlainChannel:

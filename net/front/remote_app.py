@@ -14,10 +14,10 @@ from typing import Any, ClassVar
 
 from textual.binding import Binding, BindingType
 
+from host.client import SharedTableClient, TableUpdate
 from net.front import reclaim
 from net.front.terminals import color_system
 from tui import compat_textual
-from tui.client import SharedTableClient, TableUpdate
 from tui.review import ReviewSource
 from tui.room import SharedTableApp
 from tui.settings import Settings

@@ -3,7 +3,7 @@ player's own play (``tui.review``), read from the store like ``ssh host replay I
 ``ssh host review [ID]`` (:class:`RemoteReviewApp`).
 
 The assessments of every review in this server process run in one process pool
-(:class:`ReviewPool`: one worker at a lower priority, :mod:`tui.review_pool`), made the first
+(:class:`ReviewPool`: one worker at a lower priority, :mod:`host.review_pool`), made the first
 time a review asks and shut down with the server; never on the event loop, nor in a thread of
 it. Each review screen queues at most two at a time, so reviews open together take turns, and
 a review left (q, Esc) or disconnected cancels what it had queued.
@@ -16,16 +16,16 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from engine.review import REVIEW_SAMPLES, Assessment, Decision, assess
+from host.client import TableUpdate
+from host.review_pool import niced_pool
 from net.front import replay
 from net.front.remote_app import ServerSide
 from net.front.terminals import color_system
 from net.store.base import Store
 from tui import compat_textual
-from tui.client import TableUpdate
 from tui.i18n import tr
 from tui.replay import ListedGame, ReplayGame
 from tui.review import ReviewApp, ReviewGame, ReviewUnavailable
-from tui.review_pool import niced_pool
 from tui.settings import Settings
 
 log = logging.getLogger(__name__)

@@ -28,6 +28,9 @@ import asyncssh
 
 from engine.rating import label as rating_label
 from engine.rulesets import RULESETS
+from host.client import SharedTableClient
+from host.local import default_data_dir
+from host.refusal import explain
 from net.commands import HELP_TEXT, Command, CommandError, locale_lang, parse_command
 from net.front import compat_asyncssh, reclaim, replay, reviewing
 from net.front.accounts import Keyless, NameLookup, NameState
@@ -58,10 +61,7 @@ from net.store.base import Store, store_call
 from net.store.model import Account, LeaderRow, StorageError
 from tui import compat_textual
 from tui.ambiwidth import ERASE, LATE_ANSWER, PROBE, PROBE_TIMEOUT, AmbiWidth, probe_answer
-from tui.client import SharedTableClient
 from tui.faces import Face
-from tui.local import default_data_dir
-from tui.refusal import explain
 from tui.replay import ListedGame, ReplayGame
 from tui.review import ReviewGame
 from tui.settings import Settings
@@ -89,7 +89,7 @@ class ServerConfig:
     db_url: str | None = None
     reuse_port: bool = False  # several worker processes listen on one port (SO_REUSEPORT)
     worker: int | None = None  # this worker's number under ``serve --workers N``
-    # the processes expert players think in (tui.thinking): None one per core but one, 0 none
+    # the processes expert players think in (host.thinking): None one per core but one, 0 none
     # (they think in a thread); the pool is made at start, its workers at the first decision
     think_workers: int | None = None
 

@@ -14,14 +14,14 @@ from typing import Any, Protocol
 from engine.actions import IllegalActionError
 from engine.bots import Player
 from engine.rulesets import DEFAULT_RULES, RULESETS, find_ruleset
+from host.refusal import Refusal, RefusedError
+from host.table_info import TableInfo
 from net.limits import Limits, RateLimit, RateLimits, WindowCount
 from net.runtime.restore import restore_table
 from net.runtime.shared_table import Privacy, SharedTable, TableConfig, basic_player
 from net.sanitize import clean_line
 from net.store.base import Store
 from net.store.model import Account, ActionRow, CorruptRow, StorageError, TableRow
-from tui.refusal import Refusal, RefusedError
-from tui.table_info import TableInfo
 
 log = logging.getLogger("net.runtime.registry")
 

@@ -1,12 +1,12 @@
 """A table shared by the sessions seated at it: one engine :class:`~engine.game.Game`, four
 seats, any number of spectators.
 
-A :class:`SharedTable` is a :class:`tui.table_loop.TableHost`: the one table loop lets
+A :class:`SharedTable` is a :class:`host.table_loop.TableHost`: the one table loop lets
 computer players act for empty seats (and for dropped players once their grace period is
 over), runs the turn timer and the claim window for human seats, and the table publishes a
-:class:`~tui.client.TableUpdate` to every connected seat after each action. A
+:class:`~host.client.TableUpdate` to every connected seat after each action. A
 :class:`SeatClient` is one session's handle on one seat (or on the spectators' bench): it
-implements :class:`tui.client.SharedTableClient`, so the same ``MahjongApp`` that ``play`` runs
+implements :class:`host.client.SharedTableClient`, so the same ``MahjongApp`` that ``play`` runs
 drives it. Callbacks only ever call ``post_message`` on their own session's app (a widget is
 only touched from its own app's task); nothing here touches a widget.
 """
@@ -30,23 +30,10 @@ from engine.rating import reference as rating_reference
 from engine.record import dumps, hand_lines
 from engine.rulesets import OptionError, find_ruleset
 from engine.runner import COMPUTER, Pace, SeatState, TableRunner
-from net.game_id import new_game_id
-from net.limits import MAX_INVITE_TEXT, MAX_INVITES, Limits, RateLimit
-from net.runtime.stakes import HandStakes, StakeBook
-from net.sanitize import CHAT_MAX, NAME_MAX, clean_line, clean_name
-from net.store.base import Store
-from net.store.model import (
-    Account,
-    ActionRow,
-    ComputerSeat,
-    SavedSeat,
-    SavedTable,
-    TableRow,
-)
-from tui.client import TableUpdate, UpdateCallback
-from tui.clock import SYSTEM_CLOCK, Clock, Timer
-from tui.refusal import Refusal, RefusedError
-from tui.table_info import (
+from host.client import TableUpdate, UpdateCallback
+from host.clock import SYSTEM_CLOCK, Clock, Timer
+from host.refusal import Refusal, RefusedError
+from host.table_info import (
     COMPUTER_NAME,
     FINGERPRINT_PREFIX,
     NOBODY,
@@ -60,14 +47,27 @@ from tui.table_info import (
     invite_shown,
     invites,
 )
-from tui.table_loop import TableLoop, table_update
-from tui.thinking import (
+from host.table_loop import TableLoop, table_update
+from host.thinking import (
     FALLBACK_LEVEL,
     POOLED_LEVELS,
     Budget,
     PooledPlayer,
     ThinkingPool,
     TokenBucket,
+)
+from net.game_id import new_game_id
+from net.limits import MAX_INVITE_TEXT, MAX_INVITES, Limits, RateLimit
+from net.runtime.stakes import HandStakes, StakeBook
+from net.sanitize import CHAT_MAX, NAME_MAX, clean_line, clean_name
+from net.store.base import Store
+from net.store.model import (
+    Account,
+    ActionRow,
+    ComputerSeat,
+    SavedSeat,
+    SavedTable,
+    TableRow,
 )
 
 # computer players that decide off the event loop: in a thread, or (expert, when the server has
@@ -198,7 +198,7 @@ class TableConfig:
     idle_after: int = 2
     idle_seconds: float = 1.0
     clock: Clock = SYSTEM_CLOCK  # the tables' time (tests move a ManualClock)
-    # the worker processes expert players think in (tui.thinking; None: in a thread here), and
+    # the worker processes expert players think in (host.thinking; None: in a thread here), and
     # each table's share of them: beyond it (or with the pool's queue full) hard decides
     thinking: ThinkingPool | None = None
     think_budget: Budget = field(default_factory=Budget)
@@ -266,7 +266,7 @@ class SharedTable:
         self.host_name = ""  # its nickname: the host of a private table
         # a private table (私): only its host and the invited may sit, strangers watch only
         # if ``watchers``; ``invited`` holds key fingerprints (SHA256:…) and nicknames, bound
-        # to their accounts where known (tui.table_info.invites)
+        # to their accounts where known (host.table_info.invites)
         self.private = False
         self._invited: list[str] = []
         self.watchers = True
@@ -289,7 +289,7 @@ class SharedTable:
 
     @property
     def invited(self) -> list[str]:
-        """The invitations (tui.table_info.invites). Set, each nickname is bound to the
+        """The invitations (host.table_info.invites). Set, each nickname is bound to the
         account that keeps it now, by a key or a passphrase, or to nobody when none does (a
         guest's never: its name carries the guest's mark), so that only who held the name
         when invited is admitted by it; a key's fingerprint is bound when its player sits
@@ -349,7 +349,7 @@ class SharedTable:
                        account.key_fingerprint, account.guest)
 
     def check_admits(self, account: Account, spectate: bool) -> None:
-        """:class:`~tui.refusal.RefusedError` when ``account`` may not sit (or, a stranger,
+        """:class:`~host.refusal.RefusedError` when ``account`` may not sit (or, a stranger,
         watch) at this private table."""
         if self.admits(account):
             return
@@ -733,7 +733,7 @@ class SharedTable:
             self.runner.ready.add(index)
         self.loop.kick()
 
-    # --- TableHost: what the table loop (tui.table_loop) asks ----------------------------
+    # --- TableHost: what the table loop (host.table_loop) asks ----------------------------
     def seat_states(self, now: float) -> tuple[SeatState, ...]:
         return tuple(self.seat_state(i) for i in range(4))
 
@@ -1078,7 +1078,7 @@ class SharedTable:
 
 
 class SeatClient:
-    """One session's seat at a shared table: a :class:`tui.client.SharedTableClient`."""
+    """One session's seat at a shared table: a :class:`host.client.SharedTableClient`."""
 
     def __init__(self, table: SharedTable, seat_index: int | None, account: Account) -> None:
         self.table = table

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from engine.game import Game
 from engine.rulesets import StakeRules
 from engine.situation import Spectator
+from host.refusal import Refusal
 from net.store.model import SavedHandStakes, SavedStake
-from tui.refusal import Refusal
 
 SEAT_NAMES = ("E", "S", "W", "N")
 

@@ -1,11 +1,11 @@
 """The only way the app talks to a table: views in, actions out.
 
-:class:`TableClient` is implemented by :class:`tui.local.LocalTable` (you against three
+:class:`TableClient` is implemented by :class:`host.local.LocalTable` (you against three
 computer players) and by the server's seat at a shared table (``net.runtime.registry.SeatClient``).
 The table calls the subscribed callback from the asyncio loop with a :class:`TableUpdate`; the
 app turns each call into a ``post_message`` on itself and never touches widgets from the
 callback. A seat at a table shared with other people (:class:`SharedTableClient`) also says
-who sits there, chats and takes spectators' stakes (:mod:`tui.table_info`).
+who sits there, chats and takes spectators' stakes (:mod:`host.table_info`).
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from typing import Any, Protocol
 from engine.actions import Action
 from engine.game import HandSummary
 from engine.view import View
-from tui.clock import Clock
-from tui.refusal import Refusal
-from tui.table_info import ChatLine, InfoCallback, TableInfo, TableState
+from host.clock import Clock
+from host.refusal import Refusal
+from host.table_info import ChatLine, InfoCallback, TableInfo, TableState
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
-"""``mahjong-ssh play``: you against three computer players in this terminal.
+"""The local table: you against three computer players, in this process.
 
-:class:`LocalTable` implements :class:`tui.client.TableClient` for one human seat: it owns a
+:class:`LocalTable` implements :class:`host.client.TableClient` for one human seat: it owns a
 :class:`engine.game.Game`, lets computer players (``--bots easy|normal|hard|expert``,
 default normal) play the other three seats with a short pause per move (so a human can follow;
-``hard`` thinks in a thread, ``expert`` in a worker process of its own, :mod:`tui.thinking`:
+``hard`` thinks in a thread, ``expert`` in a worker process of its own, :mod:`host.thinking`:
 the screen never waits for them), and runs the turn and claim timers from the table options
 (expiry discards the drawn tile — after a claim the rightmost tile — or passes; it never
 declares a win).
@@ -13,8 +13,6 @@ Every finished hand's game record is appended to ``<data dir>/records/``
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import os
 import secrets
 import sys
@@ -25,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.actions import Action, IllegalActionError
-from engine.bots import Player, make_player
+from engine.bots import Player
 from engine.bots.basic import BasicPlayer
 from engine.bots.hard import HardPlayer
 from engine.game import Game
@@ -33,18 +31,16 @@ from engine.record import dumps, hand_lines
 from engine.rulesets import OptionError
 from engine.runner import COMPUTER, HUMAN, Pace, SeatState, TableRunner
 from engine.table import Hand
-from tui.client import TableUpdate, UpdateCallback
-from tui.clock import SYSTEM_CLOCK, Clock
-from tui.i18n import tr
-from tui.refusal import Refusal
-from tui.settings import Settings
-from tui.table_loop import TableLoop, table_update
-from tui.thinking import POOLED_LEVELS, PooledPlayer, ThinkingPool
+from host.client import TableUpdate, UpdateCallback
+from host.clock import SYSTEM_CLOCK, Clock
+from host.refusal import Refusal
+from host.table_loop import TableLoop, table_update
+from host.thinking import ThinkingPool
 
 
 class LocalTable:
     """One human seat and three computer players, all in this process: a
-    :class:`tui.table_loop.TableHost` whose loop is the server's."""
+    :class:`host.table_loop.TableHost` whose loop is the server's."""
 
     controls_pace = True  # TableClient: the computer players' pause is the player's setting
 
@@ -222,68 +218,3 @@ def default_data_dir() -> Path:
         return Path(os.environ["LOCALAPPDATA"]) / "mahjong-ssh"
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "mahjong-ssh"
-
-
-def main(args: argparse.Namespace) -> int:
-    """Entry point of ``mahjong-ssh play``."""
-    settings = Settings.load()
-    if getattr(args, "lang", None):
-        settings.lang = args.lang
-    if getattr(args, "tiles", None):
-        settings.tiles = args.tiles
-    if getattr(args, "theme", None):
-        settings.theme = args.theme
-    bots = getattr(args, "bots", None)
-    levels = bots if isinstance(bots, tuple) else ("normal",) * 3  # checked by the parser
-    # expert thinks in a worker process (one: a game of one player shares the machine with
-    # nothing else of its own, and its seats think in turn), made lazily at the first decision
-    thinking = ThinkingPool(1) if POOLED_LEVELS.intersection(levels) else None
-    players: dict[int, Player] = {
-        seat: PooledPlayer(thinking, level) if thinking is not None and level in POOLED_LEVELS
-        else make_player(level) for seat, level in zip((1, 2, 3), levels, strict=True)}
-    data = getattr(args, "data", None)
-    record_dir = (Path(data) if data else default_data_dir()) / "records"
-    table = LocalTable(bot_delay=settings.bot_delay, players=players, record_dir=record_dir,
-                       bot_name=tr(settings.lang, "bot_name"), thinking=thinking)
-    if thinking is not None:
-        thinking.warm()
-    if getattr(args, "plain", False) or settings.plain:  # lines of text (tui.plain)
-        from tui.plain import run_local
-
-        rules = getattr(args, "rules", None) or settings.rules
-        try:
-            return asyncio.run(run_local(table, settings.lang, rules,
-                                         getattr(args, "seed", None),
-                                         settings.options.get(rules, {}), settings=settings))
-        except KeyboardInterrupt:
-            return 130
-        finally:
-            table.close()
-    # here, not at the top: the rest of this module (the server's and backup's data directory,
-    # the local table, plain mode) loads without Textual
-    from tui.app import MahjongApp
-    from tui.local_terminal import narrowing_driver, probe_tty
-
-    early = b""
-    if getattr(args, "ambiwidth", None):  # told: no need to ask the terminal
-        settings.ambiwidth = args.ambiwidth
-    else:  # East Asian ambiguous width: asked of the terminal before the first frame
-        settings.detected, early = probe_tty()
-    from tui.review import FileReviews
-
-    app = MahjongApp(
-        table,
-        settings,
-        rules=getattr(args, "rules", None),
-        seed=getattr(args, "seed", None),
-    )
-    reviews = FileReviews(lambda: table.record_path)  # r on the game-over screen
-    app.review_source = reviews
-    app.driver_class = narrowing_driver(app.driver_class, wide=settings.ambiwide(),
-                                        early=early)
-    try:
-        app.run()
-    finally:
-        reviews.close()
-    table.close()
-    return 0

@@ -3,7 +3,7 @@
 The runner decides what is due; this loop asks it, sleeps until the answer's time (or until
 something changes: :meth:`TableLoop.kick`), lets a computer player choose (off the event loop
 for the deep ones), and hands every move to its :class:`TableHost`, which applies, stores and
-publishes it. :class:`tui.local.LocalTable` and ``net.runtime.registry.SharedTable`` are hosts.
+publishes it. :class:`host.local.LocalTable` and ``net.runtime.registry.SharedTable`` are hosts.
 """
 
 from __future__ import annotations
@@ -20,16 +20,16 @@ from engine.expiry import expiry_action
 from engine.game import Game
 from engine.runner import BotMove, Expire, NextGame, NextHand, SeatState, TableRunner, Wait
 from engine.view import View, build_view
-from tui.client import TableUpdate
-from tui.clock import SYSTEM_CLOCK, Clock
-from tui.refusal import Refusal
+from host.client import TableUpdate
+from host.clock import SYSTEM_CLOCK, Clock
+from host.refusal import Refusal
 
-log = logging.getLogger("tui.table_loop")
+log = logging.getLogger("host.table_loop")
 
 
 @runtime_checkable
 class Deliberating(Protocol):
-    """A computer player that decides elsewhere (:class:`tui.thinking.PooledPlayer`: in a
+    """A computer player that decides elsewhere (:class:`host.thinking.PooledPlayer`: in a
     worker process): the loop awaits its answer."""
 
     async def decide(self, view: View) -> Action: ...
@@ -191,7 +191,7 @@ class TableLoop:
         player, threaded = host.player(seat)
         view = build_view(hand, seat)
         if threaded or isinstance(player, Deliberating):
-            # A deep player thinks in a thread, or in another process (tui.thinking): the
+            # A deep player thinks in a thread, or in another process (host.thinking): the
             # loop (every session's screen) gets the interpreter back at least every switch
             # interval instead of waiting out the decision. The view is a snapshot; if the
             # table moved on meanwhile (a claim, a timer) the answer is dropped.

@@ -22,7 +22,7 @@ for by ``hard``. Every fallback is counted in :class:`ThinkingStats` and logged 
 summary line at most once a minute.
 
 Used by the server (``serve --think-workers N``, net.runtime) and by ``play`` (one worker), so
-it lives beside :mod:`tui.table_loop`, which awaits :meth:`PooledPlayer.decide`.
+it lives beside :mod:`host.table_loop`, which awaits :meth:`PooledPlayer.decide`.
 """
 
 from __future__ import annotations
@@ -44,9 +44,9 @@ from typing import Final
 from engine.actions import Action
 from engine.bots import Player, make_player
 from engine.view import View
-from tui.review_pool import _tracker_running as tracker_running
+from host.review_pool import _tracker_running as tracker_running
 
-log = logging.getLogger("tui.thinking")
+log = logging.getLogger("host.thinking")
 
 POOLED_LEVELS: Final = frozenset({"expert"})  # the levels whose decisions go to the pool
 FALLBACK_LEVEL: Final = "hard"  # who decides when the pool may not or cannot
@@ -296,7 +296,7 @@ class ThinkingPool:
 
 class PooledPlayer:
     """A seat's deep player at a table: it decides in ``pool`` within the table's ``bucket``
-    (:meth:`decide`, awaited by :class:`tui.table_loop.TableLoop`), ``fallback`` answering
+    (:meth:`decide`, awaited by :class:`host.table_loop.TableLoop`), ``fallback`` answering
     when the pool does not. :meth:`choose` decides in-process (the plain :class:`Player`)."""
 
     def __init__(self, pool: ThinkingPool, level: str, fallback: Player | None = None,
