@@ -41,7 +41,7 @@ from engine.view import build_view
 from host.client import TableUpdate, UpdateCallback
 from host.clock import SYSTEM_CLOCK, Clock
 from host.refusal import Refusal
-from tui.app import MahjongApp
+from tui.apps.app import MahjongApp
 from tui.settings import Settings
 
 

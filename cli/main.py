@@ -48,7 +48,8 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from tui import compat_textual, play  # here: Textual
+    from tui import play
+    from tui.compat import compat_textual  # here: Textual
 
     compat_textual.apply()
     return int(play.main(args))

@@ -71,7 +71,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _view(args: argparse.Namespace) -> int:
-    """``replay FILE --view``: the record checked, then the viewer (tui.replay); a file that
+    """``replay FILE --view``: the record checked, then the viewer (tui.apps.replay); a file that
     cannot be read or is not a finished game's record: one line saying why, status 1 (2
     when it cannot be opened)."""
     path = Path(args.file)
@@ -96,10 +96,10 @@ def _view(args: argparse.Namespace) -> int:
     except RecursionError:
         print(f"error: {args.file}: nested too deep: not a game record", file=sys.stderr)
         return 1
-    from tui import compat_textual  # here: Textual (the other commands start without it)
-    from tui.replay import ReplayApp, ReplayGame
-    from tui.result_text import shown_game_id
+    from tui.apps.replay import ReplayApp, ReplayGame
+    from tui.compat import compat_textual  # here: Textual (the other commands start without it)
     from tui.settings import Settings
+    from tui.view.result_text import shown_game_id
 
     compat_textual.apply()
     settings = Settings.load()

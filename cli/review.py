@@ -1,5 +1,5 @@
 """``mahjong-ssh review FILE --seat S``: one seat's play in a finished game, weighed by the
-``expert`` computer player (``engine.review``), on a screen (``tui.review``) or as plain text
+``expert`` computer player (``engine.review``), on a screen (``tui.apps.review``) or as plain text
 (``--text``). A file or a seat that will not do: one line saying why, exit status 2."""
 
 from __future__ import annotations
@@ -75,8 +75,8 @@ def cmd_review(args: argparse.Namespace) -> int:
         seat = seat_of(args.seat, names)
     except ValueError as exc:
         return _fail(str(exc))
-    from tui.result_text import shown_game_id  # here: the parser starts without Textual
     from tui.settings import Settings
+    from tui.view.result_text import shown_game_id  # here: the parser starts without Textual
 
     settings = Settings.load()
     if args.lang:
@@ -88,9 +88,9 @@ def cmd_review(args: argparse.Namespace) -> int:
     if args.text:
         return _text(steps, seat, names, label, args.samples, settings.lang, args.quiet)
     from host.review_pool import niced_pool
-    from tui import compat_textual
-    from tui.replay import ReplayGame
-    from tui.review import ReviewApp, ReviewGame, pool_submit
+    from tui.apps.replay import ReplayGame
+    from tui.apps.review import ReviewApp, ReviewGame, pool_submit
+    from tui.compat import compat_textual
 
     compat_textual.apply()
     review = ReviewGame.of(ReplayGame(steps, names=names, label=label), seat)
@@ -105,9 +105,9 @@ def cmd_review(args: argparse.Namespace) -> int:
 def _text(steps: GameSteps, seat: int, names: tuple[str, str, str, str], label: str,
           samples: int, lang: str, quiet: bool) -> int:
     """``--text``: every decision assessed here, in order, then the review printed."""
-    from tui.i18n import seat_wind, tr
-    from tui.review_text import review_text
-    from tui.ruleset_title import rules_title
+    from tui.words.i18n import seat_wind, tr
+    from tui.words.review_text import review_text
+    from tui.words.ruleset_title import rules_title
 
     todo = decisions(steps, seat)
     rules = str(steps.hands[0].header.get("rules", ""))

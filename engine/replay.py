@@ -1,5 +1,5 @@
 """A finished game's record, step by step: the table of any hand rebuilt as it stood after
-any number of its actions, for the replay viewer (``tui/replay.py``).
+any number of its actions, for the replay viewer (``tui/apps/replay.py``).
 
 :func:`read_game` reads a JSON-lines record (``docs/game-record.md``), re-runs every hand
 and checks it against its recorded result; :class:`HandSteps` then gives the hand after its

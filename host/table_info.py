@@ -16,7 +16,7 @@ from typing import Any
 from engine.rulesets import RULESETS
 
 # The name a shared table gives a seat its computer plays; each screen shows it in its own
-# language (``tui.i18n``'s ``bot_name``: short enough for a side seat at 80×24).
+# language (``tui.words.i18n``'s ``bot_name``: short enough for a side seat at 80×24).
 COMPUTER_NAME = "bot 电脑"
 
 
@@ -57,7 +57,7 @@ class TableInfo:
     # watch only if ``watchers``. ``invited``: its invitations (:func:`invites`): key
     # fingerprints (``SHA256:…``), nicknames bound to their accounts (``carol 17``; ``carol
     # 0`` when nobody kept the name). Screens show them to the host only
-    # (tui.room.private_lines)
+    # (tui.apps.room.private_lines)
     private: bool = False
     host: str = ""  # the nickname of the account that created it
     host_id: int | None = None

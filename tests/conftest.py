@@ -16,7 +16,7 @@ from net.front.server import MahjongServer
 from net.store import Store, open_store
 from testkit.pg import PgServer, start_postgres
 from testkit.ssh import MakeServer, fast_config, start_server
-from tui import compat_textual
+from tui.compat import compat_textual
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -1,4 +1,4 @@
-"""East Asian ambiguous width (``tui.ambiwidth``): the probe at a session's start, the narrow
+"""East Asian ambiguous width (``tui.compat.ambiwidth``): the probe at a session's start, the narrow
 glyph set, the setting kept with the account, ``--ambiwidth`` for ``join`` / ``watch`` and
 ``play``, over real SSH sessions on test terminals that draw ambiguous characters wide
 (``testkit.terminal.CjkScreen``) or narrow."""
@@ -23,7 +23,7 @@ from net.front.server import MahjongServer, Session
 from testkit.ssh import PtyClient, new_key
 from testkit.terminal import CjkScreen, cjk_width
 from tests.support.waiting import until
-from tui.ambiwidth import (
+from tui.compat.ambiwidth import (
     PROBE,
     PROBE_CHAR,
     REVERSE_SPACE,
@@ -302,7 +302,7 @@ def _tty_answering(monkeypatch: pytest.MonkeyPatch, reply: bytes | None,
                                              (None, None)])
 def test_play_asks_its_own_terminal(monkeypatch: pytest.MonkeyPatch, reply: bytes | None,
                                     wide: bool | None) -> None:
-    from tui.local_terminal import probe_tty
+    from tui.compat.local_terminal import probe_tty
 
     thread = _tty_answering(monkeypatch, None if reply is None else b"k" + reply + b"\r",
                             before=b"")
@@ -314,7 +314,7 @@ def test_play_asks_its_own_terminal(monkeypatch: pytest.MonkeyPatch, reply: byte
 
 
 def test_play_without_a_terminal_does_not_ask(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tui.local_terminal import probe_tty
+    from tui.compat.local_terminal import probe_tty
 
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     assert probe_tty() == (None, b"")
@@ -323,7 +323,7 @@ def test_play_without_a_terminal_does_not_ask(monkeypatch: pytest.MonkeyPatch) -
 async def test_plays_driver_writes_the_narrow_glyph_set_and_gives_the_early_keys() -> None:
     from textual.drivers.headless_driver import HeadlessDriver
 
-    from tui.local_terminal import narrowing_driver
+    from tui.compat.local_terminal import narrowing_driver
 
     class Recording(HeadlessDriver):
         def __init__(self, *args: object, **kwargs: object) -> None:

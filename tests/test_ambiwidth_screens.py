@@ -28,10 +28,10 @@ from host.client import TableUpdate
 from host.clock import SYSTEM_CLOCK
 from testkit.terminal import CjkScreen
 from tests.test_tui_layout import crowded_view
-from tui.ambiwidth import is_ambiguous, to_narrow
-from tui.app import MahjongApp
-from tui.faces import Face
+from tui.apps.app import MahjongApp
+from tui.compat.ambiwidth import is_ambiguous, to_narrow
 from tui.settings import Settings
+from tui.view.faces import Face
 
 
 class TerminalDriver(headless_driver.HeadlessDriver):

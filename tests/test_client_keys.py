@@ -21,9 +21,9 @@ from testkit.fakes import FakeApp, FakeChannel
 from testkit.ssh import PtyClient, new_key
 from tests.support.client_keys import CLIENT_KEYS, ClientKey, table_actions
 from tests.support.waiting import until
-from tui import term_keys
-from tui.app import MahjongApp
-from tui.screens import HelpScreen
+from tui.apps.app import MahjongApp
+from tui.apps.screens import HelpScreen
+from tui.compat import term_keys
 from tui.settings import Settings
 
 

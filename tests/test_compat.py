@@ -25,7 +25,7 @@ from textual.widgets import Input, RadioSet
 
 from net.front import compat_asyncssh
 from net.limits import Limits
-from tui import compat_textual
+from tui.compat import compat_textual
 
 
 def _other(*args: Any) -> None:

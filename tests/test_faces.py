@@ -1,6 +1,6 @@
 """Tile faces named by a setting."""
 
-from tui.faces import Face, face_named
+from tui.view.faces import Face, face_named
 
 
 def test_a_face_is_found_by_its_setting_and_an_unknown_or_empty_name_by_none() -> None:

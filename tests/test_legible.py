@@ -1,4 +1,4 @@
-"""Text stays readable in the terminal's colours (``tui/legible.py``): a colour pair that
+"""Text stays readable in the terminal's colours (``tui/view/legible.py``): a colour pair that
 becomes one colour in 16 (or that the theme made too close) gets black or white text."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from rich.style import Style
 
 from tests.support.tui import running
 from themes import CONTRAST
-from tui.legible import BLACK, WHITE, contrast, legible
-from tui.table import TableView
+from tui.view.legible import BLACK, WHITE, contrast, legible
+from tui.view.table import TableView
 
 V = CONTRAST.variables
 SYSTEMS = {"standard": ColorSystem.STANDARD, "256": ColorSystem.EIGHT_BIT,

@@ -20,13 +20,14 @@ from engine.view import View, build_view
 from host.local import LocalTable
 from tests.support.tui import DrawDiscard, table_text, wait_for
 from themes import CONTRAST
-from tui import marked, seat_rows
-from tui.app import MahjongApp
-from tui.canvas import Canvas
-from tui.faces import Face, small, small_width
-from tui.screens import SettingsScreen
+from tui.apps import marked
+from tui.apps.app import MahjongApp
+from tui.apps.screens import SettingsScreen
+from tui.apps.table_screen import TableScreen
 from tui.settings import Settings
-from tui.table_screen import TableScreen
+from tui.view import seat_rows
+from tui.view.canvas import Canvas
+from tui.view.faces import Face, small, small_width
 
 ME = "3456m 99p 111s 78s BB F"  # two 宝 (B, the wild)
 DRAWS = "2p 3p 5m 9p 4p E 2p 1s"

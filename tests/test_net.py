@@ -430,7 +430,7 @@ async def test_one_sessions_crash_ends_only_that_session_and_is_logged(
         caplog: pytest.LogCaptureFixture) -> None:
     """A bug in a session's app (here the help key raises) ends that session, with an error in
     the server's log; the player beside it plays on, and the crashed player can come back."""
-    from tui.table_screen import TableScreen
+    from tui.apps.table_screen import TableScreen
 
     def broken(self: TableScreen) -> None:
         raise RuntimeError("a bug")
@@ -763,7 +763,7 @@ async def test_the_benchmarks_light_screen_reads_as_pyte(server: MahjongServer) 
 async def test_a_session_has_one_table_screen_and_one_subscription(server: MahjongServer) -> None:
     """Textual calls each class's ``on_mount`` itself: the remote app must not call its base's
     again (that made a second table screen, and every update was delivered twice)."""
-    from tui.table_screen import TableScreen
+    from tui.apps.table_screen import TableScreen
 
     c = await join(server, "una", new_key(), "join once")
     await c.wait_for("press S")

@@ -32,7 +32,7 @@ from net.limits import Limits
 from testkit.fakes import rss_mb
 from testkit.ssh import MakeServer, PtyClient
 from tests.support.waiting import until
-from tui import compat_textual
+from tui.compat import compat_textual
 
 # seconds for an ended session to be gone: its apps are taken apart on the loop's next turn,
 # and Textual's stopped timers (a cancelled sleep holds the app's context) let go within 1 s

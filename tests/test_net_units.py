@@ -36,7 +36,7 @@ from net.store import Account, SqliteStore
 from testkit.fakes import FakeApp, FakeChannel
 from testkit.ssh import PtyClient
 from tests.support.waiting import until
-from tui import room
+from tui.apps import room
 
 
 # --- sanitising -------------------------------------------------------------------------------
@@ -118,7 +118,7 @@ def test_table_names_in_any_script_within_24_cells() -> None:
 
 
 def test_options_are_shown_as_players_read_them() -> None:
-    from tui.room import options_text
+    from tui.apps.room import options_text
 
     assert options_text([("max_lighters", None), ("discarder_pays_double", False),
                          ("hands_per_game", 4)]) == (
@@ -395,7 +395,7 @@ async def test_an_enter_for_a_chat_line_closed_under_it_pops_nothing(
     ("Can't pop screen") and ended the session."""
     from textual.widgets import Input
 
-    from tui.room import ChatScreen
+    from tui.apps.room import ChatScreen
 
     a = await PtyClient().connect(server.port, "cat", None, command="join race")
     await a.wait_for("press S")
@@ -432,7 +432,7 @@ async def test_pitfall_8_an_unchanged_view_is_not_sent_again(tmp_path: Path) -> 
     t._publish()
     t._publish()
     assert len(got) == n  # nothing changed: nothing sent
-    from tui.app import TableUpdated
+    from tui.apps.app import TableUpdated
 
     assert TableUpdated(got[-1]).can_replace(TableUpdated(got[0]))  # bursts render once
     reg.close()

@@ -16,9 +16,9 @@ from net.front.lobby import CreateTableScreen, LobbyApp
 from net.front.server import Command
 from net.runtime.registry import Registry, TableConfig
 from net.store import Account
-from tui.app import MahjongApp
-from tui.new_table import NewTableForm
-from tui.screens import NewGameScreen
+from tui.apps.app import MahjongApp
+from tui.apps.new_table import NewTableForm
+from tui.apps.screens import NewGameScreen
 from tui.settings import Settings
 
 

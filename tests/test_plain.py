@@ -1,4 +1,4 @@
-"""The plain front end (``--plain``, tui/plain.py): a whole hand played by typed lines against
+"""The plain front end (``--plain``, tui/plain/front.py): a whole hand played by typed lines against
 the computer players, the claim prompt, the result, both languages, bad input, the timer's two
 sentences, the line editor of an SSH terminal, ``play --plain`` on standard input, and
 ``join NAME --plain`` / ``watch NAME --plain`` / ``lobby --plain`` over SSH."""
@@ -23,13 +23,13 @@ from net.commands import CommandError, parse_command
 from net.front.server import MahjongServer
 from testkit.ssh import PtyClient, new_key
 from tests.support.waiting import until
-from tui.plain import MAX_LINE, LineEditor, PlainTable, run_local
-from tui.plain_text import tile_name, tiles_names
+from tui.plain.front import MAX_LINE, LineEditor, PlainTable, run_local
+from tui.plain.words import tile_name, tiles_names
 from tui.settings import Settings
 
 
 class Transcript:
-    """A :class:`tui.plain.PlainOutput` that keeps what was written: every line and each
+    """A :class:`tui.plain.front.PlainOutput` that keeps what was written: every line and each
     prompt, in order."""
 
     def __init__(self) -> None:

@@ -482,7 +482,7 @@ def asked(app: Any) -> int:
 async def test_the_waiting_room_shows_the_held_seats_and_asks_before_starting(
         tmp_path: Path) -> None:
     from tests.test_room import app_at, shown
-    from tui.room import WaitingScreen
+    from tui.apps.room import WaitingScreen
 
     reg = Registry(TableConfig(bot_delay=0), kept())
     t = reg.get_or_create("fri", "yichun", {"spectator_stakes": True}, creator=ANN,

@@ -15,8 +15,8 @@ from engine.record import settlement_json
 from engine.simulate import play_hand
 from engine.situation import ReasonPart, Settlement, Spectator, reason, words
 from engine.tiles import parse_tiles
-from tui.faces import Face, small
-from tui.result_text import readable_why
+from tui.view.faces import Face, small
+from tui.view.result_text import readable_why
 
 SEEDS = range(12)
 

@@ -26,7 +26,7 @@ from net.game_id import ALPHABET, LENGTH, new_game_id, parse_game_id, shown_game
 from net.store import STORE_VERSION, SavedTable, Store, TableRow, open_store
 from testkit.ssh import PtyClient, new_key, run_command
 from tests.test_net_saved_state import v0_database
-from tui.replay import GameListScreen, ListedGame, ReplayApp, ReplayGame, ReplayScreen
+from tui.apps.replay import GameListScreen, ListedGame, ReplayApp, ReplayGame, ReplayScreen
 from tui.settings import Settings
 
 
@@ -177,7 +177,7 @@ def viewer_app(lang: str = "en", tiles: str = "ascii", hands: int = 2) -> Replay
 
 
 def body(screen: ReplayScreen) -> str:
-    from tui.result_text import lines_content
+    from tui.view.result_text import lines_content
 
     return "\n".join(lines_content([x]).plain for x in screen.body_lines(78))
 
@@ -232,7 +232,7 @@ async def test_every_hand_is_open_from_any_seat() -> None:
         await pilot.press("5")
         await pilot.press("enter")
         hand = screen.steps.at(5)
-        from tui.faces import Face, small
+        from tui.view.faces import Face, small
 
         for _viewer in range(4):
             text = body(screen)
@@ -265,7 +265,7 @@ async def test_the_viewer_speaks_both_languages_and_fits_80_by_24(lang: str) -> 
             assert region.right <= 80 and region.bottom <= 24 and region.height >= 1
         # the table itself, without scrolling, in the body's rows: the four seats at least
         assert screen.query_one("#rp-body").region.height >= 18
-        from tui.result_text import lines_content
+        from tui.view.result_text import lines_content
 
         for line in screen.body_lines(76):
             assert lines_content([line]).cell_length <= 76

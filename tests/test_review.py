@@ -22,8 +22,8 @@ from engine.review import Assessment, Decision, assess, decisions, seat_of, summ
 from engine.view import build_view
 from host.review_pool import NICENESS, niced_pool
 from tests.test_replay import game_record
-from tui.replay import ReplayGame
-from tui.review import IN_FLIGHT, ReviewApp, ReviewGame, ReviewScreen, pool_submit
+from tui.apps.replay import ReplayGame
+from tui.apps.review import IN_FLIGHT, ReviewApp, ReviewGame, ReviewScreen, pool_submit
 from tui.settings import Settings
 
 SAMPLES = 4  # few: fast, wide intervals
@@ -211,7 +211,7 @@ def review_app(submit: Fake, lang: str = "en") -> ReviewApp:
 
 
 def page(screen: ReviewScreen) -> str:
-    from tui.result_text import lines_content
+    from tui.view.result_text import lines_content
 
     return "\n".join(lines_content([x]).plain for x in screen.body_lines(76))
 
@@ -369,7 +369,7 @@ async def test_r_on_the_game_over_screen_reviews_the_players_own_seat_over_ssh(
 def test_a_spectator_has_no_play_to_review() -> None:
     """The game-over screen's r for a seat-less client (a spectator): a message, no review."""
     from host.client import TableUpdate
-    from tui.room import SharedTableApp
+    from tui.apps.room import SharedTableApp
 
     class Spectating:
         seat_index = None
@@ -393,8 +393,8 @@ async def test_r_on_plays_game_over_screen_reviews_the_games_record(tmp_path: Pa
     from dataclasses import replace
 
     from tests.support.tui import running
-    from tui.review import FileReviews
-    from tui.screens import GameResultScreen
+    from tui.apps.review import FileReviews
+    from tui.apps.screens import GameResultScreen
 
     record, _blocks = game_record("gejiu", seed=5, hands=1)
     path = tmp_path / "game.jsonl"

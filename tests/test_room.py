@@ -1,4 +1,4 @@
-"""The shared table's screens and app (``tui.room``) run on any :class:`SharedTableClient`:
+"""The shared table's screens and app (``tui.apps.room``) run on any :class:`SharedTableClient`:
 here a table held in the test, with no server behind it."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from host.client import SharedTableClient, TableUpdate, UpdateCallback
 from host.clock import SYSTEM_CLOCK, Clock
 from host.refusal import Refusal
 from host.table_info import ChatLine, InfoCallback, SeatInfo, TableInfo, TableState
-from tui.room import ChatScreen, SharedTableApp, StakeScreen, WaitingScreen
+from tui.apps.room import ChatScreen, SharedTableApp, StakeScreen, WaitingScreen
 from tui.settings import Settings
 
 EMPTY = SeatInfo("", False, False)

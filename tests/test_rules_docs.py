@@ -4,7 +4,7 @@ Every example in a page is a fenced ``score`` block, which this file turns into 
 situation and settles; the block states the pattern and the net the page promises, so a page
 cannot say one thing while the engine does another. Both languages carry the same blocks, and
 every table option of the ruleset is named, with its default, in both. The in-game help opens
-these pages (:mod:`tui.rules_page`).
+these pages (:mod:`tui.apps.rules_page`).
 
 A block, one fact a line (the pages explain the notation to players):
 
@@ -44,9 +44,9 @@ from engine.rulesets.base import OptionSpec
 from host.local import LocalTable
 from net.front.server import MahjongServer
 from testkit.ssh import PtyClient, new_key
-from tui.app import MahjongApp
-from tui.rules_page import RulesPage, rules_page
-from tui.screens import HelpScreen
+from tui.apps.app import MahjongApp
+from tui.apps.rules_page import RulesPage, rules_page
+from tui.apps.screens import HelpScreen
 from tui.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent

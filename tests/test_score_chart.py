@@ -17,8 +17,8 @@ from testkit.ssh import new_key
 from tests.support.tui import running
 from tests.support.waiting import until
 from tests.test_net import join, play_by_keys, seated
-from tui.faces import Face
-from tui.score_chart import (
+from tui.view.faces import Face
+from tui.view.score_chart import (
     ASCII_MARKS,
     BLOCKS,
     SEAT_COLOURS,
@@ -136,7 +136,7 @@ def test_a_spectator_and_named_players() -> None:
 @pytest.mark.parametrize("lang,face", [("en", Face.CJK), ("zh", Face.GLYPH),
                                        ("en", Face.ASCII), ("zh", Face.ASCII)])
 async def test_the_game_over_screen_shows_the_chart_at_80x24(lang: str, face: Face) -> None:
-    from tui.screens import GameResultScreen
+    from tui.apps.screens import GameResultScreen
 
     update = finished("gejiu", 5, 8)
     async with running("gejiu", 3) as (_client, app, pilot):

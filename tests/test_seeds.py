@@ -16,7 +16,7 @@ from net.runtime.shared_table import TableConfig
 from net.store import Account
 
 ROOT = Path(__file__).resolve().parent.parent
-PRODUCT = ("net", "tui", "cli")
+PRODUCT = ("net", "host", "tui", "cli")
 
 
 def shared_table_seed() -> int:

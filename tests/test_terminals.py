@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-import tui.app
+import tui.apps.app
 from net.front.server import MahjongServer
 from net.front.terminals import TermClass, color_system, dumb_text, shows_cjk, term_class
 from testkit.ssh import PtyClient, new_key
 from tests.support.waiting import until
-from tui.faces import Face
+from tui.view.faces import Face
 
 
 @pytest.mark.parametrize(("client", "term", "colorterm", "expected"), [
@@ -82,7 +82,7 @@ async def test_a_dumb_terminal_gets_a_message_not_a_broken_screen(
 @pytest.mark.parametrize("term", ["vt100", "linux"])
 async def test_a_vt100_or_the_linux_console_gets_the_table_in_ascii_faces(
         server: MahjongServer, monkeypatch: pytest.MonkeyPatch, term: str) -> None:
-    monkeypatch.setattr(tui.app, "default_face", lambda: Face.CJK)  # whatever our locale
+    monkeypatch.setattr(tui.apps.app, "default_face", lambda: Face.CJK)  # whatever our locale
     c = PtyClient(80, 24)
     await c.connect(server.port, "deccie", new_key(), command=f"join {term} --rules gejiu",
                     term=term)

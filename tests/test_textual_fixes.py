@@ -1,5 +1,6 @@
-"""``tui.compat_textual``: a strip never holds itself in its caches, and what the fixed methods
-return is what Textual's return."""
+"""``tui.compat.compat_textual``: a strip never holds itself in its caches, and what the fixed
+methods return is
+what Textual's return."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from rich.style import Style
 from textual.cache import FIFOCache
 from textual.strip import Strip
 
-from tui import compat_textual
+from tui.compat import compat_textual
 
 
 def _holds_itself(strip: Strip) -> bool:

@@ -30,9 +30,9 @@ from net.runtime.shared_table import SharedTable, TableConfig
 from net.store import Account
 from testkit.ssh import MakeServer
 from tests.support.waiting import until
-from tui.app import MahjongApp
+from tui.apps.app import MahjongApp
+from tui.apps.table_screen import TableScreen
 from tui.settings import Settings
-from tui.table_screen import TableScreen
 
 # Yichun, seed 15, 11 moves by hard (the first seat to move each time): then S's discard is one
 # expert searches and decides otherwise than hard (found by a scan of seeds; the test checks it

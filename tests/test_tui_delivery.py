@@ -14,8 +14,8 @@ from bench.bench_tui import ScriptedClient
 from engine.table import Phase
 from host.client import TableUpdate
 from tests.support.tui import running, table_text
-from tui.app import MahjongApp, TableUpdated
-from tui.table import TableView
+from tui.apps.app import MahjongApp, TableUpdated
+from tui.view.table import TableView
 
 
 async def test_moves_and_the_result_are_applied_directly() -> None:
@@ -98,7 +98,7 @@ async def test_an_update_never_overtakes_one_still_queued() -> None:
 async def test_on_a_large_terminal_the_result_is_shown_in_the_tables_box() -> None:
     """Past the table's largest size the table is centred, and a hand's result is drawn in
     the same box: its first line where the table's first row was, one cell in."""
-    from tui.layout import MAX_HEIGHT, MAX_WIDTH
+    from tui.view.layout import MAX_HEIGHT, MAX_WIDTH
 
     width, height = MAX_WIDTH + 40, MAX_HEIGHT + 10
     x0, y0 = 20, 5
@@ -127,7 +127,7 @@ async def test_each_hand_result_is_shown_over_the_table() -> None:
     """The table screen shows each hand's result over the table (no screen of its own): that
     hand's result, scrolled to the top; Enter closes it and draws the table again in full, and
     the last hand's Enter leads to the game result."""
-    from tui.screens import GameResultScreen
+    from tui.apps.screens import GameResultScreen
 
     async with running("gejiu", 4) as (client, app, pilot):
         shown: list[str] = []
@@ -268,8 +268,8 @@ def test_result_lines_parsed_by_pieces_equal_the_whole_line_parsed() -> None:
     from textual.content import Content
 
     from engine.view import build_view
-    from tui.faces import Face
-    from tui.result_text import hand_result_lines, line_content, markup_chunks
+    from tui.view.faces import Face
+    from tui.view.result_text import hand_result_lines, line_content, markup_chunks
 
     pieces = 0
     for rules in ("yichun", "shangrao", "gejiu"):
@@ -325,9 +325,9 @@ async def test_a_themes_css_variables_are_generated_once_per_process(
     new session on the server) reuse it, and get the same variables."""
     from textual.app import App
 
-    import tui.app
+    import tui.apps.app
 
-    monkeypatch.setattr(tui.app, "_CSS_VARIABLES", {})
+    monkeypatch.setattr(tui.apps.app, "_CSS_VARIABLES", {})
     generated: list[str] = []
     base = App.get_css_variables
 
@@ -344,4 +344,4 @@ async def test_a_themes_css_variables_are_generated_once_per_process(
     assert seen[0] == seen[1] and "background" in seen[0]
     assert len(generated) == len(set(generated))  # each theme once, whatever the apps did
     seen[0]["background"] = "red"  # a caller changing its copy changes nobody else's
-    assert tui.app._CSS_VARIABLES[generated[-1]][1]["background"] != "red"
+    assert tui.apps.app._CSS_VARIABLES[generated[-1]][1]["background"] != "red"

@@ -7,8 +7,8 @@ from engine.game import Game
 from engine.tiles import parse_tile
 from engine.view import build_view
 from host.client import TableUpdate
-from tui.faces import Face
-from tui.result_text import game_result_lines
+from tui.view.faces import Face
+from tui.view.result_text import game_result_lines
 
 
 def _lines(totals: tuple[int, int, int, int]) -> str:
@@ -34,7 +34,7 @@ def test_result_lines_parsed_one_by_one_are_the_text_parsed_whole() -> None:
     from textual.content import Content
 
     from engine.bots.normal import NormalPlayer
-    from tui.result_text import hand_result_lines, lines_content
+    from tui.view.result_text import hand_result_lines, lines_content
 
     player = NormalPlayer()
     checked = 0
@@ -73,7 +73,7 @@ def _check_widths(update: TableUpdate, face: Face, lang: str) -> None:
     from textual.content import Content
     from textual.markup import escape
 
-    from tui.result_text import meld_markup, meld_width, tiles_markup, tiles_width
+    from tui.view.result_text import meld_markup, meld_width, tiles_markup, tiles_width
 
     res = update.view.result
     if res is None:
@@ -99,7 +99,7 @@ def test_a_hand_result_says_how_it_was_won() -> None:
     seat, or by wind for a spectator)."""
     from engine.bots.normal import NormalPlayer
     from engine.situation import WinMethod
-    from tui.result_text import hand_result_lines
+    from tui.view.result_text import hand_result_lines
 
     player = NormalPlayer()
     seen: set[WinMethod] = set()
@@ -133,7 +133,7 @@ def test_a_hand_result_says_how_it_was_won() -> None:
 def test_an_earthly_hand_names_the_discarder() -> None:
     """地糊 is a win on the dealer's first discard: the line says whose (yours, for him)."""
     from engine.scenario import rigged_hand
-    from tui.result_text import hand_result_lines
+    from tui.view.result_text import hand_result_lines
 
     hand = rigged_hand("yichun", {
         0: "5p 123m 789m 111s 999s E", 1: "46p 234s 99p 568s W N F",
@@ -154,8 +154,8 @@ def test_a_shangrao_result_shows_the_wild() -> None:
     """The 宝 of the hand (and its indicator) is on the result, and the wild tiles in the hands
     and in the winner's pattern are drawn as the table draws a wild."""
     from engine.bots.normal import NormalPlayer
-    from tui.faces import small
-    from tui.result_text import hand_result_lines, line_content
+    from tui.view.faces import small
+    from tui.view.result_text import hand_result_lines, line_content
 
     player = NormalPlayer()
     game = Game("shangrao", 1)

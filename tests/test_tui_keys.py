@@ -22,8 +22,8 @@ from host.client import TableUpdate
 from host.refusal import Refusal
 from tests.support.tui import running
 from tests.support.waiting import until
-from tui.app import MahjongApp
-from tui.screens import HelpScreen
+from tui.apps.app import MahjongApp
+from tui.apps.screens import HelpScreen
 from tui.settings import Settings
 
 
@@ -156,7 +156,7 @@ async def test_paced_work_runs_one_item_a_loop_turn_in_its_own_context() -> None
     import asyncio
     import contextvars
 
-    from tui.app import paced
+    from tui.apps.app import paced
 
     who: contextvars.ContextVar[str] = contextvars.ContextVar("who", default="nobody")
     ran: list[str] = []
@@ -190,7 +190,7 @@ async def test_random_keys_never_break_a_game(rules: str, tmp_path: Path) -> Non
     import random
 
     from host.local import LocalTable
-    from tui.table_screen import TableScreen
+    from tui.apps.table_screen import TableScreen
 
     rng = random.Random(f"11 {rules}")
     table = LocalTable(bot_delay=0, timers=False)
@@ -237,7 +237,7 @@ async def test_a_screen_closes_itself_only_when_it_is_on_top() -> None:
     from textual.app import App
     from textual.screen import Screen
 
-    from tui.screens import close_screen
+    from tui.apps.screens import close_screen
 
     app: App[None] = App()
     async with app.run_test() as pilot:
@@ -257,7 +257,7 @@ async def test_q_and_escape_leave_from_the_game_result(key_name: str) -> None:
     """The game-over page offers "q: leave": q (and Escape) leave, as its footer says."""
     from dataclasses import replace
 
-    from tui.screens import GameResultScreen
+    from tui.apps.screens import GameResultScreen
 
     async with running("yichun", 3) as (_client, app, pilot):
         update = app.update

@@ -16,18 +16,18 @@ from engine.table import Phase
 from engine.tiles import parse_tile, parse_tiles
 from engine.view import MeldView, PondView, View, build_view
 from host.client import TableUpdate
-from tui.canvas import Row
-from tui.cells import wrap_cells
-from tui.faces import Face, big, glyph, small, small_width
-from tui.hints import ready_hint, unseen_counts
-from tui.i18n import tr
-from tui.layout import MAX_HEIGHT, MAX_WIDTH, TableRows, build_rows
-from tui.prompts import claim_prompt
-from tui.result_text import help_lines
-from tui.rules_text import SUMMARIES
+from tui.apps.table_screen import TABLE_BINDINGS
 from tui.settings import Settings
-from tui.table_screen import TABLE_BINDINGS
-from tui.ui_state import UiState
+from tui.view.canvas import Row
+from tui.view.cells import wrap_cells
+from tui.view.faces import Face, big, glyph, small, small_width
+from tui.view.hints import ready_hint, unseen_counts
+from tui.view.layout import MAX_HEIGHT, MAX_WIDTH, TableRows, build_rows
+from tui.view.prompts import claim_prompt
+from tui.view.result_text import help_lines
+from tui.view.ui_state import UiState
+from tui.words.i18n import tr
+from tui.words.rules_text import SUMMARIES
 
 
 def crowded_view(rules: str) -> View:
@@ -275,7 +275,7 @@ def test_spans_and_rows_are_shared_tuples_and_their_tables_stay_bounded(
     """Two tables drawing the same view get the very same span and row objects (what a region
     keeps is then never new to the garbage collector); the shared tables are emptied when
     they grow past their bound, and drawing goes on the same."""
-    from tui import canvas, layout
+    from tui.view import canvas, layout
 
     game = Game("shangrao", 4)
     game.new_hand()
@@ -301,7 +301,7 @@ def test_the_log_keeps_only_the_events_it_draws() -> None:
     reuses its spans."""
     from engine.bots.basic import BasicPlayer
     from engine.view import EVENTS_IN_VIEW
-    from tui import layout
+    from tui.view import layout
 
     game = Game("gejiu", 2)
     game.new_hand()
@@ -415,7 +415,7 @@ def test_the_centre_shows_the_running_doudizhu_circuit() -> None:
 def test_nearly_every_winning_tile_is_said_as_the_exceptions() -> None:
     """Waits on most kinds read "any tile except" the few that do not win; all 34 "any tile";
     fewer are listed one by one."""
-    from tui.hints import WAITS_BUT_MAX, waits_pieces
+    from tui.view.hints import WAITS_BUT_MAX, waits_pieces
 
     view = crowded_view("shangrao")
     ui = UiState(lang="en")
@@ -436,7 +436,7 @@ def test_the_log_adds_moves_at_the_right_and_restarts_only_when_full() -> None:
     move writes only its own cells); when one no longer fits the row starts again with the
     moves that fill about half of it. The newest move is always on the row."""
     from engine.bots.basic import BasicPlayer
-    from tui.log_text import event_pieces
+    from tui.view.log_text import event_pieces
 
     game = Game("gejiu", 2)
     hand = game.new_hand()

@@ -8,9 +8,9 @@ import pytest
 
 from host.client import TableUpdate
 from tests.test_tui_layout import assert_fits, crowded_view
-from tui.i18n import seat_label, tr
-from tui.layout import build_rows
-from tui.ui_state import UiState
+from tui.view.layout import build_rows
+from tui.view.ui_state import UiState
+from tui.words.i18n import seat_label, tr
 
 
 def screen_lines(rows: list[tuple[tuple[int, str, str], ...]]) -> list[str]:
@@ -91,8 +91,8 @@ def _plain(lines: list[str]) -> list[str]:
 def test_results_name_the_players_as_the_table_does(lang: str) -> None:
     """Item 6: the hand's result and the game-over table name the players, not only their
     seats, and the game-over table's last column has a header."""
-    from tui.faces import Face
-    from tui.result_text import game_result_lines, hand_result_lines
+    from tui.view.faces import Face
+    from tui.view.result_text import game_result_lines, hand_result_lines
 
     update = _played_game()
     res = update.view.result
@@ -168,7 +168,7 @@ async def test_a_chat_line_stays_inside_the_right_hand_column_at_80x24(
     from textual.widgets._toast import Toast
 
     from bench.bench_tui import ScriptedClient
-    from tui.app import MahjongApp
+    from tui.apps.app import MahjongApp
     from tui.settings import Settings
 
     for width in (80, 100, 120):
@@ -184,5 +184,5 @@ async def test_a_chat_line_stays_inside_the_right_hand_column_at_80x24(
                     break
             assert toasts, "no toast shown"
             region = toasts[0].region
-            side_w = min(30, 18 + (width - 80) // 4)  # tui.layout's right-hand column
+            side_w = min(30, 18 + (width - 80) // 4)  # tui.view.layout's right-hand column
             assert region.x >= width - side_w and region.right <= width, (width, region)

@@ -13,9 +13,9 @@ from textual.driver import Driver
 from textual.drivers.headless_driver import HeadlessDriver
 
 from bench.bench_tui import ScriptedClient
-from tui.app import MahjongApp
+from tui.apps.app import MahjongApp
 from tui.settings import Settings
-from tui.table import TableView
+from tui.view.table import TableView
 
 
 class PyteDriver(HeadlessDriver):
@@ -121,7 +121,7 @@ async def test_a_table_screen_given_its_update_before_mounting_draws_it() -> Non
     """A remote session at a waiting table opens its table screen with the first update, which
     the screen keeps until mounted; it must draw it then, with no later update (a table waiting
     for a key sends none, and the screen stayed blank)."""
-    from tui.table_screen import TableScreen
+    from tui.apps.table_screen import TableScreen
 
     client = ScriptedClient("shangrao", seed=5)
     with tempfile.TemporaryDirectory() as tmp:

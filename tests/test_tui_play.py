@@ -21,11 +21,11 @@ from engine.table import Phase
 from engine.tiles import parse_tile, parse_tiles
 from host.local import LocalTable
 from tests.support.tui import DrawDiscard, wait_for
-from tui.app import MahjongApp
-from tui.faces import Face
-from tui.result_text import readable_why
+from tui.apps.app import MahjongApp
+from tui.apps.table_screen import TableScreen
 from tui.settings import Settings
-from tui.table_screen import TableScreen
+from tui.view.faces import Face
+from tui.view.result_text import readable_why
 
 ME = "3456m 99p 111s 78s EE F"
 DRAWS = "2p 3p 5m 9p 4p E 2p 1s"

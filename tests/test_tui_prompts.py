@@ -17,15 +17,15 @@ from engine.view import build_view
 from host.client import TableUpdate
 from host.local import LocalTable
 from tests.support.tui import DrawDiscard, table_text, wait_for
-from tui.app import MahjongApp
-from tui.faces import Face
-from tui.layout import build_rows
-from tui.prompts import claim_prompt
-from tui.seat_rows import INDEX_LABELS
+from tui.apps.app import MahjongApp
+from tui.apps.table_screen import INDEX_KEYS, TableScreen
 from tui.settings import Settings
-from tui.table_screen import INDEX_KEYS, TableScreen
-from tui.tile_pieces import hand_tiles
-from tui.ui_state import UiState
+from tui.view.faces import Face
+from tui.view.layout import build_rows
+from tui.view.prompts import claim_prompt
+from tui.view.seat_rows import INDEX_LABELS
+from tui.view.tile_pieces import hand_tiles
+from tui.view.ui_state import UiState
 
 
 def gejiu_app(tmp_path: Path, hands: dict[int, str], draws: str, lang: str = "en",

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from host.local import LocalTable
-from tui.app import MahjongApp
+from tui.apps.app import MahjongApp
 from tui.settings import Settings
 
 
@@ -66,7 +66,7 @@ def test_replay_viewer_snapshot(snap_compare) -> None:  # type: ignore[no-untype
     from engine.record import dumps, hand_lines
     from engine.replay import read_game
     from engine.simulate import play_hand
-    from tui.replay import ReplayApp, ReplayGame
+    from tui.apps.replay import ReplayApp, ReplayGame
 
     game = Game("yichun", 11, {"hands_per_game": 1})
     hand = game.new_hand()

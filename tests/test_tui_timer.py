@@ -9,8 +9,8 @@ from engine.game import Game
 from engine.view import build_view
 from host.client import TableUpdate
 from host.clock import ManualClock
-from tui.timer_text import next_timer_change
-from tui.timer_text import timer_state as _timer_state
+from tui.view.timer_text import next_timer_change
+from tui.view.timer_text import timer_state as _timer_state
 
 
 @pytest.mark.parametrize("seconds", [30.0, 15.0, 7.3])
@@ -56,9 +56,9 @@ async def test_the_table_screen_counts_down_without_textual_timers(
     import textual.timer
 
     from bench.bench_tui import ScriptedClient
-    from tui.app import MahjongApp
+    from tui.apps.app import MahjongApp
+    from tui.apps.table_screen import TableScreen
     from tui.settings import Settings
-    from tui.table_screen import TableScreen
 
     made: list[object] = []
     init = textual.timer.Timer.__init__

@@ -11,8 +11,8 @@ from pathlib import Path
 from engine.bots import Player, make_player
 from host.local import LocalTable, default_data_dir
 from host.thinking import POOLED_LEVELS, PooledPlayer, ThinkingPool
-from tui.i18n import tr
 from tui.settings import Settings
+from tui.words.i18n import tr
 
 
 def main(args: argparse.Namespace) -> int:
@@ -38,8 +38,8 @@ def main(args: argparse.Namespace) -> int:
                        bot_name=tr(settings.lang, "bot_name"), thinking=thinking)
     if thinking is not None:
         thinking.warm()
-    if getattr(args, "plain", False) or settings.plain:  # lines of text (tui.plain)
-        from tui.plain import run_local
+    if getattr(args, "plain", False) or settings.plain:  # lines of text (tui.plain.front)
+        from tui.plain.front import run_local
 
         rules = getattr(args, "rules", None) or settings.rules
         try:
@@ -52,15 +52,15 @@ def main(args: argparse.Namespace) -> int:
             table.close()
     # here, not at the top: the rest of this module (the server's and backup's data directory,
     # the local table, plain mode) loads without Textual
-    from tui.app import MahjongApp
-    from tui.local_terminal import narrowing_driver, probe_tty
+    from tui.apps.app import MahjongApp
+    from tui.compat.local_terminal import narrowing_driver, probe_tty
 
     early = b""
     if getattr(args, "ambiwidth", None):  # told: no need to ask the terminal
         settings.ambiwidth = args.ambiwidth
     else:  # East Asian ambiguous width: asked of the terminal before the first frame
         settings.detected, early = probe_tty()
-    from tui.review import FileReviews
+    from tui.apps.review import FileReviews
 
     app = MahjongApp(
         table,

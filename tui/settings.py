@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Self
 
 from engine.rulesets import DEFAULT_RULES
-from tui.ambiwidth import AmbiWidth
+from tui.compat.ambiwidth import AmbiWidth
 
 CONFIG_ENV = "MAHJONG_SSH_CONFIG_DIR"
 
@@ -42,9 +42,9 @@ class Settings:
     show_waits: bool = True
     show_suggestion: bool = False
     bell: bool = False  # ring the terminal's bell when the table waits for you
-    plain: bool = False  # plain mode for screen readers (tui/plain.py) from the next start
+    plain: bool = False  # plain mode for screen readers (tui/plain/front.py) from the next start
     # how the terminal draws East Asian ambiguous-width characters: "auto" (as the probe at
-    # the session's start found, ``detected``), "narrow" or "wide" (tui.ambiwidth)
+    # the session's start found, ``detected``), "narrow" or "wide" (tui.compat.ambiwidth)
     ambiwidth: str = "auto"
     rules: str = DEFAULT_RULES
     options: dict[str, dict[str, Any]] = field(default_factory=dict)  # per ruleset

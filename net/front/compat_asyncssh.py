@@ -23,7 +23,7 @@ import asyncssh.logging
 import asyncssh.packet
 
 from net.limits import Limits
-from tui import compat_guard, compat_textual
+from tui.compat import compat_guard, compat_textual
 
 log = logging.getLogger("net.compat")
 

@@ -28,7 +28,7 @@ app gets its first ``input_backlog`` characters, the rest is dropped up to the p
 marker (Textual's parser would buffer the whole paste). The player is told once, the first
 time input is dropped; a parser error is logged once, with its traceback only at DEBUG.
 
-East Asian ambiguous width (``tui.ambiwidth``): with ``ambiwide`` set (the session's terminal
+East Asian ambiguous width (``tui.compat.ambiwidth``): with ``ambiwide`` set (the session's terminal
 draws ``│ · →`` two cells wide) every frame goes out in the narrow glyph set. The session
 probes the terminal before the app starts; an answer that comes later (``late_probe``
 seconds) arrives here as a cursor position report and is handed to ``on_probe``.
@@ -52,9 +52,9 @@ from textual.geometry import Size
 from textual.message import Message
 
 from net.limits import Limits, LogBudget, clamp_size
-from tui import compat_textual
-from tui.ambiwidth import column_wide, to_narrow
-from tui.compat_textual import ClientParser, XTermParser
+from tui.compat import compat_textual
+from tui.compat.ambiwidth import column_wide, to_narrow
+from tui.compat.compat_textual import ClientParser, XTermParser
 
 log = logging.getLogger("net.front.driver")
 
@@ -154,7 +154,7 @@ class SSHDriver(Driver):
         self._held_since = 0.0
         self._release_handle: asyncio.TimerHandle | None = None
         self._closed = False
-        self.ambiwide = ambiwide  # frames in the narrow glyph set (tui.ambiwidth)
+        self.ambiwide = ambiwide  # frames in the narrow glyph set (tui.compat.ambiwidth)
         # the probe went unanswered before the app started: an answer until this loop time
         # still counts (handed to ``on_probe``)
         self._probe_until = self._loop.time() + late_probe if late_probe > 0 else 0.0

@@ -33,10 +33,10 @@ from net.runtime.registry import QUARANTINE_MARK, Registry
 from net.runtime.shared_table import Privacy, parse_invites
 from net.sanitize import TABLE_NAME_RULE, clean_line, pad, table_name, valid_table_name
 from net.store.model import Account
-from tui import compat_textual
-from tui.new_table import NewTableForm
-from tui.room import options_text
-from tui.screens import close_screen
+from tui.apps.new_table import NewTableForm
+from tui.apps.room import options_text
+from tui.apps.screens import close_screen
+from tui.compat import compat_textual
 
 
 class LobbyServer(Protocol):

@@ -1,4 +1,4 @@
-"""The app one SSH session runs: ``tui``'s :class:`~tui.room.SharedTableApp` (the waiting
+"""The app one SSH session runs: ``tui``'s :class:`~tui.apps.room.SharedTableApp` (the waiting
 room, chat and stakes around a shared table), with what would act on the *server* switched off
 (command palette, screenshots, ``open_url``, file delivery, suspend), a console built from the
 *client's* terminal type (not the server's environment, which Textual reads), and settings
@@ -17,9 +17,9 @@ from textual.binding import Binding, BindingType
 from host.client import SharedTableClient, TableUpdate
 from net.front import reclaim
 from net.front.terminals import color_system
-from tui import compat_textual
-from tui.review import ReviewSource
-from tui.room import SharedTableApp
+from tui.apps.review import ReviewSource
+from tui.apps.room import SharedTableApp
+from tui.compat import compat_textual
 from tui.settings import Settings
 
 
@@ -112,7 +112,7 @@ class ServerSide:
 
 
 class RemoteApp(ServerSide, SharedTableApp):
-    """:class:`~tui.room.SharedTableApp` for one SSH session: the client's terminal, nothing
+    """:class:`~tui.apps.room.SharedTableApp` for one SSH session: the client's terminal, nothing
     acting on the server (:class:`ServerSide`), an app taken apart at its end. Leaving the
     table (q) ends the app: a session that came from the lobby goes back to it. Ctrl-Q ends
     the session (``ends_session``)."""

@@ -13,8 +13,8 @@ from net.front.terminals import color_system
 from net.game_id import shown_game_id
 from net.store.base import Store, store_call
 from net.store.model import CorruptRow, GameEntry, KeptGame, StorageError
-from tui import compat_textual
-from tui.replay import ListedGame, ReplayApp, ReplayGame, list_row
+from tui.apps.replay import ListedGame, ReplayApp, ReplayGame, list_row
+from tui.compat import compat_textual
 from tui.settings import Settings
 
 
@@ -56,7 +56,7 @@ async def games_of(store: Store, account_id: int) -> list[ListedGame]:
 
 def listing_text(games: list[ListedGame], lang: str) -> str:
     """``ssh host replay`` without a terminal: the list, one game a line."""
-    from tui.i18n import tr
+    from tui.words.i18n import tr
 
     if not games:
         return tr(lang, "rp_list_none") + "\n"

@@ -1,5 +1,5 @@
 """The review over SSH: ``r`` on a game's game-over screen opens the expert's review of the
-player's own play (``tui.review``), read from the store like ``ssh host replay ID``; so does
+player's own play (``tui.apps.review``), read from the store like ``ssh host replay ID``; so does
 ``ssh host review [ID]`` (:class:`RemoteReviewApp`).
 
 The assessments of every review in this server process run in one process pool
@@ -22,11 +22,11 @@ from net.front import replay
 from net.front.remote_app import ServerSide
 from net.front.terminals import color_system
 from net.store.base import Store
-from tui import compat_textual
-from tui.i18n import tr
-from tui.replay import ListedGame, ReplayGame
-from tui.review import ReviewApp, ReviewGame, ReviewUnavailable
+from tui.apps.replay import ListedGame, ReplayGame
+from tui.apps.review import ReviewApp, ReviewGame, ReviewUnavailable
+from tui.compat import compat_textual
 from tui.settings import Settings
+from tui.words.i18n import tr
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +70,7 @@ class ReviewPool:
 
 
 class StoreReviews:
-    """A session's :class:`~tui.review.ReviewSource`: the game kept under the game-over
+    """A session's :class:`~tui.apps.review.ReviewSource`: the game kept under the game-over
     view's ID, and the server's pool."""
 
     def __init__(self, store: Store, pool: ReviewPool) -> None:

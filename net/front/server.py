@@ -59,12 +59,12 @@ from net.runtime.shared_table import SharedTable, TableConfig
 from net.sanitize import GUEST_MARK, clean_name, guest_name, pad
 from net.store.base import Store, store_call
 from net.store.model import Account, LeaderRow, StorageError
-from tui import compat_textual
-from tui.ambiwidth import ERASE, LATE_ANSWER, PROBE, PROBE_TIMEOUT, AmbiWidth, probe_answer
-from tui.faces import Face
-from tui.replay import ListedGame, ReplayGame
-from tui.review import ReviewGame
+from tui.apps.replay import ListedGame, ReplayGame
+from tui.apps.review import ReviewGame
+from tui.compat import compat_textual
+from tui.compat.ambiwidth import ERASE, LATE_ANSWER, PROBE, PROBE_TIMEOUT, AmbiWidth, probe_answer
 from tui.settings import Settings
+from tui.view.faces import Face
 
 if TYPE_CHECKING:
     from asyncssh.auth import KbdIntChallenge
@@ -106,7 +106,7 @@ CHANNEL_FLOOD = "too many channel requests 会话请求过多"
 KEY_FLOOD = "too many public keys offered 公钥尝试过多"
 
 
-# --- no stdout/stderr redirection for SSH apps (tui.compat_textual) -------------------------
+# --- no stdout/stderr redirection for SSH apps (tui.compat.compat_textual) ---------------
 neutralise_redirects = compat_textual.neutralise_redirects
 
 
@@ -578,7 +578,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.bot: BotSession | None = None  # ``bot join``: a program plays a seat
         self._bot_done: asyncio.Event | None = None
         self._answering = False  # a text answer is being read from the store (replay)
-        # East Asian ambiguous width (tui.ambiwidth): what the probe found (None: no answer),
+        # East Asian ambiguous width (tui.compat.ambiwidth): what the probe found (None: no answer),
         # the player's setting (kept with the account; --ambiwidth for this session)
         self.ambi_detected: bool | None = None
         self.ambi_choice = AmbiWidth.AUTO
@@ -762,7 +762,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             driver.repaint()
 
     async def _probe_terminal(self, command: Command) -> None:
-        """Asks the terminal how wide it draws an ambiguous character (``tui.ambiwidth``),
+        """Asks the terminal how wide it draws an ambiguous character (``tui.compat.ambiwidth``),
         before the first frame; a terminal that does not answer within ``PROBE_TIMEOUT`` is
         taken as narrow (its answer still counts for ``LATE_ANSWER`` seconds)."""
         if command.ambiwidth is not None or self.chan is None:

@@ -25,7 +25,7 @@ from engine.rulesets import RULESETS
 from net.sanitize import clean_line, pad
 from net.store.base import Store
 from net.store.model import Rating
-from tui.score_chart import BLOCKS, sparkline
+from tui.view.score_chart import BLOCKS, sparkline
 
 log = logging.getLogger("net.front")
 

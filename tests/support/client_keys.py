@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tui.table_screen import TABLE_BINDINGS
+from tui.apps.table_screen import TABLE_BINDINGS
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,9 +15,9 @@ from textual.pilot import Pilot
 from bench.bench_tui import ScriptedClient
 from engine.actions import Action, ActionType
 from engine.view import View
-from tui.app import MahjongApp
+from tui.apps.app import MahjongApp
 from tui.settings import Settings
-from tui.table import TableView
+from tui.view.table import TableView
 
 
 def table_text(app: MahjongApp) -> str:

@@ -1,0 +1,491 @@
+"""The review of one's own play in a finished game, by the ``expert`` computer player.
+
+:class:`ReviewScreen` steps through one seat's decisions (``engine.review``): the table as that
+seat saw it (its own concealed tiles only, never another seat's, although the record holds
+them), the action it played, the expert's choice and each weighed action's expected points for
+the seat with its 95% interval. Its first page (and ``s``) is the summary: the biggest losses
+first, Enter opens one.
+
+The assessments cost 50–400 ms of CPU each, so they never run on the event loop or in a thread
+of it: the screen hands them to a ``submit`` function (a process pool's, see
+:mod:`host.review_pool`), the decision shown first and then the rest in order, at most
+:data:`IN_FLIGHT` at a time (a pool shared by several reviews serves them in turn), and shows
+"assessing 12/87" as the answers come in. Leaving the screen cancels what is still queued.
+
+The screen opens in its own app (``mahjong-ssh review FILE``, ``ssh host review ID``:
+:class:`ReviewApp`) or over a game's game-over screen (``r``), where a
+:class:`ReviewSource` gives the game's record and the pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections.abc import Callable
+from concurrent.futures import Executor, Future
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any, ClassVar, Protocol
+
+from rich.cells import cell_len
+from rich.markup import escape
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Static
+
+from engine.record import RecordError
+from engine.replay import read_game
+from engine.review import REVIEW_SAMPLES, Assessment, Decision, assess, decisions
+from engine.tiles import Kind
+from engine.view import View
+from host.client import TableUpdate
+from host.review_pool import niced_pool
+from tui.apps.replay import ReplayGame
+from tui.apps.standalone import StandaloneApp
+from tui.compat import compat_textual
+from tui.settings import Settings
+from tui.view.board_lines import INDENT, pack, piece_markup, pond_lines, seat_head, wall_line
+from tui.view.faces import Face, small
+from tui.view.log_text import event_pieces
+from tui.view.result_text import lines_content, meld_markup, meld_width, tile_markup
+from tui.words.i18n import relative_name, seat_wind, tr
+from tui.words.review_text import action_text, move_no, summary_lines, value_text, verdict
+from tui.words.ruleset_title import rules_title
+
+IN_FLIGHT = 2  # assessments one review has queued at once: one running, the next ready
+LOG_MOVES = 4  # the latest moves shown above the figures
+
+Submit = Callable[[Decision, int], "Future[Assessment]"]
+
+
+class ReviewUnavailable(Exception):
+    """The review cannot open (no record kept, a spectator, a record that cannot be read):
+    the message says why, in the player's language."""
+
+
+class ReviewSource(Protocol):
+    """Where a game-over screen's review comes from: the game's record, and the process pool
+    the assessments run in."""
+
+    @property
+    def samples(self) -> int:
+        """Sampled hidden hands per weighed action."""
+
+    async def game(self, update: TableUpdate, lang: str) -> ReplayGame:
+        """The finished game of ``update`` (its game-over view); :class:`ReviewUnavailable`
+        saying why not."""
+
+    def submit(self, decision: Decision, samples: int) -> Future[Assessment]:
+        """Assess ``decision`` in another process."""
+
+
+@dataclass(frozen=True)
+class ReviewGame:
+    """A game's record and the decisions of the reviewed seat in it."""
+
+    game: ReplayGame
+    seat: int
+    decisions: tuple[Decision, ...] = field(default=())
+
+    @classmethod
+    def of(cls, game: ReplayGame, seat: int) -> ReviewGame:
+        """The seat's decisions read from the record (a few ms per hand: off the loop on a
+        server)."""
+        return cls(game, seat, tuple(decisions(game.steps, seat)))
+
+
+class ReviewScreen(Screen[None]):
+    """One seat's decisions, the summary first; q / Esc leaves (the screen is dismissed)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right", "step(1)", "Next decision", id="review-next", show=False,
+                priority=True),
+        Binding("left", "step(-1)", "Previous decision", id="review-prev", show=False,
+                priority=True),
+        Binding("home", "first", "First decision", id="review-first", show=False,
+                priority=True),
+        Binding("end", "last", "Last decision", id="review-last", show=False, priority=True),
+        Binding("up", "cursor(-1)", "Summary: up", id="review-up", show=False, priority=True),
+        Binding("down", "cursor(1)", "Summary: down", id="review-down", show=False,
+                priority=True),
+        Binding("enter", "open", "Summary: open", id="review-open", show=False, priority=True),
+        Binding("s", "summary", "Summary", id="review-summary", show=False),
+        Binding("q,escape", "leave", "Leave", id="review-quit", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    ReviewScreen { layout: vertical; }
+    ReviewScreen #rv-title { height: 1; padding: 0 1; }
+    ReviewScreen #rv-body { height: 1fr; padding: 0 1; }
+    ReviewScreen #rv-keys { height: auto; max-height: 2; padding: 0 1; color: $text-muted; }
+    """
+
+    def __init__(self, review: ReviewGame, lang: str, face: Face, submit: Submit,
+                 samples: int = REVIEW_SAMPLES) -> None:
+        super().__init__()
+        self.review = review
+        self.lang = lang
+        self.face = face
+        self.submit = submit
+        self.samples = samples
+        self.page = -1  # -1: the summary; else the index of the decision shown
+        self.cursor = 0  # the summary's highlighted row
+        self.results: dict[int, Assessment] = {}
+        self.failed: dict[int, str] = {}
+        self._pending: dict[int, asyncio.Future[Assessment]] = {}
+        self._stopped = False
+
+    @property
+    def decisions(self) -> tuple[Decision, ...]:
+        return self.review.decisions
+
+    @property
+    def done(self) -> int:
+        """Decisions assessed (or given up on)."""
+        return len(self.results) + len(self.failed)
+
+    @property
+    def pending(self) -> int:
+        """Assessments queued or running for this screen now."""
+        return len(self._pending)
+
+    # --- the assessments, in another process ------------------------------------------------
+    def _wanted(self) -> int | None:
+        """The next decision to assess: the one shown, then those after it, then the rest."""
+        n = len(self.decisions)
+        start = max(self.page, 0)
+        for i in itertools.chain(range(start, n), range(start)):
+            if i not in self.results and i not in self.failed and i not in self._pending:
+                return i
+        return None
+
+    def _pump(self) -> None:
+        while not self._stopped and len(self._pending) < IN_FLIGHT:
+            i = self._wanted()
+            if i is None:
+                return
+            try:
+                fut = asyncio.wrap_future(self.submit(self.decisions[i], self.samples))
+            except Exception as exc:  # a pool shut down or broken: said on the page
+                self.failed[i] = str(exc) or type(exc).__name__
+                continue
+            self._pending[i] = fut
+            fut.add_done_callback(partial(self._arrived, i))  # in this app's context
+
+    def _arrived(self, i: int, fut: asyncio.Future[Assessment]) -> None:
+        self._pending.pop(i, None)
+        if self._stopped or fut.cancelled():
+            return
+        try:
+            exc = fut.exception()
+            if exc is not None:
+                self.failed[i] = str(exc) or type(exc).__name__
+            else:
+                self.results[i] = fut.result()
+            self._pump()
+            self.refresh_view()
+        except Exception as error:  # as Textual does for an error in a handler
+            compat_textual.handle_exception(self.app, error)
+
+    def stop(self) -> None:
+        """Cancel what is still queued (a running assessment ends in its process and is
+        dropped)."""
+        self._stopped = True
+        pending, self._pending = self._pending, {}
+        for fut in pending.values():
+            fut.cancel()
+
+    def on_mount(self) -> None:
+        self._pump()
+        self.refresh_view()
+
+    def on_unmount(self) -> None:
+        self.stop()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.refresh_view()
+
+    # --- what is shown ------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static("", id="rv-title", markup=False)
+        with VerticalScroll(id="rv-body"):
+            yield Static("", id="rv-page")
+        yield Static("", id="rv-keys", markup=False)
+
+    def seat_name(self, seat: int) -> str:
+        """``E ann``; a seat without a name is a computer's, but for the reviewed one."""
+        name = self.review.game.names[seat] or (
+            "" if seat == self.review.seat else tr(self.lang, "bot_name"))
+        return f"{seat_wind(seat, self.lang)} {name}".strip()
+
+    def progress_text(self) -> str:
+        n = len(self.decisions)
+        if self.done >= n:
+            return tr(self.lang, "rv_assessed", n=n)
+        return tr(self.lang, "rv_assessing", done=self.done, n=n)
+
+    def title_text(self) -> str:
+        game = self.review.game
+        parts = [tr(self.lang, "rv_title", id=game.label, rules=rules_title(game.rules, self.lang),
+                    seat=self.seat_name(self.review.seat))]
+        parts.append(self.progress_text())
+        return " · ".join(parts)
+
+    def where_text(self) -> str:
+        """Which decision is shown: ``decision 12/40 · hand 2 move 43``."""
+        d = self.decisions[self.page]
+        return tr(self.lang, "rv_where", i=self.page + 1, n=len(self.decisions),
+                  hand=d.hand_no, move=move_no(d))
+
+    def keys_text(self) -> str:
+        return tr(self.lang, "rv_summary_keys" if self.page < 0 else "rv_keys")
+
+    def ranked(self) -> list[int]:
+        """The summary's rows: the decisions that lost points, the biggest loss first."""
+        lost = [i for i, a in self.results.items() if a.loss > 0]
+        return sorted(lost, key=lambda i: (-self.results[i].loss, i))
+
+    def body_lines(self, width: int) -> list[str]:
+        if self.page < 0:
+            return self._summary(width)
+        return self._decision(self.page, width)
+
+    def _summary(self, width: int) -> list[str]:
+        done = [self.results[i] for i in sorted(self.results)]
+        n = len(self.decisions)
+        head = summary_lines(done, self.lang, n, rows=0, pending=n - self.done)
+        lines = [f"[b]{escape(head[0])}[/]", *(escape(x) for x in head[1:])]
+        rows = self.ranked()
+        if rows:
+            lines += ["", escape(tr(self.lang, "rv_summary_list"))]
+        for n, i in enumerate(rows):
+            a = self.results[i]
+            d = a.decision
+            text = tr(self.lang, "rv_summary_row", hand=d.hand_no, move=move_no(d),
+                      taken=self._act(d.taken), choice=self._act(a.choice), loss=a.loss)
+            if n == self.cursor:
+                lines.append(f"[b $turn]▶ {escape(text)}[/]")
+            else:
+                lines.append(f"  {escape(text)}")
+        for i, why in sorted(self.failed.items()):
+            d = self.decisions[i]
+            where = tr(self.lang, "rv_where", i=i + 1, n=len(self.decisions), hand=d.hand_no,
+                       move=move_no(d))
+            failed = tr(self.lang, "rv_failed", why=why)
+            lines.append(f"[$error]{escape(where)}: {escape(failed)}[/]")
+        return lines
+
+    def _tile(self, kind: Kind) -> str:
+        return small(kind, self.face).strip()
+
+    def _act(self, action: Any) -> str:
+        return action_text(action, self.lang, self._tile,
+                           lambda ks: "".join(self._tile(k) for k in ks))
+
+    def _decision(self, i: int, width: int) -> list[str]:
+        d = self.decisions[i]
+        lines = [f"[b]{escape(self.where_text())}[/]", *self._table(d.view, width)]
+        lines.append("")
+        lines += self._log(d.view)
+        lines.append("")
+        lines += self._figures(i)
+        return lines
+
+    def _table(self, view: View, width: int) -> list[str]:
+        """The table as the seat saw it: its own tiles; of the others only how many."""
+        me = self.review.seat
+        lines: list[str] = []
+        for r in range(4):
+            s = (me + r) % 4
+            p = view.seats[s]
+            head, head_width = seat_head(view.current == s, s == view.dealer,
+                                         f"{relative_name(me, s, self.lang)} {self.seat_name(s)}")
+            items: list[tuple[str, int]] = []
+            if s == me:
+                items += [(tile_markup(k, self.face, wild=k == view.wild),
+                           cell_len(small(k, self.face))) for k in view.hand]
+                if view.drawn is not None:
+                    items.append(("", 0))
+                    items.append((tile_markup(view.drawn, self.face, mark=True),
+                                  cell_len(small(view.drawn, self.face))))
+            else:
+                hidden = tr(self.lang, "rv_hidden", n=p.concealed_count)
+                items.append((f"[$tile-back]{escape(hidden)}[/]", cell_len(hidden)))
+            for m in p.melds:
+                items.append((meld_markup(m, self.face, self.lang),
+                              meld_width(m, self.face, self.lang)))
+            if p.ting:
+                flag = tr(self.lang, "flag_ting")
+                items.append((escape(flag), cell_len(flag)))
+            items.append((f"[$text-muted]{p.score:+d}[/]", len(f"{p.score:+d}")))
+            lines += pack(items, head, head_width, INDENT, width)
+            lines += pond_lines(p.pond, self.face, self.lang, width)
+        lines.append(wall_line(view.wild, view.wild_indicator, view.remaining, self.face,
+                               self.lang))
+        return lines
+
+    def _log(self, view: View) -> list[str]:
+        shown = []
+        for e in view.events:
+            pieces = event_pieces(e, self.review.seat, self.lang, self.face)
+            if pieces:
+                shown.append("".join(piece_markup(p) for p in pieces))
+        if not shown:
+            return ["  " + escape(tr(self.lang, "rp_start"))]
+        return ["  " + " · ".join(shown[-LOG_MOVES:])]
+
+    def _figures(self, i: int) -> list[str]:
+        d = self.decisions[i]
+        lines = [f"[b]{escape(tr(self.lang, 'rv_played', action=self._act(d.taken)))}[/]"]
+        a = self.results.get(i)
+        if a is None:
+            why = self.failed.get(i)
+            text = tr(self.lang, "rv_failed", why=why) if why else tr(self.lang, "rv_waiting")
+            lines.append(f"[$text-muted]{escape(text)}[/]" if why is None
+                         else f"[$error]{escape(text)}[/]")
+            return lines
+        expert = tr(self.lang, "rv_expert", action=self._act(a.choice))
+        said = verdict(a, self.lang) if a.weighed or a.agrees else ""
+        lines.append(f"[b $turn]{escape(expert)}[/]" + (f"  · {escape(said)}" if said
+                                                    else ""))
+        if not a.weighed:
+            lines.append(escape(tr(self.lang, "rv_not_weighed", action=self._act(a.choice))))
+            return lines
+        samples = a.values[0].samples
+        lines.append(escape(tr(self.lang, "rv_values_head", samples=samples)))
+        names = [self._act(v.action) for v in a.values]
+        col = max(cell_len(x) for x in names) + 2
+        for v, name in zip(a.values, names, strict=True):
+            marks = []
+            if v.action == d.taken:
+                marks.append(tr(self.lang, "rv_mark_played"))
+            if v.action == a.choice:
+                marks.append(tr(self.lang, "rv_mark_expert"))
+            lead = "▶ " if v.action == a.choice else "  "
+            text = (f"{lead}{name}{' ' * (col - cell_len(name))}"
+                    f"{value_text(v.mean, v.half):>14}")
+            if v.action != d.taken:  # measured on the same samples: a narrow interval
+                text += "  " + tr(self.lang, "rv_versus", gain=value_text(v.gain, v.gain_half))
+            if marks:
+                text += "  ← " + ", ".join(marks)
+            style = "b $turn" if v.action == a.choice else "b" if v.action == d.taken else ""
+            lines.append(f"[{style}]{escape(text)}[/]" if style else escape(text))
+        return lines
+
+    def refresh_view(self) -> None:
+        if not self.is_mounted or self._stopped:
+            return
+        width = max(40, self.size.width - 4)
+        self.query_one("#rv-title", Static).update(self.title_text())
+        self.query_one("#rv-page", Static).update(lines_content(self.body_lines(width)))
+        self.query_one("#rv-keys", Static).update(self.keys_text())
+
+    # --- keys ---------------------------------------------------------------------------------
+    def _go(self, page: int) -> None:
+        self.page = max(-1, min(page, len(self.decisions) - 1))
+        self._pump()
+        self.refresh_view()
+        with contextlib.suppress(Exception):
+            self.query_one("#rv-body", VerticalScroll).scroll_home(animate=False)
+
+    def action_step(self, by: int) -> None:
+        self._go(self.page + by)
+
+    def action_first(self) -> None:
+        self._go(0 if self.decisions else -1)
+
+    def action_last(self) -> None:
+        self._go(len(self.decisions) - 1)
+
+    def action_summary(self) -> None:
+        self._go(-1)
+
+    def action_cursor(self, by: int) -> None:
+        if self.page >= 0:
+            body = self.query_one("#rv-body", VerticalScroll)
+            body.scroll_relative(y=by, animate=False)
+            return
+        rows = self.ranked()
+        self.cursor = max(0, min(self.cursor + by, len(rows) - 1))
+        self.refresh_view()
+        # keep the highlighted row in sight: the summary's head takes 3 lines
+        body = self.query_one("#rv-body", VerticalScroll)
+        row = self.cursor + 3
+        if row >= body.scroll_y + body.size.height - 1:
+            body.scroll_to(y=row - body.size.height + 2, animate=False)
+        elif row < body.scroll_y:
+            body.scroll_to(y=row, animate=False)
+
+    def action_open(self) -> None:
+        rows = self.ranked()
+        if self.page < 0 and rows:
+            self._go(rows[min(self.cursor, len(rows) - 1)])
+
+    def action_leave(self) -> None:
+        self.stop()
+        if self.is_active:
+            self.dismiss(None)
+
+
+class ReviewApp(StandaloneApp):
+    """The review on its own (``mahjong-ssh review FILE``): leaving it ends the app."""
+
+    TITLE = "mahjong-ssh review"
+
+    def __init__(self, review: ReviewGame, submit: Submit, settings: Settings | None = None,
+                 samples: int = REVIEW_SAMPLES) -> None:
+        super().__init__(settings)
+        self.review = review
+        self.submit = submit
+        self.samples = samples
+
+    def on_mount(self) -> None:
+        self.apply_settings_theme()
+        self.push_screen(ReviewScreen(self.review, self.settings.lang, self.face, self.submit,
+                                      self.samples), callback=lambda _: self.exit())
+
+
+class FileReviews:
+    """``play``'s :class:`ReviewSource`: the record the game wrote to its file, and a process
+    pool of its own (made when the first review asks; :meth:`close` when the app ends)."""
+
+    def __init__(self, path: Callable[[], Path | None], samples: int = REVIEW_SAMPLES) -> None:
+        self.path = path
+        self.samples = samples
+        self._pool: Executor | None = None
+
+    async def game(self, update: TableUpdate, lang: str) -> ReplayGame:
+        path = self.path()
+        if path is None:
+            raise ReviewUnavailable(tr(lang, "rv_no_game"))
+        try:
+            text = await asyncio.to_thread(path.read_text, encoding="utf-8")
+            steps = await asyncio.to_thread(read_game, text)
+        except (OSError, UnicodeDecodeError, RecordError, RecursionError) as exc:
+            raise ReviewUnavailable(tr(lang, "rv_not_found", why=exc)) from None
+        return ReplayGame(steps, names=update.names, label=path.name)
+
+    def submit(self, decision: Decision, samples: int) -> Future[Assessment]:
+        if self._pool is None:
+            self._pool = niced_pool()
+        return self._pool.submit(assess, decision, samples)
+
+    def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+def pool_submit(pool: Executor) -> Submit:
+    """The ``submit`` of a review whose assessments run in ``pool`` (a process pool:
+    :func:`host.review_pool.niced_pool`)."""
+    def submit(decision: Decision, samples: int) -> Future[Assessment]:
+        return pool.submit(assess, decision, samples)
+
+    return submit
+

@@ -1,0 +1,474 @@
+"""The table screen: the table widget plus the keyboard.
+
+The screen keeps only what the player is doing (cursor, open prompt, a message); the game state
+is the latest :class:`~host.client.TableUpdate`. Every key binding has an id, so the settings
+file can remap it (``"keys": {"win": "w"}``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from engine.actions import Action, ActionType
+from engine.bots.basic import BasicPlayer
+from engine.table import Phase
+from host.client import TableUpdate
+from host.clock import Timer
+from tui.compat import compat_textual
+from tui.view.faces import name
+from tui.view.layout import MIN_HEIGHT, MIN_WIDTH
+from tui.view.prompts import Choice, Prompt, claim_prompt, kong_prompt
+from tui.view.result_text import hand_result_lines, line_content
+from tui.view.seat_rows import INDEX_LABELS
+from tui.view.table import TableView
+from tui.view.tile_pieces import hand_tiles
+from tui.view.timer_text import next_timer_change
+from tui.view.ui_state import UiState
+from tui.words.i18n import tr
+
+if TYPE_CHECKING:
+    from tui.apps.app import MahjongApp
+
+INDEX_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "minus", "equals_sign",
+              "left_square_bracket", "right_square_bracket")
+assert len(INDEX_KEYS) == len(INDEX_LABELS)
+
+TABLE_BINDINGS: list[Binding] = [
+    Binding("left,h", "cursor(-1)", "Move left ←", id="cursor-left", show=False),
+    Binding("right,l", "cursor(1)", "Move right →", id="cursor-right", show=False),
+    *(
+        Binding(key, f"pick({i})", f"Pick tile {INDEX_LABELS[i]}", id=f"pick-{i + 1}",
+                show=False)
+        for i, key in enumerate(INDEX_KEYS)
+    ),
+    Binding("enter,space", "confirm", "Discard / confirm 打出", id="confirm", show=False),
+    Binding("w", "win", "Win 胡", id="win", show=False),
+    Binding("k", "kong", "Kong 杠", id="kong", show=False),
+    Binding("p", "peng", "Pung 碰", id="peng", show=False),
+    Binding("c", "chi", "Chow 吃 (again: next set)", id="chi", show=False),
+    Binding("x", "pass", "Pass 过", id="pass", show=False),
+    Binding("b", "ting", "Discard and declare 报听 (Gejiu)", id="ting", show=False),
+    Binding("d", "pond_win", "塘子烂糊 (Gejiu)", id="pond-win", show=False),
+    Binding("m", "buy", "Buy 买 (Yichun)", id="buy", show=False),
+    Binding("n", "no_buy", "Don't buy 不买 (Yichun)", id="no-buy", show=False),
+    Binding("t", "face", "Tile faces 牌面", id="tiles", show=False),
+    Binding("i", "suggest", "Suggested discard on/off", id="suggest", show=False),
+    Binding("question_mark,f1", "help", "Help 帮助", id="help", show=False),
+    Binding("s", "settings", "Settings 设置", id="settings", show=False),
+    Binding("q", "quit_table", "Leave the table 离开 (twice)", id="quit", show=False),
+    # the hand's result, shown over the table
+    Binding("up", "scroll_result(-1)", "Hand result: line up 结算上一行", id="result-up",
+            show=False),
+    Binding("down", "scroll_result(1)", "Hand result: line down 结算下一行", id="result-down",
+            show=False),
+    Binding("pageup", "scroll_result(-1, True)", "Hand result: page up 结算上一页",
+            id="result-page-up", show=False),
+    Binding("pagedown", "scroll_result(1, True)", "Hand result: page down 结算下一页",
+            id="result-page-down", show=False),
+    Binding("home", "result_end(False)", "Hand result: top 结算开头", id="result-top", show=False),
+    Binding("end", "result_end(True)", "Hand result: end 结算末尾", id="result-end", show=False),
+]
+# what keys do while a hand's result is shown (the rest do nothing then)
+RESULT_ACTIONS = frozenset({"confirm", "scroll_result", "result_end", "face", "help",
+                            "quit_table"})
+
+
+class TableScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [*TABLE_BINDINGS]
+    # The table widget covers the whole screen: the screen's own background is never seen,
+    # so it is drawn as blank lines instead of being styled line by line on every frame.
+    BLANK = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.update: TableUpdate | None = None
+        self.ui = UiState()
+        self._quit_armed = 0.0
+        self._bot = BasicPlayer()
+        self._table: TableView | None = None
+        self._live = False  # mounted and not yet unmounted
+        self._tick_timer: Timer | None = None
+        self._tick_at: float | None = None
+        self.result: TableUpdate | None = None  # the hand's result shown over the table
+
+    @property
+    def mj(self) -> MahjongApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield TableView(id="table")
+
+    def on_mount(self) -> None:
+        # Textual's ``is_mounted`` turns true only after the mount handlers: an update kept
+        # before the mount would not be drawn here, and a table waiting for a key stayed blank
+        self._live = True
+        self._sync_settings()
+        if self.update is not None:
+            self.apply_update(self.update)
+
+    @property
+    def live(self) -> bool:
+        """Mounted and not yet unmounted (unlike ``is_mounted``, true in ``on_mount``)."""
+        return self._live
+
+    @property
+    def table(self) -> TableView:
+        if self._table is None:
+            self._table = self.query_one(TableView)
+        return self._table
+
+    def _sync_settings(self) -> None:
+        s = self.mj.settings
+        self.ui.lang = s.lang
+        self.ui.face = self.mj.face
+        self.ui.show_waits = s.show_waits
+        self.ui.show_suggestion = s.show_suggestion
+        self.ui.keys = {"confirm": "Enter"}
+
+    def refresh_settings(self) -> None:
+        self._sync_settings()
+        if self.update is not None:
+            self._rebuild_prompt(self.update, keep=True)
+        self._redraw()
+        if self.result is not None:
+            self._show_result_page(keep_top=True)
+
+    # --- the hand's result ----------------------------------------------------------------
+    def show_result(self, update: TableUpdate) -> None:
+        """Show the hand's result over the table, from its top (Enter goes on)."""
+        self.result = update
+        self._show_result_page(keep_top=False)
+
+    def hide_result(self) -> None:
+        self.result = None
+        if self._live:
+            self.table.hide_page()
+
+    @property
+    def result_text(self) -> str:
+        """The result shown, as plain text (tests); empty when none is."""
+        return self.table.page_text if self.result is not None and self._live else ""
+
+    def _show_result_page(self, keep_top: bool) -> None:
+        update = self.result
+        if update is None or not self._live:
+            return
+        lang = self.ui.lang
+        width = max(40, self.app.size.width - 4)  # the margin and the scroll indicator
+        lines = hand_result_lines(update, lang, self.mj.face, width)
+        keys = tr(lang, "res_last" if update.game_over else "res_next")
+        table = self.table
+        table.show_page([line_content(line) for line in lines], keys,
+                        table.page_top if keep_top and table.page_shown else 0)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.result is not None:
+            return action in RESULT_ACTIONS
+        return action not in RESULT_ACTIONS or action in ("confirm", "face", "help",
+                                                          "quit_table")
+
+    def action_scroll_result(self, delta: int, page: bool = False) -> None:
+        if page:
+            delta *= max(1, self.table.size.height - 1)
+        self.table.scroll_page(delta)
+
+    def action_result_end(self, end: bool) -> None:
+        self.table.scroll_page(to=1 << 30 if end else 0)
+
+    # --- updates in -----------------------------------------------------------------------
+    def apply_update(self, update: TableUpdate) -> None:
+        prev = self.update
+        self.update = update
+        if not self._live:
+            return
+        view = update.view
+        tiles = hand_tiles(view)
+        if prev is None or hand_tiles(prev.view) != tiles or prev.view.hand_no != view.hand_no:
+            self.ui.cursor = max(0, len(tiles) - 1)
+        if prev is None or (prev.view.phase, prev.view.current, prev.view.my_move) != (
+            view.phase, view.current, view.my_move
+        ):
+            self.ui.message = ""
+            if view.my_move and (prev is None or not prev.view.my_move) \
+                    and self.mj.settings.bell:
+                self.app.bell()  # the table now waits for this player (a turn, a claim)
+        self._rebuild_prompt(update, keep=True)
+        self.ui.suggestion = None
+        if self.ui.show_suggestion and view.my_move and view.phase is Phase.TURN:
+            choice = self._bot.choose(view)
+            if choice.type is ActionType.DISCARD:
+                self.ui.suggestion = choice.tile
+        self._redraw()
+
+    def _rebuild_prompt(self, update: TableUpdate, keep: bool) -> None:
+        view = update.view
+        old = self.ui.prompt
+        prompt: Prompt | None = claim_prompt(view, self.ui.lang, self.ui.face)
+        if prompt is None and old is not None and old.kind == "kong" and view.my_move \
+                and view.phase is Phase.TURN:
+            prompt = kong_prompt(view, self.ui.lang, self.ui.face)
+        if prompt is None or old is None or not keep or [c.action for c in prompt.choices] != [
+            c.action for c in old.choices
+        ]:
+            self.ui.selected = 0
+        self.ui.prompt = prompt
+
+    def _later(self, delay: float, callback: Callable[[], None]) -> Timer:
+        """``callback`` in ``delay`` seconds, from the event loop, in this app's context (the
+        handle keeps the context it was made in: this app's, whose screen asks).
+
+        Textual's ``set_timer`` costs several times more: each timer is a task, its creation
+        takes the screen's ``repr``, and each firing inspects a new ``partial``'s signature —
+        with a timer per session per move, a share of the server's CPU worth saving
+        (``call_next`` wraps the callback in a new ``partial`` too)."""
+        return self.mj.client.clock.call_later(delay, partial(self._run_later, callback))
+
+    def _run_later(self, callback: Callable[[], None]) -> None:
+        if not self.is_attached:
+            return
+        try:
+            callback()
+        except Exception as error:  # as Textual does for an error in a handler
+            compat_textual.handle_exception(self.app, error)
+
+    def on_unmount(self) -> None:
+        self._live = False
+        if self._tick_timer is not None:
+            self._tick_timer.cancel()
+            self._tick_timer = None
+
+    def _tick(self) -> None:
+        self._tick_timer = None
+        self._tick_at = None
+        if self.update is not None and self.update.deadline is not None:
+            self._redraw()
+
+    def _redraw(self) -> None:
+        if self.update is None or not self._live:
+            return
+        self.ui.now = self.mj.client.clock.now()
+        self.table.show(self.update, self.ui)
+        self._schedule_tick()
+
+    def _schedule_tick(self) -> None:
+        """Redraw when the timer's bar or seconds next change, and only then: a session whose
+        seat is not on the clock has no timer running at all (hundreds of sessions share the
+        process, and a periodic tick each would cost CPU while nothing happens)."""
+        update = self.update
+        at = next_timer_change(update, self.ui.now) if update is not None else None
+        if at == self._tick_at:
+            return
+        if self._tick_timer is not None:
+            self._tick_timer.cancel()
+            self._tick_timer = None
+        self._tick_at = at
+        if at is not None:
+            self._tick_timer = self._later(max(0.0, at - self.mj.client.clock.now()), self._tick)
+
+    def on_resize(self) -> None:
+        small = self.size.width < MIN_WIDTH or self.size.height < MIN_HEIGHT
+        waits = self.mj.client.set_paused(small)
+        if small and waits != self.ui.small_waits:  # the notice says whether the game waits
+            self.ui.small_waits = waits
+            self._redraw()
+        if self.result is not None:  # the result's lines are laid out for the width
+            self._show_result_page(keep_top=True)
+
+    # --- sending --------------------------------------------------------------------------
+    def _send(self, action: Action) -> None:
+        before = self.update
+        error = self.mj.client.send(action)
+        if error is not None:
+            self.ui.message = error.text(self.ui.lang)
+            self._redraw()
+            return
+        self.ui.message = ""
+        self.ui.prompt = None
+        # The table has posted its new view to this app already: drawing now would only paint
+        # the old view without its prompt, one frame before the new one (work spent on every
+        # key, at every seat). Should no update come, draw anyway.
+        self._later(0.3, partial(self._redraw_if_still, before))
+
+    def _redraw_if_still(self, before: TableUpdate | None) -> None:
+        if self.update is before:
+            self._redraw()
+
+    def _say(self, key: str, **fields: object) -> None:
+        self.ui.message = tr(self.ui.lang, key, **fields)
+        self._redraw()
+
+    def _choices(self, hotkey: str) -> list[int]:
+        p = self.ui.prompt
+        if p is None:
+            return []
+        return [i for i, c in enumerate(p.choices) if c.hotkey == hotkey]
+
+    def _choose(self, choice: Choice) -> None:
+        if choice.action is None:
+            self.ui.prompt = None
+            self._redraw()
+        else:
+            self._send(choice.action)
+
+    def _hotkey(self, hotkey: str) -> bool:
+        """Act on the prompt's choices for ``hotkey``: one choice plays it; several move the
+        highlight among them (Enter confirms). False when the prompt has none."""
+        p = self.ui.prompt
+        idx = self._choices(hotkey)
+        if p is None or not idx:
+            return False
+        if len(idx) == 1:
+            self._choose(p.choices[idx[0]])
+        else:
+            nxt = [i for i in idx if i > self.ui.selected]
+            self.ui.selected = nxt[0] if nxt and self.ui.selected in idx else idx[0]
+            self._redraw()
+        return True
+
+    @property
+    def _view_legal(self) -> tuple[Action, ...]:
+        return self.update.view.legal if self.update is not None else ()
+
+    # --- actions --------------------------------------------------------------------------
+    def action_cursor(self, delta: int) -> None:
+        if self.update is None:
+            return
+        self.ui.message = ""
+        if self.ui.prompt is not None:
+            n = len(self.ui.prompt.choices)
+            self.ui.selected = (self.ui.selected + delta) % n
+        else:
+            tiles = hand_tiles(self.update.view)
+            if tiles:
+                self.ui.cursor = (self.ui.cursor + delta) % len(tiles)
+        self._redraw()
+
+    def action_pick(self, index: int) -> None:
+        if self.update is None:
+            return
+        if self.ui.prompt is not None:
+            return
+        tiles = hand_tiles(self.update.view)
+        if index < len(tiles):
+            self.ui.cursor = index
+            self.ui.message = ""
+            self._redraw()
+
+    def action_confirm(self) -> None:
+        if self.result is not None:
+            self.mj.after_hand_result(self.result)
+            return
+        if self.update is None:
+            return
+        p = self.ui.prompt
+        if p is not None:
+            self._choose(p.choices[min(self.ui.selected, len(p.choices) - 1)])
+            return
+        view = self.update.view
+        if not (view.my_move and view.phase is Phase.TURN):
+            self._say("not_your_turn" if view.phase is not Phase.ENDED else "not_now")
+            return
+        tiles = hand_tiles(view)
+        if tiles:
+            self._send(Action.discard(tiles[min(self.ui.cursor, len(tiles) - 1)]))
+
+    def action_win(self) -> None:
+        if self._hotkey("win"):
+            return
+        if Action.win() in self._view_legal:
+            self._send(Action.win())
+        else:
+            self._say("no_win")
+
+    def action_kong(self) -> None:
+        if self._hotkey("kong"):
+            return
+        if self.update is None:
+            return
+        prompt = kong_prompt(self.update.view, self.ui.lang, self.ui.face)
+        if prompt is None:
+            self._say("no_kong")
+            return
+        real = [c for c in prompt.choices if c.action is not None]
+        if len(real) == 1:
+            assert real[0].action is not None
+            self._send(real[0].action)
+        else:
+            self.ui.prompt = prompt
+            self.ui.selected = 0
+            self._redraw()
+
+    def action_peng(self) -> None:
+        if not self._hotkey("peng"):
+            self._say("not_now")
+
+    def action_chi(self) -> None:
+        if not self._hotkey("chi"):
+            self._say("not_now")
+
+    def action_pass(self) -> None:
+        if not self._hotkey("pass"):
+            self._say("not_now")
+
+    def action_pond_win(self) -> None:
+        if not self._hotkey("pond-win"):
+            self._say("not_now")
+
+    def action_buy(self) -> None:
+        if not self._hotkey("buy"):
+            self._say("not_now")
+
+    def action_no_buy(self) -> None:
+        if not self._hotkey("no-buy"):
+            self._say("not_now")
+
+    def action_ting(self) -> None:
+        if self.update is None:
+            return
+        view = self.update.view
+        tiles = hand_tiles(view)
+        options = [a for a in view.legal if a.type is ActionType.DISCARD and a.ting]
+        if not tiles or not options or self.ui.prompt is not None:
+            self._say("no_ting_at_all")
+            return
+        kind = tiles[min(self.ui.cursor, len(tiles) - 1)]
+        action = Action.discard(kind, ting=True)
+        if action in options:
+            self._send(action)
+        else:
+            self._say("no_ting", tile=name(kind, self.ui.face))
+
+    def action_face(self) -> None:
+        self.mj.set_face(self.mj.face.next())
+
+    def action_suggest(self) -> None:
+        s = self.mj.settings
+        s.show_suggestion = not s.show_suggestion
+        s.save()
+        self._sync_settings()
+        if self.update is not None:
+            self.apply_update(self.update)
+
+    def action_help(self) -> None:
+        self.mj.show_help()
+
+    def action_settings(self) -> None:
+        self.mj.show_settings()
+
+    def action_quit_table(self) -> None:
+        if self.result is not None:  # from a hand's result, q leaves at once
+            self.app.exit()
+            return
+        now = time.monotonic()
+        if now - self._quit_armed < 3.0:
+            self.app.exit()
+        else:
+            self._quit_armed = now
+            self._say("quit_again")

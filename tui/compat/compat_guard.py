@@ -1,0 +1,57 @@
+"""What the compat modules (``tui.compat.compat_textual``, ``net.front.compat_asyncssh``) share: the
+check that a library's internal is still what a patch was written for, and the one log line when it
+is not."""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+
+def fall_back(record: dict[str, str], log: logging.Logger, patch: str, why: str) -> None:
+    """Leave ``patch`` out (the library's stock behaviour stays): noted in ``record`` and said
+    once per process in ``log``."""
+    if patch not in record:
+        record[patch] = why
+        log.warning("compat %s: not applied, stock behaviour kept (%s)", patch, why)
+
+
+def signature_problem(owner: type, name: str, method: Any, params: Sequence[str]) -> str | None:
+    """Why ``method`` (found as ``owner.name``) is not a function whose parameters are
+    ``params`` (the names, in order); None when it is."""
+    if not callable(method):
+        return f"{owner.__name__}.{name} is gone"
+    try:
+        found = tuple(inspect.signature(method).parameters)
+    except (TypeError, ValueError):
+        found = ()
+    if found != tuple(params):
+        return f"{owner.__name__}.{name}{found} is not {tuple(params)}"
+    return None
+
+
+def method(fall_back: Callable[[str, str], None], patch: str, owner: type, name: str,
+           params: Sequence[str], own_first: bool = False) -> Any | None:
+    """``owner.name`` (with ``own_first``, as ``owner`` itself defines it, before what it
+    inherits) if it is a function whose parameters are ``params``; else None after
+    ``fall_back(patch, why)``."""
+    found = owner.__dict__.get(name) if own_first else None
+    if found is None:
+        found = getattr(owner, name, None)
+    why = signature_problem(owner, name, found, params)
+    if why is not None:
+        fall_back(patch, why)
+        return None
+    return found
+
+
+def init_sets(cls: type, name: str) -> bool:
+    """Whether one of ``cls``'s ``__init__`` methods sets ``name`` (found by name in their
+    code, without making an instance)."""
+    for klass in cls.__mro__:
+        code = getattr(vars(klass).get("__init__"), "__code__", None)
+        if code is not None and name in code.co_names:
+            return True
+    return False

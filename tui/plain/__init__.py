@@ -1,0 +1,1 @@
+"""Plain mode (``--plain``): the table as short lines of text, and its words."""

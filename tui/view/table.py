@@ -1,0 +1,569 @@
+"""The table widget: one Line-API widget that caches a strip per row and redraws changed rows.
+
+:class:`tui.view.layout.TableRows` gives the rows as span tuples, redrawing only the regions whose
+data changed; a row equal to the previous frame's keeps its cached
+:class:`~textual.strip.Strip` and is not repainted, so a discard repaints only the few rows it
+touches. Changed rows are painted at once (:meth:`TableView._paint`): written straight to the
+driver when the table is alone on its screen, else through the screen's compositor update, else
+(another screen on top, a layout pending) by ``refresh``. Styles come from the widget's
+component classes, which the theme's ``.tcss`` colours (no colour is written here); the app's
+line filters are applied to each style once, and :meth:`TableView.render_lines` hands the
+cached strips to the compositor without Textual's per-line styling pass (this widget has no
+border, padding or tint).
+"""
+
+from __future__ import annotations
+
+from itertools import groupby
+from operator import itemgetter
+
+from rich.cells import cell_len, set_cell_size
+from rich.color import ColorSystem
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.color import Color
+from textual.content import Content
+from textual.filter import LineFilter
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widget import Widget
+
+from host.client import TableUpdate
+from tui.compat import compat_textual
+from tui.view.canvas import Row
+from tui.view.layout import MAX_HEIGHT, MAX_WIDTH, TableRows
+from tui.view.legible import legible
+from tui.view.ui_state import UiState
+
+STYLE_PARTS = (
+    "text", "status", "status-dim", "status-em", "timer", "timer-low", "timer-empty",
+    "label", "label-turn", "turn-mark", "score", "dim", "flag", "flag-em", "info",
+    "tile-man", "tile-pin", "tile-sou", "tile-wind", "tile-dragon", "tile-back",
+    "sel", "claimed", "claimed-pond", "last", "ting", "wild", "src",
+    "index", "index-sel", "prompt-title", "choice", "choice-sel", "choice-win",
+    "keyhint", "keyhint-win", "hint", "error", "log", "notice", "page-keys",
+)
+MARK = "▐"  # the page's one-column scroll indicator
+
+
+class TableView(Widget):
+    """The whole table screen as rows of cached strips."""
+
+    COMPONENT_CLASSES = {f"tv--{p}" for p in STYLE_PARTS}  # noqa: RUF012
+
+    DEFAULT_CSS = """
+    TableView { width: 1fr; height: 1fr; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.update_data: TableUpdate | None = None
+        self.ui = UiState()
+        self._tv_builder = TableRows()
+        self._tv_rows: list[Row] = []
+        self._tv_strips: list[Strip | None] = []
+        # per row, the spans this widget last wrote to the terminal itself, or None when the
+        # compositor drew it since (or will): only a row known to be on screen is updated
+        # cell range by cell range
+        self._tv_shown: list[Row | None] = []
+        self._tv_size = (0, 0)
+        self._tv_styles: dict[str, Style] = {}
+        # (text, style key) -> (segment, cells): a tile or word is styled and measured once
+        self._tv_segments: dict[tuple[str, str], tuple[Segment, int]] = {}
+        # style key -> its SGR parameters for the driver's colour system (direct writes)
+        self._tv_codes: dict[str, str] = {}
+        self._tv_codes_system: ColorSystem | None = None
+        self._tv_filters: tuple[tuple[LineFilter, ...], Color] | None = None
+        self.rows_refreshed = 0  # rows repainted by the last redraw (for tests and the bench)
+        # a page of lines shown over the table (a hand's result), its strips and scroll
+        self._tv_page: list[Content] | None = None
+        self._tv_page_keys = ""
+        self._tv_page_strips: list[Strip | None] = []
+        self._tv_page_top = 0
+
+    # --- data in --------------------------------------------------------------------------
+    def show(self, update: TableUpdate | None, ui: UiState) -> None:
+        self.update_data = update
+        self.ui = ui
+        self.redraw()
+
+    def redraw(self) -> None:
+        """Rebuild the rows and repaint the ones that changed."""
+        width, height = self.size
+        if width <= 0 or height <= 0 or self.update_data is None:
+            return
+        if self._tv_page is not None:  # the page covers the table: drawn when it closes
+            return
+        rows = self._tv_builder.build(self.update_data, self.ui, width, height)
+        if (width, height) != self._tv_size or len(rows) != len(self._tv_rows):
+            self._tv_size = (width, height)
+            self._tv_rows = rows
+            self._tv_strips = [None] * len(rows)
+            self.rows_refreshed = len(rows)
+            self.refresh()
+            return
+        changed: list[Region] = []
+        ys: list[int] = []
+        before: dict[int, Row] = {}
+        for y, row in enumerate(rows):
+            old = self._tv_rows[y]
+            if row is not old and row != old:
+                self._tv_rows[y] = row
+                self._tv_strips[y] = None
+                ys.append(y)
+                before[y] = old
+                if changed and changed[-1].bottom == y:  # extend a run of changed rows
+                    last = changed[-1]
+                    changed[-1] = Region(0, last.y, width, last.height + 1)
+                else:
+                    changed.append(Region(0, y, width, 1))
+        if changed:
+            self._paint(changed, ys, before)
+        self.rows_refreshed = len(ys)
+
+    def _paint(self, regions: list[Region], ys: list[int],
+               before: dict[int, Row] | None = None) -> None:
+        """Write the changed rows to the terminal now.
+
+        ``refresh`` would get there through four hops of Textual's message pumps (a prompt to
+        this widget, its idle handler, an ``Update`` message to the screen, the screen's idle
+        handler, then its update timer) and the compositor — more CPU than building the rows.
+        When this screen is the one shown and nothing else is pending:
+
+        * if the table is the only widget on screen (no toast or tooltip over it), the rows
+          are written to the driver as Textual would write them (:meth:`_write_rows`);
+        * otherwise they are marked dirty and the screen's own update (what its timer would
+          run) is done at once: the compositor's path, without the hops or the frame tick.
+
+        Otherwise (another screen on top, a layout or full repaint pending) ``refresh``.
+        """
+        screen = self.screen
+        if compat_textual.refresh_pending(self.app, screen, self):
+            self.refresh(*regions)
+            return
+        if self._write_rows(ys, before):
+            return
+        self._set_dirty(*regions)
+        compat_textual.update_screen_now(screen, self)
+
+    def _write_rows(self, ys: list[int], before: dict[int, Row] | None = None) -> bool:
+        """Send rows ``ys`` to the terminal without the compositor, if nothing else is drawn
+        over them: the table must be alone on the screen, at its top left, covering it, with
+        a real driver. The bytes are those of Textual's partial update (a cursor move, then
+        each style run as :meth:`Strip.render` renders it, in one synchronized update), so the
+        frame is the same; no ``Strip`` is made (one is made later if the compositor asks).
+        With the rows' previous spans (``before``), only the cells between the first and the
+        last span that changed are written (a discard changes a few cells of a row).
+        Returns False (nothing written) when the compositor must do it."""
+        app = self.app
+        screen = self.screen
+        target = compat_textual.direct_write(app, screen)
+        if target is None:
+            return False
+        driver, visible = target.driver, target.visible
+        if len(visible) != 2 or screen not in visible:
+            return False
+        region, clip = visible[self]
+        width, height = self.size if self._tv_page is not None else self._tv_size
+        if region != clip or region.offset != (0, 0) or region.size != (width, height):
+            return False
+        self._check_filters()
+        color_system = target.color_system
+        render_style = Strip.render_style
+        sync = target.sync
+        out = [compat_textual.SYNC_START] if sync else []
+        add = out.append
+        row_ansi = self._row_ansi
+        page = self._tv_page is not None
+        shown = self._tv_shown
+        if len(shown) != len(self._tv_rows):
+            shown[:] = [None] * len(self._tv_rows)
+        if page:
+            shown[:] = [None] * len(shown)
+        for y in ys:
+            add(f"\x1b[{y + 1};1H")
+            if page:
+                add(self._page_line(y).render(app.console))
+                continue
+            row = self._tv_rows[y]
+            old = before.get(y) if before else None
+            if old is not None and (y >= len(shown) or shown[y] is not old):
+                old = None  # the terminal may show something else: the whole row
+            if y < len(shown):
+                shown[y] = row
+            if old is not None:
+                part = self._row_part(old, row, width, color_system)
+                if part is not None:
+                    x, changed = part
+                    if x:
+                        out[-1] = f"\x1b[{y + 1};{x + 1}H"
+                    add(changed)
+                    continue
+            line = row_ansi(row, width, color_system)
+            if line is None:  # overlapping or cut spans: as the segments render
+                for text, style, _ in self._row_segments(row, width):
+                    add(text if style is None else render_style(style, text, color_system))
+            else:
+                add(line)
+        cursor = screen.outer_size.clamp_offset(app.cursor_position)
+        add(f"\x1b[{cursor.y + 1};{cursor.x + 1}H")  # as Rich's Control.move_to writes it
+        compat_textual.wrote_cursor(app, cursor)
+        if sync:
+            add(compat_textual.SYNC_END)
+        driver.write("".join(out))
+        driver.flush()
+        app.post_display_hook()
+        return True
+
+    def on_resize(self) -> None:
+        if self._tv_page is not None:
+            self.refresh()
+        self.redraw()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._tv_styles.clear()
+        self._tv_segments.clear()
+        self._tv_codes.clear()
+        self._tv_filters = None  # the background may have changed
+        self._tv_strips = [None] * len(self._tv_rows)
+        self._tv_page_strips = [None] * len(self._tv_page_strips)
+        self.refresh()
+
+    # --- a page over the table -------------------------------------------------------------
+    def show_page(self, lines: list[Content], keys: str, top: int = 0) -> None:
+        """Show ``lines`` then ``keys`` (dimmed) over the whole table, scrolled to ``top``.
+
+        A hand's result is shown this way, in the table's own widget: every session of a table
+        shows it at the same moment, and a screen of its own (pushed, styled, composited, then
+        popped and the table laid out and composited again) would cost each session much more
+        CPU to show and to close. Each line is styled into a strip once per show; the rows
+        are written as the table's are."""
+        self._tv_page = lines
+        self._tv_page_keys = keys
+        self._tv_page_strips = [None] * (len(lines) + 1)
+        self._tv_page_top = max(0, min(top, self._page_max_top()))
+        self._paint_all()
+
+    def hide_page(self) -> None:
+        """Close the page: the table is drawn again, whole."""
+        if self._tv_page is None:
+            return
+        self._tv_page = None
+        self._tv_page_strips = []
+        width, height = self.size
+        if width <= 0 or height <= 0 or self.update_data is None:
+            self.refresh()
+            return
+        rows = self._tv_builder.build(self.update_data, self.ui, width, height)
+        self._tv_size = (width, height)
+        self._tv_rows = rows
+        self._tv_strips = [None] * len(rows)
+        self._paint_all()
+
+    @property
+    def page_shown(self) -> bool:
+        return self._tv_page is not None
+
+    @property
+    def page_text(self) -> str:
+        """The page's lines and keys as plain text (tests); empty without a page."""
+        if self._tv_page is None:
+            return ""
+        return "\n".join([line.plain for line in self._tv_page] + [self._tv_page_keys])
+
+    @property
+    def page_top(self) -> int:
+        return self._tv_page_top
+
+    def _page_box(self) -> tuple[int, int, int, int]:
+        """(x, y, width, height) of the page: the table's own box, centred in a terminal
+        larger than the table's largest size."""
+        width, height = self.size
+        w, h = min(width, MAX_WIDTH), min(height, MAX_HEIGHT)
+        return (width - w) // 2, (height - h) // 2, w, h
+
+    def _page_body(self) -> int:
+        """Rows the page's lines get: all of them when lines and keys fit, else all but the
+        last, which keeps the keys in sight (0 without a page)."""
+        if self._tv_page is None:
+            return 0
+        height = self._page_box()[3]
+        return height if len(self._tv_page) + 1 <= height or height < 2 else height - 1
+
+    def _page_max_top(self) -> int:
+        if self._tv_page is None:
+            return 0
+        return max(0, len(self._tv_page) - self._page_body())
+
+    def scroll_page(self, delta: int | None = None, *, to: int | None = None) -> None:
+        """Scroll the page by ``delta`` lines or ``to`` a line (clamped); redrawn if moved."""
+        if self._tv_page is None:
+            return
+        top = self._tv_page_top + (delta or 0) if to is None else to
+        top = max(0, min(top, self._page_max_top()))
+        if top != self._tv_page_top:
+            self._tv_page_top = top
+            self._paint_all()
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        if self._tv_page is not None:
+            event.stop()
+            self.scroll_page(3)
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        if self._tv_page is not None:
+            event.stop()
+            self.scroll_page(-3)
+
+    def _paint_all(self) -> None:
+        width, height = self.size
+        if width <= 0 or height <= 0:
+            return
+        self._paint([Region(0, 0, width, height)], list(range(height)))
+        self.rows_refreshed = height
+
+    def _page_strip(self, index: int) -> Strip:
+        strip = self._tv_page_strips[index]
+        if strip is None:
+            assert self._tv_page is not None
+            base = self.visual_style
+            margin = Segment(" ", base.rich_style)
+            if index < len(self._tv_page):
+                segments = [margin, *self._tv_page[index].render_segments(base)]
+            else:
+                keys = base.rich_style + self.get_component_rich_style("tv--page-keys")
+                segments = [margin, Segment(self._tv_page_keys, keys)]
+            strip = Strip(segments)
+            background = self.background_colors[1]
+            for line_filter in self.app.get_line_filters():  # as Textual's styling pass does
+                strip = strip.apply_filter(line_filter, background)
+            self._tv_page_strips[index] = strip
+        return strip
+
+    def _page_line(self, y: int) -> Strip:
+        """Row ``y`` of the page. When the lines do not fit, they scroll above the keys, which
+        keep the last row, and a one-column indicator shows where the rows shown are."""
+        assert self._tv_page is not None
+        x0, y0, width, height = self._page_box()
+        style = self._style("text")
+        full = self.size.width
+        if (x0, y0) != (0, 0):  # a large terminal: the page in the table's box, centred
+            if not 0 <= y - y0 < height:
+                return Strip.blank(full, style)
+            segments = [*Strip.blank(x0, style)] if x0 else []
+            segments.extend(self._page_row(y - y0, width, height, style))
+            if full - x0 - width > 0:
+                segments.extend(Strip.blank(full - x0 - width, style))
+            return Strip(segments, full)
+        return self._page_row(y, width, height, style)
+
+    def _page_row(self, y: int, width: int, height: int, style: Style) -> Strip:
+        assert self._tv_page is not None
+        lines = len(self._tv_page)
+        body = self._page_body()
+        if body < height:  # scrolling: the lines above, the keys on the last row
+            width -= 1
+            if y == height - 1:
+                index = lines
+                mark: Segment | None = Segment(" ", style)
+            else:
+                index = y + self._tv_page_top
+                size = max(1, body * body // lines)
+                top = self._tv_page_top * (body - size) // max(1, lines - body)
+                mark = Segment(MARK if top <= y < top + size else " ", self._style("page-keys"))
+        else:
+            index = y
+            mark = None
+        if not 0 <= index <= lines:
+            strip = Strip.blank(width, style)
+        else:
+            strip = self._page_strip(index).crop_extend(0, width, style)
+        return strip if mark is None else Strip([*strip, mark], width + 1)
+
+    # --- drawing --------------------------------------------------------------------------
+    def _style(self, key: str) -> Style:
+        """The style of a span key ("tile-man+sel"), with the app's line filters applied and
+        its text made legible in the terminal's colours (``tui.view.legible``)."""
+        style = self._tv_styles.get(key)
+        if style is None:
+            parts = key.split("+")
+            style = Style.combine(
+                self.get_component_rich_style(f"tv--{p}", partial=True) for p in parts
+            ) if len(parts) > 1 else self.get_component_rich_style(f"tv--{key}")
+            if len(parts) > 1:
+                style = self.get_component_rich_style("tv--text") + style
+            if self._tv_filters is not None:
+                filters, background = self._tv_filters
+                for f in filters:
+                    style = f.apply([Segment("x", style)], background)[0].style or style
+            style = legible(style, self.app.console.color_system)  # as the terminal shows it
+            self._tv_styles[key] = style
+        return style
+
+    def _check_filters(self) -> None:
+        """The app's line filters (ANSI colours to true colour, NO_COLOR, …) change style by
+        style, so they are applied to the styles once instead of to every strip of every frame:
+        when the filters change, every style and strip is made again."""
+        filters = tuple(self.app.get_line_filters())
+        if self._tv_filters is None or self._tv_filters[0] != filters:
+            self._tv_filters = (filters, self.background_colors[1])
+            self._tv_styles.clear()
+            self._tv_segments.clear()
+            self._tv_codes.clear()
+            self._tv_strips = [None] * len(self._tv_rows)
+
+    def render_line(self, y: int) -> Strip:
+        if self._tv_page is not None:
+            return self._page_line(y)
+        if y < len(self._tv_shown):
+            self._tv_shown[y] = None
+        width = self._tv_size[0] or self.size.width
+        if self._tv_filters is None:
+            self._check_filters()
+        if y >= len(self._tv_rows):
+            return Strip([Segment(" " * width, self._style("text"))], width)
+        strip = self._tv_strips[y]
+        if strip is None:
+            strip = self._build_strip(self._tv_rows[y], width)
+            self._tv_strips[y] = strip
+        return strip
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The compositor's entry point, without Textual's per-line styling pass.
+
+        The rows are complete lines (this widget has no border, padding, tint or opacity) and
+        their styles are already filtered, so the cached strips go out as they are.
+        """
+        self._check_filters()
+        render_line = self.render_line
+        strips = [render_line(y) for y in crop.line_range]
+        x1, x2 = crop.column_span
+        full = self.size.width if self._tv_page is not None else self._tv_size[0]
+        if x1 != 0 or x2 != (full or self.size.width):
+            strips = [s.crop(x1, x2) for s in strips]
+        return strips
+
+    def _build_strip(self, row: Row, width: int) -> Strip:
+        return Strip(self._row_segments(row, width), width)
+
+    def _row_ansi(self, row: Row, width: int, color_system: ColorSystem, start: int = 0
+                  ) -> str | None:
+        """A row as the terminal text Textual would write for its segments (one SGR run per
+        style, gaps in the base style, padded to ``width``), straight from its spans; None if
+        a span overlaps the one before or runs past ``width`` (then the segments do it).
+        With ``start``, the cells from ``start`` on (the spans must start there or later)."""
+        codes = self._tv_codes
+        if self._tv_codes_system is not color_system:
+            codes.clear()
+            self._tv_codes_system = color_system
+        base_code = codes.get("text")
+        if base_code is None:
+            base_code = codes["text"] = Strip.render_ansi(self._style("text"), color_system)
+        pieces: list[tuple[str, str]] = []  # (SGR parameters, text), then merged into runs
+        add = pieces.append
+        pos = start
+        for x, text, key in row:
+            if x >= width:
+                break
+            if x < pos:
+                return None
+            if x > pos:
+                add((base_code, " " * (x - pos)))
+                pos = x
+            tw = cell_len(text)
+            if pos + tw > width:
+                return None
+            code = codes.get(key)
+            if code is None:
+                code = codes[key] = Strip.render_ansi(self._style(key), color_system)
+            add((code, text))
+            pos += tw
+        if pos < width:
+            add((base_code, " " * (width - pos)))
+        out: list[str] = []
+        for code, run in groupby(pieces, key=itemgetter(0)):
+            text = "".join([t for _, t in run])
+            out.append(f"\x1b[{code}m{text}\x1b[0m" if code else text)
+        return "".join(out)
+
+    def _row_part(self, old: Row, new: Row, width: int, color_system: ColorSystem
+                  ) -> tuple[int, str] | None:
+        """The cells of ``new`` that differ from ``old`` as (first cell, terminal text): from
+        the first span that differs to the last, gaps as the base style. None when the whole
+        row must be written (spans that overlap or run past ``width``, nothing in common)."""
+        n_old, n_new = len(old), len(new)
+        head = 0
+        limit = min(n_old, n_new)
+        while head < limit and old[head] == new[head]:
+            head += 1
+        tail = 0
+        while tail < limit - head and old[n_old - 1 - tail] == new[n_new - 1 - tail]:
+            tail += 1
+        if head == 0 and tail == 0:
+            return None
+        # the changed cells: from where the first differing span (old or new) starts, or the
+        # common head ends, to where the common tail starts, or the row ends
+        if head:
+            x, text, _ = new[head - 1]
+            start = x + cell_len(text)
+        else:
+            start = 0
+        if tail:
+            end = new[n_new - tail][0]
+        else:
+            end = width
+            for row, n in ((old, n_old), (new, n_new)):
+                if n - tail > head:
+                    x, text, _ = row[n - 1 - tail]
+                    if x + cell_len(text) > width:
+                        return None
+        if end > width or start >= end:
+            return None
+        line = self._row_ansi((*new[head:n_new - tail],), end, color_system, start)
+        return None if line is None else (start, line)
+
+    def _row_segments(self, row: Row, width: int) -> list[Segment]:
+        """A row as segments exactly ``width`` cells long, one per run of a style."""
+        segment_of = self._tv_segments.get
+        base = self._style("text")
+        segments: list[Segment] = []
+        add = segments.append
+        pos = 0
+        for x, text, key in row:
+            if x >= width:
+                break
+            if x > pos:
+                if segments and segments[-1].style is base:
+                    segments[-1] = Segment(segments[-1].text + " " * (x - pos), base)
+                else:
+                    add(Segment(" " * (x - pos), base))
+                pos = x
+            elif x < pos:  # overlap: drop the covered beginning
+                cut = pos - x
+                if cut >= cell_len(text):
+                    continue
+                text = set_cell_size(text[::-1], cell_len(text) - cut)[::-1]
+            hit = segment_of((text, key))
+            if hit is None:
+                hit = (Segment(text, self._style(key)), cell_len(text))
+                if len(self._tv_segments) > 4096:
+                    self._tv_segments.clear()
+                self._tv_segments[(text, key)] = hit
+            segment, tw = hit
+            if pos + tw > width:
+                text = set_cell_size(text, width - pos)
+                segment = Segment(text, segment.style)
+                tw = width - pos
+            if segments and segments[-1].style is segment.style:  # one segment per style run
+                segments[-1] = Segment(segments[-1].text + segment.text, segment.style)
+            else:
+                add(segment)
+            pos += tw
+        if pos < width:
+            if segments and segments[-1].style is base:
+                segments[-1] = Segment(segments[-1].text + " " * (width - pos), base)
+            else:
+                add(Segment(" " * (width - pos), base))
+        return segments

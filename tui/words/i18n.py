@@ -1,0 +1,355 @@
+"""User-facing text in English and Chinese (``--lang en|zh``).
+
+``tr(lang, key, **fields)`` looks a message up; rule names always keep their Chinese name, in
+both languages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+SEAT_WINDS_ZH: Final = "东南西北"
+SEAT_WINDS_EN: Final = "ESWN"
+
+# position of a seat relative to the viewer: 0 self, 1 下家 (right), 2 对家 (across), 3 上家 (left)
+RELATIVE: Final = {
+    "en": ("You", "Right", "Across", "Left"),
+    "zh": ("自己", "下家", "对家", "上家"),
+}
+
+TEXT: Final[dict[str, tuple[str, str]]] = {
+    # status bar
+    "hand_no": ("Hand {n}/{of}", "第{n}/{of}盘"),
+    "dealer": ("Dealer {seat}", "庄 {seat}"),
+    "wall": ("Wall {n}", "牌墙 {n}"),
+    "turn_of": ("{who} to play", "轮到{who}"),
+    "your_turn": ("Your turn", "轮到你"),
+    "claims": ("Claim window", "吃碰中"),
+    "rob": ("Robbing window", "抢杠中"),
+    "buy_phase": ("Buying", "选择买不买"),
+    "declare": ("塘子烂糊?", "塘子烂糊？"),
+    "ended": ("Hand over", "本盘结束"),
+    "ended_waiting": ("Hand over: waiting for {n}", "本盘结束：等待{n}人"),
+    "waiting_for": ("Waiting for {who}", "等待{who}"),
+    "waiting_for_game": ("New game when all are ready: waiting for {who}",
+                         "全员准备后开始新游戏：等待{who}"),
+    "game_asked": ("A new game is asked for: Enter to play again",
+                   "有人请求新游戏：按 Enter 再来一局"),
+    "game_asked_also": (" (and waiting for {who})", "（也在等{who}）"),
+    "tiles_left": ("{n} tiles", "{n}张"),
+    # rulesets
+    "wild": ("宝 wild {wild} (indicator {ind})", "宝 {wild}（翻开 {ind}）"),
+    "kong_tiles": ("杠牌 kong tiles {tiles}", "杠牌 {tiles}"),
+    "buyers": ("买 bought: {who}", "买：{who}"),
+    "lighters": ("打火机 lighter: {who}", "打火机：{who}"),
+    "nobody": ("nobody", "无人"),
+    "dice": ("Dice {n}", "骰子 {n}"),
+    "flag_buy": ("买", "买"),
+    "flag_nobuy": ("不买", "不买"),
+    "flag_lighter": ("火", "火"),
+    "flag_ting": ("听 ready", "报听"),
+    "flag_flown": ("飞宝×{n}", "飞宝×{n}"),
+    "flag_dealer": ("庄 dealer", "庄"),
+    # the one-character forms a narrow side seat falls back on (flags are never dropped)
+    "flag_ting_short": ("听", "听"),
+    "flag_flown_short": ("飞{n}", "飞{n}"),
+    "flag_dealer_short": ("庄", "庄"),
+    "tiles_left_short": ("{n}t", "{n}张"),
+    # prompts and keys
+    "k_discard": ("Enter: discard {tile}", "Enter 打出 {tile}"),
+    "k_fly": ("(飞宝: ×2 win or pay)", "（飞宝：输赢翻倍）"),
+    "ddz": ("斗地主 follow", "斗地主"),
+    "k_win": ("w: 胡 win", "w 胡"),
+    "k_kong": ("k: 杠 kong", "k 杠"),
+    "k_ting": ("b: 报听 ready", "b 报听"),
+    "k_help": ("?: help", "? 帮助"),
+    "k_face": ("t: tiles", "t 牌面"),
+    "wait_others": ("Waiting for the others…", "等待其他玩家…"),
+    "watching": ("Watching (no concealed tile shown)", "旁观中（看不到暗牌）"),
+    "claim_on": ("{who} discarded {tile}:", "{who}打出 {tile}："),
+    "rob_on": ("{who} kongs with {tile}:", "{who}杠牌 {tile}："),
+    "buy_q": ("Buy (买) this hand?", "本盘买不买？"),
+    "kong_q": ("Which kong?", "杠哪一张？"),
+    "declare_q": ("Your 14 discards make 塘子烂糊: win?", "你的14张弃牌凑成塘子烂糊，胡吗？"),
+    "declare_note": ("d: win with them · x: pass", "d 胡塘子烂糊 · x 过"),
+    "opt_pass": ("Pass 过", "过"),
+    "opt_win": ("胡 Win", "胡"),
+    "opt_rob": ("抢杠 Rob the kong", "抢杠胡"),
+    "opt_peng": ("碰 Pung {tile}", "碰 {tile}"),
+    "opt_kong": ("杠 Kong {tile}", "明杠 {tile}"),
+    "opt_chi": ("吃 {tiles}", "吃 {tiles}"),
+    "opt_angang": ("暗杠 {tile}", "暗杠 {tile}"),
+    "opt_bugang": ("补杠 {tile}", "补杠 {tile}"),
+    "opt_slot": (" (杠牌 {n})", "（杠牌{n}）"),
+    "opt_buy": ("买 Buy", "买"),
+    "lighter_note": ("+打火机 lighter: all payments ×2 again", "+打火机：本盘胡牌支付再翻倍"),
+    "buy_note": ("买 buy: your wins and payments ×2", "买：你本盘输赢加倍"),
+    "pond_of": ("{who} discards", "{who} 弃牌"),
+    "opt_nobuy": ("不买 No", "不买"),
+    "opt_lighter": ("+打火机", "+打火机"),
+    "opt_pond": ("塘子烂糊 Win with the pond", "塘子烂糊"),
+    "opt_cancel": ("Cancel", "取消"),
+    "prompt_keys": ("←/→ choose · Enter confirm", "←/→ 选择 · Enter 确认"),
+    # hints
+    "waits": ("听 Waits:", "听牌："),
+    "waits_after": ("Discard {tile} → waits:", "打 {tile} 听："),
+    "waits_any": ("any tile ({n} unseen)", "任何牌（未见 {n} 张）"),
+    "waits_but": ("any tile except {tiles} ({n} unseen)", "除 {tiles} 外任何牌（未见 {n} 张）"),
+    "left_n": ("{n} left", "剩{n}"),
+    "suggest": ("Suggested discard: {tile}", "建议打：{tile}"),
+    "not_now": ("Nothing to do now", "现在不能操作"),
+    "not_your_turn": ("Not your turn", "还没轮到你"),
+    "no_win": ("No win possible now", "现在不能胡"),
+    "no_kong": ("No kong possible now", "现在不能杠"),
+    "no_ting": ("报听 is not possible with {tile}", "打{tile}不能报听"),
+    "no_ting_at_all": ("报听 is not possible now", "现在不能报听"),
+    "quit_again": ("Press q again to leave the table", "再按 q 离开牌桌"),
+    # log
+    "ev_buy": ("{who} 买", "{who}买"),
+    "ev_no_buy": ("{who} 不买", "{who}不买"),
+    "ev_lighter": ("{who} 打火机", "{who}丢打火机"),
+    "ev_deal": ("Dealt", "发牌"),
+    "ev_wild": ("宝 indicator {tile}", "翻宝 {tile}"),
+    "ev_draw": ("{who} drew", "{who}摸牌"),
+    "ev_replacement": ("{who} replacement", "{who}补牌"),
+    "ev_discard": ("{who} ▶{tile}", "{who}打{tile}"),
+    "ev_ting": ("{who} 报听", "{who}报听"),
+    "ev_chi": ("{who} 吃 {tiles}", "{who}吃{tiles}"),
+    "ev_peng": ("{who} 碰 {tile}", "{who}碰{tile}"),
+    "ev_minggang": ("{who} 明杠 {tile}", "{who}明杠{tile}"),
+    "ev_angang": ("{who} 暗杠", "{who}暗杠"),
+    "ev_bugang": ("{who} 补杠 {tile}", "{who}补杠{tile}"),
+    "ev_robbed": ("{who} robbed 抢杠", "{who}抢杠"),
+    "ev_win": ("{who} 胡!", "{who}胡了！"),
+    "ev_pond_win": ("{who} 塘子烂糊!", "{who}塘子烂糊！"),
+    "ev_jiebao": ("{who} 接宝", "{who}接宝"),
+    "ev_four_wilds": ("{who} 四个宝", "{who}四个宝"),
+    "ev_exhausted": ("Wall exhausted 荒牌", "荒牌"),
+    # too small
+    "too_small": (
+        "Please enlarge the terminal to at least 80×24 (now {w}×{h}). The game is paused.",
+        "请把终端放大到至少 80×24（现在 {w}×{h}）。游戏已暂停。",
+    ),
+    "too_small_live": (
+        "Please enlarge the terminal to at least 80×24 (now {w}×{h}). The table plays on: "
+        "your turn timer keeps running.",
+        "请把终端放大到至少 80×24（现在 {w}×{h}）。牌桌照常进行，你的计时不会停。",
+    ),
+    "too_small_watch": (
+        "Please enlarge the terminal to at least 80×24 (now {w}×{h}). The table plays on.",
+        "请把终端放大到至少 80×24（现在 {w}×{h}）。牌桌照常进行。",
+    ),
+    # result screen
+    "res_title": ("Hand {n} result", "第{n}盘结果"),
+    "res_draw": ("Drawn hand 荒牌 — nobody won", "荒牌 — 无人胡牌"),
+    "res_winner": ("{who} wins 胡: {pattern}", "{who}胡：{pattern}"),
+    "how_self_draw": ("self-drawn 自摸", "自摸"),
+    "how_discard": ("on {who}'s discard 点炮", "{who}点炮"),
+    "how_discard_you": ("on your discard 点炮", "你点炮"),
+    "how_rob_kong": ("robbing {who}'s kong 抢杠", "抢{who}的杠"),
+    "how_rob_kong_you": ("robbing your kong 抢杠", "抢你的杠"),
+    "how_kong_replacement": ("on a kong's replacement tile 杠开", "杠开"),
+    "how_heavenly": ("on the dealt hand 天糊", "天糊"),
+    "how_earthly": ("on {who}'s first discard 地糊", "{who}首张点炮（地糊）"),
+    "how_earthly_you": ("on your first discard 地糊", "你首张点炮（地糊）"),
+    "how_pond": ("with the 14 discards 塘子烂糊", "塘子烂糊"),
+    "res_total": ("Value {v}", "合计 {v}"),
+    "res_transfers": ("Payments", "支付"),
+    "res_pays": ("{payer} → {payee}  {amount}  {why}", "{payer} → {payee}  {amount}  {why}"),
+    "res_net": ("This hand", "本盘"),
+    "res_totals": ("Totals", "总分"),
+    "res_next": ("Enter: next hand · ?: help · q: leave", "Enter 下一盘 · ? 帮助 · q 离开"),
+    "res_last": ("Enter: game result", "Enter 查看总成绩"),
+    "res_hands": ("Hands", "手牌"),
+    "res_win_tile": ("winning tile", "胡的牌"),
+    "res_next_dealer": ("Next dealer: {seat}", "下盘庄家：{seat}"),
+    "game_title": ("Game over — {rules}", "游戏结束 — {rules}"),
+    "game_hand": ("Hand {n}", "第{n}盘"),
+    "game_winner": ("Winner: {who}", "赢家：{who}"),
+    "game_tied": ("Level at the top: {who}", "并列第一：{who}"),
+    "game_keys": ("Enter: new game · q: leave", "Enter 新游戏 · q 离开"),
+    # the replay viewer (tui/apps/replay.py)
+    "rp_title": ("Replay {id} · {rules} · hand {n}/{of} · move {k}/{moves}",
+                 "重看 {id} · {rules} · 第{n}/{of}盘 · 第{k}/{moves}步"),
+    "rp_seen": ("seen from {seat}", "视角：{seat}"),
+    "rp_start": ("(the deal: no move yet)", "（发牌：尚未行动）"),
+    "rp_pond": ("pond", "牌河"),
+    "rp_log": ("Moves", "行牌记录"),
+    "rp_keys": ("←/→ move · Home/End · PgUp/PgDn or [ ] hand · Tab seat · "
+                "digits+Enter: go to move · q: leave",
+                "←/→ 一步 · Home/End 首/尾 · PgUp/PgDn 或 [ ] 换盘 · Tab 换视角 · "
+                "数字+Enter 跳到第几步 · q 离开"),
+    "rp_goto": ("go to move {n} (Enter; Esc: cancel)", "跳到第{n}步（Enter；Esc 取消）"),
+    "rp_problem": ("note: {problem}", "注意：{problem}"),
+    "rp_list_title": ("Your finished games (newest first) · Enter: open · q: leave",
+                      "你完成的对局（最新在前）· Enter 打开 · q 离开"),
+    "rp_list_none": ("No finished game yet: play one, then its ID is on its game-over "
+                     "screen. Friends' games open with: ssh … replay ID",
+                     "还没有完成的对局。对局结束时会显示编号；朋友的对局用 ssh … replay 编号 打开"),
+    "rp_list_row": ("{id}  {date}  {rules}  {table}  seat {seat}  {score:+d}  ({hands} hands)",
+                    "{id}  {date}  {rules}  {table}  {seat}家  {score:+d}（{hands}盘）"),
+    # the review of one's play by the expert (tui/apps/review.py, tui/words/review_text.py)
+    "game_keys_review": ("Enter: new game · r: review your play · q: leave",
+                         "Enter 新游戏 · r 复盘（高手点评）· q 离开"),
+    "rv_title": ("Review {id} · {rules} · {seat}", "复盘 {id} · {rules} · {seat}"),
+    "rv_where": ("decision {i}/{n} · hand {hand} move {move}",
+                 "第{i}/{n}个决定 · 第{hand}盘第{move}步"),
+    "rv_assessing": ("assessing {done}/{n}", "评估中 {done}/{n}"),
+    "rv_assessed": ("assessed {n}/{n}", "已评估 {n}/{n}"),
+    "rv_waiting": ("(assessing this decision…)", "（正在评估这一步……）"),
+    "rv_failed": ("could not be assessed: {why}", "无法评估：{why}"),
+    "rv_played": ("You played: {action}", "你的选择：{action}"),
+    "rv_expert": ("Expert: {action}", "高手：{action}"),
+    "rv_versus": ("({gain} over the played)", "（比所打 {gain}）"),
+    "rv_loss": ("loss {loss:.2f} ±{half:.2f} points", "少得 {loss:.2f} ±{half:.2f} 分"),
+    "rv_not_weighed": ("not weighed by the search (buying, kongs, 报听 follow hard's rules): "
+                       "the expert would play {action}",
+                       "此类决定（买、杠、报听）不做模拟评估：高手会{action}"),
+    "rv_values_head": ("Expected points this hand over {samples} sampled hidden hands "
+                       "(± 95% interval):",
+                       "本盘期望得分（{samples}种暗牌抽样，± 95%区间）："),
+    "rv_mark_played": ("played", "你的"),
+    "rv_mark_expert": ("expert", "高手"),
+    "rv_hidden": ("{n} tiles", "{n}张"),
+    "rv_keys": ("←/→ decision · Home/End · s: summary · q: leave",
+                "←/→ 上/下一个决定 · Home/End 首/尾 · s 总结 · q 离开"),
+    "rv_summary_head": ("Summary: {n} decisions, {agreed} as the expert plays; {lost:.2f} "
+                        "points lost in all",
+                        "总结：{n}个决定，{agreed}个与高手一致；共少得 {lost:.2f} 分"),
+    "rv_summary_pending": ("({left} still being assessed)", "（还有{left}个在评估）"),
+    "rv_summary_list": ("Biggest losses first (↑/↓, Enter: go to it):",
+                        "损失最大的决定（↑/↓ 选择，Enter 查看）："),
+    "rv_summary_none": ("No decision of yours had a choice.", "你没有需要选择的决定。"),
+    "rv_summary_row": ("hand {hand} move {move}: {taken} · expert {choice} · −{loss:.2f}",
+                       "第{hand}盘第{move}步：{taken} · 高手 {choice} · −{loss:.2f}"),
+    "rv_summary_keys": ("↑/↓ choose · Enter: open · →: first decision · q: leave",
+                        "↑/↓ 选择 · Enter 查看 · → 第一个决定 · q 离开"),
+    "rv_text_head": ("Review of {id} ({rules}), seat {seat}: the expert with {samples} "
+                     "samples per action",
+                     "复盘 {id}（{rules}），{seat}：高手每个选择模拟{samples}次"),
+    "rv_text_row": ("hand {hand} move {move}: {taken} · expert {choice} · {verdict}",
+                    "第{hand}盘第{move}步：{taken} · 高手 {choice} · {verdict}"),
+    "rv_text_agrees": ("agrees", "一致"),
+    "rv_text_tied": ("as good by the figures", "按模拟一样好"),
+    "rv_text_unweighed": ("not weighed", "不评估"),
+    "rv_spectator": ("A spectator has no play of his own to review: ssh … replay ID shows "
+                     "the game", "旁观者没有自己的牌可复盘：用 ssh … replay 编号 重看对局"),
+    "rv_no_game": ("This game was not kept: there is nothing to review",
+                   "这局没有保存，无法复盘"),
+    "rv_opening": ("Opening the review…", "正在打开复盘……"),
+    "rv_not_found": ("The review cannot open: {why}", "无法打开复盘：{why}"),
+    # review actions, in the project's tile notation
+    "rv_a_discard": ("discard {tile}", "打{tile}"),
+    "rv_a_ting": ("discard {tile} and 报听", "打{tile}报听"),
+    "rv_a_win": ("胡 win", "胡"),
+    "rv_a_pass": ("pass 过", "过"),
+    "rv_a_peng": ("碰 {tile}", "碰{tile}"),
+    "rv_a_chi": ("吃 {tile} with {tiles}", "用{tiles}吃{tile}"),
+    "rv_a_minggang": ("明杠 {tile}", "明杠{tile}"),
+    "rv_a_angang": ("暗杠 {tile}", "暗杠{tile}"),
+    "rv_a_bugang": ("补杠 {tile}", "补杠{tile}"),
+    "rv_a_buy": ("买 buy", "买"),
+    "rv_a_no_buy": ("不买 no buy", "不买"),
+    "rv_a_lighter": (" + 丢打火机", "并丢打火机"),
+    "rv_a_pond_win": ("塘子烂糊", "塘子烂糊"),
+    "game_id": ("Game ID {id} · watch it again (friends too): ssh … replay {id}",
+                "对局编号 {id} · 重看（朋友也可以）：ssh … replay {id}"),
+    "drawn_short": ("drawn", "荒"),
+    "game_won_by": ("won by", "胡牌"),
+    "bot_name": ("bot", "电脑"),
+    # new game / settings
+    "ng_title": ("New game 新游戏", "新游戏"),
+    "ng_rules": ("Ruleset 规则", "规则"),
+    "ng_seed": ("Seed (empty = random)", "随机种子（留空随机）"),
+    "ng_start": ("Start 开始", "开始"),
+    "ng_options": ("Table options 牌桌选项", "牌桌选项"),
+    "ng_help": (
+        "Tab moves · Enter starts · F1: help · Ctrl+S: settings",
+        "Tab 切换 · Enter 开始 · F1 帮助 · Ctrl+S 设置",
+    ),
+    "bad_option": ("{key}: {problem}", "{key}: {problem}"),
+    "set_title": ("Settings 设置", "设置"),
+    "set_lang": ("Language 语言", "语言"),
+    "set_tiles": ("Tiles 牌面", "牌面"),
+    "set_theme": ("Theme 主题", "主题"),
+    "set_delay": ("Computer speed (seconds per move)", "电脑出牌间隔（秒）"),
+    "set_suggest": ("Show the computer's suggested discard", "显示电脑建议的出牌"),
+    "set_bell": ("Ring the terminal bell when it is your move", "轮到你时终端响铃"),
+    "set_plain": ("Plain mode for screen readers, from the next start (lines of text)",
+                  "读屏模式（下次启动起，以文字行显示）"),
+    "set_hints": ("Show winning tiles when ready", "听牌时显示胡哪些牌"),
+    "set_saved": ("Saved to {path}", "已保存到 {path}"),
+    "set_ambi": ("Box lines, dots and arrows ({found})", "框线、圆点、箭头的宽度（{found}）"),
+    "ambi_found_wide": ("this terminal says: two cells", "终端回答：双格"),
+    "ambi_found_narrow": ("this terminal says: one cell", "终端回答：单格"),
+    "ambi_found_none": ("this terminal did not say: one cell", "终端未回答：按单格"),
+    "ambi_auto": ("auto", "自动"),
+    "ambi_narrow": ("one cell", "单格"),
+    "ambi_wide": ("two cells", "双格"),
+    "set_how": ("Tab: next row · ←/→: move · Enter: take · Esc: close",
+                "Tab 下一项 · ←/→ 移动 · Enter 选定 · Esc 关闭"),
+    "set_session": ("These settings last for this connection", "设置只在本次连接内有效"),
+    "set_account": ("Kept with your SSH key for your next visit",
+                    "随你的 SSH 密钥保存，下次连接仍有效"),
+    "set_keys": (
+        "Keys can be remapped in the file under \"keys\"",
+        "按键可在设置文件的 \"keys\" 项中修改",
+    ),
+    "close": ("Esc: close", "Esc 关闭"),
+    # help
+    "help_title": ("Help 帮助", "帮助"),
+    "help_keys": ("Keys 按键", "按键"),
+    "help_rules": ("Rules: {rules}", "规则：{rules}"),
+}
+
+
+def lookup(texts: Mapping[str, tuple[str, str]], lang: str, key: str, /,
+           **fields: object) -> str:
+    """``key`` of a table of (English, Chinese) texts, in ``lang``, its fields filled (any
+    name: a text may have a field called ``table`` or ``lang``)."""
+    en, zh = texts[key]
+    text = zh if lang == "zh" else en
+    return text.format(**fields) if fields else text
+
+
+def tr(lang: str, key: str, /, **fields: object) -> str:
+    return lookup(TEXT, lang, key, **fields)
+
+
+def seat_wind(seat: int, lang: str) -> str:
+    return (SEAT_WINDS_ZH if lang == "zh" else SEAT_WINDS_EN)[seat]
+
+
+# a seat as a spectator (who sits nowhere) names it: by its wind alone
+ABSOLUTE: Final = {
+    "en": ("East", "South", "West", "North"),
+    "zh": ("东家", "南家", "西家", "北家"),
+}
+
+
+def relative_name(viewer: int | None, seat: int, lang: str) -> str:
+    """``下家`` / ``Right`` from the viewer's seat; for a spectator (``None``) ``东家`` /
+    ``East``."""
+    if viewer is None:
+        return ABSOLUTE["zh" if lang == "zh" else "en"][seat]
+    return RELATIVE["zh" if lang == "zh" else "en"][(seat - viewer) % 4]
+
+
+def named_seat(viewer: int | None, seat: int, lang: str,
+               names: tuple[str, ...] = ()) -> str:
+    """The seat's label with its player's name, as the table shows them (``Left N wes``);
+    the label alone for one's own seat or a seat without a name."""
+    label = seat_label(viewer, seat, lang)
+    name = names[seat] if len(names) == 4 and seat != viewer else ""
+    return f"{label} {name}" if name else label
+
+
+def seat_label(viewer: int | None, seat: int, lang: str) -> str:
+    """``下家·南`` / ``Right S``; for a spectator ``南家`` / ``South``."""
+    rel = relative_name(viewer, seat, lang)
+    if viewer is None:
+        return rel
+    if lang == "zh":
+        return f"{rel}·{SEAT_WINDS_ZH[seat]}"
+    return f"{rel} {SEAT_WINDS_EN[seat]}"

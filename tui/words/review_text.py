@@ -1,0 +1,99 @@
+"""The review's words, without a screen: an action as the review names it, one line per
+decision and the summary, in English or Chinese (``mahjong-ssh review --text``, and the
+figures the review screen shows). Tiles are in the project's notation (``5m``, ``E``) unless the
+caller gives a face of its own."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from engine.actions import Action, ActionType
+from engine.review import Assessment, Decision, summary
+from engine.tiles import Kind, format_tiles, kind_to_str
+from tui.words.i18n import tr
+
+TileName = Callable[[Kind], str]
+
+_PLAIN_KEYS = {
+    ActionType.WIN: "rv_a_win", ActionType.PASS: "rv_a_pass", ActionType.BUY: "rv_a_buy",
+    ActionType.NO_BUY: "rv_a_no_buy", ActionType.POND_WIN: "rv_a_pond_win",
+    ActionType.PENG: "rv_a_peng", ActionType.MINGGANG: "rv_a_minggang",
+    ActionType.ANGANG: "rv_a_angang", ActionType.BUGANG: "rv_a_bugang",
+}
+SUMMARY_ROWS = 10  # the biggest losses --text lists
+TIED = 0.005  # a loss below this reads 0.00: the action taken was as good as the expert's
+
+
+def action_text(action: Action, lang: str, tile: TileName = kind_to_str,
+                tiles: Callable[[Sequence[Kind]], str] = format_tiles) -> str:
+    """``discard 5m`` / ``打5m``, ``碰 5p``, ``吃 5s with 34s`` …"""
+    t = tile(action.tile) if action.tile is not None else ""
+    if action.type is ActionType.DISCARD:
+        return tr(lang, "rv_a_ting" if action.ting else "rv_a_discard", tile=t)
+    if action.type is ActionType.CHI:
+        return tr(lang, "rv_a_chi", tile=t, tiles=tiles(sorted(action.tiles)))
+    text = tr(lang, _PLAIN_KEYS[action.type], tile=t).strip()
+    if action.lighter:
+        text += tr(lang, "rv_a_lighter")
+    return text
+
+
+def move_no(decision: Decision) -> int:
+    """The decision's move within its hand, counted from 1 (the replay viewer shows the table
+    after it at that move)."""
+    return decision.index + 1
+
+
+def value_text(mean: float, half: float) -> str:
+    """``+1.23 ±0.40``: expected points and the 95% interval's half width."""
+    return f"{mean:+.2f} ±{half:.2f}"
+
+
+def verdict(a: Assessment, lang: str) -> str:
+    """``agrees``, ``loss 0.63 points``, or ``not weighed``."""
+    if not a.weighed:
+        return tr(lang, "rv_text_agrees" if a.agrees else "rv_text_unweighed")
+    if a.agrees:
+        return tr(lang, "rv_text_agrees")
+    if a.loss < TIED:
+        return tr(lang, "rv_text_tied")
+    return tr(lang, "rv_loss", loss=a.loss, half=a.loss_half)
+
+
+def decision_line(a: Assessment, lang: str) -> str:
+    """One decision as ``--text`` prints it: where, what was played, the expert's choice, the
+    verdict, and each weighed action's expected points."""
+    d = a.decision
+    head = tr(lang, "rv_text_row", hand=d.hand_no, move=move_no(d),
+              taken=action_text(d.taken, lang), choice=action_text(a.choice, lang),
+              verdict=verdict(a, lang))
+    if not a.values:
+        return head
+    figures = ", ".join(f"{action_text(v.action, lang)} {value_text(v.mean, v.half)}"
+                        for v in a.values)
+    return f"{head} · {figures}"
+
+
+def summary_lines(assessments: Sequence[Assessment], lang: str, total: int,
+                  rows: int = SUMMARY_ROWS, pending: int = 0) -> list[str]:
+    """The summary of ``total`` decisions: counts and the total loss, then the biggest losses
+    (at most ``rows``); ``pending`` of them are still being assessed."""
+    s = summary(assessments)
+    lines = [tr(lang, "rv_summary_head", n=total, agreed=s.agreed, lost=s.total)]
+    if pending:
+        lines[0] += " " + tr(lang, "rv_summary_pending", left=pending)
+    if total == 0:
+        lines.append(tr(lang, "rv_summary_none"))
+    for a in [x for x in s.ranked if x.loss > 0][:rows]:
+        d = a.decision
+        lines.append("  " + tr(lang, "rv_summary_row", hand=d.hand_no, move=move_no(d),
+                               taken=action_text(d.taken, lang),
+                               choice=action_text(a.choice, lang), loss=a.loss))
+    return lines
+
+
+def review_text(head: str, assessments: Sequence[Assessment], lang: str) -> str:
+    """The whole review as plain text: ``head``, one line per decision, the summary."""
+    lines = [head, *(decision_line(a, lang) for a in assessments), ""]
+    lines += summary_lines(assessments, lang, len(assessments))
+    return "\n".join(lines) + "\n"
