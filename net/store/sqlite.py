@@ -56,7 +56,7 @@ from typing import Any
 from urllib.parse import quote
 
 from net.game_id import new_game_id
-from net.sanitize import clean_name, guest_name, name_variant, skeleton
+from net.sanitize import name_variant, skeleton
 from net.store.base import StoreBase
 from net.store.model import (
     MAX_ACTION_JSON,
@@ -92,12 +92,12 @@ from net.store.model import (
 )
 from net.store.ratings import (
     MAX_RATED_NAMES,
-    RATING_SCHEMA,
     apply_rating,
     ratings_of_sql,
     ratings_sql,
     read_ratings,
 )
+from net.store.schema import CORE_TABLES, EXPECTED_COLUMNS, SCHEMA_TEXT, renamed_accounts
 
 log = logging.getLogger("net.store")
 
@@ -119,107 +119,9 @@ class _Held:
     replaces: bool = False  # the table's whole row: a later one supersedes it
 
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS accounts (
-    id INTEGER PRIMARY KEY,
-    key_fingerprint TEXT UNIQUE,          -- SHA256:... of the public key; NULL: anonymous
-    nickname TEXT NOT NULL UNIQUE,
-    created REAL NOT NULL,
-    last_seen REAL NOT NULL,
-    skeleton TEXT                         -- net.sanitize.skeleton(nickname): no two look alike
-);
-CREATE TABLE IF NOT EXISTS tables (
-    name TEXT PRIMARY KEY,
-    rules TEXT NOT NULL,
-    options TEXT NOT NULL,                -- JSON object
-    state TEXT NOT NULL,                  -- JSON: seats, spectators' stakes, game seed, ...
-    created REAL NOT NULL,
-    updated REAL NOT NULL,
-    owner_token INTEGER NOT NULL DEFAULT 0  -- the claim that owns it (fencing); 0: none
-);
-CREATE TABLE IF NOT EXISTS actions (
-    table_name TEXT NOT NULL,
-    game_no INTEGER NOT NULL,
-    hand_no INTEGER NOT NULL,
-    i INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    action TEXT NOT NULL,                 -- JSON (engine Action.to_json)
-    PRIMARY KEY (table_name, game_no, hand_no, i)
-);
-CREATE TABLE IF NOT EXISTS hands (
-    table_name TEXT NOT NULL,
-    game_no INTEGER NOT NULL,
-    hand_no INTEGER NOT NULL,
-    record TEXT NOT NULL,                 -- the engine's JSON-lines game record of the hand
-    finished REAL NOT NULL,
-    PRIMARY KEY (table_name, game_no, hand_no)
-);
-CREATE TABLE IF NOT EXISTS results (
-    table_name TEXT NOT NULL,
-    game_no INTEGER NOT NULL,
-    account_id INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    score INTEGER NOT NULL,
-    wins INTEGER NOT NULL,
-    hands INTEGER NOT NULL,
-    rules TEXT NOT NULL,
-    finished REAL NOT NULL,
-    bot INTEGER NOT NULL DEFAULT 0,       -- 1: a program played the seat (bot join)
-    PRIMARY KEY (table_name, game_no, seat)
-);
-CREATE TABLE IF NOT EXISTS settings (     -- what a key's owner chose in the settings screen
-    account_id INTEGER PRIMARY KEY,
-    data TEXT NOT NULL,                   -- JSON object: lang, tiles, theme, hints
-    updated REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS stake_results (  -- Yichun 压鸽子: a spectator's result in a game
-    table_name TEXT NOT NULL,
-    game_no INTEGER NOT NULL,
-    account_id INTEGER NOT NULL,
-    score INTEGER NOT NULL,
-    hands INTEGER NOT NULL,               -- hands in which the spectator's stake applied
-    rules TEXT NOT NULL,
-    finished REAL NOT NULL,
-    PRIMARY KEY (table_name, game_no, account_id)
-);
-CREATE TABLE IF NOT EXISTS games (       -- finished games kept for replay (net/game_id.py)
-    game_id TEXT PRIMARY KEY,             -- eight characters, made with secrets at the end
-    table_name TEXT NOT NULL,             -- where it was played (the name may be reused)
-    game_no INTEGER NOT NULL,
-    rules TEXT NOT NULL,
-    hands INTEGER NOT NULL,
-    record TEXT NOT NULL,                 -- the whole game's JSON-lines record, a copy
-    finished REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS game_players (  -- who sat in a kept game (a computer: no row)
-    game_id TEXT NOT NULL,
-    account_id INTEGER NOT NULL,
-    seat INTEGER NOT NULL,
-    score INTEGER NOT NULL,
-    PRIMARY KEY (game_id, seat)
-);
-CREATE INDEX IF NOT EXISTS game_players_account ON game_players (account_id);
-CREATE TABLE IF NOT EXISTS account_secrets (  -- keyless accounts (net/front/accounts.py)
-    account_id INTEGER PRIMARY KEY,
-    kind TEXT NOT NULL,                   -- 'passphrase' or 'guest'
-    hash TEXT,                            -- scrypt$N$r$p$salt$key (hex); NULL for a guest
-    created REAL NOT NULL
-);
-""" + RATING_SCHEMA.format(id="INTEGER", real="REAL")
+SCHEMA = SCHEMA_TEXT.format(serial="INTEGER PRIMARY KEY", id="INTEGER", real="REAL")
 
 
-def _schema_columns() -> dict[str, tuple[str, ...]]:
-    db = sqlite3.connect(":memory:")
-    try:
-        db.executescript(SCHEMA)
-        names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        return {n: tuple(r[1] for r in db.execute(f"PRAGMA table_info({n})")) for n in names}
-    finally:
-        db.close()
-
-
-EXPECTED_COLUMNS = _schema_columns()  # table -> its columns, as SCHEMA makes them
-CORE_TABLES = ("accounts", "tables", "actions", "hands", "results")  # in every version's file
 INTEGRITY_FULL_BYTES = 64 * 1024 * 1024  # integrity_check up to this size, quick_check past it
 
 
@@ -276,30 +178,6 @@ def _migrate_5_games(db: sqlite3.Connection) -> None:
             db.execute("INSERT OR IGNORE INTO game_players (game_id, account_id, seat, score) "
                        "SELECT ?, account_id, seat, score FROM results WHERE table_name = ? "
                        "AND game_no = ?", (game_id, table, game_no))
-
-
-def renamed_accounts(rows: Sequence[tuple[int, str, bool]]) -> list[tuple[int, str, str]]:
-    """What accounts ``(id, nickname, guest)`` (every one, oldest first) are called from now
-    on, with their skeletons: a name a login could not get now (mixed scripts, an invisible
-    character, a guest's mark; net.sanitize.clean_name) is cleaned, a guest's gets the
-    guest's mark, and a name that looks like an older account's (the same skeleton) gets a
-    variant, so that no two accounts look alike. ``(id, name, skeleton)`` for each."""
-    in_use = {nickname for _, nickname, _ in rows}
-    seen: set[str] = set()
-    out = []
-    for account_id, nickname, guest in rows:
-        wanted = clean_name(nickname)
-        if guest:
-            wanted = guest_name(wanted)
-        name, n = wanted, 1
-        while skeleton(name) in seen or (name != nickname and name in in_use):
-            n += 1
-            name = name_variant(wanted, n)
-        in_use.discard(nickname)
-        in_use.add(name)
-        seen.add(skeleton(name))
-        out.append((account_id, name, skeleton(name)))
-    return out
 
 
 def _migrate_6_name_skeletons(db: sqlite3.Connection) -> None:
