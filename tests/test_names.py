@@ -128,14 +128,14 @@ async def test_guest_names_never_block_real_ones_and_go_with_their_guests(
     assert r.exit_status == 0 and names(srv)[-1] == "sam1"
     await guests[0].close()
     await until(lambda: "sam0~" not in names(srv), what="the guest's name forgotten")
-    assert srv.guests["127.0.0.1"] == 2
+    assert srv.gate.guests["127.0.0.1"] == 2
     again = PtyClient(80, 24)
     await again.connect(srv.port, "sam0", command="lobby")
     await again.wait_for("sam0~")  # free again
     for c in (*guests[1:], again):
         await c.close()
     await until(lambda: not [n for n in names(srv) if n.endswith("~")], what="all forgotten")
-    assert not srv.guests
+    assert not srv.gate.guests
 
 
 def test_name_variants_stay_within_the_name_length() -> None:
@@ -331,7 +331,7 @@ async def test_an_abandoned_exchange_counts_as_a_failure(
             agent_path=None, client_factory=lambda: client,
             preferred_auth="keyboard-interactive"), 20)
     assert 1 <= client.challenges <= server.limits.max_auth_tries + 2
-    assert server.keyless.most_hashing <= server.limits.hash_concurrency
+    assert server.gate.keyless.most_hashing <= server.limits.hash_concurrency
 
 
 async def test_abandoned_checks_never_hash_past_the_concurrency(tmp_path: Path) -> None:
@@ -354,13 +354,13 @@ async def test_wrong_passphrases_from_several_connections_slow_the_name(
     srv = await make_server(limits=Limits(passphrase_free_failures=2, passphrase_backoff=0.2,
                                           max_auth_tries=1))
     await run_command(srv.port, "lin", "help", passphrase="jade-rabbit")
-    account = srv.keyless.lookup("lin").account_id
+    account = srv.gate.keyless.lookup("lin").account_id
     assert account is not None
     for i in range(4):  # each a new connection, from elsewhere
         with pytest.raises(asyncssh.PermissionDenied):
             await run_command(srv.port, "lin", "help", passphrase=f"guess-{i}",
                               address="127.0.0.9")
-    backoff = srv.keyless.backoff
+    backoff = srv.gate.keyless.backoff
     failed = backoff.failures(account)
     assert failed >= 4 and backoff.delay(account) == pytest.approx(0.2 * 2 ** (failed - 2))
     # lin, from where she chose her passphrase, does not wait behind the guesser
@@ -379,7 +379,7 @@ async def test_a_short_new_passphrase_is_refused_an_old_one_still_opens(
             "127.0.0.1", server.port, username="wen", known_hosts=None, client_keys=None,
             agent_path=None, client_factory=lambda: short,
             preferred_auth="keyboard-interactive"), 20)
-    assert server.keyless.lookup("wen").state.value == "new"
+    assert server.gate.keyless.lookup("wen").state.value == "new"
     # a 4-character passphrase kept from before
     server.store.keep_with_passphrase("old", hash_passphrase("abcd"))
     r = await run_command(server.port, "old", "help", passphrase="abcd")

@@ -20,7 +20,8 @@ from asyncssh.constants import MSG_GLOBAL_REQUEST, MSG_IGNORE, MSG_REQUEST_SUCCE
 from asyncssh.packet import Boolean, String
 
 from net.front import compat_asyncssh
-from net.front.server import MahjongServer, Session, _Connection
+from net.front.login import Connection
+from net.front.server import MahjongServer, Session
 from net.limits import Limits, LogGate
 from testkit.ssh import MakeServer, PtyClient, new_key, run_command
 from tests.support.waiting import until
@@ -41,10 +42,10 @@ async def key_connection(port: int, name: str) -> asyncssh.SSHClientConnection:
                                   client_keys=[new_key()], agent_path=None)
 
 
-def server_side(srv: MahjongServer) -> list[_Connection]:
+def server_side(srv: MahjongServer) -> list[Connection]:
     """The server's connection objects, found through its sessions' and the waiting ones."""
     conns = {s.conn for s in srv.sessions}
-    for waiting in srv.unauth.values():
+    for waiting in srv.gate.unauth.values():
         conns.update(waiting)
     return list(conns)
 
@@ -379,7 +380,7 @@ async def requests_then_reset(server: MahjongServer, connections: int = 10) -> N
             send_global(conn, "keepalive@openssh.com", True)
         await asyncio.sleep(0)
         reset(conn)
-    await until(lambda: server.connections == 0, 30, "every connection lost")
+    await until(lambda: server.gate.connections == 0, 30, "every connection lost")
     await asyncio.sleep(0.5)
 
 

@@ -100,7 +100,7 @@ async def test_every_failed_attempt_counts(server: MahjongServer) -> None:
 async def test_a_keyless_name_is_kept_by_its_passphrase(server: MahjongServer) -> None:
     first = await run_command(server.port, "mei", "help", passphrase="plum-blossom")
     assert first.exit_status == 0
-    account = server.keyless.lookup("mei")
+    account = server.gate.keyless.lookup("mei")
     assert account.state.value == "protected"
     with pytest.raises(asyncssh.PermissionDenied):
         await run_command(server.port, "mei", "help", passphrase="wrong-one")
@@ -157,9 +157,9 @@ async def test_silent_connections_do_not_lock_out_their_address(tmp_path: Path) 
     try:
         for _ in range(40):  # silent TCP connects, never a byte of SSH
             socks.append(await asyncio.open_connection("127.0.0.1", srv.port))
-        await until(lambda: srv.unauth_total <= 5, what="the oldest silent ones dropped")
+        await until(lambda: srv.gate.unauth_total <= 5, what="the oldest silent ones dropped")
         await serving(srv)  # a real client from the same address gets in
-        assert srv.unauth_total <= 5
+        assert srv.gate.unauth_total <= 5
     finally:
         for _, w in socks:
             w.close()
@@ -174,7 +174,7 @@ async def test_waiting_connections_have_a_global_cap(tmp_path: Path) -> None:
         for _ in range(30):
             socks.append(await asyncio.open_connection("127.0.0.1", srv.port))
         await asyncio.sleep(0.2)
-        assert srv.unauth_total <= 10
+        assert srv.gate.unauth_total <= 10
     finally:
         for _, w in socks:
             w.close()
@@ -201,7 +201,7 @@ async def test_a_connection_must_log_in_within_the_grace_time(tmp_path: Path) ->
         assert banner.startswith(b"SSH-2.0-mahjong-ssh") and b"AsyncSSH" not in banner
         rest = await asyncio.wait_for(reader.read(), 5)  # closed by the server: EOF
         assert rest is not None
-        await until(lambda: srv.connections == 0, what="the silent connection closed")
+        await until(lambda: srv.gate.connections == 0, what="the silent connection closed")
         writer.close()
     finally:
         await srv.close()
@@ -213,7 +213,7 @@ async def test_a_logged_in_connection_without_a_session_is_closed(tmp_path: Path
         conn = await asyncssh.connect("127.0.0.1", srv.port, username="lurk", known_hosts=None,
                                       client_keys=[new_key()], agent_path=None)
         await asyncio.wait_for(conn.wait_closed(), 5)
-        assert srv.connections == 0
+        assert srv.gate.connections == 0
     finally:
         await srv.close()
 
@@ -378,7 +378,7 @@ async def test_a_flood_of_new_connections_cannot_flood_the_log(
             for _ in range(100):  # each refused, each a connection with a budget of its own
                 _, w = await asyncio.open_connection("127.0.0.1", srv.port)
                 w.close()
-            await until(lambda: srv.connections == 0, what="the refused connections closed")
+            await until(lambda: srv.gate.connections == 0, what="the refused connections closed")
         mine = [r for r in caplog.records if r.name == "net.front.server"]
         assert 5 <= len(mine) <= 6  # the burst (a quarter of a minute's lines), then nothing
     finally:

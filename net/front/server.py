@@ -32,12 +32,12 @@ from host.client import SharedTableClient
 from host.local import default_data_dir
 from host.refusal import explain
 from net.commands import HELP_TEXT, Command, CommandError, locale_lang, parse_command
-from net.front import compat_asyncssh, reclaim, replay, reviewing
-from net.front.accounts import Keyless, NameLookup, NameState
+from net.front import reclaim, replay, reviewing
 from net.front.botsession import BotSession
-from net.front.compat_asyncssh import bound_env, quiet_packet_log
+from net.front.compat_asyncssh import quiet_packet_log
 from net.front.driver import SSHDriver, clear_parser_cache
 from net.front.lobby import LobbyApp
+from net.front.login import Connection, LoginGate
 from net.front.plain_session import PlainChannel, plain_lobby
 from net.front.remote_app import RemoteApp, RemoteSettings
 from net.front.reviewing import ReviewPool, StoreReviews
@@ -47,16 +47,13 @@ from net.game_id import shown_game_id
 from net.limits import (
     BUDGETED,
     Limits,
-    LogBudget,
     LogGate,
     RateLimit,
-    WindowCount,
     clamp_size,
-    early_drop,
 )
 from net.runtime.registry import Registry
 from net.runtime.shared_table import SharedTable, TableConfig
-from net.sanitize import GUEST_MARK, clean_name, guest_name, pad
+from net.sanitize import pad
 from net.store.base import Store, store_call
 from net.store.model import Account, LeaderRow, StorageError
 from tui.apps.replay import ListedGame, ReplayGame
@@ -67,7 +64,6 @@ from tui.settings import Settings
 from tui.view.faces import Face
 
 if TYPE_CHECKING:
-    from asyncssh.auth import KbdIntChallenge
 
     from net.cluster.node import Node
 
@@ -100,455 +96,14 @@ FULL_TEXT = ("The server is full ({n} sessions): try again later. "
              "服务器已满（{n} 个会话），请稍后再试。\n")
 ADDRESS_FULL_TEXT = ("{n} sessions are open from your address already: close one first. "
                      "你的地址已打开 {n} 个会话，请先关闭一个。\n")
-# why a connection is closed when its client floods a kind of message (net.limits)
-GLOBAL_FLOOD = "too many global requests 请求过多"
-CHANNEL_FLOOD = "too many channel requests 会话请求过多"
-KEY_FLOOD = "too many public keys offered 公钥尝试过多"
-
-
 # --- no stdout/stderr redirection for SSH apps (tui.compat.compat_textual) ---------------
 neutralise_redirects = compat_textual.neutralise_redirects
-
-
-# --- per connection ------------------------------------------------------------------------
-class _Connection(asyncssh.SSHServer):
-    """Login policy for one connection (net/limits.py holds every number).
-
-    Before login a connection counts against its address (``unauth_per_address``: a newer one
-    drops that address's oldest, so an address that logs in is never locked out) and against
-    all addresses together (``unauth_start``/``unauth_rate``/``unauth_full``, MaxStartups'
-    random early drop), and must log in within ``login_grace``. Every failed authentication
-    attempt of any method is counted (``max_auth_tries``). After login it must open a session
-    within ``channel_grace`` (and again after its last session closes), may hold at most
-    ``max_sessions`` at once, and at most ``connections_per_address`` logged-in connections
-    come from one address.
-    """
-
-    def __init__(self, server: MahjongServer) -> None:
-        self.server = server
-        self.limits = server.limits
-        self.conn: asyncssh.SSHServerConnection | None = None
-        self.address = "?"
-        self.username = ""
-        self.fingerprint: str | None = None
-        self.account: Account | None = None
-        self.logged_in = asyncio.Event()  # set once auth_completed has read the account
-        self.failures = 0
-        self.authenticated = False
-        self.closed = False
-        self.sessions: set[Session] = set()
-        self.paused = 0  # times reading stopped for a moment: over packets_per_second
-        self.log_budget = LogBudget(self.limits.log_lines_per_connection)
-        self._grace: asyncio.TimerHandle | None = None
-        self._keyless: NameLookup | None = None
-        self._offer: str = ""  # the passphrase a new name was given, asked a second time
-        self._wanted = ""  # the clean name a keyless login asked for
-        self._exchange = False  # a keyboard-interactive challenge is out, not yet answered
-        self._checking: int | None = None  # the account whose passphrase is being checked
-        self._guest: Account | None = None  # the guest account made for this connection
-
-    # --- logging, within the connection's budget ---------------------------------------------
-    def log(self, level: int, msg: str, *args: Any, exc_info: bool = False) -> None:
-        """A log line about this connection, within its budget and the server's (a flood of
-        new connections, each with a fresh budget, is bounded by the second)."""
-        server = self.server
-        if not self.log_budget.allow():
-            if self.log_budget.suppressed == 1 and server.log_gate.allow():
-                log.warning("%s: more log lines from this connection are left out",
-                            self.address, extra=BUDGETED)
-            return
-        if server.log_gate.allow():  # what it leaves out is said once a minute
-            log.log(level, "%s: " + msg, self.address, *args, exc_info=exc_info,
-                    extra=BUDGETED)
-
-    def disconnect(self, code: int, reason: str) -> None:
-        conn = self.conn
-        if conn is not None and not self.closed:
-            self.closed = True
-            asyncio.get_running_loop().call_soon(conn.disconnect, code, reason)
-
-    # --- connection ----------------------------------------------------------------------------
-    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
-        self.conn = conn
-        self._gate_messages(conn)
-        peer = conn.get_extra_info("peername")
-        self.address = str(peer[0]) if peer else "?"
-        server = self.server
-        server.connections += 1
-        server.connects.add(self.address)
-        if (server.connects.count(self.address) > self.limits.connects_per_address_minute
-                and not server.logged_in_lately.count(self.address)):
-            self.log(logging.WARNING, "refused: too many new connections from this address")
-            self.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                            "too many connections from your address, wait a minute 连接过于频繁")
-            return
-        if early_drop(server.unauth_total, self.limits):
-            self.log(logging.WARNING, "refused: %d connections waiting to log in",
-                     server.unauth_total)
-            self.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                            "too many connections waiting to log in, try again 稍后再试")
-            return
-        waiting = server.unauth.setdefault(self.address, {})
-        waiting[self] = None
-        server.unauth_total += 1
-        if len(waiting) > self.limits.unauth_per_address:
-            oldest = next(iter(waiting))
-            oldest._leave_unauth()
-            oldest.log(logging.INFO, "dropped: too many connections waiting to log in")
-            oldest.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                              "too many connections from your address 连接过多")
-        self._count_failures(conn)
-
-    def _gate_messages(self, conn: asyncssh.SSHServerConnection) -> None:
-        """Every SSH message the client sends counted (net/limits.py, "SSH messages"): all
-        of them against ``packets_per_second`` (past it the connection stops reading for a
-        moment), global requests against their own rate and unsigned public-key queries
-        against ``key_queries`` (past those the connection is closed). The callables given
-        hold rate buckets, not the connection (asyncssh keeps them on it)."""
-        limits = self.limits
-        rate = limits.packets_per_second
-        packets = RateLimit(rate, 1.0, 2 * rate)
-
-        def packet_allowed() -> bool:
-            if packets.allow():
-                return True
-            self.paused += 1
-            return False
-
-        compat_asyncssh.rate_packets(conn, packet_allowed)
-        requests = RateLimit(limits.global_requests_per_second, 1.0,
-                             limits.global_requests_burst)
-        compat_asyncssh.rate_global_requests(
-            conn, lambda: None if requests.allow() else GLOBAL_FLOOD)
-        queries = [0]
-
-        def key_query() -> str | None:
-            queries[0] += 1
-            return KEY_FLOOD if queries[0] > limits.key_queries else None
-
-        compat_asyncssh.count_key_queries(conn, key_query)
-
-    def _count_failures(self, conn: asyncssh.SSHServerConnection) -> None:
-        """Every failed attempt, of any method (none, password, hostbased, publickey,
-        keyboard-interactive), as MaxAuthTries counts them: asyncssh answers each one with
-        ``send_userauth_failure``. A client's first "none" request, which asks what methods
-        there are, is not held against it."""
-
-        compat_asyncssh.count_auth_failures(conn, self._failed_attempt)
-
-    def _leave_unauth(self) -> None:
-        waiting = self.server.unauth.get(self.address)
-        if waiting is not None and self in waiting:
-            del waiting[self]
-            self.server.unauth_total -= 1
-            if not waiting:
-                del self.server.unauth[self.address]
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.closed = True
-        if isinstance(exc, compat_asyncssh.MessageFlood):
-            self.log(logging.WARNING, "closed: %s", exc.reason)
-        self._leave_unauth()
-        server = self.server
-        if self.authenticated:
-            server.per_address[self.address] -= 1
-            if server.per_address[self.address] <= 0:
-                del server.per_address[self.address]
-            if self.account is not None:
-                server.online[self.account.id] -= 1
-                if server.online[self.account.id] <= 0:
-                    del server.online[self.account.id]
-        self._guest_gone()
-        server.connections -= 1
-        self._cancel_grace()
-
-    def _cancel_grace(self) -> None:
-        if self._grace is not None:
-            self._grace.cancel()
-            self._grace = None
-
-    def _arm_grace(self) -> None:
-        self._cancel_grace()
-        if not self.closed:
-            self._grace = asyncio.get_running_loop().call_later(
-                self.limits.channel_grace, self._grace_over)
-
-    def _grace_over(self) -> None:
-        self._grace = None
-        if not self.sessions:
-            self.log(logging.INFO, "closed: logged in but opened no session")
-            self.disconnect(asyncssh.DISC_BY_APPLICATION, "no session opened 未打开会话")
-
-    # --- authentication ------------------------------------------------------------------------
-    def begin_auth(self, username: str) -> bool:
-        self.username = username
-        self._keyless = None
-        return True
-
-    def public_key_auth_supported(self) -> bool:
-        return True
-
-    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        self.fingerprint = key.get_fingerprint("sha256")
-        return True
-
-    def kbdint_auth_supported(self) -> bool:
-        return self.server.config.allow_anonymous
-
-    async def get_kbdint_challenge(self, username: str, lang: str,
-                                   submethods: str) -> KbdIntChallenge:
-        """No key: the name's passphrase, or (a new name) one to choose, or Enter for a
-        guest (net/front/accounts.py). An exchange started while the last one's challenge
-        was still unanswered counts as a failed attempt (else a client could try without
-        end, each check abandoned before its failure)."""
-        self.fingerprint = None
-        if self._exchange:
-            self.log(logging.INFO, "a keyboard-interactive exchange abandoned unanswered")
-            if not self._failed_attempt():
-                return False
-        self._exchange = True
-        keyless = self.server.keyless
-        self._wanted = clean_name(username)
-        found = await store_call(self.server.store, keyless.lookup, self._wanted)
-        self._keyless = found
-        self._offer = ""
-        return self._challenge(found)
-
-    def _challenge(self, found: NameLookup, note: str = "") -> KbdIntChallenge:
-        """The prompt. OpenSSH shows a challenge's instructions escaped outside ASCII (a
-        name or Chinese there reads as octal), its prompts as they are: the instructions are
-        plain English, the name and the Chinese are in the prompt."""
-        self._exchange = True
-        name = found.nickname
-        guest = guest_name(self._wanted or name)
-        if found.state is NameState.PROTECTED:
-            return ("mahjong-ssh", note, "",
-                    ((f"Passphrase for {name} (Enter: play as guest {guest}) "
-                      f"口令（回车：游客 {guest}）: ", False),))
-        lead = "That name is taken. " if found.state is NameState.TAKEN else "A new name. "
-        text = (f"{note}{lead}Choose a passphrase ({self.limits.passphrase_min} characters or "
-                f"more) to keep it for your next visits, or press Enter to play as a guest "
-                f"this once (a guest's name ends with {GUEST_MARK}).")
-        return ("mahjong-ssh", text, "",
-                ((f"New passphrase for {name} (Enter: guest {guest}) 为 {name} 设口令"
-                  f"（回车：游客 {guest}）: ", False),))
-
-    async def validate_kbdint_response(self, username: str,
-                                       responses: Any) -> KbdIntChallenge:
-        # a key only queried (never signed for) must not count: this login is keyless
-        self.fingerprint = None
-        self._exchange = False
-        found = self._keyless
-        if found is None or self.closed or not isinstance(responses, list | tuple) \
-                or len(responses) != 1 or not isinstance(responses[0], str):
-            return False
-        try:
-            return await self._answered(found, responses[0])
-        except asyncio.CancelledError:
-            # a new exchange began before this one's answer was checked (asyncssh cancels
-            # it): a failed attempt, for the connection and for the name being checked; the
-            # hash itself runs to its end within hash_concurrency (Keyless._hash)
-            if self._checking is not None:
-                self.server.keyless.backoff.failed(self._checking, self.address)
-                self._checking = None
-            if not self.closed:
-                self.log(logging.INFO, "a keyboard-interactive answer abandoned unchecked")
-                self._failed_attempt()
-            raise
-
-    async def _answered(self, found: NameLookup, answer: str) -> KbdIntChallenge:
-        keyless = self.server.keyless
-        if len(answer) > self.limits.passphrase_max:
-            return False
-        if found.state is NameState.PROTECTED and answer:
-            assert found.stored is not None and found.account_id is not None
-            backoff = keyless.backoff
-            wait = backoff.turn(found.account_id, self.address)
-            if wait is None:
-                self.log(logging.INFO, "refused: %d wrong passphrases for %s lately",
-                         backoff.failures(found.account_id), found.nickname)
-                return False
-            self._checking = found.account_id
-            if wait > 0:  # the name's turn: wrong passphrases for it came before
-                await asyncio.sleep(wait)
-            right = await keyless.verify(answer, found.stored)
-            self._checking = None
-            if not right:
-                backoff.failed(found.account_id, self.address)
-                self.log(logging.INFO, "wrong passphrase for %s (%d lately)", found.nickname,
-                         backoff.failures(found.account_id))
-                return False
-            backoff.passed(found.account_id, self.address)
-            self.account = await store_call(self.server.store, keyless.account, found)
-            return True
-        if not answer:  # a guest, this once
-            return await self._as_guest(found)
-        if len(answer) < self.limits.passphrase_min:
-            return self._challenge(found, "Too short. ")
-        if not self._offer:  # asked twice, as passwd does: a typo would lock the name
-            self._offer = answer
-            self._exchange = True
-            return ("mahjong-ssh", "", "",
-                    ((f"Repeat the passphrase for {found.nickname} 再输一次: ", False),))
-        if answer != self._offer:
-            self._offer = ""
-            return self._challenge(found, "The two did not match. ")
-        if found.state is NameState.UNCLAIMED and self.server.online.get(found.account_id or -1):
-            return False  # its player is connected: the name is not handed over
-        try:
-            account = await store_call(self.server.store, keyless.protect, found,
-                                       await keyless.hashed(answer))
-        except StorageError:  # not stored: never a name the next visit would not find
-            self._offer = ""
-            self._exchange = True
-            return ("mahjong-ssh", "The server cannot save a passphrase now (disk full?): "
-                    "try again later, or press Enter to play as a guest this once.", "",
-                    ((f"Passphrase for {found.nickname} not saved, try later 无法保存口令，"
-                      f"请稍后再试 (Enter: guest 回车：游客): ", False),))
-        if account is None:  # taken meanwhile: start again with what the name is now
-            self._keyless = found = await store_call(self.server.store, keyless.lookup,
-                                                     found.nickname)
-            self._offer = ""
-            return self._challenge(found, "That name was just taken. ")
-        keyless.backoff.passed(account.id, self.address)  # its owner's address, trusted
-        self.account = account
-        return True
-
-    async def _as_guest(self, found: NameLookup) -> KbdIntChallenge:
-        """Enter at the prompt: a guest account under the name asked for with the guest's
-        mark, unless ``guests_per_address`` guests from this address are connected (each
-        holds a name): then a failed attempt, and the prompt again."""
-        server = self.server
-        if server.guests[self.address] >= self.limits.guests_per_address:
-            self.log(logging.INFO, "refused a guest: %d guests connected from this address",
-                     server.guests[self.address])
-            if not self._failed_attempt():
-                return False
-            return self._challenge(found, f"{server.guests[self.address]} guests are connected "
-                                          f"from your address: no more now. ")
-        account = await store_call(server.store, server.keyless.guest, self._wanted)
-        server.guests[self.address] += 1
-        self._guest = account
-        if self.closed:  # gone meanwhile: connection_lost did not see it
-            self._guest_gone()
-            return False
-        self.account = account
-        return True
-
-    def _guest_gone(self) -> None:
-        """This connection's guest account leaves: its address holds one guest fewer, and
-        the account and its name are forgotten when no other connection has it."""
-        account, self._guest = self._guest, None
-        if account is None:
-            return
-        server = self.server
-        server.guests[self.address] -= 1
-        if server.guests[self.address] <= 0:
-            del server.guests[self.address]
-        if server.online.get(account.id):
-            return
-        if server.store.off_loop:
-            asyncio.get_running_loop().create_task(
-                store_call(server.store, server.keyless.guest_left, account))
-        else:
-            server.keyless.guest_left(account)
-
-    def _failed_attempt(self) -> bool:
-        """One failed authentication attempt (MaxAuthTries): False, the connection being
-        closed, past ``max_auth_tries`` (a client's first "none" request, which asks what
-        methods there are, is not held against it)."""
-        self.failures += 1
-        if self.failures > self.limits.max_auth_tries + 1:
-            if not self.closed:
-                self.log(logging.INFO, "too many failed authentication attempts")
-            self.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
-                            "too many authentication failures 认证失败次数过多")
-            return False
-        return True
-
-    def password_auth_supported(self) -> bool:
-        return False
-
-    async def auth_completed(self) -> None:
-        try:
-            await self._logging_in()
-        finally:  # the sessions waiting for the account go on (or end, if it is None)
-            self.logged_in.set()
-
-    async def _logging_in(self) -> None:
-        self._leave_unauth()
-        self.authenticated = True
-        server = self.server
-        count = server.per_address[self.address] + 1
-        server.per_address[self.address] = count
-        nickname = clean_name(self.username)
-        if self.fingerprint is not None:
-            # in a thread where the store waits on a database server (asyncssh awaits this)
-            account = await store_call(server.store, server.store.account_for_key,
-                                       self.fingerprint, nickname)
-            if self.closed:  # gone meanwhile: nothing was counted for its account
-                return
-            self.account = account
-        elif self.account is None:  # keyboard-interactive always sets it; never a free pass
-            self.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "not logged in")
-            return
-        server.online[self.account.id] += 1
-        server.logins.add(self.address)
-        if not self.account.guest:  # anyone can be a guest: that exempts no address
-            server.logged_in_lately.add(self.address)
-        if server.logins.count(self.address) > self.limits.logins_per_address_minute:
-            self.log(logging.WARNING, "refused: too many logins from this address")
-            self.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                            "too many logins from your address, wait a minute 登录过于频繁")
-            return
-        if count > self.limits.connections_per_address:
-            self.log(logging.WARNING, "refused: %d logged-in connections from this address",
-                     count)
-            self.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                            "too many connections from your address 连接过多")
-            return
-        self.log(logging.INFO, "logged in as %s (%s)", self.account.nickname,
-                 self.fingerprint or "no key")
-        self._arm_grace()
-
-    def session_requested(self) -> Any:
-        conn = self.conn
-        if conn is None or self.closed or len(self.sessions) >= self.limits.max_sessions:
-            return False
-        self._cancel_grace()
-        chan = conn.create_server_channel(window=self.limits.channel_window,
-                                          max_pktsize=self.limits.channel_packet)
-        session = Session(self.server, self)
-        bound_env(chan, self.limits)
-        requests = RateLimit(self.limits.channel_requests_per_second, 1.0,
-                             self.limits.channel_requests_burst)
-        compat_asyncssh.rate_channel_requests(
-            chan, lambda: None if requests.allow() else CHANNEL_FLOOD)
-        self.sessions.add(session)
-        return chan, session
-
-    def session_closed(self, session: Session) -> None:
-        self.sessions.discard(session)
-        if not self.sessions:
-            self._arm_grace()
-
-    def connection_requested(self, *args: Any) -> bool:  # no port forwarding
-        return False
-
-    def server_requested(self, *args: Any) -> bool:  # no remote forwarding
-        return False
-
-    def unix_connection_requested(self, *args: Any) -> bool:
-        return False
-
-    def unix_server_requested(self, *args: Any) -> bool:
-        return False
 
 
 class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     """One session channel: a command's text, or a Textual app bound to the channel."""
 
-    def __init__(self, server: MahjongServer, conn: _Connection) -> None:
+    def __init__(self, server: MahjongServer, conn: Connection) -> None:
         self.server = server
         self.conn = conn
         self.chan: asyncssh.SSHServerChannel[bytes] | None = None
@@ -1324,21 +879,14 @@ class MahjongServer:
         self.data_dir = Path(config.data_dir)
         self.store = store  # accounts, settings, results: the front reads them through it
         self.registry = registry  # the tables this process runs (net.runtime)
-        self.keyless = Keyless(store, self.limits)
-        self.per_address: Counter[str] = Counter()  # logged-in connections by address
-        self.unauth: dict[str, dict[_Connection, None]] = {}  # not yet logged in, oldest first
-        self.unauth_total = 0
-        self.online: Counter[int] = Counter()  # logged-in connections by account id
         self.account_sessions: Counter[int] = Counter()  # open app sessions by account id
         self.address_sessions: Counter[str] = Counter()  # open app sessions by address
-        self.logins = WindowCount(60.0)  # logins by address in the last minute
-        self.logged_in_lately = WindowCount(600.0)  # key or passphrase logins, 10 minutes
-        self.guests: Counter[str] = Counter()  # guest accounts connected, by address
-        self.connects = WindowCount(60.0)  # new connections by address in the last minute
         # every log line of the server's (the event loop's and asyncssh's too: start())
         self.log_gate = LogGate(config.limits.log_lines_per_minute)
         self._log_report: asyncio.TimerHandle | None = None
-        self.connections = 0
+        self.gate = LoginGate(self.limits, store, self.log_gate,
+                              allow_anonymous=config.allow_anonymous,
+                              open_session=partial(Session, self))
         self.sessions: set[Session] = set()
         self.acceptor: asyncssh.SSHAcceptor | None = None
         self.host_key: asyncssh.SSHKey | None = None
@@ -1384,7 +932,7 @@ class MahjongServer:
                 log.info("restored %d tables, quarantined %d", restored, restored.quarantined)
             self.registry.resume()
         self.acceptor = await asyncssh.create_server(
-            lambda: _Connection(self),
+            self.gate.connection,
             self.config.host,
             self.config.port,
             server_host_keys=[self.host_key],
