@@ -117,9 +117,10 @@ async def test_a_whole_hand_in_plain_lines_with_a_claim_and_the_result() -> None
     typed = await play_hand(plain, out)
     text = out.text
     assert typed > 3
-    # the claim prompt, as a sentence with its choices by letter, and the claim said after
+    # the claim prompt, as a sentence with its choices by letter in the table's order (pass
+    # first), and the claim said after
     claim = next(p for p in out.prompts if "pong 碰 (p)" in p)
-    assert " discarded " in claim and "You may: 1 " in claim and "Enter: pass 过" in claim
+    assert " discarded " in claim and "You may: Enter: pass 过; 1 " in claim
     assert claim.endswith(" > ")
     assert "You pong " in text
     # every other seat's moves as sentences
@@ -315,7 +316,7 @@ async def test_join_and_watch_plain_over_ssh(server: MahjongServer) -> None:
         if view.phase is Phase.BUY:
             await until(lambda: "uy (买) this hand" in bytes(player.raw).decode(
                 "utf-8", "replace"), 5.0, "the buy question")
-            key = "1"
+            key = "m"  # buy, the table's key
         elif view.phase is Phase.TURN:
             await until(lambda: bytes(player.raw).decode("utf-8", "replace").rstrip().endswith(
                 "or its number. >"), 5.0, "the turn's prompt")

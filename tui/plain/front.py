@@ -23,6 +23,7 @@ import codecs
 import contextlib
 import sys
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
@@ -40,6 +41,7 @@ from host.refusal import Refusal
 from host.table_info import COMPUTER_NAME, ChatLine, TableInfo, TableState
 from tui.plain.words import RELATIVE, SEATS, TEXT, pt, tile_name, tiles_names
 from tui.settings import Settings
+from tui.view.decisions import KEYS, Decision, Option, decision, kong_decision
 from tui.view.hints import unseen_counts, waits_of
 from tui.words.i18n import tr
 from tui.words.ruleset_title import rules_title
@@ -68,13 +70,14 @@ def printable(text: str) -> str:
 
 
 @dataclass(frozen=True)
-class Choice:
-    """One numbered answer to a question: its words, the letters that pick it, its action
-    (None: cancel)."""
+class Answer:
+    """An option of a decision as said in a question: its words and what typed picks it (its
+    number, what picks its key, ranked where other options share the key: ``c1``, ``c2``;
+    Enter for the option keyed ``pass``)."""
 
+    option: Option
     words: str
-    keys: tuple[str, ...]
-    action: Action | None
+    typed: tuple[str, ...]
 
 
 def new_events(old: Sequence[Event], new: Sequence[Event]) -> list[Event]:
@@ -107,7 +110,7 @@ class PlainTable:
         self._hand_key: tuple[int, int] | None = None
         self._events: tuple[Event, ...] = ()
         self._ask_key: object = None
-        self._choices: list[Choice] = []
+        self._choices: list[Answer] = []
         self._question = ""
         self._result_said: tuple[int, int] | None = None
         self._hand_said: tuple[tuple[Kind, ...], Kind | None] | None = None
@@ -115,7 +118,7 @@ class PlainTable:
         self._timer: Timer | None = None
         self._pending: list[str] = []
         self._flushing: asyncio.TimerHandle | None = None
-        self._kong_menu: list[Choice] = []  # the kongs to choose from, after k
+        self._kong_menu: list[Answer] = []  # the kongs to choose from, after k
         self._turn_question = ""  # the turn's question, while the kong menu is asked
         self._sent = False  # the player answered the question asked
         self._deadline: float | None = None  # when the question's timer runs out
@@ -455,65 +458,49 @@ class PlainTable:
             eg = kind_to_str(view.drawn if view.drawn is not None else
                              (view.hand[-1] if view.hand else 0))
             return pt(lang, "ask_turn", eg=eg, more=more)
-        choices: list[Choice] = []
-        n = 1
-        if view.phase is Phase.BUY:
-            for a in sorted(legal, key=lambda a: (a.type is not ActionType.BUY, a.lighter)):
-                buy = a.type is ActionType.BUY
-                keys: tuple[str, ...] = (() if a.lighter else ("b", "buy") if buy
-                                         else ("n", "no"))
-                words = pt(lang, "c_buy" if buy else "c_nobuy", n=n,
-                           lighter=pt(lang, "c_lighter") if a.lighter else "",
-                           letter=f" ({keys[0]})" if keys else "")
-                choices.append(Choice(words, (str(n), *keys), a))
-                n += 1
-            self._choices = choices
+        d = decision(view)
+        if d is None:
+            return ""
+        self._choices = self.answers(view, d)
+        choices = self._join(c.words for c in self._choices)
+        if d.kind == "buy":
             must = not any(a.type is ActionType.NO_BUY for a in legal)
-            return pt(lang, "ask_buy_must" if must else "ask_buy",
-                      choices=self._join(c.words for c in choices))
-        if view.phase is Phase.DECLARE:
-            for a in legal:
-                if a.type is ActionType.POND_WIN:
-                    choices.append(Choice(pt(lang, "c_pond", n=n), (str(n), "d"), a))
-                    n += 1
-            choices.append(Choice(pt(lang, "c_pass"), ("", "x", "pass"), Action.pass_()))
-            self._choices = choices
-            return pt(lang, "ask_declare", choices=self._join(c.words for c in choices))
-        # a claim or a robbing window
+            return pt(lang, "ask_buy_must" if must else "ask_buy", choices=choices)
+        if d.kind == "declare":
+            return pt(lang, "ask_declare", choices=choices)
         tile = view.window_tile
-        order = {ActionType.WIN: 0, ActionType.MINGGANG: 1, ActionType.PENG: 2, ActionType.CHI: 3}
-        chows = 0
-        for a in sorted((a for a in legal if a.type is not ActionType.PASS),
-                        key=lambda a: (order.get(a.type, 9), a.tiles)):
-            if a.type is ActionType.WIN:
-                key = "c_rob" if view.phase is Phase.ROB else "c_win"
-                choices.append(Choice(pt(lang, key, n=n), (str(n), "w", "win", "hu"), a))
-            elif a.type is ActionType.MINGGANG:
-                choices.append(Choice(pt(lang, "c_kong", n=n, slot=self._slot(view, a)),
-                                      (str(n), "k", "kong", "gang"), a))
-            elif a.type is ActionType.PENG:
-                choices.append(Choice(pt(lang, "c_peng", n=n), (str(n), "p", "pong", "peng"), a))
-            elif a.type is ActionType.CHI and tile is not None:
-                chows += 1
-                run = sorted((*a.tiles, tile))
-                choices.append(Choice(pt(lang, "c_chi", n=n, tiles=self.tiles(run), m=chows),
-                                      (str(n), f"c{chows}", f"chow{chows}", f"chi{chows}"), a))
-            else:
-                continue
-            n += 1
-        if chows == 1:  # one chow: c alone takes it
-            for i, c in enumerate(choices):
-                if c.action is not None and c.action.type is ActionType.CHI:
-                    choices[i] = Choice(c.words.replace("(c1)", "(c)"),
-                                        (*c.keys, "c", "chow", "chi"), c.action)
-        choices.append(Choice(pt(lang, "c_pass"), ("", "x", "pass"), Action.pass_()))
-        self._choices = choices
         who = self.seat_name(view.window_from) if view.window_from is not None else "?"
         if view.window_from is not None and view.window_from == view.viewer:
             who = "你" if lang == "zh" else "You"
-        key = "ask_rob" if view.phase is Phase.ROB else "ask_claim"
-        return pt(lang, key, who=who, tile=self.tile(tile) if tile is not None else "?",
-                  choices=self._join(c.words for c in choices))
+        return pt(lang, f"ask_{d.kind}", who=who,
+                  tile=self.tile(tile) if tile is not None else "?", choices=choices)
+
+    def answers(self, view: View, d: Decision) -> list[Answer]:
+        """The decision's options in plain words (``c_WORD``), numbered from 1 but the one
+        keyed ``pass`` (pass, cancel), which Enter picks; a key's letter and words take a
+        rank too (``c1``, ``c2``), and alone pick an option only where no other shares it."""
+        out: list[Answer] = []
+        shared = Counter(o.key for o in d.options)
+        rank: Counter[str] = Counter()
+        n = 0
+        for o in d.options:
+            if o.key == "pass":
+                out.append(Answer(o, pt(self.lang, f"c_{o.word}"), ("", *KEYS["pass"])))
+                continue
+            n += 1
+            rank[o.key] += 1
+            ranked = tuple(t + str(rank[o.key]) for t in KEYS.get(o.key, ()))
+            typed = ranked if shared[o.key] > 1 else (*KEYS.get(o.key, ()), *ranked)
+            a = o.action
+            assert a is not None
+            tile = view.window_tile
+            run = sorted((*a.tiles, tile)) if a.type is ActionType.CHI and tile is not None else []
+            words = pt(self.lang, f"c_{o.word}", n=n, letter=f" ({typed[0]})" if typed else "",
+                       tiles=self.tiles(run), tile=self.tile(a.tile) if a.tile is not None else "",
+                       slot=self._slot(view, a),
+                       lighter=pt(self.lang, "c_lighter") if a.lighter else "")
+            out.append(Answer(o, words, (str(n), *typed)))
+        return out
 
     def _slot(self, view: View, a: Action) -> str:
         if a.slot is None or a.slot >= len(view.kong_tiles):
@@ -772,23 +759,22 @@ class PlainTable:
 
     def _choose(self, text: str) -> None:
         low = text.lower().replace(" ", "")
-        if not low and not any("" in c.keys for c in self._choices):
-            return  # the question again
         for c in self._choices:
-            if low in c.keys:
-                if c.action is not None:
-                    self._send(c.action)
+            if low in c.typed:
+                if c.option.action is not None:
+                    self._send(c.option.action)
                 return
-        if low in ("c", "chow", "chi"):  # several chows: which
-            chows = [c for c in self._choices
-                     if c.action is not None and c.action.type is ActionType.CHI]
-            if chows:
-                self._say("which_chow", choices=self._join(c.words for c in chows))
-                return
+        if not low:
+            return  # the question again
+        several = [c for c in self._choices if low in KEYS.get(c.option.key, ())]
+        if several:  # a key several options share (the chows of a discard): which
+            self._say("which_chow" if several[0].option.key == "chi" else "ask_kong",
+                      choices=self._join(c.words for c in several))
+            return
         if low.isdigit():
-            self._say("no_number", n=low[:6], most=len(self._choices) - 1 or 1)
-        elif low in ("p", "pong", "peng", "k", "kong", "gang", "c", "chow", "chi", "w", "win",
-                     "hu"):
+            self._say("no_number", n=low[:6],
+                      most=sum(c.option.key != "pass" for c in self._choices) or 1)
+        elif any(low in KEYS[key] for key in ("chi", "peng", "kong", "win")):
             self._say("no_claim")
         else:
             self._say("unknown", what=text[:40])
@@ -796,12 +782,13 @@ class PlainTable:
     def _turn(self, view: View, head: str, rest: str, text: str) -> None:
         legal = view.legal
         tiles = [*view.hand, *([view.drawn] if view.drawn is not None else [])]
-        if self._kong_menu:  # which kong: a number; anything else is read as a turn's answer
+        if self._kong_menu:  # which kong: its answer; anything else is read as a turn's answer
             menu, self._kong_menu = self._kong_menu, []
             self._question = self._turn_question
-            picked = next((c.action for c in menu if text in c.keys), None)
+            picked = next((c.option for c in menu if text.lower() in c.typed), None)
             if picked is not None:
-                self._send(picked)
+                if picked.action is not None:
+                    self._send(picked.action)
                 return
         if not text:
             return  # the question again
@@ -814,29 +801,26 @@ class PlainTable:
                 self._say("no_win")
             return
         if head in ("k", "kong", "gang", "杠"):
-            kongs = [a for a in legal if a.type in (ActionType.ANGANG, ActionType.BUGANG)]
-            if not kongs:
+            offer = kong_decision(view)
+            if offer is None:
                 self._say("no_kong")
                 return
             if rest:
                 kong_kind = self._tile_of(rest)
                 if kong_kind is None:
                     return
-                kongs = [a for a in kongs if a.tile == kong_kind]
-                if not kongs:
-                    self._say("no_kong")
-                    return
-            if len(kongs) == 1:
+                offer = replace(offer, options=tuple(
+                    o for o in offer.options if o.action is None or o.action.tile == kong_kind))
+            kongs = [o.action for o in offer.options if o.action is not None]
+            if not kongs:
+                self._say("no_kong")
+            elif len(kongs) == 1:
                 self._send(kongs[0])
-                return
-            self._kong_menu = [
-                Choice(pt(self.lang, "c_angang" if a.type is ActionType.ANGANG else "c_bugang",
-                          n=i + 1, tile=self.tile(a.tile if a.tile is not None else 0))
-                       + self._slot(view, a), (str(i + 1),), a)
-                for i, a in enumerate(kongs)]
-            self._turn_question = self._question
-            self._question = pt(self.lang, "ask_kong", choices=self._join(
-                [c.words for c in self._kong_menu] + [pt(self.lang, "c_cancel")]))
+            else:
+                self._kong_menu = self.answers(view, offer)
+                self._turn_question = self._question
+                self._question = pt(self.lang, "ask_kong", choices=self._join(
+                    c.words for c in self._kong_menu))
             return
         ting = head in ("b", "ting", "报听") and bool(rest)  # "b" alone: the white dragon
         target = rest if ting or head in ("d", "discard", "打") else text

@@ -157,19 +157,20 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                           "say TEXT to chat, quit to leave.",
                           "四人入座或有玩家开始即开局。say 文字 聊天，quit 离开。"),
     "c_pass": ("Enter: pass 过", "Enter 过"),
-    "c_win": ("{n} win 胡 (w)", "{n} 胡 (w)"),
-    "c_rob": ("{n} rob the kong 抢杠 (w)", "{n} 抢杠胡 (w)"),
-    "c_peng": ("{n} pong 碰 (p)", "{n} 碰 (p)"),
-    "c_kong": ("{n} kong 杠 (k){slot}", "{n} 杠 (k){slot}"),
-    "c_chi": ("{n} chow 吃 {tiles} (c{m})", "{n} 吃{tiles} (c{m})"),
+    # a decision's options (tui/view/decisions.py), {letter}: `` (p)``, the key that picks it
+    "c_win": ("{n} win 胡{letter}", "{n} 胡{letter}"),
+    "c_rob": ("{n} rob the kong 抢杠{letter}", "{n} 抢杠胡{letter}"),
+    "c_peng": ("{n} pong 碰{letter}", "{n} 碰{letter}"),
+    "c_kong": ("{n} kong 杠{letter}{slot}", "{n} 杠{letter}{slot}"),
+    "c_chi": ("{n} chow 吃 {tiles}{letter}", "{n} 吃{tiles}{letter}"),
     "c_slot": (" with kong tile {k}: {tile}", "，杠牌{k}：{tile}"),
-    "c_angang": ("{n} concealed kong 暗杠 of {tile}", "{n} 暗杠{tile}"),
-    "c_bugang": ("{n} add {tile} to your pong 补杠", "{n} 补杠{tile}"),
+    "c_angang": ("{n} concealed kong 暗杠 of {tile}{letter}{slot}", "{n} 暗杠{tile}{letter}{slot}"),
+    "c_bugang": ("{n} add {tile} to your pong 补杠{letter}{slot}", "{n} 补杠{tile}{letter}{slot}"),
     "c_buy": ("{n} buy 买{lighter}{letter}", "{n} 买{lighter}{letter}"),
     "c_nobuy": ("{n} do not buy 不买{lighter}{letter}", "{n} 不买{lighter}{letter}"),
     "c_lighter": (" and throw the lighter 打火机 (all payments double again)",
                   "并丢打火机（支付再翻倍）"),
-    "c_pond": ("{n} win with the discards 塘子烂糊 (d)", "{n} 塘子烂糊 (d)"),
+    "c_pond": ("{n} win with the discards 塘子烂糊{letter}", "{n} 塘子烂糊{letter}"),
     "c_cancel": ("Enter: cancel", "Enter 取消"),
     # the result
     "res_title": ("Hand {n} is over.", "第{n}盘结束。"),
@@ -217,10 +218,12 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "help": (
         "Commands: a tile such as 5s, 5p, 5m, E, Z (or its number) discards it in your turn; "
         "w or hu win (then the west wind by its number), k kong, p pong, c chow (c1, c2 … "
-        "when there are several), b TILE 报听, Enter pass; hand, table (or look), waits, "
+        "or k1, k2 … when there are several), b TILE 报听, m buy 买, n do not buy, "
+        "d 塘子烂糊, Enter or x pass; hand, table (or look), waits, "
         "log N (the last N moves), scores, plain off, help, quit.",
         "命令：轮到你时输入牌（如 5s 5p 5m E Z）或编号即打出；w 或 hu 胡（此时西风用编号），"
-        "k 杠，p 碰，c 吃（多种时 c1 c2 …），b 牌 报听，Enter 过；hand 手牌，table 或 look 牌桌，"
+        "k 杠，p 碰，c 吃（多种时 c1 c2 … 或 k1 k2 …），b 牌 报听，m 买，n 不买，d 塘子烂糊，"
+        "Enter 或 x 过；hand 手牌，table 或 look 牌桌，"
         "waits 听牌，log N 最近N步，scores 总分，plain off 关闭读屏模式，help 帮助，quit 离开。"),
     "help_shared": (" At a shared table: say TEXT to chat, start to begin while it waits.",
                     " 多人牌桌：say 文字 聊天，等待时 start 开始。"),
@@ -241,7 +244,6 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "chat": ("{who} says: {text}", "{who}说：{text}"),
     "chat_usage": ("Type say and then your words.", "请输入 say 和要说的话。"),
     "no_chat": ("There is nobody to talk to at this table.", "这张牌桌没有人可以聊天。"),
-    "no_start": ("Only a table waiting for players can be started.", "只有等待中的牌桌可以开始。"),
     "sits": ("{seat}: {name} sits down.", "{seat}：{name}入座。"),
     "leaves": ("{seat}: {name} left.", "{seat}：{name}离开。"),
     "empty_seat": ("empty (a computer player will sit here)", "空位（电脑补位）"),
@@ -265,9 +267,6 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
                   "输入牌桌编号或名字入座（新名字即建桌，可加 yichun、shangrao 或 gejiu），"
                   "watch 编号 旁观，list 列表，quit 离开"),
     "lobby_no_number": ("There is no table {n}.", "没有第{n}张牌桌。"),
-    "lobby_full": ("{name} is full: type it again to watch it.",
-                   "{name}已满座：再输入一次即旁观。"),
-    "lobby_no_table": ("There is no table {name}.", "没有牌桌{name}。"),
 }
 
 

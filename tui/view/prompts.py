@@ -1,14 +1,14 @@
-"""The decisions the table asks for (claim, rob, buy, 塘子烂糊, kong) as prompts with choices,
-built from the view's legal actions so the screen offers exactly what the engine allows."""
+"""The decisions the table asks for (claim, rob, buy, 塘子烂糊, kong) as prompts with choices:
+the options of :mod:`tui.view.decisions` in the table's words, with a title and notes."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from engine.actions import Action, ActionType
-from engine.table import Phase
 from engine.view import View
 from tui.view.cells import Piece, pieces_width
+from tui.view.decisions import Decision, Option, decision, kong_decision
 from tui.view.faces import Face
 from tui.view.tile_pieces import tile_pieces
 from tui.words.i18n import seat_label, tr
@@ -20,7 +20,7 @@ class Choice:
 
     action: Action | None
     label: tuple[Piece, ...]
-    hotkey: str = ""  # binding id that picks it directly ("pass", "chi", …)
+    hotkey: str = ""  # binding id that picks it directly ("pass", "chi", …): the option's key
 
 
 @dataclass(frozen=True)
@@ -33,57 +33,61 @@ class Prompt:
 
 def claim_prompt(view: View, lang: str, face: Face) -> Prompt | None:
     """The prompt for a claim / rob / buy / 塘子烂糊 decision, or None."""
-    if not view.my_move or not view.legal:
+    d = decision(view)
+    if d is None:
         return None
-    legal = view.legal
-    if view.phase is Phase.BUY:
-        choices = []
-        for a in sorted(legal, key=lambda a: (a.type is ActionType.BUY, a.lighter)):
-            text = tr(lang, "opt_buy" if a.type is ActionType.BUY else "opt_nobuy")
-            if a.lighter:
-                text += " " + tr(lang, "opt_lighter")
-            hot = "" if a.lighter else ("buy" if a.type is ActionType.BUY else "no-buy")
-            choices.append(Choice(a, ((text, "choice"),), hot))
+    choices = _choices(d, view, lang, face)
+    if d.kind == "buy":
         notes = [((tr(lang, "buy_note"), "hint"),)]
-        if any(c.action is not None and c.action.lighter for c in choices):
+        if any(o.action is not None and o.action.lighter for o in d.options):
             notes.append(((tr(lang, "lighter_note"), "hint"),))
-        return Prompt("buy", ((tr(lang, "buy_q"), "prompt-title"),), tuple(choices),
-                      tuple(notes))
-    if view.phase is Phase.DECLARE:
-        choices = [Choice(Action.pass_(), ((tr(lang, "opt_pass"), "choice"),), "pass")]
-        choices += [Choice(a, ((tr(lang, "opt_pond"), "choice"),), "pond-win")
-                    for a in legal if a.type is ActionType.POND_WIN]
-        return Prompt("declare", ((tr(lang, "declare_q"), "prompt-title"),), tuple(choices),
+        return Prompt("buy", ((tr(lang, "buy_q"), "prompt-title"),), choices, tuple(notes))
+    if d.kind == "declare":
+        return Prompt("declare", ((tr(lang, "declare_q"), "prompt-title"),), choices,
                       (((tr(lang, "declare_note"), "hint"),),))
-    if view.phase not in (Phase.CLAIM, Phase.ROB):
-        return None
     tile = view.window_tile
     who = (seat_label(view.viewer, view.window_from, lang)
            if view.window_from is not None else "?")
-    key = "rob_on" if view.phase is Phase.ROB else "claim_on"
-    head, _, tail = tr(lang, key, who=who, tile="\0").partition("\0")
+    head, _, tail = tr(lang, f"{d.kind}_on", who=who, tile="\0").partition("\0")
     title: list[Piece] = [(head, "prompt-title")]
     if tile is not None:
         title += tile_pieces([tile], face)
     title.append((tail, "prompt-title"))
-    choices = [Choice(Action.pass_(), ((tr(lang, "opt_pass"), "choice"),), "pass")]
-    order = {ActionType.CHI: 0, ActionType.PENG: 1, ActionType.MINGGANG: 2, ActionType.WIN: 3}
-    for a in sorted((a for a in legal if a.type is not ActionType.PASS),
-                    key=lambda a: (order.get(a.type, 9), a.tiles)):
-        if a.type is ActionType.CHI and tile is not None:
-            pieces: list[Piece] = [("吃 " if lang == "zh" else "Chi 吃 ", "choice")]
-            pieces += tile_pieces(sorted((*a.tiles, tile)), face, mark=tile, sep=" ")
-            choices.append(Choice(a, tuple(pieces), "chi"))
-        elif a.type is ActionType.PENG:
-            choices.append(Choice(a, (("碰" if lang == "zh" else "Pung 碰", "choice"),), "peng"))
-        elif a.type is ActionType.MINGGANG:
-            pieces = [("杠" if lang == "zh" else "Kong 杠", "choice")]
-            pieces += _slot_pieces(view, a, lang, face)  # Gejiu: which kong tile it takes
-            choices.append(Choice(a, tuple(pieces), "kong"))
-        elif a.type is ActionType.WIN:
-            text = tr(lang, "opt_rob" if view.phase is Phase.ROB else "opt_win")
-            choices.append(Choice(a, ((text, "choice-win"),), "win"))
-    return Prompt("rob" if view.phase is Phase.ROB else "claim", tuple(title), tuple(choices))
+    return Prompt(d.kind, tuple(title), choices)
+
+
+def kong_prompt(view: View, lang: str, face: Face) -> Prompt | None:
+    """The prompt of the concealed and added kongs the player may make now, or None."""
+    d = kong_decision(view)
+    if d is None:
+        return None
+    return Prompt("kong", ((tr(lang, "kong_q"), "prompt-title"),), _choices(d, view, lang, face))
+
+
+def _choices(d: Decision, view: View, lang: str, face: Face) -> tuple[Choice, ...]:
+    return tuple(Choice(o.action, _label(o, view, lang, face), o.key) for o in d.options)
+
+
+def _label(o: Option, view: View, lang: str, face: Face) -> tuple[Piece, ...]:
+    """An option's words (``opt_WORD``), its tiles where the words hold ``{tile}`` (a chow's
+    run with the discard marked, a kong's tile) and the Gejiu kong tile a kong takes."""
+    a = o.action
+    style = "choice-win" if o.word in ("win", "rob") else "choice"
+    text = tr(lang, f"opt_{o.word}", tile="\0")
+    if a is not None and a.lighter:
+        text += " " + tr(lang, "opt_lighter")
+    head, mark, tail = text.partition("\0")
+    pieces: list[Piece] = [(head, style)]
+    if mark and a is not None and a.type is ActionType.CHI and view.window_tile is not None:
+        tile = view.window_tile
+        pieces += tile_pieces(sorted((*a.tiles, tile)), face, mark=tile, sep=" ")
+    elif mark and a is not None and a.tile is not None:
+        pieces += tile_pieces([a.tile], face)
+    if tail:
+        pieces.append((tail, style))
+    if a is not None:
+        pieces += _slot_pieces(view, a, lang, face)
+    return tuple(pieces)
 
 
 def _slot_pieces(view: View, a: Action, lang: str, face: Face) -> list[Piece]:
@@ -97,25 +101,6 @@ def _slot_pieces(view: View, a: Action, lang: str, face: Face) -> list[Piece]:
         pieces += tile_pieces([slot_tile], face)
     pieces.append((t2, "choice"))
     return pieces
-
-
-def kong_prompt(view: View, lang: str, face: Face) -> Prompt | None:
-    """The prompt of the concealed and added kongs the player may make now, or None."""
-    kongs = [a for a in view.legal if a.type in (ActionType.ANGANG, ActionType.BUGANG)]
-    if not kongs:
-        return None
-    choices = []
-    for a in kongs:
-        assert a.tile is not None
-        key = "opt_angang" if a.type is ActionType.ANGANG else "opt_bugang"
-        head, _, tail = tr(lang, key, tile="\0").partition("\0")
-        pieces: list[Piece] = [(head, "choice"), *tile_pieces([a.tile], face)]
-        if tail:
-            pieces.append((tail, "choice"))
-        pieces += _slot_pieces(view, a, lang, face)
-        choices.append(Choice(a, tuple(pieces), "kong"))
-    choices.append(Choice(None, ((tr(lang, "opt_cancel"), "choice"),), "pass"))
-    return Prompt("kong", ((tr(lang, "kong_q"), "prompt-title"),), tuple(choices))
 
 
 def choice_width(ch: Choice) -> int:

@@ -76,9 +76,9 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "opt_pass": ("Pass 过", "过"),
     "opt_win": ("胡 Win", "胡"),
     "opt_rob": ("抢杠 Rob the kong", "抢杠胡"),
-    "opt_peng": ("碰 Pung {tile}", "碰 {tile}"),
-    "opt_kong": ("杠 Kong {tile}", "明杠 {tile}"),
-    "opt_chi": ("吃 {tiles}", "吃 {tiles}"),
+    "opt_peng": ("Pung 碰", "碰"),
+    "opt_kong": ("Kong 杠", "杠"),
+    "opt_chi": ("Chi 吃 {tile}", "吃 {tile}"),  # {tile}: the chow's run
     "opt_angang": ("暗杠 {tile}", "暗杠 {tile}"),
     "opt_bugang": ("补杠 {tile}", "补杠 {tile}"),
     "opt_slot": (" (杠牌 {n})", "（杠牌{n}）"),
