@@ -5,7 +5,7 @@ of them disturbed by one tile; honours only as pungs so every detector means the
 Measured on the same hands in the same run: our ``can_win`` per ruleset (over tile lists, count
 arrays and group keys: ``can_win_keys``, for callers that keep their hand as four numbers, the
 expert's playouts), the ``mahjong`` library's ``Agari.is_agari``, ``can_win`` with four wild
-tiles in every hand (Shangrao), and full scorings (``engine.scoring.score`` of a self-drawn
+tiles in every hand (Shangrao), and full scorings (``engine.rulesets.score`` of a self-drawn
 win) on the winning hands. Each figure is the median of several timed passes after one warm-up
 pass (the per-suit tables are filled lazily; the warm-up figure is printed too).
 """
@@ -23,7 +23,7 @@ from mahjong.agari import Agari
 
 from engine.hands import HandShapes, can_win, can_win_counts, can_win_keys, group_keys
 from engine.rulesets import RULESETS as BY_NAME
-from engine.scoring import score
+from engine.rulesets import score
 from engine.situation import Situation, Win, WinMethod
 from engine.tiles import Kind, to_counts
 

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from engine.melds import Meld, MeldType
-from engine.rulesets import RULESETS
-from engine.scoring import NotAWinError, SituationError, score
+from engine.rulesets import RULESETS, score
+from engine.scoring import NotAWinError, SituationError
 from engine.situation import (
     SEAT_LETTERS,
     BaoDiao,

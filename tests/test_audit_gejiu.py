@@ -16,8 +16,8 @@ import pytest
 
 from cli import score as score_cmd
 from engine.calculator import parse_situation, settlement_to_json
-from engine.rulesets import RULESETS
-from engine.scoring import NotAWinError, SituationError, score
+from engine.rulesets import RULESETS, score
+from engine.scoring import NotAWinError, SituationError
 from engine.tiles import format_tiles, parse_tiles
 from tests.support.scoring import win
 

@@ -15,7 +15,8 @@ import pytest
 
 from cli import score as score_cmd
 from engine.calculator import parse_situation, settlement_to_json
-from engine.scoring import SituationError, score
+from engine.rulesets import score
+from engine.scoring import SituationError
 
 
 def settle(obj: dict[str, Any]) -> dict[str, Any]:

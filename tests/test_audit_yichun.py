@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from engine.calculator import parse_situation, settlement_to_json
-from engine.scoring import NotAWinError, SituationError, score
+from engine.rulesets import score
+from engine.scoring import NotAWinError, SituationError
 from tests.support.scoring import run, win
 
 

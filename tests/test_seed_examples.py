@@ -8,7 +8,7 @@ import pytest
 
 from engine.calculator import parse_situation
 from engine.hands import lanpai_family
-from engine.scoring import score
+from engine.rulesets import score
 from engine.situation import Settlement
 from engine.tiles import parse_tiles
 

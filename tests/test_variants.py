@@ -17,8 +17,9 @@ from engine.rulesets import (
     Yichun,
     find_ruleset,
     parse_option_pairs,
+    score,
 )
-from engine.scoring import SituationError, score
+from engine.scoring import SituationError
 from engine.situation import Situation, Spectator
 from engine.tiles import parse_tiles
 

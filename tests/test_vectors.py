@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from engine.calculator import parse_situation, settlement_to_json
-from engine.scoring import score
+from engine.rulesets import score
 from engine.tiles import parse_tile
 from tests.support.scoring import run
 

@@ -6,7 +6,7 @@ small hook overrides, found by name with :func:`engine.rulesets.find_ruleset`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
@@ -20,6 +20,7 @@ from engine.hands import (
     waits,
 )
 from engine.melds import Meld
+from engine.scoring.common import SituationError, StakeRules
 from engine.situation import Settlement, Situation
 from engine.tiles import Kind
 from engine.wall import count_seat
@@ -150,19 +151,6 @@ def parse_option_pairs(
             raise OptionError(ruleset.unknown_option(key))
         out[key] = specs[key].parse_text(raw)
     return out
-
-
-@dataclass(frozen=True)
-class StakeRules:
-    """Spectator stakes (Yichun 压鸽子, ``yichun.md`` §7.7): how many spectators may stake at
-    a table, and how many seated players must allow them before any stake counts."""
-
-    max_stakers: int
-    min_allowing_seats: int
-
-    def enabled(self, allowing_seats: int) -> bool:
-        """Whether stakes count with ``allowing_seats`` seated players allowing them."""
-        return allowing_seats >= self.min_allowing_seats
 
 
 @dataclass(frozen=True)
@@ -336,9 +324,30 @@ class Ruleset:
         return out
 
     @classmethod
-    def settle(cls, situation: Situation) -> Settlement:
-        """Settle a finished hand of this ruleset (``engine.scoring``'s module for it)."""
-        raise NotImplementedError(f"{cls.__name__} has no settlement")
+    def settle(cls, situation: Situation, known: Collection[str] = ()) -> Settlement:
+        """Settle a finished hand of this ruleset by its scorer (``engine.scoring``), given
+        the situation's options checked by this ruleset's specs over their defaults: keys in
+        ``known`` (other rulesets' options: the calculator takes any ruleset's input) are
+        ignored, any other unknown key or a bad value raises :class:`SituationError`."""
+        specs = {spec.key: spec for spec in cls.options_spec}
+        known = {*known, *specs}
+        options: dict[str, Any] = {key: spec.default for key, spec in specs.items()}
+        for key, value in situation.options.items():
+            if key not in known:
+                raise SituationError(
+                    f"options.{key}", f"unknown option (known: {', '.join(sorted(known))})"
+                )
+            if key in specs:
+                try:
+                    options[key] = specs[key].check(value)
+                except OptionError as exc:
+                    raise SituationError(f"options.{key}", str(exc)) from None
+        return cls.score(situation, options)
+
+    @staticmethod
+    def score(situation: Situation, options: Mapping[str, Any]) -> Settlement:
+        """This ruleset's scorer, given the table options checked (:meth:`settle`)."""
+        raise NotImplementedError("a ruleset without a scorer")
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.options!r})"

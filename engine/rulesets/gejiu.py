@@ -8,9 +8,8 @@ from typing import ClassVar
 from engine.hands import HandShapes, lanpai_family, seven_pairs_quads, standard_need, standard_ok
 from engine.melds import Meld
 from engine.rulesets.base import COMMON_OPTIONS, BotProfile, OptionSpec, Ruleset
-from engine.rulesets.shapes import GEJIU_SHAPES
 from engine.scoring import gejiu as scoring
-from engine.situation import Settlement, Situation
+from engine.scoring.shapes import GEJIU_SHAPES
 from engine.tiles import NUM_KINDS, Kind, from_counts, to_counts
 from engine.wall import count_seat
 
@@ -40,9 +39,7 @@ class Gejiu(Ruleset):
         win_points=8.0, luxury_pairs=False, one_suit=4.0, half_suit=2.0, two_step=True,
     )
 
-    @classmethod
-    def settle(cls, situation: Situation) -> Settlement:
-        return scoring.score(situation)
+    score = staticmethod(scoring.score)
 
     def first_dealer(self, roll: int) -> int:
         return count_seat(int(self.options["first_roller"]), roll)

@@ -6,9 +6,8 @@ from typing import ClassVar
 
 from engine.hands import HandShapes
 from engine.rulesets.base import COMMON_OPTIONS, BotProfile, OptionSpec, Ruleset
-from engine.rulesets.shapes import SHANGRAO_SHAPES
 from engine.scoring import shangrao as scoring
-from engine.situation import Settlement, Situation
+from engine.scoring.shapes import SHANGRAO_SHAPES
 
 
 class Shangrao(Ruleset):
@@ -33,9 +32,7 @@ class Shangrao(Ruleset):
         knitted=(4.0, 2.0), pungs=(10.0, 4.0), jiuyao=(4.0, 2.0), baodiao=True,
     )
 
-    @classmethod
-    def settle(cls, situation: Situation) -> Settlement:
-        return scoring.score(situation)
+    score = staticmethod(scoring.score)
 
     def discard_wins(self) -> bool:
         return bool(self.options["discard_wins"])

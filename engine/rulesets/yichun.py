@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import ClassVar
 
 from engine.hands import HandShapes
-from engine.rulesets.base import COMMON_OPTIONS, BotProfile, OptionSpec, Ruleset, StakeRules
-from engine.rulesets.shapes import YICHUN_SHAPES
+from engine.rulesets.base import COMMON_OPTIONS, BotProfile, OptionSpec, Ruleset
 from engine.scoring import yichun as scoring
-from engine.situation import Settlement, Situation
+from engine.scoring.common import StakeRules
+from engine.scoring.shapes import YICHUN_SHAPES
 
 
 class Yichun(Ruleset):
@@ -47,9 +47,7 @@ class Yichun(Ruleset):
         concealed_doubles=True, dealer_lighter=True, deal_in_points=True,
     )
 
-    @classmethod
-    def settle(cls, situation: Situation) -> Settlement:
-        return scoring.score(situation)
+    score = staticmethod(scoring.score)
 
     def spectator_stakes_allowed(self) -> bool:
         return bool(self.options["spectator_stakes"])

@@ -1,14 +1,12 @@
-"""Shared pieces of the three scorers: the error type, validation helpers, the transfer ledger."""
+"""Shared pieces of the three scorers: the error type, validation helpers, the transfer ledger,
+spectator stakes' limits."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-import engine.rulesets as rulesets
 from engine.melds import Meld, MeldType
-from engine.rulesets.base import OptionError
 from engine.situation import (
     SEAT_LETTERS,
     Item,
@@ -37,28 +35,23 @@ class NotAWinError(SituationError):
     """A declared win whose tiles do not form a winning hand of the ruleset."""
 
 
+@dataclass(frozen=True)
+class StakeRules:
+    """Spectator stakes (Yichun 压鸽子, ``yichun.md`` §7.7): how many spectators may stake at
+    a table, and how many seated players must allow them before any stake counts. The scorer
+    checks a settlement's stakes by them; the ruleset offers them to the table
+    (``Ruleset.stake_rules``)."""
+
+    max_stakers: int
+    min_allowing_seats: int
+
+    def enabled(self, allowing_seats: int) -> bool:
+        """Whether stakes count with ``allowing_seats`` seated players allowing them."""
+        return allowing_seats >= self.min_allowing_seats
+
+
 def seat_letter(seat: int | str) -> str:
     return SEAT_LETTERS[seat] if isinstance(seat, int) else seat
-
-
-def resolve_options(situation: Situation) -> dict[str, Any]:
-    """The ruleset's option defaults overlaid with the situation's, checked by the ruleset's own
-    option specs; unknown keys are refused, keys of another ruleset are ignored (the calculator
-    takes any ruleset's input)."""
-    known = {spec.key: spec for cls in rulesets.RULESETS.values() for spec in cls.options_spec}
-    own = {spec.key: spec for spec in rulesets.RULESETS[situation.rules].options_spec}
-    out: dict[str, Any] = {key: spec.default for key, spec in own.items()}
-    for key, value in situation.options.items():
-        if key not in known:
-            raise SituationError(
-                f"options.{key}", f"unknown option (known: {', '.join(sorted(known))})"
-            )
-        if key in own:
-            try:
-                out[key] = own[key].check(value)
-            except OptionError as exc:
-                raise SituationError(f"options.{key}", str(exc)) from None
-    return out
 
 
 def check_seat(name: str, seat: int) -> None:

@@ -7,12 +7,11 @@ every other seat pays ``2^F(p)`` with ``F(p) = H + 自摸 + 放炮者 + 当庄 (
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from engine.hands import lanpai_family, readings, standard_ok
 from engine.melds import Meld, MeldType
-from engine.rulesets.shapes import GEJIU_SHAPES as SHAPES
-from engine.rulesets.shapes import LANPAI_FAN as _FAMILY_FAN
 from engine.scoring.common import (
     Ledger,
     NotAWinError,
@@ -26,11 +25,12 @@ from engine.scoring.common import (
     is_chow,
     item,
     not_a_win,
-    resolve_options,
     seat_letter,
     suit_profile,
     win_field,
 )
+from engine.scoring.shapes import GEJIU_SHAPES as SHAPES
+from engine.scoring.shapes import LANPAI_FAN as _FAMILY_FAN
 from engine.situation import (
     Item,
     ReasonPart,
@@ -188,15 +188,16 @@ def _circuit(n: int, ref: Kind) -> tuple[ReasonPart, ...]:
             ReasonPart(f" ({format_tiles([ref])})"))
 
 
-def score(situation: Situation) -> Settlement:
-    opts = resolve_options(situation)
+def score(situation: Situation, options: Mapping[str, Any]) -> Settlement:
+    """Settle ``situation`` with the table ``options`` checked by the ruleset
+    (:meth:`engine.rulesets.Ruleset.settle`)."""
     dealer = situation.dealer
     check_seat("dealer", dealer)
     if len(situation.wins) > 1:
         raise SituationError("wins", "Gejiu has one winner per hand (截胡) [A-8]")
     check_several_wins(situation, ())
     check_kongs(situation)
-    ledger = Ledger(int(opts["base_point"]))
+    ledger = Ledger(int(options["base_point"]))
     scores: list[WinScore] = []
     for i, w in enumerate(situation.wins):
         check_seat(win_field(i, "seat"), w.seat)

@@ -8,12 +8,12 @@ wild interpretations; self-draw: each other seat pays ``V × 2^f(p)``; 抢杠: t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine.hands import Reading, is_baodiao_pung_shape, is_baodiao_shape, readings
 from engine.melds import Meld, MeldType
-from engine.rulesets.shapes import SHANGRAO_SHAPES as SHAPES
 from engine.scoring.common import (
     Ledger,
     SituationError,
@@ -28,10 +28,10 @@ from engine.scoring.common import (
     item,
     kong_points,
     not_a_win,
-    resolve_options,
     seat_letter,
     win_field,
 )
+from engine.scoring.shapes import SHANGRAO_SHAPES as SHAPES
 from engine.situation import (
     BaoDiao,
     Item,
@@ -267,10 +267,11 @@ def _check_wild_counts(situation: Situation) -> None:
             )
 
 
-def score(situation: Situation) -> Settlement:
-    opts = resolve_options(situation)
+def score(situation: Situation, options: Mapping[str, Any]) -> Settlement:
+    """Settle ``situation`` with the table ``options`` checked by the ruleset
+    (:meth:`engine.rulesets.Ruleset.settle`)."""
     check_seat("dealer", situation.dealer)
-    discard_wins = bool(opts["discard_wins"])
+    discard_wins = bool(options["discard_wins"])
     check_several_wins(situation, (WinMethod.ROB_KONG,))
     for i, w in enumerate(situation.wins[1:], 1):
         if w.tile != situation.wins[0].tile:
@@ -302,7 +303,7 @@ def score(situation: Situation) -> Settlement:
             ]
     flown = {s: situation.flown.get(s, 0) for s in range(4)}
 
-    ledger = Ledger(int(opts["base_point"]))
+    ledger = Ledger(int(options["base_point"]))
     scores: list[WinScore] = []
     for i, w in in_play_order(situation.wins):
         how = w.how

@@ -6,16 +6,16 @@ seat) whenever somebody wins; 压鸽子 spectators mirror their player's transfe
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from engine.hands import readings
 from engine.melds import MeldType
-from engine.rulesets.base import StakeRules
-from engine.rulesets.shapes import YICHUN_SHAPES as SHAPES
 from engine.scoring.common import (
     Ledger,
     SituationError,
+    StakeRules,
     check_from,
     check_kong_replacement,
     check_kongs,
@@ -27,11 +27,11 @@ from engine.scoring.common import (
     item,
     kong_points,
     not_a_win,
-    resolve_options,
     seat_letter,
     suit_profile,
     win_field,
 )
+from engine.scoring.shapes import YICHUN_SHAPES as SHAPES
 from engine.situation import (
     Item,
     ReasonPart,
@@ -221,23 +221,24 @@ def _check_spectators(situation: Situation, allowed_stakes: bool) -> None:
             )
 
 
-def score(situation: Situation) -> Settlement:
-    opts = resolve_options(situation)
+def score(situation: Situation, options: Mapping[str, Any]) -> Settlement:
+    """Settle ``situation`` with the table ``options`` checked by the ruleset
+    (:meth:`engine.rulesets.Ruleset.settle`)."""
     check_seat("dealer", situation.dealer)
     check_several_wins(situation, _DISCARD_LIKE)
     buying = buyers(situation)
     lighters = situation.lighters
     if lighters < 0:
         raise SituationError("lighters", f"cannot be negative, got {lighters}")
-    max_l = opts["max_lighters"]
+    max_l = options["max_lighters"]
     if max_l is not None and lighters > max_l:
         raise SituationError("lighters", f"{lighters} thrown but the table allows {max_l}")
-    _check_spectators(situation, bool(opts["spectator_stakes"]))
+    _check_spectators(situation, bool(options["spectator_stakes"]))
     for i, w in enumerate(situation.wins):
         _check_win(situation, w, i)
     kongs = check_kongs(situation)
 
-    ledger = Ledger(int(opts["base_point"]))
+    ledger = Ledger(int(options["base_point"]))
     scores: list[WinScore] = []
     for i, w in in_play_order(situation.wins):
         v, zh, en, items = _value(w, i)
@@ -250,7 +251,7 @@ def score(situation: Situation) -> Settlement:
         for p in payers:
             amount = v
             why: list[str | ReasonPart] = [words(zh, en), f" V={v}"]
-            if w.how in _DISCARD_LIKE and p == w.from_seat and opts["discarder_pays_double"]:
+            if w.how in _DISCARD_LIKE and p == w.from_seat and options["discarder_pays_double"]:
                 amount *= 2
                 why += [" ×2 ", words("放冲", "discarder") if w.how is not WinMethod.ROB_KONG
                         else words("被抢杠", "robbed konger")]

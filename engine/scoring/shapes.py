@@ -1,6 +1,7 @@
-"""The winning shapes each ruleset declares (``engine.hands.HandShapes``), with the pattern
-values its hints show. Apart from the subclasses so that the scorers can import them too: this
-module needs nothing but ``engine.hands``."""
+"""The winning shapes of each ruleset (``engine.hands.HandShapes``), with the pattern values its
+hints show. Beside the scorers, which read them, and below the rulesets, which declare them
+(``engine.rulesets`` imports scoring, never the other way): it needs nothing but
+``engine.hands``."""
 
 from __future__ import annotations
 
