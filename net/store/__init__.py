@@ -50,9 +50,8 @@ from net.store.model import (
     StorageError,
     TableRow,
 )
+from net.store.schema import CORE_TABLES, EXPECTED_COLUMNS
 from net.store.sqlite import (
-    CORE_TABLES,
-    EXPECTED_COLUMNS,
     HOST_KEY,
     LOW_DISK_BYTES,
     MIGRATIONS,

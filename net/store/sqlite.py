@@ -49,62 +49,55 @@ import shutil
 import sqlite3
 import tempfile
 import time
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from net.game_id import new_game_id
 from net.sanitize import name_variant, skeleton
-from net.store.base import StoreBase
+from net.store.core import (
+    ACCOUNT_TRIES,
+    ACTIONS,
+    CLAIM,
+    GUEST_SECRET,
+    INSERT_ACCOUNT,
+    LAST_SEEN,
+    NAME_TAKEN,
+    OWNER,
+    SAVE_TABLE,
+    UNCLAIM_ALL,
+    Dialect,
+    SqlStore,
+    Step,
+    Wrap,
+)
 from net.store.model import (
     MAX_ACTION_JSON,
-    MAX_GAME_RECORD,
-    MAX_GAMES_LISTED,
     MAX_NAME,
-    MAX_RECORD,
-    MAX_SECRET,
-    MAX_SETTINGS_JSON,
     MAX_TABLE_JSON,
-    MAX_TABLE_ROWS,
     Account,
     ActionRow,
-    ComputerSeat,
     CorruptRow,
-    GameEntry,
-    KeptGame,
-    KeylessRow,
-    LeaderRow,
-    Rating,
     SavedTable,
     StorageError,
     TableRow,
-    game_entries,
-    games_of_sql,
     json_object,
-    kept_game_row,
     read_action_row,
-    read_table_row,
-    recent_scores_sql,
-    seated_accounts,
-    sum_number,
 )
-from net.store.ratings import (
-    MAX_RATED_NAMES,
-    apply_rating,
-    ratings_of_sql,
-    ratings_sql,
-    read_ratings,
+from net.store.schema import (
+    CORE_TABLES,
+    EXPECTED_COLUMNS,
+    SCHEMA_TEXT,
+    give_skeletons,
+    keep_old_games,
 )
-from net.store.schema import CORE_TABLES, EXPECTED_COLUMNS, SCHEMA_TEXT, renamed_accounts
 
 log = logging.getLogger("net.store")
 
 LOW_DISK_BYTES = 16 * 1024 * 1024  # free space under this at start: a warning
 HOST_KEY = "ssh_host_ed25519_key"
 BUSY_MS = 1000  # how long a write waits for another process's write lock
-ACCOUNT_TRIES = 20  # an account insert that met a name taken meanwhile is tried again
 MAX_HELD = 200  # a paused table's writes held at most (a paused table makes few: its saves)
 
 
@@ -113,13 +106,25 @@ class _Held:
     """A table's write as :meth:`SqliteStore._table_write` got it, held while it fails."""
 
     doing: str
-    steps: list[tuple[str, Any, bool]]
+    steps: list[Step]
     missing_ok: bool = False
-    then: Callable[[sqlite3.Connection], object] | None = None
+    then: Callable[[Any], object] | None = None
     replaces: bool = False  # the table's whole row: a later one supersedes it
 
 
-SCHEMA = SCHEMA_TEXT.format(serial="INTEGER PRIMARY KEY", id="INTEGER", real="REAL")
+SQLITE = Dialect("?", {
+    "serial": "INTEGER PRIMARY KEY", "id": "INTEGER", "real": "REAL",
+    "octets": Wrap("length(CAST({} AS BLOB))"),
+    "state_size": "length(state)",  # a state's size before it is parsed for its seats
+    "kind_of_name": "typeof(name)", "find": "instr", "by_age": "created",
+    "by_account": "r.account_id", "bytewise": "",  # SQLite's BINARY: code point order
+    # a game's record: its first line (a parameter), then its hands' blocks in order
+    # (parameters: table, game number, hands); SQLite keeps a subquery's order in group_concat
+    "hands_record": "? || coalesce((SELECT group_concat(record, '') FROM (SELECT record "
+                    "FROM hands WHERE table_name = ? AND game_no = ? AND hand_no BETWEEN 1 "
+                    "AND ? ORDER BY hand_no)), '')",
+})
+SCHEMA = SCHEMA_TEXT.format_map(SQLITE.words)
 
 
 INTEGRITY_FULL_BYTES = 64 * 1024 * 1024  # integrity_check up to this size, quick_check past it
@@ -162,50 +167,16 @@ def _migrate_4_result_bots(db: sqlite3.Connection) -> None:
 
 
 def _migrate_5_games(db: sqlite3.Connection) -> None:
-    """Every finished game of before (a ``results`` group) kept for replay under a new ID,
-    its record put together from the ``hands`` rows it still has."""
-    groups = db.execute("SELECT table_name, game_no, MAX(rules), MAX(finished), MAX(hands) "
-                        "FROM results GROUP BY table_name, game_no").fetchall()
-    for table, game_no, rules, finished, hands in groups:
-        game_id = new_game_id()
-        cur = db.execute(
-            "INSERT OR IGNORE INTO games (game_id, table_name, game_no, rules, hands, record, "
-            "finished) SELECT ?, ?, ?, ?, ?, " + _HANDS_RECORD + ", ? "
-            "WHERE EXISTS (SELECT 1 FROM hands WHERE table_name = ? AND game_no = ?)",
-            (game_id, table, game_no, rules, hands, "", table, game_no, hands, finished,
-             table, game_no))
-        if cur.rowcount == 1:
-            db.execute("INSERT OR IGNORE INTO game_players (game_id, account_id, seat, score) "
-                       "SELECT ?, account_id, seat, score FROM results WHERE table_name = ? "
-                       "AND game_no = ?", (game_id, table, game_no))
+    """Every finished game of before kept for replay (:func:`~net.store.schema.keep_old_games`)."""
+    keep_old_games(db, SQLITE.sql)
 
 
 def _migrate_6_name_skeletons(db: sqlite3.Connection) -> None:
-    """Every account's name's skeleton (net.sanitize), looked up when a name is given: the
-    names of before renamed as :func:`renamed_accounts` says (a guest's marked, look-alikes
-    and names a login could not get now given a variant)."""
+    """Every account's name's skeleton (:func:`~net.store.schema.give_skeletons`)."""
     have = {str(r[1]) for r in db.execute("PRAGMA table_info(accounts)")}
     if "skeleton" not in have:  # a file SCHEMA just made has it already
         db.execute("ALTER TABLE accounts ADD COLUMN skeleton TEXT")
-    db.execute("CREATE INDEX IF NOT EXISTS accounts_skeleton ON accounts (skeleton)")
-    rows = [(int(i), str(n), bool(g)) for i, n, g in db.execute(
-        "SELECT a.id, a.nickname, coalesce(s.kind = 'guest', 0) FROM accounts a "
-        "LEFT JOIN account_secrets s ON s.account_id = a.id ORDER BY a.id")]
-    before = {i: n for i, n, _ in rows}
-    renamed = renamed_accounts(rows)
-    for account_id, name, _ in renamed:  # out of the way first: names may swap
-        if name != before[account_id]:
-            db.execute("UPDATE accounts SET nickname = ? WHERE id = ?",
-                       (f"\x01{account_id}", account_id))
-    db.executemany("UPDATE accounts SET nickname = ?, skeleton = ? WHERE id = ?",
-                   [(name, skel, account_id) for account_id, name, skel in renamed])
-
-
-# a game's record: its first line (a parameter), then its hands' blocks in order (parameters:
-# table, game number, hands); SQLite keeps a subquery's order in group_concat
-_HANDS_RECORD = ("? || coalesce((SELECT group_concat(record, '') FROM (SELECT record FROM hands "
-                 "WHERE table_name = ? AND game_no = ? AND hand_no BETWEEN 1 AND ? "
-                 "ORDER BY hand_no)), '')")
+    give_skeletons(db, SQLITE.sql)
 
 
 # MIGRATIONS[v] brings a file of ``PRAGMA user_version`` v to v + 1 (0: the files written
@@ -221,14 +192,12 @@ ADDED_COLUMNS: dict[int, dict[str, tuple[str, ...]]] = {2: {"tables": ("owner_to
                                                         6: {"accounts": ("skeleton",)}}
 
 
-# a new account, unless one whose name looks alike (the same skeleton) was made meanwhile
-_INSERT_ACCOUNT = ("INSERT INTO accounts (key_fingerprint, nickname, created, last_seen, skeleton) "
-                   "SELECT ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM accounts "
-                   "WHERE skeleton = ?)")
-
-
-class SqliteStore(StoreBase):
+class SqliteStore(SqlStore):
     """The server's SQLite database (use :func:`open_sqlite` to have it checked first)."""
+
+    dialect = SQLITE
+    Error = sqlite3.Error
+    MANY_TABLES = SqlStore.MANY_TABLES + " (a damaged file?)"
 
     def __init__(self, path: Path | str, db: sqlite3.Connection | None = None) -> None:
         super().__init__()
@@ -291,21 +260,31 @@ class SqliteStore(StoreBase):
         with contextlib.suppress(sqlite3.Error):
             self.db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
 
-    def _write(self, doing: str, sql: str, params: Any = (), many: bool = False) -> bool:
-        try:
-            if many:
-                self.db.executemany(sql, params)
-            else:
-                self.db.execute(sql, params)
-        except sqlite3.Error as exc:
-            self._failed(exc, doing)
-            return False
-        self._worked()
+    def _exec(self, sql: str, params: Any = (), many: bool = False) -> sqlite3.Cursor:
+        sql = SQLITE.sql(sql)
+        return self.db.executemany(sql, params) if many else self.db.execute(sql, params)
+
+    def _rows(self, sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
+        return self._exec(sql, params).fetchall()
+
+    def _row(self, sql: str, params: Any = ()) -> tuple[Any, ...] | None:
+        row: tuple[Any, ...] | None = self._exec(sql, params).fetchone()
+        return row
+
+    def _write(self, doing: str, steps: list[Step]) -> bool:
+        """Each statement at once, by itself; up to the first that fails."""
+        for sql, params, many in steps:
+            try:
+                self._exec(sql, params, many)
+            except sqlite3.Error as exc:
+                self._failed(exc, doing)
+                return False
+            self._worked()
         return True
 
     def _table_write(self, doing: str, name: str,
-                     steps: list[tuple[str, Any, bool]], missing_ok: bool = False,
-                     then: Callable[[sqlite3.Connection], object] | None = None,
+                     steps: list[Step], missing_ok: bool = False,
+                     then: Callable[[Any], object] | None = None,
                      replaces: bool = False) -> bool:
         """The statements of one table-scoped write, all or none (one transaction; a
         claimed table's under the write lock, after checking that its row still has the
@@ -339,11 +318,7 @@ class SqliteStore(StoreBase):
         token = self._tokens.get(name)
         try:
             if token is None and write.then is None and len(write.steps) == 1:
-                sql, params, many = write.steps[0]  # one statement: atomic by itself
-                if many:
-                    self.db.executemany(sql, params)
-                else:
-                    self.db.execute(sql, params)
+                self._exec(*write.steps[0])  # one statement: atomic by itself
                 owned = True
             else:
                 owned = self._transaction(name, token, write)
@@ -364,15 +339,11 @@ class SqliteStore(StoreBase):
         try:
             owned = True
             if token is not None:
-                row = self.db.execute("SELECT owner_token FROM tables WHERE name = ?",
-                                      (name,)).fetchone()
+                row = self._row(OWNER, (name,))
                 owned = row[0] == token if row is not None else write.missing_ok
             if owned:
-                for sql, params, many in write.steps:
-                    if many:
-                        self.db.executemany(sql, params)
-                    else:
-                        self.db.execute(sql, params)
+                for step in write.steps:
+                    self._exec(*step)
                 if write.then is not None:
                     write.then(self.db)
             self.db.execute("COMMIT" if owned else "ROLLBACK")
@@ -412,14 +383,9 @@ class SqliteStore(StoreBase):
         self._held.pop(name, None)
         return True
 
-    def has_table(self, name: str) -> bool:
-        """A row for table ``name`` is in the file (loaded or not)."""
-        try:
-            return self.db.execute("SELECT 1 FROM tables WHERE name = ?",
-                                   (name,)).fetchone() is not None
-        except sqlite3.Error as exc:
-            self._failed(exc, "read the tables")
-            return True  # unknown: do not create a table that may be there
+    def _tables_unreadable(self, exc: BaseException) -> StorageError:
+        return StorageError(f"{self.path}: its tables cannot be read ({exc}): restore it "
+                            f"from a backup or move it away to start afresh")
 
     # --- accounts -------------------------------------------------------------------------
     def _unique_nickname(self, wanted: str, account_id: int | None = None) -> str:
@@ -427,10 +393,8 @@ class SqliteStore(StoreBase):
         has and that looks like no other account's (its skeleton)."""
         name, n = wanted, 1
         while True:
-            row = self.db.execute(
-                "SELECT id FROM accounts WHERE (nickname = ? OR skeleton = ?) AND id IS NOT ? "
-                "LIMIT 1", (name, skeleton(name), account_id)).fetchone()
-            if row is None:
+            if self._row(NAME_TAKEN + "AND id IS NOT ? LIMIT 1",
+                         (name, skeleton(name), account_id)) is None:
                 return name
             n += 1
             name = name_variant(wanted, n)
@@ -455,59 +419,18 @@ class SqliteStore(StoreBase):
             "SELECT id, substr(nickname, 1, ?) FROM accounts WHERE key_fingerprint = ?",
             (MAX_NAME, fingerprint)).fetchone()
         if row is not None:
-            self._write("write an account", "UPDATE accounts SET last_seen = ? WHERE id = ?",
-                        (now, row[0]))
+            self._write("write an account", [(LAST_SEEN, (now, row[0]), False)])
             return Account(row[0], str(row[1]), fingerprint)
         name = self._unique_nickname(wanted)
-        cur = self.db.execute(_INSERT_ACCOUNT, (fingerprint, name, now, now, skeleton(name),
-                                                skeleton(name)))
+        cur = self._exec(INSERT_ACCOUNT, (fingerprint, name, now, now, skeleton(name),
+                                          skeleton(name)))
         if cur.rowcount != 1:  # a look-alike was made meanwhile: the next name
             raise sqlite3.IntegrityError("a name that looks alike was taken meanwhile")
         self._worked()
         assert cur.lastrowid is not None
         return Account(cur.lastrowid, name, fingerprint)
 
-    def load_settings(self, account_id: int) -> dict[str, Any] | None:
-        try:
-            row = self.db.execute(
-                "SELECT CASE WHEN length(CAST(data AS BLOB)) <= ? THEN data END FROM settings "
-                "WHERE account_id = ?", (MAX_SETTINGS_JSON, account_id)).fetchone()
-        except sqlite3.Error as exc:
-            self._failed(exc, "read settings")
-            return None
-        if row is None:
-            return None
-        try:
-            return json_object(row[0], "settings", MAX_SETTINGS_JSON)
-        except CorruptRow:
-            return None  # the defaults; the next save replaces the row
-
-    def save_settings(self, account_id: int, data: dict[str, Any]) -> None:
-        self._write(
-            "save settings",
-            "INSERT INTO settings (account_id, data, updated) VALUES (?, ?, ?) "
-            "ON CONFLICT(account_id) DO UPDATE SET data = excluded.data, "
-            "updated = excluded.updated",
-            (account_id, json.dumps(data, ensure_ascii=False), time.time()))
-
     # --- keyless accounts (net/front/accounts.py decides; these read and write) ---------
-    def keyless_row(self, nickname: str) -> KeylessRow | None:
-        """The account holding ``nickname``, with its keyless secret if it has one; None when
-        no account has the name (or the file cannot be read: then the name looks free and
-        the account made for it is a temporary one)."""
-        try:
-            row = self.db.execute(
-                "SELECT a.id, a.key_fingerprint IS NOT NULL, s.kind, "
-                "CASE WHEN length(s.hash) <= ? THEN s.hash END FROM accounts a "
-                "LEFT JOIN account_secrets s ON s.account_id = a.id WHERE a.nickname = ?",
-                (MAX_SECRET, nickname)).fetchone()
-        except sqlite3.Error as exc:
-            self._failed(exc, "read an account")
-            return None
-        if row is None:
-            return None
-        return KeylessRow(int(row[0]), bool(row[1]), row[2], row[3])
-
     def free_nickname(self, wanted: str) -> str:
         """``wanted``, or a numbered variant no account has."""
         try:
@@ -515,12 +438,6 @@ class SqliteStore(StoreBase):
         except sqlite3.Error as exc:
             self._failed(exc, "read an account")
             return wanted
-
-    def keyless_account(self, account_id: int, nickname: str) -> Account:
-        """The keyless account ``account_id`` logging in again (its last visit noted)."""
-        self._write("write an account", "UPDATE accounts SET last_seen = ? WHERE id = ?",
-                    (time.time(), account_id))
-        return Account(account_id, nickname, None)
 
     def keep_with_passphrase(self, nickname: str, stored: str,
                              account_id: int | None = None) -> Account | None:
@@ -563,8 +480,7 @@ class SqliteStore(StoreBase):
                     break
             else:
                 raise sqlite3.OperationalError("nicknames kept being taken meanwhile")
-            self.db.execute("INSERT INTO account_secrets (account_id, kind, hash, created) "
-                            "VALUES (?, 'guest', NULL, ?)", (account_id, now))
+            self._exec(GUEST_SECRET, (account_id, now))
         except sqlite3.Error as exc:
             self._failed(exc, "write an account")
             return Account(-1 - self.failures, wanted, None, guest=True)
@@ -573,57 +489,11 @@ class SqliteStore(StoreBase):
 
     def _insert_keyless(self, nickname: str, now: float) -> int | None:
         try:
-            cur = self.db.execute(_INSERT_ACCOUNT, (None, nickname, now, now, skeleton(nickname),
-                                                    skeleton(nickname)))
+            cur = self._exec(INSERT_ACCOUNT, (None, nickname, now, now, skeleton(nickname),
+                                              skeleton(nickname)))
         except sqlite3.IntegrityError:  # the name was taken meanwhile
             return None
         return cur.lastrowid if cur.rowcount == 1 else None  # 0: a look-alike meanwhile
-
-    def forget_guests(self, unseen_since: float) -> int:
-        """Delete the guest accounts last seen before ``unseen_since`` (a time.time()) that
-        left nothing: no result, no stake result, no seat at a stored table."""
-        try:
-            seated = {i for (state,) in self.db.execute(
-                "SELECT state FROM tables WHERE length(state) <= ?", (MAX_TABLE_JSON,))
-                for i in seated_accounts(state)}
-            rows = self.db.execute(
-                "SELECT a.id FROM accounts a JOIN account_secrets s ON s.account_id = a.id "
-                "WHERE s.kind = 'guest' AND a.last_seen < ? "
-                "AND NOT EXISTS (SELECT 1 FROM results r WHERE r.account_id = a.id) "
-                "AND NOT EXISTS (SELECT 1 FROM stake_results r WHERE r.account_id = a.id)",
-                (unseen_since,)).fetchall()
-        except sqlite3.Error as exc:
-            self._failed(exc, "read the accounts")
-            return 0
-        gone = [(i,) for (i,) in rows if i not in seated]
-        if gone and self._write("forget guests", "DELETE FROM account_secrets "
-                                "WHERE account_id = ?", gone, many=True):
-            self._write("forget guests", "DELETE FROM accounts WHERE id = ?", gone, many=True)
-        return len(gone)
-
-    def forget_guest(self, account_id: int) -> bool:
-        """Delete guest account ``account_id`` when its guest has left, unless it left
-        something: a result, a stake result, a seat at a stored table (then
-        :meth:`forget_guests` at a later start does). True when it went, its name free."""
-        try:
-            if self.db.execute(
-                    "SELECT 1 FROM account_secrets s WHERE s.account_id = ? AND s.kind = 'guest' "
-                    "AND NOT EXISTS (SELECT 1 FROM results r WHERE r.account_id = s.account_id) "
-                    "AND NOT EXISTS (SELECT 1 FROM stake_results r "
-                    "WHERE r.account_id = s.account_id)", (account_id,)).fetchone() is None:
-                return False
-            for (state,) in self.db.execute(  # the few states that may seat it, then parsed
-                    "SELECT state FROM tables WHERE length(state) <= ? AND instr(state, ?) > 0",
-                    (MAX_TABLE_JSON, f'"account": {account_id}')):
-                if account_id in seated_accounts(state):
-                    return False
-        except sqlite3.Error as exc:
-            self._failed(exc, "read the accounts")
-            return False
-        return (self._write("forget a guest", "DELETE FROM account_secrets WHERE account_id = ?",
-                            (account_id,))
-                and self._write("forget a guest", "DELETE FROM accounts WHERE id = ?",
-                                (account_id,)))
 
     # --- tables ---------------------------------------------------------------------------
     def save_table(self, row: TableRow) -> None:
@@ -631,181 +501,20 @@ class SqliteStore(StoreBase):
         now = time.time()
         self._table_write(
             f"save table {row.name}", row.name,
-            [("INSERT INTO tables (name, rules, options, state, created, updated, owner_token) "
-              "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET "
-              "rules = excluded.rules, options = excluded.options, state = excluded.state, "
-              "updated = excluded.updated",
-              (row.name, row.rules, json.dumps(row.options), json.dumps(row.state.to_json()),
-               now, now, self._tokens.get(row.name, 0)), False)], missing_ok=True,
-            replaces=True)
-
-    def delete_table(self, name: str) -> None:
-        self._table_write(f"delete table {name}", name,
-                          [("DELETE FROM tables WHERE name = ?", (name,), False),
-                           ("DELETE FROM actions WHERE table_name = ?", (name,), False)],
-                          missing_ok=True)
-
-    _TABLE_COLUMNS = (
-        "SELECT substr(name, 1, ?), typeof(name), length(name), substr(rules, 1, ?), "
-        "CASE WHEN length(CAST(options AS BLOB)) <= ? THEN options END, "
-        "CASE WHEN length(CAST(state AS BLOB)) <= ? THEN state END FROM tables ")
-    _TABLE_LIMITS = (MAX_NAME, MAX_NAME, MAX_TABLE_JSON, MAX_TABLE_JSON)
-
-    def load_tables(self) -> list[TableRow]:
-        """The stored tables, oldest first (at most ``MAX_TABLE_ROWS``). A row that cannot
-        be read comes with its ``fault`` (and empty options and state), never skipped: the
-        registry keeps it out of play and nothing overwrites it. :class:`StorageError` when
-        the tables cannot be read at all."""
-        try:
-            rows = self.db.execute(self._TABLE_COLUMNS + "ORDER BY created LIMIT ?",
-                                   (*self._TABLE_LIMITS, MAX_TABLE_ROWS + 1)).fetchall()
-        except sqlite3.Error as exc:
-            raise StorageError(f"{self.path}: its tables cannot be read ({exc}): restore it "
-                               f"from a backup or move it away to start afresh") from None
-        if len(rows) > MAX_TABLE_ROWS:
-            log.error("%s: more than %d tables stored: the newest are not read (a damaged "
-                      "file?)", self.path, MAX_TABLE_ROWS)
-            rows = rows[:MAX_TABLE_ROWS]
-        return [read_table_row(*r) for r in rows]
-
-    def load_table(self, name: str) -> TableRow | None:
-        """One stored table as :meth:`load_tables` gives it (None: no such row);
-        :class:`StorageError` when the file cannot be read."""
-        with self._reading("read table " + name):
-            row = self.db.execute(self._TABLE_COLUMNS + "WHERE name = ?",
-                                  (*self._TABLE_LIMITS, name)).fetchone()
-        return None if row is None else read_table_row(*row)
-
-    def table_names(self) -> list[str]:
-        """The names of the stored tables, oldest first (at most ``MAX_TABLE_ROWS``);
-        :class:`StorageError` when the file cannot be read."""
-        with self._reading("read the tables"):
-            rows = self.db.execute("SELECT substr(name, 1, ?) FROM tables ORDER BY created "
-                                   "LIMIT ?", (MAX_NAME, MAX_TABLE_ROWS)).fetchall()
-        return [str(n) for (n,) in rows]
-
-    @contextlib.contextmanager
-    def _reading(self, doing: str) -> Iterator[None]:
-        """A read whose failure the caller must see: :class:`StorageError` in one line."""
-        try:
-            yield
-        except sqlite3.Error as exc:
-            raise StorageError(f"{self.path}: cannot {doing} ({exc})") from None
-
-    def add_action(self, table: str, row: ActionRow) -> None:
-        self._table_write(
-            f"save an action of table {table}", table,
-            [("INSERT OR REPLACE INTO actions (table_name, game_no, hand_no, i, seat, action) "
-              "VALUES (?, ?, ?, ?, ?, ?)",
-              (table, row.game_no, row.hand_no, row.i, row.seat, json.dumps(row.action)),
-              False)])
+            [(SAVE_TABLE, (row.name, row.rules, json.dumps(row.options),
+                           json.dumps(row.state.to_json()), now, now,
+                           self._tokens.get(row.name, 0)), False)],
+            missing_ok=True, replaces=True)
 
     def iter_actions(self, table: str, game_no: int) -> Iterator[ActionRow]:
         """A game's stored actions in order, one row at a time; :class:`CorruptRow` at the
         first that cannot be read, :class:`StorageError` where the file fails."""
         try:
-            cur = self.db.execute(
-                "SELECT hand_no, i, seat, CASE WHEN length(CAST(action AS BLOB)) <= ? THEN "
-                "action END FROM actions WHERE table_name = ? AND game_no = ? "
-                "ORDER BY hand_no, i", (MAX_ACTION_JSON, table, game_no))
+            cur = self._exec(ACTIONS + "ORDER BY hand_no, i", (MAX_ACTION_JSON, table, game_no))
             for hand_no, i, seat, action in cur:
                 yield read_action_row(game_no, hand_no, i, seat, action)
         except sqlite3.Error as exc:
             raise StorageError(f"the database: {exc}") from None
-
-    def actions(self, table: str, game_no: int) -> list[ActionRow]:
-        return list(self.iter_actions(table, game_no))
-
-    def drop_actions(self, table: str, before_game: int) -> None:
-        self._table_write(f"drop old actions of table {table}", table,
-                          [("DELETE FROM actions WHERE table_name = ? AND game_no < ?",
-                            (table, before_game), False)])
-
-    def finish_hand(self, table: str, game_no: int, hand_no: int, record: str) -> None:
-        self._table_write(
-            f"save a hand of table {table}", table,
-            [("INSERT OR REPLACE INTO hands (table_name, game_no, hand_no, record, finished) "
-              "VALUES (?, ?, ?, ?, ?)", (table, game_no, hand_no, record, time.time()), False)])
-
-    def hand_records(self, table: str) -> list[str]:
-        """The table's hand records, oldest first (a record too long to be one is left out)."""
-        try:
-            rows = self.db.execute(
-                "SELECT CASE WHEN length(CAST(record AS BLOB)) <= ? THEN record END FROM hands "
-                "WHERE table_name = ? ORDER BY game_no, hand_no",
-                (MAX_RECORD, table)).fetchall()
-        except sqlite3.Error as exc:
-            self._failed(exc, "read hand records")
-            return []
-        return [r[0] for r in rows if isinstance(r[0], str)]
-
-    def finish_game(self, table: str, game_no: int, rules: str,
-                    rows: list[tuple[int, int, int, int, int]],
-                    computers: Sequence[ComputerSeat] = (), seed: int = 0,
-                    bots: Collection[int] = ()) -> None:
-        """``rows``: (account_id, seat, score, wins, hands) for each human seat;
-        ``computers``: the computer seats; ``seed``: the game's; ``bots``: the seats a
-        program played (``bot join``). The results and the rating update
-        (:mod:`net.store.ratings`, once per game) in one transaction."""
-        now = time.time()
-        self._table_write(
-            f"save the results of table {table}", table,
-            [("INSERT OR REPLACE INTO results (table_name, game_no, account_id, seat, score, "
-              "wins, hands, rules, finished, bot) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-              [(table, game_no, a, s, sc, w, h, rules, now, int(s in bots))
-               for a, s, sc, w, h in rows], True)],
-            then=lambda db: apply_rating(db, "?", table, game_no, seed, rules, rows,
-                                         computers, now) if rows else None)
-
-    def finish_stakes(self, table: str, game_no: int, rules: str,
-                      rows: list[tuple[int, int, int]]) -> None:
-        """``rows``: (account_id, score, hands) for each spectator who staked (压鸽子)."""
-        now = time.time()
-        self._table_write(
-            f"save the stakes of table {table}", table,
-            [("INSERT OR REPLACE INTO stake_results (table_name, game_no, account_id, score, "
-              "hands, rules, finished) VALUES (?, ?, ?, ?, ?, ?, ?)",
-              [(table, game_no, a, sc, h, rules, now) for a, sc, h in rows], True)])
-
-    def keep_game(self, table: str, game_no: int, hands: int, game_id: str, rules: str,
-                  head: str, rows: list[tuple[int, int, int]]) -> None:
-        """Keep a finished game for replay under ``game_id``: ``head`` (its ``game`` line)
-        and the records of its hands 1..``hands`` (written before by :meth:`finish_hand`)
-        copied into one record, so that deleting the table or reusing its name loses
-        nothing; ``rows``: (account_id, seat, score) of each human seat."""
-        self._table_write(
-            f"keep game {game_id} of table {table}", table,
-            [("INSERT INTO games (game_id, table_name, game_no, rules, hands, record, finished) "
-              "VALUES (?, ?, ?, ?, ?, " + _HANDS_RECORD + ", ?)",
-              (game_id, table, game_no, rules, hands, head, table, game_no, hands, time.time()),
-              False),
-             ("INSERT OR REPLACE INTO game_players (game_id, account_id, seat, score) "
-              "VALUES (?, ?, ?, ?)", [(game_id, a, s, sc) for a, s, sc in rows], True)])
-
-    def kept_game(self, game_id: str) -> KeptGame | None:
-        """The game kept under ``game_id`` (None: no such game); :class:`StorageError` when
-        the file cannot be read, :class:`CorruptRow` when its record is too long to be one."""
-        with self._reading(f"read game {game_id}"):
-            row = self.db.execute(
-                "SELECT substr(table_name, 1, ?), substr(rules, 1, ?), finished, "
-                "CASE WHEN length(CAST(record AS BLOB)) <= ? THEN record END FROM games "
-                "WHERE game_id = ?", (MAX_NAME, MAX_NAME, MAX_GAME_RECORD, game_id)).fetchone()
-            if row is None:
-                return None
-            seated = self.db.execute(
-                "SELECT p.seat, substr(a.nickname, 1, ?) FROM game_players p "
-                "JOIN accounts a ON a.id = p.account_id WHERE p.game_id = ?",
-                (MAX_NAME, game_id)).fetchall()
-        table_name, rules, finished, record = row
-        return kept_game_row(game_id, table_name, rules, finished, record, seated)
-
-    def games_of(self, account_id: int, limit: int = MAX_GAMES_LISTED) -> list[GameEntry]:
-        """The account's kept games, newest first (at most ``limit``); StorageError when the
-        file cannot be read."""
-        with self._reading("read the finished games"):
-            rows = self.db.execute(games_of_sql("?"), (MAX_NAME, MAX_NAME, account_id,
-                                                       min(limit, MAX_GAMES_LISTED))).fetchall()
-        return game_entries(rows)
 
     # --- fencing ----------------------------------------------------------------------------
     def claim_table(self, name: str, token: int) -> bool:
@@ -817,11 +526,9 @@ class SqliteStore(StoreBase):
         (or the database failed); nothing changes. Claiming the token this store already
         holds is True; any other equal token is refused (a token is one lease)."""
         try:
-            cur = self.db.execute("UPDATE tables SET owner_token = ? WHERE name = ? AND "
-                                  "owner_token < ?", (token, name, token))
+            cur = self._exec(CLAIM, (token, name, token))
             if cur.rowcount != 1:
-                row = self.db.execute("SELECT owner_token FROM tables WHERE name = ?",
-                                      (name,)).fetchone()
+                row = self._row(OWNER, (name,))
                 if row is not None and not (row[0] == token and self._tokens.get(name) == token):
                     return False
         except sqlite3.Error as exc:
@@ -836,100 +543,9 @@ class SqliteStore(StoreBase):
         revisions start again at 1), when no lease of before can still be held. The
         number of tables reset; StorageError when the file cannot be written."""
         with self._reading("reset the tables' owners"):
-            cur = self.db.execute("UPDATE tables SET owner_token = 0 WHERE owner_token <> 0")
+            cur = self._exec(UNCLAIM_ALL)
         self._tokens.clear()
         return int(cur.rowcount)
-
-    def owner_token(self, name: str) -> int | None:
-        """The owner token stored for table ``name`` (0: never claimed; None: no such row);
-        :class:`StorageError` when the file cannot be read."""
-        with self._reading(f"read the owner of table {name}"):
-            row = self.db.execute("SELECT owner_token FROM tables WHERE name = ?",
-                                  (name,)).fetchone()
-        return None if row is None else int(row[0])
-
-    # --- results ----------------------------------------------------------------------------
-    def leaderboard(self, limit: int = 20, rules: str | None = None,
-                    by_rating: bool = False) -> list[LeaderRow]:
-        """Seated results and spectators' stake results (压鸽子) together; a game counts
-        once per account and role. ``rules``: that ruleset's games only (their points are
-        on different scales), with each player's rating in it; ``by_rating`` (with
-        ``rules``): the rated first, highest first, then by score."""
-        where, params = ("WHERE rules = ?", (rules,)) if rules else ("", ())
-        order = ("MAX(rt.rating) IS NULL, MAX(rt.rating) DESC, " if rules and by_rating
-                 else "")
-        try:
-            rows = self.db.execute(
-                "SELECT substr(a.nickname, 1, ?), COUNT(*), SUM(r.hands), SUM(r.wins), "
-                "SUM(r.score), MAX(rt.rating), MAX(rt.games), SUM(r.bot) "
-                f"FROM (SELECT account_id, hands, wins, score, bot FROM results {where} "
-                f"      UNION ALL SELECT account_id, hands, 0, score, 0 FROM stake_results {where}"
-                ") r JOIN accounts a ON a.id = r.account_id "
-                "LEFT JOIN ratings rt ON rt.account_id = r.account_id AND rt.rules = ? "
-                f"GROUP BY r.account_id ORDER BY {order}SUM(r.score) DESC, SUM(r.wins) DESC, "
-                "a.nickname LIMIT ?",
-                (MAX_NAME, *params, *params, rules or "", limit)).fetchall()
-        except sqlite3.Error as exc:
-            self._failed(exc, "read the leaderboard")
-            return []
-        return [LeaderRow(str(n), g, sum_number(h), sum_number(w), sum_number(s),
-                          float(rt) if isinstance(rt, int | float) else None,
-                          rg if isinstance(rg, int) else 0, sum_number(b))
-                for n, g, h, w, s, rt, rg, b in rows]
-
-    def ratings(self, rules: str, nicknames: Sequence[str]) -> dict[str, Rating]:
-        """The named players' ratings in ``rules`` (an unrated player is left out; a failed
-        read gives nothing)."""
-        names = list(dict.fromkeys(nicknames))[:MAX_RATED_NAMES]
-        if not names:
-            return {}
-        try:
-            rows = self.db.execute(ratings_sql("?", len(names)), (rules, *names)).fetchall()
-        except sqlite3.Error as exc:
-            self._failed(exc, "read the ratings")
-            return {}
-        return read_ratings(rows)
-
-    def ratings_of(self, account_id: int) -> dict[str, Rating]:
-        """An account's ratings by ruleset, the most played first."""
-        try:
-            rows = self.db.execute(ratings_of_sql("?"), (account_id,)).fetchall()
-        except sqlite3.Error as exc:
-            self._failed(exc, "read the ratings")
-            return {}
-        return read_ratings(rows)
-
-    def recent_scores(self, rules: str, nicknames: Sequence[str],
-                      games: int) -> dict[str, list[int]]:
-        """The named players' scores in their last ``games`` games of ``rules`` (seated
-        results and spectators' stake results, as the leaderboard counts them), oldest
-        first; a player without games is left out, a failed read gives nothing."""
-        if not nicknames:
-            return {}
-        try:
-            rows = self.db.execute(recent_scores_sql("?", len(nicknames)),
-                                   (rules, rules, *nicknames, games)).fetchall()
-        except sqlite3.Error as exc:
-            self._failed(exc, "read the recent scores")
-            return {}
-        out: dict[str, list[int]] = {}
-        for nickname, score in rows:
-            if isinstance(nickname, str) and isinstance(score, int):
-                out.setdefault(nickname, []).append(score)
-        return out
-
-    def rulesets_played(self) -> list[str]:
-        """The rulesets with a finished game, in the order first played."""
-        try:
-            rows = self.db.execute(
-                "SELECT substr(rules, 1, ?) FROM (SELECT rules, finished FROM results "
-                "UNION ALL SELECT rules, finished FROM stake_results) "
-                "GROUP BY rules ORDER BY MIN(finished) LIMIT 100", (MAX_NAME,)).fetchall()
-        except sqlite3.Error as exc:
-            self._failed(exc, "read the leaderboard")
-            return []
-        return [str(r) for (r,) in rows]
-
 
 # --- the checks at start ---------------------------------------------------------------------
 
