@@ -20,12 +20,12 @@ from textual.drivers import headless_driver
 
 from bench.bench_tui import ScriptedClient
 from engine.actions import Action
-from engine.scenario import rigged_hand
 from engine.table import Phase
 from engine.tiles import parse_tile
 from engine.view import View, build_view
 from host.client import TableUpdate
 from host.clock import SYSTEM_CLOCK
+from testkit.scenario import rigged_hand
 from testkit.terminal import CjkScreen
 from tests.test_tui_layout import crowded_view
 from tui.apps.app import MahjongApp

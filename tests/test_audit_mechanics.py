@@ -2,7 +2,7 @@
 
 Each test names the clause of ``/work/shared/rules`` (or ``docs/rules-decisions.md``) it pins;
 the positions and tiles are worked out by hand from that clause, not read back from the engine.
-Hands are rigged with :mod:`engine.scenario`.
+Hands are rigged with :mod:`testkit.scenario`.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import pytest
 from engine.actions import Action, ActionType
 from engine.melds import MeldType
 from engine.rulesets import find_ruleset
-from engine.scenario import play, rigged_hand
 from engine.situation import Spectator, WinMethod
 from engine.table import Hand, Phase
 from engine.tiles import parse_tile, parse_tiles
 from engine.wall import Wall, live_sequence
+from testkit.scenario import play, rigged_hand
 
 E, S, W, N = 0, 1, 2, 3
 

@@ -2,7 +2,7 @@
 
 Every expectation below is derived from ``/work/shared/rules`` (common.md, the three ruleset
 files, ambiguities.md) or ``docs/rules-decisions.md``; the clause is cited next to it. The
-situations are rigged with :mod:`engine.scenario`; ``rig_wall`` also fixes every head draw, so
+situations are rigged with :mod:`testkit.scenario`; ``rig_wall`` also fixes every head draw, so
 end-of-wall situations (the last tile, a kong on it, Gejiu's 顶黄) can be reached by a walk in
 which every player throws the tile he drew and lets every claim go.
 """
@@ -18,11 +18,11 @@ from engine.actions import Action, ActionType
 from engine.game import Game
 from engine.melds import MeldType
 from engine.rulesets import find_ruleset
-from engine.scenario import play, rigged_hand
 from engine.situation import BaoDiao, WinMethod
 from engine.table import EventType, Hand, Phase
 from engine.tiles import kind_to_str, next_kind, parse_tile, parse_tiles
 from engine.wall import count_seat, live_sequence, shuffle_tiles
+from testkit.scenario import play, rigged_hand
 
 E, S, W, N = 0, 1, 2, 3
 

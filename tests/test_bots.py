@@ -14,11 +14,11 @@ from engine.bots.hard import ROB_MAX
 from engine.bots.normal import Seat
 from engine.bots.shape import NO_MELDS, HandEval, MeldFacts, distance
 from engine.melds import MeldType
-from engine.scenario import advance, rigged_hand
 from engine.simulate import simulate
 from engine.table import Hand
 from engine.tiles import Kind, parse_tile, parse_tiles, to_counts
 from engine.view import MeldView, View, build_view
+from testkit.scenario import advance, rigged_hand
 from tests.support.positions import gejiu_ting
 
 RULES = ("yichun", "shangrao", "gejiu")

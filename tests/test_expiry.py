@@ -9,10 +9,10 @@ from engine.actions import Action, ActionType
 from engine.expiry import expiry_action
 from engine.game import Game
 from engine.rulesets import RULESETS, find_ruleset
-from engine.scenario import play, rigged_hand
 from engine.table import Hand, Phase
 from engine.tiles import parse_tile
 from engine.view import build_view
+from testkit.scenario import play, rigged_hand
 
 E, S = 0, 1
 

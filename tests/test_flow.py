@@ -10,12 +10,12 @@ import pytest
 from engine.actions import Action, ActionType
 from engine.hands import can_win
 from engine.rulesets import Gejiu, find_ruleset
-from engine.scenario import play, rigged_hand
 from engine.simulate import play_hand
 from engine.situation import BaoDiao, WinMethod
 from engine.table import Hand, Phase
 from engine.tiles import parse_tile, parse_tiles
 from engine.view import View
+from testkit.scenario import play, rigged_hand
 
 E, S, W, N = 0, 1, 2, 3
 

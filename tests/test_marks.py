@@ -13,11 +13,11 @@ from textual.widgets import Checkbox, RadioButton, RadioSet
 
 from bench.bench_tui import ScriptedClient
 from engine.game import Game
-from engine.scenario import rigged_hand
 from engine.table import Phase
 from engine.tiles import parse_tile
 from engine.view import View, build_view
 from host.local import LocalTable
+from testkit.scenario import rigged_hand
 from tests.support.tui import DrawDiscard, table_text, wait_for
 from themes import CONTRAST
 from tui.apps import marked

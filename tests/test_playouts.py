@@ -122,7 +122,7 @@ def test_view_leak_every_action_basic_players() -> None:
 
 def test_views_hide_concealed_kongs_in_yichun_only() -> None:
     from engine.melds import MeldType
-    from engine.scenario import play, rigged_hand
+    from testkit.scenario import play, rigged_hand
 
     for rules, hidden in (("yichun", True), ("gejiu", False), ("shangrao", False)):
         hand = rigged_hand(rules, {0: "1111m 23m 456p 789s E 5s"},

@@ -1,5 +1,5 @@
 """The table state machine: claims and their priority, robbing, several winners, exhaustive
-draws, and precise errors for bad input. Situations are rigged with engine.scenario."""
+draws, and precise errors for bad input. Situations are rigged with testkit.scenario."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import pytest
 
 from engine.actions import Action, ActionType, IllegalActionError
 from engine.melds import MeldType
-from engine.scenario import play, rigged_hand
 from engine.situation import WinMethod
 from engine.table import Hand, Phase
 from engine.tiles import TileParseError, parse_tile
 from engine.view import View, build_view
+from testkit.scenario import play, rigged_hand
 
 E, S, W, N = 0, 1, 2, 3
 

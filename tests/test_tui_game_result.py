@@ -132,7 +132,7 @@ def test_a_hand_result_says_how_it_was_won() -> None:
 
 def test_an_earthly_hand_names_the_discarder() -> None:
     """地糊 is a win on the dealer's first discard: the line says whose (yours, for him)."""
-    from engine.scenario import rigged_hand
+    from testkit.scenario import rigged_hand
     from tui.view.result_text import hand_result_lines
 
     hand = rigged_hand("yichun", {

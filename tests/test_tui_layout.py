@@ -11,11 +11,11 @@ from rich.cells import cell_len
 from engine.actions import Action
 from engine.game import Game
 from engine.melds import MeldType
-from engine.scenario import rigged_hand
 from engine.table import Phase
 from engine.tiles import parse_tile, parse_tiles
 from engine.view import MeldView, PondView, View, build_view
 from host.client import TableUpdate
+from testkit.scenario import rigged_hand
 from tui.apps.table_screen import TABLE_BINDINGS
 from tui.settings import Settings
 from tui.view.canvas import Row

@@ -1,6 +1,6 @@
 """Pilot tests: whole hands of each ruleset played by keyboard alone.
 
-The table is rigged (``engine.scenario.rigged_hand``) and the other three seats discard every
+The table is rigged (``testkit.scenario.rigged_hand``) and the other three seats discard every
 tile they draw and pass every claim, so each hand goes: discard 發 → 上家 discards 5m and we chi
 with a choice (two sets offered, the second chosen) → discard → 下家 discards 9p and we peng →
 discard → 对家 discards E and we pass the peng → we draw the fourth 1s, kong it, and win on the
@@ -16,10 +16,10 @@ import pytest
 from engine.actions import Action, ActionType
 from engine.game import Game
 from engine.melds import MeldType
-from engine.scenario import rigged_hand
 from engine.table import Phase
 from engine.tiles import parse_tile, parse_tiles
 from host.local import LocalTable
+from testkit.scenario import rigged_hand
 from tests.support.tui import DrawDiscard, wait_for
 from tui.apps.app import MahjongApp
 from tui.apps.table_screen import TableScreen

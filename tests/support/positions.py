@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.scenario import advance, rigged_hand
 from engine.table import Hand
+from testkit.scenario import advance, rigged_hand
 
 E, S, W, N = 0, 1, 2, 3
 
