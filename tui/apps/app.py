@@ -45,6 +45,7 @@ from tui.view.faces import Face, default_face, face_named
 from tui.words.i18n import tr
 
 if TYPE_CHECKING:
+    from tui.apps.host_app import HostApp
     from tui.apps.review import ReviewSource
 
 # The apps given an update while a key is handled at once (``MahjongApp.key_now``): each is
@@ -461,3 +462,6 @@ class MahjongApp(App[None]):
     def show_settings(self) -> None:
         self.push_screen(SettingsScreen())
 
+
+if TYPE_CHECKING:  # the screens take their app for a HostApp: mypy checks that it is one
+    _HOST: type[HostApp] = MahjongApp

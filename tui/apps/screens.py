@@ -7,7 +7,7 @@ of a table shows it at every hand's end, so the table widget draws it over the t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -26,6 +26,7 @@ from textual.widgets import (
 from engine.rulesets import DEFAULT_RULES, OptionError
 from host.client import TableUpdate
 from themes import THEME_NAMES
+from tui.apps.host_app import HostApp
 from tui.apps.marked import MarkedCheckbox, MarkedRadioButton
 from tui.apps.new_table import INPUT_MAX, NewTableForm
 from tui.apps.rules_page import MISSING, NAV, RulesPage, rules_page
@@ -40,9 +41,6 @@ from tui.view.result_text import (
 )
 from tui.view.score_chart import score_chart_lines
 from tui.words.i18n import tr
-
-if TYPE_CHECKING:
-    from tui.apps.app import MahjongApp
 
 
 def close_screen(screen: Screen[Any], result: Any = None) -> bool:
@@ -59,7 +57,7 @@ def close_screen(screen: Screen[Any], result: Any = None) -> bool:
 
 class _Page(Screen[None]):
     @property
-    def mj(self) -> MahjongApp:
+    def mj(self) -> HostApp:
         return self.app  # type: ignore[return-value]
 
     @property
@@ -229,7 +227,7 @@ class NewGameScreen(_Page):
             error.update(message)
 
     def action_help(self) -> None:
-        self.mj.push_screen(HelpScreen(self.rules))
+        self.app.push_screen(HelpScreen(self.rules))
 
     def action_settings(self) -> None:
         self.mj.show_settings()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -21,6 +21,7 @@ from engine.bots.basic import BasicPlayer
 from engine.table import Phase
 from host.client import TableUpdate
 from host.clock import Timer
+from tui.apps.host_app import HostApp
 from tui.compat import compat_textual
 from tui.view.faces import name
 from tui.view.layout import MIN_HEIGHT, MIN_WIDTH
@@ -32,9 +33,6 @@ from tui.view.tile_pieces import hand_tiles
 from tui.view.timer_text import next_timer_change
 from tui.view.ui_state import UiState
 from tui.words.i18n import tr
-
-if TYPE_CHECKING:
-    from tui.apps.app import MahjongApp
 
 INDEX_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "minus", "equals_sign",
               "left_square_bracket", "right_square_bracket")
@@ -99,7 +97,7 @@ class TableScreen(Screen[None]):
         self.result: TableUpdate | None = None  # the hand's result shown over the table
 
     @property
-    def mj(self) -> MahjongApp:
+    def mj(self) -> HostApp:
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
