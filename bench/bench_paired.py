@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.actions import Action
 from engine.bots import Player, make_player
@@ -38,6 +38,9 @@ from engine.game import Game
 from engine.simulate import _dealt_in
 from engine.table import Hand
 from engine.view import View, build_view
+
+if TYPE_CHECKING:
+    from engine.bots.expert import ExpertPlayer
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -59,6 +62,60 @@ class Watched:
         return action
 
 
+def tuned_expert(samples: int, recheck: int, claims: bool = True, bao: bool = True,
+                 fly: bool = False) -> ExpertPlayer:
+    """An expert with the switches its experiments tried and the product left: ``claims``
+    (chi, peng and pass searched), ``bao`` (a playout's self-drawn 宝吊头 win valued as a 宝吊
+    win, not a plain wild hand) and ``fly`` (throwing a wild, 飞宝, searched beside hard's choice
+    while the hand stays ready without it)."""
+    from engine.actions import ActionType
+    from engine.bots import expert
+    from engine.bots.normal import Seat
+    from engine.situation import BaoDiao
+    from engine.table import Phase
+
+    class TunedExpert(expert.ExpertPlayer):
+        search_claims, baodiao, flying = claims, bao, fly
+
+        def candidates(self, view: View, hard: Action, force: bool = False) -> list[Action]:
+            if not self.search_claims and not force and view.phase is Phase.CLAIM:
+                return [hard]
+            cands = super().candidates(view, hard, force)
+            if self.flying and view.phase is Phase.TURN and view.current == view.viewer and (
+                    (hard.type is ActionType.WIN and Action.win() in view.legal)
+                    or (hard.type is ActionType.DISCARD and not hard.ting)):
+                thrown = self.wild_thrown(Seat.of(view), hard)
+                if thrown is not None and thrown not in cands:
+                    cands.append(thrown)
+            return cands
+
+        @staticmethod
+        def wild_thrown(seat: Seat, hard: Action) -> Action | None:
+            """Throwing the wild when the hand is still ready without it (the seat's own wins
+            then pay it twice as much, the others' cost it twice as much: a win declined for a
+            later one worth twice as much); ``None``: not searched."""
+            wild = seat.wild
+            if wild is None or not seat.wilds or hard.tile == wild:
+                return None
+            action = Action.discard(wild)
+            if action not in seat.view.legal:
+                return None
+            left = seat.evaluator().shapes(seat.counts, seat.wilds - 1)
+            return action if min(left.values()) <= 1 else None  # 1: ready (a 3n+1 hand)
+
+        def _results(self, *args: Any, **kwargs: Any) -> dict[Action, list[float]]:
+            if self.baodiao:
+                return super()._results(*args, **kwargs)
+            real = expert._Context.baodiao_of
+            expert._Context.baodiao_of = lambda _ctx, _counts: BaoDiao.NONE  # type: ignore[method-assign, assignment]
+            try:
+                return super()._results(*args, **kwargs)
+            finally:
+                expert._Context.baodiao_of = real  # type: ignore[method-assign]
+
+    return TunedExpert(samples=samples, recheck=recheck)
+
+
 def player(label: str) -> Player:
     """A level, or ``expert:close=0,claims=0,read=0,recheck=0,samples=32,max=96,gap=0.5,risk=0.2``
     for an expert with parts of its search off or resized (``close=0``: close discards searched
@@ -69,19 +126,18 @@ def player(label: str) -> Player:
     searched, CLOSE; ``risk``: the discards are searched when an opponent is ready with this
     chance, RISK_READY; ``z``: a change is kept when its gain on fresh samples is this many of
     its half widths, in every ruleset, ``none``: not rechecked, RECHECK_Z; ``bao=0``: its playouts
-    value the seat's Shangrao 宝吊 wins as plain ones; ``fly=1``: it searches throwing a wild,
-    FLY)."""
+    value the seat's Shangrao 宝吊 wins as plain ones; ``fly=1``: it searches throwing a wild;
+    ``claims=0``: it does not search chi, peng or pass: :func:`tuned_expert`)."""
     if label.startswith("expert:"):
         from engine.bots.expert import (
             CLOSE,
-            FLY,
             MAX_SAMPLES,
+            READ_KEEP,
             RECHECK,
             RECHECK_Z,
             RISK_READY,
             SAMPLES,
             SEARCH_CLOSE,
-            ExpertPlayer,
         )
         from engine.rulesets import RULESETS
         try:
@@ -95,7 +151,7 @@ def player(label: str) -> Player:
                              "have close, claims, read, recheck, samples, max, gap, risk, z, bao, "
                              "fly")
         for name in ("claims", "read", "bao", "fly"):
-            if flags.get(name, "1") not in ("0", "1"):  # (fly's default is FLY)
+            if flags.get(name, "1") not in ("0", "1"):
                 raise SystemExit(f"{label!r}: {name} is 0 (off) or 1 (on)")
         counts = {"recheck": RECHECK, "samples": SAMPLES, "max": MAX_SAMPLES}
         for name in counts:
@@ -125,13 +181,15 @@ def player(label: str) -> Player:
             if zf is not None and not 0.0 <= zf <= 10.0:
                 raise SystemExit(f"{label!r}: z is half widths (0 to 10) or none")
             z = dict.fromkeys(RECHECK_Z, zf)
-        return ExpertPlayer(samples=counts["samples"], max_samples=counts["max"],
-                            search_close=closes[flags.get("close", "1")],
-                            search_claims=flags.get("claims", "1") == "1",
-                            read=flags.get("read", "1") == "1", recheck=counts["recheck"],
-                            close=shares["gap"], risk_ready=shares["risk"], recheck_z=z,
-                            baodiao=flags.get("bao", "1") == "1",
-                            fly=flags.get("fly", "1" if FLY else "0") == "1")
+        tuned = tuned_expert(counts["samples"], counts["recheck"],
+                             claims=flags.get("claims", "1") == "1",
+                             bao=flags.get("bao", "1") == "1", fly=flags.get("fly", "0") == "1")
+        tuned.max_samples = max(counts["samples"], counts["max"])
+        tuned.search_close = closes[flags.get("close", "1")]
+        tuned.close, tuned.risk_ready, tuned.recheck_z = shares["gap"], shares["risk"], z
+        if flags.get("read", "1") == "0":  # the ponds unread: every wait kept
+            tuned.keep = dict.fromkeys(READ_KEEP, 1.0)
+        return tuned
     try:
         return make_player(label)
     except ValueError as e:

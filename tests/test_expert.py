@@ -7,12 +7,14 @@ import random
 
 import pytest
 
+from bench.bench_paired import tuned_expert
 from engine.actions import Action, ActionType
 from engine.bots import ExpertPlayer, HardPlayer
 from engine.bots.expert import (
-    NO_READ,
     READ_KEEP,
+    RECHECK,
     RECHECK_Z,
+    SAMPLES,
     SEARCH_CLOSE,
     ActionValue,
     _Context,
@@ -22,12 +24,22 @@ from engine.bots.expert import (
 )
 from engine.bots.normal import Seat
 from engine.game import Game
-from engine.scenario import rigged_hand
 from engine.simulate import simulate
 from engine.table import Phase
 from engine.tiles import NUM_KINDS, parse_tile, parse_tiles
 from engine.view import View, build_view
+from testkit.scenario import rigged_hand
 from tests.support.positions import gejiu_ting
+
+NO_READ = dict.fromkeys(READ_KEEP, 1.0)  # the ponds unread: every wait kept
+
+
+def _tuned(**tuning: object) -> ExpertPlayer:
+    """An expert with some of its tuning (``close``, ``risk_ready``, ``search_close``) changed."""
+    player = ExpertPlayer()
+    for name, value in tuning.items():
+        setattr(player, name, value)
+    return player
 
 E, S, W, N = 0, 1, 2, 3
 
@@ -198,8 +210,8 @@ def test_the_search_thresholds_decide_which_discards_are_searched() -> None:
     hard = HardPlayer().choose(view)
     assert hard.type is ActionType.DISCARD
     assert not ExpertPlayer.risky(view) and ExpertPlayer.risky(view, 0.0)
-    assert ExpertPlayer(close=0.0).candidates(view, hard) == [hard]
-    for wide in (ExpertPlayer(close=100.0), ExpertPlayer(close=0.0, risk_ready=0.0)):
+    assert _tuned(close=0.0).candidates(view, hard) == [hard]
+    for wide in (_tuned(close=100.0), _tuned(close=0.0, risk_ready=0.0)):
         cands = wide.candidates(view, hard)
         assert cands[0] == hard and len(cands) > 1
         assert all(a in view.legal and a.type is ActionType.DISCARD for a in cands)
@@ -216,10 +228,10 @@ def test_close_discards_are_searched_only_in_the_rulesets_named(rules: str) -> N
     view = build_view(hand, hand.to_act()[0])
     hard = HardPlayer().choose(view)
     assert hard.type is ActionType.DISCARD and not ExpertPlayer.risky(view)
-    assert len(ExpertPlayer(close=100.0, search_close={rules}).candidates(view, hard)) > 1
-    assert ExpertPlayer(close=100.0, search_close=set()).candidates(view, hard) == [hard]
+    assert len(_tuned(close=100.0, search_close=frozenset({rules})).candidates(view, hard)) > 1
+    assert _tuned(close=100.0, search_close=frozenset()).candidates(view, hard) == [hard]
     searched = rules in SEARCH_CLOSE
-    assert (len(ExpertPlayer(close=100.0).candidates(view, hard)) > 1) == searched
+    assert (len(_tuned(close=100.0).candidates(view, hard)) > 1) == searched
 
 
 def _shangrao_head() -> View:
@@ -248,7 +260,8 @@ def test_a_shangrao_wild_head_win_is_valued_as_one() -> None:
         far[k] += 1
     values = {}
     for on in (True, False):
-        ctx = _Context(view, seat, baodiao=on)
+        ctx = _Context(view, seat)
+        ctx.baodiao = on
         assert ctx.baodiao_of(counts) is (BaoDiao.HEAD if on else BaoDiao.NONE)
         assert ctx.baodiao_of(far) is BaoDiao.NONE
         draw = parse_tile("9m")  # E's first draw: any tile wins
@@ -270,13 +283,15 @@ def test_the_wild_head_lifts_the_discard_that_keeps_it() -> None:
     other = Action.discard(parse_tile("1m"))
     gains = {}
     for on in (True, False):
-        values = ExpertPlayer(samples=32, baodiao=on).evaluate(view, [other, keep])
+        player = ExpertPlayer(samples=32) if on else tuned_expert(32, RECHECK, bao=False)
+        values = player.evaluate(view, [other, keep])
         gains[on] = values[1].gain
     assert gains[True] > gains[False] > 0
 
 
 def test_flying_a_wild_is_searched_and_doubles_both_ways() -> None:
-    """Throwing the wild (飞宝) while the hand stays ready is a searched candidate; played, the
+    """Throwing the wild (飞宝) while the hand stays ready is a candidate where the benchmark
+    searches it (`tuned_expert`, `fly`); played, the
     seat's own win pays twice as much and another's costs it twice as much (shangrao.md §8)."""
     from engine.situation import Win, WinMethod
 
@@ -284,8 +299,8 @@ def test_flying_a_wild_is_searched_and_doubles_both_ways() -> None:
     hard = HardPlayer().choose(view)
     fly = Action.discard(parse_tile("5p"))
     assert hard == Action.win()
-    assert ExpertPlayer(fly=True).candidates(view, hard) == [hard, fly]
-    assert ExpertPlayer(fly=False).candidates(view, hard) == [hard]
+    assert tuned_expert(SAMPLES, RECHECK, fly=True).candidates(view, hard) == [hard, fly]
+    assert ExpertPlayer().candidates(view, hard) == [hard]
     ctx = _Context(view, Seat.of(view))
     mine = Win(E, tuple(parse_tiles("123456m 789s EEEN")),
                (), parse_tile("N"), WinMethod.SELF_DRAW)
@@ -301,7 +316,7 @@ def test_flying_a_wild_is_searched_and_doubles_both_ways() -> None:
     view = build_view(far, E)
     hard = HardPlayer().choose(view)
     assert hard.type is ActionType.DISCARD
-    assert fly not in ExpertPlayer(fly=True).candidates(view, hard)
+    assert fly not in tuned_expert(SAMPLES, RECHECK, fly=True).candidates(view, hard)
 
 
 def test_a_wild_flown_by_anyone_still_settles() -> None:

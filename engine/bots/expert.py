@@ -39,7 +39,7 @@ import bisect
 import hashlib
 import math
 import random
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -56,32 +56,23 @@ from engine.tiles import DRAGONS, NUM_KINDS, WINDS, Kind
 from engine.view import View
 
 # Determinized positions per decision at first, and at most for a close one. The search's
-# gains are noisy (a few tenths of a point, measured to ± 1-2 points), so more samples let more
-# of the good changes clear its gate at the same quality: twice 32 / 96 (and a recheck of 128,
-# not 64) took 1.6 times the changes and gained +0.09 ± 0.08 a seat-hand more in Yichun, and
-# twice that again (128 / 384, recheck 256) +0.036 ± 0.032 more, pooled over Yichun (two seeds)
-# and Shangrao, every run ahead (`bench.bench_decisions --test`, 300 deals a run with the hidden
-# tiles known, 2026-12-04), within the time a decision may take (median 300 ms, p99 1 s; here
-# 59 ms and 407 ms in Yichun: docs/performance.md).
+# gains are a few tenths of a point measured to a point or two, so more samples let more of the
+# good changes clear its gate at the same quality; each doubling gained about half the one before,
+# and these counts keep a decision within its time (median 300 ms, p99 1 s: docs/performance.md).
 SAMPLES: Final = 128
 MAX_SAMPLES: Final = 384
 TOP: Final = 3  # hard's best discards searched
 SAFE: Final = 2  # and the safest discards (the fold)
 CLOSE: Final = 0.35  # hard's best two within this many points: search even without danger
-# The rulesets whose close discards are searched. In Shangrao the changes made there gained
-# nothing in every run with the hidden tiles known (−0.006, −0.013, −0.009 ± 0.03-0.05 a
-# seat-hand at 1, 2 and 4 times the samples, seed 141) while its claims gained +0.17 (likely
-# why: the playouts play for the shortest hand and weigh no 宝 pattern, where hard's close
-# figures do): not searched, their time is saved. Gejiu's measured −0.04 ± 0.09 (seed 141, 300
-# deals) and +0.17 ± 0.17 (seed 151, 100 deals), nothing either way, and stay searched, as
-# Yichun's, which gained (+0.04 to +0.15 a seat-hand).
+# The rulesets whose close discards are searched. Shangrao's changes there gained nothing
+# (the playouts play for the shortest hand and weigh no 宝 pattern, where hard's close figures
+# do), so their time is saved; Yichun's gain, Gejiu's measured nothing either way.
 SEARCH_CLOSE: Final = frozenset({"yichun", "gejiu"})
 RISK_READY: Final = 0.25  # an opponent ready with this chance: the discards are searched
 RISK_SAMPLES: Final = 48  # sampled positions that rank the discards by danger
 # The chance that an opponent (not 报听) is ready, by its melds m and pond length n:
-# 1 / (1 + exp(-(b0 + b1 n + b2 m))), fitted (least log loss over a grid) to 150 hands of four
-# `hard` players a ruleset, every opponent at every turn (2026-12-02). The measured rates were
-# about twice hard's READY_BY_MELDS reading mid-hand (Yichun, no meld, 9 discards: 0.27).
+# 1 / (1 + exp(-(b0 + b1 n + b2 m))), fitted (least log loss) to hands of four `hard` players,
+# every opponent at every turn: about twice hard's READY_BY_MELDS reading mid-hand.
 READY_FIT: Final[dict[str, tuple[float, float, float]]] = {
     "yichun": (-4.5, 0.40, 0.9),
     "shangrao": (-4.0, 0.46, 0.9),
@@ -107,42 +98,31 @@ def pond_feature(k: Kind, pond: Sequence[Kind]) -> str:
 def ready_chance(fit: tuple[float, float, float], melds: int, pond: int) -> float:
     b0, b1, b2 = fit
     return min(0.97, 1.0 / (1.0 + math.exp(-(b0 + b1 * pond + b2 * melds))))
-BUILD_TRIES: Final = 24  # 12 left more opponents unready: the danger ranked worse (AUC)
+BUILD_TRIES: Final = 24  # fewer left more opponents unready: the danger ranked worse
 # A built hand is kept with this chance by where its waits stand against the opponent's own
-# pond (the least of its waits'; see :func:`pond_feature`). A ready hand's wait is a kind it
-# threw itself about a twentieth as often as the unread sampler made it, a kind three from one
-# it threw (筋) about two thirds as often: the rates of `bench.bench_reading` (hard players).
+# pond (the least of its waits'; see :func:`pond_feature`). A ready hand's wait is seldom a kind
+# it threw itself, and a kind three from one it threw (筋) less often than another: the rates
+# of `bench.bench_reading` (hard players).
 READ_KEEP: Final[dict[str, float]] = {"own": 0.08, "suji": 0.75, "near_early": 0.7, "plain": 1.0}
 # Yichun's wind and dragon sets (any three winds, 中發白): the shares of sets and of two-tile
-# waits tried as one. Hard players' ready hands hold such a set a quarter of the time and wait
-# on an honour only such a set completes one time in 13-16; these shares sample 0.26 and 0.086
-# (`bench.bench_reading`, three seeds of 150 hands). Without them the sampler never waited on
-# an honour through a set and ranked the danger worse (AUC 0.684 against 0.695 on average).
+# waits tried as one, so that the samples hold such sets about as often as hard players'
+# ready hands do (`bench.bench_reading`); without them the sampler never waited on an honour
+# through a set and ranked the danger worse.
 HONOUR_SET: Final = 0.1
 HONOUR_PART: Final = 0.09
-NO_READ: Final[dict[str, float]] = dict.fromkeys(READ_KEEP, 1.0)  # the pond unread
 MIN_GAIN: Final = 0.25  # points a hand: a smaller gain over hard's choice is not taken
 CONFIDENCE: Final = 1.0  # and the gain must be clear of its 95% interval (about 2 s.e.)
 # A change of hard's choice is then rechecked on this many fresh samples, and kept only if its
 # gain there is positive and at least RECHECK_Z of that figure's 95% half width. The search
 # keeps the best of several noisy gains, so its own figure for the one it keeps is biased
-# upwards: in Yichun it estimated +2.5 to +2.8 points a change where the true gain, with the
-# hidden tiles known, was −0.13 to +0.24 (`bench.bench_decisions`, three seeds), and a third of
-# the changes did not come out ahead on fresh samples. RECHECK_Z per ruleset keeps the share
-# whose true gains measured best there: Yichun +0.08 / +0.16 a hand on two seeds of 150 deals;
-# Shangrao, whose changes gain already, only those behind on fresh samples dropped (+0.02);
-# Gejiu, whose changes gained most (+0.13 / +0.53 points each), none (None: no recheck): no
-# share dropped gained on both seeds of 60 deals (behind on fresh samples: +0.02 / −0.13 a
-# hand; under half the half width: −0.05 / −0.19).
+# upwards (its estimates were about ten times the true gains measured with the hidden tiles
+# known). RECHECK_Z per ruleset keeps the share whose true gains measured best there: Yichun
+# half a half width; Shangrao, whose changes gain already, drops only those behind on fresh
+# samples; Gejiu, whose changes gain most, none (None: no recheck), as every share dropped lost.
+# Throwing a wild (飞宝) is not searched: a sure win now is worth more than the playouts'
+# opponents let it seem. A wild thrown is still valued as one (the review of a player who flew).
 RECHECK: Final = 256
 RECHECK_Z: Final[dict[str, float | None]] = {"yichun": 0.5, "shangrao": 0.0, "gejiu": None}
-# Shangrao: search throwing a wild (飞宝) while the hand stays ready (:meth:`ExpertPlayer.fly`).
-# Off: the playouts found it worth it in 56 of 1,600 hands against three hard, and there it
-# won 22 hands where not flying won 53, −0.033 ± 0.163 a hand in all (`bench.bench_paired
-# --rules shangrao --deals 400 --seed 7101 --test expert:fly=1 --base expert --opp hard`,
-# 2026-12-06): a sure win now is worth more than the playouts' opponents let it seem. A wild
-# thrown is still valued as one (the review of a player who flew).
-FLY: Final = False
 
 
 @dataclass(frozen=True)
@@ -209,8 +189,7 @@ class _Sample:
 class _Context:
     """What every playout of one decision shares."""
 
-    def __init__(self, view: View, seat: Seat, keep: Mapping[str, float] = READ_KEEP,
-                 baodiao: bool = True) -> None:
+    def __init__(self, view: View, seat: Seat, keep: Mapping[str, float] = READ_KEEP) -> None:
         assert view.viewer is not None
         # per opponent, each kind's chance of being kept as a wait (its pond read: READ_KEEP)
         self.keeps: dict[int, list[float]] = {}
@@ -237,7 +216,7 @@ class _Context:
             self.held[k] += 1
         self.prof = profile(view)
         # Shangrao: the seat's self-drawn wins from the 宝吊头 shape are 宝吊 wins (worth 3, not 1)
-        self.baodiao = baodiao and self.prof.baodiao and self.wild is not None
+        self.baodiao = self.prof.baodiao and self.wild is not None
         self.baodiao_memo: dict[tuple[int, ...], BaoDiao] = {}
         self.flying = 0  # wilds the seat throws in the candidate played (飞宝: its 2^f both ways)
         self.safe = HardPlayer._safe(seat)  # kinds each opponent let go by: not its waits
@@ -634,23 +613,16 @@ def _tiles(counts: Sequence[int]) -> tuple[Kind, ...]:
 class ExpertPlayer(HardPlayer):
     level = "expert"
 
-    def __init__(self, samples: int = SAMPLES, max_samples: int = MAX_SAMPLES,
-                 search_close: Collection[str] = SEARCH_CLOSE, search_claims: bool = True,
-                 read: bool = True, recheck: int = RECHECK, close: float = CLOSE,
-                 risk_ready: float = RISK_READY,
-                 recheck_z: Mapping[str, float | None] = RECHECK_Z, baodiao: bool = True,
-                 fly: bool = FLY) -> None:
+    def __init__(self, samples: int = SAMPLES, recheck: int = RECHECK) -> None:
         self.samples = samples
-        self.baodiao = baodiao  # Shangrao: value the seat's 宝吊 wins in the playouts as such
-        self.flying = fly  # Shangrao: search throwing a wild when the hand stays ready (fly)
+        self.max_samples = max(samples, MAX_SAMPLES)
         self.recheck_samples = recheck  # 0: a change of hard's choice is not rechecked
-        self.recheck_z = recheck_z  # by ruleset (RECHECK_Z)
-        self.max_samples = max(samples, max_samples)
-        self.search_close = frozenset(search_close)  # rulesets: search close discards
-        self.close = close  # within this many points (CLOSE)
-        self.risk_ready = risk_ready  # an opponent ready with this chance: search (RISK_READY)
-        self.search_claims = search_claims  # search chi / peng / pass
-        self.keep = READ_KEEP if read else NO_READ  # read the opponents' ponds (READ_KEEP)
+        # the tuning, per player so that a benchmark may try other values on one
+        self.recheck_z: Mapping[str, float | None] = RECHECK_Z  # by ruleset
+        self.search_close: frozenset[str] = SEARCH_CLOSE  # rulesets: search close discards
+        self.close = CLOSE  # hard's best two within this many points
+        self.risk_ready = RISK_READY  # an opponent ready with this chance: search
+        self.keep: Mapping[str, float] = READ_KEEP  # the opponents' ponds read
 
     def choose(self, view: View) -> Action:
         hard = super().choose(view)
@@ -707,16 +679,12 @@ class ExpertPlayer(HardPlayer):
         evaluable): no search. ``force`` (a review) searches even an easy decision."""
         legal = view.legal
         if view.phase is Phase.TURN and view.current == view.viewer:
-            if hard.type is ActionType.WIN and self.flying and Action.win() in legal:
-                fly = self.fly(Seat.of(view), hard)  # the win now, or the wild thrown
-                return [hard] if fly is None else [hard, fly]
             if hard.type is not ActionType.DISCARD or hard.ting:
                 return [hard]
             seat = Seat.of(view)
-            fly = self.fly(seat, hard)
             kinds = seat.discard_kinds(legal)
             if len(kinds) < 2:
-                return [hard] if fly is None else [hard, fly]
+                return [hard]
             table = seat.evaluator().discards(seat.unseen, kinds, seat.wild, 1)
             scores = self.score_discards(seat, table)
             ranked = sorted(scores, key=lambda k: -scores[k])
@@ -724,7 +692,7 @@ class ExpertPlayer(HardPlayer):
                 scores[ranked[0]] - scores[ranked[1]] < self.close
             risky = self.risky(view, self.risk_ready)
             if not (force or close or risky):
-                return [hard] if fly is None else [hard, fly]
+                return [hard]
             picked: list[Kind] = [hard.tile] if hard.tile is not None else []
             for k in ranked[:TOP]:
                 if k not in picked:
@@ -734,12 +702,8 @@ class ExpertPlayer(HardPlayer):
                 for k in sorted(kinds, key=lambda k: (risk[k], -scores[k]))[:SAFE]:
                     if k not in picked:
                         picked.append(k)
-            acts = [Action.discard(k) for k in picked]
-            if fly is not None and fly not in acts:
-                acts.append(fly)
-            return [a for a in acts if a in legal]
-        if view.phase is Phase.CLAIM and view.window_tile is not None and \
-                (self.search_claims or force):
+            return [a for a in (Action.discard(k) for k in picked) if a in legal]
+        if view.phase is Phase.CLAIM and view.window_tile is not None:
             types = {ActionType.PASS, ActionType.WIN, ActionType.PENG, ActionType.CHI}
             if hard.type not in types:
                 return [hard]
@@ -751,21 +715,6 @@ class ExpertPlayer(HardPlayer):
                     out.append(a)
             return out
         return [hard]
-
-    def fly(self, seat: Seat, hard: Action) -> Action | None:
-        """Shangrao: throwing a wild (飞宝), searched beside ``hard``'s choice when the hand is
-        still ready without it: the seat's own wins then pay it twice as much, and the wins of
-        others cost it twice as much (shangrao.md §8), a bet only the playouts can weigh. A
-        hand ready without one of its wilds wins with it, so this is always a win declined for
-        a later one worth twice as much. ``None``: not searched."""
-        wild = seat.wild
-        if not self.flying or wild is None or not seat.wilds or hard.tile == wild:
-            return None
-        action = Action.discard(wild)
-        if action not in seat.view.legal:
-            return None
-        left = seat.evaluator().shapes(seat.counts, seat.wilds - 1)
-        return action if min(left.values()) <= 1 else None  # 1: ready (a 3n+1 hand)
 
     @staticmethod
     def risky(view: View, threshold: float = RISK_READY) -> bool:
@@ -813,7 +762,7 @@ class ExpertPlayer(HardPlayer):
         still in contention, the others dropped. ``samples``: that many (not adaptive);
         ``salt``: other samples than the search's own (a check on fresh ones)."""
         seat = Seat.of(view)
-        ctx = _Context(view, seat, self.keep, self.baodiao)
+        ctx = _Context(view, seat, self.keep)
         rng = random.Random(view_seed(view) ^ salt)
         me = ctx.me
         base = [0] * NUM_KINDS

@@ -32,14 +32,14 @@ points (杠分 / 碰杠 1, 自摸杠 2 from each seat) beats keeping the tiles, 
 宝吊头 (Shangrao): a drawn win whose hand, less one tile, is one wild beside complete sets is
 declined for that discard when the plain win is small (平糊 1 / 2): in the 宝吊头 state every tile
 wins on the next draw at 3 (碰碰糊宝吊头 8), lost only when an opponent self-draws first or the
-wall runs out (``BAODIAO_KEEP``; +0.13 points a hand in paired deals against ``normal``).
-For the same state a ready hand pengs or chis a tile that leaves the wild beside complete sets
-after one discard, though the claim does not shorten it (+0.10 to +0.14 more).
+wall runs out (``BAODIAO_KEEP``). For the same state a ready hand pengs or chis a tile that
+leaves the wild beside complete sets after one discard, though the claim does not shorten it.
+These two are most of hard's edge over ``normal`` there (docs/performance.md).
 
 丢打火机 (Yichun): thrown when dealing. A lighter doubles every hand payment, and the dealer —
-who must buy and draws first — comes out ahead (+0.36 ± 0.22 points a dealt hand between
-``normal`` players, where a free seat nets −0.14 to 0.00 by its place: buying never pays), so
-doubling its hands earns while not dealing it would double a loss.
+who must buy and draws first — comes out ahead between ``normal`` players, where a free seat
+nets nothing or less by its place (buying never pays), so doubling its hands earns while not
+dealing it would double a loss.
 
 门清 (Yichun): a discard win offered to a concealed hand (no chi, peng or 明杠) is passed when a
 self-draw is likely enough: a self-draw is paid by all three (×2 for 门清, each payer's own
