@@ -1,5 +1,6 @@
 """Pilot tests of the prompts a whole game rarely reaches: Gejiu 报听 and 塘子烂糊 (rigged
-tables), the Yichun 买 / 丢打火机 prompt, and key remapping from the settings file."""
+tables), the Yichun 买 / 丢打火机 prompt, and key remapping from the settings file; the one
+decision model both front ends render (the table's prompt, plain mode's question)."""
 
 from __future__ import annotations
 
@@ -10,16 +11,18 @@ from rich.cells import cell_len
 
 from engine.actions import Action, ActionType
 from engine.game import Game
-from engine.scenario import rigged_hand
 from engine.table import Phase
 from engine.tiles import parse_tile, parse_tiles
-from engine.view import build_view
+from engine.view import View, build_view
 from host.client import TableUpdate
 from host.local import LocalTable
+from testkit.scenario import rigged_hand
 from tests.support.tui import DrawDiscard, table_text, wait_for
 from tui.apps.app import MahjongApp
-from tui.apps.table_screen import INDEX_KEYS, TableScreen
+from tui.apps.table_screen import INDEX_KEYS, TABLE_BINDINGS, TableScreen
+from tui.plain.front import PlainTable
 from tui.settings import Settings
+from tui.view.decisions import KEYS, decision
 from tui.view.faces import Face
 from tui.view.layout import build_rows
 from tui.view.prompts import claim_prompt
@@ -158,9 +161,8 @@ def test_gejiu_claim_kongs_name_their_kong_tile() -> None:
     assert labels == ["Pass 过", "Pung 碰", "Kong 杠 (杠牌 1筒)", "Kong 杠 (杠牌 6條)"]
 
 
-def test_many_claim_choices_take_the_log_row() -> None:
-    """Three chows, a pung and two Gejiu kongs do not fit one row at 80 columns: the choices
-    go on over the log's row, each whole."""
+def many_claims_view() -> View:
+    """A claim of 5m offering three chows, a pung, two Gejiu kongs and a win."""
     hand = rigged_hand("gejiu", {0: "3467m 5m 55m 456p 789s E"}, kong_tiles="1p 6s")
     view = build_view(hand, 0)
     five = parse_tile("5m")
@@ -172,8 +174,14 @@ def test_many_claim_choices_take_the_log_row() -> None:
              Action(ActionType.MINGGANG, tile=five, slot=0),
              Action(ActionType.MINGGANG, tile=five, slot=1),
              Action.win())
-    view = dataclasses.replace(view, phase=Phase.CLAIM, my_move=True, window_tile=five,
+    return dataclasses.replace(view, phase=Phase.CLAIM, my_move=True, window_tile=five,
                                window_from=3, legal=legal)
+
+
+def test_many_claim_choices_take_the_log_row() -> None:
+    """Three chows, a pung and two Gejiu kongs do not fit one row at 80 columns: the choices
+    go on over the log's row, each whole."""
+    view = many_claims_view()
     ui = UiState(lang="en", face=Face.CJK, prompt=claim_prompt(view, "en", Face.CJK))
     rows = build_rows(TableUpdate(view=view), ui, 80, 24)
     text = ["".join(t for _, t, _ in row) for row in rows[-2:]]
@@ -182,3 +190,44 @@ def test_many_claim_choices_take_the_log_row() -> None:
     both = " ".join(text)
     assert both.count("Chi 吃") == 3 and "Pung 碰" in both and "胡 Win" in both
     assert "(杠牌 1筒)" in both and "(杠牌 6條)" in both
+
+
+def test_the_decision_keys_are_the_tables_bindings() -> None:
+    """The letters plain mode takes for a decision are the table's keys (its bindings by id)."""
+    bound = {b.id: b.key for b in TABLE_BINDINGS}
+    assert {key: bound[key] for key in KEYS} == {key: typed[0] for key, typed in KEYS.items()}
+    assert KEYS["buy"][0] == "m" and KEYS["no-buy"][0] == "n"
+
+
+class _Quiet:
+    def say(self, lines: object, prompt: str) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def test_both_front_ends_offer_one_decision_under_the_same_keys() -> None:
+    """The table's prompt and plain mode's question are one decision: the same options in the
+    same order, plain mode numbering them and taking the table's key of each (a key several
+    options share with their rank: c1, c2)."""
+    claim = many_claims_view()
+    buy = dataclasses.replace(claim, phase=Phase.BUY, window_tile=None, legal=(
+        Action(ActionType.BUY), Action(ActionType.BUY, lighter=True),
+        Action(ActionType.NO_BUY), Action(ActionType.NO_BUY, lighter=True)))
+    plain = PlainTable(LocalTable(bot_delay=0, timers=False), "en", _Quiet())
+    for view, keys in (
+            (claim, [("", "x"), ("1", "c1"), ("2", "c2"), ("3", "c3"), ("4", "p"), ("5", "k1"),
+                     ("6", "k2"), ("7", "w")]),
+            (buy, [("1", "n"), ("2",), ("3", "m"), ("4",)])):
+        prompt, d = claim_prompt(view, "en", Face.CJK), decision(view)
+        assert prompt is not None and d is not None
+        said = plain.answers(view, d)
+        assert [c.option.action for c in said] == [c.action for c in prompt.choices]
+        assert [c.typed[:2] for c in said] == keys
+        assert [c.option.key for c in said] == [c.hotkey for c in prompt.choices]
+    d = decision(claim)
+    assert d is not None
+    said = plain.answers(claim, d)
+    assert said[1].words == "1 chow 吃 3 4 5 characters (c1)"
+    assert said[5].words == "5 kong 杠 (k1) with kong tile 1: 1 dots"
