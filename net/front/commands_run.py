@@ -1,0 +1,536 @@
+"""What each command runs on a session (``net.front.session``): one object per kind.
+
+- a text answer: an error in the command, ``help``, ``stats``, ``replay`` without a terminal
+  (the list as text, or a game's record as JSON lines);
+- the tables (``TextualTables``, ``PlainTables`` for ``--plain``): the lobby, and the table
+  a join or watch command names, the lobby ⇄ table loop written once (``TableRun``): a
+  session that opened in the lobby goes back to it when its player leaves a table, one
+  started by join or watch ends there;
+- the kept games (``ReplayRun``, ``ReviewRun``): the list, then the game chosen from it,
+  and back to the list (``KeptGamesRun``); ``replay ID`` / ``review ID`` the game alone;
+- a program playing a seat (``BotRun``, ``bot join NAME``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from typing import Protocol
+
+from host.client import SharedTableClient
+from host.refusal import explain
+from net.commands import HELP_TEXT, Command, locale_lang
+from net.front import reclaim, replay, reviewing
+from net.front.botsession import BotSession
+from net.front.driver import clear_parser_cache
+from net.front.lobby import LobbyApp
+from net.front.plain_session import PlainChannel, plain_lobby
+from net.front.remote_app import RemoteApp, RemoteSettings
+from net.front.reviewing import ReviewPool, StoreReviews
+from net.front.session import Session, SessionHost
+from net.front.terminals import TermClass, dumb_text, shows_cjk, term_class
+from net.game_id import shown_game_id
+from net.runtime.registry import Registry
+from net.store.base import store_call
+from net.store.model import Account, LeaderRow, StorageError
+from tui.apps.replay import ListedGame, ReplayGame
+from tui.apps.review import ReviewGame
+from tui.compat.ambiwidth import AmbiWidth
+from tui.view.faces import Face
+
+STOPPING_TEXT = ("The server is stopping; your game is saved and resumes when it is back. "
+                 "服务器正在关闭，对局已保存，重启后继续。")
+
+Board = list[tuple[str, list[LeaderRow], dict[str, str]]]
+
+
+class CommandHost(SessionHost, Protocol):
+    """What the commands need of the server (``net.front.server.MahjongServer``)."""
+
+    reviews: ReviewPool  # the reviews' assessments
+
+    @property
+    def registry(self) -> Registry: ...
+
+    async def open_seat(self, command: Command, account: Account,
+                        address: str | None = None) -> SharedTableClient | None: ...
+
+    def stats_board(self) -> Board: ...
+
+    def stats_text(self, board: Board | None = None) -> str: ...
+
+
+def start(host: CommandHost, session: Session) -> None:
+    """The session's command started (its channel asked for a shell or a command)."""
+    assert session.chan is not None
+    if session.command_error is not None:
+        session.reply(f"error 错误: {session.command_error}\n", status=2)
+        return
+    command = session.command or Command("lobby")
+    if command.name == "help":
+        session.reply(HELP_TEXT)
+        return
+    loop = asyncio.get_running_loop()
+    if command.name == "stats":
+        session.task = loop.create_task(_stats(host, session))
+        return
+    if command.name == "replay" and session.term is None:  # text: the list, or the record
+        session.answering = True
+        session.task = loop.create_task(_replay_text(host, session, command))
+        return
+    if session.term is None and command.name != "bot":
+        session.reply("This needs a terminal: ssh -t ... 需要终端：请加 -t\n\n" + HELP_TEXT,
+                      status=1)
+        return
+    if session.term is not None and term_class(session.term) is TermClass.DUMB \
+            and not command.plain:
+        session.conn.log(logging.INFO, "refused: TERM=%s cannot draw the table", session.term)
+        session.reply(dumb_text(session.term), status=1)
+        return
+    if session.conn.account is None:  # its account is still being read (a database server)
+        session.task = loop.create_task(_when_logged_in(host, session, command))
+        return
+    _admitted(host, session, command)
+
+
+async def _when_logged_in(host: CommandHost, session: Session, command: Command) -> None:
+    await session.conn.logged_in.wait()
+    if session.conn.account is not None and session.chan is not None and not session.ended:
+        _admitted(host, session, command)
+
+
+def _admitted(host: CommandHost, session: Session, command: Command) -> None:
+    account = session.conn.account
+    assert account is not None
+    if not session.admit(account):
+        return
+    run = (BotRun(host, session, account).run(command) if command.name == "bot"
+           else _app_session(host, session, account, command))
+    session.task = asyncio.get_running_loop().create_task(run)
+
+
+# --- text answers -------------------------------------------------------------------------
+async def _stats(host: CommandHost, session: Session) -> None:
+    """``stats``: the board read (in a thread where the store waits on a database server),
+    then written from the event loop."""
+    board = await store_call(host.store, host.stats_board)
+    if session.chan is not None and not session.ended:
+        session.reply(host.stats_text(board))
+
+
+async def _replay_text(host: CommandHost, session: Session, command: Command) -> None:
+    """``replay`` without a terminal: the list as text; ``replay ID``: the game's record as
+    JSON lines (``ssh host replay ID > game.jsonl``, then ``mahjong-ssh replay game.jsonl
+    --view``)."""
+    await session.conn.logged_in.wait()  # its account may still be read (a database server)
+    account = session.conn.account
+    if account is None:
+        session.answering = False
+        return
+    lang = command.lang or locale_lang(session.chan.get_environment() if session.chan
+                                       else None)
+    store = host.store
+    status = 0
+    try:
+        if command.game_id:
+            text = (await replay.kept_game(store, command.game_id)).record
+        else:
+            games = [] if account.guest else await replay.games_of(store, account.id)
+            text = replay.listing_text(games, lang or "en")
+    except replay.GameNotFound as exc:
+        text, status = f"error 错误: {exc}\n", 2
+    except StorageError as exc:
+        text, status = f"error 错误: {exc}\n", 1
+    finally:
+        session.answering = False
+    if session.chan is not None:
+        with contextlib.suppress(OSError):  # the client left meanwhile
+            session.reply(text, status)
+
+
+# --- a session with a terminal ------------------------------------------------------------
+async def _app_session(host: CommandHost, session: Session, account: Account,
+                       command: Command) -> None:
+    """The lobby and the tables, plain or drawn, or the kept games, until the player leaves
+    or the client goes; then the session's exit status (and, the server stopping, why)."""
+    assert session.chan is not None
+    env = session.chan.get_environment()
+    colorterm = str(env.get("COLORTERM", "")) if env else ""
+    lang = command.lang or locale_lang(env)
+    asked = command.lang  # --lang, for join / watch, or for the tables the lobby enters
+    status = 0
+    store = host.store
+    kept = None if account.guest else await store_call(store, store.load_settings, account.id)
+    session.ambi_choice = (AmbiWidth.parse(command.ambiwidth)
+                           or AmbiWidth.parse((kept or {}).get("ambiwidth"))
+                           or AmbiWidth.AUTO)
+    try:
+        if command.plain or (await session.settings(account, asked, lang)).plain:
+            status = await PlainTables(host, session, account, lang, asked).run(command)
+            return
+        await session.probe_terminal(command)
+        if command.name in ("replay", "review"):
+            kind = ReplayRun if command.name == "replay" else ReviewRun
+            status = await kind(host, session, account, colorterm).run(command, lang, asked)
+            return
+        status = await TextualTables(host, session, account, lang, asked, colorterm,
+                                     command.ambiwidth).run(command)
+    except Exception:
+        session.conn.log(logging.ERROR, "session crashed", exc_info=True)
+        status = 1
+        with contextlib.suppress(Exception):
+            session.write_line("\x1b[?1049l\x1b[?25hSorry: this session failed. 会话出错。")
+    finally:
+        session.close_driver()
+        session.stop_idle()
+        session.app = None
+        session.driver = None
+        session.ended = True
+        host.sessions.discard(session)
+        session.release_account()
+        clear_parser_cache()
+        reclaim.session_ended()
+        chan = session.chan
+        if chan is not None:
+            with contextlib.suppress(Exception):
+                if session.stopping:
+                    session.write_line(STOPPING_TEXT)
+                chan.exit(status)
+
+
+class TableRun:
+    """The lobby ⇄ table loop: the lobby's choice (or the command's table) opened, a refusal
+    said (in the lobby, or as the session's end: exit status 2, or 1 for a watch of no
+    table), the table played, and back to the lobby when the session opened there."""
+
+    lobby_command = Command("lobby")
+
+    def __init__(self, host: CommandHost, session: Session, account: Account,
+                 lang: str | None, asked: str | None) -> None:
+        self.host = host
+        self.session = session
+        self.account = account
+        self.lang = lang  # the client's locale, or --lang
+        self.asked = asked  # --lang, for join / watch, or for the tables the lobby enters
+
+    def going(self) -> bool:
+        return True
+
+    async def lobby(self, notice: str) -> Command | None:
+        """The lobby shown (with ``notice``): the join or watch command chosen there, or
+        None when the player left it."""
+        raise NotImplementedError
+
+    async def refused(self, exc: ValueError, from_lobby: bool) -> str:
+        """What is said of a seat refused (in the lobby, or as the session's last line)."""
+        raise NotImplementedError
+
+    async def play(self, client: SharedTableClient, command: Command) -> tuple[int, bool]:
+        """The table played to its end, ``client`` closed: the exit status, and whether the
+        session may go back to the lobby."""
+        raise NotImplementedError
+
+    async def run(self, command: Command) -> int:
+        from_lobby = command.name == "lobby"
+        notice = ""
+        while self.going():
+            if command.name == "lobby":
+                chosen = await self.lobby(notice)
+                if chosen is None:
+                    return 0
+                command = chosen
+            try:
+                client = await self.host.open_seat(command, self.account,
+                                                   self.session.conn.address)
+            except ValueError as exc:  # TableExists, OptionError, unknown ruleset
+                notice = await self.refused(exc, from_lobby)
+                if not from_lobby:
+                    self.session.write_line(notice)
+                    return 2
+                command = self.lobby_command
+                continue
+            if client is None:
+                notice = f"no table named {command.table} 没有这个牌桌"
+                if not from_lobby:
+                    self.session.write_line(notice)
+                    return 1
+                command = self.lobby_command
+                continue
+            status, more = await self.play(client, command)
+            if not from_lobby or not more:
+                return status
+            notice, command = f"left {command.table} 已离开", self.lobby_command
+        return 0
+
+
+class TextualTables(TableRun):
+    """The lobby and the tables drawn by Textual apps."""
+
+    def __init__(self, host: CommandHost, session: Session, account: Account,
+                 lang: str | None, asked: str | None, colorterm: str,
+                 ambiwidth: str | None) -> None:
+        super().__init__(host, session, account, lang, asked)
+        self.colorterm = colorterm
+        self.visit_ambiwidth = ambiwidth  # --ambiwidth: for this session, not kept
+
+    async def lobby(self, notice: str) -> Command | None:
+        session = self.session
+        lobby = LobbyApp(self.host, self.account, term=session.term or "xterm",
+                         colorterm=self.colorterm, notice=notice)
+        chosen = await session.run_app(lobby)
+        session.close_driver()
+        if not isinstance(chosen, Command) or session.ended or session.chan is None:
+            return None
+        self.lang = chosen.lang or self.lang
+        self.asked = chosen.lang or self.asked
+        if chosen.ambiwidth is not None:  # typed in the lobby: for this visit
+            self.visit_ambiwidth = chosen.ambiwidth
+        return chosen
+
+    async def refused(self, exc: ValueError, from_lobby: bool) -> str:
+        return f"error 错误: {exc}" if from_lobby else f"error 错误: {explain(exc, self.lang)}"
+
+    async def play(self, client: SharedTableClient, command: Command) -> tuple[int, bool]:
+        session = self.session
+        try:
+            settings = await session.settings(self.account, self.asked, self.lang,
+                                              self.visit_ambiwidth)
+            app = RemoteApp(client, settings, term=session.term or "xterm",
+                            colorterm=self.colorterm,
+                            reviews=StoreReviews(self.host.store, self.host.reviews))
+            if not shows_cjk(session.term or "") and settings.tiles is None:
+                app.face = Face.ASCII  # a VT or a text console: ASCII unless chosen
+            await session.run_app(app)
+            # what the settings screen chose holds for the lobby after it
+            session.ambi_choice = AmbiWidth.parse(settings.ambiwidth) or AmbiWidth.AUTO
+            self.visit_ambiwidth = settings.visit_ambiwidth  # None once picked there
+            status = app.return_code or 0
+        finally:
+            client.close()
+        session.close_driver()
+        return status, not (app.ends_session or session.ended or session.chan is None
+                            or status)
+
+
+class PlainTables(TableRun):
+    """``--plain``: the lobby and the table as lines of text (net.front.plain_session)."""
+
+    lobby_command = Command("lobby", plain=True)
+
+    async def run(self, command: Command) -> int:
+        session = self.session
+        assert session.chan is not None
+        plain = self.plain = session.plain = PlainChannel(session.chan,
+                                                          self.host.write_high_water)
+        session.app = plain  # the idle check and the end of the session stop it
+        for data in session.take_early():
+            plain.feed(data)
+        session.watch_idle()
+        try:
+            return await super().run(command)
+        finally:
+            session.plain = None
+            session.write_line("")
+
+    def going(self) -> bool:
+        return not self.plain.done.is_set()
+
+    async def _settings(self) -> RemoteSettings:
+        return await self.session.settings(self.account, self.asked, self.lang)
+
+    async def lobby(self, notice: str) -> Command | None:
+        settings = await self._settings()
+        chosen = await plain_lobby(self.plain, self.host, self.account, settings.lang, notice)
+        if chosen is not None:
+            self.asked = chosen.lang or self.asked
+        return chosen
+
+    async def refused(self, exc: ValueError, from_lobby: bool) -> str:
+        return f"error 错误: {explain(exc, (await self._settings()).lang)}"
+
+    async def play(self, client: SharedTableClient, command: Command) -> tuple[int, bool]:
+        await self.plain.play(client, await self._settings())
+        return 0, True
+
+
+# --- the kept games -----------------------------------------------------------------------
+class KeptGamesRun:
+    """``replay`` / ``review``: the list of the account's kept games, the game chosen from
+    it, and back to the list when the player leaves it; with an ID, that game alone. The
+    exit status: 2 for a game that cannot be shown."""
+
+    needs_games = False  # the account's games read even for a game named by its ID
+
+    def __init__(self, host: CommandHost, session: Session, account: Account,
+                 colorterm: str) -> None:
+        self.host = host
+        self.session = session
+        self.account = account
+        self.colorterm = colorterm
+
+    async def viewer(self, game_id: str, game: ReplayGame, games: list[ListedGame],
+                     settings: RemoteSettings
+                     ) -> replay.RemoteReplayApp | reviewing.RemoteReviewApp | None:
+        """The app that shows ``game``; None after saying why it cannot be shown."""
+        raise NotImplementedError
+
+    async def run(self, command: Command, lang: str | None, asked: str | None) -> int:
+        session, account = self.session, self.account
+        settings = await session.settings(account, asked, lang)
+        game_id = command.game_id
+        while not session.ended and session.chan is not None:
+            games: list[ListedGame] = []
+            if (self.needs_games or not game_id) and not account.guest:
+                games = await replay.games_of(self.host.store, account.id)
+            if not game_id:
+                chosen = await self._choose_game(settings, games)
+                if chosen is None:
+                    return 0
+                game_id = chosen
+            game = await self._kept_game(game_id)
+            if game is None:
+                return 2
+            app = await self.viewer(game_id, game, games, settings)
+            if app is None:
+                return 2
+            await session.run_app(app)
+            session.close_driver()
+            if command.game_id or app.ends_session:
+                return 0
+            game_id = ""
+        return 0
+
+    async def _choose_game(self, settings: RemoteSettings, games: list[ListedGame]
+                           ) -> str | None:
+        """The list of the account's kept games; the ID chosen, ``None`` when left."""
+        chooser = replay.RemoteReplayApp(None, settings, games, term=self.session.term or "xterm",
+                                         colorterm=self.colorterm)
+        chosen = await self.session.run_app(chooser)
+        self.session.close_driver()
+        if not isinstance(chosen, str) or chooser.ends_session:
+            return None
+        return chosen
+
+    async def _kept_game(self, game_id: str) -> ReplayGame | None:
+        """The kept game ``game_id`` re-run, or ``None`` after saying it is unknown."""
+        try:
+            return await replay.replay_game(self.host.store, game_id)
+        except replay.GameNotFound as exc:
+            self.session.write_line(f"error 错误: {exc}")
+            return None
+
+
+class ReplayRun(KeptGamesRun):
+    """``replay``: the viewer of a kept game."""
+
+    async def viewer(self, game_id: str, game: ReplayGame, games: list[ListedGame],
+                     settings: RemoteSettings) -> replay.RemoteReplayApp:
+        return replay.RemoteReplayApp(game, settings, term=self.session.term or "xterm",
+                                      colorterm=self.colorterm)
+
+
+class ReviewRun(KeptGamesRun):
+    """``review``: the expert's review of the account's own seat in a kept game (one it did
+    not play is refused)."""
+
+    needs_games = True  # the seat is found in the account's list
+
+    async def viewer(self, game_id: str, game: ReplayGame, games: list[ListedGame],
+                     settings: RemoteSettings) -> reviewing.RemoteReviewApp | None:
+        seat = reviewing.seat_in(game, games, game_id, self.account.nickname)
+        if seat is None:
+            shown = shown_game_id(game_id)
+            self.session.write_line(f"error 错误: you did not play in game {shown}: ssh … "
+                                    f"replay {shown} shows it 你没有参加这局")
+            return None
+        review = await asyncio.to_thread(ReviewGame.of, game, seat)  # the seat's views
+        return reviewing.RemoteReviewApp(review, self.host.reviews, settings,
+                                         term=self.session.term or "xterm",
+                                         colorterm=self.colorterm)
+
+
+# --- a program playing a seat -------------------------------------------------------------
+class BotRun:
+    """``bot join NAME``: the program on the channel plays the seat (net.front.botsession)
+    until it closes its output or the connection ends."""
+
+    def __init__(self, host: CommandHost, session: Session, account: Account) -> None:
+        self.host = host
+        self.session = session
+        self.account = account
+
+    async def run(self, command: Command) -> None:
+        host, session, account = self.host, self.session, self.account
+        assert session.chan is not None
+        done = session.bot_done = asyncio.Event()
+        status = 0
+        client = None
+        try:
+            try:
+                client = await host.open_seat(command, account, session.conn.address)
+            except ValueError as exc:  # TableExists, OptionError, a limit, quarantined
+                self._error("refused", explain(exc, "en"))
+                status = 2
+                return
+            if client is None or client.seat_index is None:
+                self._error("no_seat", f"table {command.table} has no free seat for a "
+                            "bot (four players sit there) 没有空位")
+                status = 1
+                return
+            chan = session.chan
+            if chan is None or session.ended or done.is_set():
+                return  # the program closed its output (or left) while the seat was found
+            session.conn.log(logging.INFO, "bot %s sits at %s", account.nickname, command.table)
+
+            def write(data: bytes) -> None:
+                try:
+                    chan.write(data)
+                except (BrokenPipeError, OSError):  # the channel is closing
+                    done.set()
+
+            bot = BotSession(client, write, host.limits,
+                             note=lambda level, text: session.conn.log(level, "%s", text),
+                             unread=chan.get_write_buffer_size,
+                             close=lambda why: done.set())
+            session.bot = bot
+            early = session.take_early()
+            bot.start()
+            for data in early:
+                bot.feed(data)
+            idle = host.limits.idle_seconds  # no line this long: closed, as a player
+            while not done.is_set():
+                left = session.last_input + idle - time.monotonic()
+                if left <= 0:
+                    session.conn.log(logging.INFO, "bot idle, closing")
+                    self._error("idle", f"nothing received for {idle:g} s: the session "
+                                "is closed")
+                    break
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(done.wait(), left + 0.5)
+        except Exception:
+            session.conn.log(logging.ERROR, "bot session crashed", exc_info=True)
+            status = 1
+        finally:
+            if session.bot is not None:
+                session.bot.closed = True
+                session.bot = None
+            if client is not None:
+                client.close()
+            session.ended = True
+            host.sessions.discard(session)
+            session.release_account()
+            chan = session.chan
+            if chan is not None:
+                with contextlib.suppress(Exception):
+                    chan.exit(status)
+
+    def _error(self, code: str, message: str) -> None:
+        chan = self.session.chan
+        if chan is not None:
+            with contextlib.suppress(BrokenPipeError, OSError):
+                chan.write(json.dumps({"type": "error", "request": None, "code": code,
+                                       "message": message}, ensure_ascii=False
+                                      ).encode("utf-8") + b"\n")
