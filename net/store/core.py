@@ -107,11 +107,12 @@ TABLE_COLUMNS = ("SELECT substr(name, 1, ?), {kind_of_name}, length(name), subst
                  "CASE WHEN {octets[state]} <= ? THEN state END FROM tables ")
 TABLE_LIMITS = (MAX_NAME, MAX_NAME, MAX_TABLE_JSON, MAX_TABLE_JSON)
 OWNER = "SELECT owner_token FROM tables WHERE name = ?"
+ACCOUNT_OF_KEY = "SELECT id, substr(nickname, 1, ?) FROM accounts WHERE key_fingerprint = ?"
 ACTIONS = ("SELECT hand_no, i, seat, CASE WHEN {octets[action]} <= ? THEN action END "
            "FROM actions WHERE table_name = ? AND game_no = ? ")
 LAST_SEEN = "UPDATE accounts SET last_seen = ? WHERE id = ?"
 # the accounts that look like ``wanted`` (the same name or skeleton)
-NAME_TAKEN = "SELECT 1 FROM accounts WHERE (nickname = ? OR skeleton = ?) "
+NAME_TAKEN = "SELECT 1 FROM accounts WHERE nickname = ? OR skeleton = ? LIMIT 1"
 GUEST_SECRET = ("INSERT INTO account_secrets (account_id, kind, hash, created) "
                 "VALUES (?, 'guest', NULL, ?)")
 UNCLAIM_ALL = "UPDATE tables SET owner_token = 0 WHERE owner_token <> 0"

@@ -56,22 +56,8 @@ from typing import Any
 from urllib.parse import quote
 
 from net.sanitize import name_variant, skeleton
-from net.store.core import (
-    ACCOUNT_TRIES,
-    ACTIONS,
-    CLAIM,
-    GUEST_SECRET,
-    INSERT_ACCOUNT,
-    LAST_SEEN,
-    NAME_TAKEN,
-    OWNER,
-    SAVE_TABLE,
-    UNCLAIM_ALL,
-    Dialect,
-    SqlStore,
-    Step,
-    Wrap,
-)
+from net.store import core
+from net.store.core import Dialect, SqlStore, Step, Wrap
 from net.store.model import (
     MAX_ACTION_JSON,
     MAX_NAME,
@@ -117,7 +103,8 @@ SQLITE = Dialect("?", {
     "octets": Wrap("length(CAST({} AS BLOB))"),
     "state_size": "length(state)",  # a state's size before it is parsed for its seats
     "kind_of_name": "typeof(name)", "find": "instr", "by_age": "created",
-    "by_account": "r.account_id", "bytewise": "",  # SQLite's BINARY: code point order
+    "by_account": "r.account_id",
+    "bytewise": "",  # names in code point order: SQLite's BINARY collation (PostgreSQL: "C")
     # a game's record: its first line (a parameter), then its hands' blocks in order
     # (parameters: table, game number, hands); SQLite keeps a subquery's order in group_concat
     "hands_record": "? || coalesce((SELECT group_concat(record, '') FROM (SELECT record "
@@ -125,10 +112,7 @@ SQLITE = Dialect("?", {
                     "AND ? ORDER BY hand_no)), '')",
 })
 SCHEMA = SCHEMA_TEXT.format_map(SQLITE.words)
-
-
 INTEGRITY_FULL_BYTES = 64 * 1024 * 1024  # integrity_check up to this size, quick_check past it
-
 
 
 def _migrate_1_table_states(db: sqlite3.Connection) -> None:
@@ -339,7 +323,7 @@ class SqliteStore(SqlStore):
         try:
             owned = True
             if token is not None:
-                row = self._row(OWNER, (name,))
+                row = self._row(core.OWNER, (name,))
                 owned = row[0] == token if row is not None else write.missing_ok
             if owned:
                 for step in write.steps:
@@ -388,22 +372,20 @@ class SqliteStore(SqlStore):
                             f"from a backup or move it away to start afresh")
 
     # --- accounts -------------------------------------------------------------------------
-    def _unique_nickname(self, wanted: str, account_id: int | None = None) -> str:
-        """``wanted``, or its first variant (net.sanitize.name_variant) that no other account
-        has and that looks like no other account's (its skeleton)."""
+    def _unique_nickname(self, wanted: str) -> str:
+        """``wanted``, or its first variant (net.sanitize.name_variant) that no account has
+        and that looks like no account's (its skeleton)."""
         name, n = wanted, 1
-        while True:
-            if self._row(NAME_TAKEN + "AND id IS NOT ? LIMIT 1",
-                         (name, skeleton(name), account_id)) is None:
-                return name
+        while self._row(core.NAME_TAKEN, (name, skeleton(name))) is not None:
             n += 1
             name = name_variant(wanted, n)
+        return name
 
     def account_for_key(self, fingerprint: str, wanted: str) -> Account:
         """The account of a public key, created on first login (nickname made unique; a
         name or key taken by another process meanwhile: looked up again)."""
         try:
-            for _ in range(ACCOUNT_TRIES):
+            for _ in range(core.ACCOUNT_TRIES):
                 try:
                     return self._account_for_key(fingerprint, wanted)
                 except sqlite3.IntegrityError:
@@ -415,14 +397,12 @@ class SqliteStore(SqlStore):
 
     def _account_for_key(self, fingerprint: str, wanted: str) -> Account:
         now = time.time()
-        row = self.db.execute(
-            "SELECT id, substr(nickname, 1, ?) FROM accounts WHERE key_fingerprint = ?",
-            (MAX_NAME, fingerprint)).fetchone()
+        row = self._row(core.ACCOUNT_OF_KEY, (MAX_NAME, fingerprint))
         if row is not None:
-            self._write("write an account", [(LAST_SEEN, (now, row[0]), False)])
+            self._write("write an account", [(core.LAST_SEEN, (now, row[0]), False)])
             return Account(row[0], str(row[1]), fingerprint)
         name = self._unique_nickname(wanted)
-        cur = self._exec(INSERT_ACCOUNT, (fingerprint, name, now, now, skeleton(name),
+        cur = self._exec(core.INSERT_ACCOUNT, (fingerprint, name, now, now, skeleton(name),
                                           skeleton(name)))
         if cur.rowcount != 1:  # a look-alike was made meanwhile: the next name
             raise sqlite3.IntegrityError("a name that looks alike was taken meanwhile")
@@ -473,14 +453,14 @@ class SqliteStore(SqlStore):
         numbered variant."""
         now = time.time()
         try:
-            for _ in range(ACCOUNT_TRIES):
+            for _ in range(core.ACCOUNT_TRIES):
                 name = self._unique_nickname(wanted)
                 account_id = self._insert_keyless(name, now)
                 if account_id is not None:
                     break
             else:
                 raise sqlite3.OperationalError("nicknames kept being taken meanwhile")
-            self._exec(GUEST_SECRET, (account_id, now))
+            self._exec(core.GUEST_SECRET, (account_id, now))
         except sqlite3.Error as exc:
             self._failed(exc, "write an account")
             return Account(-1 - self.failures, wanted, None, guest=True)
@@ -489,7 +469,7 @@ class SqliteStore(SqlStore):
 
     def _insert_keyless(self, nickname: str, now: float) -> int | None:
         try:
-            cur = self._exec(INSERT_ACCOUNT, (None, nickname, now, now, skeleton(nickname),
+            cur = self._exec(core.INSERT_ACCOUNT, (None, nickname, now, now, skeleton(nickname),
                                               skeleton(nickname)))
         except sqlite3.IntegrityError:  # the name was taken meanwhile
             return None
@@ -501,7 +481,7 @@ class SqliteStore(SqlStore):
         now = time.time()
         self._table_write(
             f"save table {row.name}", row.name,
-            [(SAVE_TABLE, (row.name, row.rules, json.dumps(row.options),
+            [(core.SAVE_TABLE, (row.name, row.rules, json.dumps(row.options),
                            json.dumps(row.state.to_json()), now, now,
                            self._tokens.get(row.name, 0)), False)],
             missing_ok=True, replaces=True)
@@ -510,7 +490,8 @@ class SqliteStore(SqlStore):
         """A game's stored actions in order, one row at a time; :class:`CorruptRow` at the
         first that cannot be read, :class:`StorageError` where the file fails."""
         try:
-            cur = self._exec(ACTIONS + "ORDER BY hand_no, i", (MAX_ACTION_JSON, table, game_no))
+            cur = self._exec(core.ACTIONS + "ORDER BY hand_no, i",
+                             (MAX_ACTION_JSON, table, game_no))
             for hand_no, i, seat, action in cur:
                 yield read_action_row(game_no, hand_no, i, seat, action)
         except sqlite3.Error as exc:
@@ -526,9 +507,9 @@ class SqliteStore(SqlStore):
         (or the database failed); nothing changes. Claiming the token this store already
         holds is True; any other equal token is refused (a token is one lease)."""
         try:
-            cur = self._exec(CLAIM, (token, name, token))
+            cur = self._exec(core.CLAIM, (token, name, token))
             if cur.rowcount != 1:
-                row = self._row(OWNER, (name,))
+                row = self._row(core.OWNER, (name,))
                 if row is not None and not (row[0] == token and self._tokens.get(name) == token):
                     return False
         except sqlite3.Error as exc:
@@ -543,7 +524,7 @@ class SqliteStore(SqlStore):
         revisions start again at 1), when no lease of before can still be held. The
         number of tables reset; StorageError when the file cannot be written."""
         with self._reading("reset the tables' owners"):
-            cur = self._exec(UNCLAIM_ALL)
+            cur = self._exec(core.UNCLAIM_ALL)
         self._tokens.clear()
         return int(cur.rowcount)
 
