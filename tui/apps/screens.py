@@ -12,7 +12,6 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import (
     Button,
@@ -65,10 +64,6 @@ class _Page(Screen[None]):
         return self.mj.settings.lang
 
 
-def markup(lines: list[str]) -> Content:
-    return lines_content(lines)
-
-
 class GameResultScreen(_Page):
     BINDINGS = [  # noqa: RUF012
         Binding("enter,space", "new_game", "New game 新游戏", id="game-new"),
@@ -84,10 +79,10 @@ class GameResultScreen(_Page):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="page"):
-            yield Static(markup(game_result_lines(self.update, self.lang)), id="game-result")
+            yield Static(lines_content(game_result_lines(self.update, self.lang)), id="game-result")
             chart = score_chart_lines(self.update, self.lang, self.mj.face)
             if chart:
-                yield Static(markup(["", *chart]), id="score-chart")
+                yield Static(lines_content(["", *chart]), id="score-chart")
             yield Static(game_wait_text(self.update, self.lang), id="game-wait", markup=False)
             keys = "game_keys_review" if self.mj.can_review() else "game_keys"
             yield Static(tr(self.lang, keys), classes="keys")
@@ -134,7 +129,7 @@ class HelpScreen(_Page):
         page = rules_page(self.rules, lang)
         with VerticalScroll(classes="page", id="help-scroll"):
             yield Static(NAV[lang], classes="keys")
-            yield Static(markup(lines), id="help")
+            yield Static(lines_content(lines), id="help")
             if page is None:
                 yield Static(MISSING[lang].format(rules=self.rules), id="rules-missing")
             else:
@@ -169,10 +164,7 @@ class NewGameScreen(_Page):
 
     def __init__(self, rules: str | None = None) -> None:
         super().__init__()
-        self.initial_rules = rules or self.mj_rules_default()
-
-    def mj_rules_default(self) -> str:
-        return DEFAULT_RULES
+        self.initial_rules = rules or DEFAULT_RULES
 
     @property
     def rules(self) -> str:
