@@ -19,7 +19,8 @@ from rich.cells import cell_len
 from cli.main import build_parser
 from net.commands import CommandError, parse_command
 from net.front.remote_app import RemoteSettings
-from net.front.server import MahjongServer, Session
+from net.front.server import MahjongServer
+from net.front.session import Session
 from testkit.ssh import PtyClient, new_key
 from testkit.terminal import CjkScreen, cjk_width
 from tests.support.waiting import until

@@ -21,7 +21,8 @@ from asyncssh.packet import Boolean, String
 
 from net.front import compat_asyncssh
 from net.front.login import Connection
-from net.front.server import MahjongServer, Session
+from net.front.server import MahjongServer
+from net.front.session import Session
 from net.limits import Limits, LogGate
 from testkit.ssh import MakeServer, PtyClient, new_key, run_command
 from tests.support.waiting import until

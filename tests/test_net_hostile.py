@@ -14,7 +14,8 @@ from typing import Any
 import asyncssh
 import pytest
 
-from net.front.server import MahjongServer, Session
+from net.front.server import MahjongServer
+from net.front.session import Session
 from net.limits import Limits, early_drop
 from testkit.ssh import (
     LoginClient,
