@@ -42,18 +42,16 @@ from net.store.model import (
     StorageError,
     TableRow,
     game_entries,
-    games_of_sql,
     json_object,
     kept_game_row,
     read_table_row,
-    recent_scores_sql,
     seated_accounts,
     sum_number,
 )
 from net.store.ratings import (
     MAX_RATED_NAMES,
+    RATINGS_OF,
     apply_rating,
-    ratings_of_sql,
     ratings_sql,
     read_ratings,
 )
@@ -61,6 +59,7 @@ from net.store.ratings import (
 log = logging.getLogger("net.store")
 
 Step = tuple[str, Any, bool]  # (sql, params, executemany)
+MAX_QUERIES = 4096  # translations kept
 
 
 class Wrap:
@@ -89,7 +88,8 @@ class Dialect:
             out = text.format_map(self.words)
             if self.mark != "?":
                 out = out.replace("%", "%%").replace("?", self.mark)
-            self._done[text] = out
+            if len(self._done) < MAX_QUERIES:  # a query of N names is one text for each N
+                self._done[text] = out
         return out
 
 
@@ -118,6 +118,30 @@ GUEST_SECRET = ("INSERT INTO account_secrets (account_id, kind, hash, created) "
 UNCLAIM_ALL = "UPDATE tables SET owner_token = 0 WHERE owner_token <> 0"
 CLAIM = "UPDATE tables SET owner_token = ? WHERE name = ? AND owner_token < ?"
 ACCOUNT_TRIES = 20  # an account insert that met a name taken meanwhile is tried again
+# an account's kept games, newest first; parameters: the names' length (twice), the account,
+# the limit. Rows for game_entries
+GAMES_OF = ("SELECT g.game_id, g.finished, substr(g.rules, 1, ?), substr(g.table_name, 1, ?), "
+            "p.seat, p.score, g.hands FROM game_players p "
+            "JOIN games g ON g.game_id = p.game_id WHERE p.account_id = ? "
+            "ORDER BY g.finished DESC, g.game_id LIMIT ?")
+
+
+def recent_scores_sql(names: int) -> str:
+    """The query of ``Store.recent_scores`` for ``names`` nicknames: each named player's last
+    games of a ruleset (seated results and spectators' stake results, as the leaderboard
+    counts them), oldest first."""
+    marks = ", ".join("?" for _ in range(names))
+    return ("SELECT nickname, score FROM ("
+            "  SELECT a.nickname AS nickname, r.score AS score, r.finished AS finished,"
+            "         r.table_name AS t, r.game_no AS g,"
+            "         ROW_NUMBER() OVER (PARTITION BY r.account_id"
+            "           ORDER BY r.finished DESC, r.table_name, r.game_no) AS k"
+            "  FROM (SELECT account_id, score, finished, table_name, game_no FROM results"
+            "        WHERE rules = ?"
+            "        UNION ALL SELECT account_id, score, finished, table_name, game_no"
+            "        FROM stake_results WHERE rules = ?) r"
+            f"  JOIN accounts a ON a.id = r.account_id WHERE a.nickname IN ({marks})"
+            ") x WHERE k <= ? ORDER BY nickname, finished, t, g")
 
 
 class SqlStore(StoreBase, abc.ABC):
@@ -350,7 +374,7 @@ class SqlStore(StoreBase, abc.ABC):
         program played (``bot join``). The results and the rating update
         (:mod:`net.store.ratings`, once per game) in one transaction."""
         now = time.time()
-        mark = self.dialect.mark
+        sql = self.dialect.sql
         self._table_write(
             f"save the results of table {table}", table,
             [("INSERT INTO results (table_name, game_no, account_id, seat, score, wins, hands, "
@@ -361,7 +385,7 @@ class SqlStore(StoreBase, abc.ABC):
               "finished = excluded.finished, bot = excluded.bot",
               [(table, game_no, a, s, sc, w, h, rules, now, int(s in bots))
                for a, s, sc, w, h in rows], True)],
-            then=(lambda db: apply_rating(db, mark, table, game_no, seed, rules, rows,
+            then=(lambda db: apply_rating(db, sql, table, game_no, seed, rules, rows,
                                           computers, now)) if rows else None)
 
     def finish_stakes(self, table: str, game_no: int, rules: str,
@@ -418,7 +442,7 @@ class SqlStore(StoreBase, abc.ABC):
         """The account's kept games, newest first (at most ``limit``); StorageError when the
         database cannot be read."""
         with self._reading("read the finished games"):
-            rows = self._rows(games_of_sql("?"), (MAX_NAME, MAX_NAME, account_id,
+            rows = self._rows(GAMES_OF, (MAX_NAME, MAX_NAME, account_id,
                                                   min(limit, MAX_GAMES_LISTED)))
         return game_entries(rows)
 
@@ -466,7 +490,7 @@ class SqlStore(StoreBase, abc.ABC):
         if not names:
             return {}
         try:
-            rows = self._rows(ratings_sql("?", len(names)), (rules, *names))
+            rows = self._rows(ratings_sql(len(names)), (rules, *names))
         except self.Error as exc:
             self._failed(exc, "read the ratings")
             return {}
@@ -475,7 +499,7 @@ class SqlStore(StoreBase, abc.ABC):
     def ratings_of(self, account_id: int) -> dict[str, Rating]:
         """An account's ratings by ruleset, the most played first."""
         try:
-            rows = self._rows(ratings_of_sql("?"), (account_id,))
+            rows = self._rows(RATINGS_OF, (account_id,))
         except self.Error as exc:
             self._failed(exc, "read the ratings")
             return {}
@@ -489,7 +513,7 @@ class SqlStore(StoreBase, abc.ABC):
         if not nicknames:
             return {}
         try:
-            rows = self._rows(recent_scores_sql("?", len(nicknames)),
+            rows = self._rows(recent_scores_sql(len(nicknames)),
                               (rules, rules, *nicknames, games))
         except self.Error as exc:
             self._failed(exc, "read the recent scores")

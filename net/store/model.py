@@ -407,24 +407,6 @@ def read_action_row(game_no: int, hand_no: Any, i: Any, seat: Any, action: Any) 
                      json_object(action, what, MAX_ACTION_JSON))
 
 
-def recent_scores_sql(mark: str, names: int) -> str:
-    """The query of ``Store.recent_scores`` with the database's parameter ``mark`` (``?`` or
-    ``%s``) for ``names`` nicknames: each named player's last games of a ruleset (seated
-    results and spectators' stake results, as the leaderboard counts them), oldest first."""
-    marks = ", ".join(mark for _ in range(names))
-    return ("SELECT nickname, score FROM ("
-            "  SELECT a.nickname AS nickname, r.score AS score, r.finished AS finished,"
-            "         r.table_name AS t, r.game_no AS g,"
-            "         ROW_NUMBER() OVER (PARTITION BY r.account_id"
-            "           ORDER BY r.finished DESC, r.table_name, r.game_no) AS k"
-            "  FROM (SELECT account_id, score, finished, table_name, game_no FROM results"
-            f"        WHERE rules = {mark}"
-            "        UNION ALL SELECT account_id, score, finished, table_name, game_no"
-            f"        FROM stake_results WHERE rules = {mark}) r"
-            f"  JOIN accounts a ON a.id = r.account_id WHERE a.nickname IN ({marks})"
-            f") x WHERE k <= {mark} ORDER BY nickname, finished, t, g")
-
-
 def kept_game_row(game_id: str, table: Any, rules: Any, finished: Any, record: Any,
                   seated: list[tuple[Any, Any]]) -> KeptGame:
     """A kept game as read (its record bounded by the query: None when too long); the
@@ -439,16 +421,6 @@ def kept_game_row(game_id: str, table: Any, rules: Any, finished: Any, record: A
     return KeptGame(game_id, str(table), str(rules),
                     float(finished) if isinstance(finished, (int, float)) else 0.0, record,
                     (names[0], names[1], names[2], names[3]))
-
-
-def games_of_sql(mark: str) -> str:
-    """The query of ``Store.games_of`` with the database's parameter ``mark`` (``?`` or
-    ``%s``): an account's kept games, newest first; parameters: the names' length, the
-    account, the limit. Rows for :func:`game_entries`."""
-    return (f"SELECT g.game_id, g.finished, substr(g.rules, 1, {mark}), "
-            f"substr(g.table_name, 1, {mark}), p.seat, p.score, g.hands FROM game_players p "
-            f"JOIN games g ON g.game_id = p.game_id WHERE p.account_id = {mark} "
-            f"ORDER BY g.finished DESC, g.game_id LIMIT {mark}")
 
 
 def game_entries(rows: list[tuple[Any, ...]]) -> list[GameEntry]:
