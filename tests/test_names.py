@@ -22,7 +22,8 @@ from net.runtime.registry import Registry
 from net.runtime.shared_table import Privacy, TableConfig
 from net.sanitize import clean_name, guest_name, mixed_script, name_variant, skeleton
 from net.store.model import Account
-from net.store.sqlite import SqliteStore, open_sqlite
+from net.store.sqlite import SqliteStore
+from net.store.sqlite_file import open_sqlite
 from testkit.ssh import LoginClient, MakeServer, PtyClient, new_key, run_command
 from tests.support.waiting import until
 

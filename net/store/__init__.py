@@ -51,17 +51,8 @@ from net.store.model import (
     TableRow,
 )
 from net.store.schema import CORE_TABLES, EXPECTED_COLUMNS
-from net.store.sqlite import (
-    HOST_KEY,
-    LOW_DISK_BYTES,
-    MIGRATIONS,
-    SCHEMA,
-    STORE_VERSION,
-    BackupReport,
-    SqliteStore,
-    backup,
-    open_sqlite,
-)
+from net.store.sqlite import MIGRATIONS, SCHEMA, STORE_VERSION, SqliteStore
+from net.store.sqlite_file import HOST_KEY, LOW_DISK_BYTES, BackupReport, backup, open_sqlite
 
 __all__ = [
     "CORE_TABLES",
@@ -108,8 +99,8 @@ def is_postgres(target: Path | str) -> bool:
 
 def open_store(target: Path | str) -> Store:
     """The server's database, checked before anything is served: a path is a SQLite file
-    (:func:`~net.store.sqlite.open_sqlite` says what is checked), a ``postgresql://`` URL a
-    PostgreSQL database (:func:`~net.store.postgres.open_postgres`). :class:`StorageError`
+    (:func:`~net.store.sqlite_file.open_sqlite` says what is checked), a ``postgresql://``
+    URL a PostgreSQL database (:func:`~net.store.postgres.open_postgres`). :class:`StorageError`
     with one line saying what to do when it must not be used."""
     if is_postgres(target):
         from net.store.postgres import open_postgres  # psycopg only for who uses it
