@@ -161,6 +161,14 @@ class SqlStore(StoreBase, abc.ABC):
         """The first row of a read, or None."""
 
     @abc.abstractmethod
+    def _change(self, sql: str, params: Any = ()) -> int:
+        """A statement run at once, outside the table writes' order (a claim): the rows it
+        changed."""
+
+    def _claimed(self) -> None:
+        """What a backend does when a claim was written."""
+
+    @abc.abstractmethod
     def _write(self, doing: str, steps: list[Step]) -> bool:
         """A write of no table, its steps in order; False when it failed now."""
 
@@ -447,6 +455,35 @@ class SqlStore(StoreBase, abc.ABC):
         return game_entries(rows)
 
     # --- fencing ----------------------------------------------------------------------------
+    def claim_table(self, name: str, token: int) -> bool:
+        """Own table ``name`` under ``token``: the row's owner token becomes ``token`` only
+        if that is greater than the stored one (one statement). True: this store now holds
+        ``token`` and fences the table's writes with it. A table with no row yet is made
+        with the token by :meth:`save_table`: of two claims of a new name, the first saved
+        owns it and the other's writes are fenced. False: a claim as new or newer holds it
+        (or the database failed); nothing changes. Claiming the token this store already
+        holds is True; any other equal token is refused (a token is one lease)."""
+        try:
+            if self._change(CLAIM, (token, name, token)) != 1:
+                row = self._row(OWNER, (name,))
+                if row is not None and not (row[0] == token and self._tokens.get(name) == token):
+                    return False
+        except self.Error as exc:
+            self._failed(exc, f"claim table {name}")
+            return False
+        self._claimed()
+        self._tokens[name] = token
+        return True
+
+    def reset_claims(self) -> int:
+        """Every table's owner token back to 0: for a new directory of owners (its
+        revisions start again at 1), when no lease of before can still be held. The
+        number of tables reset; StorageError when the database cannot be written."""
+        with self._reading("reset the tables' owners"):
+            count = self._change(UNCLAIM_ALL)
+        self._tokens.clear()
+        return count
+
     def owner_token(self, name: str) -> int | None:
         """The owner token stored for table ``name`` (0: never claimed; None: no such row);
         :class:`StorageError` when the database cannot be read."""

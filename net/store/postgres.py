@@ -263,6 +263,9 @@ class PgStore(SqlStore):
     def _row(self, sql: str, params: Any = ()) -> tuple[Any, ...] | None:
         return self._reading_with(lambda db: db.execute(PG.sql(sql), params).fetchone())
 
+    def _change(self, sql: str, params: Any = ()) -> int:
+        return self._reading_with(lambda db: int(db.execute(PG.sql(sql), params).rowcount))
+
     def _error_text(self, exc: BaseException) -> str:
         return " ".join(str(exc).split())[:160]
 
@@ -543,36 +546,6 @@ class PgStore(SqlStore):
             if len(rows) < ACTION_PAGE:
                 return
             after = (rows[-1][0], rows[-1][1])
-
-    # --- fencing ----------------------------------------------------------------------------
-    def claim_table(self, name: str, token: int) -> bool:
-        """Own table ``name`` under ``token``, as SQLite's
-        :meth:`~net.store.sqlite.SqliteStore.claim_table` (one statement; synchronous)."""
-        def claim(db: psycopg.Connection[Any]) -> bool:
-            if db.execute(PG.sql(core.CLAIM), (token, name, token)).rowcount == 1:
-                return True
-            row = db.execute(PG.sql(core.OWNER), (name,)).fetchone()
-            return row is None or (row[0] == token and self._tokens.get(name) == token)
-
-        try:
-            if not self._reading_with(claim):
-                return False
-        except psycopg.Error as exc:
-            self._failed(exc, f"claim table {name}")
-            return False
-        self._tokens[name] = token
-        return True
-
-    def reset_claims(self) -> int:
-        """Every table's owner token back to 0, as SQLite's
-        :meth:`~net.store.sqlite.SqliteStore.reset_claims`."""
-        def reset(db: psycopg.Connection[Any]) -> int:
-            return int(db.execute(core.UNCLAIM_ALL).rowcount)
-
-        with self._reading("reset the tables' owners"):
-            count = self._reading_with(reset)
-        self._tokens.clear()
-        return count
 
     # --- accounts -------------------------------------------------------------------------
     def _unique_nickname(self, db: psycopg.Connection[Any], wanted: str) -> str:

@@ -234,6 +234,12 @@ class SqliteStore(SqlStore):
     def _rows(self, sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
         return self._exec(sql, params).fetchall()
 
+    def _change(self, sql: str, params: Any = ()) -> int:
+        return int(self._exec(sql, params).rowcount)
+
+    def _claimed(self) -> None:
+        self._worked()  # a claim written: the file takes writes
+
     def _row(self, sql: str, params: Any = ()) -> tuple[Any, ...] | None:
         row: tuple[Any, ...] | None = self._exec(sql, params).fetchone()
         return row
@@ -479,34 +485,3 @@ class SqliteStore(SqlStore):
                 yield read_action_row(game_no, hand_no, i, seat, action)
         except sqlite3.Error as exc:
             raise StorageError(f"the database: {exc}") from None
-
-    # --- fencing ----------------------------------------------------------------------------
-    def claim_table(self, name: str, token: int) -> bool:
-        """Own table ``name`` under ``token``: the row's owner token becomes ``token`` only
-        if that is greater than the stored one (one statement). True: this store now holds
-        ``token`` and fences the table's writes with it. A table with no row yet is made
-        with the token by :meth:`save_table`: of two claims of a new name, the first saved
-        owns it and the other's writes are fenced. False: a claim as new or newer holds it
-        (or the database failed); nothing changes. Claiming the token this store already
-        holds is True; any other equal token is refused (a token is one lease)."""
-        try:
-            cur = self._exec(core.CLAIM, (token, name, token))
-            if cur.rowcount != 1:
-                row = self._row(core.OWNER, (name,))
-                if row is not None and not (row[0] == token and self._tokens.get(name) == token):
-                    return False
-        except sqlite3.Error as exc:
-            self._failed(exc, f"claim table {name}")
-            return False
-        self._worked()
-        self._tokens[name] = token
-        return True
-
-    def reset_claims(self) -> int:
-        """Every table's owner token back to 0: for a new directory of owners (its
-        revisions start again at 1), when no lease of before can still be held. The
-        number of tables reset; StorageError when the file cannot be written."""
-        with self._reading("reset the tables' owners"):
-            cur = self._exec(core.UNCLAIM_ALL)
-        self._tokens.clear()
-        return int(cur.rowcount)
