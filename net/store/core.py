@@ -5,9 +5,13 @@ methods of :class:`~net.store.base.Store` built on it. A backend adds only how i
 IMMEDIATE`` transaction (:mod:`net.store.sqlite`); PostgreSQL through its ordered writer
 thread (:mod:`net.store.postgres`). Not an ORM: the SQL is plain text.
 
-What differs in the text itself is a :class:`Dialect`'s words, put in once per query
-(``{name}`` fields, ``{octets[column]}`` for a column's length in bytes) with the
-parameters turned into the driver's style."""
+What differs in the text itself is a :class:`Dialect`'s words, put in once per query with
+the parameters turned into the driver's style: ``{octets[column]}`` a column's length in
+bytes, ``{state_size}`` a table state's size before its seats are parsed, ``{kind_of_name}``
+a table name's type, ``{find}`` the position of a text in another, ``{by_age}`` the tables'
+order, ``{by_account}`` and ``{bytewise}`` the leaderboard's grouping and names' order,
+``{hands_record}`` a kept game's record put together from its hands; ``{serial}``, ``{id}``
+and ``{real}`` the schema's types (net/store/schema.py)."""
 
 from __future__ import annotations
 
