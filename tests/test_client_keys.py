@@ -12,10 +12,11 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
-from textual import events
+from textual import constants, events
 
+import net.front.driver
 from bench.bench_tui import ScriptedClient
-from net.front.driver import ESC_TIMEOUT, SSHDriver
+from net.front.driver import SSHDriver
 from net.front.server import MahjongServer
 from testkit.fakes import FakeApp, FakeChannel
 from testkit.ssh import PtyClient, new_key
@@ -39,15 +40,24 @@ class Keys(FakeApp):
         return True
 
 
-async def keys_of(data: bytes) -> list[str]:
-    """The Textual keys the driver reads for ``data`` followed by ``l`` (typed once the
-    keys of ``data`` have come: after the Esc timeout when ``data`` starts with Esc)."""
+@pytest.fixture
+def esc_times_out_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lone Esc, an Alt prefix, is decided on the loop's next turn instead of after the
+    parser's timeout (``textual.constants.ESCAPE_DELAY``) and the driver's check
+    (``ESC_TIMEOUT``): the same decision, with no real time spent waiting for it."""
+    monkeypatch.setattr(constants, "ESCAPE_DELAY", 0.0)
+    monkeypatch.setattr(net.front.driver, "ESC_TIMEOUT", 0.0)
+
+
+async def keys_of(data: bytes, keys: int) -> list[str]:
+    """The Textual keys the driver reads for ``data`` followed by ``l``, typed once the
+    ``keys`` keys expected of ``data`` have come (a lone Esc, an Alt prefix: once its timeout
+    has passed, at once under ``esc_times_out_at_once``)."""
     app = Keys()
     driver = SSHDriver(app, channel=FakeChannel())
     driver.start_application_mode()
     driver.feed(data)
-    if data.startswith(b"\x1b"):  # a lone Esc, an Alt prefix: given after the timeout
-        await asyncio.sleep(ESC_TIMEOUT * 2)
+    await until(lambda: len(app.taken) >= keys, 2.0, f"the keys of {data!r}")
     driver.feed(b"l")
     await until(lambda: "l" in app.taken, 2.0, f"the key after {data!r}")
     driver.close()
@@ -55,9 +65,10 @@ async def keys_of(data: bytes) -> list[str]:
 
 
 @pytest.mark.parametrize("row", CLIENT_KEYS, ids=lambda r: f"{r.client}: {r.key}")
+@pytest.mark.usefixtures("esc_times_out_at_once")
 async def test_each_client_key_reaches_its_key(row: ClientKey) -> None:
     expected = ([row.textual] if row.textual else []) + ["l"]
-    assert await keys_of(row.data) == expected
+    assert await keys_of(row.data, len(expected) - 1) == expected
 
 
 # what the table does for each key the clients send (the table screen's bindings)
