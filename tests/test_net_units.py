@@ -186,8 +186,8 @@ async def test_a_table_is_restored_at_its_last_action(tmp_path: Path) -> None:
     store.close()
 
 
-# --- pitfall 1: stdout/stderr redirection -------------------------------------------------------
-def test_pitfall_1_no_stdout_redirect_for_ssh_apps() -> None:
+# --- (1) stdout/stderr redirection -------------------------------------------------------
+def test_no_stdout_redirect_for_ssh_apps() -> None:
     import textual.app as ta
 
     neutralise_redirects()
@@ -203,8 +203,8 @@ def test_pitfall_1_no_stdout_redirect_for_ssh_apps() -> None:
     assert sys.stdout is before
 
 
-# --- pitfall 3: the parser cache keeps apps alive ------------------------------------------------
-async def test_pitfall_3_driver_close_clears_the_parser_cache() -> None:
+# --- (3) the parser cache keeps apps alive ------------------------------------------------
+async def test_driver_close_clears_the_parser_cache() -> None:
     app, chan = FakeApp(), FakeChannel()
     d = SSHDriver(app, channel=chan, size=(80, 24))
     d.start_application_mode()
@@ -214,8 +214,8 @@ async def test_pitfall_3_driver_close_clears_the_parser_cache() -> None:
     assert info.currsize == 0
 
 
-# --- pitfall 4: nothing acts on the server --------------------------------------------------------
-def test_pitfall_4_palette_suspend_urls_files_disabled() -> None:
+# --- (4) nothing acts on the server --------------------------------------------------------
+def test_palette_suspend_urls_files_disabled() -> None:
     from net.front.lobby import LobbyApp
 
     d = SSHDriver.__new__(SSHDriver)
@@ -230,16 +230,16 @@ def test_pitfall_4_palette_suspend_urls_files_disabled() -> None:
         assert app.deliver_screenshot() is None
 
 
-# --- pitfall 5: colours from the client's terminal ----------------------------------------------
-def test_pitfall_5_colour_system_follows_the_client() -> None:
+# --- (5) colours from the client's terminal ----------------------------------------------
+def test_colour_system_follows_the_client() -> None:
     assert color_system("xterm", "") == "standard"
     assert color_system("xterm-256color", "") == "256"
     assert color_system("tmux-256color", "") == "256"
     assert color_system("xterm", "truecolor") == "truecolor"
 
 
-# --- pitfall 6: Esc timing ---------------------------------------------------------------
-async def test_pitfall_6_lone_esc_and_split_sequences() -> None:
+# --- (6) Esc timing ---------------------------------------------------------------
+async def test_lone_esc_and_split_sequences() -> None:
     app, chan = FakeApp(), FakeChannel()
     d = SSHDriver(app, channel=chan, size=(80, 24))
     d.start_application_mode()
@@ -316,8 +316,8 @@ async def test_garbage_input_does_not_break_the_driver() -> None:
     d.close()
 
 
-# --- pitfall 7: slow clients ------------------------------------------------------------
-async def test_pitfall_7_frames_are_dropped_then_repainted() -> None:
+# --- (7) slow clients ------------------------------------------------------------
+async def test_frames_are_dropped_then_repainted() -> None:
     app, chan = FakeApp(), FakeChannel()
     d = SSHDriver(app, channel=chan, size=(80, 24), high_water=1000)
     for piece in ("<sync>", "frame 1", "</sync>"):  # as Textual writes a frame
@@ -341,7 +341,7 @@ async def test_pitfall_7_frames_are_dropped_then_repainted() -> None:
 
 
 
-async def test_pitfall_7_a_stalled_client_does_not_hold_up_the_others(
+async def test_a_stalled_client_does_not_hold_up_the_others(
         server: MahjongServer, monkeypatch: pytest.MonkeyPatch) -> None:
     # each chat line its own toast without the 3 s between toasts (what is drawn is the same)
     monkeypatch.setattr(room, "CHAT_TOAST_GAP", 0.1)
@@ -369,8 +369,8 @@ async def test_pitfall_7_a_stalled_client_does_not_hold_up_the_others(
     await fast.close()
 
 
-# --- pitfalls 2 and 8: cross-session work goes through messages; one update per action
-async def test_pitfall_2_chat_lands_on_each_sessions_own_app(server: MahjongServer) -> None:
+# --- (2 and 8) cross-session work goes through messages; one update per action
+async def test_chat_lands_on_each_sessions_own_app(server: MahjongServer) -> None:
     a = await PtyClient().connect(server.port, "amy", None, command="join p2")
     b = await PtyClient().connect(server.port, "bob", None, command="join p2")
     await b.wait_for("amy")
@@ -421,7 +421,7 @@ async def test_an_enter_for_a_chat_line_closed_under_it_pops_nothing(
     await a.close()
 
 
-async def test_pitfall_8_an_unchanged_view_is_not_sent_again(tmp_path: Path) -> None:
+async def test_an_unchanged_view_is_not_sent_again(tmp_path: Path) -> None:
     reg = Registry(TableConfig(bot_delay=0))
     t = reg.get_or_create("p8", "gejiu")
     client = t.join(Account(1, "ann"))

@@ -1,4 +1,5 @@
-"""What a newcomer hit on the screens (issue 24): each test fails on the screens as they were."""
+"""The screens at 80×24 name the players (by name, computer players as such) and keep what
+they show whole: a side seat's flags, the waiting screen's levels, a chat line."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def screen_lines(rows: list[tuple[tuple[int, str, str], ...]]) -> list[str]:
 @pytest.mark.parametrize("rules", ["yichun", "shangrao", "gejiu"])
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_side_seat_never_loses_its_flags_at_80x24(rules: str, lang: str) -> None:
-    """Item 3: a dealer who declared 报听, with ten tiles, at the side of an 80×24 screen
+    """A dealer who declared 报听, with ten tiles, at the side of an 80×24 screen
     still reads as the dealer and ready; with every flag at once, none is dropped."""
     view = crowded_view(rules)
     left = 3  # the viewer is E: N sits on the left, S on the right
@@ -89,7 +90,7 @@ def _plain(lines: list[str]) -> list[str]:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_results_name_the_players_as_the_table_does(lang: str) -> None:
-    """Item 6: the hand's result and the game-over table name the players, not only their
+    """The hand's result and the game-over table name the players, not only their
     seats, and the game-over table's last column has a header."""
     from tui.view.faces import Face
     from tui.view.result_text import game_result_lines, hand_result_lines
@@ -113,7 +114,7 @@ def test_results_name_the_players_as_the_table_does(lang: str) -> None:
 
 
 async def test_computer_players_are_named_as_such_not_by_their_level() -> None:
-    """Item 6: ``play``'s computer players are "bot" (电脑), whole at 80×24, not "normal"
+    """``play``'s computer players are "bot" (电脑), whole at 80×24, not "normal"
     cut to "norm…"."""
     from host.local import LocalTable
 
@@ -136,7 +137,7 @@ async def test_computer_players_are_named_as_such_not_by_their_level() -> None:
 
 async def test_the_waiting_screen_lists_computer_levels_only_for_empty_seats(
         tmp_path: object) -> None:
-    """Item 6: four people sitting, the waiting screen names no computer player; an empty
+    """Four people sitting, the waiting screen names no computer player; an empty
     seat says which level will play it."""
     from pathlib import Path
 
@@ -161,7 +162,7 @@ async def test_the_waiting_screen_lists_computer_levels_only_for_empty_seats(
 
 async def test_a_chat_line_stays_inside_the_right_hand_column_at_80x24(
         tmp_path: object) -> None:
-    """Item 9: a chat toast over the table keeps off the centre box's right border (it
+    """A chat toast over the table keeps off the centre box's right border (it
     covered the border and the caption of one's own discards)."""
     from pathlib import Path
 

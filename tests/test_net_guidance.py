@@ -1,4 +1,6 @@
-"""What a newcomer hit at a shared table (issue 24), through real SSH sessions at 80×24."""
+"""What a shared table and the lobby tell a player, through real SSH sessions at 80×24: whom
+a new game or the next hand waits for, that a full table makes one a watcher, the typing line's
+hint, and what each table option does."""
 
 from __future__ import annotations
 
@@ -10,9 +12,9 @@ from tests.test_net import join, play_by_keys, seated
 
 async def test_a_new_game_starts_when_every_seated_player_is_ready(
         server: MahjongServer) -> None:
-    """Item 2: one player's Enter on Game over asks for a new game; it starts only when the
+    """One player's Enter on Game over asks for a new game; it starts only when the
     other seated player presses Enter too, and meanwhile each screen says whom it waits for.
-    Item 4: after Enter on a hand's result the table says whom the next hand waits for."""
+    After Enter on a hand's result the table says whom the next hand waits for."""
     cmd = "join ng2 --rules gejiu --option hands_per_game=1"
     ann = await join(server, "ann", new_key(), cmd)
     bob = await join(server, "bob", new_key(), cmd)
@@ -46,7 +48,7 @@ async def test_a_new_game_starts_when_every_seated_player_is_ready(
 
 async def test_after_a_hand_s_result_the_table_says_whom_it_waits_for(
         server: MahjongServer) -> None:
-    """Item 4: Enter on a hand's result shows the table with the new scores and the players
+    """Enter on a hand's result shows the table with the new scores and the players
     the next hand waits for."""
     cmd = "join wait4 --rules gejiu --option hands_per_game=2"
     ann = await join(server, "ann", new_key(), cmd)
@@ -76,7 +78,7 @@ async def test_after_a_hand_s_result_the_table_says_whom_it_waits_for(
 
 
 async def test_a_full_table_s_name_in_the_lobby_says_it_makes_you_a_watcher() -> None:
-    """Item 7: typing a full table's name says the table is full and that Enter again
+    """Typing a full table's name says the table is full and that Enter again
     watches it (it used to make one a watcher without a word); one's own seat is taken back."""
     from textual.widgets import Input
 
@@ -112,7 +114,7 @@ async def test_a_full_table_s_name_in_the_lobby_says_it_makes_you_a_watcher() ->
 
 
 async def test_the_lobby_s_input_hint_is_whole_at_80_columns() -> None:
-    """Item 9: the typing line's hint is not cut at 80 columns."""
+    """The typing line's hint is not cut at 80 columns."""
     from textual.widgets import Input
 
     from tests.test_net_stakes import lobby_app
@@ -128,7 +130,7 @@ async def test_the_lobby_s_input_hint_is_whole_at_80_columns() -> None:
 
 
 def test_every_option_says_in_both_languages_what_it_does() -> None:
-    """Item 8: the words the form and the waiting screen show belong to the engine's specs."""
+    """The words the form and the waiting screen show belong to the engine's specs."""
     from engine.rulesets import RULESETS
 
     for cls in RULESETS.values():
@@ -138,8 +140,8 @@ def test_every_option_says_in_both_languages_what_it_does() -> None:
 
 
 async def test_the_new_table_form_says_what_each_option_does_and_lines_up() -> None:
-    """Item 8: each of the chosen ruleset's options has a line on what it does (Shangrao's
-    discard_wins too, seen before only in help). Item 9: every field of the form starts in
+    """Each of the chosen ruleset's options has a line on what it does (Shangrao's
+    discard_wins too, seen before only in help). Every field of the form starts in
     the same column, whether the options scroll (80×24) or not."""
     from textual.widgets import Input, Label, Select
 
@@ -169,7 +171,7 @@ async def test_the_new_table_form_says_what_each_option_does_and_lines_up() -> N
 
 async def test_the_waiting_screen_lists_every_option_with_what_it_does(
         tmp_path: object) -> None:
-    """Item 8: the waiting screen lists the ruleset's options, its value at this table and
+    """The waiting screen lists the ruleset's options, its value at this table and
     what each does, within 80×24."""
     from pathlib import Path
 
