@@ -106,8 +106,8 @@ async def test_on_a_large_terminal_the_result_is_shown_in_the_tables_box() -> No
         screen = app.table_screen
         assert screen is not None
         table = screen.table
-        assert table._tv_rows[y0] and table._tv_rows[y0][0][0] >= x0  # the status row
-        assert not any(table._tv_rows[:y0])
+        assert table.rows[y0] and table.rows[y0][0][0] >= x0  # the status row
+        assert not any(table.rows[:y0])
         while not client.game.hand.is_over:  # type: ignore[union-attr]
             client.step()
             await pilot.pause()

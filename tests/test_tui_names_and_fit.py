@@ -132,7 +132,13 @@ async def test_computer_players_are_named_as_such_not_by_their_level() -> None:
     assert text.count("bot") >= 3
     table.loop.close()
     zh = LocalTable(timers=False, bot_delay=0, bot_name=tr("zh", "bot_name"))
-    assert zh._names == ("", "电脑", "电脑", "电脑")
+    got_zh: list[TableUpdate] = []
+    zh.subscribe(got_zh.append)
+    zh.set_paused(True)
+    assert zh.new_game("gejiu", {}, 5) is None
+    zh.set_paused(True)
+    assert got_zh[-1].names == ("", "电脑", "电脑", "电脑")
+    zh.loop.close()
 
 
 async def test_the_waiting_screen_lists_computer_levels_only_for_empty_seats(

@@ -138,7 +138,7 @@ async def test_a_table_screen_given_its_update_before_mounting_draws_it() -> Non
             await app.push_screen(screen)
             for _ in range(5):
                 await pilot.pause()
-            rows = screen.table._tv_rows
+            rows = screen.table.rows
             assert rows and "Hand 1/8" in "".join(t for _, t, _ in rows[0])
             driver = app._driver
             assert isinstance(driver, PyteDriver)

@@ -18,6 +18,7 @@ from engine.game import Game
 from engine.melds import MeldType
 from engine.table import Phase
 from engine.tiles import parse_tile, parse_tiles
+from host.client import TableUpdate
 from host.local import LocalTable
 from testkit.scenario import rigged_hand
 from tests.support.tui import DrawDiscard, wait_for
@@ -26,6 +27,7 @@ from tui.apps.table_screen import TableScreen
 from tui.settings import Settings
 from tui.view.faces import Face
 from tui.view.result_text import readable_why
+from tui.view.ui_state import UiState
 
 ME = "3456m 99p 111s 78s EE F"
 DRAWS = "2p 3p 5m 9p 4p E 2p 1s"
@@ -160,13 +162,13 @@ async def test_a_discard_draws_the_new_view_once_not_the_old_one_first(tmp_path:
         assert isinstance(screen, TableScreen)
         await wait_for(pilot, app, lambda v: v.my_move and v.phase is Phase.TURN, "turn")
         shown: list[object] = []
-        redraw = screen._redraw
+        show = screen.table.show
 
-        def counting() -> None:
-            shown.append(screen.update)
-            redraw()
+        def counting(update: TableUpdate | None, ui: UiState) -> None:
+            shown.append(update)
+            show(update, ui)
 
-        screen._redraw = counting  # type: ignore[method-assign]
+        screen.table.show = counting  # type: ignore[method-assign]
         before = screen.update
         await pilot.press("enter")
         await wait_for(pilot, app, lambda v: len(v.seats[0].pond) == 1, "discard")

@@ -89,7 +89,7 @@ async def test_the_table_screen_counts_down_without_textual_timers(
             made.clear()  # Textual's own (the screen's update timer)
 
             def seconds() -> int:
-                text = "".join(t for _, t, _ in screen.table._tv_rows[0])
+                text = "".join(t for _, t, _ in screen.table.rows[0])
                 m = re.search(r"(\d+)s", text)
                 assert m is not None, text
                 return int(m.group(1))

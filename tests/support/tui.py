@@ -24,7 +24,7 @@ def table_text(app: MahjongApp) -> str:
     """The table as plain text, row by row (what a terminal shows, without colours)."""
     view = app.screen.query_one(TableView)
     lines = []
-    for row in view._tv_rows:
+    for row in view.rows:
         line, pos = "", 0
         for x, text, _ in row:
             if x > pos:

@@ -82,6 +82,11 @@ class TableView(Widget):
         self._tv_page_strips: list[Strip | None] = []
         self._tv_page_top = 0
 
+    @property
+    def rows(self) -> tuple[Row, ...]:
+        """The rows as last built, top to bottom: what the table shows (a page over it aside)."""
+        return tuple(self._tv_rows)
+
     # --- data in --------------------------------------------------------------------------
     def show(self, update: TableUpdate | None, ui: UiState) -> None:
         self.update_data = update
