@@ -18,8 +18,10 @@ from asyncssh.packet import String
 from net.front.accounts import Keyless, NameBackoff, hash_passphrase
 from net.front.server import MahjongServer
 from net.limits import Limits
+from net.runtime.privacy import Privacy
 from net.runtime.registry import Registry
-from net.runtime.shared_table import Privacy, TableConfig
+from net.runtime.restore import restore_table
+from net.runtime.shared_table import TableConfig
 from net.sanitize import clean_name, guest_name, mixed_script, name_variant, skeleton
 from net.store.model import Account
 from net.store.sqlite import SqliteStore
@@ -163,8 +165,7 @@ def test_an_invitation_admits_only_who_kept_the_name_when_invited(tmp_path: Path
     assert dana.nickname == "dana" and not t.admits(dana)
     assert not t.info().admits(dana.id, "dana", dana.key_fingerprint)
     # a restart restores the binding as it was made (dana is not looked up again) ...
-    t._invited = list(t.invited)
-    t.invited = list(t.invited)
+    t = restore_table(t.row(), TableConfig(bot_delay=0), store)
     assert t.invited == [f"carol {carol.id}", "dana 0"] and not t.admits(dana)
     # ... and the host invites dana again once she keeps the name: then she is admitted
     assert t.host_command(ann, "/invite", "dana") is None

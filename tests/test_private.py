@@ -22,8 +22,9 @@ from net.commands import Command, CommandError, parse_command
 from net.front.lobby import PRIVATE_MARK, CreateTableScreen, LobbyApp
 from net.front.server import MahjongServer
 from net.limits import MAX_INVITES, Limits
+from net.runtime.privacy import Privacy, parse_invites
 from net.runtime.registry import Registry, TableExists
-from net.runtime.shared_table import Privacy, SharedTable, TableConfig, parse_invites
+from net.runtime.shared_table import SharedTable, TableConfig
 from net.store import SavedTable, SqliteStore
 from net.store.model import Account
 from testkit.ssh import MakeServer, PtyClient, new_key, run_command
@@ -321,7 +322,7 @@ def test_the_lobby_marks_a_private_table_and_says_who_may_sit() -> None:
     assert "you are invited 你已受邀" in lines["bob"]
     assert "not invited 未受邀" in lines["cy"] and "may watch" not in lines["cy"]
     assert lines["cy"].count(f"{PRIVATE_MARK} private") == 1  # the public table has none
-    t.watchers = True
+    assert t.host_command(ANN, "/watchers", "on") is None
     assert "not invited: you may watch" in lobby(reg, CY)._content().plain
 
 

@@ -70,7 +70,8 @@ from net.cluster.remote import (
 )
 from net.commands import Command
 from net.runtime.registry import Registry, check_settings
-from net.runtime.shared_table import SeatClient, SharedTable
+from net.runtime.seat_client import SeatClient
+from net.runtime.shared_table import SharedTable
 from net.store.base import Store, store_call
 from net.store.model import Account, TableRow
 
@@ -315,7 +316,7 @@ class Node:
                 if command is not None and not spectate:
                     check_settings(table.info(), command.rules, dict(command.options),
                                    command.bots, command.private)
-                if self._may_act(name):
+                if self.may_act(name):
                     return table.join(account, spectate=spectate, bot=bot)
             seen = self.directory.live(name)
             if seen is not None and seen.entry.owner != self.name:
@@ -381,7 +382,10 @@ class Node:
     def _beat_valid(self, now: float) -> bool:
         return not self._fenced_out and now - self.beat_at < VALID_SECONDS
 
-    def _may_act(self, name: str) -> bool:
+    def may_act(self, name: str) -> bool:
+        """Whether this worker may act for table ``name`` now (its table's hook,
+        net.runtime.registry.Others): it holds its lease, confirmed, and its heartbeat is
+        valid."""
         owned = self.owned.get(name)
         return (owned is not None and owned.lease.confirmed
                 and self._beat_valid(self.clock()))
@@ -397,7 +401,6 @@ class Node:
             lease.confirmed = False
             lease.doubted_at = self.clock()
         owned = self.owned[name] = _Owned(lease)
-        table.may_act = lambda: self._may_act(name)
         table.on_info.append(lambda _info: self._dirty(name))
         key = table_key(name)
         owned.subs.append(await self.nc.subscribe(join_subject(key),
@@ -571,7 +574,7 @@ class Node:
                         await asyncio.gather(*(self._renew(lease) for lease in due))
                 now = self.clock()
                 for name, owned in list(self.owned.items()):
-                    if not self._may_act(name):
+                    if not self.may_act(name):
                         table = self.registry.tables.get(name)
                         if table is not None:
                             table.loop.kick()  # it sleeps until the lease is settled
@@ -792,7 +795,7 @@ class Node:
         if join is None:
             return
         table = self.registry.tables.get(name)
-        if table is None or not self._may_act(name):
+        if table is None or not self.may_act(name):
             await self._reply(msg, wire.Refused(MOVING))
             return
         old = self.sessions.pop(join.sid, None)

@@ -31,7 +31,7 @@ from host.clock import SYSTEM_CLOCK, Clock
 from host.refusal import Refusal
 from host.table_info import ChatLine, InfoCallback, TableInfo, TableState
 from net.cluster import wire
-from net.runtime.shared_table import StartAsk
+from net.runtime.seat_client import StartAsk
 from net.store.model import Account
 
 log = logging.getLogger("net.cluster")

@@ -29,8 +29,8 @@ from net.commands import Command, CommandError, parse_command
 from net.front.remote_app import ServerSide
 from net.front.terminals import color_system
 from net.front.trends import LobbyLeaders, LobbyRatings, rating_title, reference_text
+from net.runtime.privacy import Privacy, parse_invites
 from net.runtime.registry import QUARANTINE_MARK, Registry
-from net.runtime.shared_table import Privacy, parse_invites
 from net.sanitize import TABLE_NAME_RULE, clean_line, pad, table_name, valid_table_name
 from net.store.model import Account
 from tui.apps.new_table import NewTableForm

@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Protocol
 
 from engine.actions import IllegalActionError
@@ -17,8 +18,9 @@ from engine.rulesets import DEFAULT_RULES, RULESETS, find_ruleset
 from host.refusal import Refusal, RefusedError
 from host.table_info import TableInfo
 from net.limits import Limits, RateLimit, RateLimits, WindowCount
+from net.runtime.privacy import Privacy
 from net.runtime.restore import restore_table
-from net.runtime.shared_table import Privacy, SharedTable, TableConfig, basic_player
+from net.runtime.shared_table import SharedTable, TableConfig, TableHooks, basic_player
 from net.sanitize import clean_line
 from net.store.base import Store
 from net.store.model import Account, ActionRow, CorruptRow, StorageError, TableRow
@@ -112,6 +114,9 @@ class Others(Protocol):
 
     def creator(self, name: str) -> int | None: ...
 
+    def may_act(self, name: str) -> bool:
+        """Whether this worker still holds table ``name``'s lease."""
+
 
 CHAT_BUCKETS = 10_000  # accounts whose chat rate is remembered at once
 
@@ -168,7 +173,8 @@ class Registry:
             return None
         assert self.store is not None
         try:
-            table = restore_table(row, self.config, self.store, self.player_factory, actions)
+            table = restore_table(row, self.config, self.store, self._hooks(row.name),
+                                  self.player_factory, actions)
         except Exception as exc:  # whatever a damaged row makes the replay raise
             log.debug("table %s: restore failed", row.name, exc_info=True)
             self._quarantine(row, _reason(exc))
@@ -184,14 +190,21 @@ class Registry:
                   clean_line(row.name, 40), reason,
                   self.store.path if self.store is not None else "the database")
 
+    def _hooks(self, name: str) -> TableHooks:
+        """What the registry decides for table ``name``: its end once unattended, its chat
+        rates, and (a server of several workers) whether this worker may act for it."""
+        limits, others = self.limits, self.others
+        return TableHooks(
+            on_empty=self._drop,
+            unattended_seconds=limits.table_unattended_seconds,
+            chat_gate=self.chat_allowed,
+            chat_rate=RateLimit(limits.chat_per_table_minute, 60.0, limits.chat_table_burst,
+                                self.clock),
+            watchers_chat_rate=RateLimit(limits.chat_watchers_table_minute, 60.0,
+                                         limits.chat_watchers_table_burst, self.clock),
+            may_act=partial(others.may_act, name) if others is not None else None)
+
     def _adopt(self, table: SharedTable) -> None:
-        table.on_empty = self._drop
-        table.chat_gate = self.chat_allowed
-        table.chat_rate = RateLimit(self.limits.chat_per_table_minute, 60.0,
-                                    self.limits.chat_table_burst, self.clock)
-        table.watchers_chat_rate = RateLimit(self.limits.chat_watchers_table_minute, 60.0,
-                                             self.limits.chat_watchers_table_burst, self.clock)
-        table.unattended_seconds = self.limits.table_unattended_seconds
         self.tables[table.name] = table
 
     def _drop(self, table: SharedTable) -> None:
@@ -300,16 +313,15 @@ class Registry:
         rules = rules or DEFAULT_RULES
         if rules not in RULESETS:
             raise ValueError(f"unknown ruleset {rules!r} (one of {', '.join(RULESETS)})")
-        table = SharedTable(name, rules, options or {}, self.config, self.store,
-                            self.player_factory, bots)
-        table.creator = creator.id if creator is not None else None
-        table.host_name = creator.nickname if creator is not None else ""
-        if privacy is not None:
-            table.private = True
-            table.watchers = privacy.watchers
-            table.invited = [n for n in privacy.invited if creator is None
-                             or n not in (creator.nickname, creator.key_fingerprint)]
-        return table
+        if privacy is not None and creator is not None:
+            privacy = Privacy(tuple(n for n in privacy.invited
+                                    if n not in (creator.nickname, creator.key_fingerprint)),
+                              privacy.watchers)
+        return SharedTable(name, rules, options or {}, self.config, self.store,
+                           self.player_factory, bots,
+                           creator=creator.id if creator is not None else None,
+                           host_name=creator.nickname if creator is not None else "",
+                           privacy=privacy, hooks=self._hooks(name))
 
     def add(self, table: SharedTable, address: str | None = None) -> None:
         """A new table (:meth:`new_table`) opens: in the registry and stored; it ends

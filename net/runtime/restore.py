@@ -8,13 +8,23 @@ from collections.abc import Callable, Iterable
 from engine.actions import Action
 from engine.bots import Player
 from engine.game import Game
-from net.runtime.shared_table import Occupant, SharedTable, TableConfig, basic_player, parse_levels
+from net.runtime.privacy import Privacy
+from net.runtime.shared_table import (
+    NO_HOOKS,
+    Occupant,
+    SharedTable,
+    TableConfig,
+    TableHooks,
+    basic_player,
+    parse_levels,
+)
 from net.runtime.stakes import HandStakes, Stake
 from net.store.base import Store
 from net.store.model import ActionRow, CorruptRow, TableRow
 
 
 def restore_table(row: TableRow, config: TableConfig, store: Store,
+                  hooks: TableHooks = NO_HOOKS,
                   player_factory: Callable[[str], Player] = basic_player,
                   actions: Iterable[ActionRow] | None = None) -> SharedTable:
     """Rebuild a table from its row and its recorded actions: the game is replayed from
@@ -26,7 +36,10 @@ def restore_table(row: TableRow, config: TableConfig, store: Store,
     state = row.state
     levels = state.bot_levels
     table = SharedTable(row.name, row.rules, row.options, config, store, player_factory,
-                        parse_levels(",".join(levels)) if levels else None)
+                        parse_levels(",".join(levels)) if levels else None,
+                        creator=state.creator, host_name=state.host,
+                        privacy=Privacy(state.invited, state.watchers) if state.private
+                        else None, hooks=hooks)
     for seat, allow in zip(table.seats, state.allow, strict=True):
         seat.allow_spectators = allow
     for saved in state.stakes:
@@ -38,11 +51,6 @@ def restore_table(row: TableRow, config: TableConfig, store: Store,
         if s is not None:
             table.seats[i].occupant = Occupant(s.account, s.name)
             table.seats[i].dropped_at = now  # the grace period starts at the restart
-    table.creator = state.creator
-    table.host_name = state.host
-    table.private = state.private
-    table.invited = list(state.invited)
-    table.watchers = state.watchers
     table.game_no = state.game_no
     seed = state.game_seed
     started = state.hands_started

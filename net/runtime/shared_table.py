@@ -16,10 +16,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-import re
 import secrets
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,22 +29,16 @@ from engine.rating import reference as rating_reference
 from engine.record import dumps, hand_lines
 from engine.rulesets import OptionError, find_ruleset
 from engine.runner import COMPUTER, Pace, SeatState, TableRunner
-from host.client import TableUpdate, UpdateCallback
+from host.client import TableUpdate
 from host.clock import SYSTEM_CLOCK, Clock, Timer
-from host.refusal import Refusal, RefusedError
+from host.refusal import Refusal
 from host.table_info import (
     COMPUTER_NAME,
-    FINGERPRINT_PREFIX,
-    NOBODY,
     ChatLine,
     InfoCallback,
     SeatInfo,
     TableInfo,
     TableState,
-    bound_invite,
-    invite_parts,
-    invite_shown,
-    invites,
 )
 from host.table_loop import TableLoop, table_update
 from host.thinking import (
@@ -57,9 +50,11 @@ from host.thinking import (
     TokenBucket,
 )
 from net.game_id import new_game_id
-from net.limits import MAX_INVITE_TEXT, MAX_INVITES, Limits, RateLimit
+from net.limits import Limits, RateLimit
+from net.runtime.privacy import HOST_COMMANDS, Admission, Privacy
+from net.runtime.seat_client import SeatClient
 from net.runtime.stakes import HandStakes, StakeBook
-from net.sanitize import CHAT_MAX, NAME_MAX, clean_line, clean_name
+from net.sanitize import CHAT_MAX, clean_line
 from net.store.base import Store
 from net.store.model import (
     Account,
@@ -94,72 +89,6 @@ def parse_levels(text: str) -> tuple[str, str, str, str]:
     return (parts[0], parts[1], parts[2], parts[3])
 
 
-FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")  # OpenSSH's, as `ssh-keygen -l` shows it
-
-
-def parse_invites(text: str) -> tuple[str, ...]:
-    """``bob,carol SHA256:…``: the nicknames and key fingerprints a private table invites
-    (commas or spaces between them; each once, in order). ValueError saying what is wrong: a
-    word that is neither a nickname nor a fingerprint, or more than ``MAX_INVITES``."""
-    if len(text) > MAX_INVITE_TEXT:
-        raise ValueError(f"an invitation list is at most {MAX_INVITE_TEXT} characters "
-                         f"邀请名单太长")
-    out: list[str] = []
-    for word in text.replace(",", " ").split():
-        if word[:7].upper() == "SHA256:":
-            word = "SHA256:" + word[7:]
-            if not FINGERPRINT.fullmatch(word):
-                raise ValueError(f"{clean_line(word, 60)!r} is not a key fingerprint (SHA256: "
-                                 f"and 43 characters, as ssh-keygen -l shows it) 不是密钥指纹")
-        elif len(word) > NAME_MAX or clean_name(word) != word:
-            raise ValueError(f"{clean_line(word, 30)!r} is not a nickname (at most {NAME_MAX} "
-                             f"characters, no spaces, quotes or brackets) 不是昵称")
-        if word not in out:
-            out.append(word)
-        if len(out) > MAX_INVITES:
-            raise ValueError(f"at most {MAX_INVITES} invited players 最多邀请{MAX_INVITES}人")
-    return tuple(out)
-
-
-@dataclass(frozen=True)
-class Privacy:
-    """A private table's settings when it is created (``join NAME --private``): whom it
-    invites (nicknames, key fingerprints) and whether strangers may watch."""
-
-    invited: tuple[str, ...] = ()
-    watchers: bool = False
-
-
-def _keeper(store: Store, nickname: str) -> int:
-    """The account that keeps ``nickname`` by a key or a passphrase, else NOBODY."""
-    row = store.keyless_row(nickname)
-    if row is not None and row.account_id > 0 and (row.has_key or row.kind == "passphrase"):
-        return row.account_id
-    return NOBODY
-
-
-_BINDING: set[asyncio.Task[None]] = set()  # invitations being bound (a task is kept alive)
-
-
-START_CONFIRM_SECONDS = 30.0  # S again within this long starts without the invited absent
-
-
-@dataclass
-class StartAsk:
-    """One session's S at a private table with seats held: the first is answered with whom
-    they are held for, a second within :data:`START_CONFIRM_SECONDS` confirms."""
-
-    asked: float | None = None
-
-    def confirmed(self, now: float) -> bool:
-        asked = self.asked
-        return asked is not None and 0 <= now - asked <= START_CONFIRM_SECONDS
-
-    def answered(self, refusal: Refusal | None, now: float) -> Refusal | None:
-        self.asked = now if refusal is not None and refusal.key == "held" else None
-        return refusal
-
-
 @dataclass
 class Occupant:
     account_id: int
@@ -175,7 +104,6 @@ class Seat:
     allow_spectators: bool = True  # 压鸽子: spectators may back this seat
 
 
-HOST_COMMANDS = ("/invite", "/uninvite", "/watchers")  # a private table's host types them
 CHAT_KEPT = 20  # chat lines a table keeps for those who come later
 CHAT_TOO_FAST = Refusal("chat_fast")
 CHAT_TABLE_BUSY = Refusal("chat_busy")
@@ -211,8 +139,33 @@ class TableConfig:
                     self.idle_seconds)
 
 
+@dataclass(frozen=True)
+class TableHooks:
+    """What a table's owner decides for it (the registry, from its limits and, in a server of
+    several workers, the worker that holds the table's lease)."""
+
+    # called when no session has been connected for ``unattended_seconds``
+    # (:attr:`SharedTable.empty`; the registry ends the table)
+    on_empty: Callable[[SharedTable], None] | None = None
+    unattended_seconds: float = Limits.table_unattended_seconds
+    # the per-account chat rate over all tables: False when the account's line is one too many
+    chat_gate: Callable[[int], bool] | None = None
+    # the table's own chat rates: its seated players' together, and apart from theirs its
+    # spectators' together (a crowd of guests never uses up what the players may say)
+    chat_rate: RateLimit | None = None
+    watchers_chat_rate: RateLimit | None = None
+    # a server of several workers: whether this worker still holds the table's lease
+    # (net.cluster); a table that may not act applies nothing and its loop sleeps
+    may_act: Callable[[], bool] | None = None
+
+
+NO_HOOKS = TableHooks()  # a table nobody owns (a test's, the local tools')
+
+
 class SharedTable:
-    """One table: one Game, four seats, any number of spectators."""
+    """One table: one Game, four seats, any number of spectators. ``creator``: the account
+    that created it (it counts against its limit), the host of a private table (``privacy``:
+    :mod:`net.runtime.privacy`)."""
 
     def __init__(
         self,
@@ -223,12 +176,14 @@ class SharedTable:
         store: Store | None = None,
         player_factory: Callable[[str], Player] = basic_player,
         bot_levels: tuple[str, str, str, str] | None = None,
+        *,
+        creator: int | None = None,
+        host_name: str = "",
+        privacy: Privacy | None = None,
+        hooks: TableHooks = NO_HOOKS,
     ) -> None:
         self.name = name
-        # called when no session has been connected for ``unattended_seconds`` (:attr:`empty`;
-        # the registry ends the table); the registry sets the time from its limits
-        self.on_empty: Callable[[SharedTable], None] | None = None
-        self.unattended_seconds = Limits.table_unattended_seconds
+        self.hooks = hooks
         self._empty_timer: Timer | None = None
         # the latest chat lines, for whoever opens the chat line (and joins) later
         self.chat_log: deque[ChatLine] = deque(maxlen=CHAT_KEPT)
@@ -262,23 +217,36 @@ class SharedTable:
         self._save_timer: Timer | None = None
         self.on_info: list[InfoCallback] = []  # the lobby listens here
         self.actions_applied = 0
-        self.creator: int | None = None  # the account that created the table (its limit)
-        self.host_name = ""  # its nickname: the host of a private table
-        # a private table (私): only its host and the invited may sit, strangers watch only
-        # if ``watchers``; ``invited`` holds key fingerprints (SHA256:…) and nicknames, bound
-        # to their accounts where known (host.table_info.invites)
-        self.private = False
-        self._invited: list[str] = []
-        self.watchers = True
-        # the registry's per-account chat rate: False when the account's line is one too many
-        self.chat_gate: Callable[[int], bool] | None = None
-        # the table's own chat rates: its seated players' together, and apart from theirs its
-        # spectators' together (a crowd of guests never uses up what the players may say)
-        self.chat_rate: RateLimit | None = None
-        self.watchers_chat_rate: RateLimit | None = None
-        # a server of several workers: whether this worker still holds the table's lease
-        # (net.cluster); a table that may not act applies nothing and its loop sleeps
-        self.may_act: Callable[[], bool] | None = None
+        self.admission = Admission(name, store, creator, host_name, privacy, self._save_changed)
+
+    # --- its owner's hooks, its host and privacy ------------------------------------------
+    @property
+    def unattended_seconds(self) -> float:
+        return self.hooks.unattended_seconds
+
+    def may_act(self) -> bool:
+        """Whether the table may apply moves and play (its lease, in a cluster)."""
+        return self.hooks.may_act is None or self.hooks.may_act()
+
+    @property
+    def creator(self) -> int | None:
+        return self.admission.host_id
+
+    @property
+    def host_name(self) -> str:
+        return self.admission.host_name
+
+    @property
+    def private(self) -> bool:
+        return self.admission.private
+
+    @property
+    def watchers(self) -> bool:
+        return self.admission.watchers
+
+    @property
+    def invited(self) -> list[str]:
+        return self.admission.invited
 
     # --- seats ----------------------------------------------------------------------------
     def seat_of(self, account_id: int) -> int | None:
@@ -287,86 +255,16 @@ class SharedTable:
                 return i
         return None
 
-    @property
-    def invited(self) -> list[str]:
-        """The invitations (host.table_info.invites). Set, each nickname is bound to the
-        account that keeps it now, by a key or a passphrase, or to nobody when none does (a
-        guest's never: its name carries the guest's mark), so that only who held the name
-        when invited is admitted by it; a key's fingerprint is bound when its player sits
-        (:meth:`_bind_invite`)."""
-        return self._invited
-
-    @invited.setter
-    def invited(self, entries: list[str]) -> None:
-        self._invited = [self._bound(e) for e in entries]
-        self._bind_later()
-
-    def _bound(self, entry: str) -> str:
-        """``entry`` bound to the protected account that holds its nickname now, if the store
-        tells at once; a database server's store is not waited for on the event loop: the
-        entry stays unbound, admitting nobody, until :meth:`_bind_later` has its answer."""
-        name, bound = invite_parts(entry)
-        store = self.store
-        if bound is not None or name.startswith(FINGERPRINT_PREFIX) or store is None \
-                or store.off_loop:
-            return entry
-        return bound_invite(name, _keeper(store, name))
-
-    def _bind_later(self) -> None:
-        """Bind the nicknames still unbound by asking a database server's store from a
-        thread; the answers are applied on the event loop."""
-        store = self.store
-        names = [n for n, b in map(invite_parts, self._invited)
-                 if b is None and not n.startswith(FINGERPRINT_PREFIX)]
-        if not names or store is None:
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return  # no loop (a table built by hand): the entries stay unbound, admitting nobody
-
-        async def bind() -> None:
-            try:
-                kept = await asyncio.to_thread(lambda: {n: _keeper(store, n) for n in names})
-            except Exception:  # the store's own errors are its to report; stay unbound
-                log.debug("table %s: invitations not bound", self.name, exc_info=True)
-                return
-            self._invited = [bound_invite(n, kept[n]) if b is None and n in kept else e
-                             for e, (n, b) in ((e, invite_parts(e)) for e in self._invited)]
-            self._save()
-            self._changed()
-
-        task = loop.create_task(bind())
-        _BINDING.add(task)
-        task.add_done_callback(_BINDING.discard)
-
     def admits(self, account: Account) -> bool:
-        """Whether ``account`` may sit here: anyone at a public table; at a private one its
-        host, an invited player, or one who already sits."""
-        if not self.private or account.id == self.creator or self.seat_of(account.id) is not None:
-            return True
-        return invites(tuple(self._invited), account.id, account.nickname,
-                       account.key_fingerprint, account.guest)
-
-    def check_admits(self, account: Account, spectate: bool) -> None:
-        """:class:`~host.refusal.RefusedError` when ``account`` may not sit (or, a stranger,
-        watch) at this private table."""
-        if self.admits(account):
-            return
-        if not spectate:
-            raise RefusedError(Refusal.of(
-                "private_watch" if self.watchers else "private", name=self.name,
-                host=self.host_name or "?"))
-        if not self.watchers:
-            raise RefusedError(Refusal.of("private_no_watch", name=self.name,
-                                          host=self.host_name or "?"))
+        """Whether ``account`` may sit here (:meth:`Admission.admits`)."""
+        return self.admission.admits(account, self.seat_of(account.id) is not None)
 
     def join(self, account: Account, spectate: bool = False, bot: bool = False) -> SeatClient:
         """Reconnect ``account`` to its seat, else sit it in a free seat, else on the bench.
-        At a private table a stranger is refused (:meth:`check_admits`). ``bot``: a program
+        At a private table a stranger is refused (:meth:`Admission.check`). ``bot``: a program
         plays the seat (``bot join``), marked so in the lobby, the names and the results;
         the seat's latest session says whether it is one."""
-        self.check_admits(account, spectate)
+        self.admission.check(account, self.seat_of(account.id) is not None, spectate)
         index = self.seat_of(account.id)
         if index is None and not spectate:
             free = [i for i, s in enumerate(self.seats) if s.occupant is None]
@@ -376,7 +274,7 @@ class SharedTable:
                 self.runner.ready.add(index)
                 self.seats[index].allow_spectators = True  # each player's own setting
                 self.stakes.placed.pop(account.id, None)  # a seated player does not stake
-                self._bind_invite(account)
+                self.admission.bind_key(account)
                 self._save()
         elif index is not None and not spectate:
             occupant = self.seats[index].occupant
@@ -398,22 +296,6 @@ class SharedTable:
                 self.start()
         self._changed()
         return client
-
-    def _bind_invite(self, account: Account) -> None:
-        """The key invitation that let ``account`` sit is bound to it from now on, shown by
-        its nickname (a key's account keeps its nickname, and no other account gets it)."""
-        fp = account.key_fingerprint
-        if not self.private or account.guest or account.id < 0 or fp is None:
-            return
-        for i, entry in enumerate(self._invited):
-            if entry != fp:
-                continue
-            new = bound_invite(account.nickname, account.id)
-            if new in self._invited:
-                del self._invited[i]
-            else:
-                self._invited[i] = new
-            return
 
     def leave(self, client: SeatClient) -> None:
         """A session ends (dropped or quit)."""
@@ -443,7 +325,7 @@ class SharedTable:
         """The table ends ``unattended_seconds`` from now if it is (still) empty then, whether
         its game is to come, in progress or over (:meth:`_expire`); anyone who joins or
         watches meanwhile keeps it (:meth:`join`)."""
-        if self.on_empty is None or self._empty_timer is not None or not self.empty:
+        if self.hooks.on_empty is None or self._empty_timer is not None or not self.empty:
             return
         try:
             asyncio.get_running_loop()
@@ -453,13 +335,13 @@ class SharedTable:
 
     def _expire(self) -> None:
         self._empty_timer = None
-        if not self.empty or self.on_empty is None or self._closed:
+        if not self.empty or self.hooks.on_empty is None or self._closed:
             return
-        if self.may_act is not None and not self.may_act():
+        if not self.may_act():
             self.check_empty()  # the lease is in doubt: whoever holds it decides, later
             return
         self._keep_unfinished()
-        self.on_empty(self)
+        self.hooks.on_empty(self)
 
     def _keep_unfinished(self) -> None:
         """A game left unfinished by a table that ends keeps its finished hands for replay,
@@ -494,8 +376,7 @@ class SharedTable:
             seat.dropped_at = None
         client.seat_index = None
         self.spectators.append(client)
-        self._save()
-        self._changed()
+        self._save_changed()
 
     @property
     def humans_connected(self) -> int:
@@ -548,8 +429,7 @@ class SharedTable:
     def set_allow(self, index: int, allow: bool) -> None:
         """A seated player's "allow spectators" setting (applies from the next hand)."""
         self.seats[index].allow_spectators = allow
-        self._save()
-        self._changed()
+        self._save_changed()
 
     def stake(self, account: Account, backs: int | None) -> Refusal | None:
         """A spectator backs seat ``backs`` from the next hand (``None``: no stake)."""
@@ -557,8 +437,7 @@ class SharedTable:
             account.id, account.nickname, backs, self.seat_of(account.id) is not None,
             [s.allow_spectators for s in self.seats])
         if changed:
-            self._save()
-            self._changed()
+            self._save_changed()
         return refusal
 
     # --- the game -------------------------------------------------------------------------
@@ -577,7 +456,7 @@ class SharedTable:
         """Start a game now; computer players take the empty seats."""
         if self.game is not None and not self.game.is_over:
             return None
-        if self.may_act is not None and not self.may_act():
+        if not self.may_act():
             return Refusal("moving")
         if not self._saved_up():
             return UNSAVED
@@ -623,7 +502,7 @@ class SharedTable:
         game = self.game
         if game is None or game.hand is None:
             return Refusal("no_game")
-        if self.may_act is not None and not self.may_act():
+        if not self.may_act():
             return Refusal("moving")
         if not self._saved_up():
             return UNSAVED
@@ -738,7 +617,7 @@ class SharedTable:
         return tuple(self.seat_state(i) for i in range(4))
 
     def watched(self) -> bool:
-        if self.may_act is not None and not self.may_act():
+        if not self.may_act():
             return False  # the lease is in doubt: nothing is played until it is settled
         if self._unsaved:
             return False  # paused: nothing moves until what it did is saved
@@ -853,7 +732,7 @@ class SharedTable:
             private=self.private,
             host=self.host_name,
             host_id=self.creator,
-            invited=tuple(self._invited),
+            invited=tuple(self.invited),
             watchers=self.watchers,
         )
 
@@ -884,10 +763,11 @@ class SharedTable:
         line = clean_line(text)
         if not line:
             return None
-        if self.chat_gate is not None and not self.chat_gate(account.id):
+        hooks = self.hooks
+        if hooks.chat_gate is not None and not hooks.chat_gate(account.id):
             return CHAT_TOO_FAST
-        rate = self.chat_rate if self.seat_of(account.id) is not None else \
-            self.watchers_chat_rate
+        rate = hooks.chat_rate if self.seat_of(account.id) is not None else \
+            hooks.watchers_chat_rate
         if rate is not None and not rate.allow():
             return CHAT_TABLE_BUSY
         words = line.split(maxsplit=1)
@@ -898,71 +778,20 @@ class SharedTable:
         return None
 
     def host_command(self, account: Account, command: str, rest: str) -> Refusal | None:
-        """``/invite NAME…``, ``/uninvite NAME…``, ``/watchers on|off`` typed in the chat:
-        the host of a private table changes whom it admits; a line in the chat says so to
-        everyone. Anyone else, or at a public table: a refusal, said to the sender only."""
-        if not self.private:
-            return Refusal("not_private")
-        if account.id != self.creator:
-            return Refusal.of("host_only", host=self.host_name or "?")
-        if command == "/watchers":
-            flag = rest.strip().lower()
-            if flag not in ("on", "off", "yes", "no"):
-                return Refusal.of("watchers_usage", usage="/watchers on|off")
-            self.watchers = flag in ("on", "yes")
-            said = ("strangers may watch 允许旁观" if self.watchers else
-                    "strangers may not watch (who watches now stays) 不许旁观")
-        else:
-            try:
-                names = parse_invites(rest)
-            except ValueError as exc:
-                return Refusal.of("bad_invite", problem=str(exc))
-            if not names:
-                return Refusal.of("invite_usage", usage=f"{command} NAME")
-            present = {invite_parts(e)[0] for e in self._invited}
-            if command == "/invite":
-                # a nickname nobody kept when it was invited is looked up again
-                again = {e for e in self._invited
-                         if invite_parts(e)[1] == NOBODY and invite_parts(e)[0] in names}
-                kept = [e for e in self._invited if e not in again]
-                new = [n for n in names if n not in present or any(
-                    invite_parts(e)[0] == n for e in again)]
-                if len(kept) + len(new) > MAX_INVITES:
-                    return Refusal.of("invites_full", most=MAX_INVITES)
-                self.invited = kept + new
-                nobody = [n for n, b in map(invite_parts, self._invited)
-                          if b == NOBODY and n in names]
-                fine = [n for n in names if n not in nobody]
-                parts = []
-                if fine:
-                    shown = ", ".join(invite_shown(n) for n in fine)
-                    parts.append(f"invited {shown} 已邀请 {shown}")
-                if nobody:
-                    shown = ", ".join(nobody)
-                    parts.append(f"nobody keeps the name {shown} here (a key, or a passphrase): "
-                                 f"they log in once and keep it, then /invite again, or you "
-                                 f"invite their key (SHA256:…) 无人以密钥或口令保有此名：{shown}")
-                said = "; ".join(parts)
-            else:
-                gone = [e for e in self._invited if invite_parts(e)[0] in names]
-                if not gone:
-                    return Refusal.of("not_invited", names=", ".join(
-                        invite_shown(n) for n in names))
-                self._invited = [e for e in self._invited if e not in gone]
-                shown = ", ".join(invite_shown(e) for e in gone)
-                said = f"uninvited {shown} (who sits keeps the seat) 已取消邀请 {shown}"
-            # whom the host invites is told to the host only: a name shown to strangers
-            # would tell them what to ask for
-            self._save()
-            self._changed()
-            line = ChatLine(account.nickname, clean_line(said, 2 * CHAT_MAX))
-            for client in self.clients():
-                if client.account.id == account.id:
-                    client.deliver_info(line)
+        """A private table's host's ``/invite``, ``/uninvite`` or ``/watchers`` typed in the
+        chat (:meth:`Admission.command`): saved, and said in the chat (whom the host invites
+        to the host alone). Anyone else, or at a public table: a refusal, to the sender only."""
+        said = self.admission.command(account, command, rest)
+        if isinstance(said, Refusal):
+            return said
+        self._save_changed()
+        if not said.host_only:
+            self.chat(account.nickname, said.text)
             return None
-        self._save()
-        self._changed()
-        self.chat(account.nickname, said)
+        line = ChatLine(account.nickname, clean_line(said.text, 2 * CHAT_MAX))
+        for client in self.clients():
+            if client.account.id == account.id:
+                client.deliver_info(line)
         return None
 
     def chat(self, who: str, text: str) -> None:
@@ -989,9 +818,13 @@ class SharedTable:
             creator=self.creator,
             host=self.host_name,
             private=self.private,
-            invited=tuple(self._invited),
+            invited=tuple(self.invited),
             watchers=self.watchers,
         ))
+
+    def _save_changed(self) -> None:
+        self._save()
+        self._changed()
 
     def _save(self) -> None:
         if self.store is not None:
@@ -1075,140 +908,3 @@ class SharedTable:
         if self._empty_timer is not None:
             self._empty_timer.cancel()
             self._empty_timer = None
-
-
-class SeatClient:
-    """One session's seat at a shared table: a :class:`host.client.SharedTableClient`."""
-
-    def __init__(self, table: SharedTable, seat_index: int | None, account: Account) -> None:
-        self.table = table
-        self.seat_index = seat_index
-        self.account = account
-        self._callbacks: list[UpdateCallback] = []
-        self._info_callbacks: list[InfoCallback] = []
-        self.closed = False
-        self._ask = StartAsk()
-
-    @property
-    def seat(self) -> int:
-        """``TableClient.seat``: the seat's view (a spectator sees from E)."""
-        return self.seat_index if self.seat_index is not None else 0
-
-    @seat.setter
-    def seat(self, value: int) -> None:  # TableClient declares a plain attribute
-        raise AttributeError("a shared table's seat changes only by joining or standing")
-
-    @property
-    def spectating(self) -> bool:
-        return self.seat_index is None
-
-    @property
-    def clock(self) -> Clock:
-        return self.table.clock
-
-    # --- TableClient ----------------------------------------------------------------------
-    def subscribe(self, callback: UpdateCallback) -> None:
-        self._callbacks.append(callback)
-        update = self.table.update_for(self.seat_index)
-        if update is not None:
-            callback(update)
-
-    def send(self, action: Action) -> Refusal | None:
-        if self.seat_index is None:
-            return Refusal("spectator_play")
-        self.poke()
-        return self.table.apply(self.seat_index, action)
-
-    def poke(self) -> None:
-        """The player pressed a key: he is back, if the computer was playing for him."""
-        self.table.active(self.seat_index)
-
-    def next_hand(self) -> None:
-        self.table.ready(self.seat_index)
-
-    def new_game(self, rules: str, options: Mapping[str, Any],
-                 seed: int | None) -> Refusal | None:
-        """At a shared table a new game keeps the table's rules (after a game is over); it
-        starts when every present player has asked for it (:meth:`SharedTable.ask_new_game`)."""
-        return self.table.ask_new_game(self.seat_index)
-
-    def set_paused(self, paused: bool) -> bool:
-        return False  # the table does not wait for one small terminal: its timer runs on
-
-    controls_pace = False  # a shared table's pace is the server's
-
-    def set_bot_delay(self, seconds: float) -> None:
-        pass
-
-    def close(self) -> None:
-        if self.closed:
-            return
-        self.closed = True
-        self._callbacks.clear()
-        self._info_callbacks.clear()
-        self.table.leave(self)
-
-    # --- SharedTableClient ----------------------------------------------------------------
-    @property
-    def nickname(self) -> str:
-        return self.account.nickname
-
-    @property
-    def state(self) -> TableState:
-        return self.table.state
-
-    @property
-    def game_no(self) -> int:
-        return self.table.game_no
-
-    @property
-    def chat_log(self) -> Sequence[ChatLine]:
-        return self.table.chat_log
-
-    def info(self) -> TableInfo:
-        return self.table.info()
-
-    def current_update(self) -> TableUpdate | None:
-        return self.table.update_for(self.seat_index)
-
-    def subscribe_info(self, callback: InfoCallback) -> None:
-        self._info_callbacks.append(callback)
-        callback(self.table.info())
-
-    def deliver(self, update: TableUpdate) -> None:
-        for cb in list(self._callbacks):
-            cb(update)
-
-    def deliver_info(self, info: TableInfo | ChatLine) -> None:
-        for cb in list(self._info_callbacks):
-            cb(info)
-
-    def start(self, confirmed: bool | None = None) -> Refusal | None:
-        """S: start now (computers in the empty seats). ``confirmed``: a remote session's
-        own answer to the held seats' question; None: this session's (:class:`StartAsk`)."""
-        if confirmed is not None:
-            return self.table.start_by(self.seat_index, confirmed)
-        now = self.clock.now()
-        refusal = self.table.start_by(self.seat_index, self._ask.confirmed(now))
-        return self._ask.answered(refusal, now)
-
-    def chat(self, text: str) -> Refusal | None:
-        """Say ``text`` to the table: None when sent, else why not (too many lines)."""
-        return self.table.chat_from(self.account, text)
-
-    def stand(self) -> None:
-        self.table.stand(self)
-
-    def stake(self, backs: int | None) -> Refusal | None:
-        """压鸽子: back seat ``backs`` from the next hand (``None``: withdraw)."""
-        if self.seat_index is not None:
-            return Refusal("seated_stake")
-        return self.table.stake(self.account, backs)
-
-    def set_allow(self, allow: bool) -> Refusal | None:
-        """A seated player allows spectators to back them (from the next hand)."""
-        if self.seat_index is None:
-            return Refusal("seated_allow")
-        self.table.set_allow(self.seat_index, allow)
-        return None
-

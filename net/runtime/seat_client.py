@@ -1,0 +1,211 @@
+"""One session's handle on one seat of a shared table, or on its spectators' bench: a
+:class:`SeatClient` implements :class:`host.client.SharedTableClient`, so the same
+``MahjongApp`` that ``play`` runs drives it (:mod:`net.runtime.shared_table`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from engine.actions import Action
+from host.client import TableUpdate, UpdateCallback
+from host.clock import Clock
+from host.refusal import Refusal
+from host.table_info import ChatLine, InfoCallback, TableInfo, TableState
+from net.store.model import Account
+
+START_CONFIRM_SECONDS = 30.0  # S again within this long starts without the invited absent
+
+
+@dataclass
+class StartAsk:
+    """One session's S at a private table with seats held: the first is answered with whom
+    they are held for, a second within :data:`START_CONFIRM_SECONDS` confirms."""
+
+    asked: float | None = None
+
+    def confirmed(self, now: float) -> bool:
+        asked = self.asked
+        return asked is not None and 0 <= now - asked <= START_CONFIRM_SECONDS
+
+    def answered(self, refusal: Refusal | None, now: float) -> Refusal | None:
+        self.asked = now if refusal is not None and refusal.key == "held" else None
+        return refusal
+
+
+class Table(Protocol):
+    """What a seat asks of its table (:class:`net.runtime.shared_table.SharedTable`)."""
+
+    @property
+    def clock(self) -> Clock: ...
+
+    @property
+    def game_no(self) -> int: ...
+
+    @property
+    def chat_log(self) -> Sequence[ChatLine]: ...
+
+    @property
+    def state(self) -> TableState: ...
+
+    def info(self) -> TableInfo: ...
+
+    def update_for(self, index: int | None) -> TableUpdate | None: ...
+
+    def apply(self, index: int, action: Action) -> Refusal | None: ...
+
+    def active(self, index: int | None) -> None: ...
+
+    def ready(self, index: int | None) -> None: ...
+
+    def ask_new_game(self, index: int | None) -> Refusal | None: ...
+
+    def start_by(self, index: int | None, confirmed: bool = False) -> Refusal | None: ...
+
+    def chat_from(self, account: Account, text: str) -> Refusal | None: ...
+
+    def leave(self, client: SeatClient) -> None: ...
+
+    def stand(self, client: SeatClient) -> None: ...
+
+    def stake(self, account: Account, backs: int | None) -> Refusal | None: ...
+
+    def set_allow(self, index: int, allow: bool) -> None: ...
+
+
+class SeatClient:
+    """One session's seat at a shared table: a :class:`host.client.SharedTableClient`."""
+
+    def __init__(self, table: Table, seat_index: int | None, account: Account) -> None:
+        self.table = table
+        self.seat_index = seat_index
+        self.account = account
+        self._callbacks: list[UpdateCallback] = []
+        self._info_callbacks: list[InfoCallback] = []
+        self.closed = False
+        self._ask = StartAsk()
+
+    @property
+    def seat(self) -> int:
+        """``TableClient.seat``: the seat's view (a spectator sees from E)."""
+        return self.seat_index if self.seat_index is not None else 0
+
+    @seat.setter
+    def seat(self, value: int) -> None:  # TableClient declares a plain attribute
+        raise AttributeError("a shared table's seat changes only by joining or standing")
+
+    @property
+    def spectating(self) -> bool:
+        return self.seat_index is None
+
+    @property
+    def clock(self) -> Clock:
+        return self.table.clock
+
+    # --- TableClient ----------------------------------------------------------------------
+    def subscribe(self, callback: UpdateCallback) -> None:
+        self._callbacks.append(callback)
+        update = self.table.update_for(self.seat_index)
+        if update is not None:
+            callback(update)
+
+    def send(self, action: Action) -> Refusal | None:
+        if self.seat_index is None:
+            return Refusal("spectator_play")
+        self.poke()
+        return self.table.apply(self.seat_index, action)
+
+    def poke(self) -> None:
+        """The player pressed a key: he is back, if the computer was playing for him."""
+        self.table.active(self.seat_index)
+
+    def next_hand(self) -> None:
+        self.table.ready(self.seat_index)
+
+    def new_game(self, rules: str, options: Mapping[str, Any],
+                 seed: int | None) -> Refusal | None:
+        """At a shared table a new game keeps the table's rules (after a game is over); it
+        starts when every present player has asked for it (the table's ``ask_new_game``)."""
+        return self.table.ask_new_game(self.seat_index)
+
+    def set_paused(self, paused: bool) -> bool:
+        return False  # the table does not wait for one small terminal: its timer runs on
+
+    controls_pace = False  # a shared table's pace is the server's
+
+    def set_bot_delay(self, seconds: float) -> None:
+        pass
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self._callbacks.clear()
+        self._info_callbacks.clear()
+        self.table.leave(self)
+
+    # --- SharedTableClient ----------------------------------------------------------------
+    @property
+    def nickname(self) -> str:
+        return self.account.nickname
+
+    @property
+    def state(self) -> TableState:
+        return self.table.state
+
+    @property
+    def game_no(self) -> int:
+        return self.table.game_no
+
+    @property
+    def chat_log(self) -> Sequence[ChatLine]:
+        return self.table.chat_log
+
+    def info(self) -> TableInfo:
+        return self.table.info()
+
+    def current_update(self) -> TableUpdate | None:
+        return self.table.update_for(self.seat_index)
+
+    def subscribe_info(self, callback: InfoCallback) -> None:
+        self._info_callbacks.append(callback)
+        callback(self.table.info())
+
+    def deliver(self, update: TableUpdate) -> None:
+        for cb in list(self._callbacks):
+            cb(update)
+
+    def deliver_info(self, info: TableInfo | ChatLine) -> None:
+        for cb in list(self._info_callbacks):
+            cb(info)
+
+    def start(self, confirmed: bool | None = None) -> Refusal | None:
+        """S: start now (computers in the empty seats). ``confirmed``: a remote session's
+        own answer to the held seats' question; None: this session's (:class:`StartAsk`)."""
+        if confirmed is not None:
+            return self.table.start_by(self.seat_index, confirmed)
+        now = self.clock.now()
+        refusal = self.table.start_by(self.seat_index, self._ask.confirmed(now))
+        return self._ask.answered(refusal, now)
+
+    def chat(self, text: str) -> Refusal | None:
+        """Say ``text`` to the table: None when sent, else why not (too many lines)."""
+        return self.table.chat_from(self.account, text)
+
+    def stand(self) -> None:
+        self.table.stand(self)
+
+    def stake(self, backs: int | None) -> Refusal | None:
+        """压鸽子: back seat ``backs`` from the next hand (``None``: withdraw)."""
+        if self.seat_index is not None:
+            return Refusal("seated_stake")
+        return self.table.stake(self.account, backs)
+
+    def set_allow(self, allow: bool) -> Refusal | None:
+        """A seated player allows spectators to back them (from the next hand)."""
+        if self.seat_index is None:
+            return Refusal("seated_allow")
+        self.table.set_allow(self.seat_index, allow)
+        return None
+
