@@ -202,7 +202,7 @@ def test_hard_follows_the_dealer_in_doudizhu() -> None:
     while hand.current != N or hand.drawn is None:
         hand.apply(hand.to_act()[0], Action.pass_())
     view = build_view(hand, N)
-    assert HardPlayer()._ddz_bonus(Seat.of(view)) == {parse_tile("1s"): 5.0}
+    assert HardPlayer().ddz_bonus(Seat.of(view)) == {parse_tile("1s"): 5.0}
     assert NormalPlayer().choose(view) != Action.discard(parse_tile("1s"))
     assert HardPlayer().choose(view) == Action.discard(parse_tile("1s"))
 
@@ -234,12 +234,12 @@ def test_hard_weighs_a_deal_in_by_what_the_discarder_pays() -> None:
     plain = opponent((chi, peng("9s")))
     flush_pungs = opponent((peng("2m"), peng("7m")))
     # Yichun: the discarder pays twice the hand; 清一色 × 大七对 makes it far dearer, buyers more
-    assert H._deal_in_cost("yichun", flush_pungs, False) > 5 * H._deal_in_cost("yichun", plain,
+    assert H.deal_in_cost("yichun", flush_pungs, False) > 5 * H.deal_in_cost("yichun", plain,
                                                                                 False)
-    assert H._deal_in_cost("yichun", opponent((chi,), True), True) == pytest.approx(
-        4 * H._deal_in_cost("yichun", opponent((chi,)), False))
+    assert H.deal_in_cost("yichun", opponent((chi,), True), True) == pytest.approx(
+        4 * H.deal_in_cost("yichun", opponent((chi,)), False))
     # Gejiu: everybody pays every win, the discarder one fan more: a smaller extra
-    assert H._deal_in_cost("gejiu", plain, False) < H._deal_in_cost("yichun", plain, False)
+    assert H.deal_in_cost("gejiu", plain, False) < H.deal_in_cost("yichun", plain, False)
 
 
 def test_hard_takes_a_shangrao_concealed_kong_for_its_bonus() -> None:

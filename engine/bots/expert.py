@@ -769,7 +769,7 @@ class ExpertPlayer(HardPlayer):
         for k in seat.tiles:
             base[k] += 1
         results: dict[Action, list[float]] = {a: [] for a in actions}
-        ddz = self._ddz_bonus(seat) if view.phase is Phase.TURN else {}
+        ddz = self.ddz_bonus(seat) if view.phase is Phase.TURN else {}
         live = list(actions)
         n, target = 0, self.samples if samples is None else samples
         while True:

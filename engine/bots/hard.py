@@ -387,7 +387,7 @@ class HardPlayer(NormalPlayer):
             ready = self._ready_chance(p)
             if ready < READY_MIN:
                 continue
-            cost = self._deal_in_cost(view.rules, p, bool(view.seats[seat.me].bought))
+            cost = self.deal_in_cost(view.rules, p, bool(view.seats[seat.me].bought))
             for k in range(NUM_KINDS):
                 if k in safe[p.seat] or seat.unseen[k] + seat.counts[k] == 0:
                     continue
@@ -410,7 +410,9 @@ class HardPlayer(NormalPlayer):
         return pungs, len(melds) >= 2 and len(suits) <= 1
 
     @classmethod
-    def _deal_in_cost(cls, rules: str, p: SeatPublic, me_bought: bool) -> float:
+    def deal_in_cost(cls, rules: str, p: SeatPublic, me_bought: bool) -> float:
+        """What dealing in to ``p`` is reckoned to cost this seat, by what ``p`` shows (pungs,
+        one suit) and what the ruleset makes the discarder pay."""
         pungs, one_suit = cls._shown(p)
         if RULESETS[rules].bot_profile.deal_in_points:
             v = 1.5 * (3.0 if pungs else 1.0) * (4.0 if one_suit else 1.0)
@@ -470,7 +472,7 @@ class HardPlayer(NormalPlayer):
         value × REACH^distance × a factor for the improving tiles), minus the expected loss of
         dealing in, plus Gejiu's 斗地主 gain."""
         danger = self.dangers(seat)
-        bonus = self._ddz_bonus(seat)
+        bonus = self.ddz_bonus(seat)
         pts = profile(seat.view).win_points
         out: dict[Kind, float] = {}
         best_d = min(v[0] for v in table.values())
@@ -499,7 +501,7 @@ class HardPlayer(NormalPlayer):
         rules, wild = seat.view.rules, seat.wild
         best_d = min(v[0] for v in table.values())
 
-        follow = {k for k, v in self._ddz_bonus(seat).items() if v >= 0.5}
+        follow = {k for k, v in self.ddz_bonus(seat).items() if v >= 0.5}
 
         def slack(k: Kind) -> int:  # following 斗地主 may cost distance: its figure decides
             return 0 if k in follow else max(0, table[k][0] - best_d - DIST_SLACK)
@@ -626,7 +628,7 @@ class HardPlayer(NormalPlayer):
 
     # --- 斗地主 -----------------------------------------------------------------------------
     @staticmethod
-    def _ddz_bonus(seat: Seat) -> dict[Kind, float]:
+    def ddz_bonus(seat: Seat) -> dict[Kind, float]:
         """Gejiu: the expected 斗地主 gain of following the dealer's discard now (following
         never costs: a seat that does not follow may be the one who pays)."""
         view = seat.view
