@@ -61,11 +61,11 @@ async def test_the_table_s_styles_in_16_colours(tmp_path: Path) -> None:
         app.console._color_system = ColorSystem.STANDARD  # as for PuTTY's TERM=xterm
         await pilot.pause()
         view = app.screen.query_one(TableView)
-        view._tv_styles.clear()
-        assert view._style("tile-sou+wild").color in (BLACK, WHITE)
-        assert view._style("tile-dragon").color in (BLACK, WHITE)
-        assert view._style("tile-wind").color == Color.parse(V["tile-wind"])  # black: kept
+        view.notify_style_update()  # the colours changed
+        assert view.span_style("tile-sou+wild").color in (BLACK, WHITE)
+        assert view.span_style("tile-dragon").color in (BLACK, WHITE)
+        assert view.span_style("tile-wind").color == Color.parse(V["tile-wind"])  # black: kept
         app.console._color_system = ColorSystem.EIGHT_BIT  # xterm-256color: the theme's own
-        view._tv_styles.clear()
-        assert view._style("tile-pin").color == Color.parse(V["tile-pin"])
-        assert view._style("tile-sou+wild").color in (BLACK, WHITE)  # 1.5 : 1 in any colours
+        view.notify_style_update()  # the colours changed
+        assert view.span_style("tile-pin").color == Color.parse(V["tile-pin"])
+        assert view.span_style("tile-sou+wild").color in (BLACK, WHITE)  # 1.5 : 1 in any colours

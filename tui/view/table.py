@@ -352,7 +352,7 @@ class TableView(Widget):
         keep the last row, and a one-column indicator shows where the rows shown are."""
         assert self._tv_page is not None
         x0, y0, width, height = self._page_box()
-        style = self._style("text")
+        style = self.span_style("text")
         full = self.size.width
         if (x0, y0) != (0, 0):  # a large terminal: the page in the table's box, centred
             if not 0 <= y - y0 < height:
@@ -377,7 +377,7 @@ class TableView(Widget):
                 index = y + self._tv_page_top
                 size = max(1, body * body // lines)
                 top = self._tv_page_top * (body - size) // max(1, lines - body)
-                mark = Segment(MARK if top <= y < top + size else " ", self._style("page-keys"))
+                mark = Segment(MARK if top <= y < top + size else " ", self.span_style("page-keys"))
         else:
             index = y
             mark = None
@@ -388,7 +388,7 @@ class TableView(Widget):
         return strip if mark is None else Strip([*strip, mark], width + 1)
 
     # --- drawing --------------------------------------------------------------------------
-    def _style(self, key: str) -> Style:
+    def span_style(self, key: str) -> Style:
         """The style of a span key ("tile-man+sel"), with the app's line filters applied and
         its text made legible in the terminal's colours (``tui.view.legible``)."""
         style = self._tv_styles.get(key)
@@ -428,7 +428,7 @@ class TableView(Widget):
         if self._tv_filters is None:
             self._check_filters()
         if y >= len(self._tv_rows):
-            return Strip([Segment(" " * width, self._style("text"))], width)
+            return Strip([Segment(" " * width, self.span_style("text"))], width)
         strip = self._tv_strips[y]
         if strip is None:
             strip = self._build_strip(self._tv_rows[y], width)
@@ -465,7 +465,7 @@ class TableView(Widget):
             self._tv_codes_system = color_system
         base_code = codes.get("text")
         if base_code is None:
-            base_code = codes["text"] = Strip.render_ansi(self._style("text"), color_system)
+            base_code = codes["text"] = Strip.render_ansi(self.span_style("text"), color_system)
         pieces: list[tuple[str, str]] = []  # (SGR parameters, text), then merged into runs
         add = pieces.append
         pos = start
@@ -482,7 +482,7 @@ class TableView(Widget):
                 return None
             code = codes.get(key)
             if code is None:
-                code = codes[key] = Strip.render_ansi(self._style(key), color_system)
+                code = codes[key] = Strip.render_ansi(self.span_style(key), color_system)
             add((code, text))
             pos += tw
         if pos < width:
@@ -532,7 +532,7 @@ class TableView(Widget):
     def _row_segments(self, row: Row, width: int) -> list[Segment]:
         """A row as segments exactly ``width`` cells long, one per run of a style."""
         segment_of = self._tv_segments.get
-        base = self._style("text")
+        base = self.span_style("text")
         segments: list[Segment] = []
         add = segments.append
         pos = 0
@@ -552,7 +552,7 @@ class TableView(Widget):
                 text = set_cell_size(text[::-1], cell_len(text) - cut)[::-1]
             hit = segment_of((text, key))
             if hit is None:
-                hit = (Segment(text, self._style(key)), cell_len(text))
+                hit = (Segment(text, self.span_style(key)), cell_len(text))
                 if len(self._tv_segments) > 4096:
                     self._tv_segments.clear()
                 self._tv_segments[(text, key)] = hit
