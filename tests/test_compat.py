@@ -25,7 +25,20 @@ from textual.widgets import Input, RadioSet
 
 from net.front import compat_asyncssh
 from net.limits import Limits
-from tui.compat import compat_textual
+from tui.compat import (
+    app_release,
+    arrange_without_cycle,
+    compat_guard,
+    inner_outer_shared,
+    input_keys_in_order,
+    internals,
+    lru_unlinked,
+    screen_resize_once,
+    shared_stylesheet,
+    stdout_redirects,
+    strip_lazy_caches,
+    strip_self_cache,
+)
 
 
 def _other(*args: Any) -> None:
@@ -40,21 +53,21 @@ def _warnings(caplog: pytest.LogCaptureFixture, patch: str) -> list[str]:
 @pytest.fixture
 def fresh(monkeypatch: pytest.MonkeyPatch) -> None:
     """No fallback recorded yet in this test (the log line is once per process)."""
-    monkeypatch.setattr(compat_textual, "FELL_BACK", {})
+    monkeypatch.setattr(compat_guard, "FELL_BACK", {})
     monkeypatch.setattr(compat_asyncssh, "FELL_BACK", {})
 
 
 TEXTUAL_PATCHES: list[tuple[str, Callable[[], None], Any, str]] = [
-    ("strip_divide_self", compat_textual._strip_divide_self, Strip, "divide"),
-    ("strip_crop_extend_self", compat_textual._strip_crop_extend_self, Strip, "crop_extend"),
-    ("stylesheet_shared_parse", compat_textual._shared_stylesheet, Stylesheet, "_parse_rules"),
-    ("screen_resize_once", compat_textual._screen_resize_once, Screen, "_on_resize"),
-    ("input_keys_in_order", compat_textual._input_keys_in_order, Input, "_on_key"),
-    ("strip_lazy_caches", compat_textual._lazy_strip_caches, Strip, "__init__"),
-    ("compositor_arrange_without_cycle", compat_textual._arrange_without_cycle,
+    ("strip_divide_self", strip_self_cache.divide_self, Strip, "divide"),
+    ("strip_crop_extend_self", strip_self_cache.crop_extend_self, Strip, "crop_extend"),
+    ("stylesheet_shared_parse", shared_stylesheet.shared_stylesheet, Stylesheet, "_parse_rules"),
+    ("screen_resize_once", screen_resize_once.screen_resize_once, Screen, "_on_resize"),
+    ("input_keys_in_order", input_keys_in_order.input_keys_in_order, Input, "_on_key"),
+    ("strip_lazy_caches", strip_lazy_caches.lazy_strip_caches, Strip, "__init__"),
+    ("compositor_arrange_without_cycle", arrange_without_cycle.arrange_without_cycle,
      textual._compositor.Compositor, "_arrange_root"),
-    ("lru_cache_unlinked", compat_textual._unlinked_lru_cache, LRUCache, "clear"),
-    ("styles_cache_inner_outer", compat_textual._inner_outer_shared, StylesCache,
+    ("lru_cache_unlinked", lru_unlinked.unlinked_lru_cache, LRUCache, "clear"),
+    ("styles_cache_inner_outer", inner_outer_shared.inner_outer_shared, StylesCache,
      "get_inner_outer"),
 ]
 ASYNCSSH_PATCHES: list[tuple[str, Callable[[], None], Any, str]] = [
@@ -104,19 +117,19 @@ def test_node_tracking_without_textuals_active_app(
         pass
 
     monkeypatch.setattr(DOMNode, "__init__", init)
-    monkeypatch.setattr(compat_textual, "_active_app", None)
+    monkeypatch.setattr(internals, "active_app", None)
     caplog.set_level(logging.WARNING)
-    compat_textual._node_tracking()
+    app_release.node_tracking()
     assert DOMNode.__init__ is init
     assert len(_warnings(caplog, "node_tracking")) == 1
-    assert compat_textual.current_app() is None
+    assert internals.current_app() is None
 
 
 def test_redirects_kept_without_textuals_names(
         fresh: None, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     monkeypatch.delattr(textual_app, "redirect_stdout")
     caplog.set_level(logging.WARNING)
-    compat_textual.neutralise_redirects()
+    stdout_redirects.neutralise_redirects()
     assert not hasattr(textual_app, "redirect_stdout")
     assert len(_warnings(caplog, "app_redirects_for_remote")) == 1
 
@@ -126,19 +139,19 @@ def test_key_dispatch_left_to_textual_without_its_binding_chain(
     monkeypatch.delattr(Screen, "_modal_binding_chain")
     caplog.set_level(logging.WARNING)
     screen = Screen.__new__(Screen)
-    assert compat_textual.modal_binding_chain(screen) is None
-    assert compat_textual.modal_binding_chain(screen) is None
+    assert internals.modal_binding_chain(screen) is None
+    assert internals.modal_binding_chain(screen) is None
     assert len(_warnings(caplog, "key_dispatch_now")) == 1
 
 
 def test_internals_checked_at_apply(
         fresh: None, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     monkeypatch.delattr(StylesCache, "get_inner_outer")  # not an internal read: no effect
-    monkeypatch.setitem(compat_textual._INTERNALS, "table_pending_batch",
+    monkeypatch.setitem(internals.INTERNALS, "table_pending_batch",
                         (textual_app.App, ("_no_such_attribute",)))
     caplog.set_level(logging.WARNING)
-    compat_textual._check_internals()
-    assert list(compat_textual.FELL_BACK) == ["table_pending_batch"]
+    internals.check_internals()
+    assert list(compat_guard.FELL_BACK) == ["table_pending_batch"]
     assert len(_warnings(caplog, "table_pending_batch")) == 1
 
 
@@ -146,12 +159,12 @@ def test_console_without_richs_environ_reads_the_process_environment(
         fresh: None, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
     monkeypatch.setenv("TERM", "dumb")
     monkeypatch.delenv("COLORTERM", raising=False)
-    given = compat_textual.terminal_console("xterm-256color", "truecolor", force_terminal=True)
+    given = internals.terminal_console("xterm-256color", "truecolor", force_terminal=True)
     assert given.is_dumb_terminal is False  # the remote terminal's TERM, not this process's
-    monkeypatch.setattr(compat_textual, "_CONSOLE_ENVIRON", False)
+    monkeypatch.setattr(internals, "CONSOLE_ENVIRON", False)
     caplog.set_level(logging.WARNING)
-    stock = compat_textual.terminal_console("xterm-256color", "truecolor", force_terminal=True)
-    compat_textual.terminal_console("xterm", "", force_terminal=True)
+    stock = internals.terminal_console("xterm-256color", "truecolor", force_terminal=True)
+    internals.terminal_console("xterm", "", force_terminal=True)
     assert stock.is_dumb_terminal is True
     assert len(_warnings(caplog, "rich_console_environ")) == 1
 
@@ -190,11 +203,11 @@ def test_nothing_falls_back_with_the_locked_versions(fresh: None) -> None:
     # apply() ran already in this process (once per process): check each guard again
     for _, apply, _, _ in TEXTUAL_PATCHES + ASYNCSSH_PATCHES[:1]:
         apply()
-    compat_textual._node_tracking()
-    compat_textual._check_internals()
-    compat_textual.neutralise_redirects()
+    app_release.node_tracking()
+    internals.check_internals()
+    stdout_redirects.neutralise_redirects()
     assert compat_asyncssh.check_all() == {}
-    assert compat_textual._CONSOLE_ENVIRON
+    assert internals.CONSOLE_ENVIRON
 
 
 def test_radio_highlight_left_to_textual_without_its_private_reactive(
@@ -202,7 +215,7 @@ def test_radio_highlight_left_to_textual_without_its_private_reactive(
     monkeypatch.delattr(RadioSet, "_selected")
     caplog.set_level(logging.WARNING)
     radio_set = RadioSet.__new__(RadioSet)
-    compat_textual.highlight_radio(radio_set, 1)
-    compat_textual.highlight_radio(radio_set, 1)
+    internals.highlight_radio(radio_set, 1)
+    internals.highlight_radio(radio_set, 1)
     assert "_selected" not in vars(radio_set)
     assert len(_warnings(caplog, "radio_highlight")) == 1

@@ -1,6 +1,5 @@
-"""``tui.compat.compat_textual``: a strip never holds itself in its caches, and what the fixed
-methods return is
-what Textual's return."""
+"""The Textual patches of ``tui.compat``: a strip never holds itself in its caches, and what the
+fixed methods return is what Textual's return."""
 
 from __future__ import annotations
 
@@ -13,6 +12,7 @@ from textual.cache import FIFOCache
 from textual.strip import Strip
 
 from tui.compat import compat_textual
+from tui.compat.strip_lazy_caches import STRIP_CACHES
 
 
 def _holds_itself(strip: Strip) -> bool:
@@ -126,7 +126,7 @@ def test_a_strips_caches_are_made_when_first_used() -> None:
     serves the same crop again, and the other caches stay unmade."""
     compat_textual.apply()
     s = _strip()
-    slots = {name: Strip.__dict__[name].slot for name in compat_textual._STRIP_CACHES}
+    slots = {name: Strip.__dict__[name].slot for name in STRIP_CACHES}
     for slot in slots.values():
         with pytest.raises(AttributeError):
             slot.__get__(s, Strip)

@@ -259,7 +259,9 @@ class MahjongApp(App[None]):
         queue, forwarded to the screen, bubbled back to the app, then the bindings); on a busy
         server every turn waits for all the sessions' work that became ready in the turn
         before. Run here, the key's action, the engine, the publish to every seat and the
-        seats' screens all happen in the turn its bytes arrive in."""
+        seats' screens all happen in the turn its bytes arrive in. Textual's own dispatch
+        (``App._check_bindings``, ``run_action``; textual 8.2) is a coroutine and cannot: this
+        walks its binding chain in its order and leaves every other case to it."""
         context = self._update_context
         if context is None:
             return False

@@ -1,6 +1,6 @@
-"""What the compat modules (``tui.compat.compat_textual``, ``net.front.compat_asyncssh``) share: the
-check that a library's internal is still what a patch was written for, and the one log line when it
-is not."""
+"""What the compat modules (the Textual and Rich patches in ``tui.compat``,
+``net.front.compat_asyncssh``) share: the check that a library's internal is still what a patch
+was written for, and the one log line when it is not."""
 
 from __future__ import annotations
 
@@ -55,3 +55,38 @@ def init_sets(cls: type, name: str) -> bool:
         if code is not None and name in code.co_names:
             return True
     return False
+
+
+# --- the Textual and Rich patches' own record and checks (``tui.compat``) ---------------------
+# patch (or internal) name -> why it fell back to Textual's or Rich's stock behaviour, in this
+# process (``make compat-check`` lists them)
+FELL_BACK: dict[str, str] = {}
+_log = logging.getLogger("tui.compat")
+_FIXED = "_mj_fixed"  # set on every replacement: a patch applied twice is applied once
+
+
+def skip(patch: str, why: str) -> None:
+    """Leave ``patch`` out (Textual's or Rich's stock behaviour stays), said once per process
+    in the log: a release that renamed what a patch needs must not break the game."""
+    fall_back(FELL_BACK, _log, patch, why)
+
+
+def has(cls: type, name: str) -> bool:
+    """Whether instances of ``cls`` have attribute ``name``: on the class, or set by one of
+    its ``__init__`` methods."""
+    return hasattr(cls, name) or init_sets(cls, name)
+
+
+def own_method(patch: str, owner: type, name: str, params: Sequence[str]) -> Any | None:
+    """``owner.name`` as ``owner`` defines it (before what it inherits) if it is a function
+    whose parameters are ``params``, else None after ``skip``."""
+    return method(skip, patch, owner, name, params, own_first=True)
+
+
+def fixed(function: Any) -> bool:
+    """Whether ``function`` is one of our replacements (``mark_fixed``)."""
+    return bool(getattr(function, _FIXED, False))
+
+
+def mark_fixed(function: Any) -> None:
+    setattr(function, _FIXED, True)

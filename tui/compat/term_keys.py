@@ -3,7 +3,7 @@
 Textual's parser (``XTermParser``) knows the xterm, VT220, rxvt and Linux-console sequences (arrows
 in normal and application cursor mode, ``ESC [n~`` editing and function keys, ``ESC [[A``–``ESC
 [[E``, the application keypad ``ESC O p``…``ESC O y``). Two kinds of input it misreads, which
-:func:`extra_key` answers for the parser (``tui.compat.compat_textual.ClientParser``):
+:func:`extra_key` answers for the parser (``tui.compat.client_parser.ClientParser``):
 
 * **Windows Terminal's win32-input-mode** (``ESC [ Vk ; Sc ; Uc ; Kd ; Cs ; Rc _``): sent only to
   an application that asks for it (``ESC [?9001h``, which we never send), yet a tab left in that

@@ -1,0 +1,146 @@
+"""An ended app freed by reference counting. Upstream: Textual has no way to free an ended app but
+a full collection; not reported yet: report drafted in docs/upstream.md, "An ended App is freed
+only by a full collection".
+
+An app is a web of reference cycles (every node and its styles, its signals, its bindings, its
+message queue), so an ended app would be freed only by a full collection, which the server makes
+rare, and a server whose sessions come and go would grow without end (``python -m bench churn``).
+``release_app`` takes an app that has run to its end apart so that reference counting frees it at
+once: every node made while it ran (``track_nodes``, through the patched ``DOMNode.__init__``)
+gives up what it holds, and so does the app, but for what is read of it afterwards (its return
+value and code, its exception, ``RELEASE_KEEPS``)."""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections.abc import Iterable
+from typing import Any
+
+from textual._node_list import NodeList
+from textual.app import App
+from textual.cache import LRUCache
+from textual.dom import DOMNode
+
+from tui.compat import internals
+from tui.compat.compat_guard import fixed, mark_fixed, skip
+from tui.compat.lru_unlinked import unlink
+
+_NODES = "_mj_nodes"  # the app's WeakSet of the nodes made while it runs (``track_nodes``)
+# what is read of an app after it ran: its result, its exit code, what ended it, and (the
+# server's table app) whether the player ended the whole session
+RELEASE_KEEPS = frozenset({"_return_value", "_return_code", "_exception", "ends_session"})
+# what a node taken apart is left with: closed, unmounted, detached, its app exited, so that
+# a late callback's own checks (``is_attached``, ``is_running``, ``post_message``) find it ended
+_TOMBSTONE = {"_MessagePump__parent": None, "_closing": True, "_closed": True,
+              "_running": False, "_is_mounted": False}
+RELEASED = "_mj_released"  # set (True) on an app taken apart
+
+
+def node_tracking() -> None:
+    """Each node made while an app that ``track_nodes`` runs is added to that app's set (a
+    ``WeakSet``: a node freed by reference counting drops out of it)."""
+    patch = "node_tracking"
+    init = DOMNode.__init__
+    if fixed(init):
+        return
+    active_app = internals.active_app
+    if active_app is None:
+        skip(patch, "textual._context.active_app is gone")
+        return
+
+    def tracked_init(self: DOMNode, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        try:
+            app = active_app.get()
+        except LookupError:
+            return
+        nodes = app.__dict__.get(_NODES)
+        if nodes is not None:
+            nodes.add(self)
+
+    tracked_init.__doc__ = init.__doc__
+    mark_fixed(tracked_init)
+    DOMNode.__init__ = tracked_init  # type: ignore[method-assign]
+
+
+def track_nodes(app: App[Any]) -> None:
+    """Keep (weakly) every node made while ``app`` runs, for ``release_app``. Call it before
+    the app runs (``apply()`` must have been called)."""
+    if _NODES not in app.__dict__:
+        app.__dict__[_NODES] = weakref.WeakSet()
+
+
+def _nodes_in(value: Any, depth: int = 2) -> Iterable[DOMNode]:
+    """The nodes ``value`` is or holds in its containers (lists, tuples, sets, dicts, a node's
+    children), ``depth`` containers deep: the app's screen stacks are a dict of lists."""
+    if isinstance(value, DOMNode):
+        yield value
+    elif depth <= 0:
+        return
+    elif isinstance(value, list | tuple | set | frozenset | NodeList):
+        for v in value:
+            yield from _nodes_in(v, depth - 1)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from _nodes_in(k, depth - 1)
+            yield from _nodes_in(v, depth - 1)
+
+
+def release_app(app: App[Any]) -> int:
+    """Take apart an app that has run to its end (``run_async`` returned) so that reference
+    counting frees it: every node made while it ran (``track_nodes``), every node those hold,
+    and the app itself drop what they hold (their caches unlinked first), but for what
+    ``RELEASE_KEEPS`` names on the app (the exception without its traceback); callbacks they
+    scheduled and kept the handle of are cancelled. What is left says closed, unmounted and
+    exited (``_TOMBSTONE``; and ``RELEASED`` on the app), which Textual's own checks in a late
+    callback read (``is_attached``, ``is_running``, ``post_message``); nothing else of the app
+    may be used afterwards. Returns the number of nodes taken apart."""
+    state = app.__dict__
+    tracked = state.pop(_NODES, None)
+    pending: list[DOMNode] = list(tracked) if tracked is not None else []
+    animator = state.get("_animator")  # it and its timer hold each other, and the app
+    seen: set[int] = {id(app)}
+    released = 0
+    for value in list(state.values()):
+        pending.extend(_nodes_in(value))
+    while pending:
+        node = pending.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        for value in list(node.__dict__.values()):
+            pending.extend(_nodes_in(value))
+            _let_go(value)
+        node.__dict__.clear()
+        node.__dict__.update(_TOMBSTONE)
+        released += 1
+    if animator is not None and hasattr(animator, "__dict__"):
+        animator.__dict__.clear()
+    for name in list(state):
+        if name not in RELEASE_KEEPS:
+            _let_go(state.pop(name))
+    _without_tracebacks(state.get("_exception"))
+    state.update(_TOMBSTONE)
+    state["_exit"] = True
+    state[RELEASED] = True
+    return released
+
+
+def _without_tracebacks(error: Any) -> None:
+    """The exception that ended an app (kept: its ``repr`` is logged) without its traceback
+    and those of its causes: their frames held the app and its nodes, a cycle again."""
+    seen: set[int] = set()
+    while isinstance(error, BaseException) and id(error) not in seen:
+        seen.add(id(error))
+        error.__traceback__ = None
+        error = error.__cause__ or error.__context__
+
+
+def _let_go(value: Any) -> None:
+    """What a node being taken apart held: a cache is unlinked, a callback it scheduled (and
+    kept the handle of) is cancelled."""
+    if isinstance(value, LRUCache):
+        unlink(value)
+    elif isinstance(value, asyncio.Handle):
+        value.cancel()
