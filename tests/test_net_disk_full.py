@@ -169,10 +169,10 @@ async def test_while_the_disk_is_full_nothing_more_is_applied_and_it_resumes_by_
     bob = Account(2, "bob", "SHA256:bob")
     t.join(bob)
     await clock.advance(6.0)  # the table tries again: still full
-    assert t._unsaved and stored_actions(path, "t1") == 4
+    assert t.pause.paused and stored_actions(path, "t1") == 4
     disk.full = lambda sql: False
     await clock.advance(6.0)  # writes work: it resumes, with nobody pressing anything
-    assert not t._unsaved and not store.unsaved("t1") and t.watched()
+    assert not t.pause.paused and not store.unsaved("t1") and t.watched()
     assert stored_actions(path, "t1") == 5
     said = [ln.text for ln in lines if getattr(ln, "who", None) == ""]
     assert any("saved again" in s for s in said), said
@@ -241,7 +241,7 @@ async def test_players_see_the_pause_and_play_resumes_through_the_server(
         await c.wait_for(toast_says("cannot save this game"), 10)
         await asyncio.sleep(0.5)  # the computers do not move on meanwhile
         t = server.registry.tables["k9"]
-        assert t._unsaved and stored_actions(path, "k9") == saved
+        assert t.pause.paused and stored_actions(path, "k9") == saved
         held = applied(t)
         reg2, store2 = restarted(path)  # killed now: restored at the last saved action
         assert "k9" not in reg2.quarantined and applied(reg2.tables["k9"]) == held - 1

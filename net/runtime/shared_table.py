@@ -52,6 +52,7 @@ from host.thinking import (
 from net.game_id import new_game_id
 from net.limits import Limits, RateLimit
 from net.runtime.privacy import HOST_COMMANDS, Admission, Privacy
+from net.runtime.save_pause import SavePause
 from net.runtime.seat_client import SeatClient
 from net.runtime.stakes import HandStakes, StakeBook
 from net.sanitize import CHAT_MAX, clean_line
@@ -211,10 +212,8 @@ class SharedTable:
         self._last: dict[int | None, TableUpdate] = {}
         self._closed = False
         self._publishing = False  # a publication waits for the store's writes
-        # a write of the table could not be saved: it is paused, nothing is applied or shown
-        # until the store has written what it holds (:meth:`_check_saved`)
-        self._unsaved = False
-        self._save_timer: Timer | None = None
+        self.pause = SavePause(name, store, self.clock, config.save_retry_seconds,
+                               self._paused, self._resumed)
         self.on_info: list[InfoCallback] = []  # the lobby listens here
         self.actions_applied = 0
         self.admission = Admission(name, store, creator, host_name, privacy, self._save_changed)
@@ -458,7 +457,7 @@ class SharedTable:
             return None
         if not self.may_act():
             return Refusal("moving")
-        if not self._saved_up():
+        if not self.pause.saved_up():
             return UNSAVED
         if seed is None:
             # from the operating system's entropy: every kept game shows its seed, and seeds
@@ -504,7 +503,7 @@ class SharedTable:
             return Refusal("no_game")
         if not self.may_act():
             return Refusal("moving")
-        if not self._saved_up():
+        if not self.pause.saved_up():
             return UNSAVED
         hand = game.hand
         try:
@@ -521,7 +520,7 @@ class SharedTable:
             self._hand_over(now)
         else:  # the next player's timer is in the update they get now, not in a second one
             self.runner.step(game, now, self.seat_states(now), self.watched())
-        self._check_saved()
+        self.pause.check()
         self._publish()
         self.loop.kick()
         return None
@@ -619,7 +618,7 @@ class SharedTable:
     def watched(self) -> bool:
         if not self.may_act():
             return False  # the lease is in doubt: nothing is played until it is settled
-        if self._unsaved:
+        if self.pause.paused:
             return False  # paused: nothing moves until what it did is saved
         return self.humans_connected > 0  # nobody watching: the table sleeps
 
@@ -684,7 +683,7 @@ class SharedTable:
 
     def _stored(self) -> None:
         self._publishing = False
-        if not self._closed and not self._unsaved:  # an unsaved move is not shown
+        if not self._closed and not self.pause.paused:  # an unsaved move is not shown
             self._send_all()
 
     def _send_all(self) -> None:
@@ -829,69 +828,19 @@ class SharedTable:
     def _save(self) -> None:
         if self.store is not None:
             self.store.save_table(self.row())
-            self._check_saved()
+            self.pause.check()
 
-    def _check_saved(self) -> None:
-        """After the table's writes: pause it if the store holds one of them (it could not
-        be saved), resume it if the store has now written all it held."""
-        store = self.store
-        if store is None or self._closed:
-            return
-        if store.unsaved(self.name):
-            if not self._unsaved:
-                self._pause()
-        elif self._unsaved:
-            self._resume()
-
-    def _pause(self) -> None:
+    def _paused(self) -> None:
         """Nothing more is applied (:meth:`apply` refuses, the loop sleeps: ``watched``) nor
-        shown; the players are told; the held writes are tried again on the table's clock."""
-        self._unsaved = True
-        log.warning("table %s: paused, its writes cannot be saved", self.name)
+        shown; the players are told (:class:`~net.runtime.save_pause.SavePause`)."""
         self._notice(UNSAVED)
-        self._schedule_retry()
         self._changed()
 
-    def _resume(self) -> None:
-        self._unsaved = False
-        if self._save_timer is not None:
-            self._save_timer.cancel()
-            self._save_timer = None
-        log.warning("table %s: resumed, its writes are saved again", self.name)
+    def _resumed(self) -> None:
         self._notice(Refusal("saved_again"))
         self._publish()
         self.loop.kick()
         self._changed()
-
-    def _saved_up(self) -> bool:
-        """Whether the table may move on: nothing of it is held unsaved by the store (tried
-        again now if something is)."""
-        store = self.store
-        if store is None or not (self._unsaved or store.unsaved(self.name)):
-            return True
-        return self._retry_save()
-
-    def _retry_save(self) -> bool:
-        """Try the held writes now; True when the table is no longer paused."""
-        if self.store is not None:
-            self.store.retry(self.name)
-        self._check_saved()
-        return not self._unsaved
-
-    def _schedule_retry(self) -> None:
-        if self._save_timer is not None or self._closed:
-            return
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            return  # no loop (a test building tables by hand): its next write tries again
-        self._save_timer = self.clock.call_later(self.config.save_retry_seconds,
-                                                 self._retry_tick)
-
-    def _retry_tick(self) -> None:
-        self._save_timer = None
-        if self._unsaved and not self._retry_save():
-            self._schedule_retry()
 
     def _notice(self, refusal: Refusal) -> None:
         """A line from the server to everyone at the table, in both languages."""
@@ -902,9 +851,7 @@ class SharedTable:
     def close(self) -> None:
         self._closed = True
         self.loop.close()
-        if self._save_timer is not None:
-            self._save_timer.cancel()
-            self._save_timer = None
+        self.pause.close()
         if self._empty_timer is not None:
             self._empty_timer.cancel()
             self._empty_timer = None
