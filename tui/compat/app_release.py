@@ -2,13 +2,9 @@
 a full collection; not reported yet: report drafted in docs/upstream.md, "An ended App is freed
 only by a full collection".
 
-An app is a web of reference cycles (every node and its styles, its signals, its bindings, its
-message queue), so an ended app would be freed only by a full collection, which the server makes
-rare, and a server whose sessions come and go would grow without end (``python -m bench churn``).
-``release_app`` takes an app that has run to its end apart so that reference counting frees it at
-once: every node made while it ran (``track_nodes``, through the patched ``DOMNode.__init__``)
-gives up what it holds, and so does the app, but for what is read of it afterwards (its return
-value and code, its exception, ``RELEASE_KEEPS``)."""
+An app is a web of reference cycles (every node and its styles, signals, bindings, message
+queue), freed only by a full collection, which the server makes rare: a server whose sessions
+come and go would grow without end (``python -m bench churn``)."""
 
 from __future__ import annotations
 

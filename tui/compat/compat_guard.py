@@ -18,20 +18,6 @@ def fall_back(record: dict[str, str], log: logging.Logger, patch: str, why: str)
         log.warning("compat %s: not applied, stock behaviour kept (%s)", patch, why)
 
 
-def signature_problem(owner: type, name: str, method: Any, params: Sequence[str]) -> str | None:
-    """Why ``method`` (found as ``owner.name``) is not a function whose parameters are
-    ``params`` (the names, in order); None when it is."""
-    if not callable(method):
-        return f"{owner.__name__}.{name} is gone"
-    try:
-        found = tuple(inspect.signature(method).parameters)
-    except (TypeError, ValueError):
-        found = ()
-    if found != tuple(params):
-        return f"{owner.__name__}.{name}{found} is not {tuple(params)}"
-    return None
-
-
 def method(fall_back: Callable[[str, str], None], patch: str, owner: type, name: str,
            params: Sequence[str], own_first: bool = False) -> Any | None:
     """``owner.name`` (with ``own_first``, as ``owner`` itself defines it, before what it
@@ -40,9 +26,15 @@ def method(fall_back: Callable[[str, str], None], patch: str, owner: type, name:
     found = owner.__dict__.get(name) if own_first else None
     if found is None:
         found = getattr(owner, name, None)
-    why = signature_problem(owner, name, found, params)
-    if why is not None:
-        fall_back(patch, why)
+    if not callable(found):
+        fall_back(patch, f"{owner.__name__}.{name} is gone")
+        return None
+    try:
+        shape = tuple(inspect.signature(found).parameters)
+    except (TypeError, ValueError):
+        shape = ()
+    if shape != tuple(params):
+        fall_back(patch, f"{owner.__name__}.{name}{shape} is not {tuple(params)}")
         return None
     return found
 

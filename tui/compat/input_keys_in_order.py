@@ -2,14 +2,11 @@
 synchronization bug"); the fix proposed in Textual PR 6631 runs the widget's own bindings inline,
 as this does.
 
-An ``Input`` inserts a printable key as it handles it, but its own bound keys (backspace, Ctrl-U,
-Enter, the arrows) bubble up to the app first, three queues later, and only then run. Keys that
-arrive together (one SSH packet: a laggy link, a paste without bracketed paste, ``tmux
-send-keys``) would be applied out of order: ``abc`` then Backspace + ``q`` would leave ``abc``,
-and Ctrl-U + ``friday`` + Enter in the lobby would clear the line after typing it and submit
-nothing. The fix runs the input's own non-priority bindings as the input handles the key, as the
-app would have run them (priority bindings were already checked on the way down), so every key
-takes effect in the order typed."""
+An ``Input`` inserts a printable key at once, but its own bound keys (Backspace, Ctrl-U, Enter)
+run three queues later: keys that arrive in one SSH packet are applied out of order (Ctrl-U +
+``friday`` + Enter in the lobby clears the line after typing it and submits nothing). Priority
+bindings were already checked on the way down, so the input's own others run as it handles
+the key, as the app would have run them."""
 
 from __future__ import annotations
 

@@ -1,12 +1,10 @@
 """A screen laid out once as it is first shown. Upstream: not reported yet; report drafted in
 docs/upstream.md, "A screen shown for the first time is laid out twice".
 
-A screen shown for the first time is laid out and drawn in full as it resumes, then again for the
-``Resize`` event that first layout sends it, at the same size (then by its update timer, for what
-mounting its widgets asked). The fix ignores a ``Resize`` at the size the screen's compositor is
-already laid out at: a real resize has a new size, and a widget that changed asks for its own
-layout, which the screen's update does as usual. One full layout and repaint less per screen
-shown — every connect, every hand's result."""
+The ``Resize`` a screen's first layout sends it, at the same size, lays it out and draws it in
+full again. A real resize has a new size, and a widget that changed asks for its own layout, so
+a ``Resize`` at the size the compositor is laid out at is ignored: one full layout and repaint
+less per screen shown (every connect, every hand's result)."""
 
 from __future__ import annotations
 

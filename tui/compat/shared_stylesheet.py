@@ -2,13 +2,10 @@
 rules per ``Stylesheet``, not across apps; the process-wide cache is not reported yet: report
 drafted in docs/upstream.md, "Every App parses the same CSS again".
 
-Each app has its own ``Stylesheet`` and parses the same CSS again (the app's, every widget's
-defaults, again on each theme change): in a server with many sessions, most of the CPU of a new
-session. Parsed rules depend only on the CSS, where it came from and the theme's variables, and
-nothing changes them after parsing, so one process-wide cache, keyed on all of these, serves
-every app. Likewise the theme's variables as CSS tokens, which markup with a ``$variable`` needs
-(otherwise made by every app, again after each theme change, each token one more object for the
-collector to scan)."""
+Each app parses the same CSS again (the app's, every widget's defaults, again on each theme
+change): most of the CPU of a new session. Parsed rules depend only on the CSS, where it came
+from and the theme's variables, and nothing changes them after parsing, so one process-wide
+cache keyed on all of these serves every app; likewise the variables as CSS tokens."""
 
 from __future__ import annotations
 
