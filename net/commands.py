@@ -18,8 +18,8 @@ from typing import Any
 from engine.rulesets import DEFAULT_RULES, RULESETS, OptionError, find_ruleset, parse_option_pairs
 from net.game_id import LENGTH as ID_LENGTH
 from net.game_id import parse_game_id
+from net.runtime.config import parse_levels
 from net.runtime.privacy import Privacy, parse_invites
-from net.runtime.shared_table import parse_levels
 from net.sanitize import TABLE_NAME_RULE, table_name, valid_table_name
 
 HELP_TEXT = """\

@@ -21,7 +21,7 @@ from wcwidth import wcwidth
 from host.clock import SYSTEM_CLOCK
 from net import serve
 from net.front.server import MahjongServer, ServerConfig
-from net.runtime.shared_table import TableConfig
+from net.runtime.config import TableConfig
 from testkit.terminal import CjkScreen
 
 # what the ``make_server`` fixture gives: start a server with ``fast_config(tmp, **config)``

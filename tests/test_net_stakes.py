@@ -24,8 +24,9 @@ from engine.view import build_view
 from host.table_info import TableState
 from net.commands import Command, CommandError, parse_command
 from net.front.lobby import CreateTableScreen, LobbyApp
+from net.runtime.config import parse_levels
 from net.runtime.registry import Registry, TableExists
-from net.runtime.shared_table import SharedTable, TableConfig, parse_levels
+from net.runtime.shared_table import SharedTable, TableConfig
 from net.store import Account, SqliteStore, Store
 from tests.support.waiting import until
 

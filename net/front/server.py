@@ -39,8 +39,9 @@ from net.front.reviewing import ReviewPool
 from net.front.session import Session
 from net.front.trends import rating_note, trends
 from net.limits import BUDGETED, Limits, LogGate
+from net.runtime.config import TableConfig
 from net.runtime.registry import Registry
-from net.runtime.shared_table import SharedTable, TableConfig
+from net.runtime.shared_table import SharedTable
 from net.sanitize import pad
 from net.store.base import Store
 from net.store.model import Account, LeaderRow

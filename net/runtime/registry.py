@@ -18,9 +18,10 @@ from engine.rulesets import DEFAULT_RULES, RULESETS, find_ruleset
 from host.refusal import Refusal, RefusedError
 from host.table_info import TableInfo
 from net.limits import Limits, RateLimit, RateLimits, WindowCount
+from net.runtime.config import TableConfig, basic_player
 from net.runtime.privacy import Privacy
 from net.runtime.restore import restore_table
-from net.runtime.shared_table import SharedTable, TableConfig, TableHooks, basic_player
+from net.runtime.shared_table import SharedTable, TableHooks
 from net.sanitize import clean_line
 from net.store.base import Store
 from net.store.model import Account, ActionRow, CorruptRow, StorageError, TableRow

@@ -8,16 +8,10 @@ from collections.abc import Callable, Iterable
 from engine.actions import Action
 from engine.bots import Player
 from engine.game import Game
+from net.runtime.config import TableConfig, basic_player, parse_levels
 from net.runtime.privacy import Privacy
-from net.runtime.shared_table import (
-    NO_HOOKS,
-    Occupant,
-    SharedTable,
-    TableConfig,
-    TableHooks,
-    basic_player,
-    parse_levels,
-)
+from net.runtime.seat_client import Occupant
+from net.runtime.shared_table import NO_HOOKS, SharedTable, TableHooks
 from net.runtime.stakes import HandStakes, Stake
 from net.store.base import Store
 from net.store.model import ActionRow, CorruptRow, TableRow

@@ -1,11 +1,12 @@
-"""One session's handle on one seat of a shared table, or on its spectators' bench: a
-:class:`SeatClient` implements :class:`host.client.SharedTableClient`, so the same
-``MahjongApp`` that ``play`` runs drives it (:mod:`net.runtime.shared_table`)."""
+"""A shared table's seats (:class:`Seat`: who sits, his sessions) and one session's handle
+on one seat, or on its spectators' bench: a :class:`SeatClient` implements
+:class:`host.client.SharedTableClient`, so the same ``MahjongApp`` that ``play`` runs drives
+it (:mod:`net.runtime.shared_table`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from engine.actions import Action
@@ -32,6 +33,21 @@ class StartAsk:
     def answered(self, refusal: Refusal | None, now: float) -> Refusal | None:
         self.asked = now if refusal is not None and refusal.key == "held" else None
         return refusal
+
+
+@dataclass
+class Occupant:
+    account_id: int
+    name: str
+    bot: bool = False  # a program plays the seat over the bot protocol (``bot join``)
+
+
+@dataclass
+class Seat:
+    occupant: Occupant | None = None
+    clients: list[SeatClient] = field(default_factory=list)
+    dropped_at: float | None = None  # the last client left (on the table's clock)
+    allow_spectators: bool = True  # 压鸽子: spectators may back this seat
 
 
 class Table(Protocol):

@@ -19,18 +19,18 @@ import logging
 import secrets
 from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from engine.actions import Action, IllegalActionError
-from engine.bots import LEVELS, Player, make_player
+from engine.bots import Player
 from engine.game import Game
 from engine.rating import reference as rating_reference
 from engine.record import dumps, hand_lines
 from engine.rulesets import OptionError, find_ruleset
-from engine.runner import COMPUTER, Pace, SeatState, TableRunner
+from engine.runner import COMPUTER, SeatState, TableRunner
 from host.client import TableUpdate
-from host.clock import SYSTEM_CLOCK, Clock, Timer
+from host.clock import Timer
 from host.refusal import Refusal
 from host.table_info import (
     COMPUTER_NAME,
@@ -44,16 +44,15 @@ from host.table_loop import TableLoop, table_update
 from host.thinking import (
     FALLBACK_LEVEL,
     POOLED_LEVELS,
-    Budget,
     PooledPlayer,
-    ThinkingPool,
     TokenBucket,
 )
 from net.game_id import new_game_id
 from net.limits import Limits, RateLimit
+from net.runtime.config import TableConfig, basic_player
 from net.runtime.privacy import HOST_COMMANDS, Admission, Privacy
 from net.runtime.save_pause import SavePause
-from net.runtime.seat_client import SeatClient
+from net.runtime.seat_client import Occupant, Seat, SeatClient
 from net.runtime.stakes import HandStakes, StakeBook
 from net.sanitize import CHAT_MAX, clean_line
 from net.store.base import Store
@@ -73,71 +72,10 @@ THREADED_LEVELS = frozenset({"hard", "expert"})
 log = logging.getLogger("net.runtime.shared_table")
 
 
-def basic_player(level: str) -> Player:
-    """The computer player for ``level`` (easy/normal/hard/expert):
-    :func:`engine.bots.make_player`."""
-    return make_player(level)
-
-
-def parse_levels(text: str) -> tuple[str, str, str, str]:
-    """``LEVEL`` or ``L,L,L,L`` (seats E,S,W,N) → four levels; ValueError with a message."""
-    parts = [p.strip().lower() for p in text.split(",")]
-    if len(parts) == 1:
-        parts *= 4
-    if len(parts) != 4 or any(p not in LEVELS for p in parts):
-        raise ValueError(f"computer level: one of {', '.join(LEVELS)}, or four separated by "
-                         f"commas (seats E,S,W,N), got {text!r} 电脑等级无效")
-    return (parts[0], parts[1], parts[2], parts[3])
-
-
-@dataclass
-class Occupant:
-    account_id: int
-    name: str
-    bot: bool = False  # a program plays the seat over the bot protocol (``bot join``)
-
-
-@dataclass
-class Seat:
-    occupant: Occupant | None = None
-    clients: list[SeatClient] = field(default_factory=list)
-    dropped_at: float | None = None  # the last client left (on the table's clock)
-    allow_spectators: bool = True  # 压鸽子: spectators may back this seat
-
-
 CHAT_KEPT = 20  # chat lines a table keeps for those who come later
 CHAT_TOO_FAST = Refusal("chat_fast")
 CHAT_TABLE_BUSY = Refusal("chat_busy")
 UNSAVED = Refusal("unsaved")  # the table is paused: its last move is not saved yet
-
-
-@dataclass
-class TableConfig:
-    """Server-side knobs (tests shorten them)."""
-
-    bot_delay: float = 0.5  # a computer player's pause before a turn action
-    grace_seconds: float = 20.0  # a dropped player's seat waits this long for a bot
-    next_hand_seconds: float = 60.0  # the result screen waits this long for everyone
-    bot_level: str = "normal"
-    # (how long a table nobody is connected to lives is a limit: the registry sets each
-    # table's ``unattended_seconds`` from net.limits.Limits.table_unattended_seconds)
-    # a player who lets his turn's timer run out this many times in a row counts as away: his
-    # timer is then ``idle_seconds`` until he presses a key (the others do not wait out his
-    # full timer every turn); a claim window left to run out is a pass, not absence
-    idle_after: int = 2
-    idle_seconds: float = 1.0
-    clock: Clock = SYSTEM_CLOCK  # the tables' time (tests move a ManualClock)
-    # the worker processes expert players think in (host.thinking; None: in a thread here), and
-    # each table's share of them: beyond it (or with the pool's queue full) hard decides
-    thinking: ThinkingPool | None = None
-    think_budget: Budget = field(default_factory=Budget)
-    # a table whose writes cannot be saved (disk full...) is paused and tries them again this
-    # often (and at every write it makes meanwhile, e.g. a player joining)
-    save_retry_seconds: float = 5.0
-
-    def pace(self) -> Pace:
-        return Pace(self.bot_delay, True, self.next_hand_seconds, self.idle_after,
-                    self.idle_seconds)
 
 
 @dataclass(frozen=True)
