@@ -43,7 +43,7 @@ def play_out(t: SharedTable) -> None:
         if hand.is_over:
             return
         seat = hand.to_act()[0]
-        assert t.apply(seat, t._bot(seat).choose(build_view(hand, seat))) is None
+        assert t.apply(seat, t.player(seat)[0].choose(build_view(hand, seat))) is None
     raise AssertionError("the hand did not end")
 
 
@@ -150,7 +150,7 @@ async def test_stakes_and_levels_survive_a_restart(tmp_path: Path) -> None:
     for _ in range(12):  # into hand 2, with the stake applied
         hand = t.game.hand  # type: ignore[union-attr]
         seat = hand.to_act()[0]
-        t.apply(seat, t._bot(seat).choose(build_view(hand, seat)))
+        t.apply(seat, t.player(seat)[0].choose(build_view(hand, seat)))
     game = t.game
     assert game is not None and game.hand is not None
     reg.close()
@@ -180,7 +180,7 @@ async def test_options_and_levels_when_a_table_is_created() -> None:
     assert t.ruleset.options["discard_wins"] is True
     assert t.runner.timer_for(t.ruleset, Phase.TURN) == 0
     assert t.runner.timer_for(t.ruleset, Phase.CLAIM) == 8  # the default claim window
-    kinds = [type(t._bot(i)) for i in range(4)]
+    kinds = [type(t.player(i)[0]) for i in range(4)]
     assert kinds == [BasicPlayer, NormalPlayer, HardPlayer, BasicPlayer]
     assert reg.get_or_create("x") is t and reg.get_or_create("x", "shangrao") is t
     with pytest.raises(TableExists, match="rules shangrao"):
@@ -350,7 +350,7 @@ async def test_a_hard_computer_player_thinks_off_the_event_loop() -> None:
     assert t.start(seed=3) is None
     threads: set[int] = set()
     for seat in range(4):
-        player = t._bot(seat)
+        player = t.player(seat)[0]
         choose = player.choose
 
         def traced(view: Any, choose: Any = choose) -> Any:

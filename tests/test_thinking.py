@@ -204,7 +204,7 @@ async def test_an_expert_seat_plays_a_hand_to_its_end_at_a_shared_table(
         assert game is not None
         await until(lambda: len(game.history) == 1, 40.0, "the hand's end")
         assert t.state is TableState.OVER
-        assert isinstance(t.bots[0], PooledPlayer)
+        assert isinstance(t.player(0)[0], PooledPlayer)
         assert pool.stats.pooled > 5 and pool.stats.fallbacks == 0
     finally:
         watcher.close()

@@ -3,12 +3,24 @@ computer players and their levels."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.bots import LEVELS, Player, make_player
 from engine.runner import Pace
 from host.clock import SYSTEM_CLOCK, Clock
-from host.thinking import Budget, ThinkingPool
+from host.thinking import (
+    FALLBACK_LEVEL,
+    POOLED_LEVELS,
+    Budget,
+    PooledPlayer,
+    ThinkingPool,
+    TokenBucket,
+)
+
+# computer players that decide off the event loop: in a thread, or (expert, when the server has
+# a thinking pool: TableConfig.thinking) in a worker process
+THREADED_LEVELS = frozenset({"hard", "expert"})
 
 
 def basic_player(level: str) -> Player:
@@ -55,3 +67,42 @@ class TableConfig:
     def pace(self) -> Pace:
         return Pace(self.bot_delay, True, self.next_hand_seconds, self.idle_after,
                     self.idle_seconds)
+
+
+class Computers:
+    """A table's computer players, one a seat at its level, each made when first asked for:
+    an expert in the server's thinking pool within the table's share of it (hard, in a
+    thread, beyond it), else by ``factory``."""
+
+    def __init__(self, config: TableConfig, levels: tuple[str, str, str, str],
+                 factory: Callable[[str], Player]) -> None:
+        self.config = config
+        self.levels = levels
+        self.factory = factory
+        self._players: dict[int, Player] = {}
+        self._bucket: TokenBucket | None = None  # the table's share of the thinking pool
+
+    def player(self, seat: int) -> tuple[Player, bool]:
+        """Seat ``seat``'s computer player, and whether it decides off the event loop."""
+        level = self.levels[seat]
+        bot = self._players.get(seat)
+        if bot is None:
+            pool = self.config.thinking
+            if pool is not None and level in POOLED_LEVELS:
+                if self._bucket is None:
+                    self._bucket = TokenBucket(self.config.think_budget, self.config.clock.now)
+                bot = PooledPlayer(pool, level, self.factory(FALLBACK_LEVEL), self._bucket)
+            else:
+                bot = self.factory(level)
+            self._players[seat] = bot
+        return bot, level in THREADED_LEVELS
+
+    def forget(self, seat: int) -> None:
+        """Its player is back: a computer that plays the seat later starts afresh."""
+        self._players.pop(seat, None)
+
+    def warm(self) -> None:
+        """A game starts: its first decision does not wait for the pool's workers to start."""
+        pool = self.config.thinking
+        if pool is not None and POOLED_LEVELS.intersection(self.levels):
+            pool.warm()

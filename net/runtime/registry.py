@@ -211,7 +211,7 @@ class Registry:
     def _drop(self, table: SharedTable) -> None:
         """A table nobody came back to ends: out of the lobby, the database and the counts
         of open tables (its games' results and kept records stay, an unfinished game's
-        finished hands among them: :meth:`SharedTable._keep_unfinished`)."""
+        finished hands among them: :meth:`~net.runtime.results.GameEnd.unfinished`)."""
         if self.tables.get(table.name) is not table:
             return
         del self.tables[table.name]

@@ -4,18 +4,19 @@ seats, any number of spectators.
 A :class:`SharedTable` is a :class:`host.table_loop.TableHost`: the one table loop lets
 computer players act for empty seats (and for dropped players once their grace period is
 over), runs the turn timer and the claim window for human seats, and the table publishes a
-:class:`~host.client.TableUpdate` to every connected seat after each action. A
-:class:`SeatClient` is one session's handle on one seat (or on the spectators' bench): it
-implements :class:`host.client.SharedTableClient`, so the same ``MahjongApp`` that ``play`` runs
-drives it. Callbacks only ever call ``post_message`` on their own session's app (a widget is
-only touched from its own app's task); nothing here touches a widget.
+:class:`~host.client.TableUpdate` to every connected seat after each action. Each session
+holds a :class:`~net.runtime.seat_client.SeatClient`. Callbacks only ever call
+``post_message`` on their own session's app (a widget is only touched from its own app's
+task); nothing here touches a widget. Its owner's hooks (:class:`TableHooks`), its host and
+privacy are given to its constructor; its other jobs are beside it: who may sit and the
+host's commands (privacy), the disk-full pause (save_pause), what an ended game leaves in the
+store (results), its knobs and computers (config).
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
-import logging
 import secrets
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -25,52 +26,23 @@ from typing import Any
 from engine.actions import Action, IllegalActionError
 from engine.bots import Player
 from engine.game import Game
-from engine.rating import reference as rating_reference
-from engine.record import dumps, hand_lines
 from engine.rulesets import OptionError, find_ruleset
 from engine.runner import COMPUTER, SeatState, TableRunner
 from host.client import TableUpdate
 from host.clock import Timer
 from host.refusal import Refusal
-from host.table_info import (
-    COMPUTER_NAME,
-    ChatLine,
-    InfoCallback,
-    SeatInfo,
-    TableInfo,
-    TableState,
-)
+from host.table_info import COMPUTER_NAME, ChatLine, InfoCallback, SeatInfo, TableInfo, TableState
 from host.table_loop import TableLoop, table_update
-from host.thinking import (
-    FALLBACK_LEVEL,
-    POOLED_LEVELS,
-    PooledPlayer,
-    TokenBucket,
-)
-from net.game_id import new_game_id
 from net.limits import Limits, RateLimit
-from net.runtime.config import TableConfig, basic_player
+from net.runtime.config import Computers, TableConfig, basic_player
 from net.runtime.privacy import HOST_COMMANDS, Admission, Privacy
+from net.runtime.results import GameEnd
 from net.runtime.save_pause import SavePause
 from net.runtime.seat_client import Occupant, Seat, SeatClient
 from net.runtime.stakes import HandStakes, StakeBook
 from net.sanitize import CHAT_MAX, clean_line
 from net.store.base import Store
-from net.store.model import (
-    Account,
-    ActionRow,
-    ComputerSeat,
-    SavedSeat,
-    SavedTable,
-    TableRow,
-)
-
-# computer players that decide off the event loop: in a thread, or (expert, when the server has
-# a thinking pool: TableConfig.thinking) in a worker process
-THREADED_LEVELS = frozenset({"hard", "expert"})
-
-log = logging.getLogger("net.runtime.shared_table")
-
+from net.store.model import Account, ActionRow, SavedSeat, SavedTable, TableRow
 
 CHAT_KEPT = 20  # chat lines a table keeps for those who come later
 CHAT_TOO_FAST = Refusal("chat_fast")
@@ -106,21 +78,12 @@ class SharedTable:
     that created it (it counts against its limit), the host of a private table (``privacy``:
     :mod:`net.runtime.privacy`)."""
 
-    def __init__(
-        self,
-        name: str,
-        rules: str,
-        options: Mapping[str, Any],
-        config: TableConfig,
-        store: Store | None = None,
-        player_factory: Callable[[str], Player] = basic_player,
-        bot_levels: tuple[str, str, str, str] | None = None,
-        *,
-        creator: int | None = None,
-        host_name: str = "",
-        privacy: Privacy | None = None,
-        hooks: TableHooks = NO_HOOKS,
-    ) -> None:
+    def __init__(self, name: str, rules: str, options: Mapping[str, Any], config: TableConfig,
+                 store: Store | None = None,
+                 player_factory: Callable[[str], Player] = basic_player,
+                 bot_levels: tuple[str, str, str, str] | None = None, *,
+                 creator: int | None = None, host_name: str = "",
+                 privacy: Privacy | None = None, hooks: TableHooks = NO_HOOKS) -> None:
         self.name = name
         self.hooks = hooks
         self._empty_timer: Timer | None = None
@@ -134,11 +97,9 @@ class SharedTable:
         self.stakes = StakeBook(self.ruleset.stake_rules
                                 if self.ruleset.spectator_stakes_allowed() else None)
         self.store = store
-        self.player_factory = player_factory
         self.seats = [Seat() for _ in range(4)]
         self.spectators: list[SeatClient] = []
-        self.bots: dict[int, Player] = {}
-        self._think_bucket: TokenBucket | None = None  # the table's share of the thinking pool
+        self.computers = Computers(config, self.bot_levels, player_factory)
         self.game: Game | None = None
         self.game_seed: int | None = None
         self.game_no = 0
@@ -228,7 +189,7 @@ class SharedTable:
             seat.clients.append(client)
             seat.dropped_at = None
             if self.game is not None:
-                self.bots.pop(index, None)
+                self.computers.forget(index)
             if self.game is None and all(s.occupant is not None for s in self.seats):
                 self.start()
         self._changed()
@@ -277,20 +238,12 @@ class SharedTable:
         if not self.may_act():
             self.check_empty()  # the lease is in doubt: whoever holds it decides, later
             return
-        self._keep_unfinished()
-        self.hooks.on_empty(self)
-
-    def _keep_unfinished(self) -> None:
-        """A game left unfinished by a table that ends keeps its finished hands for replay,
-        under a game ID its seated players find in their ``replay`` list (only finished hands
-        replay; a game none of whose hands was finished leaves nothing to keep). It is not a
-        result: nothing is rated, nobody wins or loses by leaving."""
         game = self.game
-        if game is None or game.is_over or not game.history or self.store is None:
-            return
-        rows = [(seat.occupant.account_id, i, game.scores[i], 0, len(game.history))
-                for i, seat in enumerate(self.seats) if seat.occupant is not None]
-        self._keep_game(rows, unfinished=True)
+        if game is not None and self.store is not None:
+            # the table ends: an unfinished game keeps its finished hands for replay
+            self.game_id = GameEnd(self.store, self.name, self.game_no, self.rules,
+                                   self.game_seed, game, self.seats).unfinished() or self.game_id
+        self.hooks.on_empty(self)
 
     def active(self, index: int | None) -> None:
         """Seat ``index``'s player did something: his timer's expiries start again from 0
@@ -335,22 +288,6 @@ class SharedTable:
     def idle(self, index: int) -> bool:
         """Whether the player of seat ``index`` let his turn's timer run out repeatedly."""
         return self.runner.idle(index)
-
-    def _bot(self, index: int) -> Player:
-        bot = self.bots.get(index)
-        if bot is None:
-            level = self.bot_levels[index]
-            pool = self.config.thinking
-            if pool is not None and level in POOLED_LEVELS:
-                # in the pool, within the table's budget; hard (in a thread) beyond it
-                if self._think_bucket is None:
-                    self._think_bucket = TokenBucket(self.config.think_budget, self.clock.now)
-                bot = PooledPlayer(pool, level, self.player_factory(FALLBACK_LEVEL),
-                                   self._think_bucket)
-            else:
-                bot = self.player_factory(level)
-            self.bots[index] = bot
-        return bot
 
     # --- 压鸽子 (Yichun spectator stakes, net.runtime.stakes) ------------------------------
     @property
@@ -412,9 +349,7 @@ class SharedTable:
         self.hands_started = 0
         self.stakes.fixed = {}
         self.game = game
-        pool = self.config.thinking
-        if pool is not None and POOLED_LEVELS.intersection(self.bot_levels):
-            pool.warm()  # the first decision does not wait for the workers to start
+        self.computers.warm()
         self._new_hand()
         if self.store is not None:
             self.store.drop_actions(self.name, self.game_no)
@@ -468,26 +403,9 @@ class SharedTable:
         assert game is not None and game.hand is not None
         self.runner.hand_over(game.hand, now)
         if self.store is not None:
-            self.store.finish_hand(self.name, self.game_no, game.hand.hand_no,
-                                   dumps(hand_lines(game.hand)))
-            if game.is_over:
-                rows = []
-                computers = []  # rated against at their level's reference (engine.rating)
-                for i, seat in enumerate(self.seats):
-                    if seat.occupant is None:
-                        computers.append(ComputerSeat(
-                            i, game.scores[i], rating_reference(self.rules, self.bot_levels[i])))
-                        continue
-                    wins = sum(1 for h in game.history if i in h.winners)
-                    rows.append((seat.occupant.account_id, i, game.scores[i], wins,
-                                 len(game.history)))
-                bots = [i for i, seat in enumerate(self.seats)
-                        if seat.occupant is not None and seat.occupant.bot]
-                self.store.finish_game(self.name, self.game_no, self.rules, rows, computers,
-                                       self.game_seed or 0, bots)
-                self.store.finish_stakes(self.name, self.game_no, self.rules,
-                                         self.stakes.results(game))
-                self._keep_game(rows)
+            self.game_id = GameEnd(self.store, self.name, self.game_no, self.rules,
+                                   self.game_seed, game, self.seats).hand_over(
+                self.bot_levels, self.stakes) or self.game_id
         self._changed()
 
     def held_for(self) -> tuple[str, ...]:
@@ -501,31 +419,14 @@ class SharedTable:
     def start_by(self, index: int | None, confirmed: bool = False) -> Refusal | None:
         """A seated player presses S. At a private table whose empty seats are held for
         invited players who have not come, S says for whom (``held``) unless ``confirmed``
-        (the player's second S, :class:`StartAsk`): then computers play those seats, and an
-        invited player who comes later takes his over."""
+        (the player's second S, :class:`~net.runtime.seat_client.StartAsk`): then computers
+        play those seats, and an invited player who comes later takes his over."""
         if index is None:
             return Refusal("seated_start")
         held = self.held_for()
         if held and not confirmed:
             return Refusal.of("held", names=", ".join(held))
         return self.start()
-
-    def _keep_game(self, rows: list[tuple[int, int, int, int, int]],
-                   unfinished: bool = False) -> None:
-        """The finished game kept for replay under a new ID (shown on its game-over
-        screen): any worker can then serve ``ssh host replay ID`` from the store alone.
-        ``unfinished``: the finished hands of a game whose table ended without it."""
-        game = self.game
-        assert game is not None and self.store is not None
-        self.game_id = new_game_id()
-        names = [s.occupant.name if s.occupant is not None else "" for s in self.seats]
-        line: dict[str, Any] = {"type": "game", "rules": self.rules, "seed": self.game_seed,
-                                "id": self.game_id, "table": self.name, "names": names}
-        if unfinished:
-            line["unfinished"] = True
-        head = dumps([line])
-        self.store.keep_game(self.name, self.game_no, len(game.history), self.game_id,
-                             self.rules, head, [(a, s, sc) for a, s, sc, _w, _h in rows])
 
     def ask_new_game(self, index: int | None) -> Refusal | None:
         """A seated player asks for a new game after the last one: it starts when every
@@ -561,7 +462,7 @@ class SharedTable:
         return self.humans_connected > 0  # nobody watching: the table sleeps
 
     def player(self, seat: int) -> tuple[Player, bool]:
-        return self._bot(seat), self.bot_levels[seat] in THREADED_LEVELS
+        return self.computers.player(seat)
 
     def play(self, seat: int, action: Action) -> Refusal | None:
         refusal = self.apply(seat, action)
