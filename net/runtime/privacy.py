@@ -26,7 +26,7 @@ from net.sanitize import NAME_MAX, clean_line, clean_name
 from net.store.base import Store
 from net.store.model import Account
 
-log = logging.getLogger("net.runtime.shared_table")
+log = logging.getLogger("net.runtime.shared_table")  # a table's lines, all under its logger
 
 FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")  # OpenSSH's, as `ssh-keygen -l` shows it
 HOST_COMMANDS = ("/invite", "/uninvite", "/watchers")  # a private table's host types them

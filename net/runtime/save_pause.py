@@ -12,7 +12,7 @@ from collections.abc import Callable
 from host.clock import Clock, Timer
 from net.store.base import Store
 
-log = logging.getLogger("net.runtime.shared_table")
+log = logging.getLogger("net.runtime.shared_table")  # a table's lines, all under its logger
 
 
 class SavePause:

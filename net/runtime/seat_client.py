@@ -5,6 +5,7 @@ it (:mod:`net.runtime.shared_table`)."""
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -53,14 +54,9 @@ class Seat:
 class Table(Protocol):
     """What a seat asks of its table (:class:`net.runtime.shared_table.SharedTable`)."""
 
-    @property
-    def clock(self) -> Clock: ...
-
-    @property
-    def game_no(self) -> int: ...
-
-    @property
-    def chat_log(self) -> Sequence[ChatLine]: ...
+    clock: Clock
+    game_no: int
+    chat_log: deque[ChatLine]
 
     @property
     def state(self) -> TableState: ...
