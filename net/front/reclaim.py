@@ -17,9 +17,12 @@ would hold them are reference cycles, and each is broken where it is made:
 What is left for the collector is then nothing a session (none of a lobby, table, roaming or
 played session's objects is in a cycle: tests/test_net_memory.py), so no collection is
 scheduled here: the server's thresholds stay as they are, and no full collection pauses the
-loop for it. Taking an app apart is one turn of the loop, with what reference counting then
-frees (``stats()`` counts it, ``python -m bench churn`` reports it and the RSS over thousands
-of sessions: docs/performance.md).
+loop for it. Taking an app apart takes a turn of the loop (10-20 ms for a table's), with what
+reference counting then frees, and apps that end together are taken apart one a turn: a
+crowd of sessions leaving at once (tables made and left by the dozen) would otherwise hold
+the loop, and every player's keys, for all of them in one turn (``stats()`` counts it,
+``python -m bench churn`` reports it and the RSS over thousands of sessions:
+docs/performance.md).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import asyncio
 import contextvars
 import time
 import weakref
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +52,8 @@ class ReclaimStats:
 
 _stats = ReclaimStats()
 _installed = False
+_waiting: deque[weakref.ref[Any]] = deque()  # ended apps not yet taken apart, oldest first
+_draining: list[asyncio.AbstractEventLoop | None] = [None]  # the loop taking them apart
 
 
 def stats() -> ReclaimStats:
@@ -85,9 +91,23 @@ def _release(held: weakref.ref[Any]) -> None:
     _stats.longest_release = max(_stats.longest_release, took)
 
 
+def _release_next() -> None:
+    """The oldest waiting app taken apart, and the next one on the loop's next turn, so
+    that what the loop has to do meanwhile (a player's key) waits for one app at most."""
+    try:
+        if _waiting:
+            _release(_waiting.popleft())
+    finally:  # one that failed to come apart does not stop the others'
+        if _waiting:
+            asyncio.get_running_loop().call_soon(_release_next, context=contextvars.Context())
+        else:
+            _draining[0] = None
+
+
 def app_ended(app: Any) -> None:
     """A session's app has run to its end (its ``run_async`` returned): taken apart on the
-    event loop's next turn, so that reference counting frees it, once what is read of it as
+    event loop's next turn (apps that ended together: one a turn, in the order they ended), so
+    that reference counting frees it, once what is read of it as
     ``run_async`` returns has been read (its return value and code, its exception,
     ``ends_session``: those stay). A callback it scheduled that comes later finds it exited,
     detached and closed (``tui.compat.compat_textual.release_app``); one with a handle kept in the
@@ -105,8 +125,12 @@ def app_ended(app: Any) -> None:
     except RuntimeError:
         _release(held)
         return
-    # in a context of its own: the app's (its active app and message pump) would hold it
-    loop.call_soon(_release, held, context=contextvars.Context())
+    _waiting.append(held)
+    if _draining[0] is not loop:  # none taking them apart on this loop (one that closed
+        # with some waiting leaves them to this one)
+        _draining[0] = loop
+        # in a context of its own: the app's (its active app and message pump) would hold it
+        loop.call_soon(_release_next, context=contextvars.Context())
 
 
 def session_ended() -> None:
