@@ -3,7 +3,7 @@ Textual app, for a screen reader (``ssh -t HOST join NAME --plain``, ``watch NAM
 ``lobby --plain``).
 
 The client's terminal is in raw mode (``ssh -t``), so the keys arrive one by one:
-:class:`~tui.plain.front.LineEditor` echoes them and makes lines. What the server writes is plain
+:class:`~tui.plain.terminal.LineEditor` echoes them and makes lines. What the server writes is plain
 text, each line ended by CR LF, the prompt last; no escape sequence is ever written. A client
 that stops reading while the table plays on is let go once its unread output passes
 ``write_high_water`` (nothing more is buffered for it).
@@ -23,7 +23,9 @@ from net.front.lobby import lobby_command
 from net.runtime.registry import Registry
 from net.sanitize import clean_line
 from net.store.model import Account
-from tui.plain.front import LineEditor, PlainTable, TerminalOutput, printable
+from tui.plain.front import PlainTable
+from tui.plain.sentences import printable
+from tui.plain.terminal import LineEditor, TerminalOutput
 from tui.plain.words import SEATS, pt
 from tui.settings import Settings
 from tui.words.ruleset_title import rules_title

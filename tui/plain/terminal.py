@@ -1,0 +1,126 @@
+"""Lines in and out of a terminal for plain mode: :class:`LineEditor` turns a terminal's raw keys
+(an SSH PTY) into lines, echoing them; :class:`TerminalOutput` writes the plain table's lines and
+its prompt, and writes the prompt and the line being typed again after lines that arrive
+meanwhile."""
+
+from __future__ import annotations
+
+import codecs
+import unicodedata
+from collections.abc import Callable, Sequence
+
+from rich.cells import cell_len
+
+MAX_LINE = 200  # characters of one input line at most
+IDLE_PROMPT = "> "
+
+
+class LineEditor:
+    """A terminal in raw mode (an SSH PTY) sends keys; this makes lines of them and echoes what
+    is typed: printable characters, Backspace, Ctrl-U (erase the line), Enter; Ctrl-C or Ctrl-D
+    (on an empty line) end. Escape sequences (arrow keys, function keys) are dropped whole. A
+    line is bounded: the keys after :data:`MAX_LINE` characters are dropped (one bell)."""
+
+    def __init__(self, echo: Callable[[str], None], on_line: Callable[[str], None],
+                 on_end: Callable[[], None], max_line: int = MAX_LINE) -> None:
+        self.echo = echo
+        self.on_line = on_line
+        self.on_end = on_end
+        self.max_line = max_line
+        self.buffer: list[str] = []
+        self._esc = ""  # an escape sequence being skipped
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self._rang = False
+
+    @property
+    def text(self) -> str:
+        return "".join(self.buffer)
+
+    def feed(self, data: bytes) -> None:
+        for ch in self._decoder.decode(data):
+            self._key(ch)
+
+    def _key(self, ch: str) -> None:
+        if self._esc:
+            self._esc += ch
+            if len(self._esc) == 2 and ch not in "[O":
+                self._esc = ""  # ESC and one character (Alt-key)
+            elif (len(self._esc) > 2 and "@" <= ch <= "~") or len(self._esc) > 16:
+                self._esc = ""
+            return
+        if ch == "\x1b":
+            self._esc = ch
+        elif ch in "\r\n":
+            line, self.buffer = self.text, []
+            self._rang = False
+            self.echo("\r\n")
+            self.on_line(line)
+        elif ch in "\x7f\x08":
+            if self.buffer:
+                self._erase(max(1, cell_len(self.buffer.pop())))
+        elif ch == "\x15":  # Ctrl-U
+            w = cell_len(self.text)
+            self.buffer = []
+            if w:
+                self._erase(w)
+        elif ch in "\x03\x04":  # Ctrl-C; Ctrl-D
+            if ch == "\x03" or not self.buffer:
+                self.on_end()
+        elif unicodedata.category(ch)[0] == "C":
+            return
+        elif len(self.buffer) >= self.max_line:
+            if not self._rang:
+                self._rang = True
+                self.echo("\a")
+        else:
+            self.buffer.append(ch)
+            self.echo(ch)
+
+    def _erase(self, cells: int) -> None:
+        """Rub out the last ``cells`` cells typed."""
+        self.echo("\b" * cells + " " * cells + "\b" * cells)
+
+
+class TerminalOutput:
+    """A :class:`PlainOutput` on a terminal: lines end with ``eol``; the prompt and the
+    line being typed are written again after lines that arrive meanwhile. Where the
+    last thing written was the bare idle prompt, a line starts over it (``\\r``) instead of
+    under it, so a transcript holds no empty prompts."""
+
+    def __init__(self, write: Callable[[str], None], eol: str = "\r\n",
+                 typed: Callable[[], str] = lambda: "",
+                 closed: Callable[[], None] = lambda: None, terminal: bool = True) -> None:
+        self.write = write
+        self.eol = eol
+        self.terminal = terminal  # False: a pipe or a file, where no idle prompt is written
+        self.typed = typed
+        self._closed = closed
+        self.shown = ""  # the prompt now shown at the end of the output
+
+    def say(self, lines: Sequence[str], prompt: str) -> None:
+        if not self.terminal and prompt == IDLE_PROMPT:
+            prompt = ""
+        if not lines and prompt == self.shown:
+            return
+        typed = self.typed()
+        out = []
+        if self.shown:
+            if self.shown == IDLE_PROMPT and not typed:
+                out.append("\r")
+            else:
+                out.append(self.eol)
+        for line in lines:
+            out.append(line + self.eol)
+        out.append(prompt + typed)
+        self.shown = prompt
+        text = "".join(out)
+        if text.startswith("\r") and lines and cell_len(lines[0]) < len(IDLE_PROMPT):
+            text = "\r" + " " * len(IDLE_PROMPT) + text
+        self.write(text)
+
+    def echoed(self) -> None:
+        """The player pressed Enter: the cursor is on a fresh line, no prompt shown."""
+        self.shown = ""
+
+    def close(self) -> None:
+        self._closed()
