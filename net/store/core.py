@@ -243,7 +243,12 @@ class SqlStore(StoreBase, abc.ABC):
 
     def forget_guests(self, unseen_since: float) -> int:
         """Delete the guest accounts last seen before ``unseen_since`` (a time.time()) that
-        left nothing: no result, no stake result, no seat at a stored table."""
+        left nothing: no result, no stake result, no seat at a stored table.
+
+        The newest account is never deleted: SQLite gives a new row the highest id plus one,
+        so deleting the newest would hand its id to the next account, and an id names its
+        account in the tables' rows (their creator, their seats) and every count by account
+        (tables created, chat, sessions). Kept, every id is used once."""
         try:
             seated = {i for (state,) in self._rows(
                 "SELECT state FROM tables WHERE {state_size} <= ?", (MAX_TABLE_JSON,))
@@ -251,6 +256,7 @@ class SqlStore(StoreBase, abc.ABC):
             rows = self._rows(
                 "SELECT a.id FROM accounts a JOIN account_secrets s ON s.account_id = a.id "
                 "WHERE s.kind = 'guest' AND a.last_seen < ? "
+                "AND a.id < (SELECT max(id) FROM accounts) "
                 "AND NOT EXISTS (SELECT 1 FROM results r WHERE r.account_id = a.id) "
                 "AND NOT EXISTS (SELECT 1 FROM stake_results r WHERE r.account_id = a.id)",
                 (unseen_since,))
@@ -267,10 +273,12 @@ class SqlStore(StoreBase, abc.ABC):
     def forget_guest(self, account_id: int) -> bool:
         """Delete guest account ``account_id`` when its guest has left, unless it left
         something: a result, a stake result, a seat at a stored table (then
-        :meth:`forget_guests` at a later start does). True when it went, its name free."""
+        :meth:`forget_guests` at a later start does), or it is the newest account (see
+        :meth:`forget_guests`). True when it went, its name free."""
         try:
             if self._row(
                     "SELECT 1 FROM account_secrets s WHERE s.account_id = ? AND s.kind = 'guest' "
+                    "AND s.account_id < (SELECT max(id) FROM accounts) "
                     "AND NOT EXISTS (SELECT 1 FROM results r WHERE r.account_id = s.account_id) "
                     "AND NOT EXISTS (SELECT 1 FROM stake_results r "
                     "WHERE r.account_id = s.account_id)", (account_id,)) is None:
