@@ -23,8 +23,8 @@ from net.commands import CommandError, parse_command
 from net.front.server import MahjongServer
 from testkit.ssh import PtyClient, new_key
 from tests.support.waiting import until
-from tui.plain.front import PlainTable, run_local
-from tui.plain.terminal import MAX_LINE, LineEditor
+from tui.plain.front import MAX_LINE, PlainTable
+from tui.plain.terminal import LineEditor, run_local
 from tui.plain.words import tile_name, tiles_names
 from tui.settings import Settings
 

@@ -39,7 +39,7 @@ def main(args: argparse.Namespace) -> int:
     if thinking is not None:
         thinking.warm()
     if getattr(args, "plain", False) or settings.plain:  # lines of text (tui.plain.front)
-        from tui.plain.front import run_local
+        from tui.plain.terminal import run_local
 
         rules = getattr(args, "rules", None) or settings.rules
         try:

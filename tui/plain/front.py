@@ -12,23 +12,18 @@ cursor sits after it. Commands (``hand``, ``table``, ``log N``, ``help`` …) sa
 request. Each input line is bounded (:data:`MAX_LINE`); what it cannot read gets a short help
 sentence and changes nothing.
 
-What is said is built by :mod:`tui.plain.sentences`, what is typed read by
-:mod:`tui.plain.commands`; this module decides when each line is said and holds the question
-asked. :func:`run_local` is ``mahjong-ssh play --plain`` on standard input and output
-(:mod:`tui.plain.terminal` makes a terminal's keys into lines over SSH).
+The lines are built by :mod:`tui.plain.sentences`, typed lines read by :mod:`tui.plain.commands`;
+this module says each line when it is due (:mod:`tui.plain.terminal` puts it on a terminal).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
 from engine.actions import Action
-from engine.rulesets import DEFAULT_RULES
 from engine.table import Event, Phase
 from engine.tiles import Kind
 from engine.view import View
@@ -36,14 +31,15 @@ from host.client import SharedTableClient, TableClient, TableUpdate
 from host.clock import Timer
 from host.refusal import Refusal
 from host.table_info import COMPUTER_NAME, ChatLine, TableInfo, TableState
-from tui.plain.commands import LOOKS, Reply, read_choice, read_turn
+from tui.plain.commands import LOOKS, Reply, read_choice, read_turn, unknown
 from tui.plain.sentences import Answer, Sentences, printable
-from tui.plain.terminal import IDLE_PROMPT, MAX_LINE, TerminalOutput
 from tui.settings import Settings
 from tui.view.decisions import Decision
 from tui.view.hints import waits_of
 from tui.words.i18n import tr
 
+MAX_LINE = 200  # characters of one input line at most
+IDLE_PROMPT = "> "
 TIMER_WARN = 5.0  # seconds left when the timer's warning is said
 FLUSH_DELAY = 0.05  # seconds the lines of one moment are gathered before they are written
 
@@ -131,9 +127,7 @@ class PlainTable:
             return
         self.closed = True
         self._cancel_timer()
-        if self._flushing is not None:
-            self._flushing.cancel()
-            self._flushing = None
+        self._flush()  # closed: the batch due is dropped, not written
         self.client.close()
         self.out.close()
 
@@ -343,7 +337,7 @@ class PlainTable:
         update = self.update
         if update is None:
             if text:
-                self._say("unknown", what=text[:40])
+                self._pending.append(unknown(self.words, text))
             return
         look = LOOKS.get(head)
         if look is not None:
@@ -408,7 +402,7 @@ class PlainTable:
 
     def _after_result(self, update: TableUpdate, text: str) -> None:
         if text:
-            self._say("unknown", what=text[:40])
+            self._pending.append(unknown(self.words, text))
             return
         if update.view.viewer is None:
             return
@@ -444,76 +438,3 @@ class PlainTable:
             self._send(reply)
         elif isinstance(reply, str):
             self._pending.append(reply)
-
-
-# --- mahjong-ssh play --plain -----------------------------------------------------------------
-async def run_local(table: TableClient, lang: str, rules: str | None, seed: int | None,
-                    options: Mapping[str, Any] | None = None,
-                    reader: asyncio.StreamReader | None = None,
-                    write: Callable[[str], None] | None = None,
-                    settings: Settings | None = None) -> int:
-    """Play at ``table`` in plain lines: standard input (or ``reader``) one line at a time,
-    standard output (or ``write``). Returns the exit status."""
-    if write is None:
-        def write(text: str) -> None:
-            sys.stdout.write(text)
-            sys.stdout.flush()
-    done = asyncio.Event()
-    out = TerminalOutput(write, eol="\n", closed=done.set, terminal=sys.stdout.isatty())
-    plain = PlainTable(table, lang, out, rules=rules, options=options, settings=settings)
-    if reader is None:
-        reader = await _stdin_reader()
-    plain.start()
-    refused = table.new_game(rules or DEFAULT_RULES, dict(options or {}), seed)
-    if refused is not None and options:  # saved options no longer valid: the defaults
-        refused = table.new_game(rules or DEFAULT_RULES, {}, seed)
-    if refused is not None:
-        write(refused.text(lang) + "\n")
-        return 2
-    pending = bytearray()
-    too_long = False
-    while not done.is_set():
-        read = asyncio.ensure_future(reader.read(4096))
-        stop = asyncio.ensure_future(done.wait())
-        finished, _ = await asyncio.wait({read, stop}, return_when=asyncio.FIRST_COMPLETED)
-        if read not in finished:
-            read.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await read
-            break
-        stop.cancel()
-        data = read.result()
-        if not data:  # end of input
-            if pending and not too_long:
-                _line(plain, out, bytes(pending))
-            plain.close()
-            break
-        pending += data
-        while b"\n" in pending:
-            raw, _, rest = bytes(pending).partition(b"\n")
-            pending = bytearray(rest)
-            if too_long:
-                too_long = False
-                continue
-            _line(plain, out, raw)
-        if len(pending) > MAX_LINE * 4:  # a line too long: said once, the rest dropped
-            pending.clear()
-            if not too_long:
-                too_long = True
-                out.echoed()
-                plain.handle("x" * (MAX_LINE + 1))
-    plain.close()
-    return 0
-
-
-def _line(plain: PlainTable, out: TerminalOutput, raw: bytes) -> None:
-    out.echoed()  # the terminal echoed the line and its newline
-    plain.handle(raw.decode("utf-8", "replace").rstrip("\r"))
-
-
-async def _stdin_reader() -> asyncio.StreamReader:
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader(limit=MAX_LINE * 8)
-    protocol = asyncio.StreamReaderProtocol(reader)
-    await loop.connect_read_pipe(lambda: protocol, sys.stdin)
-    return reader

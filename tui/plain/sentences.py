@@ -229,29 +229,26 @@ class Sentences:
         return out
 
     # --- questions ----------------------------------------------------------------------------
-    def turn_question(self, view: View) -> str:
-        legal = view.legal
-        more = "".join(self.pt(key) for key, on in (
-            ("ask_turn_win", any(a.type is ActionType.WIN for a in legal)),
-            ("ask_turn_kong", any(a.type in (ActionType.ANGANG, ActionType.BUGANG)
-                                  for a in legal)),
-            ("ask_turn_ting", any(a.type is ActionType.DISCARD and a.ting for a in legal)))
-            if on)
-        eg = kind_to_str(view.drawn if view.drawn is not None else
-                         (view.hand[-1] if view.hand else 0))
-        return self.pt("ask_turn", eg=eg, more=more)
-
     def question(self, view: View) -> tuple[str, list[Answer]]:
         """What the table asks of this player now, and the answers that a decision offers."""
+        legal = view.legal
         if view.phase is Phase.TURN:
-            return self.turn_question(view), []
+            more = "".join(self.pt(key) for key, on in (
+                ("ask_turn_win", any(a.type is ActionType.WIN for a in legal)),
+                ("ask_turn_kong", any(a.type in (ActionType.ANGANG, ActionType.BUGANG)
+                                      for a in legal)),
+                ("ask_turn_ting", any(a.type is ActionType.DISCARD and a.ting for a in legal)))
+                if on)
+            eg = kind_to_str(view.drawn if view.drawn is not None else
+                             (view.hand[-1] if view.hand else 0))
+            return self.pt("ask_turn", eg=eg, more=more), []
         d = decision(view)
         if d is None:
             return "", []
         answers = self.answers(view, d)
         choices = self.semi(c.words for c in answers)
         if d.kind == "buy":
-            must = not any(a.type is ActionType.NO_BUY for a in view.legal)
+            must = not any(a.type is ActionType.NO_BUY for a in legal)
             return self.pt("ask_buy_must" if must else "ask_buy", choices=choices), answers
         if d.kind == "declare":
             return self.pt("ask_declare", choices=choices), answers
@@ -366,13 +363,12 @@ class Sentences:
         return printable(name)[:24] if name else self.pt("empty_seat")
 
     def seat_changes(self, before: TableInfo, info: TableInfo) -> list[str]:
+        """Who sat down and who left since ``before`` (not the computer players)."""
         out = []
         for s in range(4):
             old, new = before.seats[s].name, info.seats[s].name
-            if old == new:
-                continue
-            if new and new != COMPUTER_NAME:
+            if new and new != old and new != COMPUTER_NAME:
                 out.append(self.pt("sits", seat=SEATS[self.lang][s], name=printable(new)[:24]))
-            elif old and old != COMPUTER_NAME and not new:
+            elif old and not new and old != COMPUTER_NAME:
                 out.append(self.pt("leaves", seat=SEATS[self.lang][s], name=printable(old)[:24]))
         return out

@@ -1,18 +1,24 @@
-"""Lines in and out of a terminal for plain mode: :class:`LineEditor` turns a terminal's raw keys
-(an SSH PTY) into lines, echoing them; :class:`TerminalOutput` writes the plain table's lines and
-its prompt, and writes the prompt and the line being typed again after lines that arrive
-meanwhile."""
+"""Plain mode on a terminal: :class:`LineEditor` turns a terminal's raw keys (an SSH PTY) into
+lines, echoing them; :class:`TerminalOutput` writes the plain table's lines and its prompt, and
+writes the prompt and the line being typed again after lines that arrive meanwhile;
+:func:`run_local` is ``mahjong-ssh play --plain`` on standard input and output."""
 
 from __future__ import annotations
 
+import asyncio
 import codecs
+import contextlib
+import sys
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from rich.cells import cell_len
 
-MAX_LINE = 200  # characters of one input line at most
-IDLE_PROMPT = "> "
+from engine.rulesets import DEFAULT_RULES
+from host.client import TableClient
+from tui.plain.front import IDLE_PROMPT, MAX_LINE, PlainTable
+from tui.settings import Settings
 
 
 class LineEditor:
@@ -124,3 +130,76 @@ class TerminalOutput:
 
     def close(self) -> None:
         self._closed()
+
+
+# --- mahjong-ssh play --plain -----------------------------------------------------------------
+async def run_local(table: TableClient, lang: str, rules: str | None, seed: int | None,
+                    options: Mapping[str, Any] | None = None,
+                    reader: asyncio.StreamReader | None = None,
+                    write: Callable[[str], None] | None = None,
+                    settings: Settings | None = None) -> int:
+    """Play at ``table`` in plain lines: standard input (or ``reader``) one line at a time,
+    standard output (or ``write``). Returns the exit status."""
+    if write is None:
+        def write(text: str) -> None:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+    done = asyncio.Event()
+    out = TerminalOutput(write, eol="\n", closed=done.set, terminal=sys.stdout.isatty())
+    plain = PlainTable(table, lang, out, rules=rules, options=options, settings=settings)
+    if reader is None:
+        reader = await _stdin_reader()
+    plain.start()
+    refused = table.new_game(rules or DEFAULT_RULES, dict(options or {}), seed)
+    if refused is not None and options:  # saved options no longer valid: the defaults
+        refused = table.new_game(rules or DEFAULT_RULES, {}, seed)
+    if refused is not None:
+        write(refused.text(lang) + "\n")
+        return 2
+    pending = bytearray()
+    too_long = False
+    while not done.is_set():
+        read = asyncio.ensure_future(reader.read(4096))
+        stop = asyncio.ensure_future(done.wait())
+        finished, _ = await asyncio.wait({read, stop}, return_when=asyncio.FIRST_COMPLETED)
+        if read not in finished:
+            read.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await read
+            break
+        stop.cancel()
+        data = read.result()
+        if not data:  # end of input
+            if pending and not too_long:
+                _line(plain, out, bytes(pending))
+            plain.close()
+            break
+        pending += data
+        while b"\n" in pending:
+            raw, _, rest = bytes(pending).partition(b"\n")
+            pending = bytearray(rest)
+            if too_long:
+                too_long = False
+                continue
+            _line(plain, out, raw)
+        if len(pending) > MAX_LINE * 4:  # a line too long: said once, the rest dropped
+            pending.clear()
+            if not too_long:
+                too_long = True
+                out.echoed()
+                plain.handle("x" * (MAX_LINE + 1))
+    plain.close()
+    return 0
+
+
+def _line(plain: PlainTable, out: TerminalOutput, raw: bytes) -> None:
+    out.echoed()  # the terminal echoed the line and its newline
+    plain.handle(raw.decode("utf-8", "replace").rstrip("\r"))
+
+
+async def _stdin_reader() -> asyncio.StreamReader:
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=MAX_LINE * 8)
+    protocol = asyncio.StreamReaderProtocol(reader)
+    await loop.connect_read_pipe(lambda: protocol, sys.stdin)
+    return reader
