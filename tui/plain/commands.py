@@ -1,9 +1,7 @@
 """What the player types in plain mode, read against the view: the commands that say the
 table again (``hand``, ``table``, ``waits``, ``scores``, ``log N``) and the answers to a
-question (a turn's tile, a decision's choice).
-
-Each reading returns what it comes to and changes nothing: the plain table
-(:mod:`tui.plain.front`) says the lines, sends the action or asks which kong."""
+question (a turn's tile, a decision's choice). A reading changes nothing: the plain table
+(:mod:`tui.plain.front`) says its lines, sends its action or asks which kong."""
 
 from __future__ import annotations
 

@@ -1,10 +1,7 @@
 """What plain mode says about a table, in one player's language: the seats and tiles by name,
 each move as a sentence, the hand and its waits, a decision's options and the question that
-asks them, the table looked at, a hand's result and the game's end, the waiting room.
-
-:class:`Sentences` only builds lines (no input, no output, no clock): the plain table
-(:mod:`tui.plain.front`) decides when each is said and the commands
-(:mod:`tui.plain.commands`) which is said again on request."""
+asks them, the table looked at, a hand's result and the game's end, the waiting room. Lines
+only: :mod:`tui.plain.front` says them when due, :mod:`tui.plain.commands` again on request."""
 
 from __future__ import annotations
 
