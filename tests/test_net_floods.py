@@ -362,12 +362,23 @@ async def test_the_event_loops_own_log_lines_are_within_the_budget(
         make_server: MakeServer, caplog: pytest.LogCaptureFixture) -> None:
     limits = Limits(log_lines_per_minute=40)
     server = await make_server(limits=limits)
-    with caplog.at_level(logging.WARNING):
-        for _ in range(1000):
-            logging.getLogger("asyncio").warning("socket.send() raised exception.")
-            logging.getLogger("asyncssh").warning("something")
-        assert len(caplog.records) <= limits.log_lines_per_minute // 4
-        server._report_log()  # what the minute's report says
+    # another server of this worker process not closed yet (a test's, ending) filters the
+    # same loggers with its own budget and marks what it lets through: only this one counts
+    others = [(name, f) for name in ("asyncio", "asyncssh")
+              for f in logging.getLogger(name).filters
+              if isinstance(f, LogGate) and f is not server.log_gate]
+    for name, f in others:
+        logging.getLogger(name).removeFilter(f)
+    try:
+        with caplog.at_level(logging.WARNING):
+            for _ in range(1000):
+                logging.getLogger("asyncio").warning("socket.send() raised exception.")
+                logging.getLogger("asyncssh").warning("something")
+            assert len(caplog.records) <= limits.log_lines_per_minute // 4
+            server._report_log()  # what the minute's report says
+    finally:
+        for name, f in others:
+            logging.getLogger(name).addFilter(f)
     said = caplog.records[-1].getMessage()
     assert said.startswith(f"{2000 - limits.log_lines_per_minute // 4} log lines were left out")
 
