@@ -278,9 +278,7 @@ class PlainTable:
         self._deadline = update.deadline if key is not None else None
         self._ask_key = key
         self._cancel_timer()
-        self._choices = []
-        self._kong_menu = []
-        self._question = ""
+        self._question, self._choices, self._kong_menu = "", [], []
         if view.phase is Phase.ENDED:
             self._result(update)
             return
