@@ -5,32 +5,11 @@ theirs (``chat_per_table_minute``); each account is still within its own rate.""
 
 from __future__ import annotations
 
-from typing import Any
-
-from host.table_info import ChatLine, TableInfo
 from net.limits import Limits
 from net.runtime.registry import Registry
 from net.runtime.shared_table import CHAT_TABLE_BUSY, CHAT_TOO_FAST, TableConfig
 from net.store import Account
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def heard(client: Any) -> list[str]:
-    lines: list[str] = []
-
-    def on_info(info: TableInfo | ChatLine) -> None:
-        if isinstance(info, ChatLine):
-            lines.append(f"{info.who}: {info.text}")
-
-    client.subscribe_info(on_info)
-    return lines
+from tests.test_net_rates import Clock, heard
 
 
 async def test_spectators_flooding_the_chat_leave_the_seated_players_their_lines() -> None:
