@@ -25,6 +25,7 @@ from net.store import Account, SqliteStore, StorageError, open_store
 from net.store.postgres import PgStore
 from testkit.ssh import PtyClient, new_key
 from tests.support.waiting import toast_says, until
+from tests.test_net_restart import to_my_move
 
 DB = "mahjong.sqlite3"
 ANN = Account(1, "ann", "SHA256:ann")
@@ -212,16 +213,6 @@ async def test_a_real_sqlite_full_is_held_and_written_once_there_is_room(
 
 
 # --- through the server ---------------------------------------------------------------------
-async def to_my_move(c: PtyClient) -> None:
-    while True:
-        text = await c.wait_for(lambda t: "Your turn" in t or "this hand?" in t
-                                or "Enter: next hand" in t, 30)
-        if "Enter: next hand" not in text:
-            return
-        c.send("\r")
-        await c.wait_for(lambda t: "Enter: next hand" not in t, 10)
-
-
 async def test_players_see_the_pause_and_play_resumes_through_the_server(
         server: MahjongServer) -> None:
     store = server.store
