@@ -69,6 +69,7 @@ class LoginGate:
         self.logged_in_lately = WindowCount(600.0)  # key or passphrase logins, 10 minutes
         self.guests: Counter[str] = Counter()  # guest accounts connected, by address
         self.connects = WindowCount(60.0)  # new connections by address in the last minute
+        self._forgetting: set[asyncio.Task[bool]] = set()  # guests being forgotten off the loop
 
     def connection(self) -> Connection:
         """A new connection's login policy (asyncssh's server factory)."""
@@ -101,9 +102,11 @@ class LoginGate:
             del self.guests[address]
         if self.online.get(account.id):
             return
-        if self.store.off_loop:
-            asyncio.get_running_loop().create_task(
+        if self.store.off_loop:  # the loop keeps only a weak reference to a task: so do we
+            task = asyncio.get_running_loop().create_task(
                 store_call(self.store, self.keyless.guest_left, account))
+            self._forgetting.add(task)
+            task.add_done_callback(self._forgetting.discard)
         else:
             self.keyless.guest_left(account)
 
