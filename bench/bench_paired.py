@@ -69,7 +69,7 @@ def tuned_expert(samples: int, recheck: int, claims: bool = True, bao: bool = Tr
     win, not a plain wild hand) and ``fly`` (throwing a wild, 飞宝, searched beside hard's choice
     while the hand stays ready without it)."""
     from engine.actions import ActionType
-    from engine.bots import expert
+    from engine.bots import expert, playout
     from engine.bots.normal import Seat
     from engine.situation import BaoDiao
     from engine.table import Phase
@@ -106,12 +106,12 @@ def tuned_expert(samples: int, recheck: int, claims: bool = True, bao: bool = Tr
         def _results(self, *args: Any, **kwargs: Any) -> dict[Action, list[float]]:
             if self.baodiao:
                 return super()._results(*args, **kwargs)
-            real = expert._Context.baodiao_of
-            expert._Context.baodiao_of = lambda _ctx, _counts: BaoDiao.NONE  # type: ignore[method-assign, assignment]
+            real = playout._Context.baodiao_of
+            playout._Context.baodiao_of = lambda _ctx, _counts: BaoDiao.NONE  # type: ignore[method-assign, assignment]
             try:
                 return super()._results(*args, **kwargs)
             finally:
-                expert._Context.baodiao_of = real  # type: ignore[method-assign]
+                playout._Context.baodiao_of = real  # type: ignore[method-assign]
 
     return TunedExpert(samples=samples, recheck=recheck)
 
@@ -132,13 +132,13 @@ def player(label: str) -> Player:
         from engine.bots.expert import (
             CLOSE,
             MAX_SAMPLES,
-            READ_KEEP,
             RECHECK,
             RECHECK_Z,
             RISK_READY,
             SAMPLES,
             SEARCH_CLOSE,
         )
+        from engine.bots.playout import READ_KEEP
         from engine.rulesets import RULESETS
         try:
             flags = dict(x.split("=", 1) for x in label.split(":", 1)[1].split(","))

@@ -32,10 +32,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.actions import ActionType
-from engine.bots import expert
-from engine.bots.expert import ExpertPlayer, _Context, pond_feature, view_seed
+from engine.bots import playout
+from engine.bots.expert import ExpertPlayer, view_seed
 from engine.bots.hard import HardPlayer
 from engine.bots.normal import Seat
+from engine.bots.playout import _Context, pond_feature
 from engine.game import Game
 from engine.hands import HandShapes, shapes_named, waits
 from engine.melds import Meld
@@ -202,9 +203,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     for item in filter(None, args.keep.split(",")):
         name, _, value = item.partition("=")
-        if name not in expert.READ_KEEP:
-            ap.error(f"--keep: no feature {name!r} (one of {', '.join(expert.READ_KEEP)})")
-        expert.READ_KEEP[name] = float(value)
+        if name not in playout.READ_KEEP:
+            ap.error(f"--keep: no feature {name!r} (one of {', '.join(playout.READ_KEEP)})")
+        playout.READ_KEEP[name] = float(value)
     tally = Tally()
     seeds = random.Random(args.seed)
     player = HardPlayer()

@@ -11,18 +11,15 @@ from bench.bench_paired import tuned_expert
 from engine.actions import Action, ActionType
 from engine.bots import ExpertPlayer, HardPlayer
 from engine.bots.expert import (
-    READ_KEEP,
     RECHECK,
     RECHECK_Z,
     SAMPLES,
     SEARCH_CLOSE,
     ActionValue,
-    _Context,
-    _Opp,
-    pond_feature,
     view_seed,
 )
 from engine.bots.normal import Seat
+from engine.bots.playout import READ_KEEP, _Context, _Opp, pond_feature
 from engine.game import Game
 from engine.simulate import simulate
 from engine.table import Phase
@@ -244,7 +241,7 @@ def _shangrao_head() -> View:
 def test_a_shangrao_wild_head_win_is_valued_as_one() -> None:
     """A playout's self-drawn win from the 宝吊头 shape is a 宝吊 win (P = 3, shangrao.md §6),
     not the plain wild hand (P = 1): without it the search valued the state at a third."""
-    from engine.bots.expert import _playout, _Sample, _tiles
+    from engine.bots.playout import _playout, _Sample, _tiles
     from engine.situation import BaoDiao, Win, WinMethod
 
     view = _shangrao_head()
