@@ -21,7 +21,8 @@ from typing import TypeVar
 
 from mahjong.agari import Agari
 
-from engine.hands import HandShapes, can_win, can_win_counts, can_win_keys, group_keys
+from engine.group_keys import can_win_keys, group_keys
+from engine.hands import HandShapes, can_win, can_win_counts
 from engine.rulesets import RULESETS as BY_NAME
 from engine.rulesets import score
 from engine.situation import Situation, Win, WinMethod

@@ -417,7 +417,8 @@ def test_scoring_readings_agree_with_the_fast_detector(rules: str) -> None:
 def test_group_keys_win_test_agrees_with_counts(rules: str) -> None:
     """can_win_keys over the four group keys answers exactly as can_win_counts: near-winning
     hands built at random (sets + pair, some disturbed), with melds and Shangrao wilds."""
-    from engine.hands import can_win_counts, can_win_keys, group_keys, key_of
+    from engine.group_keys import can_win_keys, group_keys, key_of
+    from engine.hands import can_win_counts
 
     shapes = RULESETS[rules].shapes
     rng = random.Random(7)
@@ -463,7 +464,8 @@ def test_completing_kinds_are_the_kinds_that_win(rules: str) -> None:
     """completing_kinds looks up only the group a tile joins: its kinds are exactly those
     can_win_counts says complete the hand, over every shape (seven pairs, the knitted and
     烂牌 families, 九幺, melds, Shangrao wilds and the wild kind itself), never a fifth copy."""
-    from engine.hands import can_win_counts, completing_kinds
+    from engine.group_keys import completing_kinds
+    from engine.hands import can_win_counts
 
     shapes = S(rules)
     rng = random.Random(f"completing-{rules}")
@@ -500,7 +502,8 @@ def test_completing_kinds_of_any_hand_without_wilds(rules: str) -> None:
     shapes are tried only where they can hold: over hands of any make-up (any tiles, thirteen
     distinct, terminals and honours only, honours only; no meld to four), the kinds are
     exactly those can_win_counts says complete the hand."""
-    from engine.hands import can_win_counts, completing_kinds
+    from engine.group_keys import completing_kinds
+    from engine.hands import can_win_counts
 
     shapes = S(rules)
     rng = random.Random(f"completing-any-{rules}")

@@ -37,7 +37,8 @@ from typing import Final
 from engine.bots.hard import HardPlayer, profile
 from engine.bots.normal import Seat
 from engine.bots.shape import HandEval, meld_facts
-from engine.hands import completing_kinds, is_baodiao_shape
+from engine.group_keys import completing_kinds
+from engine.hands import is_baodiao_shape
 from engine.melds import Meld, MeldType
 from engine.rulesets import Ruleset, find_ruleset
 from engine.situation import BaoDiao, Situation, Win, WinMethod
