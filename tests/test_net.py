@@ -8,6 +8,7 @@ import gc
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import asyncssh
 import pytest
@@ -18,6 +19,7 @@ from host.clock import ManualClock
 from net.front.remote_app import RemoteApp
 from net.front.server import MahjongServer
 from net.limits import Limits
+from net.runtime.seat_client import SeatClient
 from net.runtime.shared_table import SharedTable
 from testkit.ssh import (
     LightScreen,
@@ -760,11 +762,20 @@ async def test_the_benchmarks_light_screen_reads_as_pyte(server: MahjongServer) 
     await c.close()
 
 
-async def test_a_session_has_one_table_screen_and_one_subscription(server: MahjongServer) -> None:
+async def test_a_session_has_one_table_screen_and_one_subscription(
+        server: MahjongServer, monkeypatch: pytest.MonkeyPatch) -> None:
     """Textual calls each class's ``on_mount`` itself: the remote app must not call its base's
     again (that made a second table screen, and every update was delivered twice)."""
     from tui.apps.table_screen import TableScreen
 
+    subscribed: list[SeatClient] = []
+    subscribe = SeatClient.subscribe
+
+    def counted(client: SeatClient, callback: Any) -> None:
+        subscribed.append(client)
+        subscribe(client, callback)
+
+    monkeypatch.setattr(SeatClient, "subscribe", counted)
     c = await join(server, "una", new_key(), "join once")
     await c.wait_for("press S")
     (session,) = server.sessions
@@ -782,7 +793,7 @@ async def test_a_session_has_one_table_screen_and_one_subscription(server: Mahjo
     assert sum(isinstance(s, TableScreen) for s in app.screen_stack) == 1
     assert [type(s).__name__ for s in app.screen_stack] == ["TableScreen"]
     assert not app.screen.query("Tooltip") and app.screen.query("ToastRack")
-    assert len(app.seat_client._callbacks) == 1
+    assert subscribed.count(app.seat_client) == 1
     delivered: list[object] = []
     apply_update = app.table_screen.apply_update
 

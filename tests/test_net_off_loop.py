@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from net.front.server import MahjongServer
-from net.front.trends import LobbyLeaders, LobbyRatings
+from net.front.trends import LobbyLeaders, boards_reading
 from testkit.ssh import MakeServer, PtyClient, new_key, run_command
 from tests.support.waiting import until
 from tests.test_net import join
@@ -31,8 +31,7 @@ class Calls(list[tuple[str, bool]]):
         """Until no watched call runs and the lobby's boards read nothing: the server may
         then close its store (a SQLite connection closed under a thread still reading it
         would take the process down)."""
-        boards = (LobbyLeaders.shared(self.store), LobbyRatings.shared(self.store))
-        await until(lambda: self.running == 0 and all(b._reading is None for b in boards),
+        await until(lambda: self.running == 0 and not boards_reading(self.store),
                     10.0, "the store's calls to end")
 
 

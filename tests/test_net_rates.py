@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from textual.widgets import Static
 
+from host.clock import ManualClock
 from host.table_info import ChatLine, TableInfo
 from net.front.lobby import LobbyApp
 from net.limits import Limits
@@ -100,9 +101,13 @@ async def test_a_table_carries_at_most_its_own_chat_rate_from_everyone() -> None
 def test_the_chat_rates_remembered_are_bounded() -> None:
     clock = Clock()
     reg = Registry(TableConfig(), clock=clock)
-    for account in range(3 * CHAT_BUCKETS):
+    while reg.chat_allowed(-1):  # an account that spent its burst
+        pass
+    for account in range(CHAT_BUCKETS - 1):
         assert reg.chat_allowed(account)
-    assert len(reg._chat) <= CHAT_BUCKETS
+    assert not reg.chat_allowed(-1)  # remembered among CHAT_BUCKETS accounts,
+    assert reg.chat_allowed(CHAT_BUCKETS - 1)
+    assert reg.chat_allowed(-1)  # and forgotten (the oldest) rather than one more remembered
 
 
 # --- tables -----------------------------------------------------------------------------------
@@ -120,12 +125,15 @@ async def test_table_creation_is_limited_per_account_and_the_count_survives_a_re
     reg.get_or_create("b1", "gejiu", creator=BOB)  # another account's own count
     reg.close()
 
-    reg2 = Registry(TableConfig(), store, limits=limits)  # restarted: who created what is kept
+    clock = ManualClock()  # restarted: who created what is kept
+    reg2 = Registry(TableConfig(clock=clock), store, limits=limits)
     assert reg2.load() == 3
     assert reg2.tables["a1"].creator == ANN.id and reg2.tables["b1"].creator == BOB.id
     with pytest.raises(TableLimit):
         reg2.get_or_create("a3", "gejiu", creator=ANN)
-    reg2._drop(reg2.tables["a1"])  # one of ann's tables closes: she may make another
+    reg2.tables["a1"].check_empty()  # nobody comes back to one of ann's tables: it closes,
+    await clock.advance(limits.table_unattended_seconds)
+    assert "a1" not in reg2.tables and "a2" in reg2.tables  # and she may make another
     assert reg2.get_or_create("a3", "gejiu", creator=ANN).creator == ANN.id
     reg2.close()
     store.close()

@@ -95,20 +95,20 @@ def test_the_lobby_shows_seated_ratings_the_computers_and_ones_own(tmp_path: Pat
     ratings = LobbyRatings(store, clock=lambda: now[0])
     app = LobbyApp(server, ann)  # type: ignore[arg-type]
     app.ratings = ratings
-    app._title()  # asks for the viewer's own
-    app._content()  # asks for the seated names, and reads what was asked
+    app.heading()  # asks for the viewer's own
+    app.tables_text()  # asks for the seated names, and reads what was asked
     assert ratings.seat("shangrao", "ann") is not None
-    listing = app._content().plain
+    listing = app.tables_text().plain
     have = store.ratings("shangrao", ["ann", "bob"])
     a, b = (elo.label(have[n].rating, have[n].games) for n in ("ann", "bob"))
     assert a.endswith("?") and int(a[:-1]) > 1500 > int(b[:-1])
     assert f"E:ann {a} S:bob {b} W:- N:-" in listing
     assert (f"computer 电脑: normal 1500, normal 1500, easy {elo.shown(refs['easy'])}, "
             f"hard {elo.shown(refs['hard'])}") in listing
-    assert app._title().plain.endswith(f"your rating 等级分: 上饶 shangrao {a}")
+    assert app.heading().plain.endswith(f"your rating 等级分: 上饶 shangrao {a}")
     # a guest's lobby: no rating line (guests are not rated)
     visitor = LobbyApp(server, Account(guest.id, guest.nickname, None, guest=True))  # type: ignore[arg-type]
-    assert "your rating" not in visitor._title().plain
+    assert "your rating" not in visitor.heading().plain
     # long names are shortened so that the seats stay within 80 columns
     long = reg.get_or_create("long", "shangrao")
     for name in ("wwwwwwwwwwwwwww1", "wwwwwwwwwwwwwww2", "wwwwwwwwwwwwwww3"):
@@ -117,9 +117,9 @@ def test_the_lobby_shows_seated_ratings_the_computers_and_ones_own(tmp_path: Pat
                                               10 * i, 0, 4) for i, n in enumerate(
         ("wwwwwwwwwwwwwww1", "wwwwwwwwwwwwwww2", "wwwwwwwwwwwwwww3"))], seed=5)
     now[0] += RATING_SECONDS
-    app._content()
-    assert all(cell_len(line) <= 74 for line in app._content().plain.splitlines())
-    assert "wwwwwww" in app._content().plain and "…" in app._content().plain
+    app.tables_text()
+    assert all(cell_len(line) <= 74 for line in app.tables_text().plain.splitlines())
+    assert "wwwwwww" in app.tables_text().plain and "…" in app.tables_text().plain
     reg.close()
     store.close()
 

@@ -283,7 +283,7 @@ async def assert_quarantined(data: Path, name: str, why: str,
         assert len(lines) == 1 and why in lines[0], lines
         assert why in server.registry.quarantined[name].reason
         lobby = LobbyApp(server, ANN)  # type: ignore[arg-type]
-        listing = lobby._content().plain
+        listing = lobby.tables_text().plain
         assert name in listing and QUARANTINE_MARK in listing
         key = asyncssh.generate_private_key("ssh-ed25519")
         c = PtyClient()
@@ -382,13 +382,13 @@ async def test_writes_failing_at_run_time_are_logged_once_and_the_table_pauses(
         assert store.problem is not None and store.failures >= 20
         server = SimpleNamespace(registry=reg)
         assert "cannot save right now" in LobbyApp(
-            server, ANN)._content().plain  # type: ignore[arg-type]
+            server, ANN).tables_text().plain  # type: ignore[arg-type]
         other.execute("ROLLBACK")
         play(t, 1)
         assert store.problem is None and len(store.actions("t1", 1)) == 2
         assert any("writes work again" in r.getMessage() for r in caplog.records)
     assert "cannot save" not in LobbyApp(
-        SimpleNamespace(registry=reg), ANN)._content().plain  # type: ignore[arg-type]
+        SimpleNamespace(registry=reg), ANN).tables_text().plain  # type: ignore[arg-type]
     other.close()
     reg.close()
     store.close()

@@ -317,13 +317,13 @@ def test_the_lobby_marks_a_private_table_and_says_who_may_sit() -> None:
     t = private_table(reg)
     t.join(ANN)
     reg.get_or_create("open", "gejiu", creator=CY)
-    lines = {a.nickname: lobby(reg, a)._content().plain for a in (ANN, BOB, CY)}
+    lines = {a.nickname: lobby(reg, a).tables_text().plain for a in (ANN, BOB, CY)}
     assert "私 private 私人牌桌, host 桌主 ann: your table" in lines["ann"]
     assert "you are invited 你已受邀" in lines["bob"]
     assert "not invited 未受邀" in lines["cy"] and "may watch" not in lines["cy"]
     assert lines["cy"].count(f"{PRIVATE_MARK} private") == 1  # the public table has none
     assert t.host_command(ANN, "/watchers", "on") is None
-    assert "not invited: you may watch" in lobby(reg, CY)._content().plain
+    assert "not invited: you may watch" in lobby(reg, CY).tables_text().plain
 
 
 async def test_choosing_a_private_table_one_is_not_invited_to_is_refused() -> None:

@@ -115,13 +115,13 @@ def test_the_lobby_lists_the_leaders_after_the_tables(tmp_path: Path) -> None:
     reg.get_or_create("friday", "gejiu")
     store.finish_game("t", 1, "gejiu", [(ann.id, 0, 3, 1, 4), (bob.id, 1, -3, 0, 4)])
     server = SimpleNamespace(registry=reg, store=store)
-    listing = LobbyApp(server, ann)._content().plain  # type: ignore[arg-type]
+    listing = LobbyApp(server, ann).tables_text().plain  # type: ignore[arg-type]
     assert listing.index("friday") < listing.index("Leaders 排行榜") < listing.index("ann")
     assert "Leaders" not in LobbyApp(SimpleNamespace(registry=reg),  # type: ignore[arg-type]
-                                     ann)._content().plain
+                                     ann).tables_text().plain
     empty = SqliteStore(tmp_path / "empty.sqlite3")  # no game finished yet: no board
     assert "Leaders" not in LobbyApp(SimpleNamespace(registry=reg, store=empty),  # type: ignore[arg-type]
-                                     ann)._content().plain
+                                     ann).tables_text().plain
     reg.close()
     store.close()
     empty.close()

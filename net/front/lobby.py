@@ -248,9 +248,9 @@ class LobbyApp(ServerSide, App[Any]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self._title(), id="title")
+            yield Static(self.heading(), id="title")
             with VerticalScroll(id="tables-box"):
-                yield Static(self._content(), id="tables")
+                yield Static(self.tables_text(), id="tables")
             yield Static(self._help(), id="help")
             yield Static("", id="msg")
             # whole at 80 columns (the rulesets' names are in the help above)
@@ -264,9 +264,9 @@ class LobbyApp(ServerSide, App[Any]):
             self.query_one("#msg", Static).update(Text(self.notice))
 
     def _refresh(self) -> None:
-        self.query_one("#tables", Static).update(self._content())
+        self.query_one("#tables", Static).update(self.tables_text())
         shown = self._title_text
-        title = self._title()
+        title = self.heading()
         if title.plain != shown:  # the viewer's own ratings came, or changed
             self.query_one("#title", Static).update(title)
 
@@ -279,7 +279,8 @@ class LobbyApp(ServerSide, App[Any]):
         box.scroll_to(y=box.scroll_y + pages * max(1, box.scrollable_content_region.height - 1),
                       animate=False)
 
-    def _title(self) -> Text:
+    def heading(self) -> Text:
+        """The title line: the lobby, the viewer, and his own ratings once the store told them."""
         t = Text(f"mahjong-ssh lobby 大厅 — welcome {self.account.nickname}", style="bold")
         own = rating_title(self.ratings.own(self.account.id)) if not self.account.guest else ""
         if own:
@@ -311,7 +312,9 @@ class LobbyApp(ServerSide, App[Any]):
                     "输入牌桌名并回车入座（新名字即建桌）；'new' 或 Ctrl-N 建桌表单；"
                     "'watch 名字' 旁观；PageUp / PageDown 翻看牌桌。")
 
-    def _content(self) -> Text:
+    def tables_text(self) -> Text:
+        """The list of tables as drawn: each table's seats, options and computers, then the
+        quarantined ones and the leaders."""
         t = Text()
         registry = self.server.registry
         problem = registry.storage_problem

@@ -261,3 +261,10 @@ def rating_title(ratings: dict[str, Rating], width: int = 76) -> str:
 
 
 _ratings: WeakKeyDictionary[Any, LobbyRatings] = WeakKeyDictionary()
+
+
+def boards_reading(store: Any) -> bool:
+    """Whether the lobby's shared boards of ``store`` are reading it in a thread now (the
+    store must not be closed under them)."""
+    return any(b is not None and b._reading is not None
+               for b in (_boards.get(store), _ratings.get(store)))
