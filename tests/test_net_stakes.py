@@ -28,6 +28,7 @@ from net.runtime.config import parse_levels
 from net.runtime.registry import Registry, TableExists
 from net.runtime.shared_table import SharedTable, TableConfig
 from net.store import Account, SqliteStore, Store
+from tests.support.tui import screen_lines
 from tests.support.waiting import until
 
 ANN, WES, VAL = Account(1, "ann", "SHA256:a"), Account(2, "wes", "SHA256:w"), Account(3, "E")
@@ -68,7 +69,7 @@ async def test_a_stake_applies_from_the_next_hand_and_mirrors_its_player(
     assert t.game.hand.spectators == ()
     assert t.info().stakes == (("wes", 0), ("E*", 2)) and t.info().hand_stakes == ()
     play_out(t)
-    t._new_hand()
+    t.deal_next()  # as the table loop deals the next hand
     hand = t.game.hand
     assert hand is not None and hand.hand_no == 2
     assert hand.spectators == (Spectator("wes", 0), Spectator("E*", 2))
@@ -118,7 +119,7 @@ async def test_stakes_need_two_allowing_seats_and_bad_choices_are_refused() -> N
     assert ann.set_allow(False) is None and t.seats[0].allow_spectators is False
     t.set_allow(2, True)  # S and W allow: stakes stay on
     play_out(t)
-    t._new_hand()
+    t.deal_next()  # as the table loop deals the next hand
     assert t.game.hand is not None
     # E withdrew its permission: the stake on E is not applied; three stakes on S are
     assert {sp.backs for sp in t.game.hand.spectators} == {1}
@@ -146,7 +147,7 @@ async def test_stakes_and_levels_survive_a_restart(tmp_path: Path) -> None:
     wes = t.join(WES, spectate=True)
     assert wes.stake(1) is None
     play_out(t)
-    t._new_hand()
+    t.deal_next()  # as the table loop deals the next hand
     for _ in range(12):  # into hand 2, with the stake applied
         hand = t.game.hand  # type: ignore[union-attr]
         seat = hand.to_act()[0]
@@ -245,7 +246,7 @@ async def test_lobby_lists_more_tables_than_fit_and_scrolls_to_them() -> None:
         app.server.registry.get_or_create(f"t{i:02d}", "gejiu")
 
     def shown() -> str:  # the screen's text, as the terminal shows it
-        return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        return "\n".join(screen_lines(app))
 
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -285,7 +286,7 @@ async def test_lobby_lists_the_tables_to_sit_at_first() -> None:
         registry.tables[name] = SimpleNamespace(info=lambda info=info: info)  # type: ignore
     async with app.run_test(size=(80, 40)) as pilot:
         await pilot.pause()
-        text = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        text = "\n".join(screen_lines(app))
     order = [text.index(f"  {name} ") for name in ("wait1", "wait2", "play", "between", "over")]
     assert order == sorted(order)
     wait1 = next(ln for ln in text.splitlines() if "  wait1 " in ln)

@@ -14,6 +14,7 @@ from host.client import SharedTableClient, TableUpdate, UpdateCallback
 from host.clock import SYSTEM_CLOCK, Clock
 from host.refusal import Refusal
 from host.table_info import ChatLine, InfoCallback, SeatInfo, TableInfo, TableState
+from tests.support.tui import screen_lines
 from tui.apps.room import ChatScreen, SharedTableApp, StakeScreen, WaitingScreen
 from tui.settings import Settings
 
@@ -122,7 +123,7 @@ def app_at(client: SharedTableClient, tmp_path: Path, lang: str = "en") -> Share
 
 
 def shown(app: SharedTableApp) -> str:
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+    return "\n".join(screen_lines(app))
 
 
 async def test_a_seat_waits_chats_and_starts_on_a_table_without_a_server(

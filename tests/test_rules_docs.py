@@ -26,7 +26,6 @@ A block, one fact a line (the pages explain the notation to players):
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -35,7 +34,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rich.console import Console
 from textual.containers import VerticalScroll
 
 from engine.calculator import score_object
@@ -44,6 +42,7 @@ from engine.rulesets.base import OptionSpec
 from host.local import LocalTable
 from net.front.server import MahjongServer
 from testkit.ssh import PtyClient, new_key
+from tests.support.tui import screen_lines
 from tui.apps.app import MahjongApp
 from tui.apps.rules_page import RulesPage, rules_page
 from tui.apps.screens import HelpScreen
@@ -237,11 +236,8 @@ def test_every_option_is_named_with_its_default_and_range(rules: str, lang: str)
 
 
 def screen_text(app: Any) -> str:
-    """What the terminal shows, as plain text (as Textual's own screenshot renders it)."""
-    console = Console(width=app.size.width, height=app.size.height, file=io.StringIO(),
-                      record=True, legacy_windows=False, color_system=None)
-    console.print(app.screen._compositor.render_update(full=True))
-    return console.export_text()
+    """What the terminal shows, as plain text."""
+    return "\n".join(screen_lines(app))
 
 
 @asynccontextmanager

@@ -14,7 +14,7 @@ from engine.view import build_view
 from host.client import TableUpdate
 from net.front.server import MahjongServer
 from testkit.ssh import new_key
-from tests.support.tui import running
+from tests.support.tui import running, screen_lines
 from tests.support.waiting import until
 from tests.test_net import join, play_by_keys, seated
 from tui.view.faces import Face
@@ -145,7 +145,7 @@ async def test_the_game_over_screen_shows_the_chart_at_80x24(lang: str, face: Fa
         app.push_screen(GameResultScreen(update))
         await pilot.pause()
         await pilot.pause()
-        rows = [strip.text.rstrip() for strip in app.screen._compositor.render_strips()]
+        rows = [line.rstrip() for line in screen_lines(app)]
     assert len(rows) == 24 and all(cell_len(row) <= 80 for row in rows)
     title = "累计得分" if lang == "zh" else "Running score"
     top = next(i for i, row in enumerate(rows) if row.lstrip().startswith(title))

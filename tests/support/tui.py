@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.cells import cell_len
+from textual.app import App
 from textual.pilot import Pilot
 
 from bench.bench_tui import ScriptedClient
@@ -34,6 +35,13 @@ def table_text(app: MahjongApp) -> str:
             pos += cell_len(text)
         lines.append(line.rstrip())
     return "\n".join(lines)
+
+
+def screen_lines(app: App[Any]) -> list[str]:
+    """What the terminal shows, row by row, as plain text. Textual has no public reading of
+    it: the screen's compositor, the internal ``tui.compat.internals`` guards (its
+    ``table_screen_update``), draws it as a frame would."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
 
 
 @asynccontextmanager
