@@ -49,8 +49,8 @@ serve: $(STAMP)
 	$(BIN)/mahjong-ssh serve --host $(HOST) --port $(PORT)
 
 lint: $(STAMP)
-	$(BIN)/ruff check engine host tui net cli tests bench testkit
-	$(BIN)/mypy engine bench
+	$(BIN)/ruff check engine words host tui net cli tests bench testkit
+	$(BIN)/mypy engine words bench
 	$(BIN)/mypy host tui net cli testkit
 	$(BIN)/lint-imports
 

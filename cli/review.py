@@ -105,9 +105,9 @@ def cmd_review(args: argparse.Namespace) -> int:
 def _text(steps: GameSteps, seat: int, names: tuple[str, str, str, str], label: str,
           samples: int, lang: str, quiet: bool) -> int:
     """``--text``: every decision assessed here, in order, then the review printed."""
-    from tui.words.i18n import seat_wind, tr
     from tui.words.review_text import review_text
     from tui.words.ruleset_title import rules_title
+    from words import seat_wind, tr
 
     todo = decisions(steps, seat)
     rules = str(steps.hands[0].header.get("rules", ""))

@@ -16,7 +16,7 @@ from typing import Any
 from engine.rulesets import RULESETS
 
 # The name a shared table gives a seat its computer plays; each screen shows it in its own
-# language (``tui.words.i18n``'s ``bot_name``: short enough for a side seat at 80×24).
+# language (``words.screen``'s ``bot_name``: short enough for a side seat at 80×24).
 COMPUTER_NAME = "bot 电脑"
 
 

@@ -1,4 +1,4 @@
-"""No import cycle among the product's modules (engine, host, tui, net, cli, themes).
+"""No import cycle among the product's modules (engine, words, host, tui, net, cli, themes).
 
 Every import counts, those inside functions and ``if TYPE_CHECKING:`` blocks too: a cycle
 makes which module loads first matter, and one changed import line then stops the program
@@ -14,7 +14,7 @@ from pathlib import Path
 import grimp
 
 ROOT = Path(__file__).resolve().parent.parent
-PRODUCT = ("engine", "host", "tui", "net", "cli", "themes")
+PRODUCT = ("engine", "words", "host", "tui", "net", "cli", "themes")
 
 
 def packages_above(module: str) -> list[str]:

@@ -13,22 +13,23 @@ import pytest
 
 from engine.actions import Action, ActionType
 from host.local import LocalTable
-from host.refusal import TEXTS, Refusal, RefusedError, explain
+from host.refusal import Refusal, RefusedError, explain
 from net.limits import Limits
 from net.runtime.registry import QuarantinedTable, Registry, TableExists, TableLimit
 from net.runtime.shared_table import CHAT_TOO_FAST, TableConfig
 from net.store import Account
 from testkit.ssh import PtyClient, fast_config, start_server
+from words.refusals import REFUSALS
 
 ANN, WES = Account(1, "ann", "SHA256:a"), Account(2, "wes", "SHA256:w")
-KEYS = sorted(TEXTS)
+KEYS = sorted(REFUSALS)
 PASSED_ON = {"illegal", "bad_game", "bad_invite"}  # the engine's / the ruleset's / the
 # invitation parser's own words (both languages), one text
 HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
 def fields(key: str) -> dict[str, str | int]:
-    names = {f for text in TEXTS[key] for _, f, _, _ in string.Formatter().parse(text)
+    names = {f for text in REFUSALS[key] for _, f, _, _ in string.Formatter().parse(text)
              if f}
     return {name: 3 if name in ("n", "most") else f"<{name}>" for name in names}
 

@@ -26,8 +26,8 @@ from tui.view.layout import MAX_HEIGHT, MAX_WIDTH, TableRows, build_rows
 from tui.view.prompts import claim_prompt
 from tui.view.result_text import help_lines
 from tui.view.ui_state import UiState
-from tui.words.i18n import tr
 from tui.words.rules_text import SUMMARIES
+from words import tr
 
 
 def crowded_view(rules: str) -> View:

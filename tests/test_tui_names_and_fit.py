@@ -11,7 +11,7 @@ from host.client import TableUpdate
 from tests.test_tui_layout import assert_fits, crowded_view
 from tui.view.layout import build_rows
 from tui.view.ui_state import UiState
-from tui.words.i18n import seat_label, tr
+from words import seat_label, tr
 
 
 def screen_lines(rows: list[tuple[tuple[int, str, str], ...]]) -> list[str]:

@@ -12,7 +12,7 @@ from engine.bots import Player, make_player
 from host.local import LocalTable, default_data_dir
 from host.thinking import POOLED_LEVELS, PooledPlayer, ThinkingPool
 from tui.settings import Settings
-from tui.words.i18n import tr
+from words import tr
 
 
 def main(args: argparse.Namespace) -> int:

@@ -26,9 +26,10 @@ from net.store.model import Account
 from tui.plain.front import PlainTable
 from tui.plain.sentences import printable
 from tui.plain.terminal import LineEditor, TerminalOutput
-from tui.plain.words import SEATS, pt
+from tui.plain.words import SEATS
 from tui.settings import Settings
 from tui.words.ruleset_title import rules_title
+from words import tr
 
 
 class PlainChannel:
@@ -134,13 +135,13 @@ async def plain_lobby(channel: PlainChannel, server: LobbyServer, account: Accou
     def listing() -> list[str]:
         nonlocal infos
         infos = sorted(registry.listing(), key=lambda i: list(TableState).index(i.state))
-        out = [pt(lang, "lobby_welcome", n=len(infos))]
+        out = [tr(lang, "p_lobby_welcome", n=len(infos))]
         if not infos:
-            out.append(pt(lang, "lobby_none"))
+            out.append(tr(lang, "p_lobby_none"))
         out += [table_line(i + 1, info, lang) for i, info in enumerate(infos)]
         return out
 
-    ask = pt(lang, "lobby_ask") + " > "
+    ask = tr(lang, "p_lobby_ask") + " > "
     lines = ([printable(notice)] if notice else []) + listing()
     channel.output.say(lines, ask)
     while True:
@@ -161,7 +162,7 @@ async def plain_lobby(channel: PlainChannel, server: LobbyServer, account: Accou
             elif words[0].isdigit():
                 name = _numbered(infos, words[0])
                 if name is None:
-                    said = [pt(lang, "lobby_no_number", n=words[0][:6])]
+                    said = [tr(lang, "p_lobby_no_number", n=words[0][:6])]
                 else:
                     words[0] = name
             if not said:

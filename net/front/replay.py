@@ -56,7 +56,7 @@ async def games_of(store: Store, account_id: int) -> list[ListedGame]:
 
 def listing_text(games: list[ListedGame], lang: str) -> str:
     """``ssh host replay`` without a terminal: the list, one game a line."""
-    from tui.words.i18n import tr
+    from words import tr
 
     if not games:
         return tr(lang, "rp_list_none") + "\n"

@@ -26,7 +26,7 @@ from tui.apps.replay import ListedGame, ReplayGame
 from tui.apps.review import ReviewApp, ReviewGame, ReviewUnavailable
 from tui.compat import compat_textual
 from tui.settings import Settings
-from tui.words.i18n import tr
+from words import tr
 
 log = logging.getLogger(__name__)
 

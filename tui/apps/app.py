@@ -42,7 +42,7 @@ from tui.apps.table_screen import TableScreen
 from tui.compat import compat_textual
 from tui.settings import Settings
 from tui.view.faces import Face, default_face, face_named
-from tui.words.i18n import tr
+from words import tr
 
 if TYPE_CHECKING:
     from tui.apps.host_app import HostApp

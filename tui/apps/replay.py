@@ -42,8 +42,8 @@ from tui.view.result_text import (
     shown_game_id,
     tile_markup,
 )
-from tui.words.i18n import relative_name, seat_wind, tr
 from tui.words.ruleset_title import rules_title
+from words import relative_name, seat_wind, tr
 
 LOG_MOVES = 6  # moves the log shows, the latest last
 MAX_GOTO_DIGITS = 5

@@ -53,9 +53,9 @@ from tui.view.board_lines import INDENT, pack, piece_markup, pond_lines, seat_he
 from tui.view.faces import Face, small
 from tui.view.log_text import event_pieces
 from tui.view.result_text import lines_content, meld_markup, meld_width, tile_markup
-from tui.words.i18n import relative_name, seat_wind, tr
 from tui.words.review_text import action_text, move_no, summary_lines, value_text, verdict
 from tui.words.ruleset_title import rules_title
+from words import relative_name, seat_wind, tr
 
 IN_FLIGHT = 2  # assessments one review has queued at once: one running, the next ready
 LOG_MOVES = 4  # the latest moves shown above the figures

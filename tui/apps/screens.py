@@ -39,7 +39,7 @@ from tui.view.result_text import (
     lines_content,
 )
 from tui.view.score_chart import score_chart_lines
-from tui.words.i18n import tr
+from words import tr
 
 
 def close_screen(screen: Screen[Any], result: Any = None) -> bool:

@@ -32,7 +32,7 @@ from tui.view.table import TableView
 from tui.view.tile_pieces import hand_tiles
 from tui.view.timer_text import next_timer_change
 from tui.view.ui_state import UiState
-from tui.words.i18n import tr
+from words import tr
 
 INDEX_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "minus", "equals_sign",
               "left_square_bracket", "right_square_bracket")

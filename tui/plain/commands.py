@@ -25,34 +25,34 @@ Reply = Action | Decision | str | None
 
 
 def unknown(w: Sentences, text: str) -> str:
-    return w.pt("unknown", what=text[:40])
+    return w.tr("p_unknown", what=text[:40])
 
 
 # --- the table said again ---------------------------------------------------------------------
 def _hand(w: Sentences, update: TableUpdate, rest: str) -> list[str]:
     view = update.view
     if view.viewer is None:
-        return [w.pt("seat_spectating")]
+        return [w.tr("p_seat_spectating")]
     if not view.hand and view.phase is Phase.BUY:
-        return [w.pt("not_dealt")]
+        return [w.tr("p_not_dealt")]
     out = [w.hand_line(view), w.numbered_hand(view)]
     melds = view.seats[view.viewer].melds
     if melds:
-        out.append(w.pt("melds_mine", melds=w.melds(melds)))
+        out.append(w.tr("p_melds_mine", melds=w.melds(melds)))
     return out
 
 
 def _waits(w: Sentences, update: TableUpdate, rest: str) -> list[str]:
     view = update.view
     if view.viewer is None:
-        return [w.pt("seat_spectating")]
+        return [w.tr("p_seat_spectating")]
     ready = w.ready_options(view) if view.drawn is not None else None
     if ready:
         return [ready]
     waits = waits_of(view, view.hand) if len(view.hand) % 3 == 1 else {}
     if waits:
         return [w.waits_line(view, tuple(waits))]
-    return [w.pt("waits", tiles=w.pt("nothing"))]
+    return [w.tr("p_waits", tiles=w.tr("p_nothing"))]
 
 
 def _log(w: Sentences, update: TableUpdate, rest: str) -> list[str]:
@@ -64,8 +64,8 @@ def _log(w: Sentences, update: TableUpdate, rest: str) -> list[str]:
     view = update.view
     lines = [line for e in view.events if (line := w.event_line(e, view, live=False))][-n:]
     if not lines:
-        return [w.pt("no_log")]
-    return [w.pt("log_head", n=len(lines)), *("  " + line for line in lines)]
+        return [w.tr("p_no_log")]
+    return [w.tr("p_log_head", n=len(lines)), *("  " + line for line in lines)]
 
 
 Look = Callable[[Sentences, TableUpdate, str], list[str]]
@@ -74,7 +74,7 @@ LOOKS: dict[str, Look] = {word: look for words, look in (
     (("table", "look", "l", "牌桌"), lambda w, update, rest: w.look_lines(update)),
     (("waits", "ting?", "听"), _waits),
     (("scores", "score", "总分"), lambda w, update, rest: [w.totals_line(update.totals,
-                                                                        "res_totals")]),
+                                                                      "p_res_totals")]),
     (("log", "moves"), _log),
     # the prompt (the question) is said again after every line typed
     (("again", "repeat", "r"), lambda w, update, rest: []),
@@ -101,11 +101,11 @@ def read_turn(w: Sentences, view: View, head: str, rest: str, text: str) -> Repl
     wins = [a for a in legal if a.type is ActionType.WIN]
     # "w" wins while a win is possible (the question says so), else it is the west wind
     if head in ("win", "hu", "胡") or (head == "w" and wins and not rest):
-        return wins[0] if wins else w.pt("no_win")
+        return wins[0] if wins else w.tr("p_no_win")
     if head in ("k", "kong", "gang", "杠"):
         offer = kong_decision(view)
         if offer is None:
-            return w.pt("no_kong")
+            return w.tr("p_no_kong")
         if rest:
             kong_kind = one_tile(rest)
             if kong_kind is None:
@@ -114,7 +114,7 @@ def read_turn(w: Sentences, view: View, head: str, rest: str, text: str) -> Repl
                 o for o in offer.options if o.action is None or o.action.tile == kong_kind))
         kongs = [o.action for o in offer.options if o.action is not None]
         if not kongs:
-            return w.pt("no_kong")
+            return w.tr("p_no_kong")
         return kongs[0] if len(kongs) == 1 else offer
     ting = head in ("b", "ting", "报听") and bool(rest)  # "b" alone: the white dragon
     target = rest if ting or head in ("d", "discard", "打") else text
@@ -123,18 +123,18 @@ def read_turn(w: Sentences, view: View, head: str, rest: str, text: str) -> Repl
     if target.isdigit():
         n = int(target[:6])
         if not 1 <= n <= len(tiles):
-            return w.pt("no_number", n=n, most=len(tiles))
+            return w.tr("p_no_number", n=n, most=len(tiles))
         kind = tiles[n - 1]
     else:
         kind = one_tile(target)
         if kind is None:
             return unknown(w, target)
     if kind not in tiles:
-        return w.pt("no_such_tile", tile=w.tile(kind))
+        return w.tr("p_no_such_tile", tile=w.tile(kind))
     action = next((a for a in legal if a.type is ActionType.DISCARD and a.tile == kind
                    and a.ting == ting), None)
     if action is None:
-        return w.pt("no_ting", tile=w.tile(kind)) if ting else unknown(w, text)
+        return w.tr("p_no_ting", tile=w.tile(kind)) if ting else unknown(w, text)
     return action
 
 
@@ -148,10 +148,11 @@ def read_choice(w: Sentences, answers: Sequence[Answer], text: str) -> Reply:
         return None  # the question again
     several = [c for c in answers if low in KEYS.get(c.option.key, ())]
     if several:  # a key several options share (the chows of a discard): which
-        return w.pt("which_chow" if several[0].option.key == "chi" else "ask_kong",
+        return w.tr("p_which_chow" if several[0].option.key == "chi" else "p_ask_kong",
                     choices=w.semi(c.words for c in several))
     if low.isdigit():
-        return w.pt("no_number", n=low[:6], most=sum(c.option.key != "pass" for c in answers) or 1)
+        return w.tr("p_no_number", n=low[:6],
+                    most=sum(c.option.key != "pass" for c in answers) or 1)
     if any(low in KEYS[key] for key in ("chi", "peng", "kong", "win")):
-        return w.pt("no_claim")
+        return w.tr("p_no_claim")
     return unknown(w, text)

@@ -36,7 +36,7 @@ from tui.plain.sentences import Answer, Sentences, printable
 from tui.settings import Settings
 from tui.view.decisions import Decision
 from tui.view.hints import waits_of
-from tui.words.i18n import tr
+from words import tr
 
 MAX_LINE = 200  # characters of one input line at most
 IDLE_PROMPT = "> "
@@ -147,7 +147,7 @@ class PlainTable:
                 self._pending += self.words.seat_changes(before, info)
             watching = self.shared is not None and self.shared.spectating
             self._ask_key = ("waiting", watching)
-            self._question = self.words.pt("ask_waiting_watch" if watching else "ask_waiting")
+            self._question = self.words.tr("p_ask_waiting_watch" if watching else "p_ask_waiting")
             self._choices = []
         elif before is not None and self.update is not None:
             self._pending += self.words.seat_changes(before, info)
@@ -244,7 +244,7 @@ class PlainTable:
         left = update.deadline - clock.now()
         if left <= 0:
             return
-        self._say("timer", n=int(left + 0.999))
+        self._say("p_timer", n=int(left + 0.999))
         if left > TIMER_WARN + 1:
             self._timer = clock.call_later(left - TIMER_WARN, lambda: self._warn(key))
 
@@ -252,7 +252,7 @@ class PlainTable:
         self._timer = None
         if self.closed or key != self._ask_key:
             return
-        self._say("timer_low", n=int(TIMER_WARN))
+        self._say("p_timer_low", n=int(TIMER_WARN))
         self._flush()
 
     # --- questions ----------------------------------------------------------------------------
@@ -273,7 +273,7 @@ class PlainTable:
             return
         if (isinstance(self._ask_key, tuple) and self._ask_key[0] == "move" and not self._sent
                 and self._deadline is not None and self.client.clock.now() >= self._deadline):
-            self._say("timer_played")
+            self._say("p_timer_played")
         self._sent = False
         self._deadline = update.deadline if key is not None else None
         self._ask_key = key
@@ -302,9 +302,9 @@ class PlainTable:
         if view.viewer is None:
             return
         if update.game_over:
-            self._question = self.words.pt("ask_next_game")
+            self._question = self.words.tr("p_ask_next_game")
         elif view.viewer in update.waiting_for or self.shared is None:
-            self._question = self.words.pt("ask_next")
+            self._question = self.words.tr("p_ask_next")
 
     # --- input --------------------------------------------------------------------------------
     def handle(self, line: str) -> None:
@@ -312,7 +312,7 @@ class PlainTable:
         if self.closed:
             return
         if len(line) > MAX_LINE:
-            self._say("too_long", n=MAX_LINE)
+            self._say("p_too_long", n=MAX_LINE)
             self._flush()
             return
         if self.shared is not None:
@@ -322,7 +322,7 @@ class PlainTable:
             self._flush()
 
     def _say(self, key: str, **fields: object) -> None:
-        self._pending.append(self.words.pt(key, **fields))
+        self._pending.append(self.words.tr(key, **fields))
 
     def _command(self, text: str) -> None:
         words = text.split()
@@ -346,29 +346,29 @@ class PlainTable:
             self._after_result(update, text)
         elif not view.my_move:
             if text:
-                self._say("not_your_turn")
+                self._say("p_not_your_turn")
         elif view.phase is Phase.TURN:
             self._turn(view, head, rest, text)
         else:
             self._reply(read_choice(self.words, self._choices, text))
 
     def _quit(self, rest: str) -> None:
-        self._say("bye")
+        self._say("p_bye")
         self._cancel_timer()
         lines, self._pending = self._pending, []
         self.out.say(lines, "")
         self.close()
 
     def _help(self, rest: str) -> None:
-        self._say("help")
+        self._say("p_help")
         if self.shared is not None:
-            self._pending[-1] += self.words.pt("help_shared")
+            self._pending[-1] += self.words.tr("p_help_shared")
 
     def _chat(self, text: str) -> None:
         if self.shared is None:
-            self._say("no_chat")
+            self._say("p_no_chat")
         elif not text:
-            self._say("chat_usage")
+            self._say("p_chat_usage")
         else:
             self._refused(self.shared.chat(text))
 
@@ -377,11 +377,11 @@ class PlainTable:
         settings (the settings file, or the account over SSH)."""
         word = rest.lower()
         if word not in ("on", "off") or self.settings is None:
-            self._say("plain_usage")
+            self._say("p_plain_usage")
             return
         self.settings.plain = word == "on"
         self.settings.save()
-        self._say("plain_on" if self.settings.plain else "plain_off")
+        self._say("p_plain_on" if self.settings.plain else "p_plain_off")
 
     def _start(self, rest: str) -> None:
         assert self.shared is not None  # the command is a shared table's
@@ -427,7 +427,7 @@ class PlainTable:
             return
         self._kong_menu = self.words.answers(view, reply)
         self._turn_question = self._question
-        self._question = self.words.pt("ask_kong", choices=self.words.semi(
+        self._question = self.words.tr("p_ask_kong", choices=self.words.semi(
             c.words for c in self._kong_menu))
 
     def _reply(self, reply: Reply) -> None:

@@ -16,10 +16,11 @@ from engine.tiles import Kind, kind_to_str
 from engine.view import MeldView, View
 from host.client import TableUpdate
 from host.table_info import COMPUTER_NAME, ChatLine, TableInfo
-from tui.plain.words import RELATIVE, SEATS, TEXT, pt, tile_name, tiles_names
+from tui.plain.words import RELATIVE, SEATS, tile_name, tiles_names
 from tui.view.decisions import KEYS, Decision, Option, decision
 from tui.view.hints import unseen_counts, waits_of
 from tui.words.ruleset_title import rules_title
+from words import TEXT, tr
 
 
 def printable(text: str) -> str:
@@ -53,8 +54,8 @@ class Sentences:
         self.update: TableUpdate | None = None
 
     # --- words --------------------------------------------------------------------------------
-    def pt(self, key: str, /, **fields: object) -> str:
-        return pt(self.lang, key, **fields)
+    def tr(self, key: str, /, **fields: object) -> str:
+        return tr(self.lang, key, **fields)
 
     def comma(self, words: Iterable[str]) -> str:
         return ("，" if self.lang == "zh" else ", ").join(words)
@@ -77,13 +78,13 @@ class Sentences:
             return wind
         me = self.me()
         if me is not None and seat == me:
-            return self.pt("seat_you", seat=wind)
+            return self.tr("p_seat_you", seat=wind)
         names = self.update.names if self.update is not None else ("", "", "", "")
         name = printable(names[seat])[:24] or "-"
         rel = RELATIVE[self.lang][(seat - me) % 4] if me is not None else ""
         if not rel:
             return f"{wind} {name}"
-        return self.pt("seat_other", seat=wind, name=name, rel=rel)
+        return self.tr("p_seat_other", seat=wind, name=name, rel=rel)
 
     def who(self, seat: int | str) -> str:
         """A party of a result: ``East (you)`` / ``South``, or a spectator's name."""
@@ -99,50 +100,50 @@ class Sentences:
         return tile_name(kind, self.lang)
 
     def tiles(self, kinds: Sequence[Kind]) -> str:
-        return tiles_names(kinds, self.lang) if kinds else self.pt("nothing")
+        return tiles_names(kinds, self.lang) if kinds else self.tr("p_nothing")
 
     def meld(self, m: MeldView) -> str:
         if m.tiles is None:
-            return self.pt("meld_hidden")
-        return self.pt(f"meld_{m.type.value}", tiles=self.tiles(sorted(m.tiles)))
+            return self.tr("p_meld_hidden")
+        return self.tr(f"p_meld_{m.type.value}", tiles=self.tiles(sorted(m.tiles)))
 
     def melds(self, melds: Sequence[MeldView]) -> str:
-        return self.comma(self.meld(m) for m in melds) or self.pt("nothing")
+        return self.comma(self.meld(m) for m in melds) or self.tr("p_nothing")
 
     def chat_line(self, line: ChatLine) -> str:
-        return self.pt("chat", who=printable(line.who)[:40], text=printable(line.text))
+        return self.tr("p_chat", who=printable(line.who)[:40], text=printable(line.text))
 
     # --- the table and the hand ---------------------------------------------------------------
     def table_lines(self, update: TableUpdate) -> list[str]:
         """The table at the start of a hand: the ruleset and hand, the seats, the scores."""
         view = update.view
-        out = [self.pt("table", rules=rules_title(view.rules, self.lang), n=view.hand_no,
+        out = [self.tr("p_table", rules=rules_title(view.rules, self.lang), n=view.hand_no,
                        of=update.hands_per_game or "?", dealer=self.seat_name(view.dealer)),
-               self.pt("seats", seats=self.semi(self.seat_name(s, named=True)
+               self.tr("p_seats", seats=self.semi(self.seat_name(s, named=True)
                                                 for s in range(4)))]
         if view.viewer is None:
-            out.append(self.pt("seat_spectating"))
+            out.append(self.tr("p_seat_spectating"))
         if any(update.totals):
-            out.append(self.totals_line(update.totals, "scores"))
+            out.append(self.totals_line(update.totals, "p_scores"))
         return out
 
     def totals_line(self, values: Sequence[int], key: str) -> str:
         nets = self.comma(f"{self.who(s)} {values[s]:+d}" for s in range(4))
-        return self.pt(key, nets=nets, scores=nets)
+        return self.tr(key, nets=nets, scores=nets)
 
     def hand_line(self, view: View) -> str:
         if view.drawn is not None:
-            return self.pt("hand_drawn", tiles=self.tiles(view.hand), tile=self.tile(view.drawn))
-        return self.pt("hand", tiles=self.tiles(view.hand))
+            return self.tr("p_hand_drawn", tiles=self.tiles(view.hand), tile=self.tile(view.drawn))
+        return self.tr("p_hand", tiles=self.tiles(view.hand))
 
     def numbered_hand(self, view: View) -> str:
-        return self.pt("hand_numbered", tiles=self.comma(
+        return self.tr("p_hand_numbered", tiles=self.comma(
             f"{i + 1}: {self.tile(k)}" for i, k in enumerate(held(view))))
 
     def wild_line(self, view: View) -> list[str]:
         if view.wild is None or view.wild_indicator is None:
             return []
-        return [self.pt("wild_is", wild=self.tile(view.wild), ind=self.tile(view.wild_indicator))]
+        return [self.tr("p_wild_is", wild=self.tile(view.wild), ind=self.tile(view.wild_indicator))]
 
     def event_line(self, e: Event, view: View, live: bool = True) -> str | None:
         """A move as a sentence, or None for those not said (another seat's draw; with
@@ -152,35 +153,35 @@ class Sentences:
         mine = me is not None and e.seat == me
         et = e.type
         if et is EventType.DEAL:
-            return self.pt("ev_deal", n=view.hand_no)
+            return self.tr("p_ev_deal", n=view.hand_no)
         if et in (EventType.DRAW, EventType.REPLACEMENT):
             if not live or not mine or view.drawn is None or view.current != me:
                 return None
-            key = "ev_draw_you" if et is EventType.DRAW else "ev_replacement_you"
-            return self.pt(key, tile=self.tile(view.drawn))
+            key = "p_ev_draw_you" if et is EventType.DRAW else "p_ev_replacement_you"
+            return self.tr(key, tile=self.tile(view.drawn))
         if et is EventType.WILD:
             if e.tile is None or view.wild is None:
                 return None
-            return self.pt("ev_wild", tile=self.tile(e.tile), wild=self.tile(view.wild))
-        key = "ev_" + et.value
+            return self.tr("p_ev_wild", tile=self.tile(e.tile), wild=self.tile(view.wild))
+        key = "p_ev_" + et.value
         if et is EventType.ANGANG and e.tile is not None:
-            key = "ev_angang_tile"
+            key = "p_ev_angang_tile"
         if mine and f"{key}_you" in TEXT:
             key += "_you"
         if key not in TEXT:
             return None
         who = self.you() if mine else self.seat_name(e.seat) if e.seat is not None else ""
-        return self.pt(key, who=who, tile=self.tile(e.tile) if e.tile is not None else "",
+        return self.tr(key, who=who, tile=self.tile(e.tile) if e.tile is not None else "",
                        tiles=self.tiles(sorted(e.tiles)) if e.tiles else "")
 
     def waits_words(self, waits: Sequence[Kind]) -> str | None:
         """Any tile, or None where each tile is said."""
-        return self.pt("waits_any") if len(waits) >= 34 else None
+        return self.tr("p_waits_any") if len(waits) >= 34 else None
 
     def waits_line(self, view: View, waits: Sequence[Kind]) -> str:
         unseen = unseen_counts(view) if len(waits) < 34 else {}
-        return self.pt("waits", tiles=self.waits_words(waits) or self.comma(
-            self.pt("waits_left", tile=self.tile(k), n=unseen[k]) for k in waits))
+        return self.tr("p_waits", tiles=self.waits_words(waits) or self.comma(
+            self.tr("p_waits_left", tile=self.tile(k), n=unseen[k]) for k in waits))
 
     def ready_options(self, view: View) -> str | None:
         """On one's turn: the discards that leave the hand ready, and their waits."""
@@ -194,35 +195,35 @@ class Sentences:
             waits = waits_of(view, sorted(rest))
             if waits:
                 words = self.waits_words(tuple(waits)) or self.tiles(sorted(waits))
-                found.append(self.pt("ready_option", tile=self.tile(k), waits=words))
+                found.append(self.tr("p_ready_option", tile=self.tile(k), waits=words))
             if len(found) == 4:
                 break
-        return self.pt("ready_by", options=self.semi(found)) if found else None
+        return self.tr("p_ready_by", options=self.semi(found)) if found else None
 
     def look_lines(self, update: TableUpdate) -> list[str]:
         """The table now: each seat's melds, discards and flags; the wall; whose turn."""
         view = update.view
         out = []
         for p in view.seats:
-            flags = "".join(self.pt(key, n=p.flown) for key, on in (
-                ("flag_dealer", p.seat == view.dealer), ("flag_ting", p.ting),
-                ("flag_bought", p.bought), ("flag_lighter", p.lighter),
-                ("flag_flown", p.flown)) if on)
+            flags = "".join(self.tr(key, n=p.flown) for key, on in (
+                ("p_flag_dealer", p.seat == view.dealer), ("p_flag_ting", p.ting),
+                ("p_flag_bought", p.bought), ("p_flag_lighter", p.lighter),
+                ("p_flag_flown", p.flown)) if on)
             pond = self.tiles([d.kind for d in p.pond if d.claimed_by is None])
-            out.append(self.pt("look_seat", who=self.seat_name(p.seat, named=True),
+            out.append(self.tr("p_look_seat", who=self.seat_name(p.seat, named=True),
                                n=p.concealed_count, flags=flags, melds=self.melds(p.melds),
                                pond=pond))
         out += self.wild_line(view)
         kongs = [k for k in view.kong_tiles if k is not None]
         if kongs:
-            out.append(self.pt("kong_tiles", tiles=self.tiles(kongs)))
-        out.append(self.pt("wall", n=view.remaining))
+            out.append(self.tr("p_kong_tiles", tiles=self.tiles(kongs)))
+        out.append(self.tr("p_wall", n=view.remaining))
         if view.current is not None:
-            out.append(self.pt("your_turn") if view.current == view.viewer
-                       else self.pt("turn_of", who=self.seat_name(view.current)))
+            out.append(self.tr("p_your_turn") if view.current == view.viewer
+                       else self.tr("p_turn_of", who=self.seat_name(view.current)))
         elif view.phase in (Phase.CLAIM, Phase.ROB):
-            out.append(self.pt("turn_claims"))
-        out.append(self.totals_line(update.totals, "res_totals"))
+            out.append(self.tr("p_turn_claims"))
+        out.append(self.totals_line(update.totals, "p_res_totals"))
         return out
 
     # --- questions ----------------------------------------------------------------------------
@@ -230,15 +231,15 @@ class Sentences:
         """What the table asks of this player now, and the answers that a decision offers."""
         legal = view.legal
         if view.phase is Phase.TURN:
-            more = "".join(self.pt(key) for key, on in (
-                ("ask_turn_win", any(a.type is ActionType.WIN for a in legal)),
-                ("ask_turn_kong", any(a.type in (ActionType.ANGANG, ActionType.BUGANG)
+            more = "".join(self.tr(key) for key, on in (
+                ("p_ask_turn_win", any(a.type is ActionType.WIN for a in legal)),
+                ("p_ask_turn_kong", any(a.type in (ActionType.ANGANG, ActionType.BUGANG)
                                       for a in legal)),
-                ("ask_turn_ting", any(a.type is ActionType.DISCARD and a.ting for a in legal)))
+                ("p_ask_turn_ting", any(a.type is ActionType.DISCARD and a.ting for a in legal)))
                 if on)
             eg = kind_to_str(view.drawn if view.drawn is not None else
                              (view.hand[-1] if view.hand else 0))
-            return self.pt("ask_turn", eg=eg, more=more), []
+            return self.tr("p_ask_turn", eg=eg, more=more), []
         d = decision(view)
         if d is None:
             return "", []
@@ -246,15 +247,15 @@ class Sentences:
         choices = self.semi(c.words for c in answers)
         if d.kind == "buy":
             must = not any(a.type is ActionType.NO_BUY for a in legal)
-            return self.pt("ask_buy_must" if must else "ask_buy", choices=choices), answers
+            return self.tr("p_ask_buy_must" if must else "p_ask_buy", choices=choices), answers
         if d.kind == "declare":
-            return self.pt("ask_declare", choices=choices), answers
+            return self.tr("p_ask_declare", choices=choices), answers
         tile = view.window_tile
         who = self.seat_name(view.window_from) if view.window_from is not None else "?"
         if view.window_from is not None and view.window_from == view.viewer:
             who = self.you()
-        return self.pt(f"ask_{d.kind}", who=who, tile=self.tile(tile) if tile is not None else "?",
-                       choices=choices), answers
+        return self.tr(f"p_ask_{d.kind}", who=who,
+                       tile=self.tile(tile) if tile is not None else "?", choices=choices), answers
 
     def answers(self, view: View, d: Decision) -> list[Answer]:
         """The decision's options in plain words (``c_WORD``), numbered from 1 but the one
@@ -266,7 +267,7 @@ class Sentences:
         n = 0
         for o in d.options:
             if o.key == "pass":
-                out.append(Answer(o, self.pt(f"c_{o.word}"), ("", *KEYS["pass"])))
+                out.append(Answer(o, self.tr(f"p_c_{o.word}"), ("", *KEYS["pass"])))
                 continue
             n += 1
             rank[o.key] += 1
@@ -276,11 +277,11 @@ class Sentences:
             assert a is not None
             tile = view.window_tile
             run = sorted((*a.tiles, tile)) if a.type is ActionType.CHI and tile is not None else []
-            words = self.pt(f"c_{o.word}", n=n, letter=f" ({typed[0]})" if typed else "",
+            words = self.tr(f"p_c_{o.word}", n=n, letter=f" ({typed[0]})" if typed else "",
                             tiles=self.tiles(run),
                             tile=self.tile(a.tile) if a.tile is not None else "",
                             slot=self._slot(view, a),
-                            lighter=self.pt("c_lighter") if a.lighter else "")
+                            lighter=self.tr("p_c_lighter") if a.lighter else "")
             out.append(Answer(o, words, (str(n), *typed)))
         return out
 
@@ -288,76 +289,77 @@ class Sentences:
         if a.slot is None or a.slot >= len(view.kong_tiles):
             return ""
         k = view.kong_tiles[a.slot]
-        return self.pt("c_slot", k=a.slot + 1, tile=self.tile(k) if k is not None else "?")
+        return self.tr("p_c_slot", k=a.slot + 1, tile=self.tile(k) if k is not None else "?")
 
     # --- the result ---------------------------------------------------------------------------
     def result_lines(self, update: TableUpdate) -> list[str]:
         """The hand's result: every hand, each win and its items, every payment, the nets."""
         view = update.view
         lang = self.lang
-        out = [self.pt("res_title", n=view.hand_no)]
+        out = [self.tr("p_res_title", n=view.hand_no)]
         res = view.result
         if res is None:
-            return [*out, self.pt("res_draw")]
+            return [*out, self.tr("p_res_draw")]
         for s in range(4):
-            melds = self.pt("res_melds", melds=self.melds(res.melds[s])) if res.melds[s] else ""
-            out.append(self.pt("res_hand", who=self.who(s), tiles=self.tiles(res.hands[s]),
+            melds = self.tr("p_res_melds", melds=self.melds(res.melds[s])) if res.melds[s] else ""
+            out.append(self.tr("p_res_hand", who=self.who(s), tiles=self.tiles(res.hands[s]),
                                melds=melds))
         out += self.wild_line(view)
         settlement = res.settlement
         if not settlement.wins:
-            out.append(self.pt("res_draw"))
+            out.append(self.tr("p_res_draw"))
         for w in settlement.wins:
             how = ""
             if res.how is not None:
                 src = self.who(res.from_seat) if res.from_seat is not None else "?"
-                how = self.pt(f"how_{res.how.value}", who=src)
-            out.append(self.pt(
-                "res_win", who=self.who(w.seat), how=how,
+                key = f"how_{res.how.value}"  # plain's own words where they are not the screen's
+                how = self.tr(f"p_{key}" if f"p_{key}" in TEXT else key, who=src)
+            out.append(self.tr(
+                "p_res_win", who=self.who(w.seat), how=how,
                 pattern=f"{w.pattern_zh} {w.pattern_en}" if lang == "en" else w.pattern_zh,
                 tile=self.tile(res.win_tile) if res.win_tile is not None else "-"))
             for item in w.items:
                 tiles = f" ({self.tiles(sorted(item.tiles))})" if item.tiles else ""
-                out.append("  " + self.pt("res_item", zh=item.zh, en=item.en, value=item.value,
+                out.append("  " + self.tr("p_res_item", zh=item.zh, en=item.en, value=item.value,
                                           tiles=tiles))
-            out.append("  " + self.pt("res_value", v=w.value))
+            out.append("  " + self.tr("p_res_value", v=w.value))
         for t in settlement.transfers:
             why = "".join(part.reading(lang) if part.meld is None
                           else f"({self.tiles(sorted(part.meld.tiles))})" for part in t.reason)
-            out.append(self.pt("res_pays", payer=self.who(t.payer), payee=self.who(t.payee),
+            out.append(self.tr("p_res_pays", payer=self.who(t.payer), payee=self.who(t.payee),
                                amount=t.amount, why=why))
         if not settlement.transfers:
-            out.append(self.pt("res_no_pay"))
-        out.append(self.totals_line(settlement.seats, "res_net"))
+            out.append(self.tr("p_res_no_pay"))
+        out.append(self.totals_line(settlement.seats, "p_res_net"))
         out += [f"  {printable(name)[:24]} {v:+d}" for name, v in settlement.spectators.items()]
-        out.append(self.totals_line(update.totals, "res_totals"))
+        out.append(self.totals_line(update.totals, "p_res_totals"))
         if settlement.next_dealer is not None and not update.game_over:
-            out.append(self.pt("res_next_dealer", who=self.who(settlement.next_dealer)))
+            out.append(self.tr("p_res_next_dealer", who=self.who(settlement.next_dealer)))
         return out
 
     def game_lines(self, update: TableUpdate) -> list[str]:
         out = []
         for h in update.history:
             nets = self.comma(f"{self.who(s)} {h.net[s]:+d}" for s in range(4))
-            won = self.comma(self.who(s) for s in h.winners) or self.pt("drawn_hand")
-            out.append(self.pt("game_hands", n=h.hand_no, nets=nets, who=won))
-        out.append(self.totals_line(update.totals, "res_totals"))
+            won = self.comma(self.who(s) for s in h.winners) or self.tr("nobody")
+            out.append(self.tr("p_game_hands", n=h.hand_no, nets=nets, who=won))
+        out.append(self.totals_line(update.totals, "p_res_totals"))
         top = max(update.totals)
         best = [s for s in range(4) if update.totals[s] == top]
-        key = "game_over" if len(best) == 1 else "game_tied"
-        out.append(self.pt(key, who=self.comma(self.who(s) for s in best)))
+        key = "p_game_over" if len(best) == 1 else "p_game_tied"
+        out.append(self.tr(key, who=self.comma(self.who(s) for s in best)))
         return out
 
     # --- the waiting room ---------------------------------------------------------------------
     def waiting_lines(self, info: TableInfo) -> list[str]:
-        return [self.pt("waiting_table", name=printable(info.name),
+        return [self.tr("p_waiting_table", name=printable(info.name),
                         rules=rules_title(info.rules, self.lang)),
-                self.pt("seats", seats=self.semi(f"{SEATS[self.lang][s]} {self._sitting(info, s)}"
+                self.tr("p_seats", seats=self.semi(f"{SEATS[self.lang][s]} {self._sitting(info, s)}"
                                                  for s in range(4)))]
 
     def _sitting(self, info: TableInfo, s: int) -> str:
         name = info.seats[s].name
-        return printable(name)[:24] if name else self.pt("empty_seat")
+        return printable(name)[:24] if name else self.tr("p_empty_seat")
 
     def seat_changes(self, before: TableInfo, info: TableInfo) -> list[str]:
         """Who sat down and who left since ``before`` (not the computer players)."""
@@ -365,7 +367,7 @@ class Sentences:
         for s in range(4):
             old, new = before.seats[s].name, info.seats[s].name
             if new and new != old and new != COMPUTER_NAME:
-                out.append(self.pt("sits", seat=SEATS[self.lang][s], name=printable(new)[:24]))
+                out.append(self.tr("p_sits", seat=SEATS[self.lang][s], name=printable(new)[:24]))
             elif old and not new and old != COMPUTER_NAME:
-                out.append(self.pt("leaves", seat=SEATS[self.lang][s], name=printable(old)[:24]))
+                out.append(self.tr("p_leaves", seat=SEATS[self.lang][s], name=printable(old)[:24]))
         return out

@@ -11,7 +11,7 @@ from tui.view.cells import Piece
 from tui.view.prompts import choice_width
 from tui.view.tile_pieces import tile_pieces
 from tui.view.ui_state import UiState
-from tui.words.i18n import tr
+from words import tr
 
 
 def draw_action_row(c: Canvas, view: View, ui: UiState, tiles: list[Kind], cursor: int,

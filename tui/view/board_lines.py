@@ -14,7 +14,7 @@ from engine.view import PondView
 from tui.view.cells import Piece
 from tui.view.faces import Face, small
 from tui.view.result_text import tile_markup
-from tui.words.i18n import tr
+from words import tr
 
 INDENT = 6  # the lines after a seat's first start here
 

@@ -13,7 +13,7 @@ from tui.view.cells import Piece, clip_pieces, pieces_width, wrap_pieces
 from tui.view.faces import small
 from tui.view.tile_pieces import tile_pieces, tile_style
 from tui.view.ui_state import UiState
-from tui.words.i18n import named_seat, seat_label, seat_wind, tr
+from words import named_seat, seat_label, seat_wind, tr
 
 WAITS_LINES = 3  # the most lines the winning tiles take in the centre
 

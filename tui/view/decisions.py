@@ -2,8 +2,8 @@
 which kong): their options in order, each with its key and the name of its words, from the
 view's legal actions. Both front ends render these, so they offer what the engine allows in one
 order under the same keys: the table as a prompt (:mod:`tui.view.prompts`, words ``opt_WORD``
-of :mod:`tui.words.i18n`, short labels on a table of cells), plain mode as a numbered question
-(:mod:`tui.plain.front`, words ``c_WORD`` of :mod:`tui.plain.words`, sentences read aloud)."""
+of :mod:`words.screen`, short labels on a table of cells), plain mode as a numbered question
+(:mod:`tui.plain.front`, words ``p_c_WORD`` of :mod:`words.plain`, sentences read aloud)."""
 
 from __future__ import annotations
 

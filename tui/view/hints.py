@@ -15,7 +15,7 @@ from engine.view import View
 from tui.view.cells import Piece
 from tui.view.tile_pieces import hand_tiles, tile_pieces
 from tui.view.ui_state import UiState
-from tui.words.i18n import tr
+from words import tr
 
 _WAITS_CACHE: dict[tuple[object, ...], dict[Kind, str]] = {}
 

@@ -47,7 +47,7 @@ from tui.view.status_row import draw_status_row
 from tui.view.tile_pieces import hand_tiles
 from tui.view.timer_text import timer_state
 from tui.view.ui_state import UiState
-from tui.words.i18n import tr
+from words import tr
 
 MIN_WIDTH = 80
 MIN_HEIGHT = 24

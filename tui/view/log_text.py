@@ -12,7 +12,7 @@ from tui.view.cells import Piece
 from tui.view.faces import Face
 from tui.view.tile_pieces import tile_pieces
 from tui.view.ui_state import UiState
-from tui.words.i18n import relative_name, tr
+from words import relative_name, tr
 
 
 def event_pieces(e: Event, me: int | None, lang: str, face: Face) -> list[Piece] | None:

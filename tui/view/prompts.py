@@ -11,7 +11,7 @@ from tui.view.cells import Piece, pieces_width
 from tui.view.decisions import Decision, Option, decision, kong_decision
 from tui.view.faces import Face
 from tui.view.tile_pieces import tile_pieces
-from tui.words.i18n import seat_label, tr
+from words import seat_label, tr
 
 
 @dataclass(frozen=True)

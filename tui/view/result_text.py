@@ -22,9 +22,9 @@ from engine.view import MeldView
 from host.client import TableUpdate
 from tui.view.cells import fit_cells
 from tui.view.faces import Face, small, suit_class
-from tui.words.i18n import TEXT, named_seat, seat_label, seat_wind, tr
 from tui.words.rules_text import SUMMARIES
 from tui.words.ruleset_title import rules_title
+from words import TEXT, named_seat, seat_label, seat_wind, tr
 
 
 def tile_markup(kind: Kind, face: Face, mark: bool = False, wild: bool = False) -> str:

@@ -21,7 +21,7 @@ from textual.markup import escape
 from engine.game import HandSummary
 from host.client import TableUpdate
 from tui.view.faces import Face
-from tui.words.i18n import seat_label
+from words import seat_label
 
 BLOCKS = "▁▂▃▄▅▆▇█"
 ASCII_MARKS = "_.-~^"

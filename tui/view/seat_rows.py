@@ -14,7 +14,7 @@ from tui.view.cells import Piece, fit_cells, pieces_width
 from tui.view.faces import BIG_WIDTH, Face, big, small, small_width
 from tui.view.tile_pieces import meld_pieces, tile_style
 from tui.view.ui_state import UiState
-from tui.words.i18n import seat_label, tr
+from words import seat_label, tr
 
 INDEX_LABELS = "1234567890-=[]"
 # marks that say without colour what colour also says (none of East Asian ambiguous width,

@@ -9,8 +9,8 @@ from host.client import TableUpdate
 from tui.view.canvas import Canvas
 from tui.view.timer_text import TIMER_BAR
 from tui.view.ui_state import UiState
-from tui.words.i18n import seat_label, seat_wind, tr
 from tui.words.ruleset_title import rules_title
+from words import seat_label, seat_wind, tr
 
 
 def draw_status_row(c: Canvas, update: TableUpdate, ui: UiState, me: int,

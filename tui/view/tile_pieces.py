@@ -9,7 +9,7 @@ from engine.tiles import Kind
 from engine.view import MeldView, View
 from tui.view.cells import Piece
 from tui.view.faces import Face, small, small_width, suit_class
-from tui.words.i18n import seat_wind
+from words import seat_wind
 
 _TILE_STYLES: dict[tuple[Kind, tuple[str, ...]], str] = {}
 

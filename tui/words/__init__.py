@@ -1,2 +1,2 @@
-"""Words in English and Chinese: the catalogue, and the texts of the help summary, the review and
-the rulesets' names."""
+"""The texts of the help summary, the review and the rulesets' names (the words themselves are
+in the catalogue, :mod:`words`)."""

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from engine.actions import Action, ActionType
 from engine.review import Assessment, Decision, summary
 from engine.tiles import Kind, format_tiles, kind_to_str
-from tui.words.i18n import tr
+from words import tr
 
 TileName = Callable[[Kind], str]
 

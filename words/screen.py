@@ -1,24 +1,12 @@
-"""User-facing text in English and Chinese (``--lang en|zh``).
-
-``tr(lang, key, **fields)`` looks a message up; rule names always keep their Chinese name, in
-both languages.
-"""
+"""The Textual front end's words: the table's status, flags, prompts and log, the result and
+game-over screens, the replay and review viewers, new game, settings and help. Short labels, made
+for cells on a table drawn in 80×24."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Final
 
-SEAT_WINDS_ZH: Final = "东南西北"
-SEAT_WINDS_EN: Final = "ESWN"
-
-# position of a seat relative to the viewer: 0 self, 1 下家 (right), 2 对家 (across), 3 上家 (left)
-RELATIVE: Final = {
-    "en": ("You", "Right", "Across", "Left"),
-    "zh": ("自己", "下家", "对家", "上家"),
-}
-
-TEXT: Final[dict[str, tuple[str, str]]] = {
+SCREEN: Final[dict[str, tuple[str, str]]] = {
     # status bar
     "hand_no": ("Hand {n}/{of}", "第{n}/{of}盘"),
     "dealer": ("Dealer {seat}", "庄 {seat}"),
@@ -302,54 +290,3 @@ TEXT: Final[dict[str, tuple[str, str]]] = {
     "help_keys": ("Keys 按键", "按键"),
     "help_rules": ("Rules: {rules}", "规则：{rules}"),
 }
-
-
-def lookup(texts: Mapping[str, tuple[str, str]], lang: str, key: str, /,
-           **fields: object) -> str:
-    """``key`` of a table of (English, Chinese) texts, in ``lang``, its fields filled (any
-    name: a text may have a field called ``table`` or ``lang``)."""
-    en, zh = texts[key]
-    text = zh if lang == "zh" else en
-    return text.format(**fields) if fields else text
-
-
-def tr(lang: str, key: str, /, **fields: object) -> str:
-    return lookup(TEXT, lang, key, **fields)
-
-
-def seat_wind(seat: int, lang: str) -> str:
-    return (SEAT_WINDS_ZH if lang == "zh" else SEAT_WINDS_EN)[seat]
-
-
-# a seat as a spectator (who sits nowhere) names it: by its wind alone
-ABSOLUTE: Final = {
-    "en": ("East", "South", "West", "North"),
-    "zh": ("东家", "南家", "西家", "北家"),
-}
-
-
-def relative_name(viewer: int | None, seat: int, lang: str) -> str:
-    """``下家`` / ``Right`` from the viewer's seat; for a spectator (``None``) ``东家`` /
-    ``East``."""
-    if viewer is None:
-        return ABSOLUTE["zh" if lang == "zh" else "en"][seat]
-    return RELATIVE["zh" if lang == "zh" else "en"][(seat - viewer) % 4]
-
-
-def named_seat(viewer: int | None, seat: int, lang: str,
-               names: tuple[str, ...] = ()) -> str:
-    """The seat's label with its player's name, as the table shows them (``Left N wes``);
-    the label alone for one's own seat or a seat without a name."""
-    label = seat_label(viewer, seat, lang)
-    name = names[seat] if len(names) == 4 and seat != viewer else ""
-    return f"{label} {name}" if name else label
-
-
-def seat_label(viewer: int | None, seat: int, lang: str) -> str:
-    """``下家·南`` / ``Right S``; for a spectator ``南家`` / ``South``."""
-    rel = relative_name(viewer, seat, lang)
-    if viewer is None:
-        return rel
-    if lang == "zh":
-        return f"{rel}·{SEAT_WINDS_ZH[seat]}"
-    return f"{rel} {SEAT_WINDS_EN[seat]}"

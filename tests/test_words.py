@@ -1,0 +1,44 @@
+"""The one catalogue of words (``words``): every key in both languages with the same fields,
+the tables' keys apart, and ``both`` as it is shown before a session's language is known."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+
+from words import TEXT, both, tr
+from words.plain import PLAIN
+from words.refusals import REFUSALS
+from words.screen import SCREEN
+from words.server import SERVER
+
+# fields the Chinese leaves out on purpose: the pattern's English name, the detail of a refused
+# table's options and of an unreadable saved game (the operator's, in the log)
+ZH_LEAVES_OUT = {"p_res_item": {"en"}, "table_exists": {"what"}, "quarantined": {"reason"}}
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+def test_the_tables_keys_never_meet() -> None:
+    tables = (SCREEN, PLAIN, REFUSALS, SERVER)
+    assert len(TEXT) == sum(map(len, tables))
+    assert all(key.startswith("p_") for key in PLAIN)
+
+
+@pytest.mark.parametrize("key", sorted(TEXT))
+def test_each_key_has_both_languages_with_the_same_fields(key: str) -> None:
+    en, zh = TEXT[key]
+    assert en and zh
+    assert fields(en) - ZH_LEAVES_OUT.get(key, set()) == fields(zh)
+
+
+def test_both_gives_english_then_chinese_once_where_they_are_the_same() -> None:
+    assert both("how_pond") == "with the 14 discards 塘子烂糊 塘子烂糊"
+    assert both("flag_buy") == "买"
+    assert both("stake_full", n=3) == "at most 3 spectators stake 最多3人压鸽子"
+    assert tr("zh", "stake_full", n=3) == "最多3人压鸽子"
+    assert tr("en", "rp_list_row", id="x", date="d", rules="r", table="t", seat="E", score=4,
+              hands=8) == "x  d  r  t  seat E  +4  (8 hands)"

@@ -1,0 +1,90 @@
+"""Why a table, a seat or the lobby said no (:class:`host.refusal.Refusal`): each refusal's
+words; its fields are the refusal's params. A key travels between workers (net/cluster/wire),
+so it is never renamed."""
+
+from __future__ import annotations
+
+from typing import Final
+
+REFUSALS: Final[dict[str, tuple[str, str]]] = {
+    "illegal": ("{reason}", "{reason}"),  # the engine's words for an illegal action
+    "bad_game": ("{problem}", "{problem}"),  # the ruleset's words for its options
+    "no_game": ("no game in progress", "没有进行中的游戏"),
+    # a table served by another worker of the server (net/cluster)
+    "moving": ("the table is moving to another server: a moment",
+                      "牌桌正在转到另一台服务器，请稍候"),
+    "not_your_move": ("not one of your moves now", "现在不能这样出牌"),
+    "unreachable": ("the table's server cannot be reached now: try again",
+                           "暂时连不上牌桌所在的服务器，请重试"),
+    # the server cannot save the table's game (net/runtime/shared_table.py): it pauses
+    "unsaved": ("the server cannot save this game (disk full?): play is paused until it "
+                       "can; nothing is lost",
+                       "服务器无法保存本局（磁盘已满？）：对局暂停，待可保存时继续，不会丢失"),
+    "saved_again": ("the game is saved again: play goes on", "本局已恢复保存：对局继续"),
+    "spectator_play": ("spectators cannot play", "旁观者不能出牌"),
+    "seated_start": ("only a seated player can start", "只有入座的玩家可以开始"),
+    "seated_allow": ("only a seated player can allow spectators",
+                            "只有入座玩家可以允许压鸽子"),
+    "chat_fast": ("slow down: too many chat lines", "发言太快"),
+    "chat_busy": ("the table's chat is busy: wait a moment", "本桌聊天太频繁，请稍候"),
+    "no_stakes": ("no spectator stakes at this table", "本桌不能压鸽子"),
+    "seated_stake": ("seated players do not stake", "入座玩家不能压鸽子"),
+    "no_seat": ("no such seat", "没有这个座位"),
+    "stake_closed": ("{seat} does not allow spectators", "{seat}不允许压鸽子"),
+    "stake_full": ("at most {n} spectators stake", "最多{n}人压鸽子"),
+    "table_exists": (
+        "table {name} already exists with {what}; options are set when a table is created",
+        "牌桌{name}已存在，选项只能在创建时设置",
+    ),
+    "quarantined": (
+        "table {name} is quarantined: its saved game could not be read ({reason}); it is kept "
+        "for the server's operator: choose another name",
+        "牌桌{name}的存档无法读取，已隔离，请换一个名字",
+    ),
+    "stored": (
+        "table {name} is in the database but not in play (not restored at start): choose "
+        "another name",
+        "牌桌{name}已存在于数据库中，请换一个名字",
+    ),
+    "server_full": ("the server has {n} open tables, its most: join one of them",
+                           "服务器已开{n}张牌桌，已满，请加入现有牌桌"),
+    "own_tables": (
+        "you have {n} open tables you created (at most {most}): play at one, or wait for one "
+        "to close",
+        "你已创建{n}张牌桌，已达上限（最多{most}张）",
+    ),
+    "address_tables": (
+        "{n} tables were created from your address in the last hour (at most {most}): join "
+        "one that exists",
+        "本地址一小时内已建{n}张牌桌，建桌过多（最多{most}张）",
+    ),
+    # a private table (net/runtime/shared_table.py)
+    "private": (
+        "table {name} is private: only its host {host} and the players invited may sit "
+        "(ask {host} to /invite you)",
+        "牌桌{name}是私人牌桌：只有桌主{host}和受邀玩家可以入座（请{host}邀请你）",
+    ),
+    "private_watch": (
+        "table {name} is private: only its host {host} and the players invited may sit; you "
+        "may watch it: watch {name}",
+        "牌桌{name}是私人牌桌：只有桌主{host}和受邀玩家可以入座；你可以旁观",
+    ),
+    "private_no_watch": (
+        "table {name} is private and its host {host} does not let strangers watch",
+        "牌桌{name}是私人牌桌，桌主{host}不允许陌生人旁观",
+    ),
+    "host_only": ("only the table's host {host} can do that", "只有桌主{host}可以这样做"),
+    "not_private": ("this table is not private: everyone may sit",
+                           "这不是私人牌桌，谁都可以入座"),
+    "invite_usage": ("usage: {usage} (a nickname, or a key's SHA256:... fingerprint)",
+                            "用法：{usage}（昵称或密钥指纹）"),
+    "watchers_usage": ("usage: {usage}", "用法：{usage}"),
+    "bad_invite": ("{problem}", "{problem}"),
+    "invites_full": ("at most {most} invited players", "最多邀请{most}人"),
+    "not_invited": ("not invited: {names}", "未被邀请：{names}"),
+    "held": (
+        "seats are held for {names} (invited, not here yet): press S again to start with "
+        "computer players in their seats (they take them over when they come)",
+        "座位为受邀玩家{names}保留：再按 S 由电脑代坐开始（他们来了即可接手）",
+    ),
+}
