@@ -21,6 +21,7 @@ from engine.hands import (
 )
 from engine.melds import Meld
 from engine.scoring.common import SituationError, StakeRules
+from engine.scoring.patterns import PatternTable
 from engine.situation import Settlement, Situation
 from engine.tiles import Kind
 from engine.wall import count_seat
@@ -198,6 +199,7 @@ class Ruleset:
     en: ClassVar[str] = ""
     options_spec: ClassVar[tuple[OptionSpec, ...]] = COMMON_OPTIONS
     shapes: ClassVar[HandShapes]  # the winning shapes (engine.hands)
+    patterns: ClassVar[PatternTable]  # what the scorer pays, which the help shows
     stake_rules: ClassVar[StakeRules | None] = None  # spectator stakes, where there are any
     bot_profile: ClassVar[BotProfile]  # what the computer players weigh
 

@@ -9,6 +9,7 @@ from engine.hands import HandShapes, lanpai_family, seven_pairs_quads, standard_
 from engine.melds import Meld
 from engine.rulesets.base import COMMON_OPTIONS, BotProfile, OptionSpec, Ruleset
 from engine.scoring import gejiu as scoring
+from engine.scoring.patterns import GEJIU, PatternTable
 from engine.scoring.shapes import GEJIU_SHAPES
 from engine.tiles import NUM_KINDS, Kind, from_counts, to_counts
 from engine.wall import count_seat
@@ -35,6 +36,7 @@ class Gejiu(Ruleset):
     has_pond_win: ClassVar[bool] = True
     has_doudizhu: ClassVar[bool] = True
     shapes: ClassVar[HandShapes] = GEJIU_SHAPES
+    patterns: ClassVar[PatternTable] = GEJIU
     bot_profile: ClassVar[BotProfile] = BotProfile(  # fan: payments go as 2^fan
         win_points=8.0, luxury_pairs=False, one_suit=4.0, half_suit=2.0, two_step=True,
     )

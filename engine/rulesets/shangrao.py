@@ -7,6 +7,7 @@ from typing import ClassVar
 from engine.hands import HandShapes
 from engine.rulesets.base import COMMON_OPTIONS, BotProfile, OptionSpec, Ruleset
 from engine.scoring import shangrao as scoring
+from engine.scoring.patterns import SHANGRAO, PatternTable
 from engine.scoring.shapes import SHANGRAO_SHAPES
 
 
@@ -27,6 +28,7 @@ class Shangrao(Ruleset):
     has_wild: ClassVar[bool] = True
     has_heavenly: ClassVar[bool] = True
     shapes: ClassVar[HandShapes] = SHANGRAO_SHAPES
+    patterns: ClassVar[PatternTable] = SHANGRAO
     bot_profile: ClassVar[BotProfile] = BotProfile(
         win_points=6.0, kong_points=3.0, standard=(2.0, 1.0), seven_pairs=(10.0, 4.0),
         knitted=(4.0, 2.0), pungs=(10.0, 4.0), jiuyao=(4.0, 2.0), baodiao=True,

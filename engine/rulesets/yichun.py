@@ -8,6 +8,7 @@ from engine.hands import HandShapes
 from engine.rulesets.base import COMMON_OPTIONS, BotProfile, OptionSpec, Ruleset
 from engine.scoring import yichun as scoring
 from engine.scoring.common import StakeRules
+from engine.scoring.patterns import YICHUN, PatternTable
 from engine.scoring.shapes import YICHUN_SHAPES
 
 
@@ -41,6 +42,7 @@ class Yichun(Ruleset):
     has_heavenly: ClassVar[bool] = True
     concealed_kongs_face_down: ClassVar[bool] = True
     shapes: ClassVar[HandShapes] = YICHUN_SHAPES
+    patterns: ClassVar[PatternTable] = YICHUN
     stake_rules: ClassVar[StakeRules | None] = scoring.STAKES
     bot_profile: ClassVar[BotProfile] = BotProfile(
         win_points=6.0, kong_points=2.0, pungs=(3.0, 3.0), one_suit=5.0,

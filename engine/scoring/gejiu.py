@@ -29,8 +29,9 @@ from engine.scoring.common import (
     suit_profile,
     win_field,
 )
+from engine.scoring.patterns import GEJIU as T
+from engine.scoring.patterns import Pattern
 from engine.scoring.shapes import GEJIU_SHAPES as SHAPES
-from engine.scoring.shapes import LANPAI_FAN as _FAMILY_FAN
 from engine.situation import (
     Item,
     ReasonPart,
@@ -47,9 +48,6 @@ _ALLOWED = (
     WinMethod.SELF_DRAW, WinMethod.DISCARD, WinMethod.ROB_KONG, WinMethod.KONG_REPLACEMENT,
     WinMethod.POND,
 )
-_FAMILY_EN = {"烂牌": "Knitted", "一般高": "Knitted, same height",
-              "七星一般高": "Seven-star same height"}
-
 
 
 def has_dragon(concealed: Sequence[Kind], melds: Sequence[Meld]) -> bool:
@@ -79,45 +77,33 @@ def _hand_fan(win: Win, index: int) -> tuple[int, str, str, list[Item]]:
         raise not_a_win(win, index, "Gejiu")
     tiles = sorted(concealed + [k for m in win.melds for k in m.tiles])
     one_suit, half, all_honours = suit_profile(tiles)
-    if all_honours:
-        a: tuple[int, str, str] | None = (3, "字一色", "All honours")
-    elif one_suit:
-        a = (2, "青一色", "Full flush")
-    elif half:
-        a = (1, "混一色", "Half flush")
-    else:
-        a = None
-    d: tuple[int, str, str] | None = None
+    suit = [T[zh] for zh, on in (("字一色", all_honours), ("青一色", one_suit), ("混一色", half))
+            if on][:1]
+    method: list[Pattern] = []
     if win.how is WinMethod.KONG_REPLACEMENT:
         check_kong_replacement(win, index)
-        d = (3, "杠上花", "Win on the kong tile")
+        method = [T["杠上花"]]
     elif win.how is WinMethod.ROB_KONG:
-        d = (3, "抢杠花", "Robbing the kong tile")
+        method = [T["抢杠花"]]
     best: tuple[int, str, str, list[Item]] | None = None
     for r in rs:
-        parts: list[tuple[int, str, str]] = []
         if r.shape == "lanpai":
-            parts.append((_FAMILY_FAN[r.family], r.family, _FAMILY_EN[r.family]))
+            parts = [T[r.family]]
+        elif r.shape == "seven_pairs":
+            parts = [*suit, T["小七对"]]
+        elif r.pungs:
+            parts = [*suit, T["大对子"]]
+        elif has_dragon(concealed, win.melds):
+            parts = [*suit, T["平胡"], T["一条龙"]]
         else:
-            if a is not None:
-                parts.append(a)
-            if r.shape == "seven_pairs":
-                parts.append((2, "小七对", "Seven pairs"))
-            elif r.pungs:
-                parts.append((1, "大对子", "All pungs"))
-            elif has_dragon(concealed, win.melds):
-                parts.append((0, "平胡", "Basic hand"))
-                parts.append((1, "一条龙", "Pure straight"))
-            else:
-                parts.append((0, "平胡", "Basic hand"))
-        if d is not None:
-            parts.append(d)
-        fan = sum(p[0] for p in parts)
+            parts = [*suit, T["平胡"]]
+        parts += method
+        fan = sum(p.value for p in parts)
         if best is None or fan > best[0]:
-            named = [p for p in parts if p[0]] or parts  # 平胡 (0番) only names a bare hand
-            zh = "".join(p[1] for p in named)
-            en = " + ".join(p[2] for p in named)
-            items = [item(p[1], p[2], f"{p[0]}番", tiles) for p in parts]
+            named = [p for p in parts if p.value] or parts  # 平胡 (0番) only names a bare hand
+            zh = "".join(p.zh for p in named)
+            en = " + ".join(p.en for p in named)
+            items = [item(p.zh, p.en, f"{p.value}番", tiles) for p in parts]
             best = (fan, zh, en, items)
     assert best is not None
     return best
@@ -144,10 +130,10 @@ def _pond_fan(situation: Situation, win: Win, index: int) -> tuple[int, str, str
         raise NotAWinError(
             "pond", f"{format_tiles(pond)} is not a 烂牌 / 一般高 / 七星一般高 pattern"
         )
-    fan = _FAMILY_FAN[fam]
-    items = [item("塘子烂糊", "Winning with the discard pond", "self-draw", pond),
-             item(fam, _FAMILY_EN[fam], f"{fan}番", pond)]
-    return fan, f"塘子烂糊（{fam}）", f"Pond win ({_FAMILY_EN[fam]})", items
+    pond_row, row = T["塘子烂糊"], T[fam]
+    items = [item(pond_row.zh, pond_row.en, "self-draw", pond),
+             item(row.zh, row.en, f"{row.value}番", pond)]
+    return row.value, f"塘子烂糊（{fam}）", f"Pond win ({row.en})", items
 
 
 def _doudizhu(situation: Situation, ledger: Ledger) -> None:
@@ -226,8 +212,8 @@ def score(situation: Situation, options: Mapping[str, Any]) -> Settlement:
             f = fan
             why: list[str | ReasonPart] = [f"{zh} H={fan}番"]
             if self_drawn:
-                f += 1
-                why.append(" +1 自摸")
+                f += T["自摸"].value
+                why.append(f" +{T['自摸'].value} 自摸")
             if w.from_seat == p and not self_drawn:
                 f += 1
                 why.append(" +1 放炮者" if w.how is WinMethod.DISCARD else " +1 被抢杠")

@@ -31,6 +31,7 @@ from engine.scoring.common import (
     seat_letter,
     win_field,
 )
+from engine.scoring.patterns import SHANGRAO as T
 from engine.scoring.shapes import SHANGRAO_SHAPES as SHAPES
 from engine.situation import (
     BaoDiao,
@@ -78,38 +79,39 @@ def pattern_candidates(rs: Sequence[Reading], self_drawn: bool,
         if r.shape == "standard":
             if r.pungs:
                 if r.clean:
-                    out.append(_Candidate("清碰碰糊", "All pungs (clean)", 10, r.terminal))
+                    out.append(_row("清碰碰糊", r.terminal))
                 elif not baodiao:
-                    out.append(_Candidate("碰碰糊", "All pungs (wild)", 4, r.terminal))
+                    out.append(_row("碰碰糊", r.terminal))
             if r.clean and self_drawn:
-                out.append(_Candidate("平糊自摸", "Clean basic self-draw", 2, False))
-            out.append(_Candidate("平糊", "Basic hand", 1, False))
+                out.append(_row("平糊自摸"))
+            out.append(_row("平糊"))
         elif r.shape == "seven_pairs":
-            base = 10 if r.clean else 4
             if r.quads:
-                out.append(_Candidate(
-                    f"{cl}豪华七对", f"Luxury seven pairs{' (clean)' if r.clean else ''} "
-                    f"n={r.quads}", base * 2**r.quads, r.terminal))
+                lux = T[f"{cl}豪华七对"]
+                out.append(_Candidate(lux.zh, f"{lux.en} n={r.quads}", lux.value * 2**r.quads,
+                                      r.terminal))
             else:
-                tag = "clean" if r.clean else "wild"
-                out.append(_Candidate(f"{cl}七对", f"Seven pairs ({tag})", base, r.terminal))
+                out.append(_row(f"{cl}七对", r.terminal))
         elif r.shape in ("knitted", "jiuyao"):
-            mult = 2 if r.clean else 1
-            zh = "十三浪" if r.shape == "knitted" else "九幺"
-            en = "Thirteen waves" if r.shape == "knitted" else "Terminals and honours"
             prefix_zh = "无宝" if r.clean else "有宝"
             tag = "clean" if r.clean else "wild"
-            if r.seven_star:
-                out.append(_Candidate(f"{prefix_zh}七星{zh}", f"Seven-star {en} ({tag})",
-                                      4 * mult, False))
-            out.append(_Candidate(f"{prefix_zh}{zh}", f"{en} ({tag})", 2 * mult, False))
+            family = "十三浪" if r.shape == "knitted" else "九幺"
+            for row in (T[f"七星{family}"], T[family]) if r.seven_star else (T[family],):
+                out.append(_Candidate(prefix_zh + row.zh, f"{row.en} ({tag})",
+                                      row.clean if r.clean else row.value, False))
     return out
+
+
+def _row(zh: str, terminal: bool = False) -> _Candidate:
+    row = T[zh]
+    return _Candidate(row.zh, row.en, row.value, terminal)
 
 
 def pattern_value(rs: Sequence[Reading], self_drawn: bool) -> int:
     """The best P × 九幺名目 of :func:`pattern_candidates`: what an ordinary win of these
     readings is worth before the other 名目 (杠开, 单吊, 飞宝); 0 for no reading."""
-    return max((c.p * (2 if c.terminal else 1) for c in pattern_candidates(rs, self_drawn)),
+    terminal = T["九幺（名目）"].value
+    return max((c.p * (terminal if c.terminal else 1) for c in pattern_candidates(rs, self_drawn)),
                default=0)
 
 
@@ -135,16 +137,15 @@ def _baodiao_candidates(
         for r in rs:
             if r.shape == "standard" and r.clean:
                 if r.pungs:
-                    out.append(_Candidate("碰碰糊宝吊无宝", "All-pungs wild wait resolved clean",
-                                          16, r.terminal))
-                out.append(_Candidate("宝吊无宝", "Wild wait resolved clean", 6, False))
+                    out.append(_row("碰碰糊宝吊无宝", r.terminal))
+                out.append(_row("宝吊无宝"))
         if win.tile == wild:
             if pungs:
-                out.append(_Candidate("碰碰糊宝吊宝", "All-pungs wild pairs wild", 16, term))
-            out.append(_Candidate("宝吊宝", "Wild pairs wild", 6, False))
+                out.append(_row("碰碰糊宝吊宝", term))
+            out.append(_row("宝吊宝"))
     if pungs:
-        out.append(_Candidate("碰碰糊宝吊头", "All-pungs wild head", 8, term))
-    out.append(_Candidate("宝吊头", "Wild head", 3, term))
+        out.append(_row("碰碰糊宝吊头", term))
+    out.append(_row("宝吊头", term))
     return out
 
 
@@ -162,17 +163,21 @@ def _ordinary(
         v = c.p
         items = [item(c.zh, c.en, f"P={c.p}", tiles)]
         if k:
-            v *= 2**k
-            items.append(item("杠开", f"Win on kong replacement (k={k})", f"×2^{k}", (tile,)))
+            row = T["杠开"]
+            v *= row.value**k
+            items.append(item(row.zh, f"{row.en} (k={k})", f"×{row.value}^{k}", (tile,)))
         if len(win.hand) == 1:
-            v *= 2
-            items.append(item("单吊", "Single wait", "×2", (tile,)))
+            row = T["单吊"]
+            v *= row.value
+            items.append(item(row.zh, row.en, f"×{row.value}", (tile,)))
         if c.terminal:
-            v *= 2
-            items.append(item("九幺", "All terminals and honours (名目)", "×2", tiles))
+            row = T["九幺（名目）"]
+            v *= row.value
+            items.append(item("九幺", row.en, f"×{row.value}", tiles))
         if flown:
-            v *= 2**flown
-            items.append(item("飞宝", f"Flew {flown} wild(s)", f"×2^{flown}"))
+            row = T["飞宝"]
+            v *= row.value**flown
+            items.append(item(row.zh, f"Flew {flown} wild(s)", f"×{row.value}^{flown}"))
         if best is None or v > best[0]:
             best = (v, c.zh, c.en, items)
     assert best is not None
@@ -330,21 +335,21 @@ def score(situation: Situation, options: Mapping[str, Any]) -> Settlement:
                     ordinary[p] = (v * 2 ** flown[p],
                                    reason(f"自摸 V={v}", *_fly(p, flown[p])))
         if how in (WinMethod.HEAVENLY, WinMethod.EARTHLY):
-            hz, he = ("天糊", "Heavenly hand") if how is WinMethod.HEAVENLY else (
-                "地糊", "Earthly hand")
-            if sum(a for a, _ in ordinary.values()) < 30:
-                scores.append(WinScore(w.seat, hz, he, (item(hz, he, "10 flat"),), 10))
+            row = T["天糊" if how is WinMethod.HEAVENLY else "地糊"]
+            hz, he, flat = row.zh, row.en, row.value
+            if sum(a for a, _ in ordinary.values()) < 3 * flat:
+                scores.append(WinScore(w.seat, hz, he, (item(hz, he, f"{flat} flat"),), flat))
                 if on_discard:
                     assert w.from_seat is not None
-                    ledger.pay(w.from_seat, w.seat, 30, words(hz, he), ReasonPart(
-                        ": 10 flat × 3, discarder pays", "：10 × 3，放炮者付"))
+                    ledger.pay(w.from_seat, w.seat, 3 * flat, words(hz, he), ReasonPart(
+                        f": {flat} flat × 3, discarder pays", f"：{flat} × 3，放炮者付"))
                 else:
                     for p in range(4):
                         if p != w.seat:
-                            ledger.pay(p, w.seat, 10, words(hz, he),
-                                       ReasonPart(": 10 flat", "：10"))
+                            ledger.pay(p, w.seat, flat, words(hz, he),
+                                       ReasonPart(f": {flat} flat", f"：{flat}"))
                 continue
-            items = [item(hz, he, "ordinary value larger than 10 flat"), *items]
+            items = [item(hz, he, f"ordinary value larger than {flat} flat"), *items]
         scores.append(WinScore(w.seat, zh, en, tuple(items), v))
         for p, (amount, why) in ordinary.items():
             ledger.pay(p, w.seat, amount, words(zh, en), ": ", *why)

@@ -31,6 +31,7 @@ from engine.scoring.common import (
     suit_profile,
     win_field,
 )
+from engine.scoring.patterns import YICHUN as T
 from engine.scoring.shapes import YICHUN_SHAPES as SHAPES
 from engine.situation import (
     Item,
@@ -65,6 +66,11 @@ class _Candidate:
     sets_family: bool  # patterns 1–4 and 11: 单钓 applies
 
 
+def _row(zh: str, sets_family: bool = False) -> _Candidate:
+    row = T[zh]
+    return _Candidate(row.zh, row.en, row.value, sets_family)
+
+
 def _candidates(win: Win, index: int) -> list[_Candidate]:
     concealed = full_concealed(win, index)
     rs = readings(SHAPES, concealed, win.melds)
@@ -76,30 +82,38 @@ def _candidates(win: Win, index: int) -> list[_Candidate]:
     for r in rs:
         if r.shape == "standard":
             if all_honours:
-                out.append(_Candidate("字一色（成阕）", "All honours in sets", 12, True))
+                out.append(_row("字一色（成阕）", True))
             elif r.pungs:
                 if one_suit:
-                    out.append(_Candidate("清一色大七", "Pure all pungs", 15, True))
-                out.append(_Candidate("大七对", "All pungs", 3, True))
+                    out.append(_row("清一色大七", True))
+                out.append(_row("大七对", True))
             if one_suit:
-                out.append(_Candidate("清一色", "Pure one suit", 5, True))
-            out.append(_Candidate("平糊", "Basic hand", 1, True))
+                out.append(_row("清一色", True))
+            out.append(_row("平糊", True))
         elif r.shape == "seven_pairs":
             n = r.quads
             if one_suit:
                 zh = "清一色豪华小七" if n else "清一色小七"
-                en = f"Pure luxury seven pairs (N={n})" if n else "Pure seven pairs"
-                out.append(_Candidate(zh, en, 20 * 2**n, False))
+                en = f"Pure luxury seven pairs (N={n})" if n else T["清一色小七"].en
+                out.append(_Candidate(zh, en, T["清一色小七"].value * 2**n, False))
             if n:
-                out.append(_Candidate("豪华小七对", f"Luxury seven pairs (N={n})", 4 * 2**n, False))
-            out.append(_Candidate("小七对", "Seven pairs", 4, False))
+                lux = T["豪华小七对"]
+                out.append(_Candidate(lux.zh, f"{lux.en} (N={n})", lux.value * 2**n, False))
+            out.append(_row("小七对"))
         elif r.shape == "knitted":
             if r.seven_star:
-                out.append(_Candidate("七星十三烂", "Seven-star thirteen rotten", 3, False))
-            out.append(_Candidate("十三烂", "Thirteen rotten", 2, False))
+                out.append(_row("七星十三烂"))
+            out.append(_row("十三烂"))
         elif r.shape == "zi_free":
-            out.append(_Candidate("字一色（不成阕）", "All honours, free form", 6, False))
+            out.append(_row("字一色（不成阕）"))
     return out
+
+
+def _times(v: int, items: list[Item], zh: str, *tiles: int) -> int:
+    """``v`` times the modifier ``zh``, which joins ``items``."""
+    row = T[zh]
+    items.append(item(row.zh, row.en, f"×{row.value}", tiles))
+    return v * row.value
 
 
 def _value(win: Win, index: int) -> tuple[int, str, str, list[Item]]:
@@ -114,30 +128,25 @@ def _value(win: Win, index: int) -> tuple[int, str, str, list[Item]]:
     tiles = sorted([*win.hand, tile, *[k for m in win.melds for k in m.tiles]])
     best: tuple[int, str, str, list[Item]] | None = None
     for c in cands:
-        v = c.p
         items = [item(c.zh, c.en, f"P={c.p}", tiles)]
+        v = c.p
         if not claims and win.how.is_self_drawn:
-            v *= 2
-            items.append(item("门清", "Concealed self-draw", "×2"))
+            v = _times(v, items, "门清")
         if c.sets_family and len(win.melds) == 4 and len(win.hand) == 1 and not has_agang:
-            v *= 2
-            items.append(item("单钓", "Single wait", "×2", (tile,)))
+            v = _times(v, items, "单钓", tile)
         if win.how is WinMethod.KONG_REPLACEMENT:
-            v *= 2
-            items.append(item("杠开", "Win on kong replacement", "×2", (tile,)))
+            v = _times(v, items, "杠开", tile)
         if win.how is WinMethod.ROB_KONG:
-            v *= 2
-            items.append(item("抢杠", "Robbing the kong", "×2", (tile,)))
+            v = _times(v, items, "抢杠", tile)
         if best is None or v > best[0]:
             best = (v, c.zh, c.en, items)
     assert best is not None
     if win.how in (WinMethod.HEAVENLY, WinMethod.EARTHLY):
-        zh, en = ("天糊", "Heavenly hand") if win.how is WinMethod.HEAVENLY else ("地糊",
-                                                                              "Earthly hand")
-        if best[0] <= 12:
-            return 12, zh, en, [item(zh, en, "12 flat", tiles)]
-        items = [item(zh, en, f"ordinary value {best[0]} > 12"), *best[3]]
-        return best[0], zh, en, items
+        row = T["天糊" if win.how is WinMethod.HEAVENLY else "地糊"]
+        if best[0] <= row.value:
+            return row.value, row.zh, row.en, [item(row.zh, row.en, f"{row.value} flat", tiles)]
+        items = [item(row.zh, row.en, f"ordinary value {best[0]} > {row.value}"), *best[3]]
+        return best[0], row.zh, row.en, items
     return best
 
 
