@@ -22,8 +22,9 @@ import logging
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
+from net.sanitize import name_variant, skeleton
 from net.store.base import StoreBase
 from net.store.model import (
     MAX_GAME_RECORD,
@@ -63,6 +64,7 @@ from net.store.ratings import (
 log = logging.getLogger("net.store")
 
 Step = tuple[str, Any, bool]  # (sql, params, executemany)
+T = TypeVar("T")
 MAX_QUERIES = 4096  # translations kept
 
 
@@ -101,7 +103,9 @@ class Dialect:
 # a new account, unless one whose name looks alike (the same skeleton) was made meanwhile
 INSERT_ACCOUNT = ("INSERT INTO accounts (key_fingerprint, nickname, created, last_seen, skeleton) "
                   "SELECT ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM accounts "
-                  "WHERE skeleton = ?)")
+                  "WHERE skeleton = ?){returning_id}")
+KEEP_SECRET = ("INSERT INTO account_secrets (account_id, kind, hash, created) "
+               "VALUES (?, 'passphrase', ?, ?) ON CONFLICT (account_id) DO NOTHING")
 SAVE_TABLE = ("INSERT INTO tables (name, rules, options, state, created, updated, owner_token) "
               "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET "
               "rules = excluded.rules, options = excluded.options, state = excluded.state, "
@@ -172,6 +176,26 @@ class SqlStore(StoreBase, abc.ABC):
     def _claimed(self) -> None:
         """What a backend does when a claim was written."""
 
+    Taken: ClassVar[type[Exception]]  # a unique name or key taken meanwhile (another process)
+    # a login's read of an existing key's account mends the fault (PostgreSQL: its reading
+    # connection works again); SQLite reads while its writes fail (disk full), so it waits
+    # for a write
+    READ_MENDS: ClassVar[bool] = False
+
+    @abc.abstractmethod
+    def _on_db(self, work: Callable[[Any], T], atomic: bool = False) -> T:
+        """``work`` on the connection where accounts are made (their ids are needed at
+        once); ``atomic``: in one transaction."""
+
+    def _savepoint(self, db: Any) -> contextlib.AbstractContextManager[Any]:
+        """Around a statement that may fail inside a transaction that goes on (SQLite undoes
+        the failed statement alone; PostgreSQL needs a savepoint)."""
+        return contextlib.nullcontext()
+
+    @abc.abstractmethod
+    def _made_id(self, cur: Any) -> int | None:
+        """The id :data:`INSERT_ACCOUNT` gave (None: a look-alike was made meanwhile)."""
+
     @abc.abstractmethod
     def _write(self, doing: str, steps: list[Step]) -> bool:
         """A write of no table, its steps in order; False when it failed now."""
@@ -198,6 +222,109 @@ class SqlStore(StoreBase, abc.ABC):
             raise StorageError(f"{self.path}: cannot {doing} ({self._error_text(exc)})") from None
 
     # --- accounts -------------------------------------------------------------------------
+    def _unique_nickname(self, db: Any, wanted: str) -> str:
+        """``wanted``, or its first variant (net.sanitize.name_variant) that no account has
+        and that looks like no account's (its skeleton)."""
+        name, n = wanted, 1
+        while db.execute(self.dialect.sql(NAME_TAKEN),
+                         (name, skeleton(name))).fetchone() is not None:
+            n += 1
+            name = name_variant(wanted, n)
+        return name
+
+    def _new_account(self, db: Any, nickname: str, now: float, fingerprint: str | None = None,
+                     nested: bool = False) -> int | None:
+        """A new account's id; None when the name (or the key) was taken meanwhile, or one
+        that looks like it. ``nested``: inside a transaction that goes on."""
+        try:
+            with self._savepoint(db) if nested else contextlib.nullcontext():
+                cur = db.execute(self.dialect.sql(INSERT_ACCOUNT), (
+                    fingerprint, nickname, now, now, skeleton(nickname), skeleton(nickname)))
+        except self.Taken:
+            return None
+        return self._made_id(cur)
+
+    def account_for_key(self, fingerprint: str, wanted: str) -> Account:
+        """The account of a public key, created on first login (nickname made unique; a
+        name or key taken by another process meanwhile: looked up again)."""
+        def find_or_make(db: Any) -> tuple[Account, bool]:
+            for _ in range(ACCOUNT_TRIES):
+                row = db.execute(self.dialect.sql(ACCOUNT_OF_KEY),
+                                 (MAX_NAME, fingerprint)).fetchone()
+                if row is not None:
+                    return Account(int(row[0]), str(row[1]), fingerprint), False
+                name = self._unique_nickname(db, wanted)
+                made = self._new_account(db, name, time.time(), fingerprint)
+                if made is not None:
+                    return Account(made, name, fingerprint), True
+            raise self.Error("nicknames kept being taken meanwhile")
+
+        try:
+            account, made = self._on_db(find_or_make)
+        except self.Error as exc:
+            self._failed(exc, "read or write an account")
+            return self._temporary_account(f"key {fingerprint}", wanted, fingerprint)
+        if made or self.READ_MENDS:
+            self._worked()
+        if not made:
+            self._write("write an account", [(LAST_SEEN, (time.time(), account.id), False)])
+        return account
+
+    def free_nickname(self, wanted: str) -> str:
+        """``wanted``, or a numbered variant no account has."""
+        try:
+            return self._on_db(lambda db: self._unique_nickname(db, wanted))
+        except self.Error as exc:
+            self._failed(exc, "read an account")
+            return wanted
+
+    def keep_with_passphrase(self, nickname: str, stored: str,
+                             account_id: int | None = None) -> Account | None:
+        """A passphrase for ``nickname``: a new account under it, or ``account_id``'s (one
+        from before passphrases). None when the name or the account was taken meanwhile;
+        :class:`StorageError` when it cannot be stored now (the login is told, not given an
+        account that the next visit would not find)."""
+        now = time.time()
+
+        def keep(db: Any) -> int | None:  # in one transaction: never a name without its secret
+            kept = account_id
+            if kept is None:
+                kept = self._new_account(db, nickname, now, nested=True)
+                if kept is None:
+                    return None
+            cur = db.execute(self.dialect.sql(KEEP_SECRET), (kept, stored, now))
+            return kept if cur.rowcount == 1 else None
+
+        try:
+            kept = self._on_db(keep, atomic=True)
+        except self.Error as exc:  # a name kept in memory only would be lost unseen
+            self._failed(exc, "write an account")
+            raise StorageError(f"{self.path}: cannot store a passphrase now") from None
+        self._worked()
+        return Account(kept, nickname, None) if kept is not None else None
+
+    def guest_account(self, wanted: str) -> Account:
+        """A fresh guest account (no later login enters it), under ``wanted`` if free, else a
+        numbered variant."""
+        now = time.time()
+
+        def make(db: Any) -> Account:
+            for _ in range(ACCOUNT_TRIES):
+                name = self._unique_nickname(db, wanted)
+                account_id = self._new_account(db, name, now)
+                if account_id is not None:
+                    db.execute(self.dialect.sql(GUEST_SECRET), (account_id, now))
+                    return Account(account_id, name, None, guest=True)
+            raise self.Error("nicknames kept being taken meanwhile")
+
+        try:
+            account = self._on_db(make)
+        except self.Error as exc:
+            self._failed(exc, "write an account")
+            return Account(-1 - self.failures, wanted, None, guest=True)
+        self._worked()
+        return account
+
     def load_settings(self, account_id: int) -> dict[str, Any] | None:
         try:
             row = self._row("SELECT CASE WHEN {octets[data]} <= ? THEN data END FROM settings "

@@ -39,20 +39,18 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 from psycopg import errors as pg_errors
 
-from net.sanitize import name_variant, skeleton
 from net.store import core
 from net.store.base import FAULT_LOG_SECONDS
 from net.store.core import Dialect, SqlStore, Step, Wrap
 from net.store.model import (
     MAX_ACTION_JSON,
-    MAX_NAME,
-    Account,
     ActionRow,
     StorageError,
     TableRow,
@@ -79,6 +77,7 @@ PG = Dialect("%s", {
     "octets": Wrap("octet_length({})"),
     "state_size": "octet_length(state)",  # a state's size before it is parsed for its seats
     "kind_of_name": "'text'", "find": "strpos", "by_age": "created, name",
+    "returning_id": " RETURNING id",
     "by_account": "a.id, a.nickname",
     "bytewise": ' COLLATE "C"',  # names in code point order, as SQLite's BINARY
     # a game's record: its first line, then its hands' blocks in order (parameters: the line,
@@ -95,7 +94,6 @@ CREATE TABLE IF NOT EXISTS store_meta (
 -- version 2: whether a program played a result's seat (bot join); 0 for earlier games
 ALTER TABLE results ADD COLUMN IF NOT EXISTS bot INTEGER NOT NULL DEFAULT 0;
 """
-_INSERT_ACCOUNT = PG.sql(core.INSERT_ACCOUNT + " RETURNING id")
 SCHEMA_LOCK = 0x6D6A5353  # pg_advisory_xact_lock key: one process makes the schema at a time
 
 T = TypeVar("T")
@@ -153,6 +151,8 @@ class PgStore(SqlStore):
 
     dialect = PG
     Error = psycopg.Error
+    Taken = pg_errors.UniqueViolation
+    READ_MENDS = True
 
     off_loop = True  # reads, claims and new accounts wait on the database server
 
@@ -265,6 +265,16 @@ class PgStore(SqlStore):
 
     def _change(self, sql: str, params: Any = ()) -> int:
         return self._reading_with(lambda db: int(db.execute(PG.sql(sql), params).rowcount))
+
+    def _on_db(self, work: Callable[[Any], T], atomic: bool = False) -> T:
+        return self._reading_with(partial(_in_transaction, work) if atomic else work)
+
+    def _savepoint(self, db: psycopg.Connection[Any]) -> contextlib.AbstractContextManager[Any]:
+        return db.transaction()
+
+    def _made_id(self, cur: psycopg.Cursor[Any]) -> int | None:
+        row = cur.fetchone()
+        return None if row is None else int(row[0])
 
     def _error_text(self, exc: BaseException) -> str:
         return " ".join(str(exc).split())[:160]
@@ -547,120 +557,12 @@ class PgStore(SqlStore):
                 return
             after = (rows[-1][0], rows[-1][1])
 
-    # --- accounts -------------------------------------------------------------------------
-    def _unique_nickname(self, db: psycopg.Connection[Any], wanted: str) -> str:
-        """``wanted``, or its first variant (net.sanitize.name_variant) that no account has
-        and that looks like no account's (its skeleton)."""
-        name, n = wanted, 1
-        while db.execute(PG.sql(core.NAME_TAKEN),
-                         (name, skeleton(name))).fetchone() is not None:
-            n += 1
-            name = name_variant(wanted, n)
-        return name
 
-    def account_for_key(self, fingerprint: str, wanted: str) -> Account:
-        """The account of a public key, created on first login (nickname made unique; a
-        name or key taken by another process meanwhile: looked up again)."""
-        def find_or_make(db: psycopg.Connection[Any]) -> tuple[Account, bool]:
-            for _ in range(core.ACCOUNT_TRIES):
-                row = db.execute(PG.sql(core.ACCOUNT_OF_KEY), (MAX_NAME, fingerprint)).fetchone()
-                if row is not None:
-                    return Account(int(row[0]), str(row[1]), fingerprint), False
-                now = time.time()
-                name = self._unique_nickname(db, wanted)
-                try:
-                    made = db.execute(_INSERT_ACCOUNT, (fingerprint, name, now, now,
-                                                        skeleton(name), skeleton(name))).fetchone()
-                except pg_errors.UniqueViolation:  # taken meanwhile: look again
-                    continue
-                if made is None:  # a look-alike was made meanwhile: look again
-                    continue
-                return Account(int(made[0]), name, fingerprint), True
-            raise psycopg.OperationalError("nicknames kept being taken meanwhile")
+def _in_transaction(work: Callable[[psycopg.Connection[Any]], T],
+                    db: psycopg.Connection[Any]) -> T:
+    with db.transaction():
+        return work(db)
 
-        try:
-            account, made = self._reading_with(find_or_make)
-        except psycopg.Error as exc:
-            self._failed(exc, "read or write an account")
-            return self._temporary_account(f"key {fingerprint}", wanted, fingerprint)
-        self._worked()
-        if not made:
-            self._write("write an account", [(core.LAST_SEEN, (time.time(), account.id), False)])
-        return account
-
-    def free_nickname(self, wanted: str) -> str:
-        """``wanted``, or a numbered variant no account has."""
-        try:
-            return self._reading_with(lambda db: self._unique_nickname(db, wanted))
-        except psycopg.Error as exc:
-            self._failed(exc, "read an account")
-            return wanted
-
-    def _insert_keyless(self, db: psycopg.Connection[Any], nickname: str,
-                        now: float) -> int | None:
-        try:
-            row = db.execute(_INSERT_ACCOUNT, (None, nickname, now, now, skeleton(nickname),
-                                               skeleton(nickname))).fetchone()
-        except pg_errors.UniqueViolation:  # the name was taken meanwhile
-            return None
-        return None if row is None else int(row[0])
-
-    def keep_with_passphrase(self, nickname: str, stored: str,
-                             account_id: int | None = None) -> Account | None:
-        """A passphrase for ``nickname``: a new account under it, or ``account_id``'s (one
-        from before passphrases). None when the name or the account was taken meanwhile;
-        :class:`StorageError` when it cannot be stored now."""
-        now = time.time()
-
-        def keep(db: psycopg.Connection[Any]) -> int | None:
-            with db.transaction():  # never a name left without its secret
-                kept = account_id
-                if kept is None:
-                    try:
-                        with db.transaction():  # a savepoint: the name taken meanwhile
-                            row = db.execute(_INSERT_ACCOUNT, (
-                                None, nickname, now, now, skeleton(nickname),
-                                skeleton(nickname))).fetchone()
-                    except pg_errors.UniqueViolation:
-                        return None
-                    if row is None:
-                        return None
-                    kept = int(row[0])
-                cur = db.execute(
-                    "INSERT INTO account_secrets (account_id, kind, hash, created) "
-                    "VALUES (%s, 'passphrase', %s, %s) ON CONFLICT (account_id) DO NOTHING",
-                    (kept, stored, now))
-                return kept if cur.rowcount == 1 else None
-
-        try:
-            kept = self._reading_with(keep)
-        except psycopg.Error as exc:  # a name kept in memory only would be lost unseen
-            self._failed(exc, "write an account")
-            raise StorageError(f"{self.path}: cannot store a passphrase now") from None
-        self._worked()
-        return Account(kept, nickname, None) if kept is not None else None
-
-    def guest_account(self, wanted: str) -> Account:
-        """A fresh guest account (no later login enters it), under ``wanted`` if free, else a
-        numbered variant."""
-        now = time.time()
-
-        def make(db: psycopg.Connection[Any]) -> Account:
-            for _ in range(core.ACCOUNT_TRIES):
-                name = self._unique_nickname(db, wanted)
-                account_id = self._insert_keyless(db, name, now)
-                if account_id is not None:
-                    db.execute(PG.sql(core.GUEST_SECRET), (account_id, now))
-                    return Account(account_id, name, None, guest=True)
-            raise psycopg.OperationalError("nicknames kept being taken meanwhile")
-
-        try:
-            account = self._reading_with(make)
-        except psycopg.Error as exc:
-            self._failed(exc, "write an account")
-            return Account(-1 - self.failures, wanted, None, guest=True)
-        self._worked()
-        return account
 
 def _name_skeletons(db: psycopg.Connection[Any]) -> None:
     """Every account's name's skeleton (:func:`~net.store.schema.give_skeletons`)."""

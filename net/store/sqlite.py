@@ -46,14 +46,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from net.sanitize import name_variant, skeleton
 from net.store import core
-from net.store.core import Dialect, SqlStore, Step, Wrap
+from net.store.core import Dialect, SqlStore, Step, T, Wrap
 from net.store.model import (
     MAX_ACTION_JSON,
-    MAX_NAME,
     MAX_TABLE_JSON,
-    Account,
     ActionRow,
     CorruptRow,
     SavedTable,
@@ -85,7 +82,7 @@ SQLITE = Dialect("?", {
     "serial": "INTEGER PRIMARY KEY", "id": "INTEGER", "real": "REAL",
     "octets": Wrap("length(CAST({} AS BLOB))"),
     "state_size": "length(state)",  # a state's size before it is parsed for its seats
-    "kind_of_name": "typeof(name)", "find": "instr", "by_age": "created",
+    "kind_of_name": "typeof(name)", "find": "instr", "by_age": "created", "returning_id": "",
     "by_account": "r.account_id",
     "bytewise": "",  # names in code point order: SQLite's BINARY collation (PostgreSQL: "C")
     # a game's record: its first line (a parameter), then its hands' blocks in order
@@ -164,6 +161,7 @@ class SqliteStore(SqlStore):
 
     dialect = SQLITE
     Error = sqlite3.Error
+    Taken = sqlite3.IntegrityError
     MANY_TABLES = SqlStore.MANY_TABLES + " (a damaged file?)"
 
     def __init__(self, path: Path | str, db: sqlite3.Connection | None = None) -> None:
@@ -200,16 +198,11 @@ class SqliteStore(SqlStore):
                                f"run that version, or restore a backup from before it")
         if version == STORE_VERSION:
             return version
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._immediate():
             version = int(self.db.execute("PRAGMA user_version").fetchone()[0])  # under lock
             for step in MIGRATIONS[version:]:
                 step(self.db)
             self.db.execute(f"PRAGMA user_version = {STORE_VERSION}")
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
         if version:
             log.info("%s: schema version %d → %d", self.path, version, STORE_VERSION)
         return STORE_VERSION
@@ -307,10 +300,22 @@ class SqliteStore(SqlStore):
             self._fenced(name, token, write.doing)
         return owned
 
-    def _transaction(self, name: str, token: int | None, write: _Held) -> bool:
+    @contextlib.contextmanager
+    def _immediate(self) -> Iterator[None]:
+        """One transaction under the file's write lock: committed, or rolled back where the
+        work raises."""
         self.db.execute("BEGIN IMMEDIATE")
         try:
-            owned = True
+            yield
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def _transaction(self, name: str, token: int | None, write: _Held) -> bool:
+        owned = True
+        with self._immediate():  # fenced: nothing written, the read committed
             if token is not None:
                 row = self._row(core.OWNER, (name,))
                 owned = row[0] == token if row is not None else write.missing_ok
@@ -319,12 +324,16 @@ class SqliteStore(SqlStore):
                     self._exec(*step)
                 if write.then is not None:
                     write.then(self.db)
-            self.db.execute("COMMIT" if owned else "ROLLBACK")
-        except BaseException:
-            with contextlib.suppress(sqlite3.Error):
-                self.db.execute("ROLLBACK")
-            raise
         return owned
+
+    def _on_db(self, work: Callable[[Any], T], atomic: bool = False) -> T:
+        if not atomic:
+            return work(self.db)
+        with self._immediate():
+            return work(self.db)
+
+    def _made_id(self, cur: Any) -> int | None:
+        return cur.lastrowid if cur.rowcount == 1 else None  # 0: a look-alike meanwhile
 
     def unsaved(self, name: str) -> bool:
         """Table ``name`` has writes held (they failed): it must not move on."""
@@ -359,110 +368,6 @@ class SqliteStore(SqlStore):
     def _tables_unreadable(self, exc: BaseException) -> StorageError:
         return StorageError(f"{self.path}: its tables cannot be read ({exc}): restore it "
                             f"from a backup or move it away to start afresh")
-
-    # --- accounts -------------------------------------------------------------------------
-    def _unique_nickname(self, wanted: str) -> str:
-        """``wanted``, or its first variant (net.sanitize.name_variant) that no account has
-        and that looks like no account's (its skeleton)."""
-        name, n = wanted, 1
-        while self._row(core.NAME_TAKEN, (name, skeleton(name))) is not None:
-            n += 1
-            name = name_variant(wanted, n)
-        return name
-
-    def account_for_key(self, fingerprint: str, wanted: str) -> Account:
-        """The account of a public key, created on first login (nickname made unique; a
-        name or key taken by another process meanwhile: looked up again)."""
-        try:
-            for _ in range(core.ACCOUNT_TRIES):
-                try:
-                    return self._account_for_key(fingerprint, wanted)
-                except sqlite3.IntegrityError:
-                    continue
-            raise sqlite3.OperationalError("nicknames kept being taken meanwhile")
-        except sqlite3.Error as exc:
-            self._failed(exc, "read or write an account")
-            return self._temporary_account(f"key {fingerprint}", wanted, fingerprint)
-
-    def _account_for_key(self, fingerprint: str, wanted: str) -> Account:
-        now = time.time()
-        row = self._row(core.ACCOUNT_OF_KEY, (MAX_NAME, fingerprint))
-        if row is not None:
-            self._write("write an account", [(core.LAST_SEEN, (now, row[0]), False)])
-            return Account(row[0], str(row[1]), fingerprint)
-        name = self._unique_nickname(wanted)
-        cur = self._exec(core.INSERT_ACCOUNT, (fingerprint, name, now, now, skeleton(name),
-                                          skeleton(name)))
-        if cur.rowcount != 1:  # a look-alike was made meanwhile: the next name
-            raise sqlite3.IntegrityError("a name that looks alike was taken meanwhile")
-        self._worked()
-        assert cur.lastrowid is not None
-        return Account(cur.lastrowid, name, fingerprint)
-
-    # --- keyless accounts (net/front/accounts.py decides; these read and write) ---------
-    def free_nickname(self, wanted: str) -> str:
-        """``wanted``, or a numbered variant no account has."""
-        try:
-            return self._unique_nickname(wanted)
-        except sqlite3.Error as exc:
-            self._failed(exc, "read an account")
-            return wanted
-
-    def keep_with_passphrase(self, nickname: str, stored: str,
-                             account_id: int | None = None) -> Account | None:
-        """A passphrase for ``nickname``: a new account under it, or ``account_id``'s (one
-        from before passphrases). None when the name or the account was taken meanwhile;
-        :class:`StorageError` when it cannot be stored now (the login is told, not given an
-        account that the next visit would not find)."""
-        now = time.time()
-        try:  # the account and its secret together: never a name left without its secret
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
-                kept = False
-                if account_id is None:
-                    account_id = self._insert_keyless(nickname, now)
-                if account_id is not None:
-                    kept = self.db.execute(
-                        "INSERT OR IGNORE INTO account_secrets (account_id, kind, hash, "
-                        "created) VALUES (?, 'passphrase', ?, ?)",
-                        (account_id, stored, now)).rowcount == 1
-                self.db.execute("COMMIT")
-            except BaseException:
-                with contextlib.suppress(sqlite3.Error):
-                    self.db.execute("ROLLBACK")
-                raise
-        except sqlite3.Error as exc:  # a name kept in memory only would be lost unseen
-            self._failed(exc, "write an account")
-            raise StorageError(f"{self.path}: cannot store a passphrase now") from None
-        self._worked()
-        return Account(account_id, nickname, None) if kept and account_id is not None else None
-
-    def guest_account(self, wanted: str) -> Account:
-        """A fresh guest account (no later login enters it), under ``wanted`` if free, else a
-        numbered variant."""
-        now = time.time()
-        try:
-            for _ in range(core.ACCOUNT_TRIES):
-                name = self._unique_nickname(wanted)
-                account_id = self._insert_keyless(name, now)
-                if account_id is not None:
-                    break
-            else:
-                raise sqlite3.OperationalError("nicknames kept being taken meanwhile")
-            self._exec(core.GUEST_SECRET, (account_id, now))
-        except sqlite3.Error as exc:
-            self._failed(exc, "write an account")
-            return Account(-1 - self.failures, wanted, None, guest=True)
-        self._worked()
-        return Account(account_id, name, None, guest=True)
-
-    def _insert_keyless(self, nickname: str, now: float) -> int | None:
-        try:
-            cur = self._exec(core.INSERT_ACCOUNT, (None, nickname, now, now, skeleton(nickname),
-                                              skeleton(nickname)))
-        except sqlite3.IntegrityError:  # the name was taken meanwhile
-            return None
-        return cur.lastrowid if cur.rowcount == 1 else None  # 0: a look-alike meanwhile
 
     # --- tables ---------------------------------------------------------------------------
     def save_table(self, row: TableRow) -> None:
