@@ -13,7 +13,8 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from functools import partial
+from typing import Any, ClassVar, Self, TypeVar
 from weakref import WeakKeyDictionary
 
 from rich.cells import cell_len
@@ -51,52 +52,74 @@ def trends(store: Store, rules: str, nicknames: Sequence[str]) -> dict[str, str]
 
 LOBBY_LEADERS = 3  # leaders per ruleset the lobby shows (``stats`` has the whole board)
 LOBBY_SECONDS = 30.0  # how long the lobby keeps what it read before reading again
+T = TypeVar("T")
 
 
-class LobbyLeaders:
-    """The lobby's leaderboard: each ruleset's first few leaders with their total and trend,
-    read from ``store`` at most once every :data:`LOBBY_SECONDS` (the lobby redraws every
-    second) for all the lobbies of the server (:meth:`shared`). No store (a test's server of
-    tables alone): no lines."""
+class SharedBoard:
+    """What the lobbies read of a store: one board of a kind for every lobby of the server
+    (:meth:`shared`: a hundred lobbies open make one read, not a hundred), read on the event
+    loop where the store is a local file and in a thread where its reads wait on a database
+    server (``Store.off_loop``), the lobbies going on with what was read before meanwhile.
+    No store (a test's server of tables alone): nothing is read."""
+
+    _shared: ClassVar[WeakKeyDictionary[Any, Any]] = WeakKeyDictionary()  # store -> board
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._shared = WeakKeyDictionary()  # a board of each kind
 
     def __init__(self, store: Any, clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         self.clock = clock
         self._read_at: float | None = None
-        self._text = Text()
         self._reading: asyncio.Task[None] | None = None
 
     @classmethod
-    def shared(cls, store: Any) -> LobbyLeaders:
-        """The one board of ``store`` that every lobby session reads (so a hundred lobbies
-        open make one read every :data:`LOBBY_SECONDS`, not a hundred)."""
+    def shared(cls, store: Any) -> Self:
+        """The one board of ``store`` that every lobby session reads."""
         if store is None:
             return cls(None)
-        board = _boards.get(store)
+        board = cls._shared.get(store)
         if board is None:
-            board = _boards[store] = cls(store)
+            board = cls._shared[store] = cls(store)
         return board
+
+    def _read_then(self, read: Callable[[], T], then: Callable[[T], None], what: str) -> None:
+        """``then(read())``: at once on a local file, else ``read`` in a thread."""
+        if not getattr(self.store, "off_loop", False):
+            then(read())
+            return
+        with contextlib.suppress(RuntimeError):  # no loop (a test's lobby): read next time
+            self._reading = asyncio.get_running_loop().create_task(
+                self._read_off_loop(read, then, what))
+
+    async def _read_off_loop(self, read: Callable[[], T], then: Callable[[T], None],
+                             what: str) -> None:
+        try:
+            then(await asyncio.to_thread(read))
+        except Exception:
+            log.exception("reading the lobby's %s failed", what)
+        finally:
+            self._reading = None
+
+
+class LobbyLeaders(SharedBoard):
+    """The lobby's leaderboard: each ruleset's first few leaders with their total and trend,
+    read from ``store`` at most once every :data:`LOBBY_SECONDS` (the lobby redraws every
+    second). No store: no lines."""
+
+    def __init__(self, store: Any, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(store, clock)
+        self._text = Text()
 
     def text(self) -> Text:
         now = self.clock()
         if self.store is not None and (self._read_at is None
                                        or now - self._read_at >= LOBBY_SECONDS):
             self._read_at = now
-            if not getattr(self.store, "off_loop", False):
-                self._text = self._read()
-            elif self._reading is None:  # a database server's: in a thread, shown when read
-                with contextlib.suppress(RuntimeError):  # no loop (a test's): next time
-                    self._reading = asyncio.get_running_loop().create_task(
-                        self._read_off_loop())
+            if self._reading is None:  # a database server's: shown when read
+                self._read_then(self._read, partial(setattr, self, "_text"), "leaderboard")
         return self._text
-
-    async def _read_off_loop(self) -> None:
-        try:
-            self._text = await asyncio.to_thread(self._read)
-        except Exception:
-            log.exception("reading the lobby's leaderboard failed")
-        finally:
-            self._reading = None
 
     def _read(self) -> Text:
         t = Text()
@@ -118,9 +141,6 @@ class LobbyLeaders:
         return t
 
 
-_boards: WeakKeyDictionary[Any, LobbyLeaders] = WeakKeyDictionary()
-
-
 def reference_text(rules: str, levels: Sequence[str] = LEVELS) -> str:
     """The computer levels' fixed ratings in ``rules``: ``easy 1211 · normal 1500 · ...``."""
     refs = elo.REFERENCE.get(rules, {})
@@ -139,35 +159,21 @@ RATING_NAMES = 400  # seated names the lobby's ratings follow at most (its table
 RATING_ACCOUNTS = 1000  # viewers whose own ratings it follows at most (open lobbies)
 
 
-class LobbyRatings:
-    """The ratings every lobby of the server shows (:meth:`shared`): each seated player's in
-    his table's ruleset, and each viewer's own. A lobby asks (:meth:`seat`, :meth:`own`)
-    and gets what was read last; the names asked since are read at most every
-    :data:`RATING_SECONDS`, on the event loop where the store is a local file and in a
-    thread where its reads wait on a database server (``Store.off_loop``), the lobby going
-    on with what it had meanwhile. No store: nothing (an unrated look)."""
+class LobbyRatings(SharedBoard):
+    """The ratings every lobby of the server shows: each seated player's in his table's
+    ruleset, and each viewer's own. A lobby asks (:meth:`seat`, :meth:`own`) and gets what
+    was read last; the names asked since are read at most every :data:`RATING_SECONDS`. No
+    store: nothing (an unrated look)."""
 
     def __init__(self, store: Any, clock: Callable[[], float] = time.monotonic) -> None:
-        self.store = store
-        self.clock = clock
-        self._read_at: float | None = None
+        super().__init__(store, clock)
         self._new_at = 0.0  # the last read of names not read before
-        self._reading: asyncio.Task[Any] | None = None
         self._seats: dict[tuple[str, str], Rating] = {}
         self._own: dict[int, dict[str, Rating]] = {}
         self._asked_seats: set[tuple[str, str]] = set()
         self._asked_own: set[int] = set()
         self._seen_seats: set[tuple[str, str]] = set()  # asked in the last read (rated or not)
         self._seen_own: set[int] = set()
-
-    @classmethod
-    def shared(cls, store: Any) -> LobbyRatings:
-        if store is None:
-            return cls(None)
-        board = _ratings.get(store)
-        if board is None:
-            board = _ratings[store] = cls(store)
-        return board
 
     def seat(self, rules: str, nickname: str) -> Rating | None:
         """``nickname``'s rating in ``rules`` as last read (None: unrated, or not read yet)."""
@@ -205,21 +211,8 @@ class LobbyRatings:
             self._start_read(seats, own, whole=False)
 
     def _start_read(self, seats: set[tuple[str, str]], own: set[int], whole: bool) -> None:
-        if not getattr(self.store, "off_loop", False):
-            self._store_read(*self._read(seats, own), whole=whole)
-            return
-        with contextlib.suppress(RuntimeError):  # no loop (a test's lobby): read next time
-            loop = asyncio.get_running_loop()
-            self._reading = loop.create_task(self._read_off_loop(seats, own, whole))
-
-    async def _read_off_loop(self, seats: set[tuple[str, str]], own: set[int],
-                             whole: bool) -> None:
-        try:
-            self._store_read(*await asyncio.to_thread(self._read, seats, own), whole=whole)
-        except Exception:
-            log.exception("reading the lobby's ratings failed")
-        finally:
-            self._reading = None
+        self._read_then(partial(self._read, seats, own),
+                        lambda got: self._store_read(*got, whole=whole), "ratings")
 
     def _read(self, seats: set[tuple[str, str]], own: set[int]
               ) -> tuple[dict[tuple[str, str], Rating], dict[int, dict[str, Rating]]]:
@@ -260,11 +253,8 @@ def rating_title(ratings: dict[str, Rating], width: int = 76) -> str:
     return ""
 
 
-_ratings: WeakKeyDictionary[Any, LobbyRatings] = WeakKeyDictionary()
-
-
 def boards_reading(store: Any) -> bool:
     """Whether the lobby's shared boards of ``store`` are reading it in a thread now (the
     store must not be closed under them)."""
     return any(b is not None and b._reading is not None
-               for b in (_boards.get(store), _ratings.get(store)))
+               for b in (LobbyLeaders._shared.get(store), LobbyRatings._shared.get(store)))
