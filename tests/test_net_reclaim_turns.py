@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from net.front import reclaim
-from tui.compat import compat_textual
+from tui.compat import app_release
 
 
 class FakeApp:
@@ -29,7 +29,7 @@ async def test_apps_ended_together_are_taken_apart_one_a_turn(
         taken.append(app.name)
         return 1
 
-    monkeypatch.setattr(compat_textual, "release_app", release_app)
+    monkeypatch.setattr(app_release, "release_app", release_app)
     apps = [FakeApp(f"app{i}") for i in range(5)]
     for app in apps:
         reclaim.app_ended(app)
@@ -54,7 +54,7 @@ async def test_an_app_that_fails_to_come_apart_does_not_stop_the_others(
             raise RuntimeError("cannot be taken apart")
         return 1
 
-    monkeypatch.setattr(compat_textual, "release_app", release_app)
+    monkeypatch.setattr(app_release, "release_app", release_app)
     apps = [FakeApp("bad"), FakeApp("good")]
     loop = asyncio.get_running_loop()
     errors: list[dict[str, Any]] = []

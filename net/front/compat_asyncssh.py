@@ -23,7 +23,7 @@ import asyncssh.logging
 import asyncssh.packet
 
 from net.limits import Limits
-from tui.compat import compat_guard, compat_textual
+from tui.compat import compat_guard, compat_textual, stdout_redirects
 
 log = logging.getLogger("net.compat")
 
@@ -366,7 +366,7 @@ def check_all() -> dict[str, str]:
     """Apply (or check) every compat patch of both modules, as the server does, and return
     those that fell back to stock behaviour (name -> why): ``make compat-check`` prints it."""
     compat_textual.apply()
-    compat_textual.neutralise_redirects()
+    stdout_redirects.neutralise_redirects()
     quiet_packet_log()
     _method("auth_failures_counted", asyncssh.connection.SSHServerConnection,
             "send_userauth_failure", ("self", "partial_success"))
@@ -383,4 +383,4 @@ def check_all() -> dict[str, str]:
     # net.front.reclaim applies these two with its own callback: here their guards are checked
     _method("connection_let_go", asyncssh.connection.SSHConnection, "_cleanup", ("self", "exc"))
     transport_lets_go()
-    return {**compat_textual.FELL_BACK, **FELL_BACK}
+    return {**compat_guard.FELL_BACK, **FELL_BACK}

@@ -46,15 +46,16 @@ from enum import Enum
 from typing import Any, Protocol
 
 from textual import events
+from textual._xterm_parser import XTermParser
 from textual.app import App
 from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 
 from net.limits import Limits, LogBudget, clamp_size
-from tui.compat import compat_textual
+from tui.compat import internals
 from tui.compat.ambiwidth import column_wide, to_narrow
-from tui.compat.compat_textual import ClientParser, XTermParser
+from tui.compat.client_parser import ClientParser
 
 log = logging.getLogger("net.front.driver")
 
@@ -97,7 +98,7 @@ class Channel(Protocol):
 def clear_parser_cache() -> None:
     """Needed for ended apps to be freed: ``XTermParser._parse_extended_key`` is a class-level
     ``lru_cache`` whose keys hold parsers (and through their last key event, whole apps)."""
-    compat_textual.clear_parser_cache()
+    internals.clear_parser_cache()
 
 
 class SSHDriver(Driver):
@@ -227,7 +228,7 @@ class SSHDriver(Driver):
         size = Size(width, height)
         self._app.post_message(events.Resize(size, size))
         if isinstance(self._app, App):
-            compat_textual.repaint_all(self._app)
+            internals.repaint_all(self._app)
 
     # --- input ----------------------------------------------------------------------------
     def send_message(self, message: Message) -> None:
@@ -395,7 +396,7 @@ class SSHDriver(Driver):
         parser = self._parser
         if parser is None:
             return
-        if opens_paste or compat_textual.parser_in_escape(parser):
+        if opens_paste or internals.parser_in_escape(parser):
             self._finish_parser()
             parser = self._parser = ClientParser()
         if opens_paste:
@@ -490,17 +491,17 @@ class SSHDriver(Driver):
         """Whether the app has nothing left to dispatch: its queue, the shown screen's and
         those of the screen's widgets are empty."""
         app = self._app
-        if compat_textual.messages_pending(app):
+        if internals.messages_pending(app):
             return False
-        screen = compat_textual.shown_screen(app)
+        screen = internals.shown_screen(app)
         if screen is None:
             return True
-        return not any(compat_textual.messages_pending(node)
+        return not any(internals.messages_pending(node)
                        for node in screen.walk_children(with_self=True))
 
     def _schedule_tick(self) -> None:
         parser = self._parser
-        if parser is None or not compat_textual.parser_in_escape(parser):  # no pending Esc
+        if parser is None or not internals.parser_in_escape(parser):  # no pending Esc
             return
         if self._tick_handle is not None:
             self._tick_handle.cancel()
@@ -516,7 +517,7 @@ class SSHDriver(Driver):
                 self._take(message)
         except Exception as exc:
             self._parser_failed(exc)
-        if not compat_textual.parser_in_escape(parser):  # timed out: a marker's start too
+        if not internals.parser_in_escape(parser):  # timed out: a marker's start too
             self._carry = ""
         self._schedule_tick()
 
@@ -601,7 +602,7 @@ class SSHDriver(Driver):
         parser = self._parser
         self._parser = None
         if parser is not None:
-            compat_textual.finish_parser(parser)
+            internals.finish_parser(parser)
 
     def close(self) -> None:
         """Finish the parser's generator and clear the class-level cache, either of which would keep

@@ -36,7 +36,7 @@ from net.store.model import Account
 from tui.apps.new_table import NewTableForm
 from tui.apps.room import options_text
 from tui.apps.screens import close_screen
-from tui.compat import compat_textual
+from tui.compat import internals
 
 
 class LobbyServer(Protocol):
@@ -234,7 +234,7 @@ class LobbyApp(ServerSide, App[Any]):
         self.account = account
         self.notice = notice  # what happened before this visit (a table left, an error)
         self.use_command_palette = False
-        self.console = compat_textual.terminal_console(
+        self.console = internals.terminal_console(
             term, colorterm,
             color_system=color_system(term, colorterm),
             file=self.console.file, markup=True, highlight=False, emoji=False,

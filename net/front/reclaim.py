@@ -7,7 +7,7 @@ would hold them are reference cycles, and each is broken where it is made:
 
 - the session's Textual apps (the lobby, the table): ``app_ended``, called as each app's
   ``run_async`` returns (``net.front.remote_app.ServerSide``), takes the app and every node it
-  made apart (``tui.compat.compat_textual.release_app``) on the loop's next turn;
+  made apart (``tui.compat.app_release.release_app``) on the loop's next turn;
 - the SSH connection: asyncssh's connection points at its own methods (the packet reader it is
   on), and the server gives it callbacks that point back at the connection; once asyncssh has
   cleaned a connection up those are let go of (``install``);
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from net.front import compat_asyncssh
-from tui.compat import compat_textual
+from tui.compat import app_release
 
 
 @dataclass
@@ -83,7 +83,7 @@ def _release(held: weakref.ref[Any]) -> None:
     app = held()
     if app is None:
         return
-    _stats.nodes += compat_textual.release_app(app)
+    _stats.nodes += app_release.release_app(app)
     del app  # the last reference: what it held is freed here, and timed
     took = time.perf_counter() - started
     _stats.released += 1
@@ -110,7 +110,7 @@ def app_ended(app: Any) -> None:
     that reference counting frees it, once what is read of it as
     ``run_async`` returns has been read (its return value and code, its exception,
     ``ends_session``: those stay). A callback it scheduled that comes later finds it exited,
-    detached and closed (``tui.compat.compat_textual.release_app``); one with a handle kept in the
+    detached and closed (``tui.compat.app_release.release_app``); one with a handle kept in the
     app or its nodes is cancelled.
 
     Not later (a timer): the loop drops a cancelled timer, which holds the context it was

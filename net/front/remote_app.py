@@ -19,7 +19,7 @@ from net.front import reclaim
 from net.front.terminals import color_system
 from tui.apps.review import ReviewSource
 from tui.apps.room import SharedTableApp
-from tui.compat import compat_textual
+from tui.compat import app_release, internals
 from tui.settings import Settings
 
 
@@ -104,7 +104,7 @@ class ServerSide:
         at once instead of the rare full collection. Only the return value, ``return_code``,
         ``_exception`` and ``ends_session`` may be read of the app afterwards."""
         reclaim.install()  # before this session's connection can close (once per process)
-        compat_textual.track_nodes(self)  # type: ignore[arg-type]
+        app_release.track_nodes(self)  # type: ignore[arg-type]
         try:
             return await super().run_async(**kwargs)  # type: ignore[misc]
         finally:
@@ -139,8 +139,8 @@ class RemoteApp(ServerSide, SharedTableApp):
         self.review_source = reviews  # r on the game-over screen (net.front.reviewing)
         self.use_command_palette = False
         # no widget of the table's has a tooltip: no tooltip widget composed into every screen
-        compat_textual.disable_tooltips(self)
-        self.console = compat_textual.terminal_console(
+        internals.disable_tooltips(self)
+        self.console = internals.terminal_console(
             term, colorterm,
             color_system=color_system(term, colorterm),
             file=self.console.file,
@@ -155,9 +155,9 @@ class RemoteApp(ServerSide, SharedTableApp):
 
     # --- late callbacks: an app taken apart after its end (net.front.reclaim) does nothing -------
     def _deliver(self) -> None:
-        if not self.__dict__.get(compat_textual.RELEASED):
+        if not self.__dict__.get(app_release.RELEASED):
             super()._deliver()
 
     def _show_result(self, update: TableUpdate, key: tuple[int, int]) -> None:
-        if not self.__dict__.get(compat_textual.RELEASED):
+        if not self.__dict__.get(app_release.RELEASED):
             super()._show_result(update, key)

@@ -14,7 +14,7 @@ from net.game_id import shown_game_id
 from net.store.base import Store, store_call
 from net.store.model import CorruptRow, GameEntry, KeptGame, StorageError
 from tui.apps.replay import ListedGame, ReplayApp, ReplayGame, list_row
-from tui.compat import compat_textual
+from tui.compat import internals
 from tui.settings import Settings
 
 
@@ -80,8 +80,8 @@ class RemoteReplayApp(ServerSide, ReplayApp):
                  colorterm: str = "") -> None:
         super().__init__(game, settings, games)
         self.use_command_palette = False
-        compat_textual.disable_tooltips(self)
-        self.console = compat_textual.terminal_console(
+        internals.disable_tooltips(self)
+        self.console = internals.terminal_console(
             term, colorterm,
             color_system=color_system(term, colorterm),
             file=self.console.file, markup=True, highlight=False, emoji=False,

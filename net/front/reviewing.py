@@ -24,7 +24,7 @@ from net.front.terminals import color_system
 from net.store.base import Store
 from tui.apps.replay import ListedGame, ReplayGame
 from tui.apps.review import ReviewApp, ReviewGame, ReviewUnavailable
-from tui.compat import compat_textual
+from tui.compat import internals
 from tui.settings import Settings
 from words import tr
 
@@ -119,8 +119,8 @@ class RemoteReviewApp(ServerSide, ReviewApp):
                  term: str = "xterm", colorterm: str = "") -> None:
         super().__init__(review, pool.submit, settings, pool.samples)
         self.use_command_palette = False
-        compat_textual.disable_tooltips(self)
-        self.console = compat_textual.terminal_console(
+        internals.disable_tooltips(self)
+        self.console = internals.terminal_console(
             term, colorterm,
             color_system=color_system(term, colorterm),
             file=self.console.file, markup=True, highlight=False, emoji=False,

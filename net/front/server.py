@@ -45,7 +45,7 @@ from net.runtime.shared_table import SharedTable
 from net.sanitize import pad
 from net.store.base import Store
 from net.store.model import Account, LeaderRow
-from tui.compat import compat_textual
+from tui.compat import compat_textual, stdout_redirects
 
 if TYPE_CHECKING:
     from net.cluster.node import Node
@@ -74,7 +74,7 @@ class ServerConfig:
 
 
 # --- no stdout/stderr redirection for SSH apps (tui.compat.compat_textual) ---------------
-neutralise_redirects = compat_textual.neutralise_redirects
+neutralise_redirects = stdout_redirects.neutralise_redirects
 
 
 

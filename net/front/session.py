@@ -25,7 +25,7 @@ from net.front.remote_app import RemoteSettings
 from net.limits import Limits, RateLimit, clamp_size
 from net.store.base import Store, store_call
 from net.store.model import Account
-from tui.compat import compat_textual
+from tui.compat import internals
 from tui.compat.ambiwidth import ERASE, LATE_ANSWER, PROBE, PROBE_TIMEOUT, AmbiWidth, probe_answer
 from tui.settings import Settings
 
@@ -436,7 +436,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self.ended:  # the client left while we were setting up
             return None
         result = await app.run_async(size=self.size)
-        error = compat_textual.app_exception(app) if isinstance(app, App) else None
+        error = internals.app_exception(app) if isinstance(app, App) else None
         if error is not None:  # Textual ended the app (its traceback went to stderr)
             self.conn.log(logging.ERROR, "the session's %s failed: %r", type(app).__name__, error)
         return result

@@ -39,7 +39,7 @@ from tui.apps.screens import (
     SettingsScreen,
 )
 from tui.apps.table_screen import TableScreen
-from tui.compat import compat_textual
+from tui.compat import internals
 from tui.settings import Settings
 from tui.view.faces import Face, default_face, face_named
 from words import tr
@@ -85,7 +85,7 @@ def _run_paced(loop: asyncio.AbstractEventLoop,
 
 
 def _app_now() -> App[Any] | None:
-    return compat_textual.current_app()
+    return internals.current_app()
 
 
 class TableUpdated(Message):
@@ -239,7 +239,7 @@ class MahjongApp(App[None]):
     def _deliver(self) -> None:
         self._delivery = None
         update, self._undelivered = self._undelivered, None
-        if update is None or compat_textual.exiting(self) or not self.is_running:
+        if update is None or internals.exiting(self) or not self.is_running:
             return
         try:
             if self._queued is not None or not self.direct_update_ok(update):
@@ -247,7 +247,7 @@ class MahjongApp(App[None]):
                 return
             self.apply_table_update(update)
         except Exception as error:  # as Textual does for an error in a handler
-            compat_textual.handle_exception(self, error)
+            internals.handle_exception(self, error)
 
     # --- keys -----------------------------------------------------------------------------
     def key_now(self, event: events.Key) -> bool:
@@ -269,17 +269,17 @@ class MahjongApp(App[None]):
 
     def _key_now(self, event: events.Key) -> bool:
         screen = self.table_screen
-        if (compat_textual.exiting(self) or not self.is_running or screen is None
+        if (internals.exiting(self) or not self.is_running or screen is None
                 or not screen.live or self._queued is not None or self._undelivered is not None
-                or compat_textual.messages_pending(self) is not False
-                or compat_textual.messages_pending(screen) is not False
+                or internals.messages_pending(self) is not False
+                or internals.messages_pending(screen) is not False
                 or not self.screen_stack or self.screen_stack[-1] is not screen):
             return False
         focused = screen.focused
         if focused is not None and focused is not screen.table:
             return False
         key = event.key
-        chain = compat_textual.modal_binding_chain(screen)
+        chain = internals.modal_binding_chain(screen)
         if chain is None:
             return False
         if any(b.priority for _, m in chain for b in m.key_to_bindings.get(key, ())):
@@ -288,7 +288,7 @@ class MahjongApp(App[None]):
             for binding in bindings.key_to_bindings.get(key, ()):
                 if namespace is not screen:
                     return False  # the app's own, or a widget's: Textual runs it
-                parsed = compat_textual.parse_action(self, binding.action, screen)
+                parsed = internals.parse_action(self, binding.action, screen)
                 if parsed is None:
                     return False
                 target, name, params = parsed
@@ -304,7 +304,7 @@ class MahjongApp(App[None]):
                 except SkipAction:  # Textual would go on to the next binding: let it
                     return False
                 except Exception as error:  # as Textual does for an error in an action
-                    compat_textual.handle_exception(self, error)
+                    internals.handle_exception(self, error)
                 finally:
                     _KEY_NOW.reset(token)
                     for app in pending:
@@ -348,13 +348,13 @@ class MahjongApp(App[None]):
     def _show_result(self, update: TableUpdate, key: tuple[int, int]) -> None:
         """The hand's result, drawn over the table by the table screen itself."""
         screen = self.table_screen
-        if (compat_textual.exiting(self) or not self.is_running or self._result_shown != key
+        if (internals.exiting(self) or not self.is_running or self._result_shown != key
                 or screen is None or not screen.live):
             return
         try:
             screen.show_result(update)
         except Exception as error:  # as Textual does for an error in a handler
-            compat_textual.handle_exception(self, error)
+            internals.handle_exception(self, error)
 
     def start_game(self, rules: str, options: Mapping[str, Any], seed: int | None) -> str | None:
         self._game_no += 1
@@ -420,7 +420,7 @@ class MahjongApp(App[None]):
                             severity="warning")
                 return
             on_top = self.screen_stack[-1] if self.screen_stack else None
-            if compat_textual.exiting(self) or not isinstance(on_top, GameResultScreen):
+            if internals.exiting(self) or not isinstance(on_top, GameResultScreen):
                 return  # left meanwhile, or a new game began
             self.push_screen(ReviewScreen(review, lang, self.face, source.submit,
                                           source.samples))
@@ -449,7 +449,7 @@ class MahjongApp(App[None]):
         if driver is None or getattr(driver, "ambiwide", wide) == wide:
             return
         driver.ambiwide = wide  # type: ignore[attr-defined]
-        compat_textual.repaint_all(self)
+        internals.repaint_all(self)
 
     def settings_changed(self) -> None:
         if self.client.controls_pace:

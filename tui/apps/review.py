@@ -47,7 +47,7 @@ from host.client import TableUpdate
 from host.review_pool import niced_pool
 from tui.apps.replay import ReplayGame
 from tui.apps.standalone import StandaloneApp
-from tui.compat import compat_textual
+from tui.compat import internals
 from tui.settings import Settings
 from tui.view.board_lines import INDENT, pack, piece_markup, pond_lines, seat_head, wall_line
 from tui.view.faces import Face, small
@@ -190,7 +190,7 @@ class ReviewScreen(Screen[None]):
             self._pump()
             self.refresh_view()
         except Exception as error:  # as Textual does for an error in a handler
-            compat_textual.handle_exception(self.app, error)
+            internals.handle_exception(self.app, error)
 
     def stop(self) -> None:
         """Cancel what is still queued (a running assessment ends in its process and is

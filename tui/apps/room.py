@@ -29,7 +29,7 @@ from host.table_info import COMPUTER_NAME, ChatLine, TableInfo, TableState, invi
 from tui.apps.app import MahjongApp, TableUpdated
 from tui.apps.screens import close_screen
 from tui.apps.table_screen import TableScreen
-from tui.compat import compat_textual
+from tui.compat import internals
 from tui.settings import Settings
 
 START_ASK_SHOWN = 10.0  # seconds the question of S with seats held stays on screen
@@ -443,7 +443,7 @@ class SharedTableApp(MahjongApp):
         """``switch_screen``, also from the first screen (Textual's default screen or the
         waiting screen), which ``switch_screen`` would find without the result callback that
         ``push_screen`` gives every other screen."""
-        compat_textual.ensure_result_callback(self)
+        internals.ensure_result_callback(self)
         self.switch_screen(screen)
 
     def open_table(self) -> None:

@@ -30,7 +30,7 @@ from tui.apps.marked import MarkedCheckbox, MarkedRadioButton
 from tui.apps.new_table import INPUT_MAX, NewTableForm
 from tui.apps.rules_page import MISSING, NAV, RulesPage, rules_page
 from tui.apps.table_screen import TABLE_BINDINGS
-from tui.compat import compat_textual
+from tui.compat import internals
 from tui.view.faces import Face
 from tui.view.result_text import (
     game_result_lines,
@@ -283,7 +283,7 @@ class SettingsScreen(_Page):
         a Chinese player's → Enter would take 中文 again instead of moving to it)."""
         for radio_set in self.query(RadioSet):
             if radio_set.pressed_index >= 0:
-                compat_textual.highlight_radio(radio_set, radio_set.pressed_index)
+                internals.highlight_radio(radio_set, radio_set.pressed_index)
 
     async def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
         pid = event.pressed.id or ""

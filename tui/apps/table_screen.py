@@ -22,7 +22,7 @@ from engine.table import Phase
 from host.client import TableUpdate
 from host.clock import Timer
 from tui.apps.host_app import HostApp
-from tui.compat import compat_textual
+from tui.compat import internals
 from tui.view.faces import name
 from tui.view.layout import MIN_HEIGHT, MIN_WIDTH
 from tui.view.prompts import Choice, Prompt, claim_prompt, kong_prompt
@@ -234,7 +234,7 @@ class TableScreen(Screen[None]):
         try:
             callback()
         except Exception as error:  # as Textual does for an error in a handler
-            compat_textual.handle_exception(self.app, error)
+            internals.handle_exception(self.app, error)
 
     def on_unmount(self) -> None:
         self._live = False

@@ -1,7 +1,7 @@
 """Textual's and Rich's internals, patched or read: ``apply()`` runs the patches, each in its own
 module of ``tui.compat`` that names the upstream report it works around (``docs/upstream.md``
-holds the drafted ones), and the reads of private attributes are in ``tui.compat.internals``;
-both are re-exported here for the rest of the program.
+holds the drafted ones); the reads of private attributes are in ``tui.compat.internals``, and
+the rest of the program imports each from its own module.
 
 Each patch checks, when it is applied, that what it replaces is there with the shape it was
 written for (the attribute, callable, its parameters); when not, it leaves the stock behaviour and
@@ -10,56 +10,17 @@ against textual 8.2 and rich 15.0 (the pins in ``requirements.lock``)."""
 
 from __future__ import annotations
 
-from textual._xterm_parser import XTermParser
-
-from tui.compat.app_release import RELEASED, node_tracking, release_app, track_nodes
+from tui.compat.app_release import node_tracking
 from tui.compat.arrange_without_cycle import arrange_without_cycle
-from tui.compat.client_parser import ClientParser
-from tui.compat.compat_guard import FELL_BACK
 from tui.compat.inner_outer_shared import inner_outer_shared
 from tui.compat.input_keys_in_order import input_keys_in_order
-from tui.compat.internals import (
-    SYNC_END,
-    SYNC_START,
-    app_exception,
-    check_internals,
-    clear_parser_cache,
-    current_app,
-    direct_write,
-    disable_tooltips,
-    ensure_result_callback,
-    exiting,
-    finish_parser,
-    handle_exception,
-    highlight_radio,
-    messages_pending,
-    modal_binding_chain,
-    parse_action,
-    parser_in_escape,
-    refresh_pending,
-    repaint_all,
-    shown_screen,
-    terminal_console,
-    update_screen_now,
-    wrote_cursor,
-)
+from tui.compat.internals import check_internals
 from tui.compat.lru_unlinked import unlinked_lru_cache
 from tui.compat.screen_resize_once import screen_resize_once
 from tui.compat.shared_stylesheet import shared_stylesheet
-from tui.compat.stdout_redirects import neutralise_redirects
 from tui.compat.strip_color_codes import codes_per_color_system
 from tui.compat.strip_lazy_caches import lazy_strip_caches
 from tui.compat.strip_self_cache import crop_extend_self, divide_self
-
-__all__ = [
-    "FELL_BACK", "RELEASED", "SYNC_END", "SYNC_START", "ClientParser", "XTermParser",
-    "app_exception", "apply", "clear_parser_cache", "current_app", "direct_write",
-    "disable_tooltips", "ensure_result_callback", "exiting", "finish_parser",
-    "handle_exception", "highlight_radio", "messages_pending", "modal_binding_chain",
-    "neutralise_redirects", "parse_action", "parser_in_escape", "refresh_pending",
-    "release_app", "repaint_all", "shown_screen", "terminal_console", "track_nodes",
-    "update_screen_now", "wrote_cursor",
-]
 
 # applied in this order, the one the suite pins
 PATCHES = (divide_self, crop_extend_self, shared_stylesheet, screen_resize_once,

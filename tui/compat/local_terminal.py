@@ -12,10 +12,10 @@ import sys
 import time
 from typing import Any
 
+from textual._xterm_parser import XTermParser
 from textual.driver import Driver
 
 from tui.compat.ambiwidth import ERASE, PROBE, PROBE_TIMEOUT, probe_answer, to_narrow
-from tui.compat.compat_textual import XTermParser
 
 
 def probe_tty(timeout: float = PROBE_TIMEOUT) -> tuple[bool | None, bytes]:

@@ -30,7 +30,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from host.client import TableUpdate
-from tui.compat import compat_textual
+from tui.compat import internals
 from tui.view.canvas import Row
 from tui.view.layout import MAX_HEIGHT, MAX_WIDTH, TableRows
 from tui.view.legible import legible
@@ -144,13 +144,13 @@ class TableView(Widget):
         Otherwise (another screen on top, a layout or full repaint pending) ``refresh``.
         """
         screen = self.screen
-        if compat_textual.refresh_pending(self.app, screen, self):
+        if internals.refresh_pending(self.app, screen, self):
             self.refresh(*regions)
             return
         if self._write_rows(ys, before):
             return
         self._set_dirty(*regions)
-        compat_textual.update_screen_now(screen, self)
+        internals.update_screen_now(screen, self)
 
     def _write_rows(self, ys: list[int], before: dict[int, Row] | None = None) -> bool:
         """Send rows ``ys`` to the terminal without the compositor, if nothing else is drawn
@@ -163,7 +163,7 @@ class TableView(Widget):
         Returns False (nothing written) when the compositor must do it."""
         app = self.app
         screen = self.screen
-        target = compat_textual.direct_write(app, screen)
+        target = internals.direct_write(app, screen)
         if target is None:
             return False
         driver, visible = target.driver, target.visible
@@ -177,7 +177,7 @@ class TableView(Widget):
         color_system = target.color_system
         render_style = Strip.render_style
         sync = target.sync
-        out = [compat_textual.SYNC_START] if sync else []
+        out = [internals.SYNC_START] if sync else []
         add = out.append
         row_ansi = self._row_ansi
         page = self._tv_page is not None
@@ -213,9 +213,9 @@ class TableView(Widget):
                 add(line)
         cursor = screen.outer_size.clamp_offset(app.cursor_position)
         add(f"\x1b[{cursor.y + 1};{cursor.x + 1}H")  # as Rich's Control.move_to writes it
-        compat_textual.wrote_cursor(app, cursor)
+        internals.wrote_cursor(app, cursor)
         if sync:
-            add(compat_textual.SYNC_END)
+            add(internals.SYNC_END)
         driver.write("".join(out))
         driver.flush()
         app.post_display_hook()
