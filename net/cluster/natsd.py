@@ -33,11 +33,12 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Final
+from typing import IO, Final, TypeVar
 
 BINARY: Final = "nats-server"
 START_TIMEOUT: Final = 10.0  # seconds for a server to accept clients
@@ -48,6 +49,7 @@ CONFIG_NAME: Final = "nats-server.conf"  # the credentials, 0600: never on the c
 USER_ENV: Final = "MAHJONG_SSH_BUS_USER"  # how the supervisor hands its workers the bus's
 PASSWORD_ENV: Final = "MAHJONG_SSH_BUS_PASSWORD"  # credentials (not argv: see the module)
 _SAFE: Final = re.compile(r"[A-Za-z0-9_-]{1,200}")  # quoted in the config and a URL as is
+T = TypeVar("T")
 
 
 class NatsStartError(RuntimeError):
@@ -160,15 +162,7 @@ class NatsServer:
 
     def wait_healthy(self, timeout: float = START_TIMEOUT) -> None:
         """Return once :meth:`healthy`; :class:`NatsStartError` after ``timeout`` seconds."""
-        end = time.monotonic() + timeout
-        while not self.healthy():
-            if not self.running:
-                raise NatsStartError(_failure(self.binary, self.log,
-                                              f"exited with code {self.process.returncode}"))
-            if time.monotonic() > end:
-                raise NatsStartError(_failure(self.binary, self.log,
-                                              f"not healthy within {timeout:g} s"))
-            time.sleep(0.05)
+        _wait(self.healthy, self.process, self.binary, self.log, timeout, "not healthy", 0.05)
 
     def stop(self, timeout: float = STOP_TIMEOUT) -> None:
         """SIGTERM (the server shuts down cleanly), SIGKILL if it is still there after
@@ -258,7 +252,8 @@ def start_nats(
         log_file.close()
         raise NatsStartError(f"cannot run {exe}: {exc}") from exc
     try:
-        ports = _wait_ports(process, folder, exe, log, timeout, http_port is not None)
+        ports = _wait(partial(_ports, process, folder, http_port is not None), process, exe,
+                      log, timeout, "did not start")
         client = _connectable(ports["nats"][0], host)
         server = NatsServer(
             url=client, process=process, folder=folder, log=log, binary=exe,
@@ -266,7 +261,7 @@ def start_nats(
                          if http_port is not None else None),
             cluster_url=ports["cluster"][0] if ports.get("cluster") else None,
             _log_file=log_file)
-        _wait_client(server, timeout)
+        _wait(partial(_greets, client, 1.0), process, exe, log, timeout, "accepted no client")
         if cluster is None:
             server.wait_healthy(timeout)
     except BaseException:
@@ -324,23 +319,33 @@ def _connectable(url: str, host: str) -> str:
     return f"{scheme}://{address}:{port}"
 
 
-def _wait_ports(process: subprocess.Popen[bytes], folder: Path, exe: Path, log: Path,
-                timeout: float, monitoring: bool) -> dict[str, list[str]]:
-    """The ports the server writes to ``<binary>_<pid>.ports`` once it listens."""
+def _wait(ready: Callable[[], T | None], process: subprocess.Popen[bytes], exe: Path, log: Path,
+          timeout: float, late: str, pause: float = 0.02) -> T:
+    """``ready()``'s first true answer, asked every ``pause`` seconds; :class:`NatsStartError`
+    when the server exits first, or saying it was ``late`` after ``timeout`` seconds."""
     end = time.monotonic() + timeout
     while True:
         if process.poll() is not None:
             raise NatsStartError(_failure(exe, log, f"exited with code {process.returncode}"))
-        for path in folder.glob(f"*_{process.pid}.ports"):
-            try:
-                ports = json.loads(path.read_text())
-            except (OSError, ValueError):
-                break  # being written: read again
-            if ports.get("nats") and (ports.get("monitoring") or not monitoring):
-                return {k: list(v) for k, v in ports.items()}
+        answer = ready()
+        if answer:
+            return answer
         if time.monotonic() > end:
-            raise NatsStartError(_failure(exe, log, f"did not start within {timeout:g} s"))
-        time.sleep(0.02)
+            raise NatsStartError(_failure(exe, log, f"{late} within {timeout:g} s"))
+        time.sleep(pause)
+
+
+def _ports(process: subprocess.Popen[bytes], folder: Path,
+           monitoring: bool) -> dict[str, list[str]] | None:
+    """The ports the server writes to ``<binary>_<pid>.ports`` once it listens, if it has."""
+    for path in folder.glob(f"*_{process.pid}.ports"):
+        try:
+            ports = json.loads(path.read_text())
+        except (OSError, ValueError):
+            return None  # being written: read again
+        if ports.get("nats") and (ports.get("monitoring") or not monitoring):
+            return {k: list(v) for k, v in ports.items()}
+    return None
 
 
 def _greets(url: str, timeout: float) -> bool:
@@ -351,19 +356,6 @@ def _greets(url: str, timeout: float) -> bool:
             return s.recv(5) == b"INFO "
     except OSError:
         return False
-
-
-def _wait_client(server: NatsServer, timeout: float) -> None:
-    """Until the server greets a client."""
-    end = time.monotonic() + timeout
-    while not _greets(server.url, 1.0):
-        if not server.running:
-            raise NatsStartError(_failure(server.binary, server.log,
-                                          f"exited with code {server.process.returncode}"))
-        if time.monotonic() > end:
-            raise NatsStartError(_failure(server.binary, server.log,
-                                          f"accepted no client within {timeout:g} s"))
-        time.sleep(0.02)
 
 
 def _kill(process: subprocess.Popen[bytes]) -> None:
