@@ -225,6 +225,12 @@ class NewGameScreen(_Page):
         self.mj.show_settings()
 
 
+# the settings screen's checkboxes: each row's words and the setting it turns on and off (the
+# box's id is the setting's name with dashes)
+CHECKBOXES = (("set_hints", "show_waits"), ("set_suggest", "show_suggestion"),
+              ("set_bell", "bell"), ("set_plain", "plain"))
+
+
 class SettingsScreen(_Page):
     BINDINGS = [Binding("escape", "close", "Close", id="settings-close")]  # noqa: RUF012
 
@@ -257,18 +263,10 @@ class SettingsScreen(_Page):
                 with Horizontal(classes="form-row"):
                     yield Label(tr(lang, "set_delay"))
                     yield Input(str(s.bot_delay), id="delay", type="number", max_length=INPUT_MAX)
-            with Horizontal(classes="form-row"):
-                yield Label(tr(lang, "set_hints"))
-                yield MarkedCheckbox("", s.show_waits, id="show-waits")
-            with Horizontal(classes="form-row"):
-                yield Label(tr(lang, "set_suggest"))
-                yield MarkedCheckbox("", s.show_suggestion, id="show-suggestion")
-            with Horizontal(classes="form-row"):
-                yield Label(tr(lang, "set_bell"))
-                yield MarkedCheckbox("", s.bell, id="bell")
-            with Horizontal(classes="form-row"):
-                yield Label(tr(lang, "set_plain"))
-                yield MarkedCheckbox("", s.plain, id="plain")
+            for words, setting in CHECKBOXES:
+                with Horizontal(classes="form-row"):
+                    yield Label(tr(lang, words))
+                    yield MarkedCheckbox("", getattr(s, setting), id=setting.replace("_", "-"))
             note, fields = s.saved_note()
             yield Static(tr(lang, note, **fields), classes="keys", id="saved")
             if s.persistent:  # a settings file of one's own
@@ -308,14 +306,9 @@ class SettingsScreen(_Page):
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         s = self.mj.settings
-        if event.checkbox.id == "show-waits":
-            s.show_waits = event.value
-        elif event.checkbox.id == "show-suggestion":
-            s.show_suggestion = event.value
-        elif event.checkbox.id == "bell":
-            s.bell = event.value
-        elif event.checkbox.id == "plain":
-            s.plain = event.value
+        for _, setting in CHECKBOXES:
+            if event.checkbox.id == setting.replace("_", "-"):
+                setattr(s, setting, event.value)
         s.save()
         self.mj.settings_changed()
 

@@ -49,13 +49,13 @@ TABLE_BINDINGS: list[Binding] = [
     Binding("enter,space", "confirm", "Discard / confirm 打出", id="confirm", show=False),
     Binding("w", "win", "Win 胡", id="win", show=False),
     Binding("k", "kong", "Kong 杠", id="kong", show=False),
-    Binding("p", "peng", "Pung 碰", id="peng", show=False),
-    Binding("c", "chi", "Chow 吃 (again: next set)", id="chi", show=False),
-    Binding("x", "pass", "Pass 过", id="pass", show=False),
+    Binding("p", "answer('peng')", "Pung 碰", id="peng", show=False),
+    Binding("c", "answer('chi')", "Chow 吃 (again: next set)", id="chi", show=False),
+    Binding("x", "answer('pass')", "Pass 过", id="pass", show=False),
     Binding("b", "ting", "Discard and declare 报听 (Gejiu)", id="ting", show=False),
-    Binding("d", "pond_win", "塘子烂糊 (Gejiu)", id="pond-win", show=False),
-    Binding("m", "buy", "Buy 买 (Yichun)", id="buy", show=False),
-    Binding("n", "no_buy", "Don't buy 不买 (Yichun)", id="no-buy", show=False),
+    Binding("d", "answer('pond-win')", "塘子烂糊 (Gejiu)", id="pond-win", show=False),
+    Binding("m", "answer('buy')", "Buy 买 (Yichun)", id="buy", show=False),
+    Binding("n", "answer('no-buy')", "Don't buy 不买 (Yichun)", id="no-buy", show=False),
     Binding("t", "face", "Tile faces 牌面", id="tiles", show=False),
     Binding("i", "suggest", "Suggested discard on/off", id="suggest", show=False),
     Binding("question_mark,f1", "help", "Help 帮助", id="help", show=False),
@@ -403,28 +403,9 @@ class TableScreen(Screen[None]):
             self.ui.selected = 0
             self._redraw()
 
-    def action_peng(self) -> None:
-        if not self._hotkey("peng"):
-            self._say("not_now")
-
-    def action_chi(self) -> None:
-        if not self._hotkey("chi"):
-            self._say("not_now")
-
-    def action_pass(self) -> None:
-        if not self._hotkey("pass"):
-            self._say("not_now")
-
-    def action_pond_win(self) -> None:
-        if not self._hotkey("pond-win"):
-            self._say("not_now")
-
-    def action_buy(self) -> None:
-        if not self._hotkey("buy"):
-            self._say("not_now")
-
-    def action_no_buy(self) -> None:
-        if not self._hotkey("no-buy"):
+    def action_answer(self, key: str) -> None:
+        """A decision's key (the id of its binding, as its choices' ``hotkey``)."""
+        if not self._hotkey(key):
             self._say("not_now")
 
     def action_ting(self) -> None:

@@ -71,10 +71,6 @@ def pad(text: str, cells: int) -> str:
     return escape(text) + " " * max(0, cells - cell_len(text))
 
 
-def seat_or_name(p: int | str, viewer: int | None, lang: str) -> str:
-    return seat_label(viewer, p, lang) if isinstance(p, int) else str(p)
-
-
 NAME_CELLS = 12  # a player's name in a result, at most (cut with …)
 
 
@@ -85,10 +81,6 @@ def who_named(update: TableUpdate, p: int | str, lang: str) -> str:
         return str(p)
     names = tuple(fit_cells(n, NAME_CELLS) for n in update.names)
     return named_seat(update.view.viewer, p, lang, names)
-
-
-def party(p: int | str, viewer: int | None, lang: str) -> str:
-    return seat_label(viewer, p, lang) if isinstance(p, int) else escape(str(p))
 
 
 _TAG = re.compile(r"(?<!\\)\[(/?)[^\[\]\n]*\]")  # a markup tag, not an escaped "\["
