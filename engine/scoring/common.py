@@ -101,7 +101,8 @@ def all_tiles(win: Win) -> list[Kind]:
 
 
 def check_kongs(situation: Situation) -> dict[int, list[Meld]]:
-    """Every completed kong by seat: the winners' kong melds plus ``kongs`` of the others."""
+    """Every completed kong by seat: the winners' kong melds plus ``kongs`` of the others,
+    less a robbed 补杠, which is not completed and earns nothing (common.md §12)."""
     winners = {w.seat for w in situation.wins}
     out: dict[int, list[Meld]] = {s: [] for s in range(4)}
     for w in situation.wins:
@@ -119,6 +120,10 @@ def check_kongs(situation: Situation) -> dict[int, list[Meld]]:
                     f"kongs.{seat_letter(seat)}", f"{m} is not a kong (mgang, bgang or agang)"
                 )
         out[seat].extend(melds)
+    robbed = situation.wins[0] if situation.wins else None  # several robbers rob one tile
+    if robbed is not None and robbed.how is WinMethod.ROB_KONG and robbed.from_seat is not None:
+        out[robbed.from_seat] = [m for m in out[robbed.from_seat]
+                                 if not (m.type is MeldType.BGANG and m.kind == robbed.tile)]
     return out
 
 
@@ -207,6 +212,11 @@ class Ledger:
         if amount == 0 or payer == payee:
             return
         self.transfers.append(Transfer(payer, payee, amount * self.base, reason(*why)))
+
+    def pay_each(self, payee: int, amount: int, *why: str | Meld | ReasonPart) -> None:
+        """Every other seat pays ``payee`` ``amount``, in seat order."""
+        for p in range(4):
+            self.pay(p, payee, amount, *why)
 
     def net(
         self, extra_parties: Sequence[str] = ()

@@ -300,12 +300,6 @@ def score(situation: Situation, options: Mapping[str, Any]) -> Settlement:
             raise SituationError(
                 "kongs", f"{w.how.value} comes before any kong (§6 rows 19–20: no chi/peng/kong)"
             )
-    for w in situation.wins:  # a robbed 补杠 is not completed: no 碰杠 bonus (common.md §12)
-        if w.how is WinMethod.ROB_KONG and w.from_seat is not None:
-            kongs[w.from_seat] = [
-                m for m in kongs[w.from_seat]
-                if not (m.type is MeldType.BGANG and m.kind == w.tile)
-            ]
     flown = {s: situation.flown.get(s, 0) for s in range(4)}
 
     ledger = Ledger(int(options["base_point"]))
@@ -344,10 +338,8 @@ def score(situation: Situation, options: Mapping[str, Any]) -> Settlement:
                     ledger.pay(w.from_seat, w.seat, 3 * flat, words(hz, he), ReasonPart(
                         f": {flat} flat × 3, discarder pays", f"：{flat} × 3，放炮者付"))
                 else:
-                    for p in range(4):
-                        if p != w.seat:
-                            ledger.pay(p, w.seat, flat, words(hz, he),
-                                       ReasonPart(f": {flat} flat", f"：{flat}"))
+                    ledger.pay_each(w.seat, flat, words(hz, he),
+                                    ReasonPart(f": {flat} flat", f"：{flat}"))
                 continue
             items = [item(hz, he, f"ordinary value larger than {flat} flat"), *items]
         scores.append(WinScore(w.seat, zh, en, tuple(items), v))
@@ -378,12 +370,9 @@ def _bonuses(situation: Situation, ledger: Ledger, kongs: dict[int, list[Meld]])
     """奖励分 (``shangrao.md`` §9): each other seat pays the earner; never multiplied."""
     for seat in range(4):
         for m in kongs[seat]:
-            pts = kong_points(m)
             zh, en = ("自摸杠", "concealed kong") if m.type is MeldType.AGANG else (
                 "碰杠", "exposed kong")
-            for p in range(4):
-                if p != seat:
-                    ledger.pay(p, seat, pts, "奖励分 ", words(zh, en), " ", m)
+            ledger.pay_each(seat, kong_points(m), "奖励分 ", words(zh, en), " ", m)
     got = situation.got
     for x in situation.jiebao:
         check_seat("jiebao", x)
@@ -402,11 +391,7 @@ def _bonuses(situation: Situation, ledger: Ledger, kongs: dict[int, list[Meld]])
     if len(set(situation.jiebao)) != len(situation.jiebao):
         raise SituationError("jiebao", "a seat is listed twice")
     for x in situation.jiebao:
-        for p in range(4):
-            if p != x:
-                ledger.pay(p, x, 10, "奖励分 ", words("接宝", "catching the wild"))
+        ledger.pay_each(x, 10, "奖励分 ", words("接宝", "catching the wild"))
     for x in range(4):
         if got.get(x, 0) == 4:
-            for p in range(4):
-                if p != x:
-                    ledger.pay(p, x, 10, "奖励分 ", words("四个宝", "four wilds"))
+            ledger.pay_each(x, 10, "奖励分 ", words("四个宝", "four wilds"))

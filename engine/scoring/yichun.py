@@ -275,21 +275,11 @@ def score(situation: Situation, options: Mapping[str, Any]) -> Settlement:
                 amount *= 2**lighters
                 why += [f" ×{2**lighters} ", words("丢打火机", "lighters")]
             ledger.pay(p, w.seat, amount, *why)
-    if situation.wins:
-        # a robbed 补杠 is not completed and earns nothing (yichun.md §8), even if listed
-        w0 = situation.wins[0]
-        if w0.how is WinMethod.ROB_KONG and w0.from_seat is not None:
-            kongs[w0.from_seat] = [
-                m for m in kongs[w0.from_seat]
-                if not (m.type is MeldType.BGANG and m.kind == w0.tile)
-            ]
+    if situation.wins:  # kong points (yichun.md §8)
         for seat in range(4):
             for m in kongs[seat]:
-                pts = kong_points(m)
                 zh = "暗杠" if m.type is MeldType.AGANG else "明杠"
-                for p in range(4):
-                    if p != seat:
-                        ledger.pay(p, seat, pts, words("杠分", "kong points"), f" {zh} ", m)
+                ledger.pay_each(seat, kong_points(m), words("杠分", "kong points"), f" {zh} ", m)
     # 压鸽子: mirror every primary transfer for the spectators (yichun.md §7.7)
     primary: list[Transfer] = list(ledger.transfers)
     for t in primary:
