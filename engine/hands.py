@@ -511,25 +511,6 @@ def _other_shapes(shapes: HandShapes, m: _SuitFacts, p: _SuitFacts, s: _SuitFact
     return False
 
 
-def _special_win(
-    shapes: HandShapes, counts: list[int], wilds: int, melds: Sequence[Meld], n: int
-) -> bool:
-    if n == 14:  # no melds: seven pairs and the knitted families
-        if seven_pairs_quads(counts, wilds) is not None:
-            return True
-        if shapes.lanpai:
-            if wilds == 0 and all(c <= 1 for c in counts):
-                kinds = [k for k in range(NUM_KINDS) if counts[k]]
-                return lanpai_family(kinds) is not None
-        elif shapes.knitted and knitted_gap(counts, wilds) is not None:
-            return True
-    if shapes.jiuyao:
-        return jiuyao_ok(counts, melds)
-    if shapes.zi_free:
-        return _zi_free_ok(counts, melds)
-    return False
-
-
 def _zi_free_ok(counts: Sequence[int], melds: Sequence[Meld]) -> bool:
     """Yichun 字一色 free form: all honours, no chi / peng / 明杠 (only 暗杠 melds) [A-Y12]."""
     if any(m.type is not MeldType.AGANG or m.kind < 27 for m in melds):

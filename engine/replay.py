@@ -15,7 +15,6 @@ from typing import Any
 
 from engine.actions import Action
 from engine.record import RecordError, hand_from_header, parse_lines, replay_lines
-from engine.situation import SEAT_LETTERS
 from engine.table import Hand
 
 MAX_HANDS = 1000  # hands of one record the viewer takes (a game has at most a few dozen)
@@ -91,10 +90,3 @@ def read_game(text: str) -> GameSteps:
         hands.append(HandSteps(r.hand.header(), tuple(r.hand.actions),
                                (nets[0], nets[1], nets[2], nets[3])))
     return GameSteps(tuple(hands), game, tuple(problems))
-
-
-def move_text(seat: int, action: Action) -> str:
-    """An action in the record's notation (``E discard 5m``), for logs and tests."""
-    data = action.to_json()
-    tile = data.get("tile")
-    return " ".join(x for x in (SEAT_LETTERS[seat], str(data["a"]), str(tile or "")) if x)

@@ -27,10 +27,7 @@ TileId = int
 NUM_KINDS: Final = 34
 NUM_TILES: Final = 136
 
-MAN: Final = 0  # 万 characters
-PIN: Final = 1  # 筒 dots
-SOU: Final = 2  # 条 bamboo
-HONOR: Final = 3
+HONOR: Final = 3  # suit_of an honour (the suits are 0 万, 1 筒, 2 条)
 
 EAST: Final = 27
 SOUTH: Final = 28
@@ -52,15 +49,9 @@ CHINESE_HONOURS: Final = {
     "中": RED, "發": GREEN, "发": GREEN, "白": WHITE,
 }
 
-_ZH_NUMERALS: Final = "一二三四五六七八九"
-_ZH_SUITS: Final = ("万", "筒", "条")
+ZH_NUMERALS: Final = "一二三四五六七八九"
 _ZH_SUITS_TRAD: Final = ("萬", "筒", "條")
-_EN_SUITS: Final = ("Characters", "Dots", "Bamboo")
-_ZH_HONOURS: Final = ("东", "南", "西", "北", "中", "發", "白")
-_EN_HONOURS: Final = (
-    "East Wind", "South Wind", "West Wind", "North Wind",
-    "Red Dragon", "Green Dragon", "White Dragon",
-)
+ZH_HONOURS: Final = ("东", "南", "西", "北", "中", "發", "白")
 
 
 class TileParseError(ValueError):
@@ -103,33 +94,11 @@ def kind_to_str(kind: Kind) -> str:
     return f"{kind % 9 + 1}{SUIT_LETTERS[kind // 9]}"
 
 
-def tenhou_str(kind: Kind) -> str:
-    """Tenhou's spelling: ``5m``, ``1z`` (东) … ``7z`` (中)."""
-    if kind < 27:
-        return kind_to_str(kind)
-    inverse = {v: k for k, v in TENHOU_Z.items()}
-    return f"{inverse[kind]}z"
-
-
-def name_zh(kind: Kind) -> str:
-    """一万 … 九条, 东 南 西 北 中 發 白."""
-    if kind >= 27:
-        return _ZH_HONOURS[kind - 27]
-    return _ZH_NUMERALS[kind % 9] + _ZH_SUITS[kind // 9]
-
-
-def name_en(kind: Kind) -> str:
-    """"5 Characters", "East Wind", "Red Dragon" …"""
-    if kind >= 27:
-        return _EN_HONOURS[kind - 27]
-    return f"{kind % 9 + 1} {_EN_SUITS[kind // 9]}"
-
-
 def face_zh(kind: Kind) -> tuple[str, str]:
     """Two-row CJK face: numeral over suit (五 over 萬); honours as one character, blank below."""
     if kind >= 27:
-        return _ZH_HONOURS[kind - 27], ""
-    return _ZH_NUMERALS[kind % 9], _ZH_SUITS_TRAD[kind // 9]
+        return ZH_HONOURS[kind - 27], ""
+    return ZH_NUMERALS[kind % 9], _ZH_SUITS_TRAD[kind // 9]
 
 
 def next_kind(kind: Kind) -> Kind:

@@ -13,7 +13,6 @@ from mahjong.agari import Agari
 
 from engine.hands import (
     HandShapes,
-    _special_win,
     best_pattern,
     can_win,
     is_baodiao_shape,
@@ -26,6 +25,7 @@ from engine.hands import (
 from engine.melds import Meld, MeldType
 from engine.rulesets import RULESETS
 from engine.tiles import Kind, parse_tile, parse_tiles, to_counts
+from testkit.hands import special_win
 
 M = Meld.parse
 T = parse_tiles
@@ -322,7 +322,7 @@ def _brute_force_wild(concealed: Sequence[Kind], melds: Sequence[Meld], wild: Ki
     for subst in combinations_with_replacement(range(34), n):
         for k in subst:
             counts[k] += 1
-        won = standard_ok(counts, 0, S("shangrao")) or _special_win(
+        won = standard_ok(counts, 0, S("shangrao")) or special_win(
             S("shangrao"), counts, 0, melds, len(concealed)
         )
         for k in subst:

@@ -16,13 +16,11 @@ from engine.tiles import (
     face_zh,
     format_tiles,
     kind_to_str,
-    name_en,
-    name_zh,
     next_kind,
     parse_tile,
     parse_tiles,
-    tenhou_str,
 )
+from testkit.tile_names import name_en, name_zh, tenhou_str
 
 
 def test_parse_basic_notation() -> None:
