@@ -7,7 +7,7 @@ are of East Asian ambiguous width: two cells on some CJK terminals)."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.content import Content
 from textual.geometry import Size
@@ -17,7 +17,7 @@ CURSOR = ">"
 
 
 class _Marked:
-    """What the two share: ``render`` and the width, from ``marks``."""
+    """What the two share: ``render`` (the cursor's mark, the box) and the width."""
 
     ON: ClassVar[str]
     OFF: ClassVar[str]
@@ -25,8 +25,12 @@ class _Marked:
     def under_cursor(self) -> bool:
         raise NotImplementedError
 
-    def marks(self, value: bool) -> tuple[str, str]:
-        return (CURSOR if self.under_cursor() else " "), (self.ON if value else self.OFF)
+    def render(self: Any) -> Content:
+        cursor = CURSOR if self.under_cursor() else " "
+        return _render(self, cursor, self.ON if self.value else self.OFF)
+
+    def get_content_width(self: Any, container: Size, viewport: Size) -> int:
+        return _width(self)
 
 
 class MarkedRadioButton(_Marked, RadioButton):
@@ -37,24 +41,12 @@ class MarkedRadioButton(_Marked, RadioButton):
         return (isinstance(parent, RadioSet) and parent.has_focus
                 and self.has_class("-selected"))
 
-    def render(self) -> Content:
-        return _render(self, *self.marks(self.value))
-
-    def get_content_width(self, container: Size, viewport: Size) -> int:
-        return _width(self)
-
 
 class MarkedCheckbox(_Marked, Checkbox):
     ON, OFF = "[X]", "[ ]"
 
     def under_cursor(self) -> bool:
         return self.has_focus
-
-    def render(self) -> Content:
-        return _render(self, *self.marks(self.value))
-
-    def get_content_width(self, container: Size, viewport: Size) -> int:
-        return _width(self)
 
 
 def _render(button: RadioButton | Checkbox, cursor: str, box: str) -> Content:

@@ -31,9 +31,8 @@ from engine.view import MeldView, build_view
 from host.client import TableUpdate
 from tui.apps.standalone import StandaloneApp
 from tui.settings import Settings
-from tui.view.board_lines import INDENT, pack, piece_markup, pond_lines, seat_head, wall_line
-from tui.view.faces import Face
-from tui.view.log_text import event_pieces
+from tui.view.board_lines import INDENT, event_markups, pack, pond_lines, seat_head, wall_line
+from tui.view.faces import Face, small
 from tui.view.result_text import (
     hand_result_lines,
     lines_content,
@@ -77,8 +76,57 @@ class ListedGame:
     hands: int
 
 
-class ReplayScreen(Screen[None]):
+class ViewerScreen(Screen[None]):
+    """A viewer's page: a title line, the body (markup lines, scrolled) and a line of keys,
+    drawn again on a resize. ``ID`` starts its widgets' ids (``ID-title``, ``ID-body``, the
+    body's text ``ID-BODY``, ``ID-keys``)."""
+
+    ID: ClassVar[str]
+    BODY: ClassVar[str]
+    DEFAULT_CSS = """
+    ViewerScreen { layout: vertical; }
+    ViewerScreen .viewer-title { height: 1; padding: 0 1; }
+    ViewerScreen .viewer-body { height: 1fr; padding: 0 1; }
+    ViewerScreen .viewer-keys { height: auto; max-height: 2; padding: 0 1; color: $text-muted; }
+    """
+
+    def __init__(self, lang: str, face: Face) -> None:
+        super().__init__()
+        self.lang = lang
+        self.face = face
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id=f"{self.ID}-title", classes="viewer-title", markup=False)
+        with VerticalScroll(id=f"{self.ID}-body", classes="viewer-body"):
+            yield Static("", id=f"{self.ID}-{self.BODY}")
+        yield Static("", id=f"{self.ID}-keys", classes="viewer-keys", markup=False)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.refresh_view()
+
+    def title_text(self) -> str:
+        raise NotImplementedError
+
+    def body_lines(self, width: int) -> list[str]:
+        raise NotImplementedError
+
+    def keys_text(self) -> str:
+        raise NotImplementedError
+
+    def refresh_view(self) -> None:
+        if not self.is_mounted:
+            return
+        width = max(40, self.size.width - 4)  # the body's padding and its scroll bar
+        self.query_one(f"#{self.ID}-title", Static).update(self.title_text())
+        body = lines_content(self.body_lines(width))
+        self.query_one(f"#{self.ID}-{self.BODY}", Static).update(body)
+        self.query_one(f"#{self.ID}-keys", Static).update(self.keys_text())
+
+
+class ReplayScreen(ViewerScreen):
     """One game's record, stepped through."""
+
+    ID, BODY = "rp", "table"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # priority: the scrolling body would take Home, End, PgUp and PgDn for itself
@@ -100,18 +148,9 @@ class ReplayScreen(Screen[None]):
         Binding("q", "leave", "Leave", id="replay-quit", show=False),
     ]
 
-    DEFAULT_CSS = """
-    ReplayScreen { layout: vertical; }
-    ReplayScreen #rp-title { height: 1; padding: 0 1; }
-    ReplayScreen #rp-body { height: 1fr; padding: 0 1; }
-    ReplayScreen #rp-keys { height: auto; max-height: 2; padding: 0 1; color: $text-muted; }
-    """
-
     def __init__(self, game: ReplayGame, lang: str, face: Face) -> None:
-        super().__init__()
+        super().__init__(lang, face)
         self.game = game
-        self.lang = lang
-        self.face = face
         self.hand_index = 0
         self.move = 0
         self.seat = 0  # the seat the table is seen from
@@ -122,16 +161,7 @@ class ReplayScreen(Screen[None]):
     def steps(self) -> HandSteps:
         return self.game.steps.hands[self.hand_index]
 
-    def compose(self) -> ComposeResult:
-        yield Static("", id="rp-title", markup=False)
-        with VerticalScroll(id="rp-body"):
-            yield Static("", id="rp-table")
-        yield Static("", id="rp-keys", markup=False)
-
     def on_mount(self) -> None:
-        self.refresh_view()
-
-    def on_resize(self, event: events.Resize) -> None:
         self.refresh_view()
 
     def title_text(self) -> str:
@@ -172,11 +202,11 @@ class ReplayScreen(Screen[None]):
                 hand.current == s, s == hand.dealer,
                 f"{relative_name(self.seat, s, self.lang)} {self._seat_name(s)}")
             items = [(tile_markup(k, self.face, wild=k == view.wild), cell_len(
-                self._small(k))) for k in sorted(t // 4 for t in concealed)]
+                small(k, self.face))) for k in sorted(t // 4 for t in concealed)]
             if drawn is not None:
                 items.append(("", 0))
                 items.append((tile_markup(drawn, self.face, mark=True), cell_len(
-                    self._small(drawn))))
+                    small(drawn, self.face))))
             for m in st.melds:
                 mv = MeldView(m.type, m.tiles, m.claimed, m.source)
                 items.append((meld_markup(mv, self.face, self.lang),
@@ -189,11 +219,6 @@ class ReplayScreen(Screen[None]):
                                self.lang))
         return lines
 
-    def _small(self, kind: Kind) -> str:
-        from tui.view.faces import small  # the face's one-row form
-
-        return small(kind, self.face)
-
     def _settlement(self, hand: Hand, width: int) -> list[str]:
         names = tuple(n or tr(self.lang, "bot_name") for n in self.game.names)
         done = self.game.steps.hands[:self.hand_index + 1]  # the totals after this hand
@@ -205,11 +230,7 @@ class ReplayScreen(Screen[None]):
 
     def _log(self, hand: Hand, width: int) -> list[str]:
         lines = [f"[b]{escape(tr(self.lang, 'rp_log'))}[/]"]
-        shown: list[str] = []
-        for e in hand.events:
-            pieces = event_pieces(e, self.seat, self.lang, self.face)
-            if pieces:
-                shown.append("".join(piece_markup(p) for p in pieces))
+        shown = event_markups(hand.events, self.seat, self.lang, self.face)
         if not shown:
             lines.append("  " + escape(tr(self.lang, "rp_start")))
         for i, text in enumerate(shown[-LOG_MOVES:]):
@@ -221,14 +242,6 @@ class ReplayScreen(Screen[None]):
         if self.typed:
             return tr(self.lang, "rp_goto", n=self.typed)
         return tr(self.lang, "rp_keys")
-
-    def refresh_view(self) -> None:
-        if not self.is_mounted:
-            return
-        width = max(40, self.size.width - 4)  # the body's padding and its scroll bar
-        self.query_one("#rp-title", Static).update(self.title_text())
-        self.query_one("#rp-table", Static).update(lines_content(self.body_lines(width)))
-        self.query_one("#rp-keys", Static).update(self.keys_text())
 
     # --- keys -------------------------------------------------------------------------------
     def _go(self, move: int) -> None:

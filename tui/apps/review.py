@@ -31,12 +31,8 @@ from typing import Any, ClassVar, Protocol
 
 from rich.cells import cell_len
 from rich.markup import escape
-from textual import events
-from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import Screen
-from textual.widgets import Static
 
 from engine.record import RecordError
 from engine.replay import read_game
@@ -45,14 +41,13 @@ from engine.tiles import Kind
 from engine.view import View
 from host.client import TableUpdate
 from host.review_pool import niced_pool
-from tui.apps.replay import ReplayGame
+from tui.apps.replay import ReplayGame, ViewerScreen
 from tui.apps.standalone import StandaloneApp
 from tui.compat import internals
 from tui.settings import Settings
-from tui.view.board_lines import INDENT, pack, piece_markup, pond_lines, seat_head, wall_line
+from tui.view.board_lines import INDENT, event_markups, pack, pond_lines, seat_head, wall_line
 from tui.view.faces import Face, small
-from tui.view.log_text import event_pieces
-from tui.view.result_text import lines_content, meld_markup, meld_width, tile_markup
+from tui.view.result_text import meld_markup, meld_width, tile_markup
 from tui.words.review_text import action_text, move_no, summary_lines, value_text, verdict
 from tui.words.ruleset_title import rules_title
 from words import relative_name, seat_wind, tr
@@ -99,8 +94,10 @@ class ReviewGame:
         return cls(game, seat, tuple(decisions(game.steps, seat)))
 
 
-class ReviewScreen(Screen[None]):
+class ReviewScreen(ViewerScreen):
     """One seat's decisions, the summary first; q / Esc leaves (the screen is dismissed)."""
+
+    ID, BODY = "rv", "page"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("right", "step(1)", "Next decision", id="review-next", show=False,
@@ -118,19 +115,10 @@ class ReviewScreen(Screen[None]):
         Binding("q,escape", "leave", "Leave", id="review-quit", show=False),
     ]
 
-    DEFAULT_CSS = """
-    ReviewScreen { layout: vertical; }
-    ReviewScreen #rv-title { height: 1; padding: 0 1; }
-    ReviewScreen #rv-body { height: 1fr; padding: 0 1; }
-    ReviewScreen #rv-keys { height: auto; max-height: 2; padding: 0 1; color: $text-muted; }
-    """
-
     def __init__(self, review: ReviewGame, lang: str, face: Face, submit: Submit,
                  samples: int = REVIEW_SAMPLES) -> None:
-        super().__init__()
+        super().__init__(lang, face)
         self.review = review
-        self.lang = lang
-        self.face = face
         self.submit = submit
         self.samples = samples
         self.page = -1  # -1: the summary; else the index of the decision shown
@@ -207,16 +195,7 @@ class ReviewScreen(Screen[None]):
     def on_unmount(self) -> None:
         self.stop()
 
-    def on_resize(self, event: events.Resize) -> None:
-        self.refresh_view()
-
     # --- what is shown ------------------------------------------------------------------------
-    def compose(self) -> ComposeResult:
-        yield Static("", id="rv-title", markup=False)
-        with VerticalScroll(id="rv-body"):
-            yield Static("", id="rv-page")
-        yield Static("", id="rv-keys", markup=False)
-
     def seat_name(self, seat: int) -> str:
         """``E ann``; a seat without a name is a computer's, but for the reviewed one."""
         name = self.review.game.names[seat] or (
@@ -330,11 +309,7 @@ class ReviewScreen(Screen[None]):
         return lines
 
     def _log(self, view: View) -> list[str]:
-        shown = []
-        for e in view.events:
-            pieces = event_pieces(e, self.review.seat, self.lang, self.face)
-            if pieces:
-                shown.append("".join(piece_markup(p) for p in pieces))
+        shown = event_markups(view.events, self.review.seat, self.lang, self.face)
         if not shown:
             return ["  " + escape(tr(self.lang, "rp_start"))]
         return ["  " + " · ".join(shown[-LOG_MOVES:])]
@@ -378,12 +353,8 @@ class ReviewScreen(Screen[None]):
         return lines
 
     def refresh_view(self) -> None:
-        if not self.is_mounted or self._stopped:
-            return
-        width = max(40, self.size.width - 4)
-        self.query_one("#rv-title", Static).update(self.title_text())
-        self.query_one("#rv-page", Static).update(lines_content(self.body_lines(width)))
-        self.query_one("#rv-keys", Static).update(self.keys_text())
+        if not self._stopped:
+            super().refresh_view()
 
     # --- keys ---------------------------------------------------------------------------------
     def _go(self, page: int) -> None:

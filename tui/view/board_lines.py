@@ -4,15 +4,17 @@ width, and the line of the wild and the wall."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from rich.cells import cell_len
 from rich.markup import escape
 
+from engine.table import Event
 from engine.tiles import Kind
 from engine.view import PondView
 from tui.view.cells import Piece
 from tui.view.faces import Face, small
+from tui.view.log_text import event_pieces
 from tui.view.result_text import tile_markup
 from words import tr
 
@@ -25,6 +27,12 @@ def piece_markup(piece: Piece) -> str:
     if style.startswith("tile-"):
         return f"[bold ${style.split('+')[0]} on $tile-face]{escape(text)}[/]"
     return escape(text)
+
+
+def event_markups(events: Iterable[Event], seat: int, lang: str, face: Face) -> list[str]:
+    """The events a log names, each as markup, as ``seat`` reads them."""
+    shown = (event_pieces(e, seat, lang, face) for e in events)
+    return ["".join(piece_markup(p) for p in pieces) for pieces in shown if pieces]
 
 
 def pack(items: Sequence[tuple[str, int]], head: str, head_width: int, indent: int,
