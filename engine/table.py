@@ -263,6 +263,14 @@ class Hand:
         """Everything ``seat`` may do now (empty when the table is not waiting for it)."""
         return list(self._legal(seat))
 
+    def tiles_changed(self) -> None:
+        """Tiles were moved in place (a rigged position): the legal moves, the ready checks
+        and the seats' views are worked out again."""
+        self._legal_cache.clear()
+        self._ready_cache.clear()
+        self.seat_rev = [r + 1 for r in self.seat_rev]
+        self.pond_rev = [r + 1 for r in self.pond_rev]
+
     def _legal(self, seat: int) -> list[Action]:
         cached = self._legal_cache.get(seat)
         if cached is None:

@@ -138,10 +138,7 @@ def rigged_hand(
         hand.wild = next_kind(hand.indicator)
         for st in hand.seats:
             st.got = sum(1 for t in st.concealed if t // 4 == hand.wild)
-    hand._legal_cache.clear()
-    hand._ready_cache.clear()
-    hand.seat_rev = [r + 1 for r in hand.seat_rev]
-    hand.pond_rev = [r + 1 for r in hand.pond_rev]
+    hand.tiles_changed()
     hand.check_invariants()
     return hand
 

@@ -429,8 +429,8 @@ async def test_an_unchanged_view_is_not_sent_again(tmp_path: Path) -> None:
     client.subscribe(got.append)
     t.start(seed=3)
     n = len(got)
-    t._publish()
-    t._publish()
+    t.publish()
+    t.publish()
     assert len(got) == n  # nothing changed: nothing sent
     from tui.apps.app import TableUpdated
 

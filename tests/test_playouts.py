@@ -55,7 +55,7 @@ def resampled(hand: Hand, viewer: int | None, rnd: random.Random) -> Hand:
         h.seats[s].set_concealed([pool.pop() for _ in range(n)])
     if drawn_index is not None:
         h.drawn = h.seats[h.current].concealed[drawn_index]
-    h._legal_cache.clear()
+    h.tiles_changed()
     return h
 
 
@@ -139,18 +139,22 @@ def test_views_hide_concealed_kongs_in_yichun_only() -> None:
 
 def test_leak_check_catches_a_leak(monkeypatch: pytest.MonkeyPatch) -> None:
     """The in-place re-deal check used by `simulate` sees a view that reads a hidden hand."""
-    import engine.view
+    import dataclasses
+
+    import engine.leaks
     from engine.leaks import view_leaks
 
     hand = Game("gejiu", 5).new_hand()
     rnd = random.Random(1)
     assert not view_leaks(hand, 0, rnd)
-    real = engine.view._options
+    real = engine.leaks.build_view
 
-    def leaky(h: Hand) -> tuple[tuple[str, object], ...]:
-        return (*real(h), ("peek", tuple(sorted(h.seats[1].kinds()))))
+    def leaky(h: Hand, viewer: int | None) -> View:
+        view = real(h, viewer)
+        return dataclasses.replace(
+            view, options=(*view.options, ("peek", tuple(sorted(h.seats[1].kinds())))))
 
-    monkeypatch.setattr(engine.view, "_options", leaky)
+    monkeypatch.setattr(engine.leaks, "build_view", leaky)
     assert view_leaks(hand, 0, rnd)
     assert not view_leaks(hand, 1, rnd)  # seat 1 may see its own tiles
     before = [list(st.concealed) for st in hand.seats], list(hand.wall.seq)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from engine.actions import Action
 from engine.game import Game
 from engine.view import build_view
 from host.client import TableUpdate
@@ -107,6 +106,6 @@ async def test_the_table_screen_counts_down_without_textual_timers(
             assert seconds() == 2  # the countdown moved on its own
             assert inspected == []  # and no callback's signature was inspected for it
             await pilot.pause()
-            screen._send(Action.pass_())  # refused or not: no Textual timer either
+            screen.action_confirm()  # Enter: a discard, or "not your turn": no Textual timer
             await pilot.pause()
     assert not [t for t in made if isinstance(t, TableScreen)]
