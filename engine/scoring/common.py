@@ -3,10 +3,11 @@ spectator stakes' limits."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from engine.melds import Meld, MeldType
+from engine.scoring.patterns import Pattern
 from engine.situation import (
     SEAT_LETTERS,
     Item,
@@ -50,6 +51,21 @@ class StakeRules:
         return allowing_seats >= self.min_allowing_seats
 
 
+@dataclass(frozen=True)
+class Candidate:
+    """A pattern one win may score (the scorer keeps the best), and whether the ruleset's
+    pattern-bound modifier applies to it (Yichun 单钓, Shangrao 九幺名目)."""
+
+    zh: str
+    en: str
+    p: int
+    modified: bool = False
+
+    @classmethod
+    def of(cls, row: Pattern, modified: bool = False) -> Candidate:
+        return cls(row.zh, row.en, row.value, modified)
+
+
 def seat_letter(seat: int | str) -> str:
     return SEAT_LETTERS[seat] if isinstance(seat, int) else seat
 
@@ -57,6 +73,16 @@ def seat_letter(seat: int | str) -> str:
 def check_seat(name: str, seat: int) -> None:
     if not 0 <= seat <= 3:
         raise SituationError(name, f"not a seat: {seat!r}")
+
+
+def check_chis(win: Win, index: int, is_set: Callable[[Sequence[Kind]], bool],
+               not_a_set: str) -> None:
+    """The winner's seat, and each chi meld a set of the ruleset (``not_a_set`` says what
+    the meld is not)."""
+    check_seat(win_field(index, "seat"), win.seat)
+    for j, m in enumerate(win.melds):
+        if m.type is MeldType.CHI and not is_set(m.tiles):
+            raise SituationError(win_field(index, f"melds[{j}]"), f"{m} {not_a_set}")
 
 
 def win_field(index: int, name: str = "") -> str:

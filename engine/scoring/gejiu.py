@@ -16,6 +16,7 @@ from engine.scoring.common import (
     Ledger,
     NotAWinError,
     SituationError,
+    check_chis,
     check_from,
     check_kong_replacement,
     check_kongs,
@@ -186,14 +187,8 @@ def score(situation: Situation, options: Mapping[str, Any]) -> Settlement:
     ledger = Ledger(int(options["base_point"]))
     scores: list[WinScore] = []
     for i, w in enumerate(situation.wins):
-        check_seat(win_field(i, "seat"), w.seat)
-        for j, m in enumerate(w.melds):
-            if m.type is MeldType.CHI and not is_chow(m.tiles):  # [A-G24]
-                raise SituationError(
-                    win_field(i, f"melds[{j}]"),
-                    f"{m} is not a chow (three consecutive tiles of one suit; honours never "
-                    "form chows) [A-G24]",
-                )
+        check_chis(w, i, is_chow, "is not a chow (three consecutive tiles of one suit; "
+                   "honours never form chows) [A-G24]")
         if w.how not in _ALLOWED:
             raise SituationError(
                 win_field(i, "how"),

@@ -9,14 +9,15 @@ wild interpretations; self-draw: each other seat pays ``V × 2^f(p)``; 抢杠: t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from engine.hands import Reading, is_baodiao_pung_shape, is_baodiao_shape, readings
 from engine.melds import Meld, MeldType
 from engine.scoring.common import (
+    Candidate,
     Ledger,
     SituationError,
+    check_chis,
     check_from,
     check_kong_replacement,
     check_kongs,
@@ -48,21 +49,13 @@ from engine.situation import (
 from engine.tiles import format_tiles, is_terminal_or_honour
 
 
-@dataclass(frozen=True)
-class _Candidate:
-    zh: str
-    en: str
-    p: int
-    terminal: bool  # 九幺 名目 ×2 applies (rows 1–14 whose tiles are all 1/9/honour)
-
-
-def _candidates(win: Win, index: int, wild: int | None, self_drawn: bool) -> list[_Candidate]:
+def _candidates(win: Win, index: int, wild: int | None, self_drawn: bool) -> list[Candidate]:
     concealed = full_concealed(win, index)
     rs = readings(SHAPES, concealed, win.melds, wild)
     if not rs:
         raise not_a_win(win, index, "Shangrao")
     baodiao = win.baodiao is not BaoDiao.NONE
-    out: list[_Candidate] = []
+    out: list[Candidate] = []
     if baodiao:  # first, so that a tie names the 宝吊 row
         out.extend(_baodiao_candidates(win, index, wild, rs))
     out.extend(pattern_candidates(rs, self_drawn, baodiao))
@@ -70,54 +63,49 @@ def _candidates(win: Win, index: int, wild: int | None, self_drawn: bool) -> lis
 
 
 def pattern_candidates(rs: Sequence[Reading], self_drawn: bool,
-                       baodiao: bool = False) -> list[_Candidate]:
+                       baodiao: bool = False) -> list[Candidate]:
     """The §6 rows other than the 宝吊 family (1–4, 11–18) that the readings ``rs`` of a
     winning hand score; with ``baodiao`` (a 宝吊 win) no 碰碰糊 with wilds (row 6 instead)."""
-    out: list[_Candidate] = []
+    out: list[Candidate] = []
     for r in rs:
         cl = "清" if r.clean else ""
         if r.shape == "standard":
             if r.pungs:
                 if r.clean:
-                    out.append(_row("清碰碰糊", r.terminal))
+                    out.append(Candidate.of(T["清碰碰糊"], r.terminal))
                 elif not baodiao:
-                    out.append(_row("碰碰糊", r.terminal))
+                    out.append(Candidate.of(T["碰碰糊"], r.terminal))
             if r.clean and self_drawn:
-                out.append(_row("平糊自摸"))
-            out.append(_row("平糊"))
+                out.append(Candidate.of(T["平糊自摸"]))
+            out.append(Candidate.of(T["平糊"]))
         elif r.shape == "seven_pairs":
             if r.quads:
                 lux = T[f"{cl}豪华七对"]
-                out.append(_Candidate(lux.zh, f"{lux.en} n={r.quads}", lux.value * 2**r.quads,
+                out.append(Candidate(lux.zh, f"{lux.en} n={r.quads}", lux.value * 2**r.quads,
                                       r.terminal))
             else:
-                out.append(_row(f"{cl}七对", r.terminal))
+                out.append(Candidate.of(T[f"{cl}七对"], r.terminal))
         elif r.shape in ("knitted", "jiuyao"):
             prefix_zh = "无宝" if r.clean else "有宝"
             tag = "clean" if r.clean else "wild"
             family = "十三浪" if r.shape == "knitted" else "九幺"
             for row in (T[f"七星{family}"], T[family]) if r.seven_star else (T[family],):
-                out.append(_Candidate(prefix_zh + row.zh, f"{row.en} ({tag})",
+                out.append(Candidate(prefix_zh + row.zh, f"{row.en} ({tag})",
                                       row.clean if r.clean else row.value, False))
     return out
-
-
-def _row(zh: str, terminal: bool = False) -> _Candidate:
-    row = T[zh]
-    return _Candidate(row.zh, row.en, row.value, terminal)
 
 
 def pattern_value(rs: Sequence[Reading], self_drawn: bool) -> int:
     """The best P × 九幺名目 of :func:`pattern_candidates`: what an ordinary win of these
     readings is worth before the other 名目 (杠开, 单吊, 飞宝); 0 for no reading."""
     terminal = T["九幺（名目）"].value
-    return max((c.p * (terminal if c.terminal else 1) for c in pattern_candidates(rs, self_drawn)),
+    return max((c.p * (terminal if c.modified else 1) for c in pattern_candidates(rs, self_drawn)),
                default=0)
 
 
 def _baodiao_candidates(
     win: Win, index: int, wild: int | None, rs: list[Reading]
-) -> list[_Candidate]:
+) -> list[Candidate]:
     """Rows 5–10: a 宝吊 win (``shangrao.md`` §5)."""
     assert wild is not None  # checked by _check_win
     if not is_baodiao_shape(win.hand, wild):
@@ -132,20 +120,20 @@ def _baodiao_candidates(
         k for m in win.melds for k in m.tiles
     ]
     term = pungs and all(is_terminal_or_honour(k) for k in natural)
-    out: list[_Candidate] = []
+    out: list[Candidate] = []
     if win.baodiao is BaoDiao.TOUJI:
         for r in rs:
             if r.shape == "standard" and r.clean:
                 if r.pungs:
-                    out.append(_row("碰碰糊宝吊无宝", r.terminal))
-                out.append(_row("宝吊无宝"))
+                    out.append(Candidate.of(T["碰碰糊宝吊无宝"], r.terminal))
+                out.append(Candidate.of(T["宝吊无宝"]))
         if win.tile == wild:
             if pungs:
-                out.append(_row("碰碰糊宝吊宝", term))
-            out.append(_row("宝吊宝"))
+                out.append(Candidate.of(T["碰碰糊宝吊宝"], term))
+            out.append(Candidate.of(T["宝吊宝"]))
     if pungs:
-        out.append(_row("碰碰糊宝吊头", term))
-    out.append(_row("宝吊头", term))
+        out.append(Candidate.of(T["碰碰糊宝吊头"], term))
+    out.append(Candidate.of(T["宝吊头"], term))
     return out
 
 
@@ -170,7 +158,7 @@ def _ordinary(
             row = T["单吊"]
             v *= row.value
             items.append(item(row.zh, row.en, f"×{row.value}", (tile,)))
-        if c.terminal:
+        if c.modified:
             row = T["九幺（名目）"]
             v *= row.value
             items.append(item("九幺", row.en, f"×{row.value}", tiles))
@@ -185,12 +173,7 @@ def _ordinary(
 
 
 def _check_win(situation: Situation, win: Win, index: int, discard_wins: bool) -> None:
-    check_seat(win_field(index, "seat"), win.seat)
-    for j, m in enumerate(win.melds):
-        if m.type is MeldType.CHI and not is_chow(m.tiles):
-            raise SituationError(
-                win_field(index, f"melds[{j}]"), f"{m} is not a chow of one suit (§4)"
-            )
+    check_chis(win, index, is_chow, "is not a chow of one suit (§4)")
     how = win.how
     if how is WinMethod.POND:
         raise SituationError(win_field(index, "how"), "Shangrao has no pond win")

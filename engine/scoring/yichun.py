@@ -6,16 +6,17 @@ seat) whenever somebody wins; 压鸽子 spectators mirror their player's transfe
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from engine.hands import readings
 from engine.melds import MeldType
 from engine.scoring.common import (
+    Candidate,
     Ledger,
     SituationError,
     StakeRules,
+    check_chis,
     check_from,
     check_kong_replacement,
     check_kongs,
@@ -58,54 +59,41 @@ _ALLOWED = (
 )
 
 
-@dataclass(frozen=True)
-class _Candidate:
-    zh: str
-    en: str
-    p: int
-    sets_family: bool  # patterns 1–4 and 11: 单钓 applies
-
-
-def _row(zh: str, sets_family: bool = False) -> _Candidate:
-    row = T[zh]
-    return _Candidate(row.zh, row.en, row.value, sets_family)
-
-
-def _candidates(win: Win, index: int) -> list[_Candidate]:
+def _candidates(win: Win, index: int) -> list[Candidate]:
     concealed = full_concealed(win, index)
     rs = readings(SHAPES, concealed, win.melds)
     if not rs:
         raise not_a_win(win, index, "Yichun")
     tiles = concealed + [k for m in win.melds for k in m.tiles]
     one_suit, _half, all_honours = suit_profile(tiles)
-    out: list[_Candidate] = []
+    out: list[Candidate] = []
     for r in rs:
         if r.shape == "standard":
             if all_honours:
-                out.append(_row("字一色（成阕）", True))
+                out.append(Candidate.of(T["字一色（成阕）"], True))
             elif r.pungs:
                 if one_suit:
-                    out.append(_row("清一色大七", True))
-                out.append(_row("大七对", True))
+                    out.append(Candidate.of(T["清一色大七"], True))
+                out.append(Candidate.of(T["大七对"], True))
             if one_suit:
-                out.append(_row("清一色", True))
-            out.append(_row("平糊", True))
+                out.append(Candidate.of(T["清一色"], True))
+            out.append(Candidate.of(T["平糊"], True))
         elif r.shape == "seven_pairs":
             n = r.quads
             if one_suit:
                 zh = "清一色豪华小七" if n else "清一色小七"
                 en = f"Pure luxury seven pairs (N={n})" if n else T["清一色小七"].en
-                out.append(_Candidate(zh, en, T["清一色小七"].value * 2**n, False))
+                out.append(Candidate(zh, en, T["清一色小七"].value * 2**n))
             if n:
                 lux = T["豪华小七对"]
-                out.append(_Candidate(lux.zh, f"{lux.en} (N={n})", lux.value * 2**n, False))
-            out.append(_row("小七对"))
+                out.append(Candidate(lux.zh, f"{lux.en} (N={n})", lux.value * 2**n))
+            out.append(Candidate.of(T["小七对"]))
         elif r.shape == "knitted":
             if r.seven_star:
-                out.append(_row("七星十三烂"))
-            out.append(_row("十三烂"))
+                out.append(Candidate.of(T["七星十三烂"]))
+            out.append(Candidate.of(T["十三烂"]))
         elif r.shape == "zi_free":
-            out.append(_row("字一色（不成阕）"))
+            out.append(Candidate.of(T["字一色（不成阕）"]))
     return out
 
 
@@ -132,7 +120,7 @@ def _value(win: Win, index: int) -> tuple[int, str, str, list[Item]]:
         v = c.p
         if not claims and win.how.is_self_drawn:
             v = _times(v, items, "门清")
-        if c.sets_family and len(win.melds) == 4 and len(win.hand) == 1 and not has_agang:
+        if c.modified and len(win.melds) == 4 and len(win.hand) == 1 and not has_agang:
             v = _times(v, items, "单钓", tile)
         if win.how is WinMethod.KONG_REPLACEMENT:
             v = _times(v, items, "杠开", tile)
@@ -150,7 +138,7 @@ def _value(win: Win, index: int) -> tuple[int, str, str, list[Item]]:
     return best
 
 
-def _is_set(tiles: tuple[int, ...]) -> bool:
+def _is_set(tiles: Sequence[int]) -> bool:
     """A chi meld is a Yichun set: a chow, three different winds or 中發白 (``yichun.md`` §3)."""
     a, b, c = tiles  # sorted kinds
     if a < 27:
@@ -159,13 +147,7 @@ def _is_set(tiles: tuple[int, ...]) -> bool:
 
 
 def _check_win(situation: Situation, win: Win, index: int) -> None:
-    check_seat(win_field(index, "seat"), win.seat)
-    for j, m in enumerate(win.melds):
-        if m.type is MeldType.CHI and not _is_set(m.tiles):
-            raise SituationError(
-                win_field(index, f"melds[{j}]"),
-                f"{m} is not a set (a chow, three different winds or 中發白)",
-            )
+    check_chis(win, index, _is_set, "is not a set (a chow, three different winds or 中發白)")
     if win.how not in _ALLOWED:
         raise SituationError(win_field(index, "how"), f"Yichun has no {win.how.value} win")
     check_from(win, index, win.how in _DISCARD_LIKE)
