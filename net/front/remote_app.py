@@ -76,6 +76,28 @@ class ServerSide:
     # switching under the pointer) makes Textual's selection code raise and end the session.
     # The terminal selects text itself with Shift-drag.
     ALLOW_SELECT = False
+    mj_remote = True  # no stdout/stderr redirection for these (tui.compat.stdout_redirects)
+    ends_session = False  # the player quit the session (Ctrl-Q), not just this app
+
+    async def action_quit(self) -> None:
+        self.ends_session = True
+        self.exit()  # type: ignore[attr-defined]
+
+    def client_terminal(self, term: str, colorterm: str, tooltips: bool = False) -> None:
+        """Drawn for the client's terminal (its TERM and COLORTERM, not the server's
+        environment, which Textual reads), with no command palette; ``tooltips``: keep
+        Textual's (no widget of the table's or the viewers' has one: no tooltip widget
+        composed into every screen)."""
+        app: Any = self
+        app.use_command_palette = False
+        if not tooltips:
+            internals.disable_tooltips(app)
+        app.console = internals.terminal_console(
+            term, colorterm,
+            color_system=color_system(term, colorterm),
+            file=app.console.file, markup=True, highlight=False, emoji=False,
+            legacy_windows=False, force_terminal=True, safe_box=False, soft_wrap=False,
+        )
 
     def action_command_palette(self) -> None:
         pass
@@ -123,13 +145,6 @@ class RemoteApp(ServerSide, SharedTableApp):
                 priority=True),
     )
     BINDINGS: ClassVar[list[BindingType]] = list(HELP_BINDINGS)
-    mj_remote = True  # net.front.server neutralises stdout/stderr redirection for these
-
-    ends_session = False  # the player quit the session (Ctrl-Q), not just the table
-
-    async def action_quit(self) -> None:
-        self.ends_session = True
-        self.exit()
 
     def __init__(self, client: SharedTableClient, settings: Settings | None = None,
                  term: str = "xterm-256color", colorterm: str = "",
@@ -137,21 +152,7 @@ class RemoteApp(ServerSide, SharedTableApp):
         super().__init__(client, settings or RemoteSettings())
         self.seat_client: SharedTableClient = client
         self.review_source = reviews  # r on the game-over screen (net.front.reviewing)
-        self.use_command_palette = False
-        # no widget of the table's has a tooltip: no tooltip widget composed into every screen
-        internals.disable_tooltips(self)
-        self.console = internals.terminal_console(
-            term, colorterm,
-            color_system=color_system(term, colorterm),
-            file=self.console.file,
-            markup=True,
-            highlight=False,
-            emoji=False,
-            legacy_windows=False,
-            force_terminal=True,
-            safe_box=False,
-            soft_wrap=False,
-        )
+        self.client_terminal(term, colorterm)
 
     # --- late callbacks: an app taken apart after its end (net.front.reclaim) does nothing -------
     def _deliver(self) -> None:

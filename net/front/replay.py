@@ -9,12 +9,10 @@ import asyncio
 from engine.record import RecordError
 from engine.replay import read_game
 from net.front.remote_app import ServerSide
-from net.front.terminals import color_system
 from net.game_id import shown_game_id
 from net.store.base import Store, store_call
 from net.store.model import CorruptRow, GameEntry, KeptGame, StorageError
 from tui.apps.replay import ListedGame, ReplayApp, ReplayGame, list_row
-from tui.compat import internals
 from tui.settings import Settings
 
 
@@ -68,22 +66,8 @@ class RemoteReplayApp(ServerSide, ReplayApp):
     """The viewer (or the list) for one SSH session: the client's terminal, nothing acting
     on the server (:class:`~net.front.remote_app.ServerSide`)."""
 
-    mj_remote = True
-    ends_session = False  # Ctrl-Q: the session ends (not back to the list)
-
-    async def action_quit(self) -> None:
-        self.ends_session = True
-        self.exit()
-
     def __init__(self, game: ReplayGame | None, settings: Settings,
                  games: list[ListedGame] | None = None, term: str = "xterm",
                  colorterm: str = "") -> None:
         super().__init__(game, settings, games)
-        self.use_command_palette = False
-        internals.disable_tooltips(self)
-        self.console = internals.terminal_console(
-            term, colorterm,
-            color_system=color_system(term, colorterm),
-            file=self.console.file, markup=True, highlight=False, emoji=False,
-            legacy_windows=False, force_terminal=True, safe_box=False, soft_wrap=False,
-        )
+        self.client_terminal(term, colorterm)

@@ -20,11 +20,9 @@ from host.client import TableUpdate
 from host.review_pool import niced_pool
 from net.front import replay
 from net.front.remote_app import ServerSide
-from net.front.terminals import color_system
 from net.store.base import Store
 from tui.apps.replay import ListedGame, ReplayGame
 from tui.apps.review import ReviewApp, ReviewGame, ReviewUnavailable
-from tui.compat import internals
 from tui.settings import Settings
 from words import tr
 
@@ -108,21 +106,7 @@ class RemoteReviewApp(ServerSide, ReviewApp):
     """``ssh host review ID``: the review for one SSH session, the client's terminal, nothing
     acting on the server (:class:`~net.front.remote_app.ServerSide`)."""
 
-    mj_remote = True
-    ends_session = False  # Ctrl-Q: the session ends (not back to the list)
-
-    async def action_quit(self) -> None:
-        self.ends_session = True
-        self.exit()
-
     def __init__(self, review: ReviewGame, pool: ReviewPool, settings: Settings,
                  term: str = "xterm", colorterm: str = "") -> None:
         super().__init__(review, pool.submit, settings, pool.samples)
-        self.use_command_palette = False
-        internals.disable_tooltips(self)
-        self.console = internals.terminal_console(
-            term, colorterm,
-            color_system=color_system(term, colorterm),
-            file=self.console.file, markup=True, highlight=False, emoji=False,
-            legacy_windows=False, force_terminal=True, safe_box=False, soft_wrap=False,
-        )
+        self.client_terminal(term, colorterm)
