@@ -108,11 +108,15 @@ def _migrate_1_table_states(db: sqlite3.Connection) -> None:
                    (json.dumps(saved.to_json()), rowid))
 
 
+def _add_column(db: sqlite3.Connection, table: str, column: str, kind: str) -> None:
+    """``column`` added to ``table`` unless there (a file SCHEMA just made has it already)."""
+    if column not in {str(r[1]) for r in db.execute(f"PRAGMA table_info({table})")}:
+        db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
+
 def _migrate_2_owner_token(db: sqlite3.Connection) -> None:
     """The owner token of each table (fencing between workers): 0, never claimed."""
-    have = {str(r[1]) for r in db.execute("PRAGMA table_info(tables)")}
-    if "owner_token" not in have:  # a file SCHEMA just made has it already
-        db.execute("ALTER TABLE tables ADD COLUMN owner_token INTEGER NOT NULL DEFAULT 0")
+    _add_column(db, "tables", "owner_token", "INTEGER NOT NULL DEFAULT 0")
 
 
 def _migrate_3_ratings(db: sqlite3.Connection) -> None:
@@ -124,9 +128,7 @@ def _migrate_3_ratings(db: sqlite3.Connection) -> None:
 
 def _migrate_4_result_bots(db: sqlite3.Connection) -> None:
     """Whether a program played a result's seat (``bot join``): 0 for every earlier game."""
-    have = {str(r[1]) for r in db.execute("PRAGMA table_info(results)")}
-    if "bot" not in have:  # a file SCHEMA just made has it already
-        db.execute("ALTER TABLE results ADD COLUMN bot INTEGER NOT NULL DEFAULT 0")
+    _add_column(db, "results", "bot", "INTEGER NOT NULL DEFAULT 0")
 
 
 def _migrate_5_games(db: sqlite3.Connection) -> None:
@@ -136,9 +138,7 @@ def _migrate_5_games(db: sqlite3.Connection) -> None:
 
 def _migrate_6_name_skeletons(db: sqlite3.Connection) -> None:
     """Every account's name's skeleton (:func:`~net.store.schema.give_skeletons`)."""
-    have = {str(r[1]) for r in db.execute("PRAGMA table_info(accounts)")}
-    if "skeleton" not in have:  # a file SCHEMA just made has it already
-        db.execute("ALTER TABLE accounts ADD COLUMN skeleton TEXT")
+    _add_column(db, "accounts", "skeleton", "TEXT")
     give_skeletons(db, SQLITE.sql)
 
 
