@@ -173,9 +173,9 @@ def test_a_change_of_hards_choice_is_kept_only_if_fresh_samples_confirm_it(
     other = next(a for a in view.legal if a.type is ActionType.DISCARD and a != hard)
     expert = ExpertPlayer()
     # the recheck's samples are not the search's own
-    search = expert._results(view, [hard, other], adaptive=False, samples=16)
-    fresh = expert._results(view, [hard, other], adaptive=False, samples=16, salt=0xC0F1)
-    assert search != fresh
+    search = ExpertPlayer(samples=16).evaluate(view, [hard, other], adaptive=False)
+    assert search[1] != expert.recheck(view, hard, other, samples=16)
+    assert search == ExpertPlayer(samples=16).evaluate(view, [hard, other], adaptive=False)
     figures: dict[str, tuple[float, float]] = {}
 
     def recheck(view: View, hard: Action, choice: Action, samples: int = 64) -> ActionValue:

@@ -18,6 +18,7 @@ import asyncssh.connection
 import pytest
 from asyncssh.constants import MSG_GLOBAL_REQUEST, MSG_IGNORE, MSG_REQUEST_SUCCESS
 from asyncssh.packet import Boolean, String
+from textual.app import App
 
 from net.front import compat_asyncssh
 from net.front.login import Connection
@@ -26,6 +27,7 @@ from net.front.session import Session
 from net.limits import Limits, LogGate
 from testkit.ssh import MakeServer, PtyClient, new_key, run_command
 from tests.support.waiting import until
+from tui.compat import internals
 
 
 def app_sessions(srv: MahjongServer) -> list[Session]:
@@ -109,18 +111,9 @@ async def test_an_app_whose_client_left_while_it_started_ends_quietly(
     await c.wait_for("welcome")
     session = app_sessions(server)[0]
     late = Session(server, session.conn)  # its channel already gone
-
-    class Starting:
-        exited = False
-
-        def exit(self) -> None:
-            self.exited = True
-
-    app = Starting()
-    driver = late._build_driver(app)
-    driver.write("a frame")
-    driver.flush()
-    await until(lambda: app.exited, what="the app told to end")
+    app: App[None] = App()
+    assert await asyncio.wait_for(late.run_app(app), 10.0) is None  # it drew, and ended
+    assert internals.app_exception(app) is None
     await c.close()
 
 
@@ -375,7 +368,7 @@ async def test_the_event_loops_own_log_lines_are_within_the_budget(
                 logging.getLogger("asyncio").warning("socket.send() raised exception.")
                 logging.getLogger("asyncssh").warning("something")
             assert len(caplog.records) <= limits.log_lines_per_minute // 4
-            server._report_log()  # what the minute's report says
+            server.report_log()  # what the minute's report says
     finally:
         for name, f in others:
             logging.getLogger(name).addFilter(f)

@@ -135,13 +135,13 @@ class MahjongServer:
         return any(table.seat_of(account_id) is not None
                    for table in list(self.registry.tables.values()))
 
-    def _report_log(self) -> None:
+    def report_log(self) -> None:
         """Once a minute: how many log lines the budget left out, if any."""
         left_out = self.log_gate.take_suppressed()
         if left_out:
             log.warning("%d log lines were left out in the last minute (over %d a minute)",
                         left_out, self.limits.log_lines_per_minute, extra=BUDGETED)
-        self._log_report = asyncio.get_running_loop().call_later(60.0, self._report_log)
+        self._log_report = asyncio.get_running_loop().call_later(60.0, self.report_log)
 
     def load_host_key(self) -> asyncssh.SSHKey:
         """Generated once (mode 0600) in the data folder."""
@@ -155,7 +155,7 @@ class MahjongServer:
         self.host_key = self.load_host_key()
         for name in LIBRARY_LOGGERS:  # their lines through the server's budget too
             logging.getLogger(name).addFilter(self.log_gate)
-        self._log_report = asyncio.get_running_loop().call_later(60.0, self._report_log)
+        self._log_report = asyncio.get_running_loop().call_later(60.0, self.report_log)
         if self.node is not None:
             await self.node.start()  # one worker of several: it takes tables as it goes
         else:
