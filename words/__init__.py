@@ -28,9 +28,10 @@ def tr(lang: str, key: str, /, **fields: object) -> str:
     return text.format(**fields) if fields else text
 
 
-def both(key: str, /, **fields: object) -> str:
+def both(key: str, /, sep: str = " ", **fields: object) -> str:
+    """English, ``sep``, Chinese (no field may be called ``sep``); once where they are one."""
     en, zh = tr("en", key, **fields), tr("zh", key, **fields)
-    return en if en == zh else f"{en} {zh}"
+    return en if en == zh else f"{en}{sep}{zh}"
 
 
 SEAT_WINDS_ZH: Final = "东南西北"

@@ -37,6 +37,7 @@ from tui.apps.new_table import NewTableForm
 from tui.apps.room import options_text
 from tui.apps.screens import close_screen
 from tui.compat import internals
+from words import both
 
 
 class LobbyServer(Protocol):
@@ -48,14 +49,8 @@ class LobbyServer(Protocol):
 
 PRIVATE_MARK = "私"  # a private table's lock: wide on every terminal (never East Asian "A")
 INVITE_INPUT_MAX = 400  # characters typed in the form's invitations field
-PRIVATE_NOTES = {
-    "create-private": "Only you and those you invite may sit; /invite NAME in the table's chat "
-                      "adds more · 只有你和受邀玩家可以入座",
-    "create-invite": "Nicknames or key fingerprints (SHA256:...), separated by commas · "
-                     "受邀玩家的昵称或密钥指纹，用逗号分隔",
-    "create-watchers": "A private table: whether players not invited may watch · "
-                       "私人牌桌是否允许未受邀的人旁观",
-}
+PRIVATE_NOTES = {key: both(key, sep=" · ")
+                 for key in ("create-private", "create-invite", "create-watchers")}
 BOT_NOTE = ("Computer player's level for this seat when nobody sits there: "
             f"{', '.join(LEVELS)} · 空位电脑的水平")
 
@@ -78,8 +73,8 @@ class CreateTableScreen(ModalScreen[Any]):
     ``None``."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel 取消", id="create-cancel"),
-        Binding("ctrl+s", "create", "Create 创建", id="create-ok"),
+        Binding("escape", "cancel", both("form_cancel"), id="create-cancel"),
+        Binding("ctrl+s", "create", both("form_create"), id="create-ok"),
     ]
     DEFAULT_CSS = """
     CreateTableScreen { align: center middle; }
@@ -111,7 +106,7 @@ class CreateTableScreen(ModalScreen[Any]):
             # every field starts in one column: the rows above the options keep the room
             # the options' scroll bar takes (.outer-row), whether it shows or not
             with Horizontal(classes="row outer-row"):
-                yield Label("Table name 牌桌名")
+                yield Label(both("form_name"))
                 yield Input(self.initial_name, id="create-name", max_length=24)
             yield NewTableForm(self.initial_rules, extra_rows=self._extra_rows,
                                rules_class="row rules-row",
@@ -119,8 +114,8 @@ class CreateTableScreen(ModalScreen[Any]):
                                       **PRIVATE_NOTES})
             yield Static("", id="create-msg", markup=False)
             with Horizontal(id="create-buttons"):
-                yield Button("Create 创建", id="create-ok", variant="primary")
-                yield Button("Cancel 取消", id="create-cancel")
+                yield Button(both("form_create"), id="create-ok", variant="primary")
+                yield Button(both("form_cancel"), id="create-cancel")
 
     @classmethod
     def _extra_rows(cls) -> list[Horizontal]:
@@ -128,15 +123,15 @@ class CreateTableScreen(ModalScreen[Any]):
 
     @staticmethod
     def _private_rows() -> list[Horizontal]:
-        no_yes = [("no 否", "no"), ("yes 是", "yes")]
+        no_yes = [(both("form_no"), "no"), (both("form_yes"), "yes")]
         return [
-            Horizontal(Label("Private 私人牌桌"),
+            Horizontal(Label(both("form_private")),
                        Select(no_yes, value="no", allow_blank=False, id="create-private"),
                        classes="row"),
             Horizontal(Label("Invite 邀请 (nicknames, keys)"),
                        Input("", id="create-invite", max_length=INVITE_INPUT_MAX),
                        classes="row"),
-            Horizontal(Label("Strangers may watch 陌生人可旁观"),
+            Horizontal(Label(both("form_watchers")),
                        Select(no_yes, value="no", allow_blank=False, id="create-watchers"),
                        classes="row"),
         ]
@@ -210,7 +205,7 @@ class LobbyApp(ServerSide, App[Any]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
         Binding("escape", "quit", "Quit", show=False),
-        Binding("ctrl+n", "create", "New table 新牌桌", show=False),
+        Binding("ctrl+n", "create", both("form_title"), show=False),
         Binding("pageup", "scroll_tables(-1)", "Scroll up", show=False),
         Binding("pagedown", "scroll_tables(1)", "Scroll down", show=False),
     ]
@@ -305,12 +300,7 @@ class LobbyApp(ServerSide, App[Any]):
         return line
 
     def _help(self) -> Text:
-        return Text("Type a table name and Enter to sit (a new name creates it, with a ruleset"
-                    " and options: 'friday gejiu hands_per_game=4 bots=hard'); 'new' or Ctrl-N:"
-                    " the new-table form; 'watch NAME' to watch; PageUp / PageDown: more"
-                    " tables.\n"
-                    "输入牌桌名并回车入座（新名字即建桌）；'new' 或 Ctrl-N 建桌表单；"
-                    "'watch 名字' 旁观；PageUp / PageDown 翻看牌桌。")
+        return Text(both("lobby_help", sep="\n"))
 
     def tables_text(self) -> Text:
         """The list of tables as drawn: each table's seats, options and computers, then the
@@ -322,7 +312,7 @@ class LobbyApp(ServerSide, App[Any]):
             t.append(f"⚠ {problem}\n", style="bold red")
         infos = registry.listing()  # every worker's, in a server of several
         if not infos and not registry.quarantined:
-            t.append("No tables yet. Type a name to create one. 还没有牌桌，输入名字创建。\n")
+            t.append(both("lobby_none") + "\n")
         # the tables one can sit at first, finished games last (each group oldest first)
         infos.sort(key=lambda info: _STATE_ORDER[info.state])
         for info in infos:
@@ -342,13 +332,13 @@ class LobbyApp(ServerSide, App[Any]):
             if set(info.bot_levels) != {"normal"}:  # each seat's level, E S W N
                 refs = ", ".join(reference_text(info.rules, [lv]) or lv
                                  for lv in info.bot_levels)
-                t.append(f"      computer 电脑: {refs}\n")
+                t.append(f"      {both('lobby_computer')}: {refs}\n")
             elif levels:
-                t.append(f"      computer 电脑: {reference_text(info.rules, levels)}\n")
+                t.append(f"      {both('lobby_computer')}: {reference_text(info.rules, levels)}\n")
             if info.private:
                 t.append(f"      {self._private_line(info)}\n", style="bold")
             if info.stakes_possible and (info.stakes or not info.stakes_enabled):
-                on = "on 开" if info.stakes_enabled else "off 关"
+                on = both("lobby_stakes_on" if info.stakes_enabled else "lobby_stakes_off")
                 t.append(f"      压鸽子 stakes {on}: {len(info.stakes)}/4\n")
         for q in registry.quarantined.values():  # kept for the operator, out of play
             t.append(f"  {pad(clean_line(q.name, 40), 16)}", style="bold")
@@ -362,13 +352,13 @@ class LobbyApp(ServerSide, App[Any]):
         player may sit there or watch."""
         a = self.account
         if a.id == info.host_id:
-            you = "your table, /invite NAME in its chat 你的牌桌"
+            you = both("lobby_yours")
         elif info.admits(a.id, a.nickname, a.key_fingerprint, a.guest):
-            you = "you are invited 你已受邀"
+            you = both("lobby_invited")
         elif info.watchers:
-            you = "not invited: you may watch 未受邀，可旁观"
+            you = both("lobby_may_watch")
         else:
-            you = "not invited 未受邀"
+            you = both("lobby_not_invited")
         return f"{PRIVATE_MARK} private 私人牌桌, host 桌主 {info.host or '?'}: {you}"
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
