@@ -18,6 +18,8 @@ from cli.args import play_levels, port, positive, seat_levels, seconds, share, w
 from engine.rulesets import RULESETS
 from themes import THEME_NAMES
 
+NO_BAR = "no progress bar on stderr (there is none when stderr is not a terminal)"
+
 # serve, backup and play import their packages inside their functions, on purpose: the
 # offline commands (score above all) start without loading asyncssh, asyncio, SQLite or the
 # Textual app.
@@ -154,9 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=whole(1, 256), default=1, metavar="N",
                    help="play in N processes (default 1): the same results, sooner on a "
                    f"machine with N cores (this one has {os.cpu_count()})")
-    p.add_argument("--quiet", action="store_true",
-                   help="no progress bar on stderr (there is none when stderr is not a "
-                   "terminal)")
+    p.add_argument("--quiet", action="store_true", help=NO_BAR)
     p.set_defaults(func=simulate.cmd_simulate)
 
     p = sub.add_parser("replay", help="re-run a game record, check it, print the result "
@@ -167,9 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "open")
     p.add_argument("--lang", choices=["zh", "en"], default=None)
     p.add_argument("--tiles", choices=["cjk", "glyph", "ascii"], default=None)
-    p.add_argument("--quiet", action="store_true",
-                   help="no progress bar on stderr (there is none when stderr is not a "
-                   "terminal)")
+    p.add_argument("--quiet", action="store_true", help=NO_BAR)
     p.set_defaults(func=records.cmd_replay)
 
     p = sub.add_parser("record", help="play a game with computer players and write its record")
@@ -178,9 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hands", type=positive, default=1)
     p.add_argument("--option", action="append", metavar="KEY=VALUE")
     p.add_argument("--out", default="-")
-    p.add_argument("--quiet", action="store_true",
-                   help="no progress bar on stderr (there is none when stderr is not a "
-                   "terminal)")
+    p.add_argument("--quiet", action="store_true", help=NO_BAR)
     p.set_defaults(func=records.cmd_record)
 
     review.add_parser(sub)

@@ -7,16 +7,20 @@ import argparse
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cli.args import table_options
 from cli.progress import HandProgress, wanted
 from engine.bots import BasicPlayer
 from engine.game import Game
 from engine.record import RecordError, dumps, final_state, hand_lines, parse_lines, replay_lines
-from engine.replay import read_game
+from engine.replay import GameSteps, read_game
 from engine.rulesets import OptionError
+from engine.scoring.common import seat_letter
 from engine.simulate import play_hand
+
+if TYPE_CHECKING:
+    from tui.settings import Settings
 
 MAX_VIEW_BYTES = 64 * 1024 * 1024  # a record file the viewer reads at most
 
@@ -56,11 +60,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
             if not s_.wins:
                 print("  no winner (exhaustive draw)")
             for t in s_.transfers:
-                payer = "ESWN"[t.payer] if isinstance(t.payer, int) else t.payer
-                payee = "ESWN"[t.payee] if isinstance(t.payee, int) else t.payee
-                print(f"    {payer} -> {payee} {t.amount:6d}  {t.why}")
-            print("  net: " + ", ".join(
-                f"{'ESWN'[k] if isinstance(k, int) else k} {v:+d}" for k, v in s_.parties()))
+                print(f"    {seat_letter(t.payer)} -> {seat_letter(t.payee)} {t.amount:6d}  "
+                      f"{t.why}")
+            print("  net: " + ", ".join(f"{seat_letter(k)} {v:+d}" for k, v in s_.parties()))
         if r.recorded_final is not None:
             if r.matches:
                 print("  check: final state and settlement match the record")
@@ -70,47 +72,68 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return status
 
 
-def _view(args: argparse.Namespace) -> int:
-    """``replay FILE --view``: the record checked, then the viewer (tui.apps.replay); a file that
-    cannot be read or is not a finished game's record: one line saying why, status 1 (2
-    when it cannot be opened)."""
-    path = Path(args.file)
+class UnreadRecord(Exception):
+    """A file that is not a finished game's record; ``status`` 2 when it cannot be opened."""
+
+    def __init__(self, problem: str, status: int = 1) -> None:
+        super().__init__(problem)
+        self.status = status
+
+
+def read_record(file: str) -> GameSteps:
+    """The game of the record ``file``, or :class:`UnreadRecord` saying why not."""
+    path = Path(file)
     try:
         size = path.stat().st_size
         if size > MAX_VIEW_BYTES:
-            print(f"error: {args.file} is {size} bytes: more than a game's record "
-                  f"({MAX_VIEW_BYTES} at most)", file=sys.stderr)
-            return 1
+            raise UnreadRecord(f"{file} is {size} bytes: more than a game's record "
+                               f"({MAX_VIEW_BYTES} at most)")
         text = path.read_bytes().decode("utf-8")
     except OSError as exc:
-        print(f"error: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
-        return 2
+        raise UnreadRecord(f"cannot read {file}: {exc.strerror}", 2) from None
     except UnicodeDecodeError:
-        print(f"error: {args.file} is not UTF-8 text: not a game record", file=sys.stderr)
-        return 1
+        raise UnreadRecord(f"{file} is not UTF-8 text: not a game record") from None
     try:
-        steps = read_game(text)
+        return read_game(text)
     except RecordError as exc:
-        print(f"error: {args.file}: {exc}", file=sys.stderr)
-        return 1
+        raise UnreadRecord(f"{file}: {exc}") from None
     except RecursionError:
-        print(f"error: {args.file}: nested too deep: not a game record", file=sys.stderr)
-        return 1
-    from tui.apps.replay import ReplayApp, ReplayGame
-    from tui.compat import compat_textual  # here: Textual (the other commands start without it)
-    from tui.settings import Settings
-    from tui.view.result_text import shown_game_id
+        raise UnreadRecord(f"{file}: nested too deep: not a game record") from None
 
-    compat_textual.apply()
+
+def viewer_settings(args: argparse.Namespace, steps: GameSteps, path: Path
+                    ) -> tuple[Settings, str]:
+    """The player's settings with ``--lang`` and ``--tiles`` applied, and the game's label
+    (its id, else the file's name) as the viewer shows it."""
+    from tui.settings import Settings
+    from tui.view.result_text import shown_game_id  # here: the parser starts without Textual
+
     settings = Settings.load()
     if args.lang:
         settings.lang = args.lang
     if args.tiles:
         settings.tiles = args.tiles
     game_id = steps.game.get("id")
-    label = shown_game_id(game_id) if isinstance(game_id, str) else path.name
-    game = ReplayGame(steps, names=_names(steps.game.get("names")), label=_printable(label, 40))
-    ReplayApp(game, settings).run()
+    return settings, _printable(shown_game_id(game_id) if isinstance(game_id, str)
+                                else path.name, 40)
+
+
+def _view(args: argparse.Namespace) -> int:
+    """``replay FILE --view``: the record checked, then the viewer (tui.apps.replay); a file that
+    cannot be read or is not a finished game's record: one line saying why, status 1 (2
+    when it cannot be opened)."""
+    try:
+        steps = read_record(args.file)
+    except UnreadRecord as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.status
+    from tui.apps.replay import ReplayApp, ReplayGame
+    from tui.compat import compat_textual  # here: Textual (the other commands start without it)
+
+    compat_textual.apply()
+    settings, label = viewer_settings(args, steps, Path(args.file))
+    ReplayApp(ReplayGame(steps, names=_names(steps.game.get("names")), label=label),
+              settings).run()
     return 0
 
 

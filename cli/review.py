@@ -11,9 +11,8 @@ from typing import Any
 
 from cli.args import whole
 from cli.progress import HandProgress
-from cli.records import MAX_VIEW_BYTES, _names, _printable
-from engine.record import RecordError
-from engine.replay import GameSteps, read_game
+from cli.records import UnreadRecord, _names, read_record, viewer_settings
+from engine.replay import GameSteps
 from engine.review import REVIEW_SAMPLES, assess, decisions, seat_of
 
 MAX_SAMPLES = 4096
@@ -46,45 +45,17 @@ def _fail(text: str) -> int:
     return 2
 
 
-def _read(path: Path) -> GameSteps | str:
-    """The record's game, or what is wrong with the file."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_VIEW_BYTES:
-            return f"{path} is {size} bytes: more than a game's record ({MAX_VIEW_BYTES} at most)"
-        text = path.read_bytes().decode("utf-8")
-    except OSError as exc:
-        return f"cannot read {path}: {exc.strerror}"
-    except UnicodeDecodeError:
-        return f"{path} is not UTF-8 text: not a game record"
-    try:
-        return read_game(text)
-    except RecordError as exc:
-        return f"{path}: {exc}"
-    except RecursionError:
-        return f"{path}: nested too deep: not a game record"
-
-
 def cmd_review(args: argparse.Namespace) -> int:
-    path = Path(args.file)
-    steps = _read(path)
-    if isinstance(steps, str):
-        return _fail(steps)
+    try:
+        steps = read_record(str(Path(args.file)))
+    except UnreadRecord as exc:
+        return _fail(str(exc))
     names = _names(steps.game.get("names"))
     try:
         seat = seat_of(args.seat, names)
     except ValueError as exc:
         return _fail(str(exc))
-    from tui.settings import Settings
-    from tui.view.result_text import shown_game_id  # here: the parser starts without Textual
-
-    settings = Settings.load()
-    if args.lang:
-        settings.lang = args.lang
-    if args.tiles:
-        settings.tiles = args.tiles
-    game_id = steps.game.get("id")
-    label = _printable(shown_game_id(game_id) if isinstance(game_id, str) else path.name, 40)
+    settings, label = viewer_settings(args, steps, Path(args.file))
     if args.text:
         return _text(steps, seat, names, label, args.samples, settings.lang, args.quiet)
     from host.review_pool import niced_pool

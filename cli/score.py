@@ -24,6 +24,7 @@ from engine.calculator import (
     settlement_to_json,
 )
 from engine.scoring import NotAWinError, SituationError
+from engine.scoring.common import seat_letter
 
 EXIT_OK = 0
 EXIT_NOT_A_WIN = 1
@@ -72,9 +73,7 @@ def _one_line_text(obj: Any, lang: str) -> str:
         _situation, settlement = score_object(obj)
     except NotAWinError as err:
         return render_not_a_win(err, lang)
-    net = " ".join(
-        f"{'ESWN'[p] if isinstance(p, int) else p} {v:+d}" for p, v in settlement.parties()
-    )
+    net = " ".join(f"{seat_letter(p)} {v:+d}" for p, v in settlement.parties())
     pats = "; ".join(f"{'ESWN'[w.seat]} {w.pattern_zh} {w.pattern_en} {w.value}"
                      for w in settlement.wins) or "荒牌 drawn hand"
     return f"{pats} | net {net}"

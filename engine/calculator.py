@@ -14,6 +14,7 @@ from typing import Any, Final
 from engine.melds import Meld, MeldType
 from engine.rulesets import RULESETS, score
 from engine.scoring import NotAWinError, SituationError
+from engine.scoring.common import seat_letter
 from engine.situation import (
     SEAT_LETTERS,
     BaoDiao,
@@ -336,10 +337,6 @@ def check_possible(situation: Situation) -> None:
                         )
 
 
-def _party(p: int | str) -> str:
-    return SEAT_LETTERS[p] if isinstance(p, int) else p
-
-
 def settlement_to_json(s: Settlement, situation: Situation | None = None) -> dict[str, Any]:
     """The ``--json`` structure: patterns and modifiers (zh + en, value, tiles), transfers
     ``{from, to, amount, why}``, ``net`` by seat letter / spectator name, ``next_dealer``."""
@@ -359,10 +356,10 @@ def settlement_to_json(s: Settlement, situation: Situation | None = None) -> dic
         for w in s.wins
     ]
     out["transfers"] = [
-        {"from": _party(t.payer), "to": _party(t.payee), "amount": t.amount, "why": t.why}
+        {"from": seat_letter(t.payer), "to": seat_letter(t.payee), "amount": t.amount, "why": t.why}
         for t in s.transfers
     ]
-    out["net"] = {_party(p): n for p, n in s.parties()}
+    out["net"] = {seat_letter(p): n for p, n in s.parties()}
     out["next_dealer"] = None if s.next_dealer is None else SEAT_LETTERS[s.next_dealer]
     return out
 
@@ -403,8 +400,9 @@ def render_text(s: Settlement, lang: str = "en", situation: Situation | None = N
     if not s.transfers:
         lines.append("  (none)")
     for t in s.transfers:
-        lines.append(f"  {_party(t.payer):>4} → {_party(t.payee):<4} {t.amount:>7}  {t.why}")
-    net = "  ".join(f"{_party(p)} {n:+d}" for p, n in s.parties())
+        payer, payee = seat_letter(t.payer), seat_letter(t.payee)
+        lines.append(f"  {payer:>4} → {payee:<4} {t.amount:>7}  {t.why}")
+    net = "  ".join(f"{seat_letter(p)} {n:+d}" for p, n in s.parties())
     lines.append(f"{'输赢 Net' if zh else 'Net 输赢'}: {net}")
     nd = "—" if s.next_dealer is None else SEAT_LETTERS[s.next_dealer]
     lines.append(f"{'下盘庄家 Next dealer' if zh else 'Next dealer 下盘庄家'}: {nd}")
