@@ -19,7 +19,7 @@ from textual.cache import LRUCache
 from textual.dom import DOMNode
 
 from tui.compat import internals
-from tui.compat.compat_guard import fixed, mark_fixed, skip
+from tui.compat.compat_guard import fixed, install, skip
 from tui.compat.lru_unlinked import unlink
 
 _NODES = "_mj_nodes"  # the app's WeakSet of the nodes made while it runs (``track_nodes``)
@@ -55,9 +55,7 @@ def node_tracking() -> None:
         if nodes is not None:
             nodes.add(self)
 
-    tracked_init.__doc__ = init.__doc__
-    mark_fixed(tracked_init)
-    DOMNode.__init__ = tracked_init  # type: ignore[method-assign]
+    install(DOMNode, "__init__", tracked_init, init)
 
 
 def track_nodes(app: App[Any]) -> None:

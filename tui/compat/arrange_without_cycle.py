@@ -14,7 +14,7 @@ from typing import Any
 
 import textual._compositor
 
-from tui.compat.compat_guard import fixed, mark_fixed, skip
+from tui.compat.compat_guard import fixed, install, skip
 
 
 def arrange_without_cycle() -> None:
@@ -48,5 +48,4 @@ def arrange_without_cycle() -> None:
     exec(code, vars(textual._compositor), namespace)  # Textual's own source, one line added
     arrange = namespace["_arrange_root"]
     arrange.__qualname__ = method.__qualname__
-    mark_fixed(arrange)
-    compositor._arrange_root = arrange  # type: ignore[method-assign]
+    install(compositor, "_arrange_root", arrange)

@@ -82,3 +82,12 @@ def fixed(function: Any) -> bool:
 
 def mark_fixed(function: Any) -> None:
     setattr(function, _FIXED, True)
+
+
+def install(owner: Any, name: str, function: Any, doc_of: Any = None) -> None:
+    """``owner.name`` replaced by ``function``, marked as ours (``fixed``); with ``doc_of``,
+    the docstring of what it replaces."""
+    if doc_of is not None:
+        function.__doc__ = doc_of.__doc__
+    mark_fixed(function)
+    setattr(owner, name, function)

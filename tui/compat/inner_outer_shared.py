@@ -13,7 +13,7 @@ from typing import Any
 from textual._styles_cache import StylesCache
 from textual.color import Color
 
-from tui.compat.compat_guard import fixed, mark_fixed, skip
+from tui.compat.compat_guard import fixed, install, skip
 
 
 def inner_outer_shared() -> None:
@@ -38,6 +38,4 @@ def inner_outer_shared() -> None:
                         background: Color) -> tuple[Any, Any]:
         return inner_outer(base_background, background)
 
-    get_inner_outer.__doc__ = original.__doc__
-    mark_fixed(get_inner_outer)
-    StylesCache.get_inner_outer = get_inner_outer  # type: ignore[assignment, method-assign]
+    install(StylesCache, "get_inner_outer", get_inner_outer, original)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from textual import events
 from textual.widgets import Input
 
-from tui.compat.compat_guard import fixed, has, mark_fixed, own_method, skip
+from tui.compat.compat_guard import fixed, has, install, own_method, skip
 
 
 def input_keys_in_order() -> None:
@@ -36,5 +36,4 @@ def input_keys_in_order() -> None:
                 event.prevent_default()
                 return
 
-    mark_fixed(input_on_key_in_order)
-    Input._on_key = input_on_key_in_order  # type: ignore[method-assign]
+    install(Input, "_on_key", input_on_key_in_order)

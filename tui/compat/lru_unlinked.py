@@ -11,7 +11,7 @@ from typing import Any
 
 from textual.cache import LRUCache
 
-from tui.compat.compat_guard import fixed, mark_fixed, own_method, skip
+from tui.compat.compat_guard import fixed, install, own_method, skip
 
 
 def unlink(cache: LRUCache[Any, Any]) -> None:
@@ -41,6 +41,5 @@ def unlinked_lru_cache() -> None:
         """Clear the cache."""
         unlink(self)
 
-    mark_fixed(clear)
-    LRUCache.clear = clear  # type: ignore[method-assign]
+    install(LRUCache, "clear", clear)
     LRUCache.__del__ = unlink  # type: ignore[attr-defined]

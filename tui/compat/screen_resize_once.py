@@ -14,7 +14,7 @@ import textual._compositor
 from textual import events
 from textual.screen import Screen
 
-from tui.compat.compat_guard import fixed, has, mark_fixed, own_method, skip
+from tui.compat.compat_guard import fixed, has, install, own_method, skip
 
 
 def screen_resize_once() -> None:
@@ -35,5 +35,4 @@ def screen_resize_once() -> None:
             return
         await screen_on_resize(self, event)
 
-    mark_fixed(screen_on_resize_once)
-    Screen._on_resize = screen_on_resize_once  # type: ignore[method-assign]
+    install(Screen, "_on_resize", screen_on_resize_once)

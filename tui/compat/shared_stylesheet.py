@@ -17,7 +17,7 @@ from textual.css.stylesheet import Stylesheet
 from textual.css.tokenize import tokenize_values
 from textual.css.tokenizer import Token
 
-from tui.compat.compat_guard import fixed, has, mark_fixed, own_method, skip
+from tui.compat.compat_guard import fixed, has, install, own_method, skip
 
 _TOKENS = "_Stylesheet__variable_tokens"  # the stylesheet's own (name-mangled) token cache
 
@@ -67,6 +67,5 @@ def shared_stylesheet() -> None:
             setattr(self, _TOKENS, tokens)
         return tokens
 
-    mark_fixed(parse_rules_shared)
-    Stylesheet._parse_rules = parse_rules_shared  # type: ignore[method-assign]
+    install(Stylesheet, "_parse_rules", parse_rules_shared)
     Stylesheet._variable_tokens = property(variable_tokens_shared)  # type: ignore[assignment,method-assign]

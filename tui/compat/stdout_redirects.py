@@ -13,7 +13,7 @@ from typing import Any
 
 import textual.app as textual_app
 
-from tui.compat.compat_guard import fixed, mark_fixed, skip
+from tui.compat.compat_guard import fixed, install, skip
 
 
 def _remote(target: Any) -> bool:
@@ -38,7 +38,5 @@ def neutralise_redirects() -> None:
     def redirect_err(target: Any) -> AbstractContextManager[Any]:
         return nullcontext() if _remote(target) else real_err(target)
 
-    mark_fixed(redirect_out)
-    mark_fixed(redirect_err)
-    setattr(textual_app, "redirect_stdout", redirect_out)  # noqa: B010 - not a typed name
-    setattr(textual_app, "redirect_stderr", redirect_err)  # noqa: B010
+    install(textual_app, "redirect_stdout", redirect_out)
+    install(textual_app, "redirect_stderr", redirect_err)

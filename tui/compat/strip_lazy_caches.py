@@ -14,7 +14,7 @@ from rich.segment import Segment
 from textual.cache import FIFOCache
 from textual.strip import Strip
 
-from tui.compat.compat_guard import fixed, mark_fixed, own_method, skip
+from tui.compat.compat_guard import fixed, install, own_method, skip
 
 # Strip's caches and their sizes in Textual 8 (``Strip.__init__``)
 STRIP_CACHES = {"_divide_cache": 4, "_crop_cache": 16, "_style_cache": 16, "_filter_cache": 4,
@@ -65,6 +65,4 @@ def lazy_strip_caches() -> None:
         self._link_ids = None
         self._cell_count = None
 
-    strip_init.__doc__ = init.__doc__
-    mark_fixed(strip_init)
-    Strip.__init__ = strip_init  # type: ignore[method-assign]
+    install(Strip, "__init__", strip_init, init)

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from rich.style import Style
 from textual.strip import Strip
 
-from tui.compat.compat_guard import fixed, mark_fixed, own_method
+from tui.compat.compat_guard import fixed, install, own_method
 
 
 def divide_self() -> None:
@@ -30,9 +30,7 @@ def divide_self() -> None:
             return [self]
         return divide(self, cuts)  # type: ignore[no-any-return]
 
-    divide_fixed.__doc__ = divide.__doc__
-    mark_fixed(divide_fixed)
-    Strip.divide = divide_fixed  # type: ignore[method-assign]
+    install(Strip, "divide", divide_fixed, divide)
 
 
 def crop_extend_self() -> None:
@@ -47,6 +45,4 @@ def crop_extend_self() -> None:
             return self
         return crop_extend(self, start, end, style)  # type: ignore[no-any-return]
 
-    crop_extend_fixed.__doc__ = crop_extend.__doc__
-    mark_fixed(crop_extend_fixed)
-    Strip.crop_extend = crop_extend_fixed  # type: ignore[method-assign]
+    install(Strip, "crop_extend", crop_extend_fixed, crop_extend)
