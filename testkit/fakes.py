@@ -52,6 +52,14 @@ class FakeApp:
         self.messages.append(message)
         return True
 
+    def busy(self, busy: bool = True) -> None:
+        """The app has a message yet to dispatch (``busy``), or has dispatched all it got."""
+        if busy:
+            self._message_queue.put_nowait("busy")
+        else:
+            while not self._message_queue.empty():
+                self._message_queue.get_nowait()
+
     def pressed(self) -> list[str]:
         from textual import events
 

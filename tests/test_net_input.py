@@ -83,16 +83,22 @@ def driver_for(app: Any, **kwargs: Any) -> SSHDriver:
 async def small_app() -> AsyncIterator[tuple[Small, SSHDriver, Pad]]:
     """A real Textual app on an ``SSHDriver`` with ``LIMITS``, its pad focused."""
     app = Small()
-    app.driver_class = SSHDriver.factory(FakeChannel(), limits=LIMITS)  # type: ignore[assignment]
+    made: list[SSHDriver] = []
+    factory = SSHDriver.factory(FakeChannel(), limits=LIMITS)
+
+    def build(*args: Any, **kwargs: Any) -> SSHDriver:
+        made.append(factory(*args, **kwargs))
+        return made[-1]
+
+    app.driver_class = build  # type: ignore[assignment]
     task = asyncio.get_running_loop().create_task(app.run_async(size=(80, 24)))
 
     def ready() -> bool:
-        return (app.is_running and isinstance(app._driver, SSHDriver)
+        return (app.is_running and bool(made)
                 and bool(app.query(Pad)) and app.query_one(Pad).has_focus)
 
     await until(ready, what="the app to start")
-    driver = app._driver
-    assert isinstance(driver, SSHDriver)
+    (driver,) = made
     try:
         yield app, driver, app.query_one(Pad)
     finally:
@@ -105,7 +111,7 @@ def notices(app: App[Any]) -> list[str]:
 
 
 def quiet(driver: SSHDriver) -> bool:
-    return driver.backlog_bytes == 0 and not driver._held and not driver._holding
+    return driver.backlog_bytes == 0 and not driver.events_held and not driver.holding
 
 
 # --- the backlog, the events behind a key, the notice --------------------------------------------
@@ -114,8 +120,10 @@ async def test_a_flood_is_dropped_past_the_backlogs_and_the_player_told_once() -
         cap = LIMITS.input_events_backlog
 
         def bounded() -> None:
-            assert len(d._held) <= cap
-            assert app._message_queue.qsize() <= 4  # one event of ours at a time (+ notices)
+            assert d.events_held <= cap
+            # one event of ours at a time (+ notices) in the app's queue (Textual's: the internal
+            # tui.compat.internals guards, message_queues)
+            assert app._message_queue.qsize() <= 4
             assert d.backlog_bytes <= LIMITS.input_backlog
 
         flood = bytes(random.Random(3).choice(b"abcdefgh") for _ in range(64 * 1024))
@@ -162,7 +170,7 @@ async def test_parsing_is_sliced_across_turns_of_the_loop() -> None:
     slow = FakeApp()
     d2 = driver_for(slow)
     d2.start_application_mode()
-    slow._message_queue.put_nowait("busy")  # the app never settles in this test
+    slow.busy()  # the app never settles in this test
     d2.feed(b"s" * LIMITS.input_backlog)
     parsed = [d2.chars_parsed]
     while d2.backlog_bytes:
@@ -170,7 +178,7 @@ async def test_parsing_is_sliced_across_turns_of_the_loop() -> None:
         parsed.append(d2.chars_parsed)
     steps = [b - a for a, b in pairwise(parsed)]
     assert parsed[0] <= LIMITS.input_chunk and max(steps) <= LIMITS.input_chunk
-    assert len(d2._held) == LIMITS.input_events_backlog
+    assert d2.events_held == LIMITS.input_events_backlog
     assert d2.events_dropped == LIMITS.input_backlog - 1 - LIMITS.input_events_backlog
     d.close()
     d2.close()
@@ -241,8 +249,8 @@ async def test_mouse_and_focus_floods_are_bounded_like_keys() -> None:
         cap = LIMITS.input_events_backlog
 
         def bounded() -> None:
-            assert len(d._held) <= cap
-            assert app._message_queue.qsize() <= 4
+            assert d.events_held <= cap
+            assert app._message_queue.qsize() <= 4  # Textual's (guarded: message_queues)
 
         reports = b"".join(b"\x1b[<35;%d;%dM\x1b[I\x1b[O" % (1 + i % 70, 1 + i % 20)
                            for i in range(1500))
@@ -251,10 +259,10 @@ async def test_mouse_and_focus_floods_are_bounded_like_keys() -> None:
             bounded()
         await until(lambda: quiet(d), what="the mouse flood", each_turn=bounded)
         assert pad.moves > 0 and d.events_dropped > 0
-        assert len(d._down_buttons) <= 8
+        assert len(d._down_buttons) <= 8  # Textual's Driver's, which SSHDriver bounds
         d.feed(b"\x1b[<0;5;5M" * 500)  # presses never released
         await until(lambda: quiet(d), what="the presses", each_turn=bounded)
-        assert len(d._down_buttons) <= 8
+        assert len(d._down_buttons) <= 8  # Textual's Driver's, which SSHDriver bounds
         d.feed(b"m")
         await until(lambda: pad.keys[-1:] == ["m"], what="m after the mouse")
 
@@ -265,7 +273,7 @@ async def test_huge_csi_parameters_are_not_accumulated() -> None:
     async with small_app() as (_app, d, pad):
 
         def bounded() -> None:
-            assert len(d._held) <= LIMITS.input_events_backlog
+            assert d.events_held <= LIMITS.input_events_backlog
             parser = d._parser
             assert parser is None or len(parser._tokens) <= 64
 

@@ -210,6 +210,7 @@ async def test_driver_close_clears_the_parser_cache() -> None:
     d.start_application_mode()
     d.feed(b"\x1b[97;5u")  # a kitty key sequence goes through the cached method
     d.close()
+    # the cache the driver clears (the internal tui.compat.internals guards: xterm_parser_cache)
     info = XTermParser._parse_extended_key.cache_info()  # type: ignore[attr-defined]
     assert info.currsize == 0
 
@@ -292,14 +293,14 @@ async def test_keys_behind_a_posted_key_wait_until_the_app_has_dispatched_it() -
     app, chan = FakeApp(), FakeChannel()
     d = SSHDriver(app, channel=chan, size=(80, 24))
     d.start_application_mode()
-    app._message_queue.put_nowait("busy")  # the app has yet to dispatch what it got
+    app.busy()  # the app has yet to dispatch what it got
     d.feed(b"/hi")
     await asyncio.sleep(0.05)
     assert app.pressed() == ["slash"]
-    app._message_queue.get_nowait()
-    await until(lambda: app.pressed() == ["slash", "h", "i"] and not d._holding, 1.0,
+    app.busy(False)
+    await until(lambda: app.pressed() == ["slash", "h", "i"] and not d.holding, 1.0,
                 "the keys behind slash, and the driver holding none")
-    app._message_queue.put_nowait("stuck")  # never emptied: the keys go on after the cap
+    app.busy()  # never emptied: the keys go on after the cap
     d.feed(b"ab")
     await until(lambda: app.pressed()[-2:] == ["a", "b"], driver.SETTLE_MAX + 0.1,
                 "the keys behind a stuck queue, after the cap")
@@ -414,9 +415,11 @@ async def test_an_enter_for_a_chat_line_closed_under_it_pops_nothing(
     assert chat not in stack
     said: list[str] = []
     app.seat_client.chat = said.append  # type: ignore[method-assign]
-    with app._context():  # as the app's own loop would run them
-        chat.on_input_submitted(Input.Submitted(line, "late"))  # the Enter, arriving late
-        chat.action_close()  # and an Esc
+    done = asyncio.Event()
+    app.call_next(chat.on_input_submitted, Input.Submitted(line, "late"))  # an Enter, late
+    app.call_next(chat.action_close)  # and an Esc
+    app.call_next(done.set)
+    await asyncio.wait_for(done.wait(), 5.0)
     assert app.screen_stack == stack and app.is_running and not said
     await a.close()
 
@@ -532,7 +535,7 @@ def test_packets_are_logged_only_at_asyncssh_debug_level_3() -> None:
             return Log()
 
     h = Handler()
-    level = SSHLogger._debug_level
+    level = SSHLogger._debug_level  # asyncssh has no reading of it: put back as found
     try:
         asyncssh.set_debug_level(1)
         h.log_sent_packet(94, 7, b"abc")

@@ -166,6 +166,16 @@ class SSHDriver(Driver):
         """Input bytes waiting to be parsed."""
         return len(self._backlog)
 
+    @property
+    def events_held(self) -> int:
+        """Parsed events waiting behind a key the app has yet to dispatch."""
+        return len(self._held)
+
+    @property
+    def holding(self) -> bool:
+        """Whether the next events wait for the app to dispatch the one posted last."""
+        return self._holding
+
     @classmethod
     def factory(cls, channel: Channel, **kwargs: Any) -> Callable[..., SSHDriver]:
         """A ``driver_class`` stand-in for ``App._build_driver`` bound to ``channel``."""
