@@ -12,9 +12,9 @@ from net.runtime.config import TableConfig, basic_player, parse_levels
 from net.runtime.privacy import Privacy
 from net.runtime.seat_client import Occupant
 from net.runtime.shared_table import NO_HOOKS, SharedTable, TableHooks
-from net.runtime.stakes import HandStakes, Stake
+from net.runtime.stakes import spectators
 from net.store.base import Store
-from net.store.model import ActionRow, CorruptRow, TableRow
+from net.store.model import ActionRow, CorruptRow, SavedHandStakes, TableRow
 
 
 def restore_table(row: TableRow, config: TableConfig, store: Store,
@@ -36,10 +36,8 @@ def restore_table(row: TableRow, config: TableConfig, store: Store,
                         else None, hooks=hooks)
     for seat, allow in zip(table.seats, state.allow, strict=True):
         seat.allow_spectators = allow
-    for saved in state.stakes:
-        st = Stake.from_saved(saved)
-        table.stakes.placed[st.account_id] = st
-    table.stakes.fixed = {k: HandStakes.from_saved(v) for k, v in state.hand_stakes}
+    table.stakes.placed.update((st.account, st) for st in state.stakes)
+    table.stakes.fixed.update(state.hand_stakes)
     now = table.clock.now()
     for i, s in enumerate(state.seats):
         if s is not None:
@@ -54,8 +52,8 @@ def restore_table(row: TableRow, config: TableConfig, store: Store,
             store.iter_actions(row.name, table.game_no)  # one at a time: memory flat
         pending: ActionRow | None = next(rows, None)
         for hand_no in range(1, started + 1):
-            hs = table.stakes.fixed.get(hand_no, HandStakes((), table.allowed_seats()))
-            game.spectators = hs.spectators()
+            hs = table.stakes.fixed.get(hand_no, SavedHandStakes((), table.allowed_seats()))
+            game.spectators = spectators(hs)
             game.allow_spectators = hs.allow
             hand = game.new_hand()
             while pending is not None and pending.hand_no == hand_no:

@@ -39,7 +39,7 @@ from net.runtime.privacy import HOST_COMMANDS, Admission, Privacy
 from net.runtime.results import GameEnd
 from net.runtime.save_pause import SavePause
 from net.runtime.seat_client import Occupant, Seat, SeatClient
-from net.runtime.stakes import HandStakes, StakeBook
+from net.runtime.stakes import StakeBook
 from net.sanitize import CHAT_MAX, clean_line
 from net.store.base import Store
 from net.store.model import Account, ActionRow, SavedSeat, SavedTable, TableRow
@@ -552,6 +552,7 @@ class SharedTable:
             for i, s in enumerate(self.seats)
         )
         game = self.game
+        hand_no = game.hand.hand_no if game is not None and game.hand is not None else 0
         return TableInfo(
             name=self.name,
             rules=self.rules,
@@ -559,13 +560,13 @@ class SharedTable:
             seats=(seats[0], seats[1], seats[2], seats[3]),
             spectators=len(self.spectators),
             state=self.state,
-            hand_no=game.hand.hand_no if game is not None and game.hand is not None else 0,
+            hand_no=hand_no,
             hands_per_game=int(self.ruleset.options["hands_per_game"]),
             allow=(self.seats[0].allow_spectators, self.seats[1].allow_spectators,
                    self.seats[2].allow_spectators, self.seats[3].allow_spectators),
             stakes_possible=self.stakes_possible,
             stakes=tuple((s.name, s.backs) for s in self.stakes.placed.values()),
-            hand_stakes=tuple((s.name, s.backs) for s in self._current_stakes().stakes),
+            hand_stakes=tuple((s.name, s.backs) for s in self.stakes.of_hand(hand_no).stakes),
             bot_levels=self.bot_levels,
             private=self.private,
             host=self.host_name,
@@ -573,12 +574,6 @@ class SharedTable:
             invited=tuple(self.invited),
             watchers=self.watchers,
         )
-
-    def _current_stakes(self) -> HandStakes:
-        game = self.game
-        if game is None or game.hand is None:
-            return HandStakes()
-        return self.stakes.of_hand(game.hand.hand_no)
 
     def _changed(self) -> None:
         info = self.info()
@@ -650,8 +645,8 @@ class SharedTable:
             game_no=self.game_no,
             hands_started=self.hands_started,
             allow=tuple(s.allow_spectators for s in self.seats),
-            stakes=tuple(s.saved() for s in self.stakes.placed.values()),
-            hand_stakes=tuple((k, v.saved()) for k, v in self.stakes.fixed.items()),
+            stakes=tuple(self.stakes.placed.values()),
+            hand_stakes=tuple(self.stakes.fixed.items()),
             bot_levels=self.bot_levels,
             creator=self.creator,
             host=self.host_name,

@@ -1,10 +1,11 @@
 """压鸽子 at a shared table: which spectator backs which seat, for the next hand and for each
-hand of the game (the limits are the ruleset's :class:`~engine.rulesets.StakeRules`)."""
+hand of the game (the limits are the ruleset's :class:`~engine.rulesets.StakeRules`), each
+stake as the store keeps it (:class:`~net.store.model.SavedStake`, a hand's
+:class:`~net.store.model.SavedHandStakes`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from engine.game import Game
 from engine.rulesets import StakeRules
@@ -15,38 +16,9 @@ from net.store.model import SavedHandStakes, SavedStake
 SEAT_NAMES = ("E", "S", "W", "N")
 
 
-@dataclass(frozen=True)
-class Stake:
-    """压鸽子: a spectator (an account) backs a seated player."""
-
-    account_id: int
-    name: str
-    backs: int
-
-    def saved(self) -> SavedStake:
-        return SavedStake(self.account_id, self.name, self.backs)
-
-    @classmethod
-    def from_saved(cls, saved: SavedStake) -> Stake:
-        return cls(saved.account, saved.name, saved.backs)
-
-
-@dataclass(frozen=True)
-class HandStakes:
-    """The stakes fixed for one hand before its break roll."""
-
-    stakes: tuple[Stake, ...] = ()
-    allow: tuple[int, ...] = (0, 1, 2, 3)
-
-    def saved(self) -> SavedHandStakes:
-        return SavedHandStakes(tuple(s.saved() for s in self.stakes), self.allow)
-
-    @classmethod
-    def from_saved(cls, saved: SavedHandStakes) -> HandStakes:
-        return cls(tuple(Stake.from_saved(x) for x in saved.stakes), saved.allow)
-
-    def spectators(self) -> tuple[Spectator, ...]:
-        return tuple(Spectator(s.name, s.backs) for s in self.stakes)
+def spectators(stakes: SavedHandStakes) -> tuple[Spectator, ...]:
+    """The engine's spectators of a hand's stakes."""
+    return tuple(Spectator(s.name, s.backs) for s in stakes.stakes)
 
 
 def spectator_name(nickname: str) -> str:
@@ -61,8 +33,8 @@ class StakeBook:
 
     def __init__(self, rules: StakeRules | None) -> None:
         self.rules = rules
-        self.placed: dict[int, Stake] = {}
-        self.fixed: dict[int, HandStakes] = {}
+        self.placed: dict[int, SavedStake] = {}
+        self.fixed: dict[int, SavedHandStakes] = {}
 
     @property
     def possible(self) -> bool:
@@ -89,26 +61,27 @@ class StakeBook:
             return Refusal.of("stake_closed", seat=SEAT_NAMES[backs]), False
         if account_id not in self.placed and len(self.placed) >= rules.max_stakers:
             return Refusal.of("stake_full", n=rules.max_stakers), False
-        self.placed[account_id] = Stake(account_id, spectator_name(nickname), backs)
+        self.placed[account_id] = SavedStake(account_id, spectator_name(nickname), backs)
         return None, True
 
-    def for_hand(self, allow: tuple[int, ...]) -> HandStakes:
+    def for_hand(self, allow: tuple[int, ...]) -> SavedHandStakes:
         """What the next hand's break roll fixes: the stakes on seats that allow them, when
         enough seats allow them; else none."""
         rules = self.rules
         if rules is None or not rules.enabled(len(allow)):
-            return HandStakes((), allow)
+            return SavedHandStakes((), allow)
         chosen = tuple(s for s in self.placed.values() if s.backs in allow)[:rules.max_stakers]
-        return HandStakes(chosen, allow)
+        return SavedHandStakes(chosen, allow)
 
-    def fix(self, game: Game, hand_no: int, stakes: HandStakes) -> None:
+    def fix(self, game: Game, hand_no: int, stakes: SavedHandStakes) -> None:
         """``stakes`` are those of hand ``hand_no``, about to be dealt in ``game``."""
         self.fixed[hand_no] = stakes
-        game.spectators = stakes.spectators()
+        game.spectators = spectators(stakes)
         game.allow_spectators = stakes.allow
 
-    def of_hand(self, hand_no: int) -> HandStakes:
-        return self.fixed.get(hand_no, HandStakes())
+    def of_hand(self, hand_no: int) -> SavedHandStakes:
+        """The stakes hand ``hand_no`` was dealt with (none before the first, hand 0)."""
+        return self.fixed.get(hand_no, SavedHandStakes())
 
     def results(self, game: Game) -> list[tuple[int, int, int]]:
         """(account_id, score, hands staked) of every spectator who staked in ``game``'s
@@ -119,6 +92,6 @@ class StakeBook:
             if hand_no > len(game.history):
                 continue
             for st in hs.stakes:
-                accounts[st.name] = st.account_id
+                accounts[st.name] = st.account
                 hands[st.name] = hands.get(st.name, 0) + 1
         return [(accounts[n], game.spectator_scores.get(n, 0), hands[n]) for n in accounts]
