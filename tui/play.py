@@ -18,12 +18,9 @@ from words import tr
 def main(args: argparse.Namespace) -> int:
     """Entry point of ``mahjong-ssh play``."""
     settings = Settings.load()
-    if getattr(args, "lang", None):
-        settings.lang = args.lang
-    if getattr(args, "tiles", None):
-        settings.tiles = args.tiles
-    if getattr(args, "theme", None):
-        settings.theme = args.theme
+    for name in ("lang", "tiles", "theme"):  # given on the command line: for this game
+        if getattr(args, name, None):
+            setattr(settings, name, getattr(args, name))
     bots = getattr(args, "bots", None)
     levels = bots if isinstance(bots, tuple) else ("normal",) * 3  # checked by the parser
     # expert thinks in a worker process (one: a game of one player shares the machine with

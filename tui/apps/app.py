@@ -84,10 +84,6 @@ def _run_paced(loop: asyncio.AbstractEventLoop,
             loop.call_soon(_run_paced, loop, queue)
 
 
-def _app_now() -> App[Any] | None:
-    return internals.current_app()
-
-
 class TableUpdated(Message):
     """A new view of the table for this seat."""
 
@@ -225,7 +221,7 @@ class MahjongApp(App[None]):
         if self._delivery is not None:
             self._delivery.cancel()
             self._delivery = None
-        if _app_now() is self:
+        if internals.current_app() is self:
             self._deliver()
             return
         context = self._update_context

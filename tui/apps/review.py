@@ -215,11 +215,11 @@ class ReviewScreen(ViewerScreen):
         parts.append(self.progress_text())
         return " · ".join(parts)
 
-    def where_text(self) -> str:
-        """Which decision is shown: ``decision 12/40 · hand 2 move 43``."""
-        d = self.decisions[self.page]
-        return tr(self.lang, "rv_where", i=self.page + 1, n=len(self.decisions),
-                  hand=d.hand_no, move=move_no(d))
+    def where_text(self, i: int) -> str:
+        """Which decision ``i`` is: ``decision 12/40 · hand 2 move 43``."""
+        d = self.decisions[i]
+        return tr(self.lang, "rv_where", i=i + 1, n=len(self.decisions), hand=d.hand_no,
+                  move=move_no(d))
 
     def keys_text(self) -> str:
         return tr(self.lang, "rv_summary_keys" if self.page < 0 else "rv_keys")
@@ -252,11 +252,8 @@ class ReviewScreen(ViewerScreen):
             else:
                 lines.append(f"  {escape(text)}")
         for i, why in sorted(self.failed.items()):
-            d = self.decisions[i]
-            where = tr(self.lang, "rv_where", i=i + 1, n=len(self.decisions), hand=d.hand_no,
-                       move=move_no(d))
             failed = tr(self.lang, "rv_failed", why=why)
-            lines.append(f"[$error]{escape(where)}: {escape(failed)}[/]")
+            lines.append(f"[$error]{escape(self.where_text(i))}: {escape(failed)}[/]")
         return lines
 
     def _tile(self, kind: Kind) -> str:
@@ -268,7 +265,7 @@ class ReviewScreen(ViewerScreen):
 
     def _decision(self, i: int, width: int) -> list[str]:
         d = self.decisions[i]
-        lines = [f"[b]{escape(self.where_text())}[/]", *self._table(d.view, width)]
+        lines = [f"[b]{escape(self.where_text(i))}[/]", *self._table(d.view, width)]
         lines.append("")
         lines += self._log(d.view)
         lines.append("")

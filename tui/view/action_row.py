@@ -50,7 +50,7 @@ def _action_hints(view: View, ui: UiState, tiles: list[Kind], cursor: int) -> li
         types = {a.type for a in view.legal}
         kind = tiles[cursor]
         h, _, tail = tr(lang, "k_discard", tile="\0").partition("\0")
-        out.append((h.replace("Enter", _key(ui, "confirm", "Enter")), "keyhint"))
+        out.append((h.replace("Enter", ui.keys.get("confirm", "Enter")), "keyhint"))
         out += tile_pieces([kind], face)
         if tail:
             out.append((tail, "keyhint"))
@@ -69,7 +69,3 @@ def _action_hints(view: View, ui: UiState, tiles: list[Kind], cursor: int) -> li
     add(tr(lang, "k_help"))
     add(tr(lang, "k_face"))
     return out
-
-
-def _key(ui: UiState, binding: str, default: str) -> str:
-    return ui.keys.get(binding, default)

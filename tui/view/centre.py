@@ -59,7 +59,7 @@ def centre_lines(update: TableUpdate, ui: UiState, me: int,
         lines.append([])
         lines.append(list(prompt.title))
         lines.extend(list(n) for n in prompt.notes)
-        lines.append([(_keys_hint(ui), "dim")])
+        lines.append([(tr(lang, "prompt_keys"), "dim")])
     elif view.last_discard is not None and view.phase is not Phase.ENDED:
         seat, kind = view.last_discard
         h, _, tail = tr(lang, "ev_discard", who=seat_label(view.viewer, seat, lang),
@@ -100,7 +100,3 @@ def draw_centre(c: Canvas, lines: Sequence[Sequence[Piece]], x0: int, w: int, to
             wdt = pieces_width(ln)
         c.pieces(x0 + max(0, (w - wdt) // 2), y, ln)
         y += 1
-
-
-def _keys_hint(ui: UiState) -> str:
-    return tr(ui.lang, "prompt_keys")
