@@ -33,7 +33,7 @@ class Refusal:
         """In ``lang``; ``None`` (no session language: the lobby, a log line) in English and
         then Chinese."""
         if lang is None:
-            return both(self.key, **dict(self.params))
+            return both(self.key, " ", **dict(self.params))  # sep given: no param binds it
         return tr(lang, self.key, **dict(self.params))
 
     def __str__(self) -> str:
