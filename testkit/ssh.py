@@ -219,18 +219,23 @@ class LightScreen:
 class LoginClient(asyncssh.SSHClient):
     """A client without a key: answers the keyboard-interactive login with ``passphrase``
     (to every prompt, so a new name's passphrase is chosen and repeated), or with Enter (a
-    guest) when it is None. ``challenges`` counts the prompts it was sent."""
+    guest) when it is None. ``challenges`` counts the prompts it was sent; past ``give_up``
+    of them it stops answering, so the login fails at once instead of at the server's
+    timeout."""
 
-    def __init__(self, passphrase: str | None = None) -> None:
+    def __init__(self, passphrase: str | None = None, give_up: int | None = None) -> None:
         self.passphrase = passphrase
+        self.give_up = give_up
         self.challenges = 0
 
     def kbdint_auth_requested(self) -> str:
         return ""
 
     def kbdint_challenge_received(self, name: str, instructions: str, lang: str,
-                                  prompts: Any) -> list[str]:
+                                  prompts: Any) -> list[str] | None:
         self.challenges += 1
+        if self.give_up is not None and self.challenges > self.give_up:
+            return None  # asyncssh abandons the exchange
         return [self.passphrase or "" for _ in prompts]
 
 

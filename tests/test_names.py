@@ -393,12 +393,13 @@ async def test_wrong_passphrases_from_several_connections_slow_the_name(
 async def test_a_short_new_passphrase_is_refused_an_old_one_still_opens(
         server: MahjongServer) -> None:
     assert server.limits.passphrase_min == 8
-    short = LoginClient("abcd")
+    short = LoginClient("abcd", give_up=4)
     with pytest.raises((asyncssh.Error, OSError)):  # "Too short", asked again and again
         await asyncio.wait_for(asyncssh.connect(
             "127.0.0.1", server.port, username="wen", known_hosts=None, client_keys=None,
             agent_path=None, client_factory=lambda: short,
             preferred_auth="keyboard-interactive"), 20)
+    assert short.challenges > 4  # asked again after each short answer, never admitted
     assert server.gate.keyless.lookup("wen").state.value == "new"
     # a 4-character passphrase kept from before
     server.store.keep_with_passphrase("old", hash_passphrase("abcd"))
