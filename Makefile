@@ -50,8 +50,7 @@ serve: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check engine words host tui net cli tests bench testkit
-	$(BIN)/mypy engine words bench
-	$(BIN)/mypy host tui net cli testkit
+	$(BIN)/mypy engine words host tui net cli testkit bench
 	$(BIN)/lint-imports
 
 # two pytest-xdist workers: every server is on port 0, every data folder a test's own
