@@ -167,29 +167,24 @@ class TableRows:
         across_pond_y = mid_top + 1
         my_pond_y = mid_bottom - pond_rows + 1
 
+        def side(name: str, seat: int, x0: int) -> list[RegionRows]:
+            """A side seat from column ``x0``, and its discards under it (one cell in)."""
+            pond_y = side_pond_top(seats[seat], mid_top)
+            return [region(name, (common, seats[seat], is_acting(view, seat), names[seat]), size,
+                           lambda c: draw_side(c, view, ui, seat, x0, side_w, mid_top,
+                                               mid_bottom, False, names[seat])),
+                    region(f"{name}-pond", (size, face, seats[seat].pond,
+                                            last_flag(view, seat), pond_y), size,
+                           lambda c: draw_pond(c, view, seat, x0 + 1, pond_y, side_w - 1,
+                                               mid_bottom - pond_y + 1, face))]
+
         parts = [
             region("status", status_key, size,
                    lambda c: draw_status_row(c, update, ui, me, timer)),
             region("across", (common, seats[across], is_acting(view, across), names[across]),
                    size, lambda c: draw_across(c, view, ui, across, 1, names[across])),
-            region("left", (common, seats[left], is_acting(view, left), names[left]), size,
-                   lambda c: draw_side(c, view, ui, left, 0, side_w, mid_top, mid_bottom,
-                                       False, names[left])),
-            region("left-pond", (size, face, seats[left].pond, last_flag(view, left),
-                                 side_pond_top(seats[left], mid_top)), size,
-                   lambda c: draw_pond(c, view, left, 1, side_pond_top(seats[left], mid_top),
-                                       side_w - 1,
-                                       mid_bottom - side_pond_top(seats[left], mid_top) + 1,
-                                       face)),
-            region("right", (common, seats[right], is_acting(view, right), names[right]), size,
-                   lambda c: draw_side(c, view, ui, right, width - side_w, side_w, mid_top,
-                                       mid_bottom, False, names[right])),
-            region("right-pond", (size, face, seats[right].pond, last_flag(view, right),
-                                  side_pond_top(seats[right], mid_top)), size,
-                   lambda c: draw_pond(c, view, right, width - side_w + 1,
-                                       side_pond_top(seats[right], mid_top), side_w - 1,
-                                       mid_bottom - side_pond_top(seats[right], mid_top) + 1,
-                                       face)),
+            *side("left", left, 0),
+            *side("right", right, width - side_w),
             region("pond-across", (size, face, seats[across].pond, last_flag(view, across)),
                    size, lambda c: draw_pond(c, view, across, centre_x, across_pond_y,
                                              centre_w, pond_rows, face)),
