@@ -12,12 +12,13 @@ from engine.actions import Action, ActionType
 from engine.bots import LEVELS, HardPlayer, NormalPlayer, make_player
 from engine.bots.hard import ROB_MAX
 from engine.bots.normal import Seat
-from engine.bots.shape import NO_MELDS, HandEval, MeldFacts, distance
+from engine.bots.shape import NO_MELDS, HandEval, MeldFacts
 from engine.melds import MeldType
 from engine.simulate import simulate
 from engine.table import Hand
 from engine.tiles import Kind, parse_tile, parse_tiles, to_counts
 from engine.view import MeldView, View, build_view
+from testkit.distance import distance
 from testkit.scenario import advance, rigged_hand
 from tests.support.positions import gejiu_ting
 
