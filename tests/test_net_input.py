@@ -27,6 +27,7 @@ from net.front.driver import DROP_NOTICE, SSHDriver
 from net.limits import Limits
 from testkit.fakes import FakeApp, FakeChannel
 from testkit.ssh import PtyClient, fast_config, start_server
+from tests.support.tui import record_notices
 from tests.support.waiting import until
 
 # small limits that show each bound with a few kilobytes
@@ -106,16 +107,14 @@ async def small_app() -> AsyncIterator[tuple[Small, SSHDriver, Pad]]:
         await task
 
 
-def notices(app: App[Any]) -> list[str]:
-    return [n.message for n in app._notifications if "Too much input" in n.message]
-
-
 def quiet(driver: SSHDriver) -> bool:
     return driver.backlog_bytes == 0 and not driver.events_held and not driver.holding
 
 
 # --- the backlog, the events behind a key, the notice --------------------------------------------
-async def test_a_flood_is_dropped_past_the_backlogs_and_the_player_told_once() -> None:
+async def test_a_flood_is_dropped_past_the_backlogs_and_the_player_told_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    notices = record_notices(monkeypatch)
     async with small_app() as (app, d, pad):
         cap = LIMITS.input_events_backlog
 

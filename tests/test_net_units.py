@@ -35,6 +35,7 @@ from net.sanitize import clean_line, clean_name, strip_controls
 from net.store import Account, SqliteStore
 from testkit.fakes import FakeApp, FakeChannel
 from testkit.ssh import PtyClient
+from tests.support.tui import record_notices
 from tests.support.waiting import until
 from tui.apps import room
 
@@ -371,7 +372,9 @@ async def test_a_stalled_client_does_not_hold_up_the_others(
 
 
 # --- (2 and 8) cross-session work goes through messages; one update per action
-async def test_chat_lands_on_each_sessions_own_app(server: MahjongServer) -> None:
+async def test_chat_lands_on_each_sessions_own_app(
+        server: MahjongServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    notices = record_notices(monkeypatch)
     a = await PtyClient().connect(server.port, "amy", None, command="join p2")
     b = await PtyClient().connect(server.port, "bob", None, command="join p2")
     await b.wait_for("amy")
@@ -383,7 +386,7 @@ async def test_chat_lands_on_each_sessions_own_app(server: MahjongServer) -> Non
     apps = [s.app for s in server.sessions]
     assert len(apps) == 2
     for app in apps:
-        assert [n.message for n in app._notifications] == ["amy~: ping"]
+        assert notices(app) == ["amy~: ping"]
     await a.close()
     await b.close()
 

@@ -29,6 +29,7 @@ from net.store import SavedTable, SqliteStore
 from net.store.model import Account
 from testkit.ssh import MakeServer, PtyClient, new_key, run_command
 from tests.support.nats import nats_server  # noqa: F401
+from tests.support.tui import record_notices
 from tests.support.waiting import until
 from tests.test_cluster import Workers, join, owned, workers  # noqa: F401
 
@@ -473,15 +474,15 @@ async def test_the_owner_refuses_a_stranger_on_the_other_worker(workers: Workers
         await c.close()
 
 
-def asked(app: Any) -> int:
+def asked(notices: list[str]) -> int:
     """The questions of S with seats held the app has shown (as a toast: on a small screen
     the waiting room's own message may be under its fold)."""
-    return sum("press S again" in str(n.message) for n in app._notifications)
+    return sum("press S again" in n for n in notices)
 
 
 # --- the waiting room ---------------------------------------------------------------------------
 async def test_the_waiting_room_shows_the_held_seats_and_asks_before_starting(
-        tmp_path: Path) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from tests.test_room import app_at, shown
     from tui.apps.room import WaitingScreen
 
@@ -489,6 +490,7 @@ async def test_the_waiting_room_shows_the_held_seats_and_asks_before_starting(
     t = reg.get_or_create("fri", "yichun", {"spectator_stakes": True}, creator=ANN,
                           privacy=Privacy(("bob", "SHA256:" + "e" * 43)))
     app = app_at(t.join(ANN), tmp_path)
+    notices = record_notices(monkeypatch)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, WaitingScreen)
@@ -500,14 +502,14 @@ async def test_the_waiting_room_shows_the_held_seats_and_asks_before_starting(
         assert "S / Enter: start" in text  # all of it within 80×24
         await pilot.press("s")
         await pilot.pause()
-        assert asked(app) == 1 and t.game is None
+        assert asked(notices(app)) == 1 and t.game is None
         t.join(BOB)  # bob comes: one seat is held now
         await pilot.pause()
         assert shown(app).count("(held for the invited") == 1
         await pilot.press("s")  # the second S: computers take the W and N seats
         for _ in range(5):
             await pilot.pause()
-        assert asked(app) == 1 and t.game is not None
+        assert asked(notices(app)) == 1 and t.game is not None
     reg.close()
 
 

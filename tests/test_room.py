@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.widgets import Input
 
 from engine.actions import Action
@@ -14,7 +15,7 @@ from host.client import SharedTableClient, TableUpdate, UpdateCallback
 from host.clock import SYSTEM_CLOCK, Clock
 from host.refusal import Refusal
 from host.table_info import ChatLine, InfoCallback, SeatInfo, TableInfo, TableState
-from tests.support.tui import screen_lines
+from tests.support.tui import record_notices, screen_lines
 from tui.apps.room import ChatScreen, SharedTableApp, StakeScreen, WaitingScreen
 from tui.settings import Settings
 
@@ -127,9 +128,10 @@ def shown(app: SharedTableApp) -> str:
 
 
 async def test_a_seat_waits_chats_and_starts_on_a_table_without_a_server(
-        tmp_path: Path) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     client = HeldTable(1, waiting_table())
     app = app_at(client, tmp_path)
+    notices = record_notices(monkeypatch)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, WaitingScreen)
@@ -146,7 +148,7 @@ async def test_a_seat_waits_chats_and_starts_on_a_table_without_a_server(
         assert client.said == ["hi all"] and isinstance(app.screen, WaitingScreen)
         client.info_callbacks[0](ChatLine("amy", "welcome"))  # heard: a toast
         await pilot.pause()
-        assert [n.message for n in app._notifications] == ["amy: welcome"]
+        assert notices(app) == ["amy: welcome"]
         await pilot.press("s")
         assert client.starts == 1
 

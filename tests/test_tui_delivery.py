@@ -7,7 +7,6 @@ import contextvars
 from dataclasses import replace
 
 import pytest
-from textual._context import active_app
 from textual.pilot import Pilot
 
 from bench.bench_tui import ScriptedClient
@@ -15,6 +14,7 @@ from engine.table import Phase
 from host.client import TableUpdate
 from tests.support.tui import running, table_text
 from tui.apps.app import MahjongApp, TableUpdated
+from tui.compat import internals
 from tui.view.table import TableView
 
 
@@ -37,13 +37,14 @@ async def test_moves_and_the_result_are_applied_directly() -> None:
         apply = screen.apply_update
 
         def recording_apply(update: TableUpdate) -> None:
-            applied.append((update, active_app.get(None)))
+            applied.append((update, internals.current_app()))
             apply(update)
 
         screen.apply_update = recording_apply  # type: ignore[method-assign]
         # another app's context, as when another session's key makes the move
         other = contextvars.copy_context()
-        other.run(active_app.set, MahjongApp(client, app.settings))
+        assert internals.active_app is not None  # Textual's (guarded by tui.compat.internals)
+        other.run(internals.active_app.set, MahjongApp(client, app.settings))
         callback = client.callbacks[0]
         client.callbacks[0] = lambda u: other.run(callback, u)
         moves = 0
@@ -114,7 +115,7 @@ async def test_on_a_large_terminal_the_result_is_shown_in_the_tables_box() -> No
         for _ in range(5):
             await pilot.pause()
         assert table.page_shown
-        strips = [table._page_line(y) for y in range(height)]
+        strips = [table.render_line(y) for y in range(height)]
         assert all(strip.cell_length == width for strip in strips)
         lines = [strip.text for strip in strips]
         assert not any(line.strip() for line in lines[:y0])
@@ -196,7 +197,8 @@ async def result_view(client: ScriptedClient, app: MahjongApp, pilot: Pilot[None
     return screen.table
 
 
-async def test_the_result_lines_are_drawn_as_styled_and_scroll_with_an_indicator() -> None:
+async def test_the_result_lines_are_drawn_as_styled_and_scroll_with_an_indicator(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """The result page draws each line of the result (after a one-cell margin) with its
     styles, then the keys. When it does not fit, the lines scroll above the keys, which keep
     the last row, and a one-column indicator shows where the rows shown are."""
@@ -239,7 +241,8 @@ async def test_the_result_lines_are_drawn_as_styled_and_scroll_with_an_indicator
         # the app's line filters apply to these lines too (here: monochrome)
         from textual.filter import Monochrome
 
-        app._filters.append(Monochrome())
+        filters = app.get_line_filters()
+        monkeypatch.setattr(app, "get_line_filters", lambda: [*filters, Monochrome()])
         view.notify_style_update()
         colours = [seg.style.color.triplet for y in range(height - 1)
                    for seg in view.render_line(y)

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 from textual import events
-from textual._context import active_app
 from textual.message import Message
 
 from bench.bench_tui import ScriptedClient
@@ -24,6 +23,7 @@ from tests.support.tui import running
 from tests.support.waiting import until
 from tui.apps.app import MahjongApp
 from tui.apps.screens import HelpScreen
+from tui.compat import internals
 from tui.settings import Settings
 
 
@@ -125,7 +125,7 @@ async def test_the_key_s_updates_are_drawn_as_it_returns_each_in_its_own_app() -
 
                 def recording(update: TableUpdate, name: str = name, apply: Any = apply
                               ) -> None:
-                    drawn.append((name, active_app.get(None)))
+                    drawn.append((name, internals.current_app()))
                     apply(update)
 
                 screen.apply_update = recording  # type: ignore[method-assign]
@@ -149,7 +149,7 @@ async def test_keys_that_open_screens_or_quit_work_at_once_too() -> None:
         assert app.key_now(key("q")) and app.is_running  # once: "press again to quit"
         assert app.key_now(key("q"))
         await pilot.pause()
-        assert app._exit
+        assert internals.exiting(app)
 
 
 async def test_paced_work_runs_one_item_a_loop_turn_in_its_own_context() -> None:
@@ -267,4 +267,4 @@ async def test_q_and_escape_leave_from_the_game_result(key_name: str) -> None:
         assert isinstance(app.screen, GameResultScreen)
         await pilot.press(key_name)
         await pilot.pause()
-        assert app._exit
+        assert internals.exiting(app)

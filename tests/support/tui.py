@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.cells import cell_len
 from textual.app import App
 from textual.pilot import Pilot
@@ -42,6 +43,20 @@ def screen_lines(app: App[Any]) -> list[str]:
     it: the screen's compositor, the internal ``tui.compat.internals`` guards (its
     ``table_screen_update``), draws it as a frame would."""
     return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def record_notices(monkeypatch: pytest.MonkeyPatch) -> Callable[[App[Any]], list[str]]:
+    """Every notice (toast) an app is given from now on (``App.notify``); the function
+    returned says an app's, in order."""
+    said: list[tuple[App[Any], str]] = []
+    notify = App.notify
+
+    def recording(app: App[Any], message: Any, *args: Any, **kwargs: Any) -> None:
+        said.append((app, str(message)))
+        notify(app, message, *args, **kwargs)
+
+    monkeypatch.setattr(App, "notify", recording)
+    return lambda app: [message for to, message in said if to is app]
 
 
 @asynccontextmanager
