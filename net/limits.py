@@ -15,10 +15,10 @@ import random
 import time
 import tomllib
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 
 @dataclass(frozen=True)
@@ -272,6 +272,17 @@ class RateLimits:
 
 
 KEYS_KEPT = 10_000  # addresses a WindowCount remembers at once
+
+
+K = TypeVar("K")
+
+
+def count_down(counts: MutableMapping[K, int], key: K) -> None:
+    """One fewer of ``key`` in ``counts``: a count of what is open (by address, by account)
+    keeps no entry at 0, so the keys of those gone do not pile up."""
+    counts[key] -= 1
+    if counts[key] <= 0:
+        del counts[key]
 
 
 class WindowCount:

@@ -26,6 +26,7 @@ from net.limits import (
     LogGate,
     RateLimit,
     WindowCount,
+    count_down,
     early_drop,
 )
 from net.sanitize import GUEST_MARK, clean_name, guest_name
@@ -86,20 +87,14 @@ class LoginGate:
 
     def logged_out(self, address: str, account: Account | None) -> None:
         """A logged-in connection from ``address`` (as ``account``) is gone."""
-        self.per_address[address] -= 1
-        if self.per_address[address] <= 0:
-            del self.per_address[address]
+        count_down(self.per_address, address)
         if account is not None:
-            self.online[account.id] -= 1
-            if self.online[account.id] <= 0:
-                del self.online[account.id]
+            count_down(self.online, account.id)
 
     def guest_left(self, address: str, account: Account) -> None:
         """A connection's guest account leaves: its address holds one guest fewer, and the
         account and its name are forgotten when no other connection has it."""
-        self.guests[address] -= 1
-        if self.guests[address] <= 0:
-            del self.guests[address]
+        count_down(self.guests, address)
         if self.online.get(account.id):
             return
         if self.store.off_loop:  # the loop keeps only a weak reference to a task: so do we

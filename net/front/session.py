@@ -22,7 +22,7 @@ from net.front.botsession import BotSession
 from net.front.driver import SSHDriver
 from net.front.plain_session import PlainChannel
 from net.front.remote_app import RemoteSettings
-from net.limits import Limits, RateLimit, clamp_size
+from net.limits import Limits, RateLimit, clamp_size, count_down
 from net.store.base import Store, store_call
 from net.store.model import Account
 from tui.compat import internals
@@ -410,16 +410,10 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         """The session no longer counts among its account's open sessions, nor its
         address's."""
         if self._address is not None:
-            per_address = self.server.address_sessions
-            per_address[self._address] -= 1
-            if per_address[self._address] <= 0:
-                del per_address[self._address]
+            count_down(self.server.address_sessions, self._address)
             self._address = None
         if self._account_id is not None:
-            held = self.server.account_sessions
-            held[self._account_id] -= 1
-            if held[self._account_id] <= 0:
-                del held[self._account_id]
+            count_down(self.server.account_sessions, self._account_id)
             self._account_id = None
 
     def close_driver(self) -> None:
