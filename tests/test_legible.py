@@ -58,7 +58,8 @@ def test_no_colours_or_no_background_kept() -> None:
 async def test_the_table_s_styles_in_16_colours(tmp_path: Path) -> None:
     async with running("shangrao", 9) as (_client, app, pilot):
         app.theme = "mahjong-contrast"
-        app.console._color_system = ColorSystem.STANDARD  # as for PuTTY's TERM=xterm
+        # as for PuTTY's TERM=xterm (Console._color_system: tui.compat.internals guards it)
+        app.console._color_system = ColorSystem.STANDARD
         await pilot.pause()
         view = app.screen.query_one(TableView)
         view.notify_style_update()  # the colours changed

@@ -32,7 +32,7 @@ from net.limits import Limits
 from testkit.fakes import rss_mb
 from testkit.ssh import MakeServer, PtyClient
 from tests.support.waiting import until
-from tui.compat import app_release, compat_textual
+from tui.compat import app_release, compat_textual, internals
 
 # seconds for an ended session to be gone: its apps are taken apart on the loop's next turn,
 # and Textual's stopped timers (a cancelled sleep holds the app's context) let go within 1 s
@@ -178,13 +178,14 @@ async def test_an_app_that_failed_is_freed_by_reference_counting() -> None:
         app = Failing()
         app_release.track_nodes(app)
         await app.run_async(headless=True, size=(40, 10))
-        assert isinstance(app._exception, ValueError)
+        assert isinstance(internals.app_exception(app), ValueError)
         nodes = [weakref.ref(n) for n in app.__dict__["_mj_nodes"]]
         assert len(nodes) >= 4  # the screen, the container, the two widgets (and more)
         released = app_release.release_app(app)
         assert released >= len(nodes)
-        assert isinstance(app._exception, ValueError)  # kept, for the log
-        assert app._exception.__traceback__ is None
+        error = internals.app_exception(app)
+        assert isinstance(error, ValueError) and error.__traceback__ is None  # kept, for the log
+        del error
         whole = weakref.ref(app)
         del app
         assert whole() is None
@@ -244,7 +245,7 @@ async def test_an_app_taken_apart_reads_as_ended(server: MahjongServer) -> None:
     await until(lambda: app.__dict__.get(app_release.RELEASED) is True, 2.0,
                 "the ended app taken apart")
     assert app.return_code == 0 and app.ends_session is False
-    assert app._exit and not app.is_running and not screen.is_attached
+    assert internals.exiting(app) and not app.is_running and not screen.is_attached
     assert screen.post_message(events.Resize(Size(80, 24), Size(80, 24))) is False
     app._deliver()  # a late table update: nothing
     app._show_result(None, (1, 1))  # type: ignore[arg-type]  # a hand's result, paced: nothing

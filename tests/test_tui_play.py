@@ -189,7 +189,9 @@ async def test_settings_rows_start_on_their_chosen_button(tmp_path: Path) -> Non
         table.start_hand(game, game.hand)
         await wait_for(pilot, app, lambda v: v.my_move, "a turn")
         await pilot.press("s")
-        for _ in range(40):  # the settings screen, its choices shown as selected
+        # the settings screen, its choices highlighted (RadioSet._selected, which
+        # tui.compat.internals.highlight_radio sets and guards: radio_highlight)
+        for _ in range(40):
             await pilot.pause()
             if [r._selected for r in app.screen.query(RadioSet)][:2] == [1, 2]:
                 break
