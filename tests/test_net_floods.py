@@ -235,7 +235,7 @@ def _other(*args: Any) -> None:
 
 
 GATES: list[tuple[str, Any, Any, str]] = [
-    ("packets_rated", lambda: compat_asyncssh._rated_packets_patch(),
+    ("packets_rated", lambda: compat_asyncssh.rate_packets(Bare(), lambda: True),  # type: ignore
      asyncssh.connection.SSHConnection, "_recv_pkthdr"),
     ("global_requests_rated",
      lambda: compat_asyncssh.rate_global_requests(Bare(), lambda: None),  # type: ignore
@@ -243,7 +243,8 @@ GATES: list[tuple[str, Any, Any, str]] = [
     ("channel_requests_rated",
      lambda: compat_asyncssh.rate_channel_requests(Bare(), lambda: None),
      asyncssh.channel.SSHChannel, "_process_request"),
-    ("key_queries_counted", lambda: compat_asyncssh._key_queries_patch(),
+    ("key_queries_counted",
+     lambda: compat_asyncssh.count_key_queries(Bare(), lambda: None),  # type: ignore
      asyncssh.connection.SSHServerConnection, "validate_public_key"),
 ]
 
