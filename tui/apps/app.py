@@ -158,7 +158,9 @@ class MahjongApp(App[None]):
             self.register_theme(theme)
         self.apply_theme(self.settings.theme)
         if self.settings.keys:
-            self.set_keymap(self._settings_keymap())
+            # the settings' key remapping (binding id -> keys)
+            self.set_keymap({k: v for k, v in self.settings.keys.items()
+                             if isinstance(v, str) and v})
         self.client.subscribe(self._on_client_update)
         if self.table_ready:
             if self.table_now():
@@ -182,10 +184,6 @@ class MahjongApp(App[None]):
         self._game_no += 1
         self.table_screen = TableScreen()
         self.push_screen(self.table_screen)
-
-    def _settings_keymap(self) -> dict[str, str]:
-        """The settings' key remapping (binding id -> keys); not ``App._keymap``."""
-        return {k: v for k, v in self.settings.keys.items() if isinstance(v, str) and v}
 
     def apply_theme(self, name: str) -> None:
         if name not in THEME_NAMES and name not in self.available_themes:

@@ -26,11 +26,17 @@ class _Marked:
         raise NotImplementedError
 
     def render(self: Any) -> Content:
-        cursor = CURSOR if self.under_cursor() else " "
-        return _render(self, cursor, self.ON if self.value else self.OFF)
+        # the box in the label's colours: Textual's button style is made for a block glyph (its
+        # "off" colour is the panel's, which the contrast theme's black panel makes unseen)
+        label_style = self.get_visual_style("toggle--label")
+        parts = [(CURSOR if self.under_cursor() else " ", label_style),
+                 (self.ON if self.value else self.OFF, label_style)]
+        if self.label:
+            return Content.assemble(*parts, self.label.pad(1, 1).stylize_before(label_style))
+        return Content.assemble(*parts)
 
     def get_content_width(self: Any, container: Size, viewport: Size) -> int:
-        return _width(self)
+        return 4 + (self.label.cell_length + 2 if self.label else 0)
 
 
 class MarkedRadioButton(_Marked, RadioButton):
@@ -47,18 +53,3 @@ class MarkedCheckbox(_Marked, Checkbox):
 
     def under_cursor(self) -> bool:
         return self.has_focus
-
-
-def _render(button: RadioButton | Checkbox, cursor: str, box: str) -> Content:
-    # the box in the label's colours: Textual's button style is made for a block glyph (its
-    # "off" colour is the panel's, which the contrast theme's black panel makes unseen)
-    label_style = button.get_visual_style("toggle--label")
-    parts = [(cursor, label_style), (box, label_style)]
-    if button.label:
-        return Content.assemble(*parts, button.label.pad(1, 1).stylize_before(label_style))
-    return Content.assemble(*parts)
-
-
-def _width(button: RadioButton | Checkbox) -> int:
-    label = button.label
-    return 4 + (label.cell_length + 2 if label else 0)

@@ -215,15 +215,12 @@ class WaitingScreen(InfoPanel):
                             timeout=START_ASK_SHOWN)
 
     def action_chat(self) -> None:
-        self.app.push_screen(ChatScreen(self.client, _chat_lines(self.app)))
+        app = self.app  # the chat heard so far is kept by a SharedTableApp
+        lines = app.chat_lines if isinstance(app, SharedTableApp) else ()
+        self.app.push_screen(ChatScreen(self.client, lines))
 
     def action_leave(self) -> None:
         self.app.exit()
-
-
-def _chat_lines(app: Any) -> Sequence[ChatLine]:
-    """The chat lines ``app`` heard (kept by a :class:`SharedTableApp`)."""
-    return app.chat_lines if isinstance(app, SharedTableApp) else ()
 
 
 class ChatScreen(ModalScreen[None]):

@@ -302,12 +302,6 @@ class TableScreen(Screen[None]):
         self.ui.message = tr(self.ui.lang, key, **fields)
         self._redraw()
 
-    def _choices(self, hotkey: str) -> list[int]:
-        p = self.ui.prompt
-        if p is None:
-            return []
-        return [i for i, c in enumerate(p.choices) if c.hotkey == hotkey]
-
     def _choose(self, choice: Choice) -> None:
         if choice.action is None:
             self.ui.prompt = None
@@ -319,7 +313,7 @@ class TableScreen(Screen[None]):
         """Act on the prompt's choices for ``hotkey``: one choice plays it; several move the
         highlight among them (Enter confirms). False when the prompt has none."""
         p = self.ui.prompt
-        idx = self._choices(hotkey)
+        idx = [i for i, c in enumerate(p.choices) if c.hotkey == hotkey] if p is not None else []
         if p is None or not idx:
             return False
         if len(idx) == 1:
@@ -329,10 +323,6 @@ class TableScreen(Screen[None]):
             self.ui.selected = nxt[0] if nxt and self.ui.selected in idx else idx[0]
             self._redraw()
         return True
-
-    @property
-    def _view_legal(self) -> tuple[Action, ...]:
-        return self.update.view.legal if self.update is not None else ()
 
     # --- actions --------------------------------------------------------------------------
     def action_cursor(self, delta: int) -> None:
@@ -380,7 +370,7 @@ class TableScreen(Screen[None]):
     def action_win(self) -> None:
         if self._hotkey("win"):
             return
-        if Action.win() in self._view_legal:
+        if self.update is not None and Action.win() in self.update.view.legal:
             self._send(Action.win())
         else:
             self._say("no_win")

@@ -431,7 +431,7 @@ class TableView(Widget):
             return Strip([Segment(" " * width, self.span_style("text"))], width)
         strip = self._tv_strips[y]
         if strip is None:
-            strip = self._build_strip(self._tv_rows[y], width)
+            strip = Strip(self._row_segments(self._tv_rows[y], width), width)
             self._tv_strips[y] = strip
         return strip
 
@@ -449,9 +449,6 @@ class TableView(Widget):
         if x1 != 0 or x2 != (full or self.size.width):
             strips = [s.crop(x1, x2) for s in strips]
         return strips
-
-    def _build_strip(self, row: Row, width: int) -> Strip:
-        return Strip(self._row_segments(row, width), width)
 
     def _row_ansi(self, row: Row, width: int, color_system: ColorSystem, start: int = 0
                   ) -> str | None:
