@@ -27,7 +27,6 @@ from host.refusal import Refusal
 from host.table_info import TableInfo, TableState
 from net.commands import Command, CommandError, parse_command
 from net.front.remote_app import ServerSide
-from net.front.terminals import color_system
 from net.front.trends import LobbyLeaders, LobbyRatings, rating_title, reference_text
 from net.runtime.privacy import Privacy, parse_invites
 from net.runtime.registry import QUARANTINE_MARK, Registry
@@ -36,8 +35,7 @@ from net.store.model import Account
 from tui.apps.new_table import NewTableForm
 from tui.apps.room import options_text
 from tui.apps.screens import close_screen
-from tui.compat import internals
-from words import both
+from words import SEAT_WINDS_EN, SEAT_WINDS_ZH, both, tr
 
 
 class LobbyServer(Protocol):
@@ -51,8 +49,7 @@ PRIVATE_MARK = "私"  # a private table's lock: wide on every terminal (never Ea
 INVITE_INPUT_MAX = 400  # characters typed in the form's invitations field
 PRIVATE_NOTES = {key: both(key, sep=" · ")
                  for key in ("create-private", "create-invite", "create-watchers")}
-BOT_NOTE = ("Computer player's level for this seat when nobody sits there: "
-            f"{', '.join(LEVELS)} · 空位电脑的水平")
+BOT_NOTE = both("bot_note", sep=" · ", levels=", ".join(LEVELS))
 
 
 SEATS_CELLS = 68  # 80 columns less the padding, the scroll bar and the indent
@@ -101,8 +98,8 @@ class CreateTableScreen(ModalScreen[Any]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("New table 新牌桌   (Tab: next field · Ctrl-S: create 创建 · Esc: "
-                         "cancel 取消)", markup=False)
+            yield Static(f"{both('form_title')}   (Tab: next field · Ctrl-S: {both('create')}"
+                         f" · Esc: {both('cancel')})", markup=False)
             # every field starts in one column: the rows above the options keep the room
             # the options' scroll bar takes (.outer-row), whether it shows or not
             with Horizontal(classes="row outer-row"):
@@ -128,7 +125,7 @@ class CreateTableScreen(ModalScreen[Any]):
             Horizontal(Label(both("form_private")),
                        Select(no_yes, value="no", allow_blank=False, id="create-private"),
                        classes="row"),
-            Horizontal(Label("Invite 邀请 (nicknames, keys)"),
+            Horizontal(Label(f"{both('form_invite')} (nicknames, keys)"),
                        Input("", id="create-invite", max_length=INVITE_INPUT_MAX),
                        classes="row"),
             Horizontal(Label(both("form_watchers")),
@@ -139,7 +136,7 @@ class CreateTableScreen(ModalScreen[Any]):
     @staticmethod
     def _level_rows() -> list[Horizontal]:
         return [Horizontal(
-            Label(f"Computer at {'ESWN'[i]} {'东南西北'[i]} if empty 空位电脑"),
+            Label(both("form_bot_seat", wind=SEAT_WINDS_EN[i], zh=SEAT_WINDS_ZH[i])),
             Select([(level, level) for level in LEVELS], value="normal",
                    allow_blank=False, id=f"bot-{i}"),
             classes="row") for i in range(4)]
@@ -161,7 +158,7 @@ class CreateTableScreen(ModalScreen[Any]):
             raise CommandError(f"table name: {TABLE_NAME_RULE}")
         app = self.app
         if isinstance(app, LobbyApp) and app.server.registry.exists(name):
-            raise CommandError(f"table {name} exists: type its name to sit 牌桌已存在")
+            raise CommandError(both("form_exists", table=name))
         if isinstance(app, LobbyApp):  # a quarantined name, or over a limit: said here
             app.server.registry.check_create(name, creator=app.account)
         form = self.query_one(NewTableForm)
@@ -177,7 +174,7 @@ class CreateTableScreen(ModalScreen[Any]):
         try:
             invited = parse_invites(self.query_one("#create-invite", Input).value)
         except ValueError as exc:
-            raise CommandError(f"invite 邀请: {exc}") from None
+            raise CommandError(f"{both('invite')}: {exc}") from None
         private = self.query_one("#create-private", Select).value == "yes"
         watchers = self.query_one("#create-watchers", Select).value == "yes"
         if not (private or invited):
@@ -201,7 +198,6 @@ _STATE_ORDER = {TableState.WAITING: 0, TableState.PLAYING: 1, TableState.BETWEEN
 
 
 class LobbyApp(ServerSide, App[Any]):
-    mj_remote = True
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
         Binding("escape", "quit", "Quit", show=False),
@@ -228,13 +224,7 @@ class LobbyApp(ServerSide, App[Any]):
         self.server = server
         self.account = account
         self.notice = notice  # what happened before this visit (a table left, an error)
-        self.use_command_palette = False
-        self.console = internals.terminal_console(
-            term, colorterm,
-            color_system=color_system(term, colorterm),
-            file=self.console.file, markup=True, highlight=False, emoji=False,
-            legacy_windows=False, force_terminal=True, safe_box=False, soft_wrap=False,
-        )
+        self.client_terminal(term, colorterm, tooltips=True)
         self.seat_client = None
         self._full_told: str | None = None  # the full table the message line said Enter would watch
         self.leaders = LobbyLeaders.shared(getattr(server, "store", None))  # a fake: none
@@ -250,7 +240,7 @@ class LobbyApp(ServerSide, App[Any]):
             yield Static("", id="msg")
             # whole at 80 columns (the rulesets' names are in the help above)
             yield Input(placeholder="table name [rules] [key=value ...] · new · watch NAME · "
-                        "Esc: quit 退出", id="entry", max_length=120)
+                        f"Esc: {both('quit')}", id="entry", max_length=120)
 
     def on_mount(self) -> None:
         self.set_interval(1.0, self._refresh)
@@ -276,7 +266,7 @@ class LobbyApp(ServerSide, App[Any]):
 
     def heading(self) -> Text:
         """The title line: the lobby, the viewer, and his own ratings once the store told them."""
-        t = Text(f"mahjong-ssh lobby 大厅 — welcome {self.account.nickname}", style="bold")
+        t = Text(f"mahjong-ssh {both('lobby')} — welcome {self.account.nickname}", style="bold")
         own = rating_title(self.ratings.own(self.account.id)) if not self.account.guest else ""
         if own:
             t.append(f"\n{own}")
@@ -339,7 +329,8 @@ class LobbyApp(ServerSide, App[Any]):
                 t.append(f"      {self._private_line(info)}\n", style="bold")
             if info.stakes_possible and (info.stakes or not info.stakes_enabled):
                 on = both("lobby_stakes_on" if info.stakes_enabled else "lobby_stakes_off")
-                t.append(f"      压鸽子 stakes {on}: {len(info.stakes)}/4\n")
+                stakes = f"{tr('zh', 'lobby_stakes')} {tr('en', 'lobby_stakes')}"  # 压鸽子 first
+                t.append(f"      {stakes} {on}: {len(info.stakes)}/4\n")
         for q in registry.quarantined.values():  # kept for the operator, out of play
             t.append(f"  {pad(clean_line(q.name, 40), 16)}", style="bold")
             t.append(f" {q.rules:<9} {QUARANTINE_MARK}\n", style="red")
@@ -359,7 +350,8 @@ class LobbyApp(ServerSide, App[Any]):
             you = both("lobby_may_watch")
         else:
             you = both("lobby_not_invited")
-        return f"{PRIVATE_MARK} private 私人牌桌, host 桌主 {info.host or '?'}: {you}"
+        return (f"{PRIVATE_MARK} {both('lobby_private')}, {both('lobby_host')} "
+                f"{info.host or '?'}: {you}")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         words = clean_line(event.value).split()
@@ -420,7 +412,7 @@ def lobby_command(registry: Registry, account: Account, words: list[str],
     except ValueError as exc:  # CommandError, TableExists, TableQuarantined, TableLimit
         return str(exc), full_told
     if command.name == "watch" and not registry.exists(command.table):
-        return f"no table {command.table} 没有这个牌桌", full_told
+        return both("no_table", table=command.table), full_told
     refusal = private_refusal(registry, account, command)
     if refusal is not None:  # a private table: said here (its owner says it too)
         return str(refusal), full_told
@@ -429,8 +421,7 @@ def lobby_command(registry: Registry, account: Account, words: list[str],
             and all(seat.name for seat in table.info().seats)):
         # a full table seats nobody new: say that its name makes one a watcher
         if full_told != command.table:
-            return (f"{command.table} is full: Enter again to watch it, or type another "
-                    f"table 已满座：再按回车旁观，或换一张牌桌"), command.table
+            return both("table_full", table=command.table), command.table
         command = Command("watch", command.table, lang=command.lang)
     return command
 
