@@ -35,10 +35,13 @@ class PyteDriver(HeadlessDriver):
 
 
 class PyteApp(MahjongApp):
+    pyte: PyteDriver | None = None  # the terminal it draws to, once started
+
     def _build_driver(
         self, headless: bool, inline: bool, mouse: bool, size: tuple[int, int] | None
     ) -> Driver:
-        return PyteDriver(self, debug=False, mouse=False, size=size)
+        self.pyte = PyteDriver(self, debug=False, mouse=False, size=size)
+        return self.pyte
 
 
 def cells(screen: pyte.Screen) -> list[list[tuple[object, ...]]]:
@@ -53,6 +56,7 @@ def full_repaint(app: MahjongApp) -> pyte.Screen:
     stream = pyte.Stream(screen)
     table = app.screen.query_one(TableView)
     shown = list(table._tv_shown)  # rendered here, not written to the app's terminal
+    # the compositor: the internal tui.compat.internals guards (table_screen_update)
     for y, strip in enumerate(app.screen._compositor.render_strips()):
         stream.feed(f"\x1b[{y + 1};1H" + strip.render(app.console))
     table._tv_shown[:] = shown
@@ -106,8 +110,8 @@ async def test_rows_written_directly_match_a_full_repaint(
                 if i % 5 == 2:
                     await pilot.press("left")
                     await pilot.pause()
-                driver = app._driver
-                assert isinstance(driver, PyteDriver)
+                driver = app.pyte
+                assert driver is not None
                 shown, want = cells(driver.screen), cells(full_repaint(app))
                 diff = [(y, x, a, b) for y, (ra, rb) in enumerate(zip(shown, want, strict=True))
                         for x, (a, b) in enumerate(zip(ra, rb, strict=True)) if a != b]
@@ -140,6 +144,6 @@ async def test_a_table_screen_given_its_update_before_mounting_draws_it() -> Non
                 await pilot.pause()
             rows = screen.table.rows
             assert rows and "Hand 1/8" in "".join(t for _, t, _ in rows[0])
-            driver = app._driver
-            assert isinstance(driver, PyteDriver)
+            driver = app.pyte
+            assert driver is not None
             assert "Hand 1/8" in driver.screen.display[0]
