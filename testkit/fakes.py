@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from net.front.driver import SSHDriver
 
 
 def rss_mb(pid: int | str = "self") -> float:
@@ -37,6 +40,17 @@ class FakeChannel:
 
     def is_closing(self) -> bool:
         return self.closing
+
+
+def driver_factory(made: list[SSHDriver], **kwargs: Any) -> Callable[..., SSHDriver]:
+    """An app's ``driver_class``: an :class:`SSHDriver` on a :class:`FakeChannel` (with
+    ``kwargs``), each one built appended to ``made``."""
+    factory = SSHDriver.factory(FakeChannel(), **kwargs)
+
+    def build(*args: Any, **more: Any) -> SSHDriver:
+        made.append(factory(*args, **more))
+        return made[-1]
+    return build
 
 
 class FakeApp:

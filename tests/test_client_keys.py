@@ -18,7 +18,7 @@ import net.front.driver
 from bench.bench_tui import ScriptedClient
 from net.front.driver import SSHDriver
 from net.front.server import MahjongServer
-from testkit.fakes import FakeApp, FakeChannel
+from testkit.fakes import FakeApp, FakeChannel, driver_factory
 from testkit.ssh import PtyClient, new_key
 from tests.support.client_keys import CLIENT_KEYS, ClientKey, table_actions
 from tests.support.waiting import until
@@ -125,12 +125,12 @@ async def table_on_driver(rules: str = "gejiu", seed: int = 9
     client = ScriptedClient(rules, seed=seed)
     with tempfile.TemporaryDirectory() as tmp:
         app = MahjongApp(client, Settings.load(Path(tmp) / "s.json"), table_ready=True)
-        app.driver_class = SSHDriver.factory(FakeChannel())  # type: ignore[assignment]
+        made: list[SSHDriver] = []
+        app.driver_class = driver_factory(made)  # type: ignore[assignment]
         task = asyncio.get_running_loop().create_task(app.run_async(size=(80, 24)))
-        await until(lambda: isinstance(app._driver, SSHDriver) and app.table_screen is not None
+        await until(lambda: bool(made) and app.table_screen is not None
                     and app.table_screen.update is not None, what="the table")
-        driver = app._driver
-        assert isinstance(driver, SSHDriver)
+        (driver,) = made
         try:
             yield app, driver
         finally:

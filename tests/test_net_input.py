@@ -25,7 +25,7 @@ from textual.widget import Widget
 
 from net.front.driver import DROP_NOTICE, SSHDriver
 from net.limits import Limits
-from testkit.fakes import FakeApp, FakeChannel
+from testkit.fakes import FakeApp, FakeChannel, driver_factory
 from testkit.ssh import PtyClient, fast_config, start_server
 from tests.support.tui import record_notices
 from tests.support.waiting import until
@@ -85,13 +85,7 @@ async def small_app() -> AsyncIterator[tuple[Small, SSHDriver, Pad]]:
     """A real Textual app on an ``SSHDriver`` with ``LIMITS``, its pad focused."""
     app = Small()
     made: list[SSHDriver] = []
-    factory = SSHDriver.factory(FakeChannel(), limits=LIMITS)
-
-    def build(*args: Any, **kwargs: Any) -> SSHDriver:
-        made.append(factory(*args, **kwargs))
-        return made[-1]
-
-    app.driver_class = build  # type: ignore[assignment]
+    app.driver_class = driver_factory(made, limits=LIMITS)  # type: ignore[assignment]
     task = asyncio.get_running_loop().create_task(app.run_async(size=(80, 24)))
 
     def ready() -> bool:
