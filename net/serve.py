@@ -155,10 +155,7 @@ def main(args: argparse.Namespace) -> int:
     code = 0
     try:
         asyncio.run(serve(config, lan=bool(getattr(args, "lan", False))))
-    except StorageError as exc:
-        print(f"mahjong-ssh serve: {exc}", file=sys.stderr)
-        code = 1
-    except OSError as exc:
+    except (StorageError, OSError) as exc:
         print(f"mahjong-ssh serve: {exc}", file=sys.stderr)
         code = 1
     except KeyboardInterrupt:
