@@ -172,7 +172,7 @@ async def test_a_chat_line_stays_inside_the_right_hand_column_at_80x24(
     covered the border and the caption of one's own discards)."""
     from pathlib import Path
 
-    from textual.widgets._toast import Toast
+    from textual.widget import Widget
 
     from bench.bench_tui import ScriptedClient
     from tui.apps.app import MahjongApp
@@ -183,10 +183,10 @@ async def test_a_chat_line_stays_inside_the_right_hand_column_at_80x24(
                          Settings.load(Path(str(tmp_path)) / "s.json"), table_ready=True)
         async with app.run_test(size=(width, 24), notifications=True) as pilot:
             app.notify("p2: " + "a rather long chat line " * 3, markup=False)
-            toasts: list[Toast] = []
+            toasts: list[Widget] = []
             for _ in range(20):
                 await pilot.pause()
-                toasts = list(app.screen.query(Toast))
+                toasts = list(app.screen.query("Toast"))  # Textual's, by its CSS type
                 if toasts and toasts[0].region.width:
                     break
             assert toasts, "no toast shown"
