@@ -16,7 +16,7 @@ from typing import Any
 import asyncssh
 import pytest
 from textual import events
-from textual._styles_cache import StylesCache
+from textual._styles_cache import StylesCache  # what tui.compat.inner_outer_shared patches
 from textual.app import App, ComposeResult
 from textual.cache import LRUCache
 from textual.color import Color

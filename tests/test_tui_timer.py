@@ -67,7 +67,7 @@ async def test_the_table_screen_counts_down_without_textual_timers(
         init(self, target, *args, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(textual.timer.Timer, "__init__", recording)
-    import textual._callback
+    import textual._callback  # Textual's signature inspection of each callback it invokes
 
     inspected: list[object] = []
     count = textual._callback._count_parameters
