@@ -51,11 +51,6 @@ def option_label_text(spec: OptionSpec, lang: str | None) -> str | Text:
     return text
 
 
-def option_about(spec: OptionSpec) -> str:
-    """What an option means, in both languages (a session has no tooltips)."""
-    return f"{spec.key}: {spec.en} · {spec.zh}"
-
-
 class NewTableForm(Vertical):
     """The rules choice (``#create-rules``), one field per option of the chosen ruleset
     (``#opt-KEY``) and the host's own rows after them, in ``#options``; under them the
@@ -146,7 +141,7 @@ class NewTableForm(Vertical):
             key = widget_id.removeprefix("opt-")
             spec = next((sp for sp in self.specs if sp.key == key), None)
             if spec is not None:
-                about = option_about(spec)
+                about = f"{spec.key}: {spec.en} · {spec.zh}"
         self.query_one(f"#{ABOUT_ID}", Static).update(about)
 
     def field(self, key: str) -> Input:

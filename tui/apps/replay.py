@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from rich.cells import cell_len
 from rich.markup import escape
 from textual import events
 from textual.app import ComposeResult
@@ -31,15 +30,12 @@ from engine.view import MeldView, build_view
 from host.client import TableUpdate
 from tui.apps.standalone import StandaloneApp
 from tui.settings import Settings
-from tui.view.board_lines import INDENT, event_markups, pack, pond_lines, seat_head, wall_line
-from tui.view.faces import Face, small
+from tui.view.board_lines import event_markups, hand_items, seat_head, seat_lines, wall_line
+from tui.view.faces import Face
 from tui.view.result_text import (
     hand_result_lines,
     lines_content,
-    meld_markup,
-    meld_width,
     shown_game_id,
-    tile_markup,
 )
 from tui.words.ruleset_title import rules_title
 from words import relative_name, seat_wind, tr
@@ -198,23 +194,12 @@ class ReplayScreen(ViewerScreen):
             if hand.drawn is not None and hand.current == s and hand.drawn in concealed:
                 concealed.remove(hand.drawn)
                 drawn = hand.drawn // 4
-            head, head_width = seat_head(
-                hand.current == s, s == hand.dealer,
-                f"{relative_name(self.seat, s, self.lang)} {self._seat_name(s)}")
-            items = [(tile_markup(k, self.face, wild=k == view.wild), cell_len(
-                small(k, self.face))) for k in sorted(t // 4 for t in concealed)]
-            if drawn is not None:
-                items.append(("", 0))
-                items.append((tile_markup(drawn, self.face, mark=True), cell_len(
-                    small(drawn, self.face))))
-            for m in st.melds:
-                mv = MeldView(m.type, m.tiles, m.claimed, m.source)
-                items.append((meld_markup(mv, self.face, self.lang),
-                              meld_width(mv, self.face, self.lang)))
-            score = view.seats[s].score
-            items.append((f"[$text-muted]{score:+d}[/]", len(f"{score:+d}")))
-            lines += pack(items, head, head_width, INDENT, width)
-            lines += pond_lines(view.seats[s].pond, self.face, self.lang, width)
+            head = seat_head(hand.current == s, s == hand.dealer,
+                             f"{relative_name(self.seat, s, self.lang)} {self._seat_name(s)}")
+            melds = [MeldView(m.type, m.tiles, m.claimed, m.source) for m in st.melds]
+            items = hand_items(sorted(t // 4 for t in concealed), drawn, melds, self.face,
+                               self.lang, view.wild)
+            lines += seat_lines(head, items, view.seats[s], self.face, self.lang, width)
         lines.append(wall_line(view.wild, view.wild_indicator, view.remaining, self.face,
                                self.lang))
         return lines

@@ -45,9 +45,8 @@ from tui.apps.replay import ReplayGame, ViewerScreen
 from tui.apps.standalone import StandaloneApp
 from tui.compat import internals
 from tui.settings import Settings
-from tui.view.board_lines import INDENT, event_markups, pack, pond_lines, seat_head, wall_line
+from tui.view.board_lines import event_markups, hand_items, seat_head, seat_lines, wall_line
 from tui.view.faces import Face, small
-from tui.view.result_text import meld_markup, meld_width, tile_markup
 from tui.words.review_text import action_text, move_no, summary_lines, value_text, verdict
 from tui.words.ruleset_title import rules_title
 from words import relative_name, seat_wind, tr
@@ -202,18 +201,13 @@ class ReviewScreen(ViewerScreen):
             "" if seat == self.review.seat else tr(self.lang, "bot_name"))
         return f"{seat_wind(seat, self.lang)} {name}".strip()
 
-    def progress_text(self) -> str:
-        n = len(self.decisions)
-        if self.done >= n:
-            return tr(self.lang, "rv_assessed", n=n)
-        return tr(self.lang, "rv_assessing", done=self.done, n=n)
-
     def title_text(self) -> str:
-        game = self.review.game
-        parts = [tr(self.lang, "rv_title", id=game.label, rules=rules_title(game.rules, self.lang),
-                    seat=self.seat_name(self.review.seat))]
-        parts.append(self.progress_text())
-        return " · ".join(parts)
+        game, n = self.review.game, len(self.decisions)
+        title = tr(self.lang, "rv_title", id=game.label, rules=rules_title(game.rules, self.lang),
+                   seat=self.seat_name(self.review.seat))
+        progress = (tr(self.lang, "rv_assessed", n=n) if self.done >= n
+                    else tr(self.lang, "rv_assessing", done=self.done, n=n))
+        return f"{title} · {progress}"
 
     def where_text(self, i: int) -> str:
         """Which decision ``i`` is: ``decision 12/40 · hand 2 move 43``."""
@@ -279,28 +273,19 @@ class ReviewScreen(ViewerScreen):
         for r in range(4):
             s = (me + r) % 4
             p = view.seats[s]
-            head, head_width = seat_head(view.current == s, s == view.dealer,
-                                         f"{relative_name(me, s, self.lang)} {self.seat_name(s)}")
-            items: list[tuple[str, int]] = []
+            head = seat_head(view.current == s, s == view.dealer,
+                             f"{relative_name(me, s, self.lang)} {self.seat_name(s)}")
             if s == me:
-                items += [(tile_markup(k, self.face, wild=k == view.wild),
-                           cell_len(small(k, self.face))) for k in view.hand]
-                if view.drawn is not None:
-                    items.append(("", 0))
-                    items.append((tile_markup(view.drawn, self.face, mark=True),
-                                  cell_len(small(view.drawn, self.face))))
+                items = hand_items(view.hand, view.drawn, p.melds, self.face, self.lang,
+                                   view.wild)
             else:
                 hidden = tr(self.lang, "rv_hidden", n=p.concealed_count)
-                items.append((f"[$tile-back]{escape(hidden)}[/]", cell_len(hidden)))
-            for m in p.melds:
-                items.append((meld_markup(m, self.face, self.lang),
-                              meld_width(m, self.face, self.lang)))
+                items = [(f"[$tile-back]{escape(hidden)}[/]", cell_len(hidden)),
+                         *hand_items((), None, p.melds, self.face, self.lang)]
             if p.ting:
                 flag = tr(self.lang, "flag_ting")
                 items.append((escape(flag), cell_len(flag)))
-            items.append((f"[$text-muted]{p.score:+d}[/]", len(f"{p.score:+d}")))
-            lines += pack(items, head, head_width, INDENT, width)
-            lines += pond_lines(p.pond, self.face, self.lang, width)
+            lines += seat_lines(head, items, p, self.face, self.lang, width)
         lines.append(wall_line(view.wild, view.wild_indicator, view.remaining, self.face,
                                self.lang))
         return lines

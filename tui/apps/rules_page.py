@@ -86,12 +86,9 @@ class RulesPage(Widget):
     def lines(self, width: int | None = None) -> tuple[Strip, ...]:
         return page_lines(self.text, max(20, width or self.content_region.width or 80))
 
-    def plain_lines(self) -> list[str]:
-        return [strip.text for strip in self.lines()]
-
     def line_of(self, heading: str) -> int | None:
         """The first line that shows ``heading`` (a section's title), for jumping to it."""
-        return next((y for y, line in enumerate(self.plain_lines()) if line.strip() == heading),
+        return next((y for y, line in enumerate(self.lines()) if line.text.strip() == heading),
                     None)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:

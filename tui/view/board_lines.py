@@ -11,11 +11,11 @@ from rich.markup import escape
 
 from engine.table import Event
 from engine.tiles import Kind
-from engine.view import PondView
+from engine.view import MeldView, PondView, SeatPublic
 from tui.view.cells import Piece
 from tui.view.faces import Face, small
 from tui.view.log_text import event_pieces
-from tui.view.result_text import tile_markup
+from tui.view.result_text import meld_markup, meld_width, tile_markup
 from words import tr
 
 INDENT = 6  # the lines after a seat's first start here
@@ -55,6 +55,25 @@ def pack(items: Sequence[tuple[str, int]], head: str, head_width: int, indent: i
         first = False
     lines.append(line)
     return lines
+
+
+def hand_items(kinds: Iterable[Kind], drawn: Kind | None, melds: Iterable[MeldView],
+               face: Face, lang: str, wild: Kind | None = None) -> list[tuple[str, int]]:
+    """A hand as items to pack: its tiles (the wild marked), the drawn one after a gap, its
+    melds."""
+    items = [(tile_markup(k, face, wild=k == wild), cell_len(small(k, face))) for k in kinds]
+    if drawn is not None:
+        items += [("", 0), (tile_markup(drawn, face, mark=True), cell_len(small(drawn, face)))]
+    return items + [(meld_markup(m, face, lang), meld_width(m, face, lang)) for m in melds]
+
+
+def seat_lines(head: tuple[str, int], items: list[tuple[str, int]], seat: SeatPublic,
+               face: Face, lang: str, width: int) -> list[str]:
+    """A seat's row (its ``head`` and ``items``, then its score) packed within ``width``,
+    then its pond."""
+    score = f"{seat.score:+d}"
+    return (pack([*items, (f"[$text-muted]{score}[/]", len(score))], *head, INDENT, width)
+            + pond_lines(seat.pond, face, lang, width))
 
 
 def seat_head(to_act: bool, dealer: bool, label: str) -> tuple[str, int]:
