@@ -201,23 +201,26 @@ class Directory:
         return [s for s in self.entries.values() if not self.alive(s, now)]
 
     # --- writing ----------------------------------------------------------------------------
-    async def create(self, entry: Entry) -> int | None:
-        """The table's key, if nobody has it: its revision (the new owner's token), else
-        None."""
+    async def _put(self, key: str, msg: wire.Message, last: int | None) -> int | None:
+        """``msg`` under ``key``, made anew (``last`` None: if nobody has it) or over revision
+        ``last`` (if it is still there): the new revision, else None (someone else wrote it).
+        Raises on a transport error (nothing is known)."""
+        data = wire.encode(msg, self.clock())
         try:
-            data = wire.encode(entry, self.clock())
-            return int(await self.kv.create(table_key(entry.name), data))
+            if last is None:
+                return int(await self.kv.create(key, data))
+            return int(await self.kv.update(key, data, last=last))
         except KeyWrongLastSequenceError:
             return None
 
+    async def create(self, entry: Entry) -> int | None:
+        """The table's key, if nobody has it: its revision (the new owner's token), else
+        None."""
+        return await self._put(table_key(entry.name), entry, None)
+
     async def replace(self, entry: Entry, last: int) -> int | None:
-        """Write ``entry`` if the key is still at revision ``last``: the new revision, else
-        None (someone else wrote it). Raises on a transport error (nothing is known)."""
-        try:
-            return int(await self.kv.update(table_key(entry.name), wire.encode(entry, self.clock()),
-                                            last=last))
-        except KeyWrongLastSequenceError:
-            return None
+        """Write ``entry`` if the key is still at revision ``last`` (:meth:`_put`)."""
+        return await self._put(table_key(entry.name), entry, last)
 
     async def current(self, name: str) -> tuple[Entry, int] | None:
         """The table's entry and revision on the server now, not as watched; None if it has
@@ -233,13 +236,7 @@ class Directory:
         """Worker ``worker``'s heartbeat: its key written at revision ``last`` (None: made
         anew); the new revision, else None (fenced: someone deleted it). Raises on a
         transport error (nothing is known)."""
-        data = wire.encode(wire.Heartbeat(worker), self.clock())
-        try:
-            if last is None:
-                return int(await self.kv.create(worker_key(worker), data))
-            return int(await self.kv.update(worker_key(worker), data, last=last))
-        except KeyWrongLastSequenceError:
-            return None
+        return await self._put(worker_key(worker), wire.Heartbeat(worker), last)
 
     async def beat_now(self, worker: str) -> int | None:
         """The revision of ``worker``'s heartbeat on the server now, not as watched; None if
