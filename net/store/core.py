@@ -213,6 +213,15 @@ class SqlStore(StoreBase, abc.ABC):
         """A driver's error in a :class:`StorageError`'s line."""
         return str(exc)
 
+    def _rows_shown(self, doing: str, sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
+        """The rows of a read of what is only shown (records, boards, ratings): none when
+        the database fails (:meth:`_failed`), the players going on without them."""
+        try:
+            return self._rows(sql, params)
+        except self.Error as exc:
+            self._failed(exc, doing)
+            return []
+
     @contextlib.contextmanager
     def _reading(self, doing: str) -> Iterator[None]:
         """A read whose failure the caller must see: :class:`StorageError` in one line."""
@@ -503,13 +512,9 @@ class SqlStore(StoreBase, abc.ABC):
 
     def hand_records(self, table: str) -> list[str]:
         """The table's hand records, oldest first (a record too long to be one is left out)."""
-        try:
-            rows = self._rows(
-                "SELECT CASE WHEN {octets[record]} <= ? THEN record END FROM hands "
-                "WHERE table_name = ? ORDER BY game_no, hand_no", (MAX_RECORD, table))
-        except self.Error as exc:
-            self._failed(exc, "read hand records")
-            return []
+        rows = self._rows_shown(
+            "read hand records", "SELECT CASE WHEN {octets[record]} <= ? THEN record END "
+            "FROM hands WHERE table_name = ? ORDER BY game_no, hand_no", (MAX_RECORD, table))
         return [r[0] for r in rows if isinstance(r[0], str)]
 
     def finish_game(self, table: str, game_no: int, rules: str,
@@ -640,20 +645,17 @@ class SqlStore(StoreBase, abc.ABC):
         where, params = ("WHERE rules = ?", (rules,)) if rules else ("", ())
         order = ("MAX(rt.rating) IS NULL, MAX(rt.rating) DESC, " if rules and by_rating
                  else "")
-        try:
-            rows = self._rows(
-                "SELECT substr(a.nickname, 1, ?), COUNT(*), SUM(r.hands), SUM(r.wins), "
-                "SUM(r.score), MAX(rt.rating), MAX(rt.games), SUM(r.bot) "
-                f"FROM (SELECT account_id, hands, wins, score, bot FROM results {where} "
-                f"      UNION ALL SELECT account_id, hands, 0, score, 0 FROM stake_results {where}"
-                ") r JOIN accounts a ON a.id = r.account_id "
-                "LEFT JOIN ratings rt ON rt.account_id = r.account_id AND rt.rules = ? "
-                f"GROUP BY {{by_account}} ORDER BY {order}SUM(r.score) DESC, SUM(r.wins) DESC, "
-                "a.nickname{bytewise} LIMIT ?",
-                (MAX_NAME, *params, *params, rules or "", limit))
-        except self.Error as exc:
-            self._failed(exc, "read the leaderboard")
-            return []
+        rows = self._rows_shown(
+            "read the leaderboard",
+            "SELECT substr(a.nickname, 1, ?), COUNT(*), SUM(r.hands), SUM(r.wins), "
+            "SUM(r.score), MAX(rt.rating), MAX(rt.games), SUM(r.bot) "
+            f"FROM (SELECT account_id, hands, wins, score, bot FROM results {where} "
+            f"      UNION ALL SELECT account_id, hands, 0, score, 0 FROM stake_results {where}"
+            ") r JOIN accounts a ON a.id = r.account_id "
+            "LEFT JOIN ratings rt ON rt.account_id = r.account_id AND rt.rules = ? "
+            f"GROUP BY {{by_account}} ORDER BY {order}SUM(r.score) DESC, SUM(r.wins) DESC, "
+            "a.nickname{bytewise} LIMIT ?",
+            (MAX_NAME, *params, *params, rules or "", limit))
         return [LeaderRow(str(n), int(g), sum_number(h), sum_number(w), sum_number(s),
                           float(rt) if isinstance(rt, int | float) else None,
                           rg if isinstance(rg, int) else 0, sum_number(b))
@@ -665,21 +667,12 @@ class SqlStore(StoreBase, abc.ABC):
         names = list(dict.fromkeys(nicknames))[:MAX_RATED_NAMES]
         if not names:
             return {}
-        try:
-            rows = self._rows(ratings_sql(len(names)), (rules, *names))
-        except self.Error as exc:
-            self._failed(exc, "read the ratings")
-            return {}
-        return read_ratings(rows)
+        return read_ratings(self._rows_shown("read the ratings", ratings_sql(len(names)),
+                                             (rules, *names)))
 
     def ratings_of(self, account_id: int) -> dict[str, Rating]:
         """An account's ratings by ruleset, the most played first."""
-        try:
-            rows = self._rows(RATINGS_OF, (account_id,))
-        except self.Error as exc:
-            self._failed(exc, "read the ratings")
-            return {}
-        return read_ratings(rows)
+        return read_ratings(self._rows_shown("read the ratings", RATINGS_OF, (account_id,)))
 
     def recent_scores(self, rules: str, nicknames: Sequence[str],
                       games: int) -> dict[str, list[int]]:
@@ -688,26 +681,19 @@ class SqlStore(StoreBase, abc.ABC):
         first; a player without games is left out, a failed read gives nothing."""
         if not nicknames:
             return {}
-        try:
-            rows = self._rows(recent_scores_sql(len(nicknames)),
-                              (rules, rules, *nicknames, games))
-        except self.Error as exc:
-            self._failed(exc, "read the recent scores")
-            return {}
         out: dict[str, list[int]] = {}
-        for nickname, score in rows:
+        for nickname, score in self._rows_shown("read the recent scores",
+                                                recent_scores_sql(len(nicknames)),
+                                                (rules, rules, *nicknames, games)):
             if isinstance(nickname, str) and isinstance(score, int):
                 out.setdefault(nickname, []).append(score)
         return out
 
     def rulesets_played(self) -> list[str]:
         """The rulesets with a finished game, in the order first played."""
-        try:
-            rows = self._rows(
-                "SELECT substr(rules, 1, ?) FROM (SELECT rules, finished FROM results "
-                "UNION ALL SELECT rules, finished FROM stake_results) f "
-                "GROUP BY rules ORDER BY MIN(finished) LIMIT 100", (MAX_NAME,))
-        except self.Error as exc:
-            self._failed(exc, "read the leaderboard")
-            return []
+        rows = self._rows_shown(
+            "read the leaderboard",
+            "SELECT substr(rules, 1, ?) FROM (SELECT rules, finished FROM results "
+            "UNION ALL SELECT rules, finished FROM stake_results) f "
+            "GROUP BY rules ORDER BY MIN(finished) LIMIT 100", (MAX_NAME,))
         return [str(r) for (r,) in rows]
