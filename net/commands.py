@@ -21,53 +21,51 @@ from net.game_id import parse_game_id
 from net.runtime.config import parse_levels
 from net.runtime.privacy import Privacy, parse_invites
 from net.sanitize import TABLE_NAME_RULE, table_name, valid_table_name
+from words import both, tr
 
-HELP_TEXT = """\
-mahjong-ssh: Chinese regional mahjong (宜春 Yichun, 上饶 Shangrao, 个旧 Gejiu) over SSH
+COLUMN = " " * 42  # where the help says what a command does
 
-  ssh -t -p PORT HOST                     the lobby: tables, create, join, watch 大厅
-  ssh -t -p PORT HOST join NAME [--rules yichun|shangrao|gejiu] [--option KEY=VALUE ...]
-                      [--bots easy|normal|hard|expert|L,L,L,L]
-                      [--private] [--invite NICK,NICK,SHA256:...] [--watchers yes|no]
-                                          sit at table NAME (created if new, with these
-                                          options and computer levels) 入座／建桌
-  --private 私人牌桌: only you (its host) and those you invite may sit; strangers may
-    watch only with --watchers yes. At the table, in the chat (/): /invite NAME,
-    /uninvite NAME, /watchers on|off. --invite or --watchers alone make it private too.
-  options 选项: base_point, hands_per_game, turn_seconds, claim_seconds (all);
-    discarder_pays_double, max_lighters, spectator_stakes (yichun); discard_wins
-    (shangrao); first_roller (gejiu).  e.g. --option hands_per_game=4
-  ssh -t -p PORT HOST watch NAME          watch table NAME without seeing any hand 旁观
-  ssh -t -p PORT HOST lobby --lang zh     --lang zh|en also after join NAME / watch NAME: the
-                                          table's language 语言 (default: Chinese when your
-                                          ssh sends a zh_* LANG, as SendEnv LANG LC_* does)
-  --plain after join NAME, watch NAME or lobby: the table as lines of text, for a screen
-                                          reader 读屏模式 (each move a sentence)
-  ssh -p PORT HOST bot join NAME [--rules R] [--option KEY=VALUE ...] [--bots L]
-                                          a program on your side plays the seat over the
-                                          bot protocol (JSON lines on stdin/stdout, see
-                                          docs/bot-protocol.md) 程序入座
-  ssh -t -p PORT HOST join NAME --ambiwidth wide
-                                          --ambiwidth narrow|wide also after watch NAME, lobby:
-                                          whether your terminal draws ambiguous-width
-                                          characters (box lines, dots, arrows) one cell
-                                          or two (found by itself when not given)
-                                          歧义宽度字符：窄（单格）或宽（双格）
-  ssh -p PORT HOST stats                  the leaderboard 排行榜
-  ssh -t -p PORT HOST replay              your finished games: choose one to step through
-                                          (without -t: the list as text) 我的对局／重看
-  ssh -t -p PORT HOST replay ID           open a finished game by the ID on its game-over
-                                          screen (anyone's: share it); without -t: its
-                                          record as JSON lines, for `mahjong-ssh replay
-                                          FILE --view` 按编号重看
-  ssh -t -p PORT HOST review [ID]         the expert's review of your own play in a finished
-                                          game (without ID: choose from your games) 复盘
-  ssh -p PORT HOST help                   this text 帮助
 
-Your SSH key is your account; your SSH user name (NAME@HOST) is your nickname.
-The hand starts when four people sit, or when a seated player presses S
-(computer players take the empty seats). 四人入座即开始，或按 S 由电脑补位开始。
-"""
+def _row(command: str, text: str) -> str:
+    """A command of the help, then what it does from :data:`COLUMN` (each line of ``text``
+    there); on a line of its own below a command wider than the column."""
+    lead, text = f"  {command}", text.replace("\n", "\n" + COLUMN)
+    return f"{lead:<42}{text}" if len(lead) < len(COLUMN) else f"{lead}\n{COLUMN}{text}"
+
+
+HELP_TEXT = "\n".join((
+    "mahjong-ssh: Chinese regional mahjong ("
+    + ", ".join(f"{cls.zh} {cls.en}" for cls in RULESETS.values()) + ") over SSH",
+    "",
+    _row("ssh -t -p PORT HOST", both("help_lobby")),
+    _row("ssh -t -p PORT HOST join NAME [--rules yichun|shangrao|gejiu] [--option KEY=VALUE ...]"
+         "\n                      [--bots easy|normal|hard|expert|L,L,L,L]\n                   "
+         "   [--private] [--invite NICK,NICK,SHA256:...] [--watchers yes|no]", both("help_join")),
+    f"  --private {tr('zh', 'form_private')}: only you (its host) and those you invite may sit;"
+    " strangers may\n    watch only with --watchers yes. At the table, in the chat (/): /invite"
+    " NAME,\n    /uninvite NAME, /watchers on|off. --invite or --watchers alone make it private"
+    " too.",
+    f"  {both('help_options')}: base_point, hands_per_game, turn_seconds, claim_seconds (all);\n"
+    "    discarder_pays_double, max_lighters, spectator_stakes (yichun); discard_wins\n"
+    "    (shangrao); first_roller (gejiu).  e.g. --option hands_per_game=4",
+    _row("ssh -t -p PORT HOST watch NAME", both("help_watch")),
+    _row("ssh -t -p PORT HOST lobby --lang zh", both("help_lang") + " (default: Chinese when "
+         "your\nssh sends a zh_* LANG, as SendEnv LANG LC_* does)"),
+    "  --plain after join NAME, watch NAME or lobby: "
+    + both("help_plain").replace("\n", "\n" + COLUMN) + " (each move a sentence)",
+    _row("ssh -p PORT HOST bot join NAME [--rules R] [--option KEY=VALUE ...] [--bots L]",
+         both("help_bot")),
+    _row("ssh -t -p PORT HOST join NAME --ambiwidth wide", both("help_ambiwidth", sep="\n")),
+    _row("ssh -p PORT HOST stats", both("help_stats")),
+    _row("ssh -t -p PORT HOST replay", both("help_replay")),
+    _row("ssh -t -p PORT HOST replay ID", both("help_replay_id")),
+    _row("ssh -t -p PORT HOST review [ID]", both("help_review")),
+    _row("ssh -p PORT HOST help", both("help_help")),
+    "",
+    "Your SSH key is your account; your SSH user name (NAME@HOST) is your nickname.",
+    both("help_start"),
+    "",
+))
 
 
 @dataclass(frozen=True)
@@ -105,20 +103,20 @@ PROTOCOL_COMMANDS = frozenset({"scp", "sftp", "sftp-server", "internal-sftp", "r
 def mistyped(problem: str) -> CommandError:
     """A command line the server cannot read, refused with what was wrong and the commands,
     as ``help`` prints them (the session exits with status 2)."""
-    return CommandError(f"{problem}\n\nThe commands 命令:\n\n{HELP_TEXT}", shown=True)
+    return CommandError(f"{problem}\n\n{both('help_commands')}:\n\n{HELP_TEXT}", shown=True)
 
 
 def unknown_command(head: str) -> CommandError:
     close = difflib.get_close_matches(head.lower(), COMMANDS, n=1)
-    hint = f" (did you mean {close[0]}? 是不是 {close[0]}？)" if close else ""
-    return mistyped(f"unknown command {head[:30]!r} 未知命令{hint}")
+    hint = f" ({both('did_you_mean', command=close[0])})" if close else ""
+    return mistyped(both("unknown_command", command=head[:30]) + hint)
 
 
 JOIN_USAGE = ("join NAME [--rules yichun|shangrao|gejiu] [--option KEY=VALUE ...] "
               "[--bots LEVEL|L,L,L,L] [--private] [--invite A,B] [--watchers yes|no] "
               "[--lang zh|en] [--ambiwidth narrow|wide] [--plain]")
 WATCH_USAGE = "watch NAME [--lang zh|en] [--ambiwidth narrow|wide] [--plain]"
-LOBBY_USAGE = "usage: lobby [--lang zh|en] [--ambiwidth narrow|wide] [--plain] 用法"
+LOBBY_USAGE = both("usage", usage="lobby [--lang zh|en] [--ambiwidth narrow|wide] [--plain]")
 YES = ("yes", "y", "on", "true", "1")
 NO = ("no", "n", "off", "false", "0")
 
@@ -126,8 +124,7 @@ NO = ("no", "n", "off", "false", "0")
 def watchers_value(value: str) -> bool:
     word = value.strip().lower()
     if word not in YES + NO:
-        raise CommandError(f"--watchers takes yes or no, not {value[:10]!r} 旁观：yes 或 no",
-                           shown=True)
+        raise CommandError(both("bad_watchers", value=value[:10]), shown=True)
     return word in YES
 LANGS = ("en", "zh")
 AMBIWIDTHS = ("narrow", "wide")
@@ -136,16 +133,14 @@ AMBIWIDTHS = ("narrow", "wide")
 def ambiwidth_value(value: str) -> str:
     width = value.strip().lower()
     if width not in AMBIWIDTHS:
-        raise CommandError(f"--ambiwidth takes narrow or wide, not {value[:10]!r} "
-                           "歧义宽度只能是 narrow 或 wide", shown=True)
+        raise CommandError(both("bad_ambiwidth", value=value[:10]), shown=True)
     return width
 
 
 def lang_value(value: str) -> str:
     lang = value.strip().lower()
     if lang not in LANGS:
-        raise CommandError(f"--lang takes zh or en, not {value[:10]!r} 语言只能是 zh 或 en",
-                           shown=True)
+        raise CommandError(both("bad_lang", value=value[:10]), shown=True)
     return lang
 
 
@@ -215,9 +210,7 @@ def _replay_command(rest: list[str], name: str = "replay") -> Command:
         return Command(name, lang=lang)
     game_id = parse_game_id(ids[0])
     if game_id is None:
-        raise CommandError(f"{ids[0][:30]!r} is not a game ID (eight letters and digits, "
-                           f"as the game-over screen shows it, e.g. k7m2-x9qd) "
-                           f"不是对局编号", shown=True)
+        raise CommandError(both("bad_game_id", id=ids[0][:30]), shown=True)
     return Command(name, lang=lang, game_id=game_id)
 
 
@@ -227,13 +220,13 @@ def parse_command(text: str | None) -> Command:
     try:
         words = shlex.split(text)
     except ValueError as exc:
-        raise mistyped(f"cannot read the command line: {exc} 命令无法解析") from None
+        raise mistyped(both("bad_command_line", problem=exc)) from None
     head, rest = words[0], words[1:]
     if head.rsplit("/", 1)[-1] in PROTOCOL_COMMANDS:
         raise CommandError("not a file server")
     if head in ("stats", "help"):
         if rest:
-            raise mistyped(f"{head} takes no arguments, got {' '.join(rest)[:30]!r} 不带参数")
+            raise mistyped(both("no_arguments", command=head, got=" ".join(rest)[:30]))
         return Command(head)
     if head == "lobby" or head.partition("=")[0] in ("--lang", "-l"):
         # the lobby, perhaps in a language: "lobby --lang zh" (ssh reads a --lang right after
@@ -263,13 +256,11 @@ def parse_command(text: str | None) -> Command:
         return Command("lobby", lang=lobby_lang, plain=plain, ambiwidth=lobby_width)
     if head == "bot":
         if len(rest) < 2 or rest[0] != "join":
-            raise CommandError(f"usage: bot {JOIN_USAGE.replace(' [--lang zh|en]', '')} "
-                               f"(a program plays the seat: docs/bot-protocol.md) 用法",
+            raise CommandError(both("bot_usage", usage=JOIN_USAGE.replace(" [--lang zh|en]", "")),
                                shown=True)
         inner = parse_command(shlex.join(rest))
         if inner.lang is not None:
-            raise CommandError("bot join takes no --lang (the protocol is JSON) 机器人不需要语言",
-                               shown=True)
+            raise CommandError(both("bot_lang"), shown=True)
         return Command("bot", inner.table, inner.rules, inner.options, inner.bots,
                        private=inner.private, bot=True)
     if head in ("replay", "review"):

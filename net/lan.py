@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 
 from host.table_info import TableInfo, TableState
 from net.sanitize import clean_line, table_name, valid_table_name
+from words import both
 
 if TYPE_CHECKING:  # zeroconf is loaded only by serve --lan and find
     from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
@@ -361,8 +362,7 @@ class Announcer:
         where = ", ".join(self.reach.addresses)
         text = f"LAN: announced as {self.name!r} ({SERVICE_TYPE}) on {where}"
         if self.reach.loopback_only:
-            text += ("\nLAN: loopback only: only this machine finds it (serve --host 0.0.0.0 "
-                     "to be found on the network) 仅本机可见")
+            text += f"\nLAN: {both('lan_loopback')}"
         return text
 
     def _service(self) -> AsyncServiceInfo:

@@ -24,6 +24,8 @@ from confusable_homoglyphs import categories  # type: ignore[import-untyped]
 from confusable_homoglyphs.utils import load as load_confusables  # type: ignore[import-untyped]
 from rich.cells import cell_len
 
+from words import both
+
 # ESC followed by a CSI/OSC/DCS/... sequence, or a lone ESC with one following char.
 _ESCAPE = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI
@@ -177,8 +179,7 @@ def skeleton(text: str) -> str:
 
 
 TABLE_NAME_CELLS = 24
-TABLE_NAME_RULE = ("letters, digits, - or _, up to 24 cells (a Chinese character takes two) "
-                   "牌桌名：字母、数字、汉字、- 或 _，最长 24 个字符（一个汉字算两个）")
+TABLE_NAME_RULE = both("table_name_rule")
 
 
 def valid_table_name(name: str) -> bool:

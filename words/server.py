@@ -1,5 +1,11 @@
-"""The server's words (net/): the lobby and its new-table form, shown with :func:`words.both`
-before a session's language is known."""
+"""The server's words (net/), shown with :func:`words.both` before a session's language is known:
+the lobby and its new-table form, the SSH command line and its help, the login, the replies
+and refusals of a session, the stats, and what the store, the registry and the LAN announce.
+
+Most are glosses: the English says the detail (a value typed, a limit, a hint) and the Chinese
+what it is in short, so the Chinese may leave out the English's fields (tests/test_words.py
+lists which). An English line break (``\n``) is kept where the caller lays the text out in a
+column (the help's descriptions)."""
 
 from __future__ import annotations
 
@@ -35,4 +41,154 @@ SERVER: Final[dict[str, tuple[str, str]]] = {
     "form_yes": ("yes", "是"),
     "form_private": ("Private", "私人牌桌"),
     "form_watchers": ("Strangers may watch", "陌生人可旁观"),
+    "form_invite": ("Invite", "邀请"),
+    "form_bot_seat": ("Computer at {wind} {zh} if empty", "空位电脑"),
+    "form_exists": ("table {table} exists: type its name to sit", "牌桌已存在"),
+    "invite": ("invite", "邀请"),
+    "bot_note": ("Computer player's level for this seat when nobody sits there: {levels}",
+                 "空位电脑的水平"),
+    "create": ("create", "创建"),
+    "cancel": ("cancel", "取消"),
+    "quit": ("quit", "退出"),
+    "list": ("list", "列表"),
+    "lobby": ("lobby", "大厅"),
+    "lobby_private": ("private", "私人牌桌"),
+    "lobby_host": ("host", "桌主"),
+    "lobby_stakes": ("stakes", "压鸽子"),
+    "no_table": ("no table {table}", "没有这个牌桌"),
+    "no_table_named": ("no table named {table}", "没有这个牌桌"),
+    "table_full": ("{table} is full: Enter again to watch it, or type another table",
+                   "已满座：再按回车旁观，或换一张牌桌"),
+    # the lobby in plain lines (net/front/plain_session.py), in the session's language
+    "pl_away": (" (away)", " (离线)"),
+    "pl_waiting": ("waiting, {free} free seats", "等待中，空位{free}个"),
+    "pl_playing": ("playing hand {hand} of {hands}", "第{hand}/{hands}盘进行中"),
+    "pl_between": ("between hands", "盘间"),
+    "pl_over": ("game over", "已结束"),
+    "pl_nobody": ("nobody", "无人"),
+    "pl_table": ("{n} {name}: {rules}, {state}; {names}; {watching} watching.",
+                 "{n} {name}：{rules}，{state}；{names}；旁观{watching}人。"),
+    # the SSH command line and its help (net/commands.py)
+    "help_lobby": ("the lobby: tables, create, join, watch", "大厅"),
+    "help_join": ("sit at table NAME (created if new, with these\noptions and computer levels)",
+                  "入座／建桌"),
+    "help_options": ("options", "选项"),
+    "help_watch": ("watch table NAME without seeing any hand", "旁观"),
+    "help_lang": ("--lang zh|en also after join NAME / watch NAME: the\ntable's language", "语言"),
+    "help_plain": ("the table as lines of text, for a screen\nreader", "读屏模式"),
+    "help_bot": ("a program on your side plays the seat over the\nbot protocol (JSON lines on "
+                 "stdin/stdout, see\ndocs/bot-protocol.md)", "程序入座"),
+    "help_ambiwidth": ("--ambiwidth narrow|wide also after watch NAME, lobby:\nwhether your "
+                       "terminal draws ambiguous-width\ncharacters (box lines, dots, arrows) "
+                       "one cell\nor two (found by itself when not given)",
+                       "歧义宽度字符：窄（单格）或宽（双格）"),
+    "help_stats": ("the leaderboard", "排行榜"),
+    "help_replay": ("your finished games: choose one to step through\n(without -t: the list "
+                    "as text)", "我的对局／重看"),
+    "help_replay_id": ("open a finished game by the ID on its game-over\nscreen (anyone's: "
+                       "share it); without -t: its\nrecord as JSON lines, for `mahjong-ssh "
+                       "replay\nFILE --view`", "按编号重看"),
+    "help_review": ("the expert's review of your own play in a finished\ngame (without ID: "
+                    "choose from your games)", "复盘"),
+    "help_help": ("this text", "帮助"),
+    "help_start": ("The hand starts when four people sit, or when a seated player presses S\n"
+                   "(computer players take the empty seats).",
+                   "四人入座即开始，或按 S 由电脑补位开始。"),
+    "help_commands": ("The commands", "命令"),
+    "unknown_command": ("unknown command {command!r}", "未知命令"),
+    "did_you_mean": ("did you mean {command}?", "是不是 {command}？"),
+    "usage": ("usage: {usage}", "用法"),
+    "bot_usage": ("usage: bot {usage} (a program plays the seat: docs/bot-protocol.md)", "用法"),
+    "bot_lang": ("bot join takes no --lang (the protocol is JSON)", "机器人不需要语言"),
+    "bad_watchers": ("--watchers takes yes or no, not {value!r}", "旁观：yes 或 no"),
+    "bad_ambiwidth": ("--ambiwidth takes narrow or wide, not {value!r}",
+                      "歧义宽度只能是 narrow 或 wide"),
+    "bad_lang": ("--lang takes zh or en, not {value!r}", "语言只能是 zh 或 en"),
+    "bad_game_id": ("{id!r} is not a game ID (eight letters and digits, as the game-over screen "
+                    "shows it, e.g. k7m2-x9qd)", "不是对局编号"),
+    "bad_command_line": ("cannot read the command line: {problem}", "命令无法解析"),
+    "no_arguments": ("{command} takes no arguments, got {got!r}", "不带参数"),
+    "bad_levels": ("computer level: one of {levels}, or four separated by commas (seats E,S,W,N),"
+                   " got {got!r}", "电脑等级无效"),
+    "table_name_rule": ("letters, digits, - or _, up to 24 cells (a Chinese character takes two)",
+                        "牌桌名：字母、数字、汉字、- 或 _，最长 24 个字符（一个汉字算两个）"),
+    # invitations and a private table's host commands (net/runtime/privacy.py)
+    "invites_long": ("an invitation list is at most {n} characters", "邀请名单太长"),
+    "not_fingerprint": ("{word!r} is not a key fingerprint (SHA256: and 43 characters, as "
+                        "ssh-keygen -l shows it)", "不是密钥指纹"),
+    "not_nickname": ("{word!r} is not a nickname (at most {n} characters, no spaces, quotes or "
+                     "brackets)", "不是昵称"),
+    "invites_many": ("at most {n} invited players", "最多邀请{n}人"),
+    "watchers_on": ("strangers may watch", "允许旁观"),
+    "watchers_off": ("strangers may not watch (who watches now stays)", "不许旁观"),
+    "uninvited": ("uninvited {names} (who sits keeps the seat)", "已取消邀请 {names}"),
+    "invited": ("invited {names}", "已邀请 {names}"),
+    "nobody_has": ("nobody keeps the name {names} here (a key, or a passphrase): they log in "
+                   "once and keep it, then /invite again, or you invite their key (SHA256:…)",
+                   "无人以密钥或口令保有此名：{names}"),
+    # the login (net/front/login.py): why a connection is closed, the passphrase prompts
+    "flood_global": ("too many global requests", "请求过多"),
+    "flood_channel": ("too many channel requests", "会话请求过多"),
+    "flood_keys": ("too many public keys offered", "公钥尝试过多"),
+    "connecting_fast": ("too many connections from your address, wait a minute", "连接过于频繁"),
+    "waiting_many": ("too many connections waiting to log in, try again", "稍后再试"),
+    "address_many": ("too many connections from your address", "连接过多"),
+    "no_session": ("no session opened", "未打开会话"),
+    "auth_failures": ("too many authentication failures", "认证失败次数过多"),
+    "logins_fast": ("too many logins from your address, wait a minute", "登录过于频繁"),
+    "ask_passphrase": ("Passphrase for {name} (Enter: play as guest {guest})",
+                       "口令（回车：游客 {guest}）"),
+    "new_passphrase": ("New passphrase for {name} (Enter: guest {guest})",
+                       "为 {name} 设口令（回车：游客 {guest}）"),
+    "repeat_passphrase": ("Repeat the passphrase for {name}", "再输一次"),
+    "unsaved_passphrase": ("Passphrase for {name} not saved, try later",
+                           "无法保存口令，请稍后再试"),
+    "enter_guest": ("Enter: guest", "回车：游客"),
+    # a session's replies (net/front/session.py, commands_run.py, replay.py, driver.py)
+    "sessions_full": ("The server is full ({n} sessions): try again later.",
+                    "服务器已满（{n} 个会话），请稍后再试。"),
+    "address_full": ("{n} sessions are open from your address already: close one first.",
+                     "你的地址已打开 {n} 个会话，请先关闭一个。"),
+    "account_full": ("You have {n} sessions open already: close one first.",
+                     "你已打开 {n} 个会话，请先关闭一个。"),
+    "stopping": ("The server is stopping; your game is saved and resumes when it is back.",
+                 "服务器正在关闭，对局已保存，重启后继续。"),
+    "error": ("error", "错误"),
+    "needs_terminal": ("This needs a terminal: ssh -t ...", "需要终端：请加 -t"),
+    "session_failed": ("Sorry: this session failed.", "会话出错。"),
+    "left_table": ("left {table}", "已离开"),
+    "not_your_game": ("you did not play in game {game}: ssh … replay {game} shows it",
+                      "你没有参加这局"),
+    "bot_no_seat": ("table {table} has no free seat for a bot (four players sit there)",
+                    "没有空位"),
+    "game_unreadable": ("game {game} cannot be read now: {problem}", "暂时无法读取"),
+    "no_game_id": ("no finished game has the ID {game}", "没有这个编号的对局"),
+    "keys_dropped": ("Too much input at once: some keys were dropped", "输入过多，部分按键已丢弃"),
+    "end_session": ("End the session", "断开"),
+    "dumb_terminal": (
+        "This terminal (TERM={term}) cannot draw the mahjong table: it needs a terminal that "
+        "moves the cursor and shows UTF-8, such as Windows Terminal, PuTTY, iTerm2, GNOME "
+        "Terminal, Terminal.app or tmux, with TERM=xterm-256color (TERM=xterm-256color ssh -t "
+        "HOST, or the terminal type in your client's settings). With a screen reader, or on "
+        "this terminal, play in plain lines instead: ssh -t HOST join NAME --plain",
+        "此终端（TERM={term}）无法显示牌桌：需要能移动光标并显示 UTF-8 的终端，如 Windows "
+        "Terminal、PuTTY、iTerm2、GNOME 终端、Terminal.app 或 tmux，并设 TERM=xterm-256color。"
+        "使用读屏软件或在此终端上，可用纯文本模式：ssh -t HOST join NAME --plain"),
+    # the stats and the lobby's leaders (net/front/server.py, trends.py)
+    "leaderboard": ("Leaderboard", "排行榜"),
+    "leaders": ("Leaders", "排行榜"),
+    "whole_board": ("ssh … stats: the whole board", "全部排行"),
+    "no_games_yet": ("No finished games yet.", "还没有完成的对局。"),
+    "recent": ("recent", "近况"),
+    "tables": ("Tables", "牌桌"),
+    "thinking": ("Expert players' thinking", "电脑思考"),
+    "provisional": ("provisional", "暂定"),
+    "your_rating": ("your rating", "等级分"),
+    # the store, the registry and the LAN announcement
+    "store_problem": ("the server cannot save right now (disk full, or its database locked or "
+                      "read-only): games are paused until it can; nothing saved is lost",
+                      "服务器暂时无法存档（磁盘已满？）：对局暂停，恢复后继续，已保存的不会丢失"),
+    "quarantine_mark": ("⚠ quarantined: its saved game could not be read", "存档无法读取"),
+    "lan_loopback": ("loopback only: only this machine finds it (serve --host 0.0.0.0 to be found "
+                     "on the network)", "仅本机可见"),
 }

@@ -17,6 +17,7 @@ from host.thinking import (
     ThinkingPool,
     TokenBucket,
 )
+from words import both
 
 # computer players that decide off the event loop: in a thread, or (expert, when the server has
 # a thinking pool: TableConfig.thinking) in a worker process
@@ -35,8 +36,7 @@ def parse_levels(text: str) -> tuple[str, str, str, str]:
     if len(parts) == 1:
         parts *= 4
     if len(parts) != 4 or any(p not in LEVELS for p in parts):
-        raise ValueError(f"computer level: one of {', '.join(LEVELS)}, or four separated by "
-                         f"commas (seats E,S,W,N), got {text!r} 电脑等级无效")
+        raise ValueError(both("bad_levels", levels=", ".join(LEVELS), got=text))
     return (parts[0], parts[1], parts[2], parts[3])
 
 

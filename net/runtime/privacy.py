@@ -25,6 +25,7 @@ from net.limits import MAX_INVITE_TEXT, MAX_INVITES
 from net.sanitize import NAME_MAX, clean_line, clean_name
 from net.store.base import Store
 from net.store.model import Account
+from words import both
 
 log = logging.getLogger("net.runtime.shared_table")  # a table's lines, all under its logger
 
@@ -37,22 +38,19 @@ def parse_invites(text: str) -> tuple[str, ...]:
     (commas or spaces between them; each once, in order). ValueError saying what is wrong: a
     word that is neither a nickname nor a fingerprint, or more than ``MAX_INVITES``."""
     if len(text) > MAX_INVITE_TEXT:
-        raise ValueError(f"an invitation list is at most {MAX_INVITE_TEXT} characters "
-                         f"邀请名单太长")
+        raise ValueError(both("invites_long", n=MAX_INVITE_TEXT))
     out: list[str] = []
     for word in text.replace(",", " ").split():
         if word[:7].upper() == "SHA256:":
             word = "SHA256:" + word[7:]
             if not FINGERPRINT.fullmatch(word):
-                raise ValueError(f"{clean_line(word, 60)!r} is not a key fingerprint (SHA256: "
-                                 f"and 43 characters, as ssh-keygen -l shows it) 不是密钥指纹")
+                raise ValueError(both("not_fingerprint", word=clean_line(word, 60)))
         elif len(word) > NAME_MAX or clean_name(word) != word:
-            raise ValueError(f"{clean_line(word, 30)!r} is not a nickname (at most {NAME_MAX} "
-                             f"characters, no spaces, quotes or brackets) 不是昵称")
+            raise ValueError(both("not_nickname", word=clean_line(word, 30), n=NAME_MAX))
         if word not in out:
             out.append(word)
         if len(out) > MAX_INVITES:
-            raise ValueError(f"at most {MAX_INVITES} invited players 最多邀请{MAX_INVITES}人")
+            raise ValueError(both("invites_many", n=MAX_INVITES))
     return tuple(out)
 
 
@@ -202,8 +200,7 @@ class Admission:
             if flag not in ("on", "off", "yes", "no"):
                 return Refusal.of("watchers_usage", usage="/watchers on|off")
             self.watchers = flag in ("on", "yes")
-            return Said("strangers may watch 允许旁观" if self.watchers else
-                        "strangers may not watch (who watches now stays) 不许旁观", False)
+            return Said(both("watchers_on" if self.watchers else "watchers_off"), False)
         try:
             names = parse_invites(rest)
         except ValueError as exc:
@@ -217,7 +214,7 @@ class Admission:
             return Refusal.of("not_invited", names=", ".join(invite_shown(n) for n in names))
         self._invited = [e for e in self._invited if e not in gone]
         shown = ", ".join(invite_shown(e) for e in gone)
-        return Said(f"uninvited {shown} (who sits keeps the seat) 已取消邀请 {shown}", True)
+        return Said(both("uninvited", names=shown), True)
 
     def _invite(self, names: Sequence[str]) -> Refusal | Said:
         present = {invite_parts(e)[0] for e in self._invited}
@@ -235,10 +232,7 @@ class Admission:
         parts = []
         if fine:
             shown = ", ".join(invite_shown(n) for n in fine)
-            parts.append(f"invited {shown} 已邀请 {shown}")
+            parts.append(both("invited", names=shown))
         if nobody:
-            shown = ", ".join(nobody)
-            parts.append(f"nobody keeps the name {shown} here (a key, or a passphrase): "
-                         f"they log in once and keep it, then /invite again, or you "
-                         f"invite their key (SHA256:…) 无人以密钥或口令保有此名：{shown}")
+            parts.append(both("nobody_has", names=", ".join(nobody)))
         return Said("; ".join(parts), True)

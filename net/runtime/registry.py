@@ -25,6 +25,7 @@ from net.runtime.shared_table import SharedTable, TableHooks
 from net.sanitize import clean_line
 from net.store.base import Store
 from net.store.model import Account, ActionRow, CorruptRow, StorageError, TableRow
+from words import both
 
 log = logging.getLogger("net.runtime.registry")
 
@@ -41,7 +42,7 @@ class TableLimit(RefusedError):
     """A new table over a limit (the creator's, the server's, the address's)."""
 
 
-QUARANTINE_MARK = "⚠ quarantined: its saved game could not be read 存档无法读取"
+QUARANTINE_MARK = both("quarantine_mark")
 
 
 @dataclass(frozen=True)

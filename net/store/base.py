@@ -31,13 +31,12 @@ from net.store.model import (
     Rating,
     TableRow,
 )
+from words import both
 
 log = logging.getLogger("net.store")
 
 FAULT_LOG_SECONDS = 60.0  # while writes fail: one log line this often, with a count
-PROBLEM = ("the server cannot save right now (disk full, or its database locked or read-only):"
-           " games are paused until it can; nothing saved is lost "
-           "服务器暂时无法存档（磁盘已满？）：对局暂停，恢复后继续，已保存的不会丢失")
+PROBLEM = both("store_problem")
 
 
 class Store(Protocol):
