@@ -40,9 +40,10 @@ from tui.apps.replay import ListedGame, ReplayGame
 from tui.apps.review import ReviewGame
 from tui.compat.ambiwidth import AmbiWidth
 from tui.view.faces import Face
+from words import both
 
-STOPPING_TEXT = ("The server is stopping; your game is saved and resumes when it is back. "
-                 "服务器正在关闭，对局已保存，重启后继续。")
+STOPPING_TEXT = both("stopping")
+ERROR = both("error")  # the lead of a refusal's line: "error 错误: ..."
 
 Board = list[tuple[str, list[LeaderRow], dict[str, str]]]
 
@@ -67,7 +68,7 @@ def start(host: CommandHost, session: Session) -> None:
     """The session's command started (its channel asked for a shell or a command)."""
     assert session.chan is not None
     if session.command_error is not None:
-        session.reply(f"error 错误: {session.command_error}\n", status=2)
+        session.reply(f"{ERROR}: {session.command_error}\n", status=2)
         return
     command = session.command or Command("lobby")
     if command.name == "help":
@@ -82,7 +83,7 @@ def start(host: CommandHost, session: Session) -> None:
         session.task = loop.create_task(_replay_text(host, session, command))
         return
     if session.term is None and command.name != "bot":
-        session.reply("This needs a terminal: ssh -t ... 需要终端：请加 -t\n\n" + HELP_TEXT,
+        session.reply(f"{both('needs_terminal')}\n\n{HELP_TEXT}",
                       status=1)
         return
     if session.term is not None and term_class(session.term) is TermClass.DUMB \
@@ -141,9 +142,9 @@ async def _replay_text(host: CommandHost, session: Session, command: Command) ->
             games = [] if account.guest else await replay.games_of(store, account.id)
             text = replay.listing_text(games, lang or "en")
     except replay.GameNotFound as exc:
-        text, status = f"error 错误: {exc}\n", 2
+        text, status = f"{ERROR}: {exc}\n", 2
     except StorageError as exc:
-        text, status = f"error 错误: {exc}\n", 1
+        text, status = f"{ERROR}: {exc}\n", 1
     finally:
         session.answering = False
     if session.chan is not None:
@@ -182,7 +183,7 @@ async def _app_session(host: CommandHost, session: Session, account: Account,
         session.conn.log(logging.ERROR, "session crashed", exc_info=True)
         status = 1
         with contextlib.suppress(Exception):
-            session.write_line("\x1b[?1049l\x1b[?25hSorry: this session failed. 会话出错。")
+            session.write_line("\x1b[?1049l\x1b[?25h" + both("session_failed"))
     finally:
         session.close_driver()
         session.stop_idle()
@@ -253,7 +254,7 @@ class TableRun:
                 command = self.lobby_command
                 continue
             if client is None:
-                notice = f"no table named {command.table} 没有这个牌桌"
+                notice = both("no_table_named", table=command.table)
                 if not from_lobby:
                     self.session.write_line(notice)
                     return 1
@@ -262,7 +263,7 @@ class TableRun:
             status, more = await self.play(client, command)
             if not from_lobby or not more:
                 return status
-            notice, command = f"left {command.table} 已离开", self.lobby_command
+            notice, command = both("left_table", table=command.table), self.lobby_command
         return 0
 
 
@@ -291,7 +292,7 @@ class TextualTables(TableRun):
         return chosen
 
     async def refused(self, exc: ValueError, from_lobby: bool) -> str:
-        return f"error 错误: {exc}" if from_lobby else f"error 错误: {explain(exc, self.lang)}"
+        return f"{ERROR}: {exc}" if from_lobby else f"{ERROR}: {explain(exc, self.lang)}"
 
     async def play(self, client: SharedTableClient, command: Command) -> tuple[int, bool]:
         session = self.session
@@ -349,7 +350,7 @@ class PlainTables(TableRun):
         return chosen
 
     async def refused(self, exc: ValueError, from_lobby: bool) -> str:
-        return f"error 错误: {explain(exc, (await self._settings()).lang)}"
+        return f"{ERROR}: {explain(exc, (await self._settings()).lang)}"
 
     async def play(self, client: SharedTableClient, command: Command) -> tuple[int, bool]:
         await self.plain.play(client, await self._settings())
@@ -419,7 +420,7 @@ class KeptGamesRun:
         try:
             return await replay.replay_game(self.host.store, game_id)
         except replay.GameNotFound as exc:
-            self.session.write_line(f"error 错误: {exc}")
+            self.session.write_line(f"{ERROR}: {exc}")
             return None
 
 
@@ -442,9 +443,8 @@ class ReviewRun(KeptGamesRun):
                      settings: RemoteSettings) -> reviewing.RemoteReviewApp | None:
         seat = reviewing.seat_in(game, games, game_id, self.account.nickname)
         if seat is None:
-            shown = shown_game_id(game_id)
-            self.session.write_line(f"error 错误: you did not play in game {shown}: ssh … "
-                                    f"replay {shown} shows it 你没有参加这局")
+            shown = both("not_your_game", game=shown_game_id(game_id))
+            self.session.write_line(f"{ERROR}: {shown}")
             return None
         review = await asyncio.to_thread(ReviewGame.of, game, seat)  # the seat's views
         return reviewing.RemoteReviewApp(review, self.host.reviews, settings,
@@ -476,8 +476,7 @@ class BotRun:
                 status = 2
                 return
             if client is None or client.seat_index is None:
-                self._error("no_seat", f"table {command.table} has no free seat for a "
-                            "bot (four players sit there) 没有空位")
+                self._error("no_seat", both("bot_no_seat", table=command.table))
                 status = 1
                 return
             chan = session.chan

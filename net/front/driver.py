@@ -56,6 +56,7 @@ from net.limits import Limits, LogBudget, clamp_size
 from tui.compat import internals
 from tui.compat.ambiwidth import column_wide, to_narrow
 from tui.compat.client_parser import ClientParser
+from words import both
 
 log = logging.getLogger("net.front.driver")
 
@@ -63,7 +64,7 @@ ESC_TIMEOUT = 0.12  # the parser's own Esc timeout is 0.1 s
 HIGH_WATER = 256 * 1024  # bytes buffered for a client before frames are dropped
 SETTLE_POLL = 0.002  # seconds between looks at whether the app is done with a posted key
 SETTLE_MAX = 0.5  # a key waits at most this long behind the one before it
-DROP_NOTICE = "Too much input at once: some keys were dropped 输入过多，部分按键已丢弃"
+DROP_NOTICE = both("keys_dropped")
 PASTE_START = "\x1b[200~"  # bracketed paste (mode 2004), as the terminal sends it
 PASTE_END = "\x1b[201~"
 SEQUENCE_MAX = 33  # Esc and the 32 characters past which Textual's parser gives a sequence up

@@ -329,7 +329,8 @@ class LobbyApp(ServerSide, App[Any]):
                 t.append(f"      {self._private_line(info)}\n", style="bold")
             if info.stakes_possible and (info.stakes or not info.stakes_enabled):
                 on = both("lobby_stakes_on" if info.stakes_enabled else "lobby_stakes_off")
-                stakes = f"{tr('zh', 'lobby_stakes')} {tr('en', 'lobby_stakes')}"  # 压鸽子 first
+                # the rule's own name (压鸽子) first, then the English
+                stakes = f"{tr('zh', 'lobby_stakes')} {tr('en', 'lobby_stakes')}"
                 t.append(f"      {stakes} {on}: {len(info.stakes)}/4\n")
         for q in registry.quarantined.values():  # kept for the operator, out of play
             t.append(f"  {pad(clean_line(q.name, 40), 16)}", style="bold")

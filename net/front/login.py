@@ -32,6 +32,7 @@ from net.limits import (
 from net.sanitize import GUEST_MARK, clean_name, guest_name
 from net.store.base import Store, store_call
 from net.store.model import Account, StorageError
+from words import both
 
 if TYPE_CHECKING:
     from asyncssh.auth import KbdIntChallenge
@@ -40,9 +41,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("net.front.server")
 
 # why a connection is closed when its client floods a kind of message (net.limits)
-GLOBAL_FLOOD = "too many global requests 请求过多"
-CHANNEL_FLOOD = "too many channel requests 会话请求过多"
-KEY_FLOOD = "too many public keys offered 公钥尝试过多"
+GLOBAL_FLOOD = both("flood_global")
+CHANNEL_FLOOD = both("flood_channel")
+KEY_FLOOD = both("flood_keys")
 
 
 class LoginGate:
@@ -174,14 +175,12 @@ class Connection(asyncssh.SSHServer):
         if (gate.connects.count(self.address) > self.limits.connects_per_address_minute
                 and not gate.logged_in_lately.count(self.address)):
             self.log(logging.WARNING, "refused: too many new connections from this address")
-            self.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                            "too many connections from your address, wait a minute 连接过于频繁")
+            self.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, both("connecting_fast"))
             return
         if early_drop(gate.unauth_total, self.limits):
             self.log(logging.WARNING, "refused: %d connections waiting to log in",
                      gate.unauth_total)
-            self.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                            "too many connections waiting to log in, try again 稍后再试")
+            self.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, both("waiting_many"))
             return
         waiting = gate.unauth.setdefault(self.address, {})
         waiting[self] = None
@@ -190,8 +189,7 @@ class Connection(asyncssh.SSHServer):
             oldest = next(iter(waiting))
             gate.leave_unauth(oldest)
             oldest.log(logging.INFO, "dropped: too many connections waiting to log in")
-            oldest.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                              "too many connections from your address 连接过多")
+            oldest.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, both("address_many"))
         self._count_failures(conn)
 
     def _gate_messages(self, conn: asyncssh.SSHServerConnection) -> None:
@@ -258,7 +256,7 @@ class Connection(asyncssh.SSHServer):
         self._grace = None
         if not self.sessions:
             self.log(logging.INFO, "closed: logged in but opened no session")
-            self.disconnect(asyncssh.DISC_BY_APPLICATION, "no session opened 未打开会话")
+            self.disconnect(asyncssh.DISC_BY_APPLICATION, both("no_session"))
 
     # --- authentication ------------------------------------------------------------------------
     def begin_auth(self, username: str) -> bool:
@@ -304,15 +302,13 @@ class Connection(asyncssh.SSHServer):
         guest = guest_name(self._wanted or name)
         if found.state is NameState.PROTECTED:
             return ("mahjong-ssh", note, "",
-                    ((f"Passphrase for {name} (Enter: play as guest {guest}) "
-                      f"口令（回车：游客 {guest}）: ", False),))
+                    ((both("ask_passphrase", name=name, guest=guest) + ": ", False),))
         lead = "That name is taken. " if found.state is NameState.TAKEN else "A new name. "
         text = (f"{note}{lead}Choose a passphrase ({self.limits.passphrase_min} characters or "
                 f"more) to keep it for your next visits, or press Enter to play as a guest "
                 f"this once (a guest's name ends with {GUEST_MARK}).")
         return ("mahjong-ssh", text, "",
-                ((f"New passphrase for {name} (Enter: guest {guest}) 为 {name} 设口令"
-                  f"（回车：游客 {guest}）: ", False),))
+                ((both("new_passphrase", name=name, guest=guest) + ": ", False),))
 
     async def validate_kbdint_response(self, username: str,
                                        responses: Any) -> KbdIntChallenge:
@@ -370,7 +366,7 @@ class Connection(asyncssh.SSHServer):
             self._offer = answer
             self._exchange = True
             return ("mahjong-ssh", "", "",
-                    ((f"Repeat the passphrase for {found.nickname} 再输一次: ", False),))
+                    ((both("repeat_passphrase", name=found.nickname) + ": ", False),))
         if answer != self._offer:
             self._offer = ""
             return self._challenge(found, "The two did not match. ")
@@ -384,8 +380,8 @@ class Connection(asyncssh.SSHServer):
             self._exchange = True
             return ("mahjong-ssh", "The server cannot save a passphrase now (disk full?): "
                     "try again later, or press Enter to play as a guest this once.", "",
-                    ((f"Passphrase for {found.nickname} not saved, try later 无法保存口令，"
-                      f"请稍后再试 (Enter: guest 回车：游客): ", False),))
+                    ((f"{both('unsaved_passphrase', name=found.nickname)} "
+                      f"({both('enter_guest')}): ", False),))
         if account is None:  # taken meanwhile: start again with what the name is now
             self._keyless = found = await store_call(self.gate.store, keyless.lookup,
                                                      found.nickname)
@@ -430,8 +426,7 @@ class Connection(asyncssh.SSHServer):
         if self.failures > self.limits.max_auth_tries + 1:
             if not self.closed:
                 self.log(logging.INFO, "too many failed authentication attempts")
-            self.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
-                            "too many authentication failures 认证失败次数过多")
+            self.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, both("auth_failures"))
             return False
         return True
 
@@ -467,14 +462,12 @@ class Connection(asyncssh.SSHServer):
             gate.logged_in_lately.add(self.address)
         if gate.logins.count(self.address) > self.limits.logins_per_address_minute:
             self.log(logging.WARNING, "refused: too many logins from this address")
-            self.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                            "too many logins from your address, wait a minute 登录过于频繁")
+            self.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, both("logins_fast"))
             return
         if count > self.limits.connections_per_address:
             self.log(logging.WARNING, "refused: %d logged-in connections from this address",
                      count)
-            self.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                            "too many connections from your address 连接过多")
+            self.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, both("address_many"))
             return
         self.log(logging.INFO, "logged in as %s (%s)", self.account.nickname,
                  self.fingerprint or "no key")

@@ -29,7 +29,7 @@ from tui.plain.terminal import LineEditor, TerminalOutput
 from tui.plain.words import SEATS
 from tui.settings import Settings
 from tui.words.ruleset_title import rules_title
-from words import tr
+from words import TEXT, tr
 
 
 class PlainChannel:
@@ -105,23 +105,14 @@ class LobbyServer(Protocol):
 def table_line(n: int, info: TableInfo, lang: str) -> str:
     """A table of the lobby in one sentence."""
     free = sum(1 for seat in info.seats if not seat.name)
-    away = " (离线)" if lang == "zh" else " (away)"
+    away = tr(lang, "pl_away")
     names = ", ".join(f"{SEATS[lang][i]} {printable(s.name)[:24]}"
                       + ("" if s.connected else away)
                       for i, s in enumerate(info.seats) if s.name)
-    state = {
-        TableState.WAITING: (f"waiting, {free} free seats", f"等待中，空位{free}个"),
-        TableState.PLAYING: (f"playing hand {info.hand_no} of {info.hands_per_game}",
-                             f"第{info.hand_no}/{info.hands_per_game}盘进行中"),
-        TableState.BETWEEN: ("between hands", "盘间"),
-        TableState.OVER: ("game over", "已结束"),
-    }[info.state][1 if lang == "zh" else 0]
-    rules = rules_title(info.rules, lang)
-    if lang == "zh":
-        return (f"{n} {printable(info.name)}：{rules}，{state}；{names or '无人'}；"
-                f"旁观{info.spectators}人。")
-    return (f"{n} {printable(info.name)}: {rules}, {state}; {names or 'nobody'}; "
-            f"{info.spectators} watching.")
+    state = tr(lang, f"pl_{info.state.name.lower()}", free=free, hand=info.hand_no,
+               hands=info.hands_per_game)
+    return tr(lang, "pl_table", n=n, name=printable(info.name), rules=rules_title(info.rules, lang),
+              state=state, names=names or tr(lang, "pl_nobody"), watching=info.spectators)
 
 
 async def plain_lobby(channel: PlainChannel, server: LobbyServer, account: Account,
@@ -152,9 +143,9 @@ async def plain_lobby(channel: PlainChannel, server: LobbyServer, account: Accou
         said: list[str] = []
         if not words:
             said = listing()
-        elif words[0].lower() in ("quit", "q", "exit", "退出"):
+        elif words[0].lower() in ("q", "exit", *TEXT["quit"]):
             return None
-        elif words[0].lower() in ("list", "l", "ls", "列表"):
+        elif words[0].lower() in ("l", "ls", *TEXT["list"]):
             said = listing()
         else:
             if words[0].lower() == "watch" and len(words) == 2 and words[1].isdigit():

@@ -21,6 +21,7 @@ from tui.apps.review import ReviewSource
 from tui.apps.room import SharedTableApp
 from tui.compat import app_release, internals
 from tui.settings import Settings
+from words import both
 
 
 @dataclass
@@ -141,7 +142,7 @@ class RemoteApp(ServerSide, SharedTableApp):
 
     HELP_BINDINGS: ClassVar[tuple[Binding, ...]] = (
         *SharedTableApp.HELP_BINDINGS,
-        Binding("ctrl+q", "quit", "End the session 断开", id="quit-session", show=False,
+        Binding("ctrl+q", "quit", both("end_session"), id="quit-session", show=False,
                 priority=True),
     )
     BINDINGS: ClassVar[list[BindingType]] = list(HELP_BINDINGS)

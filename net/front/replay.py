@@ -14,6 +14,7 @@ from net.store.base import Store, store_call
 from net.store.model import CorruptRow, GameEntry, KeptGame, StorageError
 from tui.apps.replay import ListedGame, ReplayApp, ReplayGame, list_row
 from tui.settings import Settings
+from words import both
 
 
 class GameNotFound(LookupError):
@@ -26,11 +27,11 @@ async def kept_game(store: Store, game_id: str) -> KeptGame:
     try:
         kept = await store_call(store, store.kept_game, game_id)
     except (StorageError, CorruptRow) as exc:
-        raise GameNotFound(f"game {shown_game_id(game_id)} cannot be read now: {exc} "
-                           f"暂时无法读取") from None
+        shown = shown_game_id(game_id)
+        raise GameNotFound(both("game_unreadable", game=shown, problem=exc)) from None
     if kept is None:
-        raise GameNotFound(f"no finished game has the ID {shown_game_id(game_id)} "
-                           f"没有这个编号的对局 (the ID is on the game's game-over screen)")
+        raise GameNotFound(both("no_game_id", game=shown_game_id(game_id))
+                           + " (the ID is on the game's game-over screen)")
     return kept
 
 

@@ -46,6 +46,7 @@ from net.sanitize import pad
 from net.store.base import Store
 from net.store.model import Account, LeaderRow
 from tui.compat import compat_textual, stdout_redirects
+from words import both
 
 if TYPE_CHECKING:
     from net.cluster.node import Node
@@ -218,16 +219,16 @@ class MahjongServer:
                    = None) -> str:
         """The leaderboard, one per ruleset (their points are on different scales) ordered by
         rating, then the tables. ``board``: :meth:`stats_board`, read already."""
-        lines = ["Leaderboard 排行榜"]
+        lines = [both("leaderboard")]
         if board is None:
             board = stats_board(self.store)
         if not board:
-            lines += ["", "No finished games yet. 还没有完成的对局。"]
+            lines += ["", both("no_games_yet")]
         for rules, leaders, recent in board:
             cls = RULESETS.get(rules)
             lines += ["", f"{cls.zh} {cls.en}" if cls is not None else rules]
             lines.append(f"{'#':>3}  {'player':<16} {'rating':>6} {'games':>5} {'hands':>5} "
-                         f"{'wins':>4} {'score':>7} {'a hand':>6}  recent 近况")
+                         f"{'wins':>4} {'score':>7} {'a hand':>6}  {both('recent')}")
             for i, r in enumerate(leaders, 1):
                 per = f"{r.score / r.hands:+.2f}" if r.hands else "-"
                 name = f"{r.nickname} [bot]" if r.bot_games else r.nickname
@@ -237,14 +238,14 @@ class MahjongServer:
                              f"{recent[r.nickname]}".rstrip())
             lines.append(rating_note(rules))
         infos = self.registry.listing()
-        lines += ["", f"Tables 牌桌: {len(infos)}"]
+        lines += ["", f"{both('tables')}: {len(infos)}"]
         for info in infos:
             seated = sum(1 for s in info.seats if s.name)
             lines.append(f"  {pad(info.name, 16)} {info.rules:<9} {seated}/4 seated  "
                          f"{info.state.value}" + ("  私 private" if info.private else ""))
         pool = self.registry.config.thinking
         if pool is not None and (pool.stats.pooled or pool.stats.fallbacks):
-            lines.append(f"Expert players' thinking 电脑思考: {pool.stats.line()}")
+            lines.append(f"{both('thinking')}: {pool.stats.line()}")
         if self.node is not None:  # which worker answered (in a server of several)
             lines.append(f"\nServed by worker {self.node.name}.")
         return "\n".join(lines) + "\n"

@@ -28,14 +28,10 @@ from net.store.model import Account
 from tui.compat import internals
 from tui.compat.ambiwidth import ERASE, LATE_ANSWER, PROBE, PROBE_TIMEOUT, AmbiWidth, probe_answer
 from tui.settings import Settings
+from words import both
 
 if TYPE_CHECKING:
     from net.front.login import Connection
-
-FULL_TEXT = ("The server is full ({n} sessions): try again later. "
-             "服务器已满（{n} 个会话），请稍后再试。\n")
-ADDRESS_FULL_TEXT = ("{n} sessions are open from your address already: close one first. "
-                     "你的地址已打开 {n} 个会话，请先关闭一个。\n")
 
 
 class SessionHost(Protocol):
@@ -290,8 +286,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if held[account.id] >= self.server.limits.sessions_per_account:
             self.conn.log(logging.INFO, "refused: %d sessions open for %s", held[account.id],
                           account.nickname)
-            self.reply(f"You have {held[account.id]} sessions open already: close one first. "
-                       f"你已打开 {held[account.id]} 个会话，请先关闭一个。\n", status=1)
+            self.reply(both("account_full", n=held[account.id]) + "\n", status=1)
             return False
         held[account.id] += 1
         self._account_id = account.id
@@ -307,12 +302,12 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 total >= limits.sessions_total - limits.sessions_reserved
                 and not server.holds_seat(account.id)):
             self.conn.log(logging.WARNING, "refused: the server is full (%d sessions)", total)
-            self.reply(FULL_TEXT.format(n=total), status=1)
+            self.reply(both("sessions_full", n=total) + "\n", status=1)
             return True
         mine = server.address_sessions[self.conn.address]
         if mine >= limits.sessions_per_address:
             self.conn.log(logging.INFO, "refused: %d sessions open from this address", mine)
-            self.reply(ADDRESS_FULL_TEXT.format(n=mine), status=1)
+            self.reply(both("address_full", n=mine) + "\n", status=1)
             return True
         return False
 

@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import enum
 
+from words import both
+
 # TERMs that mean "cannot address the cursor": no full-screen table on them
 _DUMB = frozenset({"dumb", "unknown", "network", "dialup", "glasstty", "tty33", "lpr",
                    "printer", "emacs", "cons25-dumb"})
@@ -80,19 +82,7 @@ def color_system(term: str, colorterm: str) -> str:
     return "standard"
 
 
-DUMB_TEXT = (
-    "This terminal (TERM={term}) cannot draw the mahjong table: it needs a terminal that "
-    "moves the cursor and shows UTF-8, such as Windows Terminal, PuTTY, iTerm2, GNOME "
-    "Terminal, Terminal.app or tmux, with TERM=xterm-256color (TERM=xterm-256color ssh -t "
-    "HOST, or the terminal type in your client's settings). With a screen reader, or on "
-    "this terminal, play in plain lines instead: ssh -t HOST join NAME --plain\n"
-    "此终端（TERM={term}）无法显示牌桌：需要能移动光标并显示 UTF-8 的终端，如 Windows "
-    "Terminal、PuTTY、iTerm2、GNOME 终端、Terminal.app 或 tmux，并设 TERM=xterm-256color。"
-    "使用读屏软件或在此终端上，可用纯文本模式：ssh -t HOST join NAME --plain\n"
-)
-
-
 def dumb_text(term: str) -> str:
     """The message for a terminal that cannot draw the table, in both languages."""
     shown = "".join(ch for ch in term[:40] if ch.isalnum() or ch in "-_.+") or '""'
-    return DUMB_TEXT.format(term=shown)
+    return both("dumb_terminal", sep="\n", term=shown) + "\n"

@@ -27,6 +27,7 @@ from net.sanitize import clean_line, pad
 from net.store.base import Store
 from net.store.model import Rating
 from tui.view.score_chart import BLOCKS, sparkline
+from words import both
 
 log = logging.getLogger("net.front")
 
@@ -126,8 +127,8 @@ class LobbyLeaders(SharedBoard):
         played = self.store.rulesets_played()
         if not played:
             return t
-        t.append("\n  Leaders 排行榜", style="bold")
-        t.append("   (ssh … stats: the whole board 全部排行)\n")
+        t.append(f"\n  {both('leaders')}", style="bold")
+        t.append(f"   ({both('whole_board')})\n")
         for rules in played:
             leaders = self.store.leaderboard(limit=LOBBY_LEADERS, rules=rules)
             recent = trends(self.store, rules, [r.nickname for r in leaders])
@@ -151,7 +152,7 @@ def reference_text(rules: str, levels: Sequence[str] = LEVELS) -> str:
 def rating_note(rules: str) -> str:
     """The lines under a ruleset's board in ``stats``: the computers' fixed ratings, and what
     the mark of a provisional rating means (two lines, so four levels fit in 80 cells)."""
-    return f"     computer 电脑: {reference_text(rules)}\n     ? provisional 暂定"
+    return f"     {both('lobby_computer')}: {reference_text(rules)}\n     ? {both('provisional')}"
 
 
 RATING_SECONDS = 10.0  # how long the lobby keeps the ratings it read before reading again
@@ -247,7 +248,7 @@ def rating_title(ratings: dict[str, Rating], width: int = 76) -> str:
     items = list(ratings.items())
     for english in (True, False):
         for n in range(len(items), 0, -1):
-            line = "your rating 等级分: " + " · ".join(part(k, r, english) for k, r in items[:n])
+            line = f"{both('your_rating')}: {' · '.join(part(k, r, english) for k, r in items[:n])}"
             if cell_len(line) <= width:
                 return line
     return ""
