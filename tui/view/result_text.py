@@ -334,15 +334,13 @@ def help_lines(rules: str, lang: str, bindings: Sequence[Binding],
     if summary is None:
         return out
     out.append(f"[b]{escape(tr(lang, 'help_rules', rules=rules_title(rules, lang)))}[/]")
-    out.append(" [b]牌型 Patterns[/]")
-    for p in summary.patterns:
-        out.append(f"   {escape(p.zh)}  {escape(p.en)}  [b]{escape(p.value)}[/]")
-    out.append(" [b]名目 Modifiers[/]")
-    for p in summary.modifiers:
-        out.append(f"   {escape(p.zh)}  {escape(p.en)}  [b]{escape(p.value)}[/]")
+    for head, rows in ((" [b]牌型 Patterns[/]", summary.patterns),
+                       (" [b]名目 Modifiers[/]", summary.modifiers)):
+        out.append(head)
+        out.extend(f"   {escape(p.zh)}  {escape(p.en)}  [b]{escape(p.value)}[/]" for p in rows)
     out.append(" [b]支付 Payments[/]")
-    for line in (summary.payments_zh if lang == "zh" else summary.payments_en):
-        out.append("   " + escape(line))
+    out.extend("   " + escape(line)
+               for line in (summary.payments_zh if lang == "zh" else summary.payments_en))
     return out
 
 
