@@ -1,15 +1,19 @@
-"""The only way the app talks to a table: views in, actions out.
+"""The only way the app talks to a table, in two parts.
 
-:class:`TableClient` is implemented by :class:`host.local.LocalTable` (you against three
-computer players) and by the server's seat at a shared table (``net.runtime.registry.SeatClient``).
-The table calls the subscribed callback from the asyncio loop with a :class:`TableUpdate`; the
-app turns each call into a ``post_message`` on itself and never touches widgets from the
-callback. A seat at a table shared with other people (:class:`SharedTableClient`) also says
-who sits there, chats and takes spectators' stakes (:mod:`host.table_info`).
+The seat part, :class:`TableClient` (views in, actions out), is all a table alone needs:
+:class:`host.local.LocalTable` (you against three computer players) implements just that. The
+room part, :class:`RoomClient`, is a table shared with other people: who sits there, chat,
+the waiting room, spectating and spectators' stakes (:mod:`host.table_info`). A
+:class:`SharedTableClient` is both: the server's seat (``net.runtime.seat_client.SeatClient``),
+a seat at another worker's table and the handle that follows a table between workers
+(``net.cluster.remote``), which share :class:`SharedSeat`. The table calls the subscribed
+callbacks from the asyncio loop; the app turns each call into a ``post_message`` on itself and
+never touches widgets from a callback.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -43,10 +47,13 @@ UpdateCallback = Callable[[TableUpdate], None]
 
 
 class TableClient(Protocol):
-    """A seat at a table."""
+    """The seat part: a seat at a table, views in and actions out (all a table alone needs)."""
 
-    seat: int
     controls_pace: bool  # the computer players' pause is this player's setting (a table alone)
+
+    @property
+    def seat(self) -> int:
+        """The seat the table is seen from (a spectator's: E); it changes only by joining."""
 
     @property
     def clock(self) -> Clock:
@@ -77,9 +84,9 @@ class TableClient(Protocol):
         """The seat leaves; no more callbacks."""
 
 
-class SharedTableClient(TableClient, Protocol):
-    """A seat (or a spectator's place) at a table shared with other people: the waiting room
-    before its first hand, chat, and 压鸽子 (spectators backing seated players)."""
+class RoomClient(Protocol):
+    """The room part: a table shared with other people, who sits there, the waiting room
+    before its first hand, chat, spectating and 压鸽子 (spectators backing seated players)."""
 
     @property
     def seat_index(self) -> int | None:
@@ -129,3 +136,73 @@ class SharedTableClient(TableClient, Protocol):
 
     def set_allow(self, allow: bool) -> Refusal | None:
         """Allow spectators to back this seat from the next hand, or not (a seated player's)."""
+
+
+class SharedTableClient(TableClient, RoomClient, Protocol):
+    """A seat (or a spectator's place) at a table shared with other people: both parts."""
+
+
+class SharedSeat(ABC):
+    """What every :class:`SharedTableClient` (the server's seat, a seat at another worker's
+    table, the handle that follows a table between workers) does alike: the subscribers and
+    what a shared table never does for one seat (wait for it, let it set the pace)."""
+
+    controls_pace = False  # a shared table's pace is the server's
+
+    def __init__(self) -> None:
+        self._callbacks: list[UpdateCallback] = []
+        self._info_callbacks: list[InfoCallback] = []
+        self.closed = False
+
+    @property
+    @abstractmethod
+    def seat_index(self) -> int | None:
+        """The seat taken; ``None`` for a spectator (a plain attribute where it is held)."""
+
+    @abstractmethod
+    def info(self) -> TableInfo: ...
+
+    @abstractmethod
+    def current_update(self) -> TableUpdate | None: ...
+
+    @property
+    def seat(self) -> int:
+        """The seat's view (a spectator sees from E)."""
+        return self.seat_index if self.seat_index is not None else 0
+
+    @property
+    def spectating(self) -> bool:
+        return self.seat_index is None
+
+    def subscribe(self, callback: UpdateCallback) -> None:
+        self._callbacks.append(callback)
+        update = self.current_update()
+        if update is not None:
+            callback(update)
+
+    def subscribe_info(self, callback: InfoCallback) -> None:
+        self._info_callbacks.append(callback)
+        callback(self.info())
+
+    def deliver(self, update: TableUpdate) -> None:
+        for cb in list(self._callbacks):
+            cb(update)
+
+    def deliver_info(self, item: TableInfo | ChatLine) -> None:
+        for cb in list(self._info_callbacks):
+            cb(item)
+
+    def set_paused(self, paused: bool) -> bool:
+        return False  # the table does not wait for one small terminal: its timer runs on
+
+    def set_bot_delay(self, seconds: float) -> None:  # noqa: B027 (no player sets the pace)
+        pass
+
+    def _stop(self) -> bool:
+        """No more callbacks; whether the seat was open until now."""
+        if self.closed:
+            return False
+        self.closed = True
+        self._callbacks.clear()
+        self._info_callbacks.clear()
+        return True

@@ -22,14 +22,14 @@ import contextlib
 import logging
 import uuid
 from collections import deque
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from typing import Any, Protocol
 
 from engine.actions import Action
-from host.client import SharedTableClient, TableUpdate, UpdateCallback
+from host.client import SharedSeat, SharedTableClient, TableUpdate
 from host.clock import SYSTEM_CLOCK, Clock
 from host.refusal import Refusal
-from host.table_info import ChatLine, InfoCallback, TableInfo, TableState
+from host.table_info import ChatLine, TableInfo, TableState
 from net.cluster import wire
 from net.runtime.seat_client import StartAsk
 from net.store.model import Account
@@ -76,14 +76,15 @@ class Bus(Protocol):
     async def publish(self, subject: str, payload: bytes) -> None: ...
 
 
-class RemoteSeat:
+class RemoteSeat(SharedSeat):
     """One session's seat (or spectator's place) at a table another worker owns."""
 
-    controls_pace = False
+    seat_index: int | None = None  # set by the join
 
     def __init__(self, bus: Bus, key: str, account: Account, owner: str = "",
                  clock: Clock = SYSTEM_CLOCK,
                  on_gone: Callable[[RemoteSeat], None] | None = None, via: str = "") -> None:
+        super().__init__()
         self.bus = bus
         self.via = via  # the subject of its worker's batches (its worker hands it them)
         self.key = key
@@ -91,18 +92,14 @@ class RemoteSeat:
         self.sid = uuid.uuid4().hex
         self._clock = clock
         self.on_gone = on_gone
-        self.seat_index: int | None = None
         self._nickname = account.nickname
         self._game_no = 0
         self._chat: deque[ChatLine] = deque(maxlen=CHAT_KEPT)
         self._info: TableInfo | None = None
         self._update: TableUpdate | None = None
-        self._callbacks: list[UpdateCallback] = []
-        self._info_callbacks: list[InfoCallback] = []
         self._sub: Any = None
         self._pinger: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
-        self.closed = False
         self.gone = False
         self.owner = owner  # the worker that answered the join
         self._poked = -POKE_SECONDS
@@ -121,15 +118,14 @@ class RemoteSeat:
                             self._clock.now()),
                 timeout)
             msg = wire.decode(reply.data, self._clock.now())
+            if not isinstance(msg, wire.Joined | wire.Refused):
+                raise wire.WireError(f"a join was answered with {type(msg).__name__}")
         except BaseException:
             await self._unsubscribe()
             raise
         if isinstance(msg, wire.Refused):
             await self._unsubscribe()
             return msg.refusal
-        if not isinstance(msg, wire.Joined):
-            await self._unsubscribe()
-            raise wire.WireError(f"a join was answered with {type(msg).__name__}")
         # What the owner pushed after this answer may have been read before it: the newer
         # wins (the owner takes the answer's snapshot and starts the pushes at one moment).
         self.seat_index = msg.seat_index
@@ -166,28 +162,23 @@ class RemoteSeat:
             return
         if isinstance(item, wire.Update):
             self._update = item.update
-            for cb in list(self._callbacks):
-                cb(item.update)
+            self.deliver(item.update)
         elif isinstance(item, wire.Info):
             self._info = item.info
             self._game_no = item.game_no
-            for icb in list(self._info_callbacks):
-                icb(item.info)
+            self.deliver_info(item.info)
         elif isinstance(item, wire.Chat):
             self._chat.append(item.line)
-            for icb in list(self._info_callbacks):
-                icb(item.line)
+            self.deliver_info(item.line)
         elif isinstance(item, wire.Done):  # the owner's word on a move sent without waiting
             if not item.alive:  # it does not know this seat (it took the table over)
                 self._lost()
             elif item.refusal is not None:
                 log.info("seat %s: refused by the owner: %s", self.sid[:8], item.refusal)
                 if item.refusal.key in TOLD:  # said to the player, as a seat here says it
-                    for icb in list(self._info_callbacks):
-                        icb(ChatLine("", item.refusal.text(None)))
+                    self.deliver_info(ChatLine("", item.refusal.text(None)))
                 if self._update is not None:  # the screen is not left waiting for that move
-                    for cb in list(self._callbacks):
-                        cb(self._update)
+                    self.deliver(self._update)
         elif isinstance(item, wire.Moved | wire.Closed):
             self._lost()
 
@@ -214,23 +205,10 @@ class RemoteSeat:
             return
         self._send_quietly(wire.Do(self.sid, op, **fields))
 
-    # --- TableClient ------------------------------------------------------------------------
-    @property
-    def seat(self) -> int:
-        return self.seat_index if self.seat_index is not None else 0
-
-    @seat.setter
-    def seat(self, value: int) -> None:  # TableClient declares a plain attribute
-        raise AttributeError("a shared table's seat changes only by joining or standing")
-
+    # --- the seat part ------------------------------------------------------------------------
     @property
     def clock(self) -> Clock:
         return self._clock
-
-    def subscribe(self, callback: UpdateCallback) -> None:
-        self._callbacks.append(callback)
-        if self._update is not None:
-            callback(self._update)
 
     def send(self, action: Action) -> Refusal | None:
         if self.seat_index is None:
@@ -251,12 +229,6 @@ class RemoteSeat:
         self._do(wire.Op.NEW_GAME)
         return None
 
-    def set_paused(self, paused: bool) -> bool:
-        return False
-
-    def set_bot_delay(self, seconds: float) -> None:
-        pass
-
     def close(self) -> None:
         """The session leaves: the owner is told (without waiting), nothing more is
         delivered."""
@@ -269,27 +241,23 @@ class RemoteSeat:
 
     def detach(self) -> None:
         """Stop without telling the owner (it is gone)."""
-        self.closed = True
-        self._callbacks.clear()
-        self._info_callbacks.clear()
+        self._stop()
         if self._pinger is not None:
             self._pinger.cancel()
-        loop = asyncio.get_running_loop()
-        task = loop.create_task(self._unsubscribe())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._spawn(self._unsubscribe)
 
     def _send_quietly(self, do: wire.Do) -> None:
-        task = asyncio.get_running_loop().create_task(
-            self.bus.publish(do_subject(self.key), wire.encode(do, self._clock.now())))
+        self._spawn(lambda: self.bus.publish(do_subject(self.key),
+                                             wire.encode(do, self._clock.now())))
+
+    def _spawn(self, work: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Run ``work()`` on the running loop (none: RuntimeError, before it is called), held
+        until done (the loop keeps only a weak reference to a task)."""
+        task = asyncio.get_running_loop().create_task(work())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    # --- SharedTableClient -------------------------------------------------------------------
-    @property
-    def spectating(self) -> bool:
-        return self.seat_index is None
-
+    # --- the room part ------------------------------------------------------------------------
     @property
     def nickname(self) -> str:
         return self._nickname
@@ -312,11 +280,6 @@ class RemoteSeat:
 
     def current_update(self) -> TableUpdate | None:
         return self._update
-
-    def subscribe_info(self, callback: InfoCallback) -> None:
-        self._info_callbacks.append(callback)
-        if self._info is not None:
-            callback(self._info)
 
     def poke(self) -> None:
         """The player pressed a key: the owner hears it at once if the seat is idle, else at
@@ -372,42 +335,31 @@ class Rejoin(Protocol):
     async def __call__(self, client: RoutedClient) -> Backend | None: ...
 
 
-class RoutedClient:
-    """The app's seat in a server of several workers: the table's seat wherever it runs now."""
-
-    controls_pace = False
+class RoutedClient(SharedSeat):
+    """The app's seat in a server of several workers: the table's seat wherever it runs now.
+    What it is asked of the room is answered by the seat it had last (its screen stays while
+    the table moves); what it is asked to do goes to the seat it has now, if any."""
 
     def __init__(self, name: str, account: Account, spectate: bool, backend: Backend,
                  rejoin: Rejoin, clock: Clock = SYSTEM_CLOCK) -> None:
+        super().__init__()
         self.name = name
         self.account = account
         self.spectate = spectate
         self.bot = False  # ``bot join``: a program plays the seat (kept when the table moves)
         self._clock = clock
         self._rejoin = rejoin
-        self._callbacks: list[UpdateCallback] = []
-        self._info_callbacks: list[InfoCallback] = []
         self.backend: Backend | None = None
         self._last: Backend = backend
         self._moving: asyncio.Task[None] | None = None
-        self.closed = False
-        self.moves = 0  # how often the table moved under this session
         self._attach(backend)
 
     def _attach(self, backend: Backend) -> None:
         self.backend = self._last = backend
         if isinstance(backend, RemoteSeat):
             backend.on_gone = lambda _seat: self.moved()
-        backend.subscribe(self._on_update)
-        backend.subscribe_info(self._on_info)
-
-    def _on_update(self, update: TableUpdate) -> None:
-        for cb in list(self._callbacks):
-            cb(update)
-
-    def _on_info(self, info: TableInfo | ChatLine) -> None:
-        for cb in list(self._info_callbacks):
-            cb(info)
+        backend.subscribe(self.deliver)
+        backend.subscribe_info(self.deliver_info)
 
     def moved(self) -> None:
         """The table's owner is gone or changed: keep the screen, find the table again."""
@@ -416,8 +368,7 @@ class RoutedClient:
         old, self.backend = self.backend, None
         if isinstance(old, RemoteSeat):
             old.detach()
-        self.moves += 1
-        self._on_info(ChatLine("", MOVING.text(None)))
+        self.deliver_info(ChatLine("", MOVING.text(None)))
         self._moving = asyncio.get_running_loop().create_task(self._find(), name="rejoin")
 
     async def _find(self) -> None:
@@ -429,35 +380,17 @@ class RoutedClient:
                 backend.close()
             return
         if backend is None:
-            self._on_info(ChatLine("", Refusal("unreachable").text(None)))
+            self.deliver_info(ChatLine("", Refusal("unreachable").text(None)))
             return
         self._attach(backend)
         update = backend.current_update()
         if update is not None:
-            self._on_update(update)
+            self.deliver(update)
 
-    @property
-    def moving(self) -> bool:
-        return self.backend is None and not self.closed
-
-    # --- TableClient ------------------------------------------------------------------------
-    @property
-    def seat(self) -> int:
-        return self._last.seat
-
-    @seat.setter
-    def seat(self, value: int) -> None:  # TableClient declares a plain attribute
-        raise AttributeError("a shared table's seat changes only by joining or standing")
-
+    # --- the seat part ------------------------------------------------------------------------
     @property
     def clock(self) -> Clock:
         return self._clock
-
-    def subscribe(self, callback: UpdateCallback) -> None:
-        self._callbacks.append(callback)
-        update = self._last.current_update()
-        if update is not None:
-            callback(update)
 
     def send(self, action: Action) -> Refusal | None:
         return MOVING if self.backend is None else self.backend.send(action)
@@ -470,32 +403,19 @@ class RoutedClient:
                  seed: int | None) -> Refusal | None:
         return MOVING if self.backend is None else self.backend.new_game(rules, options, seed)
 
-    def set_paused(self, paused: bool) -> bool:
-        return False
-
-    def set_bot_delay(self, seconds: float) -> None:
-        pass
-
     def close(self) -> None:
-        if self.closed:
+        if not self._stop():
             return
-        self.closed = True
-        self._callbacks.clear()
-        self._info_callbacks.clear()
         if self._moving is not None:
             self._moving.cancel()
         if self.backend is not None:
             self.backend.close()
             self.backend = None
 
-    # --- SharedTableClient -------------------------------------------------------------------
+    # --- the room part ------------------------------------------------------------------------
     @property
     def seat_index(self) -> int | None:
         return self._last.seat_index
-
-    @property
-    def spectating(self) -> bool:
-        return self._last.spectating
 
     @property
     def nickname(self) -> str:
@@ -518,10 +438,6 @@ class RoutedClient:
 
     def current_update(self) -> TableUpdate | None:
         return self._last.current_update()
-
-    def subscribe_info(self, callback: InfoCallback) -> None:
-        self._info_callbacks.append(callback)
-        callback(self._last.info())
 
     def poke(self) -> None:
         if self.backend is not None:

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from engine.actions import Action
-from host.client import TableUpdate, UpdateCallback
+from host.client import SharedSeat, TableUpdate
 from host.clock import Clock
 from host.refusal import Refusal
-from host.table_info import ChatLine, InfoCallback, TableInfo, TableState
+from host.table_info import ChatLine, TableInfo, TableState
 from net.store.model import Account
 
 START_CONFIRM_SECONDS = 30.0  # S again within this long starts without the invited absent
@@ -86,42 +86,23 @@ class Table(Protocol):
     def set_allow(self, index: int, allow: bool) -> None: ...
 
 
-class SeatClient:
+class SeatClient(SharedSeat):
     """One session's seat at a shared table: a :class:`host.client.SharedTableClient`."""
 
+    seat_index: int | None = None  # the table stands a player up by setting it
+
     def __init__(self, table: Table, seat_index: int | None, account: Account) -> None:
+        super().__init__()
         self.table = table
         self.seat_index = seat_index
         self.account = account
-        self._callbacks: list[UpdateCallback] = []
-        self._info_callbacks: list[InfoCallback] = []
-        self.closed = False
         self._ask = StartAsk()
-
-    @property
-    def seat(self) -> int:
-        """``TableClient.seat``: the seat's view (a spectator sees from E)."""
-        return self.seat_index if self.seat_index is not None else 0
-
-    @seat.setter
-    def seat(self, value: int) -> None:  # TableClient declares a plain attribute
-        raise AttributeError("a shared table's seat changes only by joining or standing")
-
-    @property
-    def spectating(self) -> bool:
-        return self.seat_index is None
 
     @property
     def clock(self) -> Clock:
         return self.table.clock
 
-    # --- TableClient ----------------------------------------------------------------------
-    def subscribe(self, callback: UpdateCallback) -> None:
-        self._callbacks.append(callback)
-        update = self.table.update_for(self.seat_index)
-        if update is not None:
-            callback(update)
-
+    # --- the seat part ------------------------------------------------------------------------
     def send(self, action: Action) -> Refusal | None:
         if self.seat_index is None:
             return Refusal("spectator_play")
@@ -141,23 +122,11 @@ class SeatClient:
         starts when every present player has asked for it (the table's ``ask_new_game``)."""
         return self.table.ask_new_game(self.seat_index)
 
-    def set_paused(self, paused: bool) -> bool:
-        return False  # the table does not wait for one small terminal: its timer runs on
-
-    controls_pace = False  # a shared table's pace is the server's
-
-    def set_bot_delay(self, seconds: float) -> None:
-        pass
-
     def close(self) -> None:
-        if self.closed:
-            return
-        self.closed = True
-        self._callbacks.clear()
-        self._info_callbacks.clear()
-        self.table.leave(self)
+        if self._stop():
+            self.table.leave(self)
 
-    # --- SharedTableClient ----------------------------------------------------------------
+    # --- the room part ------------------------------------------------------------------------
     @property
     def nickname(self) -> str:
         return self.account.nickname
@@ -179,18 +148,6 @@ class SeatClient:
 
     def current_update(self) -> TableUpdate | None:
         return self.table.update_for(self.seat_index)
-
-    def subscribe_info(self, callback: InfoCallback) -> None:
-        self._info_callbacks.append(callback)
-        callback(self.table.info())
-
-    def deliver(self, update: TableUpdate) -> None:
-        for cb in list(self._callbacks):
-            cb(update)
-
-    def deliver_info(self, info: TableInfo | ChatLine) -> None:
-        for cb in list(self._info_callbacks):
-            cb(info)
 
     def start(self, confirmed: bool | None = None) -> Refusal | None:
         """S: start now (computers in the empty seats). ``confirmed``: a remote session's
@@ -220,4 +177,3 @@ class SeatClient:
             return Refusal("seated_allow")
         self.table.set_allow(self.seat_index, allow)
         return None
-
