@@ -1,14 +1,13 @@
 """The local table: you against three computer players, in this process.
 
-:class:`LocalTable` implements :class:`host.client.TableClient` for one human seat: it owns a
-:class:`engine.game.Game`, lets computer players (``--bots easy|normal|hard|expert``,
-default normal) play the other three seats with a short pause per move (so a human can follow;
-``hard`` thinks in a thread, ``expert`` in a worker process of its own, :mod:`host.thinking`:
-the screen never waits for them), and runs the turn and claim timers from the table options
-(expiry discards the drawn tile — after a claim the rightmost tile — or passes; it never
-declares a win).
-Every finished hand's game record is appended to ``<data dir>/records/``
-(``docs/game-record.md``).
+:class:`LocalTable` implements the seat part, :class:`host.client.TableClient`, for one human
+seat: it owns a :class:`engine.game.Game`, lets computer players
+(``--bots easy|normal|hard|expert``, default normal) play the other three seats with a short
+pause per move (so a human can follow; ``hard`` thinks in a thread, ``expert`` in a worker
+process of its own, :mod:`host.thinking`: the screen never waits for them), and runs the turn
+and claim timers from the table options (expiry discards the drawn tile — after a claim the
+rightmost tile — or passes; it never declares a win). Every finished hand's game record is
+appended to ``<data dir>/records/`` (``docs/game-record.md``).
 """
 
 from __future__ import annotations
@@ -91,11 +90,7 @@ class LocalTable:
             game = Game(rules, seed, dict(options))
         except (OptionError, ValueError) as exc:
             return Refusal.of("bad_game", problem=str(exc))
-        self.game = game
-        game.new_hand()
-        self.runner.new_hand()
-        self._publish(force=True)
-        self.loop.start()
+        self.start_hand(game, game.new_hand())
         return None
 
     def start_hand(self, game: Game, hand: Hand) -> None:
@@ -103,7 +98,7 @@ class LocalTable:
         self.game = game
         game.hand = hand
         self.runner.new_hand()
-        self._publish(force=True)
+        self.publish(force=True)
         self.loop.start()
 
     def send(self, action: Action) -> Refusal | None:
@@ -157,7 +152,7 @@ class LocalTable:
         except IllegalActionError as exc:
             return Refusal.of("illegal", reason=exc.reason)
         self.runner.acted(seat)
-        self._publish()
+        self.publish()
         return None
 
     def deal_next(self) -> None:
@@ -166,7 +161,7 @@ class LocalTable:
             return
         game.new_hand()
         self.runner.new_hand()
-        self._publish(force=True)
+        self.publish(force=True)
 
     def next_game(self) -> None:
         game = self.game
@@ -175,9 +170,6 @@ class LocalTable:
 
     def expired(self, seat: int) -> None:
         pass  # one player alone: nobody else to tell
-
-    def publish(self) -> None:
-        self._publish()
 
     # --- records and updates -----------------------------------------------------------------
     def _record(self, game: Game, hand: Hand) -> None:
@@ -196,7 +188,8 @@ class LocalTable:
         except OSError:
             self.record_dir = None  # an unwritable folder never stops the game
 
-    def _publish(self, force: bool = False) -> None:
+    def publish(self, force: bool = False) -> None:
+        """Send the player his update where it changed (``force``: even if not, a new hand)."""
         game = self.game
         if game is None or game.hand is None:
             return

@@ -32,6 +32,20 @@ log = logging.getLogger("net.cluster")
 
 SESSION_SECONDS = 8.0  # an owner drops a remote session it has not heard from this long
 
+# what the owner does with a remote session's :class:`~net.cluster.wire.Do`: the same call on
+# its seat's client here as the session's own :class:`RemoteSeat` made (a ping is only heard)
+DOING: dict[wire.Op, Callable[[SeatClient, wire.Do], Refusal | None]] = {
+    wire.Op.SEND: lambda client, do: None if do.action is None else client.send(do.action),
+    wire.Op.NEXT_HAND: lambda client, do: client.next_hand(),
+    wire.Op.NEW_GAME: lambda client, do: client.new_game(client.info().rules, {}, None),
+    wire.Op.POKE: lambda client, do: client.poke(),
+    wire.Op.START: lambda client, do: client.start(do.flag),
+    wire.Op.CHAT: lambda client, do: client.chat(do.text),
+    wire.Op.STAKE: lambda client, do: client.stake(do.backs),
+    wire.Op.SET_ALLOW: lambda client, do: client.set_allow(do.flag),
+    wire.Op.LEAVE: lambda client, do: client.close(),
+}
+
 
 @dataclass
 class RemoteSession:
@@ -42,7 +56,6 @@ class RemoteSession:
     client: SeatClient
     last_seen: float
     via: str = ""  # its worker's subject for batches ("": push on the session's own)
-
 
 
 class Serving:
@@ -186,28 +199,10 @@ class Serving:
                 await self._answer(msg, do.sid, wire.Done(alive=False))
             return
         rs.last_seen = self.clock()
-        client = rs.client
-        refusal: Refusal | None = None
-        op = do.op
-        if op is wire.Op.SEND and do.action is not None:
-            refusal = client.send(do.action)
-        elif op is wire.Op.NEXT_HAND:
-            client.next_hand()
-        elif op is wire.Op.NEW_GAME:
-            refusal = client.new_game(client.info().rules, {}, None)
-        elif op is wire.Op.POKE:
-            client.poke()
-        elif op is wire.Op.START:
-            refusal = client.start(do.flag)
-        elif op is wire.Op.CHAT:
-            refusal = client.chat(do.text)
-        elif op is wire.Op.STAKE:
-            refusal = client.stake(do.backs)
-        elif op is wire.Op.SET_ALLOW:
-            refusal = client.set_allow(do.flag)
-        elif op is wire.Op.LEAVE:
+        if do.op is wire.Op.LEAVE:
             del self.sessions[do.sid]
-            client.close()
+        doing = DOING.get(do.op)
+        refusal = doing(rs.client, do) if doing is not None else None
         if refusal is not None or msg.reply:
             await self._answer(msg, do.sid, wire.Done(refusal))
 
