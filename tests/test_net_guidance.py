@@ -191,3 +191,35 @@ async def test_the_waiting_screen_lists_every_option_with_what_it_does(
             assert spec.brief(None) in text, (rules, spec.key, text)
         assert "hands_per_game=4" in text
         assert "S / Enter: start" in text  # the keys still on screen
+
+
+async def test_a_player_reaching_game_over_after_an_ask_is_told_of_it(
+        server: MahjongServer) -> None:
+    """Issue 53 bug 2: ann asks for a new game while bob still reads the last hand's result;
+    bob's game-over screen, opened after the ask, says a new game is asked for at once (not
+    only when someone else asks too)."""
+    cmd = "join ng3 --rules gejiu --option hands_per_game=1"
+    ann = await join(server, "ann", new_key(), cmd)
+    bob = await join(server, "bob", new_key(), cmd)
+    t = await seated(server, "ng3", 2)
+    ann.send("s")
+    await ann.wait_for("个旧")
+    seat = {name: next(i for i, s in enumerate(t.seats)
+                       if s.occupant is not None and s.occupant.name == name)
+            for name in ("ann", "bob")}
+    await play_by_keys(t, {seat["ann"]: ann, seat["bob"]: bob})
+    for c in (ann, bob):
+        await c.wait_for("Enter: game result")
+    ann.send("\r")
+    await ann.wait_for("Game over")
+    ann.send("\r")  # the ask, while bob is still on the hand's result
+    await ann.wait_for("waiting for")
+    (bob_app,) = [s.app for s in server.sessions if s.conn.account.nickname == "bob"]
+    await until(lambda: bob_app.update is not None and bool(bob_app.update.waiting_for),
+                5.0, "bob's session to have the ask")
+    bob.send("\r")
+    await bob.wait_for("Game over")
+    await bob.wait_for("A new game is asked for")
+    assert t.game_no == 1 and t.game is not None and t.game.is_over
+    for c in (ann, bob):
+        await c.close()

@@ -365,7 +365,11 @@ class MahjongApp(App[None]):
 
     def after_hand_result(self, update: TableUpdate) -> None:
         if update.game_over:
-            self.push_screen(GameResultScreen(update))
+            # ``update`` is the one the hand's result was drawn from; a player may have asked
+            # for a new game since (a later update of the same game-over): the screen opens
+            # with what the table says now, not only from the next ask on
+            latest = self.update if self.update is not None and self.update.game_over else update
+            self.push_screen(GameResultScreen(latest))
         else:
             if self.table_screen is not None:
                 self.table_screen.hide_result()
