@@ -13,11 +13,11 @@ from rich.cells import cell_len
 
 from engine import rating as elo
 from net.front.lobby import LobbyApp
-from net.front.trends import RATING_SECONDS, LobbyRatings
+from net.front.trends import RATING_SECONDS, LobbyRatings, rating_title
 from net.runtime.registry import Registry
 from net.runtime.shared_table import TableConfig
 from net.store import Account, SqliteStore
-from net.store.model import ComputerSeat
+from net.store.model import ComputerSeat, Rating
 from testkit.ssh import MakeServer, new_key, run_command
 from tests.support.waiting import until
 from tests.test_cluster import sees_its_move
@@ -156,3 +156,42 @@ def test_the_lobby_reads_ratings_at_most_every_few_seconds(tmp_path: Path) -> No
     ratings.refresh()
     assert reads[-1] == "yichun" and ratings.seat("gejiu", "ann") == got  # added to, kept
     store.close()
+
+
+def test_the_own_rating_line_drops_english_names_before_a_ruleset() -> None:
+    """Issue 53 bug 3: every ruleset is kept while leaving out the English names makes the
+    line fit; a ruleset is dropped (the least played, last) only when even that does not."""
+    three = {"gejiu": Rating(1532.4, 3), "yichun": Rating(1490, 2), "shangrao": Rating(1510, 1)}
+    assert rating_title(three, 200) == ("your rating 等级分: 个旧 gejiu 1532? · 宜春 yichun "
+                                        "1490? · 上饶 shangrao 1510?")
+    assert rating_title(three, 78) == rating_title(three, 200)
+    assert rating_title(three, 77) == "your rating 等级分: 个旧 1532? · 宜春 1490? · 上饶 1510?"
+    assert rating_title(three, 56) == "your rating 等级分: 个旧 1532? · 宜春 1490? · 上饶 1510?"
+    assert rating_title(three, 55) == "your rating 等级分: 个旧 1532? · 宜春 1490?"
+    assert rating_title(three, 30) == "your rating 等级分: 个旧 1532?"
+    assert rating_title(three, 10) == ""
+    for width in (200, 100, 78, 76, 60, 56, 55, 40, 30):
+        assert cell_len(rating_title(three, width)) <= width
+
+
+async def test_the_lobby_s_own_rating_line_uses_the_terminal_s_width(
+        make_server: MakeServer) -> None:
+    """Issue 53 bug 3 over SSH: three rulesets rated, the lobby's title keeps all three with
+    their English names where the terminal is wide, and all three in Chinese at 80 columns."""
+    server = await make_server()
+    key = new_key()
+    ann = server.store.account_for_key(key.get_fingerprint("sha256"), "ann")
+    for seed, rules in enumerate(("gejiu", "yichun", "shangrao"), 1):
+        server.store.finish_game(f"t{seed}", 1, rules, [(ann.id, 0, 5, 1, 4)],
+                                 [ComputerSeat(1, -5, elo.START)], seed=seed)
+    assert server.store.flush(10)
+    mine = server.store.ratings_of(ann.id)
+    assert set(mine) == {"gejiu", "yichun", "shangrao"}
+    wide = await join(server, "ann", key, "lobby", width=200)
+    await wide.wait_for(f"上饶 shangrao {elo.label(mine['shangrao'].rating, 1)}")
+    assert "个旧 gejiu" in wide.text() and "宜春 yichun" in wide.text()
+    await wide.close()
+    narrow = await join(server, "ann", key, "lobby", width=80)
+    await narrow.wait_for(f"上饶 {elo.label(mine['shangrao'].rating, 1)}")
+    assert "个旧 " in narrow.text() and "宜春 " in narrow.text()
+    await narrow.close()

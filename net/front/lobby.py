@@ -258,6 +258,8 @@ class LobbyApp(ServerSide, App[Any]):
     def on_resize(self, event: events.Resize) -> None:
         # a short terminal keeps its rows for the tables and the typing line
         self.set_class(event.size.height < 16, "short")  # the app: a form may be on top
+        if self.query("#title"):  # the own ratings' line fits the new width
+            self._refresh()
 
     def action_scroll_tables(self, pages: int) -> None:
         box = self.query_one("#tables-box", VerticalScroll)
@@ -267,7 +269,9 @@ class LobbyApp(ServerSide, App[Any]):
     def heading(self) -> Text:
         """The title line: the lobby, the viewer, and his own ratings once the store told them."""
         t = Text(f"mahjong-ssh {both('lobby')} — welcome {self.account.nickname}", style="bold")
-        own = rating_title(self.ratings.own(self.account.id)) if not self.account.guest else ""
+        # the title's width: the terminal's, less the title's padding (2 cells each side)
+        own = (rating_title(self.ratings.own(self.account.id), self.size.width - 4)
+               if not self.account.guest else "")
         if own:
             t.append(f"\n{own}")
         self._title_text = t.plain

@@ -246,8 +246,8 @@ def rating_title(ratings: dict[str, Rating], width: int = 76) -> str:
         name = (f"{cls.zh} {rules}" if english else cls.zh) if cls is not None else rules
         return f"{clean_line(name, 24)} {elo.label(r.rating, r.games)}"
     items = list(ratings.items())
-    for english in (True, False):
-        for n in range(len(items), 0, -1):
+    for n in range(len(items), 0, -1):  # a ruleset dropped only when no name is left to cut
+        for english in (True, False):
             line = f"{both('your_rating')}: {' · '.join(part(k, r, english) for k, r in items[:n])}"
             if cell_len(line) <= width:
                 return line
