@@ -149,7 +149,8 @@ class SharedSeat(ABC):
 
     controls_pace = False  # a shared table's pace is the server's
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock  # the time the updates' deadlines are on
         self._callbacks: list[UpdateCallback] = []
         self._info_callbacks: list[InfoCallback] = []
         self.closed = False

@@ -84,13 +84,12 @@ class RemoteSeat(SharedSeat):
     def __init__(self, bus: Bus, key: str, account: Account, owner: str = "",
                  clock: Clock = SYSTEM_CLOCK,
                  on_gone: Callable[[RemoteSeat], None] | None = None, via: str = "") -> None:
-        super().__init__()
+        super().__init__(clock)
         self.bus = bus
         self.via = via  # the subject of its worker's batches (its worker hands it them)
         self.key = key
         self.account = account
         self.sid = uuid.uuid4().hex
-        self._clock = clock
         self.on_gone = on_gone
         self._nickname = account.nickname
         self._game_no = 0
@@ -115,9 +114,9 @@ class RemoteSeat(SharedSeat):
             reply = await self.bus.request(
                 join_subject(self.key),
                 wire.encode(wire.Join(self.sid, self.account, spectate, bot, self.via),
-                            self._clock.now()),
+                            self.clock.now()),
                 timeout)
-            msg = wire.decode(reply.data, self._clock.now())
+            msg = wire.decode(reply.data, self.clock.now())
             if not isinstance(msg, wire.Joined | wire.Refused):
                 raise wire.WireError(f"a join was answered with {type(msg).__name__}")
         except BaseException:
@@ -156,7 +155,7 @@ class RemoteSeat(SharedSeat):
         if self.closed:
             return
         try:
-            item = wire.decode(data, self._clock.now())
+            item = wire.decode(data, self.clock.now())
         except wire.WireError as exc:
             log.warning("seat %s: a push could not be read: %s", self.sid[:8], exc)
             return
@@ -206,10 +205,6 @@ class RemoteSeat(SharedSeat):
         self._send_quietly(wire.Do(self.sid, op, **fields))
 
     # --- the seat part ------------------------------------------------------------------------
-    @property
-    def clock(self) -> Clock:
-        return self._clock
-
     def send(self, action: Action) -> Refusal | None:
         if self.seat_index is None:
             return Refusal("spectator_play")
@@ -248,7 +243,7 @@ class RemoteSeat(SharedSeat):
 
     def _send_quietly(self, do: wire.Do) -> None:
         self._spawn(lambda: self.bus.publish(do_subject(self.key),
-                                             wire.encode(do, self._clock.now())))
+                                             wire.encode(do, self.clock.now())))
 
     def _spawn(self, work: Callable[[], Coroutine[Any, Any, None]]) -> None:
         """Run ``work()`` on the running loop (none: RuntimeError, before it is called), held
@@ -288,7 +283,7 @@ class RemoteSeat(SharedSeat):
         if index is None:
             return
         info = self._info
-        now = self._clock.now()
+        now = self.clock.now()
         idle = info is not None and info.seats[index].idle
         if idle or now - self._poked >= POKE_SECONDS:
             self._poked = now
@@ -300,7 +295,7 @@ class RemoteSeat(SharedSeat):
         second S goes to the owner as confirmed."""
         if self.seat_index is None:
             return Refusal("seated_start")
-        now = self._clock.now()
+        now = self.clock.now()
         confirmed = self._ask.confirmed(now)
         info = self._info
         if (not confirmed and info is not None and info.private
@@ -329,10 +324,7 @@ class RemoteSeat(SharedSeat):
 
 
 Backend = SharedTableClient  # a SeatClient of this process, or a RemoteSeat
-
-
-class Rejoin(Protocol):
-    async def __call__(self, client: RoutedClient) -> Backend | None: ...
+Rejoin = Callable[["RoutedClient"], Awaitable[Backend | None]]  # the table's seat found again
 
 
 class RoutedClient(SharedSeat):
@@ -342,12 +334,11 @@ class RoutedClient(SharedSeat):
 
     def __init__(self, name: str, account: Account, spectate: bool, backend: Backend,
                  rejoin: Rejoin, clock: Clock = SYSTEM_CLOCK) -> None:
-        super().__init__()
+        super().__init__(clock)
         self.name = name
         self.account = account
         self.spectate = spectate
         self.bot = False  # ``bot join``: a program plays the seat (kept when the table moves)
-        self._clock = clock
         self._rejoin = rejoin
         self.backend: Backend | None = None
         self._last: Backend = backend
@@ -388,10 +379,6 @@ class RoutedClient(SharedSeat):
             self.deliver(update)
 
     # --- the seat part ------------------------------------------------------------------------
-    @property
-    def clock(self) -> Clock:
-        return self._clock
-
     def send(self, action: Action) -> Refusal | None:
         return MOVING if self.backend is None else self.backend.send(action)
 

@@ -92,15 +92,11 @@ class SeatClient(SharedSeat):
     seat_index: int | None = None  # the table stands a player up by setting it
 
     def __init__(self, table: Table, seat_index: int | None, account: Account) -> None:
-        super().__init__()
+        super().__init__(table.clock)
         self.table = table
         self.seat_index = seat_index
         self.account = account
         self._ask = StartAsk()
-
-    @property
-    def clock(self) -> Clock:
-        return self.table.clock
 
     # --- the seat part ------------------------------------------------------------------------
     def send(self, action: Action) -> Refusal | None:
