@@ -8,6 +8,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from engine import rating as elo
 from net.front.lobby import LobbyApp
 from net.front.server import MahjongServer
 from net.front.trends import (
@@ -20,6 +21,8 @@ from net.front.trends import (
 from net.runtime.registry import Registry
 from net.runtime.shared_table import TableConfig
 from net.store import Account, SqliteStore, Store
+from testkit.ssh import MakeServer, new_key, run_command
+from tests.test_net import join
 
 
 def _store(tmp_path: Path) -> tuple[SqliteStore, Account, Account]:
@@ -95,8 +98,10 @@ def test_the_lobby_board_is_read_at_most_every_half_minute(tmp_path: Path) -> No
     first = leaders.text().plain
     assert "Leaders 排行榜" in first and "宜春 Yichun" in first
     lines = [line for line in first.splitlines() if "ann" in line or "bob" in line]
-    assert lines[0].split()[-3:] == ["ann", "+8", trend([8])]
-    assert lines[1].split()[-3:] == ["bob", "-8", trend([-8])]
+    rated = {n: elo.label(r.rating, r.games) for n, r in store.ratings("yichun",
+                                                                       ["ann", "bob"]).items()}
+    assert lines[0].split()[-4:] == ["ann", rated["ann"], "+8", trend([8])]
+    assert lines[1].split()[-4:] == ["bob", rated["bob"], "-8", trend([-8])]
     store.finish_game("t", 2, "yichun", [(ann.id, 0, -30, 0, 4), (bob.id, 1, 30, 1, 4)])
     now[0] += LOBBY_SECONDS - 1
     assert leaders.text().plain == first and counting.reads == 1  # kept
@@ -125,3 +130,35 @@ def test_the_lobby_lists_the_leaders_after_the_tables(tmp_path: Path) -> None:
     reg.close()
     store.close()
     empty.close()
+
+
+async def test_the_lobby_s_leaders_are_stats_s_ranking_with_the_ratings(
+        make_server: MakeServer) -> None:
+    """Issue 53 bug 6: ann has the most points but bob the better rating (he won three of
+    their four games): ``stats`` and the lobby's leaders both rank bob first, by rating, and
+    both show the ratings."""
+    server = await make_server()
+    store = server.store
+    ann = store.account_for_key("SHA256:a", "ann")
+    bob = store.account_for_key("SHA256:b", "bob")
+    store.finish_game("t", 1, "yichun", [(ann.id, 0, 100, 1, 4), (bob.id, 1, -100, 0, 4)],
+                      seed=1)
+    for g in (2, 3, 4):
+        store.finish_game("t", g, "yichun", [(ann.id, 0, -10, 0, 4), (bob.id, 1, 10, 1, 4)],
+                          seed=g)
+    assert store.flush(10)
+    have = store.ratings("yichun", ["ann", "bob"])
+    assert have["bob"].rating > have["ann"].rating
+    rated = {n: elo.label(r.rating, r.games) for n, r in have.items()}
+    out = str((await run_command(server.port, "carl", "stats")).stdout)
+    rows = [line.split() for line in out.splitlines() if line[:3].strip().isdigit()]
+    assert [(r[1], r[2], r[-3]) for r in rows] == [("bob", rated["bob"], "-70"),
+                                                   ("ann", rated["ann"], "+70")]
+    lobby = await join(server, "carl", new_key(), "lobby")
+    await lobby.wait_for("Leaders 排行榜")
+    text = lobby.text()
+    leaders = [line.split() for line in text[text.index("Leaders"):].splitlines()
+               if " ann " in line or " bob " in line]
+    assert [row[-5:-1] for row in leaders] == [["1", "bob", rated["bob"], "-70"],
+                                               ["2", "ann", rated["ann"], "+70"]], text
+    await lobby.close()

@@ -178,6 +178,7 @@ SERVER: Final[dict[str, tuple[str, str]]] = {
     "leaderboard": ("Leaderboard", "排行榜"),
     "leaders": ("Leaders", "排行榜"),
     "whole_board": ("ssh … stats: the whole board", "全部排行"),
+    "leaders_columns": ("by rating, with points and recent games", "按等级分排名，另列总分与近况"),
     "no_games_yet": ("No finished games yet.", "还没有完成的对局。"),
     "recent": ("recent", "近况"),
     "tables": ("Tables", "牌桌"),

@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING
 
 import asyncssh
 
-from engine.rating import label as rating_label
 from engine.rulesets import RULESETS
 from host.client import SharedTableClient
 from host.local import default_data_dir
@@ -37,14 +36,14 @@ from net.front.compat_asyncssh import quiet_packet_log
 from net.front.login import LoginGate
 from net.front.reviewing import ReviewPool
 from net.front.session import Session
-from net.front.trends import rating_note, trends
+from net.front.trends import Boards, leader_boards, leader_rating, rating_note
 from net.limits import BUDGETED, Limits, LogGate
 from net.runtime.config import TableConfig
 from net.runtime.registry import Registry
 from net.runtime.shared_table import SharedTable
 from net.sanitize import pad
 from net.store.base import Store
-from net.store.model import Account, LeaderRow
+from net.store.model import Account
 from tui.compat import compat_textual, stdout_redirects
 from words import both
 
@@ -211,17 +210,17 @@ class MahjongServer:
                                            command.bots, creator=account, address=address,
                                            privacy=command.private)
 
-    def stats_board(self) -> list[tuple[str, list[LeaderRow], dict[str, str]]]:
-        """What ``stats`` reads from the store (:func:`stats_board`)."""
-        return stats_board(self.store)
+    def stats_board(self) -> Boards:
+        """What ``stats`` reads from the store (:func:`~net.front.trends.leader_boards`, the
+        lobby's ranking too)."""
+        return leader_boards(self.store)
 
-    def stats_text(self, board: list[tuple[str, list[LeaderRow], dict[str, str]]] | None
-                   = None) -> str:
+    def stats_text(self, board: Boards | None = None) -> str:
         """The leaderboard, one per ruleset (their points are on different scales) ordered by
         rating, then the tables. ``board``: :meth:`stats_board`, read already."""
         lines = [both("leaderboard")]
         if board is None:
-            board = stats_board(self.store)
+            board = leader_boards(self.store)
         if not board:
             lines += ["", both("no_games_yet")]
         for rules, leaders, recent in board:
@@ -232,7 +231,7 @@ class MahjongServer:
             for i, r in enumerate(leaders, 1):
                 per = f"{r.score / r.hands:+.2f}" if r.hands else "-"
                 name = f"{r.nickname} [bot]" if r.bot_games else r.nickname
-                shown = rating_label(r.rating, r.rated) if r.rating is not None else "-"
+                shown = leader_rating(r)
                 lines.append(f"{i:>3}  {pad(name, 16)} {shown:>6} {r.games:>5} "
                              f"{r.hands:>5} {r.wins:>4} {r.score:>+7} {per:>6}  "
                              f"{recent[r.nickname]}".rstrip())
@@ -277,16 +276,6 @@ class MahjongServer:
         if self.config.table.thinking is not None:
             self.config.table.thinking.close()
         self.store.close()
-
-
-def stats_board(store: Store) -> list[tuple[str, list[LeaderRow], dict[str, str]]]:
-    """What ``stats`` reads from ``store``: each ruleset played, its leaders (by rating, then
-    the unrated by score) and their trends."""
-    board = []
-    for rules in store.rulesets_played():
-        leaders = store.leaderboard(rules=rules, by_rating=True)
-        board.append((rules, leaders, trends(store, rules, [r.nickname for r in leaders])))
-    return board
 
 
 def load_host_key(path: Path) -> asyncssh.SSHKey:

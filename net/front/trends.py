@@ -25,7 +25,7 @@ from engine.bots import LEVELS
 from engine.rulesets import RULESETS
 from net.sanitize import clean_line, pad
 from net.store.base import Store
-from net.store.model import Rating
+from net.store.model import LeaderRow, Rating
 from tui.view.score_chart import BLOCKS, sparkline
 from words import both
 
@@ -49,6 +49,25 @@ def trends(store: Store, rules: str, nicknames: Sequence[str]) -> dict[str, str]
     """Each named player's trend in ``rules`` ("" for none)."""
     recent = store.recent_scores(rules, nicknames, TREND_GAMES) if nicknames else {}
     return {name: trend(recent.get(name, [])) for name in nicknames}
+
+
+Boards = list[tuple[str, list[LeaderRow], dict[str, str]]]  # (rules, leaders, their trends)
+
+
+def leader_boards(store: Store, limit: int = 20) -> Boards:
+    """Each ruleset played (their points are on different scales), its first ``limit``
+    leaders and their trends: the one ranking ``stats`` and the lobby both show, by rating
+    (the rated first, highest first, then the unrated by score)."""
+    boards = []
+    for rules in store.rulesets_played():
+        leaders = store.leaderboard(limit=limit, rules=rules, by_rating=True)
+        boards.append((rules, leaders, trends(store, rules, [r.nickname for r in leaders])))
+    return boards
+
+
+def leader_rating(row: LeaderRow) -> str:
+    """A leader's rating as ranked: ``1523``, ``1523?`` while provisional, ``-`` unrated."""
+    return elo.label(row.rating, row.rated) if row.rating is not None else "-"
 
 
 LOBBY_LEADERS = 3  # leaders per ruleset the lobby shows (``stats`` has the whole board)
@@ -105,9 +124,9 @@ class SharedBoard:
 
 
 class LobbyLeaders(SharedBoard):
-    """The lobby's leaderboard: each ruleset's first few leaders with their total and trend,
-    read from ``store`` at most once every :data:`LOBBY_SECONDS` (the lobby redraws every
-    second). No store: no lines."""
+    """The lobby's leaderboard: each ruleset's first few leaders in ``stats``'s ranking
+    (:func:`leader_boards`) with their rating, total and trend, read from ``store`` at most
+    once every :data:`LOBBY_SECONDS` (the lobby redraws every second). No store: no lines."""
 
     def __init__(self, store: Any, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(store, clock)
@@ -124,20 +143,19 @@ class LobbyLeaders(SharedBoard):
 
     def _read(self) -> Text:
         t = Text()
-        played = self.store.rulesets_played()
-        if not played:
+        boards = leader_boards(self.store, LOBBY_LEADERS)
+        if not boards:
             return t
         t.append(f"\n  {both('leaders')}", style="bold")
         t.append(f"   ({both('whole_board')})\n")
-        for rules in played:
-            leaders = self.store.leaderboard(limit=LOBBY_LEADERS, rules=rules)
-            recent = trends(self.store, rules, [r.nickname for r in leaders])
+        t.append(f"    {both('leaders_columns')}\n")  # two numbers: which is which
+        for rules, leaders, recent in boards:
             cls = RULESETS.get(rules)
             title = f"{cls.zh} {cls.en}" if cls is not None else clean_line(rules, 16)
             for i, r in enumerate(leaders, 1):
                 head = pad(title if i == 1 else "", 14)
                 name = clean_line(r.nickname, 16) + (" [bot]" if r.bot_games else "")
-                t.append(f"    {head} {i} {pad(name, 16)} "
+                t.append(f"    {head} {i} {pad(name, 16)} {leader_rating(r):>6} "
                          f"{r.score:>+7}  {recent[r.nickname]}".rstrip() + "\n")
         return t
 
