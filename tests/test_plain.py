@@ -438,3 +438,78 @@ async def test_a_compulsory_buy_is_said_so_and_the_hand_waits_for_the_deal() -> 
         if seen == {True, False}:
             break
     assert seen == {True, False}
+
+
+LOOK_COMMANDS = ("waits", "听", "hand", "table", "scores", "log 3", "again")
+
+
+def asked_again(plain: PlainTable, out: Transcript, command: str) -> list[str]:
+    """What ``command`` is answered with, checked to be an answer: its lines (none only for
+    ``again``), the same question after them, and nothing sent to the table."""
+    assert plain.update is not None
+    before, prompt = plain.update.view, plain.prompt()
+    mark = len(out.lines)
+    plain.handle(command)
+    said = out.lines[mark:]
+    assert said[-1] == f"PROMPT {prompt}", (command, said)
+    lines = said[:-1]
+    assert bool(lines) is (command != "again"), (command, prompt, lines)
+    assert not any("Not understood" in line for line in lines), (command, prompt, lines)
+    assert plain.update.view is before  # a question for the table, never an answer to it
+    return lines
+
+
+async def test_every_prompt_answers_the_commands_that_say_the_table_again() -> None:
+    """Issue 53, bug 7: ``waits`` (and hand, table, scores, log, again) typed at any question
+    gets its answer and the question again: the buy, a claim, a turn, the hand's result."""
+    out = Transcript()
+    t = table()
+    plain = PlainTable(t, "en", out)
+    plain.start()
+    assert t.new_game("yichun", {}, 1) is None
+    kinds: set[str] = set()
+    for _ in range(400):
+        await until(lambda: plain.update is not None and (
+            plain.update.view.phase is Phase.ENDED or answer(plain, out) is not None),
+            10.0, "the table to ask or to end")
+        assert plain.update is not None
+        view = plain.update.view
+        await until(lambda: plain.written, 5.0, "the question to be written")
+        kind = "result" if view.phase is Phase.ENDED else view.phase.value
+        if kind not in kinds:
+            kinds.add(kind)
+            for command in LOOK_COMMANDS:
+                asked_again(plain, out, command)
+            if kind == "claim":
+                waits = asked_again(plain, out, "waits")
+                assert waits[0].startswith("You wait on: "), waits
+        if view.phase is Phase.ENDED:
+            break
+        line = answer(plain, out)
+        assert line is not None
+        version = (view.events, view.legal)
+        plain.handle(line)
+        await until(lambda v=version: plain.update is not None and (
+            plain.update.view.events, plain.update.view.legal) != v, 10.0, f"the answer {line!r}")
+    assert kinds >= {"buy", "claim", "turn", "result"}, kinds
+    t.close()
+
+
+async def test_the_commands_that_say_the_table_are_answered_before_the_deal(
+        server: MahjongServer) -> None:
+    """Issue 53, bug 7: at a shared table still waiting for its players, ``waits``, ``hand``,
+    ``table`` … were "Not understood"; they say that nothing is dealt yet."""
+    player = PtyClient(100, 40)
+    await player.connect(server.port, "ann", new_key(), command="join fri --plain")
+    await player.wait_for("Type start to begin now")
+    for command in ("waits", "hand", "table", "scores", "log", "听"):
+        mark = len(player.raw)
+        player.send(command + "\r")
+        await player.wait_for(lambda _, m=mark: bytes(player.raw[m:]).decode(
+            "utf-8", "replace").endswith("quit to leave. > "))
+        said = bytes(player.raw[mark:]).decode("utf-8", "replace")
+        assert "The game has not begun: nothing is dealt yet." in said, said
+        assert "Not understood" not in said, said
+    player.send("quit\r")
+    await until(lambda: player.closed.is_set(), 5.0, "the session's end")
+    await player.close()

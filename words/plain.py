@@ -15,6 +15,8 @@ PLAIN: Final[dict[str, tuple[str, str]]] = {
     "p_seat_you": ("{seat} you", "{seat} 你"),
     "p_seat_other": ("{seat} {name} ({rel})", "{seat} {name}（{rel}）"),
     "p_seat_spectating": ("You watch: no concealed tile is shown.", "你在旁观，看不到暗牌。"),
+    "p_no_game_yet": ("The game has not begun: nothing is dealt yet.",
+                      "牌局还没开始，还没有发牌。"),
     "p_scores": ("Scores: {scores}.", "总分：{scores}。"),
     "p_hand": ("Your hand: {tiles}.", "手牌：{tiles}。"),
     "p_hand_drawn": ("Your hand: {tiles}; drawn {tile}.", "手牌：{tiles}；摸到{tile}。"),

@@ -18,6 +18,7 @@ from tui.view.decisions import KEYS, Decision, kong_decision
 from tui.view.hints import waits_of
 
 LOG_MAX = 24  # moves ``log N`` says at most (a view carries this many)
+AGAIN = ("again", "repeat", "r")  # the question said again, and nothing else
 
 # What a typed answer comes to: the action to send, the kongs to choose from, a sentence
 # saying why nothing happened, or None (the question is asked again).
@@ -77,8 +78,20 @@ LOOKS: dict[str, Look] = {word: look for words, look in (
                                                                       "p_res_totals")]),
     (("log", "moves"), _log),
     # the prompt (the question) is said again after every line typed
-    (("again", "repeat", "r"), lambda w, update, rest: []),
+    (AGAIN, lambda w, update, rest: []),
 ) for word in words}
+
+
+def look(w: Sentences, update: TableUpdate | None, head: str, rest: str) -> list[str] | None:
+    """The answer to a command that says the table again (``head``), or None where ``head``
+    is not one. Every prompt answers them, the one before the first deal too (that nothing
+    is dealt yet), so none is ever taken for an answer or left unanswered."""
+    said = LOOKS.get(head)
+    if said is None:
+        return None
+    if update is None:
+        return [] if head in AGAIN else [w.tr("p_no_game_yet")]
+    return said(w, update, rest)
 
 
 # --- answers ----------------------------------------------------------------------------------

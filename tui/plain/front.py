@@ -31,7 +31,7 @@ from host.client import SharedTableClient, TableClient, TableUpdate
 from host.clock import Timer
 from host.refusal import Refusal
 from host.table_info import COMPUTER_NAME, ChatLine, TableInfo, TableState
-from tui.plain.commands import LOOKS, Reply, read_choice, read_turn, unknown
+from tui.plain.commands import Reply, look, read_choice, read_turn, unknown
 from tui.plain.sentences import Answer, Sentences, printable
 from tui.settings import Settings
 from tui.view.decisions import Decision
@@ -97,7 +97,7 @@ class PlainTable:
         self._deadline: float | None = None  # when the question's timer runs out
         self._game = 0  # games seen: a hand is known by (game, hand number)
         self._history = 0  # hands booked in the game so far
-        # the commands that act whatever the table shows (those that read it: commands.LOOKS)
+        # the commands that act whatever the table shows (those that read it: commands.look)
         acts: list[tuple[tuple[str, ...], Callable[[str], None]]] = [
             (("quit", "q", "exit", "leave", "退出", "离开"), self._quit),
             (("help", "?", "h", "帮助"), self._help),
@@ -333,13 +333,13 @@ class PlainTable:
             act(rest)
             return
         update = self.update
+        said = look(self.words, update, head, rest)
+        if said is not None:
+            self._pending += said
+            return
         if update is None:
             if text:
                 self._pending.append(unknown(self.words, text))
-            return
-        look = LOOKS.get(head)
-        if look is not None:
-            self._pending += look(self.words, update, rest)
             return
         view = update.view
         if view.phase is Phase.ENDED:
