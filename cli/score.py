@@ -1,4 +1,4 @@
-"""``mahjong-ssh score``: the settlement calculator on the command line (``rules/README.md``).
+"""``mahjong-ssh score``: the settlement calculator on the command line (``docs/score.md``).
 
 One situation (a JSON object) on stdin or ``--file F``; or ``--batch FILE`` with one object per
 line, one result line per input line, in order (a bad line gives ``{"error": "..."}`` on its
@@ -30,13 +30,34 @@ EXIT_OK = 0
 EXIT_NOT_A_WIN = 1
 EXIT_MALFORMED = 2
 
+# ``score --help``: plain text for a terminal (the docstring is for the source's readers), and
+# it names only what a player has: the pages of the source and the help at a table
+HELP = """\
+Settle one hand as the table does: what happened (who won, with which tiles, how, the kongs,
+the ruleset's own facts) as a JSON object in; each pattern and modifier, every payment and
+each seat's net out.
+
+One situation on standard input or in --file F; or --batch FILE with one object per line, one
+result line per input line, in order (a bad line gives {"error": "..."} on its line and the
+batch goes on). A readable table by default, --json for the structure, --lang zh|en.
+Exit status for a single situation: 0 settled, 1 the hand does not win, 2 malformed input.
+
+For example:
+  echo '{"rules": "gejiu", "wins": [{"seat": "S", "hand": "123m 456p 789s EEE 5m",
+         "tile": "5m", "how": "discard", "from": "W"}]}' | mahjong-ssh score
+
+Every field of a situation, with examples: docs/score.md in the source (the README links it).
+Each ruleset's patterns and payments: docs/rules/yichun.en.md, shangrao.en.md, gejiu.en.md
+(中文: .zh.md), the same pages that ? opens at a table.
+"""
+
 
 def add_parser(subparsers: Any) -> None:
     """Register the ``score`` sub-command on an ``argparse`` sub-parsers object."""
     p: argparse.ArgumentParser = subparsers.add_parser(
         "score",
         help="settle a hand: JSON situation in, payments out",
-        description=__doc__,
+        description=HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     src = p.add_mutually_exclusive_group()

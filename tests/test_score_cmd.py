@@ -172,3 +172,25 @@ def test_a_batch_whose_reader_stops_early_ends_quietly(tmp_path: Path) -> None:
     err = proc.stderr.read().decode()
     proc.wait(timeout=60)
     assert "cannot read" not in err and "Traceback" not in err, err
+
+
+def test_help_names_pages_that_exist_in_plain_text(capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """``score --help`` (issue 53, bug 5): no literal backticks, every page it names exists,
+    and its example settles."""
+    import re
+
+    from cli.main import main
+
+    with pytest.raises(SystemExit):
+        main(["score", "--help"])
+    text = capsys.readouterr().out
+    assert "`" not in text and "rules/README" not in text
+    root = Path(__file__).resolve().parent.parent
+    named = re.findall(r"docs/[\w/.-]+\.md", text)
+    assert "docs/score.md" in named and all((root / page).is_file() for page in named), named
+    for page in ("shangrao.en.md", "gejiu.en.md"):
+        assert (root / "docs" / "rules" / page).is_file() and page in text
+    example = text.split("echo '", 1)[1].split("' |", 1)[0]
+    code, out, _ = run([], example, monkeypatch)
+    assert code == 0 and "S +5" in out
