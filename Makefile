@@ -41,12 +41,14 @@ compat-check:
 	print('compat-check: guards that fell back:', ', '.join(f'{k} ({v})' for k, v in fell.items()) or 'none')"; \
 	"$$py" -m pytest -q -x -p no:randomly $(PYTEST_ARGS)
 
-# the address and port: `make serve HOST=0.0.0.0 PORT=2299` (set on the command line only, so a
-# HOST or PORT in the environment is never picked up by accident)
+# the address, port and data folder: `make serve HOST=0.0.0.0 PORT=2299 DATA=~/mj` (set on the
+# command line only, so a HOST, PORT or DATA in the environment is never picked up by accident;
+# no DATA: the platform's data folder)
 HOST := 127.0.0.1
 PORT := 2222
+DATA :=
 serve: $(STAMP)
-	$(BIN)/mahjong-ssh serve --host $(HOST) --port $(PORT)
+	$(BIN)/mahjong-ssh serve --host $(HOST) --port $(PORT)$(if $(DATA), --data "$(DATA)")
 
 lint: $(STAMP)
 	$(BIN)/ruff check engine words host tui net cli tests bench testkit

@@ -69,7 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="run the SSH server")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=port, default=2222)
-    p.add_argument("--data", default=None, help="data directory (host key, database)")
+    p.add_argument("--data", default=None, type=os.path.expanduser,
+                   help="data directory (host key, database; ~ is your home)")
     p.add_argument("--no-anonymous", action="store_true",
                    help="refuse clients without an SSH key")
     p.add_argument("--grace", type=seconds, default=None,
@@ -110,7 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("backup", help="copy the server's database while it runs (SQLite's "
                        "online backup); restore: stop the server, copy the file over "
                        "DATA/mahjong.sqlite3, remove its -wal and -shm files")
-    p.add_argument("--data", default=None, help="the server's data directory")
+    p.add_argument("--data", default=None, type=os.path.expanduser,
+                   help="the server's data directory")
     p.add_argument("--force", action="store_true", help="replace FILE if it exists")
     p.add_argument("file", help="the backup to write (refused if it exists, unless --force)")
     p.set_defaults(func=cmd_backup)
@@ -128,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", type=play_levels, default=None, metavar="LEVEL[,LEVEL,LEVEL]",
                    help="computer players: easy, normal (default), hard or expert; one, or "
                    "one per seat S,W,N")
-    p.add_argument("--data", default=None,
+    p.add_argument("--data", default=None, type=os.path.expanduser,
                    help="data directory (game records go to DATA/records)")
     p.add_argument("--plain", action="store_true",
                    help="plain mode for screen readers: the table as lines of text on "

@@ -29,3 +29,15 @@ def test_an_offline_command_loads_no_server_database_or_app(argv: list[str]) -> 
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert json.loads(out) == []
+
+
+def test_a_data_folder_given_with_a_tilde_is_in_the_home_folder() -> None:
+    """`make serve DATA=~/x` runs under sh, which leaves the ~ to the program."""
+    import os
+
+    from cli.main import build_parser
+
+    home = os.path.expanduser("~")
+    for argv in (["serve", "--data", "~/mj"], ["play", "--data", "~/mj"],
+                 ["backup", "--data", "~/mj", "out.sqlite3"]):
+        assert build_parser().parse_args(argv).data == os.path.join(home, "mj")
