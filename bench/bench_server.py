@@ -291,10 +291,10 @@ class TableDriver:
 
 
 async def _expert_table(port: int, k: int) -> Any:
-    """Table ``deepK`` of four expert computer players, and the spectator who keeps it playing
-    (an unwatched table sleeps): a player creates it with ``--bots expert``, starts it (S) and
-    leaves; after the server's grace (``--grace 1`` in these runs) the computer plays his
-    seat too."""
+    """Table ``deepK`` of four expert computer players, and the spectator who keeps it open
+    (a table nobody is connected to ends, ``table_unattended_seconds``): a player creates it
+    with ``--bots expert``, starts it (S) and leaves; after the server's grace (``--grace 1``
+    in these runs) the computer plays his seat too."""
     from testkit.ssh import PtyClient
 
     host = PtyClient(light=True)

@@ -45,7 +45,7 @@ class TableHost(Protocol):
         """Who plays each of the four seats at ``now``."""
 
     def watched(self) -> bool:
-        """Whether anyone sees the table (an unseen table does not play on)."""
+        """Whether the table plays on now (not while it is paused)."""
 
     def player(self, seat: int) -> tuple[Player, bool]:
         """The computer player for ``seat``, and whether it thinks in a thread (a

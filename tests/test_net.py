@@ -491,7 +491,7 @@ async def test_reconnect_to_the_seat_mid_hand(make_server: MakeServer) -> None:
     await play_by_keys(t, {0: c}, max_actions=6)
     hand = t.game.hand
     await until(lambda: 0 in hand.to_act() or hand.is_over, what="her turn again")
-    w = await join(server, "wes", new_key(), "watch rc")  # a table nobody watches sleeps
+    w = await join(server, "wes", new_key(), "watch rc")  # a spectator sees the drop
     await w.wait_for("宜春")
     await c.close()
     await until(lambda: not t.seats[0].clients, what="the drop")

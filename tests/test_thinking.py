@@ -193,7 +193,7 @@ async def test_a_killed_worker_mid_decision_leaves_the_table_to_hard(
 async def test_an_expert_seat_plays_a_hand_to_its_end_at_a_shared_table(
         pool: ThinkingPool) -> None:
     # E expert, the others easy: about twenty expert decisions, a few seconds; nobody seated,
-    # one watching (an unwatched table sleeps)
+    # one watching
     config = TableConfig(bot_delay=0.0, thinking=pool, think_budget=Budget(share=64.0))
     t = SharedTable("x", "yichun", {"hands_per_game": 1}, config,
                     bot_levels=("expert", "easy", "easy", "easy"))

@@ -367,9 +367,10 @@ class Registry:
         return name in self.tables or (self.others is not None and name in self.others.infos())
 
     def resume(self) -> None:
-        """After a restart: let every restored game's loop run (it sleeps until someone
-        connects). A restored table nobody comes back to ends ``table_unattended_seconds``
-        after the restart, as if its last session had left then."""
+        """After a restart: let every restored game's loop run (each seat's grace period
+        starts at the restart, then a computer plays it until its player is back). A
+        restored table nobody comes back to ends ``table_unattended_seconds`` after the
+        restart, as if its last session had left then."""
         for table in self.tables.values():
             if table.game is not None:
                 table.loop.start()

@@ -455,11 +455,13 @@ class SharedTable:
         return tuple(self.seat_state(i) for i in range(4))
 
     def watched(self) -> bool:
+        """Whether the table plays on now. Whether anyone is connected does not matter: a
+        dropped player's (or program's) timers and grace period run, and then a computer plays
+        his seat, as when someone watches; a table nobody comes back to ends
+        (:meth:`check_empty`)."""
         if not self.may_act():
             return False  # the lease is in doubt: nothing is played until it is settled
-        if self.pause.paused:
-            return False  # paused: nothing moves until what it did is saved
-        return self.humans_connected > 0  # nobody watching: the table sleeps
+        return not self.pause.paused  # paused: nothing moves until what it did is saved
 
     def player(self, seat: int) -> tuple[Player, bool]:
         return self.computers.player(seat)
