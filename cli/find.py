@@ -9,62 +9,12 @@ import shlex
 import sys
 from typing import TYPE_CHECKING, Any
 
+from words import tr
+
 if TYPE_CHECKING:
     from net.lan import FindResult, Found, LanTable
 
 TIMEOUT_MAX = 60.0
-
-TEXT = {
-    "en": {
-        "looking": "Looking for mahjong-ssh servers on the local network ({seconds:g} s)...",
-        "none": "No server found.",
-        "hint": ("Is one running with `serve --lan` (and --host 0.0.0.0 to be seen from "
-                 "other machines)? A firewall must let multicast DNS through (UDP port 5353, "
-                 "224.0.0.251), and some Wi-Fi networks keep devices from seeing each "
-                 "other; try a longer --timeout."),
-        "found": "{count} server(s) found:",
-        "server": "{name}  {address}:{port}  (version {version})",
-        "also": "  also at: {addresses}",
-        "fingerprint": "  host key: {fp}  (ssh shows it on first connection: compare)",
-        "lobby": "  lobby:    {line}",
-        "no_tables": "  no tables yet: the lobby creates one",
-        "waiting": "{free} free of 4, {players} player(s)",
-        "playing": "hand {hand}/{hands}, {players} player(s)",
-        "over": "game over",
-        "watchers": ", {n} watching",
-        "stakes": ", 压鸽子 stakes on",
-        "more": "  ... and {n} more table(s): see the lobby",
-        "unreadable": "  ({n} table entry(ies) unreadable)",
-        "skipped": "{n} announcement(s) skipped: unreadable or of another version.",
-        "error": "mahjong-ssh find: {error}",
-    },
-    "zh": {
-        "looking": "正在局域网中查找 mahjong-ssh 服务器（{seconds:g} 秒）……",
-        "none": "没有找到服务器。",
-        "hint": ("服务器是否以 `serve --lan` 运行（其他机器要看到它还需 --host 0.0.0.0）？"
-                 "防火墙须放行组播 DNS（UDP 5353 端口，224.0.0.251），有些 Wi-Fi 网络不让"
-                 "设备互相发现；也可以加长 --timeout。"),
-        "found": "找到 {count} 台服务器：",
-        "server": "{name}  {address}:{port}  （版本 {version}）",
-        "also": "  其他地址：{addresses}",
-        "fingerprint": "  主机密钥：{fp}  （首次连接时 ssh 会显示，请核对）",
-        "lobby": "  大厅：    {line}",
-        "no_tables": "  还没有牌桌：在大厅里可以建桌",
-        "waiting": "空位 {free}/4，{players} 位玩家",
-        "playing": "第 {hand}/{hands} 局，{players} 位玩家",
-        "over": "对局结束",
-        "watchers": "，{n} 人旁观",
-        "stakes": "，压鸽子开",
-        "more": "  ……另有 {n} 张牌桌：请到大厅查看",
-        "unreadable": "  （{n} 条牌桌信息无法读取）",
-        "skipped": "跳过 {n} 条无法读取或版本不同的广播。",
-        "error": "mahjong-ssh find: {error}",
-    },
-}
-
-STATE_ZH = {"waiting": "等待中", "playing": "对局中", "between hands": "局间",
-            "game over": "已结束"}
-
 
 def timeout_seconds(text: str) -> float:
     """``find --timeout``: seconds, from 0.5 to 60."""
@@ -89,20 +39,19 @@ def ssh_line(found: Found, command: str = "", table: str = "") -> str:
 
 
 def table_lines(found: Found, table: LanTable, lang: str) -> list[str]:
-    text = TEXT[lang]
     state = table.state.value
+    players = tr(lang, "find_players", n=table.players)
     if state == "waiting":
-        what = text["waiting"].format(free=table.free, players=table.players)
+        what = tr(lang, "find_waiting", free=table.free, players=players)
     elif state == "game over":
-        what = text["over"]
+        what = tr(lang, "find_over")
     else:
-        what = text["playing"].format(hand=table.hand, hands=table.hands,
-                                      players=table.players)
+        what = tr(lang, "find_playing", hand=table.hand, hands=table.hands, players=players)
     if table.watchers:
-        what += text["watchers"].format(n=table.watchers)
+        what += tr(lang, "find_watchers", n=table.watchers)
     if table.stakes:
-        what += text["stakes"]
-    shown_state = STATE_ZH.get(state, state) if lang == "zh" else state
+        what += tr(lang, "find_stakes")
+    shown_state = tr(lang, f"find_st_{state}")
     command = "join" if table.free and state != "game over" else "watch"
     return [f"  {table.name}  {table.rules}  {shown_state}: {what}",
             f"      {ssh_line(found, command, table.name)}"]
@@ -110,31 +59,30 @@ def table_lines(found: Found, table: LanTable, lang: str) -> list[str]:
 
 def report(result: FindResult, lang: str) -> list[str]:
     """The lines ``find`` prints for what it found."""
-    text = TEXT[lang]
     lines: list[str] = []
     if not result.servers:
-        lines += [text["none"], text["hint"]]
+        lines += [tr(lang, "find_none"), tr(lang, "find_hint")]
     else:
-        lines.append(text["found"].format(count=len(result.servers)))
+        lines.append(tr(lang, "find_found", n=len(result.servers)))
     for found in result.servers:
         a = found.announcement
-        lines += ["", text["server"].format(name=found.name, address=found.address,
-                                            port=found.port, version=a.version)]
+        lines += ["", tr(lang, "find_server", name=found.name, address=found.address,
+                         port=found.port, version=a.version)]
         others = [x for x in found.addresses if x != found.address]
         if others:
-            lines.append(text["also"].format(addresses=", ".join(others)))
-        lines.append(text["fingerprint"].format(fp=a.fingerprint))
-        lines.append(text["lobby"].format(line=ssh_line(found)))
+            lines.append(tr(lang, "find_also", addresses=", ".join(others)))
+        lines.append(tr(lang, "find_fingerprint", fp=a.fingerprint))
+        lines.append(tr(lang, "find_lobby", line=ssh_line(found)))
         if not a.tables and not a.more:
-            lines.append(text["no_tables"])
+            lines.append(tr(lang, "find_no_tables"))
         for table in a.tables:
             lines += table_lines(found, table, lang)
         if a.more:
-            lines.append(text["more"].format(n=a.more))
+            lines.append(tr(lang, "find_more", n=a.more))
         if a.unreadable:
-            lines.append(text["unreadable"].format(n=a.unreadable))
+            lines.append(tr(lang, "find_unreadable", n=a.unreadable))
     if result.skipped:
-        lines += ["", text["skipped"].format(n=result.skipped)]
+        lines += ["", tr(lang, "find_skipped", n=result.skipped)]
     return lines
 
 
@@ -147,13 +95,12 @@ def cmd_find(args: argparse.Namespace) -> int:
     from net.lan import LanError, find
 
     lang = args.lang or locale_lang(os.environ) or "en"
-    text = TEXT[lang]
-    print(text["looking"].format(seconds=args.timeout), file=sys.stderr, flush=True)
+    print(tr(lang, "find_looking", seconds=args.timeout), file=sys.stderr, flush=True)
     try:
         result = asyncio.run(find(args.timeout))
     except LanError as exc:
-        print(text["error"].format(error=exc), file=sys.stderr)
-        print(text["hint"], file=sys.stderr)
+        print(tr(lang, "find_error", error=exc), file=sys.stderr)
+        print(tr(lang, "find_hint"), file=sys.stderr)
         return 1
     print("\n".join(report(result, lang)))
     return 0 if result.servers else 1

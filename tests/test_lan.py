@@ -265,16 +265,19 @@ def test_report_lists_servers_and_the_lines_to_type() -> None:
     assert "SHA256:" + "B" * 43 in text
     assert "ssh -t -p 2300 192.168.1.5\n" in text
     assert "ssh -t -p 2300 192.168.1.5 join friday" in text
-    assert "2 free of 4, 2 player(s), 1 watching, 压鸽子 stakes on" in text
+    assert "1 server found:" in text
+    assert "2 free of 4, 2 players, 1 watching, 压鸽子 stakes on" in text
     assert "ssh -t -p 2300 192.168.1.5 watch full" in text  # no seat: watch it
     assert "ssh -t -p 2300 192.168.1.5 watch 周五" in text
-    assert "2 more table(s)" in text
-    assert "1 announcement(s) skipped" in text
+    assert "hand 3/8, 4 players" in text and "周五  shangrao  game over: game over" in text
+    assert "2 more tables" in text
+    assert "1 announcement skipped" in text
 
 
 def test_report_in_chinese_and_when_nothing_is_found() -> None:
     zh = "\n".join(report(FindResult([sample_found()]), "zh"))
     assert "主机密钥" in zh and "空位 2/4" in zh and "另有 2 张牌桌" in zh
+    assert "周五  shangrao  已结束" in zh
     none = report(FindResult(), "en")
     assert none[0] == "No server found." and "5353" in none[1] and "--timeout" in none[1]
     assert "没有找到服务器" in report(FindResult(), "zh")[0]

@@ -8,6 +8,7 @@ import string
 import pytest
 
 from words import TEXT, both, tr
+from words.find import FIND
 from words.plain import PLAIN
 from words.refusals import REFUSALS
 from words.screen import SCREEN
@@ -31,7 +32,7 @@ def fields(text: str) -> set[str]:
 
 
 def test_the_tables_keys_never_meet() -> None:
-    tables = (SCREEN, PLAIN, REFUSALS, SERVER)
+    tables = (SCREEN, PLAIN, REFUSALS, SERVER, FIND)
     assert len(TEXT) == sum(map(len, tables))
     assert all(key.startswith("p_") for key in PLAIN)
 
@@ -56,3 +57,13 @@ def test_both_gives_english_then_chinese_once_where_they_are_the_same() -> None:
     assert both("dumb_terminal", sep="\n", term="vt52").count("\n") == 1
     assert tr("en", "rp_list_row", id="x", date="d", rules="r", table="t", seat="E", score=4,
               hands=8) == "x  d  r  t  seat E  +4  (8 hands)"
+
+
+def test_a_count_of_one_takes_the_singular_where_there_is_one() -> None:
+    assert tr("en", "find_players", n=1) == "1 player"
+    assert tr("en", "find_players", n=2) == "2 players"
+    assert tr("en", "find_players", n=0) == "0 players"
+    assert tr("zh", "find_players", n=1) == tr("zh", "find_players_1", n=1) == "1 位玩家"
+    for key in TEXT:  # a singular belongs to a key with a count
+        if key.endswith("_1") and key[:-2] in TEXT:
+            assert "n" in fields(TEXT[key][0]) and "n" in fields(TEXT[key[:-2]][0]), key

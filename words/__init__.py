@@ -1,7 +1,8 @@
 """Every word the program shows, in English and Chinese, one catalogue for every layer (it
 imports nothing of the program but this package): the screen's (:mod:`words.screen`), plain
-mode's (:mod:`words.plain`), the refusals (:mod:`words.refusals`) and the server's
-(:mod:`words.server`), and the seats' names. Rule names keep their Chinese name in both languages.
+mode's (:mod:`words.plain`), the refusals (:mod:`words.refusals`), the server's
+(:mod:`words.server`) and ``find``'s (:mod:`words.find`), and the seats' names. Rule names keep
+their Chinese name in both languages.
 
 ``tr(lang, key, **fields)`` is the one lookup; ``both(key, **fields)`` is what is shown before
 a session's language is known (the lobby, the login, an SSH command's reply, a log line): the
@@ -12,18 +13,22 @@ from __future__ import annotations
 
 from typing import Final
 
+from words.find import FIND
 from words.plain import PLAIN
 from words.refusals import REFUSALS
 from words.screen import SCREEN
 from words.server import SERVER
 
 # each key's (English, Chinese); the tables' keys never meet (tests/test_words.py)
-TEXT: Final[dict[str, tuple[str, str]]] = {**SCREEN, **PLAIN, **REFUSALS, **SERVER}
+TEXT: Final[dict[str, tuple[str, str]]] = {**SCREEN, **PLAIN, **REFUSALS, **SERVER, **FIND}
 
 
 def tr(lang: str, key: str, /, **fields: object) -> str:
     """``key`` in ``lang`` (Chinese for ``zh``, else English), its fields filled (any name: a
-    text may have a field called ``table`` or ``lang``)."""
+    text may have a field called ``table`` or ``lang``). Where ``n`` is 1 and the key has a
+    ``KEY_1`` entry, that one (English's singular: "1 table", not "1 tables")."""
+    if fields.get("n") == 1 and f"{key}_1" in TEXT:
+        key = f"{key}_1"
     text = TEXT[key][lang == "zh"]
     return text.format(**fields) if fields else text
 
