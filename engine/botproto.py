@@ -47,7 +47,7 @@ class AnswerError(ValueError):
 
 
 ANSWER_ERRORS: Final = ("too_long", "not_json", "not_object", "stale", "unknown_id",
-                        "bad_action", "illegal", "no_request")
+                        "bad_action", "illegal", "no_request", "bad_command")
 
 
 def tiles_list(kinds: Sequence[Kind]) -> list[str]:
@@ -189,13 +189,17 @@ class BotSeat:
     def game_end(scores: Sequence[int]) -> dict[str, Any]:
         return {"type": "game_end", "scores": list(scores)}
 
-    def update(self, view: View, seconds: float | None = None) -> list[dict[str, Any]]:
+    def update(self, view: View, seconds: float | None = None,
+               ask: bool = True) -> list[dict[str, Any]]:
         """The lines for ``view`` (the seat's newest): new events, the hand's end, and a
         ``request`` when the seat has a move it was not asked about yet (``seconds``: its
-        time limit, if any)."""
+        time left, if it has a timer). ``ask`` False: a new move is not asked about yet (a
+        server's timer for it has not started: :mod:`net.front.botsession`); a later update
+        asks. A request whose move is gone unanswered is cancelled, whatever replaces it."""
         out: list[dict[str, Any]] = []
         key = (self._game, view.hand_no, view.viewer)
         if key != self._hand_key:
+            self._cancel(out)
             self._hand_key = key
             self._seen = []
             self._ended = False
@@ -226,7 +230,7 @@ class BotSeat:
         if view.phase is Phase.ENDED:
             if not self._ended and view.result is not None:
                 self._ended = True
-                self.pending = None
+                self._cancel(out)
                 r = view.result
                 out.append({
                     "type": "hand_end", "hand_no": view.hand_no,
@@ -241,13 +245,20 @@ class BotSeat:
         if view.my_move and view.legal:
             asked = (key, self._count, view.legal)
             if asked != self._asked or self.pending is None:
-                self._asked = asked
-                out.append(self.request(view, seconds))
-        elif self.pending is not None:  # the move went (a claim window closed without it)
-            out.append({"type": "cancel", "request": self.pending.number})
-            self.pending = None
-            self._asked = None
+                self._cancel(out)  # another move now: the one asked about went meanwhile
+                if ask:
+                    self._asked = asked
+                    out.append(self.request(view, seconds))
+        else:  # the move went (a claim window closed without it, the timer played it)
+            self._cancel(out)
         return out
+
+    def _cancel(self, out: list[dict[str, Any]]) -> None:
+        """The pending request's move is gone unanswered: ``cancel`` it."""
+        if self.pending is not None:
+            out.append({"type": "cancel", "request": self.pending.number})
+        self.pending = None
+        self._asked = None
 
     @staticmethod
     def _own_draw(out: list[dict[str, Any]], view: View) -> None:
@@ -354,8 +365,10 @@ COMMANDS: Final = ("start", "new_game")  # a server's commands besides answers
 
 
 def command_of(line: bytes | str) -> str | None:
-    """``{"command": "start"}`` or ``{"command": "new_game"}`` (not an answer) → the command's
-    name; None for any other line."""
+    """A command (a JSON object with a ``command`` field: ``{"command": "start"}``) → the
+    name it gives (``""`` where that is not a text; a name not in :data:`COMMANDS` is the
+    caller's ``bad_command``); None for any other line. A command is never an answer, so a
+    mistyped one costs no decision."""
     raw = line.encode("utf-8", "replace") if isinstance(line, str) else bytes(line)
     if b'"command"' not in raw or len(raw) > MAX_ANSWER_BYTES:
         return None
@@ -363,9 +376,16 @@ def command_of(line: bytes | str) -> str | None:
         obj = json.loads(raw)
     except ValueError:
         return None
-    if isinstance(obj, dict) and obj.get("command") in COMMANDS and "request" not in obj:
-        return str(obj["command"])
-    return None
+    if not isinstance(obj, dict) or "command" not in obj:
+        return None
+    name = obj["command"]
+    return name if isinstance(name, str) else ""
+
+
+def bad_command() -> AnswerError:
+    """The error for a command that is none of :data:`COMMANDS`."""
+    return AnswerError("bad_command", "unknown command: the commands are "
+                       + " and ".join(f'{{"command": "{c}"}}' for c in COMMANDS))
 
 
 def dumps(line: Mapping[str, Any]) -> bytes:

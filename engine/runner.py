@@ -44,6 +44,13 @@ class Pace:
     next_game_seconds: float | None = 120.0
 
 
+def phase_seconds(ruleset: Ruleset, phase: Phase) -> int:
+    """The option that times a decision in ``phase`` (``claim_seconds`` in a claim window,
+    else ``turn_seconds``) for a table that runs timers; 0: no timer."""
+    key = "claim_seconds" if phase in CLAIM_PHASES else "turn_seconds"
+    return int(ruleset.options.get(key) or 0)
+
+
 @dataclass(frozen=True)
 class SeatState:
     """Who plays a seat, as the owner knows it at the time of a step."""
@@ -122,7 +129,7 @@ class TableRunner:
         hand = game.hand if game is not None else None
         self.present = (seats[0].present, seats[1].present, seats[2].present, seats[3].present)
         if game is None or hand is None or not watched:
-            return Wait(None)  # no game, or nobody to see it: the table sleeps
+            return Wait(None)  # no game, or its owner holds it (paused): the table sleeps
         if hand.is_over:
             return self._between(game, hand, now, seats)
         to_act = hand.to_act()
@@ -200,10 +207,7 @@ class TableRunner:
 
     def timer_for(self, ruleset: Ruleset, phase: Phase) -> int:
         """The table option's seconds for ``phase``'s timer (0: none)."""
-        if not self.pace.timers:
-            return 0
-        key = "claim_seconds" if phase in CLAIM_PHASES else "turn_seconds"
-        return int(ruleset.options.get(key) or 0)
+        return phase_seconds(ruleset, phase) if self.pace.timers else 0
 
     def deadline(self, seat: int | None, view: View) -> tuple[float | None, float]:
         """(when the timer of ``seat`` runs out, its full length) for that seat's update; a

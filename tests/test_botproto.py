@@ -165,3 +165,57 @@ def test_a_repeated_view_asks_once() -> None:
 def test_hello_is_versioned() -> None:
     line = BotSeat.hello("gejiu", {"turn_seconds": 20}, "t1", 20.0)
     assert line["protocol"] == 1 and line["max_answer_bytes"] == MAX_ANSWER_BYTES
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("rules", ["yichun", "shangrao", "gejiu"])
+def test_a_request_is_answered_or_cancelled_before_the_next(rules: str, seed: int) -> None:
+    """A server coalesces updates: after its timer played a move for it, the seat may see its
+    next move (or the hand's end) without seeing the last one go. The request it had is then
+    cancelled, never silently replaced (issue 54, bug 2: an answer to it was refused as stale
+    with no ``cancel``)."""
+    from engine.expiry import expiry_action
+
+    game = Game(rules, seed, {"hands_per_game": 2})
+    bs = BotSeat()
+    players = [make_player("normal") for _ in range(4)]
+    open_requests: set[int] = set()
+    cancelled: list[int] = []
+
+    def tell(out: list[dict]) -> None:
+        for line in out:
+            if line["type"] == "request":
+                assert not open_requests, (line["request"], open_requests)
+                open_requests.add(line["request"])
+            elif line["type"] == "cancel":
+                open_requests.discard(line["request"])
+                cancelled.append(line["request"])
+
+    bs.game_start(0, rules, 2)
+    decisions = 0
+    for _ in range(2):
+        hand = game.new_hand()
+        while not hand.is_over:
+            seat = hand.to_act()[0]
+            view = build_view(hand, seat)
+            if seat != 0:
+                game.apply(seat, players[seat].choose(view))
+                continue
+            # the seat is told only when it has a move (the views between are coalesced)
+            tell(bs.update(view, 5.0))
+            pending = bs.pending
+            assert pending is not None and pending.legal == view.legal
+            decisions += 1
+            if decisions % 2:  # its timer plays this one: no answer, nothing told
+                game.apply(0, expiry_action(view))
+                continue
+            action = players[0].choose(view)
+            answer = {"request": pending.number, "choice": pending.legal.index(action)}
+            assert bs.decode(json.dumps(answer)) == action
+            bs.answered()
+            open_requests.discard(pending.number)
+            game.apply(0, action)
+        tell(bs.update(build_view(hand, 0), 5.0))
+        assert not open_requests and bs.pending is None
+        game.finish_hand()
+    assert cancelled

@@ -13,8 +13,14 @@ from typing import Any
 
 import pytest
 
+from host.clock import ManualClock
+from host.table_info import TableState
+from net.front.botsession import BotSession
 from net.front.server import MahjongServer
 from net.limits import Limits
+from net.runtime.config import TableConfig
+from net.runtime.shared_table import SharedTable
+from net.store.model import Account
 from testkit.ssh import BotClient, MakeServer, new_key, run_command
 from tests.support.waiting import until
 
@@ -223,3 +229,131 @@ async def test_an_idle_program_is_closed_as_a_player_is(make_server: MakeServer)
     assert await bot.exit_status() == 0
     await until(lambda: not srv.registry.tables["t7"].seats[0].clients, 5.0, "the seat freed")
     await bot.close()
+
+
+async def test_a_dropped_program_does_not_freeze_its_table(make_server: MakeServer) -> None:
+    """Issue 54, bug 1: a program alone with computers drops in a claim window, nobody else
+    connected: the claim timer plays its pass and, after the grace period, a computer plays
+    the seat to the game's end, as when someone watches."""
+    clock = ManualClock()
+    srv = await make_server(clock=clock)
+    bot = BotClient()
+    await bot.connect(srv.port, "dropper", "bot join tf --rules gejiu "
+                      "--option hands_per_game=1 --option claim_seconds=3", new_key())
+    await bot.read_until("hello")
+    bot.send({"command": "start"})
+    t = srv.registry.tables["tf"]
+    for _ in range(400):
+        request = await bot.read_until("request")
+        if request["phase"] in ("claim", "rob"):
+            break
+        bot.send({"request": request["request"], "choice": _choice(request)})
+    else:
+        raise AssertionError("no claim window came up for the program")
+    assert request["seconds"] == 3.0
+    assert t.game is not None and t.game.hand is not None
+    hand = t.game.hand
+    version = hand.version
+    assert hand.to_act() == [0]  # the computers answered: the window waits for the program
+    await bot.close()
+    await until(lambda: not t.seats[0].clients, what="the drop")
+    assert t.empty and hand.version == version
+    await clock.advance(3.0)
+    await until(lambda: hand.version != version, 5.0, "the claim timer's pass")
+    await clock.advance(t.config.grace_seconds)
+    assert t.is_bot(0)
+    await until(lambda: t.state is TableState.OVER, 20.0, "the computers to play on")
+
+
+async def test_every_timed_request_says_its_seconds(server: MahjongServer) -> None:
+    """Issue 54, bug 2: the dealer's first turn (and buys, claims the computers answer
+    first) said ``seconds: null`` (no limit) though their timers ran: the request went out
+    before its timer started. Now every request of a timed table says the time left, and so
+    does ``hello`` (the turn timer's default, 30 s)."""
+    bot = BotClient()
+    await bot.connect(server.port, "timed", "bot join tt --rules gejiu "
+                      "--option hands_per_game=1", new_key())
+    try:
+        hello = await bot.read_until("hello")
+        assert hello["seconds"] == 30.0
+        assert server.registry.tables["tt"].start(seed=4) is None  # the program deals first
+        await _play_to_the_end(bot)
+    finally:
+        await bot.close()
+    requests = [line for line in bot.lines if line["type"] == "request"]
+    assert requests[0]["phase"] == "turn" and requests[0]["state"]["dealer"] == 0
+    assert all(isinstance(r["seconds"], float) and r["seconds"] > 0 for r in requests), \
+        [(r["phase"], r["seconds"]) for r in requests if not r["seconds"]]
+    assert not [line for line in bot.lines if line["type"] in ("error", "played_for_you")]
+
+
+async def test_a_request_whose_time_is_up_is_not_sent() -> None:
+    """Issue 54, bug 2: after a reconnect a request came with ``seconds: 0.0`` and its
+    answer was refused as stale. A request whose timer has run out is not sent: the timer
+    plays it now, and the update that follows tells what it played."""
+    clock = ManualClock()
+    t = SharedTable("tu", "gejiu", {"hands_per_game": 1},
+                    TableConfig(bot_delay=0.0, bot_level="easy", clock=clock))
+    client = t.join(Account(1, "late"), bot=True)
+    lines: list[dict[str, Any]] = []
+    session = BotSession(client, lambda data: lines.extend(
+        json.loads(x) for x in data.splitlines()), Limits())
+    session.start()
+    try:
+        assert t.start(seed=3) is None
+        game = t.game
+        assert game is not None and game.hand is not None
+        await until(lambda: 0 in t.runner.deadlines, 5.0, "the program's timer")
+        asked = [line for line in lines if line["type"] == "request"]
+        assert asked and asked[-1]["seconds"] > 0
+        session.bot.answered()  # as after a reconnect: a new session, nothing asked yet
+        t.runner.deadlines[0] = clock.now()  # its time is up, the table not yet told
+        update = t.update_for(0)
+        assert update is not None and update.view.my_move
+        before = len(lines)
+        session._update(update)
+        assert not [line for line in lines[before:] if line["type"] == "request"]
+    finally:
+        session.close()
+        t.close()
+
+
+async def test_commands_as_the_document_says(make_server: MakeServer) -> None:
+    """Issue 54, bug 4: an unknown command is ``bad_command`` (not "no request is waiting")
+    and costs no decision while a request waits; ``new_game`` before a game is over and a
+    second ``start`` are refused, saying why."""
+    clock = ManualClock()  # nothing moves by itself: the request waits
+    srv = await make_server(clock=clock)
+    bot = BotClient()
+    await bot.connect(srv.port, "cmd", "bot join tc --rules gejiu --option hands_per_game=1",
+                      new_key())
+    try:
+        await bot.read_until("hello")
+        t = srv.registry.tables["tc"]
+        bot.send({"command": "dance"})
+        error = await bot.read_until("error")
+        assert error["code"] == "bad_command" and error["request"] is None
+        bot.send({"command": "new_game"})
+        error = await bot.read_until("error")
+        assert error["code"] == "refused" and "not over" in error["message"]
+        assert t.state is TableState.WAITING
+        bot.send({"command": "start"})
+        request = await bot.read_until("request")
+        bot.send({"command": "start"})
+        error = await bot.read_until("error")
+        assert error["code"] == "refused" and "begun" in error["message"]
+        assert t.game is not None and t.game.hand is not None
+        hand = t.game.hand
+        before = len(hand.actions)
+        for line in ({"command": "strat"}, {"command": 5, "choice": 0}):
+            bot.send(line)
+            error = await bot.read_until("error")
+            assert error["code"] == "bad_command" and error["request"] is None
+        assert len(hand.actions) == before and 0 in hand.to_act()
+        action = request["legal"][-1]
+        bot.send({"request": request["request"], "choice": action["id"]})
+        await until(lambda: len(hand.actions) > before, 5.0, "the program's own answer")
+        assert hand.actions[before][1].to_json() == action["action"]
+        assert not [line for line in bot.lines if line["type"] == "played_for_you"]
+    finally:
+        await bot.close()

@@ -23,6 +23,11 @@ REFUSALS: Final[dict[str, tuple[str, str]]] = {
     "saved_again": ("the game is saved again: play goes on", "本局已恢复保存：对局继续"),
     "spectator_play": ("spectators cannot play", "旁观者不能出牌"),
     "seated_start": ("only a seated player can start", "只有入座的玩家可以开始"),
+    # a program's commands (net/front/botsession.py): start before the game, new_game after
+    "game_started": ("the game has begun: start is for a table that waits",
+                     "对局已经开始：start 只用于等待开局的牌桌"),
+    "game_not_over": ("the game is not over: new_game asks for another game after it",
+                      "对局尚未结束：new_game 用于终局后再开一局"),
     "seated_allow": ("only a seated player can allow spectators",
                             "只有入座玩家可以允许压鸽子"),
     "chat_fast": ("slow down: too many chat lines", "发言太快"),

@@ -9,9 +9,16 @@ long, not JSON, an unknown id, an illegal action) is logged, told to the program
 ``error`` and the timer's action is played at once; lines beyond ``bot_lines_per_second`` are
 refused unread. Nothing a program sends reaches the table except a legal action of its seat.
 
+A request is sent when the seat's timer for it starts (at a claim window the computers answer
+first, and the timer starts after them), so it always says the seconds left; one whose time is
+already up is not sent (the timer is playing it). A table with no timer for the phase asks at
+once, ``seconds`` null.
+
 Besides answers, a program may send ``{"command": "start"}`` (start the game now, computer
-players in the empty seats: a seated player's S) and ``{"command": "new_game"}`` (after a
-game: ready for another).
+players in the empty seats: a seated player's S; refused once the game has begun) and
+``{"command": "new_game"}`` (after a game: ready for another; refused before the game is
+over). A line with a ``command`` field is never taken as an answer: a command the protocol
+does not know is refused (``bad_command``) and costs no decision.
 """
 
 from __future__ import annotations
@@ -20,10 +27,21 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from engine.botproto import MAX_ANSWER_BYTES, AnswerError, BotSeat, command_of, dumps
+from engine.botproto import (
+    COMMANDS,
+    MAX_ANSWER_BYTES,
+    AnswerError,
+    BotSeat,
+    bad_command,
+    command_of,
+    dumps,
+)
+from engine.rulesets import Ruleset, find_ruleset
+from engine.runner import phase_seconds
 from engine.table import Phase
 from host.client import SharedTableClient, TableUpdate
 from host.refusal import Refusal
+from host.table_info import TableState
 from net.limits import Limits, RateLimit
 
 log = logging.getLogger("net.front.botsession")
@@ -54,17 +72,31 @@ class BotSession:
         self.answered = 0
         self._too_fast = False  # the last line was over the rate (and the program told)
         self.closed = False
+        self._ruleset: Ruleset | None = None  # the table's, with every option's value
 
     # --- the table's side ---------------------------------------------------------------
     def start(self) -> None:
         info = self.client.info()
-        seconds = dict(info.options).get("turn_seconds")
+        self._ruleset = find_ruleset(info.rules, dict(info.options))
+        seconds = self._ruleset.options.get("turn_seconds")
         hello = BotSeat.hello(info.rules, dict(info.options), self.client.nickname,
                               float(seconds) if seconds else None)
         hello.update({"table": info.name, "seat": self.client.seat_index,
                       "state": info.state.value})
         self._send([hello])
         self.client.subscribe(self._update)
+
+    def _timing(self, update: TableUpdate) -> tuple[float | None, bool]:
+        """(the seconds left of the seat's timer, whether its move may be asked about now).
+        A phase the table times is asked about once its timer runs with time left: not
+        while the computers answer a claim window first (the timer starts after them), nor
+        when its time is up (the timer plays the move now, and the next update tells)."""
+        if update.deadline is not None:
+            seconds = round(update.deadline - self.client.clock.now(), 3)
+            return seconds, seconds > 0
+        timed = self._ruleset is not None and phase_seconds(self._ruleset,
+                                                            update.view.phase) > 0
+        return None, not timed
 
     def _update(self, update: TableUpdate) -> None:
         if self.closed:
@@ -78,10 +110,8 @@ class BotSession:
             self._game_no = game_no
             lines.append(self.bot.game_start(seat, update.view.rules, update.hands_per_game,
                                              update.totals))
-        seconds = None
-        if update.deadline is not None:
-            seconds = round(max(0.0, update.deadline - self.client.clock.now()), 3)
-        lines.extend(self.bot.update(update.view, seconds))
+        seconds, ask = self._timing(update)
+        lines.extend(self.bot.update(update.view, seconds, ask))
         if update.view.phase is Phase.ENDED:
             key = (game_no, update.view.hand_no)
             if self._ended_hand != key:
@@ -158,11 +188,21 @@ class BotSession:
         self.answered += 1
 
     def _command(self, command: str) -> None:
+        if command not in COMMANDS:  # refused, and not the waiting request's answer
+            error = bad_command()
+            self.refused += 1
+            self._note(logging.INFO, f"bot command refused: {error.message}")
+            self._send([BotSeat.error_event(None, error)])
+            return
+        state = self.client.state
         if command == "start":
-            refusal = self.client.start()
-        else:
+            refusal = self.client.start() if state is TableState.WAITING else \
+                Refusal("game_started")
+        elif state is TableState.OVER:
             info = self.client.info()
             refusal = self.client.new_game(info.rules, dict(info.options), None)
+        else:
+            refusal = Refusal("game_not_over")
         if refusal is not None:
             self._send([{"type": "error", "request": None, "code": "refused",
                          "message": refusal.text("en")}])
