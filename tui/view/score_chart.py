@@ -21,26 +21,13 @@ from textual.markup import escape
 from engine.game import HandSummary
 from host.client import TableUpdate
 from tui.view.faces import Face
-from words import seat_label
+from words import seat_label, tr
 
 BLOCKS = "▁▂▃▄▅▆▇█"
 ASCII_MARKS = "_.-~^"
 SEAT_COLOURS = ("$tile-man", "$tile-pin", "$tile-sou", "$tile-dragon")  # E, S, W, N
 STRETCH = 3  # the most cells a mark takes in a short game
 LABEL_MAX = 20  # cells of a player's label before it is cut
-TEXT = {  # (en, zh)
-    "title": ("Running score", "累计得分"),
-    "hand": ("{n} hand", "{n}盘"),
-    "hands": ("{n} hands", "{n}盘"),
-    "per_mark": ("{n} hands, a mark ≈ {k} hands", "{n}盘，每格约{k}盘"),
-}
-
-
-def _text(lang: str, key: str, **fields: object) -> str:
-    en, zh = TEXT[key]
-    return (zh if lang == "zh" else en).format(**fields)
-
-
 def running_scores(history: Sequence[HandSummary]) -> list[list[int]]:
     """Each seat's score before the first hand (0) and after every hand."""
     out = [[0] for _ in range(4)]
@@ -99,12 +86,12 @@ def score_chart_lines(update: TableUpdate, lang: str, face: Face, width: int = 7
     ascii_only = face is Face.ASCII
     dots, dot = (" .. ", " | ") if ascii_only else (" … ", " · ")
     scale = f"{marks[0]} {low:+d}{dots}{marks[-1]} {high:+d}"
-    spans = [_text(lang, "hand" if hands == 1 else "hands", n=hands)]
+    spans = [tr(lang, "chart_hands", n=hands)]
     if len(points[0]) < hands + 1:  # a mark for several hands: say about how many
         k = round(hands / max(1, len(points[0]) - 1))
-        per_mark = _text(lang, "per_mark", n=hands, k=k)
+        per_mark = tr(lang, "chart_per_mark", n=hands, k=k)
         spans.insert(0, per_mark.replace("≈", "~") if ascii_only else per_mark)
-    title = _text(lang, "title")
+    title = tr(lang, "chart_title")
     heading = [f"{scale}{dot}{span}" for span in spans] + [scale]
     tail = next((h for h in heading if cell_len(title) + 2 + cell_len(h) <= width), "")
     out = [f"[b]{escape(title)}[/]  [dim]{escape(tail)}[/]" if tail
