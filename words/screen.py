@@ -289,4 +289,9 @@ SCREEN: Final[dict[str, tuple[str, str]]] = {
     "help_title": ("Help 帮助", "帮助"),
     "help_keys": ("Keys 按键", "按键"),
     "help_rules": ("Rules: {rules}", "规则：{rules}"),
+    # the running score's chart (tui/view/score_chart.py)
+    "chart_title": ("Running score", "累计得分"),
+    "chart_hands": ("{n} hands", "{n}盘"),
+    "chart_hands_1": ("{n} hand", "{n}盘"),
+    "chart_per_mark": ("{n} hands, a mark ≈ {k} hands", "{n}盘，每格约{k}盘"),
 }
