@@ -4,11 +4,14 @@
 actions of that seat where it had more than one legal action, with the :class:`~engine.view.View`
 the seat had then (its own concealed tiles only, as at the table: never another seat's, although
 the record holds them). :func:`assess` weighs one decision with
-:meth:`~engine.bots.expert.ExpertPlayer.assess`: the expert's choice, the expected points of
+:meth:`~engine.bots.expert.ExpertPlayer.read`: the expert's choice, the expected points of
 each action it weighs (mean over sampled hidden hands, with the 95% interval's half width),
 and the *loss*, how much less the action taken was worth than the expert's choice, measured on
-the same samples (so its interval is the difference's, not either value's). :func:`summary`
-puts the biggest losses first.
+the same samples (so its interval is the difference's, not either value's). The expert keeps
+``hard``'s choice unless a gain is clear, so another action's figure may beat its choice: the
+assessment names that action and why the choice stands (:class:`Kept`), and a win on offer that
+the choice declines, by which rule (:class:`Declined`). :func:`summary` puts the biggest losses
+first.
 
 Everything here is pure and deterministic (the same decision gives the same assessment, in this
 process or another), and a decision and its assessment pickle, so the caller may run
@@ -17,13 +20,15 @@ process or another), and a decision and its assessment pickle, so the caller may
 
 from __future__ import annotations
 
+import enum
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from engine.actions import Action
-from engine.bots.expert import ActionValue, ExpertPlayer
+from engine.actions import Action, ActionType
+from engine.bots.expert import CONFIDENCE, ActionValue, ExpertPlayer, Reading
+from engine.bots.hard import HardPlayer
 from engine.replay import GameSteps
 from engine.view import View, build_view
 
@@ -31,6 +36,28 @@ from engine.view import View, build_view
 # player waits (about 0.1 s a decision here), so fewer than the expert's own search at the table
 # (engine.bots.expert.SAMPLES), whose figures for a decision this many measure to ± 1-2 points.
 REVIEW_SAMPLES: Final = 64
+TIED: Final = 0.005  # points: figures closer than this read the same (to two decimals)
+
+class Kept(enum.Enum):
+    """Why the expert keeps a choice that another weighed action's figure beats. Its choice
+    is ``hard``'s rules' unless the search finds a clear gain over it: a figure is a mean
+    over sampled hidden hands, and a search that changed its play on noise would only add
+    noise."""
+
+    BEST = "best"  # nothing to keep: no figure shown beats the choice's
+    NOISE = "noise"  # the gain is inside its own 95% interval: the two cannot be told apart
+    SMALL = "small"  # clear of its interval, but under MIN_GAIN points a hand
+    RECHECKED = "rechecked"  # clear on these samples, gone on fresh ones (the winner's curse)
+
+
+@dataclass(frozen=True)
+class Declined:
+    """A win on offer that the expert's choice declines, by one of ``hard``'s rules."""
+
+    rule: str  # "baodiao" (Shangrao 宝吊头), "menqing" (Yichun 门清), "figures" (the search)
+    value: float = 0.0  # baodiao: the pattern value waiting in the 宝吊头 state
+    now: float = 0.0  # baodiao: the win's pattern value now
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -64,6 +91,12 @@ class Assessment:
     loss: float  # points per hand given up: the expert's choice over the action taken (≥ 0)
     agrees: bool  # the action taken is the expert's choice
     loss_half: float = 0.0  # the loss's 95% half width (of the difference, sample by sample)
+    # a weighed action whose figure beats the choice's (the best such), its gain measured over
+    # the choice sample by sample; None where the choice's figure is the best shown
+    better: ActionValue | None = None
+    kept: Kept = Kept.BEST  # why the expert keeps its choice all the same
+    fresh: ActionValue | None = None  # Kept.RECHECKED: ``better``'s gain on fresh samples
+    declined: Declined | None = None  # a win on offer the expert does not take, and why
 
     @property
     def weighed(self) -> bool:
@@ -111,21 +144,64 @@ def assess(decision: Decision, samples: int = REVIEW_SAMPLES) -> Assessment:
     a change of the action hard would play rechecked on twice as many (the expert's own ratio;
     a worker process may run this: its arguments and result pickle)."""
     player = ExpertPlayer(samples=samples, recheck=2 * samples)
-    choice, values = player.assess(decision.view, decision.taken)
-    values = [v for v in values if math.isfinite(v.mean)]  # never a figure that is not one
+    return assessment(decision, player.read(decision.view, decision.taken))
+
+
+def assessment(decision: Decision, reading: Reading) -> Assessment:
+    """``decision`` assessed by the expert's ``reading`` of it (:func:`assess`)."""
+    view, taken_action = decision.view, decision.taken
+    choice = reading.choice
+    values = [v for v in reading.values(taken_action)
+              if math.isfinite(v.mean)]  # never a figure that is not one
     ranked = tuple(sorted(values, key=lambda v: -v.mean))
-    taken = next((v for v in ranked if v.action == decision.taken), None)
-    agrees = choice == decision.taken
+    taken = next((v for v in ranked if v.action == taken_action), None)
+    agrees = choice == taken_action
+    declined = _declined(view, choice)
+    if taken is None:  # the action played has no figure: nothing to compare it with
+        return Assessment(decision, choice, (), 0.0, agrees, declined=declined)
     loss = loss_half = 0.0
-    if taken is None:
-        ranked = ()  # the action played has no figure: nothing to compare it with
-    elif not agrees:
+    if not agrees:
         # the gains are over the action taken, sample by sample: the loss is the expert's
         # choice's gain (its interval is the difference's), never below 0
         best = next((v for v in ranked if v.action == choice), None)
         if best is not None and best.gain > 0:
             loss, loss_half = best.gain, best.gain_half
-    return Assessment(decision, choice, ranked, loss, agrees, loss_half)
+    better, kept, fresh = _kept(reading, ranked)
+    if declined is None and taken_action.type is ActionType.WIN and choice != taken_action:
+        declined = Declined("figures")  # the search's own pick over the win played
+    return Assessment(decision, choice, ranked, loss, agrees, loss_half, better, kept, fresh,
+                      declined)
+
+
+def _kept(reading: Reading, ranked: Sequence[ActionValue]
+          ) -> tuple[ActionValue | None, Kept, ActionValue | None]:
+    """The weighed action whose figure beats the expert's choice most, measured over the
+    choice, and why the choice stands: a search's pick always has the best figure, so a
+    better one is found only where the choice is ``hard``'s (:meth:`ExpertPlayer.pick`)."""
+    choice = reading.choice
+    own = next((v for v in ranked if v.action == choice), None)
+    if own is None or not ranked or ranked[0].action == choice \
+            or ranked[0].mean - own.mean < TIED:
+        return None, Kept.BEST, None
+    over = {v.action: v for v in reading.values(choice)}
+    better = over[ranked[0].action]
+    if reading.searched == better.action and reading.fresh is not None:
+        return better, Kept.RECHECKED, reading.fresh
+    if better.gain <= CONFIDENCE * better.gain_half:
+        return better, Kept.NOISE, None
+    return better, Kept.SMALL, None
+
+
+def _declined(view: View, choice: Action) -> Declined | None:
+    """The win on offer that ``choice`` declines by one of ``hard``'s rules, or None."""
+    if Action.win() not in view.legal or choice.type is ActionType.WIN:
+        return None
+    offer = HardPlayer.baodiao_offer(view)
+    if offer is not None and offer[0] == choice:
+        return Declined("baodiao", offer[1], offer[2])
+    if choice.type is ActionType.PASS and HardPlayer.menqing_pass(view):
+        return Declined("menqing")
+    return None
 
 
 def summary(assessments: Iterable[Assessment]) -> Summary:

@@ -10,21 +10,36 @@ import asyncio
 import math
 import os
 import random
+from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
 
 from cli.main import main
+from engine.actions import Action, ActionType
+from engine.bots.expert import ActionValue, Reading
 from engine.leaks import view_leaks
 from engine.replay import GameSteps, read_game
-from engine.review import Assessment, Decision, assess, decisions, seat_of, summary
+from engine.review import (
+    Assessment,
+    Decision,
+    Kept,
+    assess,
+    assessment,
+    decisions,
+    seat_of,
+    summary,
+)
+from engine.table import Phase
 from engine.view import build_view
 from host.review_pool import NICENESS, niced_pool
 from tests.test_replay import game_record
 from tui.apps.replay import ReplayGame
 from tui.apps.review import IN_FLIGHT, ReviewApp, ReviewGame, ReviewScreen, pool_submit
 from tui.settings import Settings
+from tui.view.faces import Face
+from tui.words.review_text import decision_line
 
 SAMPLES = 4  # few: fast, wide intervals
 
@@ -451,3 +466,137 @@ def test_the_experts_figures_are_numbers_where_an_opponents_win_would_not_pay() 
             seen += len(values)
             assert all(math.isfinite(v.mean) and math.isfinite(v.half) for v in values), d.key
     assert seen > 150
+
+
+# --- the labels and the figures agree (issue 53, bug 8) ---------------------------------------
+def shown_better(a: Assessment) -> list[Action]:
+    """The weighed actions whose figure beats the expert's choice's (as the page rounds)."""
+    own = a.value_of(a.choice)
+    if own is None:
+        return []
+    return [v.action for v in a.values if v.mean - own.mean >= 0.005]
+
+
+def check_labels(a: Assessment, text: str, act: Callable[[Action], str] | None = None
+                 ) -> None:
+    """What a page (``text``, in English; ``act`` names an action there) says of ``a`` is
+    consistent with the figures it shows: where another action's figure beats the expert's
+    choice, the page says why the expert keeps it; "as good by the figures" only where the
+    two read the same; a declined win says why."""
+    from tui.words.review_text import action_text
+
+    name = act or (lambda x: action_text(x, "en"))
+    better = shown_better(a)
+    if better:
+        best = max(better, key=lambda x: a.value_of(x).mean)  # type: ignore[union-attr]
+        assert "Why the expert keeps" in text and name(best) in text, text
+    taken, own = a.value_of(a.decision.taken), a.value_of(a.choice)
+    if "as good by the figures" in text:
+        assert taken is not None and own is not None and abs(taken.mean - own.mean) < 0.005
+    if taken is not None and own is not None and not a.agrees \
+            and taken.mean - own.mean >= 0.005:
+        assert "no loss: yours scores" in text, text
+    if a.decision.taken.type is ActionType.WIN and a.choice.type is not ActionType.WIN:
+        assert "Why not win" in text, text
+
+
+def figures(decision: Decision, rows: dict[Action, list[float]], hard: Action,
+            searched: Action | None = None, fresh: ActionValue | None = None) -> Assessment:
+    """``decision`` assessed from made-up figures (points sample by sample per action, the
+    action played among them): the expert keeps ``hard``'s choice unless ``searched``'s
+    ``fresh`` figure holds (as :meth:`ExpertPlayer.read` decides)."""
+    searched = hard if searched is None else searched
+    choice = searched if fresh is None or fresh.gain > 0 else hard
+    order = [decision.taken, *(x for x in rows if x != decision.taken)]
+    return assessment(decision, Reading(hard, choice, {x: rows[x] for x in order}, searched,
+                                        fresh))
+
+
+def a_discard_decision() -> tuple[Decision, Action, Action, Action]:
+    """A turn of the seat's with three discards to choose from: the decision and three."""
+    for d in decisions(steps("yichun", seed=3), 0):
+        found = [x for x in d.view.legal if x.type is ActionType.DISCARD and not x.ting]
+        if d.view.phase is Phase.TURN and len(found) >= 3 and d.taken in found:
+            others = [x for x in found if x != d.taken]
+            return d, d.taken, others[0], others[1]
+    raise AssertionError("no decision with three discards")
+
+
+def test_a_choice_another_figure_beats_says_why_it_is_kept() -> None:
+    d, played, other, third = a_discard_decision()
+    base = [0.0, 4.0, -2.0, 1.0, 3.0, -1.0, 2.0, 0.0]
+    shifted = lambda by, noise=0.0: [x + by + (noise if i % 2 else -noise)  # noqa: E731
+                                      for i, x in enumerate(base)]
+    # the played is the expert's (hard's), another shows more inside the noise: "agrees",
+    # and why it is kept (was "agrees" alone)
+    a = figures(d, {played: base, other: shifted(0.4, 3.0), third: shifted(-1.0)}, played)
+    assert a.agrees and a.kept is Kept.NOISE and a.better is not None
+    assert a.better.action == other and a.better.gain == pytest.approx(0.4)
+    line = decision_line(a, "en")
+    assert "· agrees ·" in line and "inside the figures' uncertainty (±" in line
+    check_labels(a, line)
+    # clear of its interval, but under the expert's least gain
+    a = figures(d, {played: base, other: shifted(0.2), third: shifted(-1.0)}, played)
+    assert a.kept is Kept.SMALL
+    assert "less than the 0.25 a hand" in decision_line(a, "en")
+    check_labels(a, decision_line(a, "en"))
+    # clear on these samples, gone on fresh ones: the search's pick was refused
+    fresh = ActionValue(other, 0.0, 0.0, 16, gain=-0.1, gain_half=0.5)
+    a = figures(d, {played: base, other: shifted(1.0), third: shifted(-1.0)}, played,
+                searched=other, fresh=fresh)
+    assert a.choice == played and a.kept is Kept.RECHECKED and a.fresh == fresh
+    line = decision_line(a, "en")
+    assert "on 16 fresh ones it gained -0.10 (±0.50)" in line
+    check_labels(a, line)
+    # the issue's move 14: the expert's pick (hard's) the worst of three shown, the played in
+    # between; was "as good by the figures"
+    a = figures(d, {played: shifted(0.5, 2.0), other: shifted(0.9, 3.0), third: base}, third)
+    assert not a.agrees and a.loss == 0 and a.better is not None and a.better.action == other
+    line = decision_line(a, "en")
+    assert "as good by the figures" not in line and "no loss: yours scores 0.50 more" in line
+    check_labels(a, line)
+    zh = decision_line(a, "zh")
+    assert "不亏：你的选择多得 0.50 分" in zh and "高手为何仍选" in zh
+    # the figures read the same: as good, and nothing to explain
+    a = figures(d, {played: base, other: shifted(0.0, 1.0), third: shifted(-1.0)}, other)
+    assert a.kept is Kept.BEST and a.better is None
+    assert "as good by the figures" in decision_line(a, "en")
+    assert "Why" not in decision_line(a, "en")
+
+
+def test_a_real_games_review_says_why_wherever_another_figure_beats_the_choice() -> None:
+    game = steps("yichun", seed=3)
+    done = [assess(d, 16) for d in decisions(game, 0)]
+    beaten = [a for a in done if shown_better(a)]
+    assert len(beaten) >= 3  # the case is common: a check that checks something
+    for a in done:
+        check_labels(a, decision_line(a, "en"))
+    screen = ReviewScreen(ReviewGame(ReplayGame(game, ("ann", "", "", ""), "g"), 0,
+                                     tuple(a.decision for a in done)), "en", Face.ASCII, Fake())
+    for i, a in enumerate(done):
+        screen.results[i] = a
+    for i in (done.index(a) for a in beaten):
+        screen.page = i
+        check_labels(done[i], page(screen), screen._act)
+
+
+def test_a_declined_win_says_why() -> None:
+    """The issue's Shangrao hand: a self-drawn win the expert declines, to wait on 宝吊头."""
+    game = read_game(game_record("shangrao", seed=2, hands=4)[0])
+    d = next(d for d in decisions(game, 2) if d.key == (3, 37))
+    assert d.taken == Action.win()
+    a = assess(d, 16)
+    assert a.choice.type is ActionType.DISCARD and a.declined is not None
+    assert a.declined.rule == "baodiao" and (a.declined.value, a.declined.now) == (3.0, 1.0)
+    line = decision_line(a, "en")
+    assert "Why not win: this win's pattern is worth 1; after discard 3s the wild stands " \
+        "alone beside complete sets (宝吊头), and any tile drawn next wins with a pattern " \
+        "worth 3" in line
+    check_labels(a, line)
+    assert "为何不胡：这手胡的牌型值 1；打3s之后宝牌单吊" in decision_line(a, "zh")
+    # the win's figure above the wait's, inside the noise: both said
+    wait = a.choice
+    a = figures(d, {d.taken: [2.0] * 8, wait: [8.0, -5.0] * 4}, wait)
+    line = decision_line(a, "en")
+    assert "Why not win" in line and "Why the expert keeps discard 3s: 胡 win shows" in line
+    check_labels(a, line)

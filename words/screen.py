@@ -221,6 +221,43 @@ SCREEN: Final[dict[str, tuple[str, str]]] = {
     "rv_text_agrees": ("agrees", "一致"),
     "rv_text_tied": ("as good by the figures", "按模拟一样好"),
     "rv_text_unweighed": ("not weighed", "不评估"),
+    "rv_text_ahead": ("no loss: yours scores {gain:.2f} more", "不亏：你的选择多得 {gain:.2f} 分"),
+    # why the expert plays what its figures alone do not explain (tui/words/review_text.py)
+    "rv_why_noise": (
+        "Why the expert keeps {choice}: {better} shows {gain:.2f} more points, but that is "
+        "inside the figures' uncertainty (±{half:.2f}): over these sampled hands the two cannot "
+        "be told apart, and the expert changes its usual play only for a clear gain.",
+        "高手为何仍选{choice}：{better}多 {gain:.2f} 分，但在模拟的误差之内（±{half:.2f}）："
+        "这些抽样分不出两者高下，高手只在明显更好时才改变常规打法。"),
+    "rv_why_small": (
+        "Why the expert keeps {choice}: {better} shows {gain:.2f} more points (±{half:.2f}), "
+        "less than the {least:.2f} a hand the expert needs before it changes its usual play.",
+        "高手为何仍选{choice}：{better}多 {gain:.2f} 分（±{half:.2f}），不到高手改变常规打法"
+        "所需的每盘 {least:.2f} 分。"),
+    "rv_why_rechecked": (
+        "Why the expert keeps {choice}: {better} shows {gain:.2f} more points on these sampled "
+        "hands, but on {n} fresh ones it gained {fresh:+.2f} (±{fresh_half:.2f}): the first "
+        "figure was the luck of the samples, so the expert keeps its usual play.",
+        "高手为何仍选{choice}：在这些抽样中{better}多 {gain:.2f} 分，但换{n}种新的抽样只多 "
+        "{fresh:+.2f}（±{fresh_half:.2f}）：先前的数字是抽样的运气，高手保持常规打法。"),
+    "rv_why_baodiao": (
+        "Why not win: this win's pattern is worth {now:g}; after {choice} the wild stands "
+        "alone beside complete sets (宝吊头), and any tile drawn next wins with a pattern worth "
+        "{value:g} (宝吊头 3, 碰碰糊宝吊头 8). The expert waits for that, at the risk of an "
+        "opponent self-drawing first or the wall running out.",
+        "为何不胡：这手胡的牌型值 {now:g}；{choice}之后宝牌单吊、其余成组（宝吊头），下一张摸到"
+        "任何牌都能胡，牌型值 {value:g}（宝吊头 3，碰碰糊宝吊头 8）。高手等这一手，风险是对手先"
+        "自摸或牌摸完。"),
+    "rv_why_menqing": (
+        "Why not win: the hand is concealed (门清), and a self-draw is paid by all three at "
+        "double; with enough tiles left to draw, the expert passes this discard to win by "
+        "its own hand.",
+        "为何不胡：这手是门清，自摸由三家付且翻倍；还有足够的牌可摸，高手放过这张，等自摸。"),
+    "rv_why_win_figures": (
+        "Why not win: a win's points are certain, playing on is the mean over sampled hands, "
+        "and by these figures {choice} is worth {gain:.2f} (±{half:.2f}) more than this win.",
+        "为何不胡：胡牌的分数是确定的，打下去是抽样的平均值；按这些数字，{choice}比这手胡"
+        "多 {gain:.2f} 分（±{half:.2f}）。"),
     "rv_spectator": ("A spectator has no play of his own to review: ssh … replay ID shows "
                      "the game", "旁观者没有自己的牌可复盘：用 ssh … replay 编号 重看对局"),
     "rv_no_game": ("This game was not kept: there is nothing to review",

@@ -91,7 +91,7 @@ class ActionValue:
     gain_half: float = 0.0  # its 95% half width: the samples are shared, so this is narrow
 
 
-def _summary(results: dict[Action, list[float]], actions: Sequence[Action]
+def _summary(results: Mapping[Action, Sequence[float]], actions: Sequence[Action]
              ) -> list[ActionValue]:
     """The values of ``actions``, gains over the first on the samples they share."""
     ref = results[actions[0]]
@@ -102,6 +102,24 @@ def _summary(results: dict[Action, list[float]], actions: Sequence[Action]
         gain, gain_half = _mean_half([x - r for x, r in zip(xs, ref, strict=False)])
         out.append(ActionValue(a, mean, half, len(xs), gain, gain_half))
     return out
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How the expert reads one decision for a review (:meth:`ExpertPlayer.read`)."""
+
+    hard: Action  # hard's choice: the search's reference, kept unless a change is clear
+    choice: Action  # the expert's
+    results: Mapping[Action, Sequence[float]]  # each weighed action's points, sample by
+    # sample, the action played first ({}: the decision is not weighed)
+    searched: Action  # the search's pick on these samples (hard's unless a gain is clear)
+    fresh: ActionValue | None  # that pick's gain over hard's on fresh samples (None: none)
+
+    def values(self, first: Action) -> list[ActionValue]:
+        """The weighed actions' figures, each gain measured over ``first`` (one of them)."""
+        if not self.results:
+            return []
+        return _summary(self.results, [first, *(a for a in self.results if a != first)])
 
 
 def _mean_half(xs: Sequence[float]) -> tuple[float, float]:
@@ -152,11 +170,20 @@ class ExpertPlayer(HardPlayer):
         """``choice`` where it is ``hard``'s, or where its gain over ``hard``'s on fresh
         samples (:meth:`recheck`) is positive by ``RECHECK_Z`` of its half width (a ruleset
         without a figure there: no recheck); else ``hard``'s."""
-        z = self.recheck_z.get(view.rules)
-        if choice == hard or not self.recheck_samples or z is None:
-            return choice
-        fresh = self.recheck(view, hard, choice, self.recheck_samples)
-        return choice if fresh.gain > max(0.0, z * fresh.gain_half) else hard
+        fresh = self.confirmation(view, hard, choice)
+        return choice if fresh is None or self.holds(view, fresh) else hard
+
+    def confirmation(self, view: View, hard: Action, choice: Action) -> ActionValue | None:
+        """``choice``'s gain over ``hard``'s on fresh samples, or None where a change is not
+        rechecked (``choice`` is ``hard``'s, or the ruleset has no ``RECHECK_Z``)."""
+        if choice == hard or not self.recheck_samples or self.recheck_z.get(view.rules) is None:
+            return None
+        return self.recheck(view, hard, choice, self.recheck_samples)
+
+    def holds(self, view: View, fresh: ActionValue) -> bool:
+        """Whether a change's gain on fresh samples (:meth:`confirmation`) keeps it."""
+        z = self.recheck_z.get(view.rules) or 0.0
+        return fresh.gain > max(0.0, z * fresh.gain_half)
 
     @staticmethod
     def pick(values: Sequence[ActionValue]) -> Action:
@@ -175,6 +202,13 @@ class ExpertPlayer(HardPlayer):
         interval of the difference, far narrower than either value's). Empty when ``taken`` is
         the only sensible action or the decision is not one the search evaluates (buying,
         kongs, 报听), where the choice is ``hard``'s."""
+        reading = self.read(view, taken)
+        return reading.choice, reading.values(taken)
+
+    def read(self, view: View, taken: Action) -> Reading:
+        """:meth:`assess`'s reading whole: besides the choice and the figures, how the choice
+        came about (``hard``'s, the search's pick and its recheck), for a review that says
+        why the expert keeps a choice another figure beats."""
         hard = HardPlayer.choose(self, view)
         cands = self.candidates(view, hard, force=True)
         evaluable = {ActionType.DISCARD, ActionType.WIN, ActionType.PASS, ActionType.PENG,
@@ -183,10 +217,13 @@ class ExpertPlayer(HardPlayer):
                 and taken in view.legal:
             cands.append(taken)
         if len(cands) < 2 or taken not in cands:
-            return hard, []
+            return Reading(hard, hard, {}, hard, None)
         results = self._results(view, cands, adaptive=False)
-        choice = self.confirmed(view, hard, self.pick(_summary(results, cands)))
-        return choice, _summary(results, [taken] + [a for a in cands if a != taken])
+        searched = self.pick(_summary(results, cands))
+        fresh = self.confirmation(view, hard, searched)
+        choice = searched if fresh is None or self.holds(view, fresh) else hard
+        ordered = {a: results[a] for a in [taken] + [a for a in cands if a != taken]}
+        return Reading(hard, choice, ordered, searched, fresh)
 
     # --- which decisions are searched ---------------------------------------------------------
     def candidates(self, view: View, hard: Action, force: bool = False) -> list[Action]:

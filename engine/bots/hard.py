@@ -277,6 +277,20 @@ class HardPlayer(NormalPlayer):
         ``BAODIAO_KEEP`` × the 宝吊头 value (less ``BAODIAO_LOSS`` when an opponent wins first)
         beats the win now; ``None`` to play on as usual. Only entering the state: staying in it
         (偷机, for 宝吊宝 / 宝吊无宝 at 6) lost points in play against ``normal``."""
+        offer = HardPlayer.baodiao_offer(view)
+        if offer is None:
+            return None
+        action, value, now = offer
+        if 3 * BAODIAO_KEEP * value - (1 - BAODIAO_KEEP) * BAODIAO_LOSS <= 3 * now:
+            return None
+        return action
+
+    @staticmethod
+    def baodiao_offer(view: View) -> tuple[Action, float, float] | None:
+        """Shangrao, a drawn win on offer: the discard that would enter the 宝吊头 state
+        instead, the pattern value waiting there (宝吊头 3, 碰碰糊宝吊头 8) and the win's now;
+        ``None`` where no discard does (or the state is not worth a look: see
+        :meth:`baodiao_decline`, which weighs the two)."""
         wild, me = view.wild, view.viewer
         if wild is None or me is None or view.drawn is None or Action.win() not in view.legal:
             return None
@@ -298,10 +312,8 @@ class HardPlayer(NormalPlayer):
         if best is None:
             return None
         value, x = best
-        if 3 * BAODIAO_KEEP * value - (1 - BAODIAO_KEEP) * BAODIAO_LOSS <= 3 * now:
-            return None
         action = Action.discard(x)
-        return action if action in view.legal else None
+        return (action, value, now) if action in view.legal else None
 
     # --- offence --------------------------------------------------------------------------
     def targets(self, seat: Seat, counts: list[int], wilds: int,

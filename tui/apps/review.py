@@ -3,8 +3,9 @@
 :class:`ReviewScreen` steps through one seat's decisions (``engine.review``): the table as that
 seat saw it (its own concealed tiles only, never another seat's, although the record holds
 them), the action it played, the expert's choice and each weighed action's expected points for
-the seat with its 95% interval. Its first page (and ``s``) is the summary: the biggest losses
-first, Enter opens one.
+the seat with its 95% interval, and why the expert plays what its figures alone do not explain
+(:func:`tui.words.review_text.why_lines`). Its first page (and ``s``) is the summary: the
+biggest losses first, Enter opens one.
 
 The assessments cost 50–400 ms of CPU each, so they never run on the event loop or in a thread
 of it: the screen hands them to a ``submit`` function (a process pool's, see
@@ -47,7 +48,14 @@ from tui.compat import internals
 from tui.settings import Settings
 from tui.view.board_lines import event_markups, hand_items, seat_head, seat_lines, wall_line
 from tui.view.faces import Face, small
-from tui.words.review_text import action_text, move_no, summary_lines, value_text, verdict
+from tui.words.review_text import (
+    action_text,
+    move_no,
+    summary_lines,
+    value_text,
+    verdict,
+    why_lines,
+)
 from tui.words.ruleset_title import rules_title
 from words import relative_name, seat_wind, tr
 
@@ -310,6 +318,7 @@ class ReviewScreen(ViewerScreen):
         said = verdict(a, self.lang) if a.weighed or a.agrees else ""
         lines.append(f"[b $turn]{escape(expert)}[/]" + (f"  · {escape(said)}" if said
                                                     else ""))
+        lines += [escape(why) for why in why_lines(a, self.lang, self._act)]
         if not a.weighed:
             lines.append(escape(tr(self.lang, "rv_not_weighed", action=self._act(a.choice))))
             return lines

@@ -1,14 +1,16 @@
-"""The review's words, without a screen: an action as the review names it, one line per
-decision and the summary, in English or Chinese (``mahjong-ssh review --text``, and the
-figures the review screen shows). Tiles are in the project's notation (``5m``, ``E``) unless the
-caller gives a face of its own."""
+"""The review's words, without a screen: an action as the review names it, the verdict and
+why the expert plays what its figures alone do not explain, one line per decision and the
+summary, in English or Chinese (``mahjong-ssh review --text``, and the figures the review
+screen shows). Tiles are in the project's notation (``5m``, ``E``) unless the caller gives a
+face of its own."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
 from engine.actions import Action, ActionType
-from engine.review import Assessment, Decision, summary
+from engine.bots.expert import MIN_GAIN
+from engine.review import TIED, Assessment, Decision, Kept, summary
 from engine.tiles import Kind, format_tiles, kind_to_str
 from words import tr
 
@@ -21,7 +23,6 @@ _PLAIN_KEYS = {
     ActionType.ANGANG: "rv_a_angang", ActionType.BUGANG: "rv_a_bugang",
 }
 SUMMARY_ROWS = 10  # the biggest losses --text lists
-TIED = 0.005  # a loss below this reads 0.00: the action taken was as good as the expert's
 
 
 def action_text(action: Action, lang: str, tile: TileName = kind_to_str,
@@ -50,14 +51,47 @@ def value_text(mean: float, half: float) -> str:
 
 
 def verdict(a: Assessment, lang: str) -> str:
-    """``agrees``, ``loss 0.63 points``, or ``not weighed``."""
+    """``agrees``, ``loss 0.63 points``, ``no loss: yours scores 0.40 more``, ``as good by
+    the figures`` (the two figures read the same), or ``not weighed``. Where another figure
+    beats the expert's choice, :func:`why_lines` says why the expert keeps it."""
     if not a.weighed:
         return tr(lang, "rv_text_agrees" if a.agrees else "rv_text_unweighed")
     if a.agrees:
         return tr(lang, "rv_text_agrees")
-    if a.loss < TIED:
-        return tr(lang, "rv_text_tied")
-    return tr(lang, "rv_loss", loss=a.loss, half=a.loss_half)
+    if a.loss >= TIED:
+        return tr(lang, "rv_loss", loss=a.loss, half=a.loss_half)
+    taken, choice = a.value_of(a.decision.taken), a.value_of(a.choice)
+    if taken is not None and choice is not None and taken.mean - choice.mean >= TIED:
+        return tr(lang, "rv_text_ahead", gain=taken.mean - choice.mean)
+    return tr(lang, "rv_text_tied")
+
+
+def why_lines(a: Assessment, lang: str, act: Callable[[Action], str]) -> list[str]:
+    """Why the expert plays what it does where its figures alone do not say: a win on offer
+    it declines (by which rule), and a choice it keeps though another action's figure beats
+    it (inside the noise, too small, or gone on fresh samples). ``act`` names an action."""
+    out: list[str] = []
+    d = a.declined
+    if d is not None:
+        if d.rule == "baodiao":
+            out.append(tr(lang, "rv_why_baodiao", choice=act(a.choice), now=d.now,
+                          value=d.value))
+        elif d.rule == "menqing":
+            out.append(tr(lang, "rv_why_menqing"))
+        else:
+            out.append(tr(lang, "rv_why_win_figures", choice=act(a.choice), gain=a.loss,
+                          half=a.loss_half))
+    b = a.better
+    if b is not None and a.kept is not Kept.BEST:
+        fields = {"choice": act(a.choice), "better": act(b.action), "gain": b.gain,
+                  "half": b.gain_half, "least": MIN_GAIN}
+        if a.kept is Kept.RECHECKED and a.fresh is not None:
+            out.append(tr(lang, "rv_why_rechecked", n=a.fresh.samples, fresh=a.fresh.gain,
+                          fresh_half=a.fresh.gain_half, **fields))
+        else:
+            out.append(tr(lang, "rv_why_small" if a.kept is Kept.SMALL else "rv_why_noise",
+                          **fields))
+    return out
 
 
 def decision_line(a: Assessment, lang: str) -> str:
@@ -67,11 +101,11 @@ def decision_line(a: Assessment, lang: str) -> str:
     head = tr(lang, "rv_text_row", hand=d.hand_no, move=move_no(d),
               taken=action_text(d.taken, lang), choice=action_text(a.choice, lang),
               verdict=verdict(a, lang))
-    if not a.values:
-        return head
-    figures = ", ".join(f"{action_text(v.action, lang)} {value_text(v.mean, v.half)}"
-                        for v in a.values)
-    return f"{head} · {figures}"
+    why = why_lines(a, lang, lambda action: action_text(action, lang))
+    if a.values:
+        head += " · " + ", ".join(f"{action_text(v.action, lang)} {value_text(v.mean, v.half)}"
+                                  for v in a.values)
+    return " · ".join([head, *why])
 
 
 def summary_lines(assessments: Sequence[Assessment], lang: str, total: int,
