@@ -79,7 +79,6 @@ def start(host: CommandHost, session: Session) -> None:
         session.task = loop.create_task(_stats(host, session))
         return
     if command.name == "replay" and session.term is None:  # text: the list, or the record
-        session.answering = True
         session.task = loop.create_task(_replay_text(host, session, command))
         return
     if session.term is None and command.name != "bot":
@@ -118,8 +117,9 @@ async def _stats(host: CommandHost, session: Session) -> None:
     """``stats``: the board read (in a thread where the store waits on a database server),
     then written from the event loop."""
     board = await store_call(host.store, host.stats_board)
-    if session.chan is not None and not session.ended:
-        session.reply(host.stats_text(board))
+    if session.chan is not None:
+        with contextlib.suppress(OSError):  # the client left meanwhile
+            session.reply(host.stats_text(board))
 
 
 async def _replay_text(host: CommandHost, session: Session, command: Command) -> None:
@@ -129,7 +129,6 @@ async def _replay_text(host: CommandHost, session: Session, command: Command) ->
     await session.conn.logged_in.wait()  # its account may still be read (a database server)
     account = session.conn.account
     if account is None:
-        session.answering = False
         return
     lang = command.lang or locale_lang(session.chan.get_environment() if session.chan
                                        else None)
@@ -145,8 +144,6 @@ async def _replay_text(host: CommandHost, session: Session, command: Command) ->
         text, status = f"{ERROR}: {exc}\n", 2
     except StorageError as exc:
         text, status = f"{ERROR}: {exc}\n", 1
-    finally:
-        session.answering = False
     if session.chan is not None:
         with contextlib.suppress(OSError):  # the client left meanwhile
             session.reply(text, status)

@@ -99,7 +99,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._address: str | None = None  # counted in the server's address_sessions
         self.bot: BotSession | None = None  # ``bot join``: a program plays a seat
         self.bot_done: asyncio.Event | None = None
-        self.answering = False  # a text answer is being read from the store (replay)
+        self.input_ended = False  # the client sent its EOF: no key will come
         # East Asian ambiguous width (tui.compat.ambiwidth): what the probe found (None: no answer),
         # the player's setting (kept with the account; --ambiwidth for this session)
         self.ambi_detected: bool | None = None
@@ -251,10 +251,14 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.chan.resume_reading()
 
     def eof_received(self) -> bool:
-        if self.answering:  # a text answer still to write (ssh … replay < /dev/null)
-            return True  # the channel stays open for it: its end closes it
+        """The client's input ended (``ssh -n``, ``< /dev/null``, a script's pipe closed),
+        often before the command's answer is written: the app or the program's seat ends as
+        when its player leaves, but the channel stays open (True) for all the command still
+        prints; the command's end closes it with its exit status (``reply``, or the last
+        ``exit`` of ``net.front.commands_run``)."""
+        self.input_ended = True
         self.end_app()
-        return False
+        return True
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.end_app()
@@ -422,7 +426,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.app = app
         app.driver_class = self._build_driver
         self.watch_idle()
-        if self.ended:  # the client left while we were setting up
+        if self.ended or self.input_ended:  # the client left, or ended its input, meanwhile
             return None
         result = await app.run_async(size=self.size)
         error = internals.app_exception(app) if isinstance(app, App) else None
