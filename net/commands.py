@@ -1,6 +1,6 @@
 """The SSH command line: what a client types after ``ssh HOST`` (``join NAME --rules R
 --option KEY=VALUE …``, ``watch NAME``, ``lobby``, ``stats``, ``help``, ``replay [ID]``,
-``--lang zh|en``), read
+``rename NEWNAME``, ``--lang zh|en``), read
 into a :class:`Command` or refused with a :class:`CommandError`.
 
 The server reads the channel's command with it and the lobby reads what its player types, so
@@ -45,6 +45,7 @@ HELP_TEXT = "\n".join((
     " strangers may\n    watch only with --watchers yes. At the table, in the chat (/): /invite"
     " NAME,\n    /uninvite NAME, /watchers on|off. --invite or --watchers alone make it private"
     " too.",
+    f"  {tr('zh', 'help_close')}: {tr('en', 'help_close')}",
     f"  {both('help_options')}: base_point, hands_per_game, turn_seconds, claim_seconds (all);\n"
     "    discarder_pays_double, max_lighters, spectator_stakes (yichun); discard_wins\n"
     "    (shangrao); first_roller (gejiu).  e.g. --option hands_per_game=4",
@@ -60,9 +61,10 @@ HELP_TEXT = "\n".join((
     _row("ssh -t -p PORT HOST replay", both("help_replay")),
     _row("ssh -t -p PORT HOST replay ID", both("help_replay_id")),
     _row("ssh -t -p PORT HOST review [ID]", both("help_review")),
+    _row("ssh -p PORT HOST rename NEWNAME", both("help_rename")),
     _row("ssh -p PORT HOST help", both("help_help")),
     "",
-    "Your SSH key is your account; your SSH user name (NAME@HOST) is your nickname.",
+    both("help_names", sep="\n"),
     both("help_start"),
     "",
 ))
@@ -82,6 +84,7 @@ class Command:
     game_id: str = ""  # replay ID: the finished game (canonical, net.game_id); "": the list
     # --ambiwidth: how the terminal draws East Asian ambiguous characters (None: probed)
     ambiwidth: str | None = None
+    nickname: str = ""  # rename NEWNAME: the name asked for, as typed (checked when run)
 
 
 class CommandError(ValueError):
@@ -93,7 +96,7 @@ class CommandError(ValueError):
         self.shown = shown
 
 
-COMMANDS = ("join", "watch", "lobby", "stats", "help", "bot", "replay", "review")
+COMMANDS = ("join", "watch", "lobby", "stats", "help", "bot", "replay", "review", "rename")
 # file-transfer and repository clients speak a protocol on the channel: text would only
 # confuse them, so their requests are refused outright
 PROTOCOL_COMMANDS = frozenset({"scp", "sftp", "sftp-server", "internal-sftp", "rsync",
@@ -265,6 +268,10 @@ def parse_command(text: str | None) -> Command:
                        private=inner.private, bot=True)
     if head in ("replay", "review"):
         return _replay_command(rest, head)
+    if head == "rename":
+        if len(rest) != 1:
+            raise CommandError(both("usage", usage="rename NEWNAME"), shown=True)
+        return Command("rename", nickname=rest[0])
     if head not in ("join", "watch"):
         raise unknown_command(head)
     if not rest:

@@ -91,6 +91,14 @@ SERVER: Final[dict[str, tuple[str, str]]] = {
     "help_review": ("the expert's review of your own play in a finished\ngame (without ID: "
                     "choose from your games)", "复盘"),
     "help_help": ("this text", "帮助"),
+    "help_rename": ("play as NEWNAME from now on, if no other player has\nit (or one that "
+                    "looks like it); your games and\nratings stay yours", "改名"),
+    "help_names": ("Your SSH key is your account. Its name is the SSH user name (NAME@HOST) of "
+                   "its\nfirst visit, numbered if another player has it (frank-2); a later "
+                   "user name\ndoes not change it, rename NEWNAME does. Without a key: "
+                   "NAME@HOST and its\npassphrase.",
+                   "SSH 密钥即账号，名字取自首次登录时的用户名（已被占用则加编号），\n"
+                   "之后的用户名不会改变它，rename 新名字 可以改。没有密钥：用户名加口令。"),
     "help_start": ("The hand starts when four people sit, or when a seated player presses S\n"
                    "(computer players take the empty seats).",
                    "四人入座即开始，或按 S 由电脑补位开始。"),
@@ -157,6 +165,29 @@ SERVER: Final[dict[str, tuple[str, str]]] = {
     "needs_terminal": ("This needs a terminal: ssh -t ...", "需要终端：请加 -t"),
     "session_failed": ("Sorry: this session failed.", "会话出错。"),
     "left_table": ("left {table}", "已离开"),
+    # a key's name and rename NEWNAME (net/front/commands_run.py)
+    "name_taken": ("You play as {name}: {asked} is another player's name (or looks like "
+                   "one). ssh … rename NEWNAME picks another.",
+                   "你的名字是 {name}：{asked} 已被占用。可用 ssh … rename 新名字 改名。"),
+    "name_kept": ("You play as {name}, the name your key got on its first visit. ssh … rename "
+                  "{asked} changes it.",
+                  "你的名字是 {name}，即密钥首次登录时的名字。可用 ssh … rename {asked} 改名。"),
+    "renamed": ("You play as {name} from now on ({old} before); your games and ratings stay "
+                "yours.", "以后你以 {name} 登录（原名 {old}），战绩和等级分不变。"),
+    "renamed_keyless": ("You play as {name} from now on ({old} before): log in as "
+                        "{name}@HOST with the same passphrase; your games and ratings stay "
+                        "yours.", "以后你以 {name} 登录（原名 {old}）：用户名 {name}，口令不变；"
+                        "战绩和等级分不变。"),
+    "rename_same": ("You play as {name} already.", "你已经叫 {name}。"),
+    "rename_guest": ("A guest's name ({name}) is for this visit only: log in with an SSH key, "
+                     "or choose a passphrase for a name, to keep one.",
+                     "游客名（{name}）只用这一次：用 SSH 密钥登录，或为名字设口令，才能保留名字。"),
+    "rename_taken": ("{name} is another player's name, or looks like one: choose another.",
+                     "{name} 已是别人的名字（或与之相似），请另选。"),
+    "rename_seated": ("You sit at a table (or have another session open): leave it, close "
+                      "the others, then rename.", "你正在牌桌上（或另有会话）：先离开再改名。"),
+    "rename_unsaved": ("The server cannot save a new name now: try again later.",
+                       "服务器暂时无法保存新名字，请稍后再试。"),
     "not_your_game": ("you did not play in game {game}: ssh … replay {game} shows it",
                       "你没有参加这局"),
     "bot_no_seat": ("table {table} has no free seat for a bot (four players sit there)",

@@ -1,7 +1,7 @@
 """What each command runs on a session (``net.front.session``): one object per kind.
 
 - a text answer: an error in the command, ``help``, ``stats``, ``replay`` without a terminal
-  (the list as text, or a game's record as JSON lines);
+  (the list as text, or a game's record as JSON lines), ``rename NEWNAME``;
 - the tables (``TextualTables``, ``PlainTables`` for ``--plain``): the lobby, and the table
   a join or watch command names, the lobby ⇄ table loop written once (``TableRun``): a
   session that opened in the lobby goes back to it when its player leaves a table, one
@@ -18,6 +18,7 @@ import contextlib
 import json
 import logging
 import time
+from dataclasses import replace
 from typing import Protocol
 
 from host.client import SharedTableClient
@@ -34,13 +35,14 @@ from net.front.session import Session, SessionHost
 from net.front.terminals import TermClass, dumb_text, shows_cjk, term_class
 from net.game_id import shown_game_id
 from net.runtime.registry import Registry
+from net.sanitize import NAME_MAX, clean_name, skeleton
 from net.store.base import store_call
-from net.store.model import Account, LeaderRow, StorageError
+from net.store.model import Account, LeaderRow, Renamed, StorageError
 from tui.apps.replay import ListedGame, ReplayGame
 from tui.apps.review import ReviewGame
 from tui.compat.ambiwidth import AmbiWidth
 from tui.view.faces import Face
-from words import both
+from words import both, tr
 
 STOPPING_TEXT = both("stopping")
 ERROR = both("error")  # the lead of a refusal's line: "error 错误: ..."
@@ -77,6 +79,9 @@ def start(host: CommandHost, session: Session) -> None:
     loop = asyncio.get_running_loop()
     if command.name == "stats":
         session.task = loop.create_task(_stats(host, session))
+        return
+    if command.name == "rename":  # a text answer, with a terminal or without
+        session.task = loop.create_task(_rename(host, session, command.nickname))
         return
     if command.name == "replay" and session.term is None:  # text: the list, or the record
         session.task = loop.create_task(_replay_text(host, session, command))
@@ -149,6 +154,70 @@ async def _replay_text(host: CommandHost, session: Session, command: Command) ->
             session.reply(text, status)
 
 
+async def _rename(host: CommandHost, session: Session, asked: str) -> None:
+    """``rename NEWNAME``: the account plays as NEWNAME from now on, or why not (exit status
+    2 for what is not a name, 1 for a name it cannot have now)."""
+    await session.conn.logged_in.wait()  # its account may still be read (a database server)
+    account = session.conn.account
+    if account is None:
+        return
+    text, status = await _renamed(host, account, asked)
+    if status == 0 and account.nickname != asked:  # this connection's next sessions too
+        session.conn.log(logging.INFO, "%s renamed to %s", account.nickname, asked)
+        session.conn.account = replace(account, nickname=asked)
+    if session.chan is not None:
+        with contextlib.suppress(OSError):  # the client left meanwhile
+            session.reply(text + "\n", status)
+
+
+async def _renamed(host: CommandHost, account: Account, asked: str) -> tuple[str, int]:
+    """What ``rename`` says, and its exit status. A name is checked as a login's is (a clean
+    name, no guest's mark, unlike any other account's); a seat or another session of the
+    account's keeps the old name in use (a table's seat shows the name it sat with), so the
+    rename waits for them to end."""
+    name = clean_name(asked)
+    if account.guest:
+        return f"{ERROR}: {both('rename_guest', name=account.nickname)}", 1
+    if name != asked:
+        return f"{ERROR}: {both('not_nickname', word=asked[:30], n=NAME_MAX)}", 2
+    if name == account.nickname:
+        return both("rename_same", name=name), 0
+    if account.id < 0:  # an account in memory only, while the store fails
+        return f"{ERROR}: {both('rename_unsaved')}", 1
+    if host.account_sessions[account.id] or host.holds_seat(account.id):
+        return f"{ERROR}: {both('rename_seated')}", 1
+    store = host.store
+    try:
+        done = await store_call(store, store.rename_account, account.id, name)
+    except StorageError:
+        return f"{ERROR}: {both('rename_unsaved')}", 1
+    if done is Renamed.TAKEN:
+        return f"{ERROR}: {both('rename_taken', name=name)}", 1
+    if done is Renamed.SEATED:
+        return f"{ERROR}: {both('rename_seated')}", 1
+    said = "renamed_keyless" if account.anonymous else "renamed"
+    return both(said, name=name, old=account.nickname), 0
+
+
+async def name_note(host: CommandHost, session: Session, account: Account,
+                    lang: str | None = None) -> str:
+    """Why a key's account plays under another name than the SSH user name of this login,
+    for the lobby to say (in ``lang``, or both languages): that name is another player's,
+    or the key keeps the name of its first visit; with how to change it. Empty when they
+    agree, and for a keyless login (whose user name is its account)."""
+    if account.guest or account.anonymous:
+        return ""
+    asked = clean_name(session.conn.username)
+    if asked == account.nickname:
+        return ""
+    store = host.store
+    free = (skeleton(asked) == skeleton(account.nickname)
+            or await store_call(store, store.free_nickname, asked) == asked)
+    key = "name_kept" if free else "name_taken"
+    fields = {"name": account.nickname, "asked": asked}
+    return tr(lang, key, **fields) if lang else both(key, **fields)
+
+
 # --- a session with a terminal ------------------------------------------------------------
 async def _app_session(host: CommandHost, session: Session, account: Account,
                        command: Command) -> None:
@@ -217,6 +286,10 @@ class TableRun:
     def going(self) -> bool:
         return True
 
+    async def note_lang(self) -> str | None:
+        """The language of the lobby's notices (None: both)."""
+        return None
+
     async def lobby(self, notice: str) -> Command | None:
         """The lobby shown (with ``notice``): the join or watch command chosen there, or
         None when the player left it."""
@@ -233,7 +306,8 @@ class TableRun:
 
     async def run(self, command: Command) -> int:
         from_lobby = command.name == "lobby"
-        notice = ""
+        notice = (await name_note(self.host, self.session, self.account,
+                                  await self.note_lang()) if from_lobby else "")
         while self.going():
             if command.name == "lobby":
                 chosen = await self.lobby(notice)
@@ -338,6 +412,9 @@ class PlainTables(TableRun):
 
     async def _settings(self) -> RemoteSettings:
         return await self.session.settings(self.account, self.asked, self.lang)
+
+    async def note_lang(self) -> str | None:
+        return (await self._settings()).lang
 
     async def lobby(self, notice: str) -> Command | None:
         settings = await self._settings()

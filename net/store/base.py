@@ -29,6 +29,7 @@ from net.store.model import (
     KeylessRow,
     LeaderRow,
     Rating,
+    Renamed,
     TableRow,
 )
 from words import both
@@ -69,6 +70,8 @@ class Store(Protocol):
     def keep_with_passphrase(self, nickname: str, stored: str,
                              account_id: int | None = None) -> Account | None: ...
     def guest_account(self, wanted: str) -> Account: ...
+    # StorageError when it cannot be read or written now
+    def rename_account(self, account_id: int, wanted: str) -> Renamed: ...
     def forget_guests(self, unseen_since: float) -> int: ...
     def forget_guest(self, account_id: int) -> bool: ...
 

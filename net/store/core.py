@@ -44,6 +44,7 @@ from net.store.model import (
     KeylessRow,
     LeaderRow,
     Rating,
+    Renamed,
     StorageError,
     TableRow,
     game_entries,
@@ -333,6 +334,41 @@ class SqlStore(StoreBase, abc.ABC):
             return Account(-1 - self.failures, wanted, None, guest=True)
         self._worked()
         return account
+
+    def rename_account(self, account_id: int, wanted: str) -> Renamed:
+        """Account ``account_id`` (a key's or a passphrase's) plays as ``wanted`` (a clean
+        name) from now on: unless another account has the name or one that looks like it
+        (the same skeleton, as a new account's name), or a stored table seats the account
+        (its seat, and who invited it, know it by the name it sat with). Its results and
+        ratings are kept by its id, so they follow it. :class:`StorageError` when the
+        database cannot be read or written now."""
+        def rename(db: Any) -> Renamed:
+            if db.execute(self.dialect.sql(
+                    "SELECT 1 FROM accounts WHERE (nickname = ? OR skeleton = ?) AND id <> ? "
+                    "LIMIT 1"), (wanted, skeleton(wanted), account_id)).fetchone() is not None:
+                return Renamed.TAKEN
+            states = db.execute(self.dialect.sql(  # the few states that may seat it
+                "SELECT state FROM tables WHERE {state_size} <= ? AND {find}(state, ?) > 0"),
+                (MAX_TABLE_JSON, f'"account": {account_id}')).fetchall()
+            if any(account_id in seated_accounts(state) for (state,) in states):
+                return Renamed.SEATED
+            try:  # a look-alike made meanwhile: the update changes nothing
+                with self._savepoint(db):
+                    cur = db.execute(self.dialect.sql(
+                        "UPDATE accounts SET nickname = ?, skeleton = ? WHERE id = ? AND NOT "
+                        "EXISTS (SELECT 1 FROM accounts WHERE skeleton = ? AND id <> ?)"),
+                        (wanted, skeleton(wanted), account_id, skeleton(wanted), account_id))
+            except self.Taken:  # the same name, made meanwhile
+                return Renamed.TAKEN
+            return Renamed.DONE if cur.rowcount == 1 else Renamed.TAKEN
+
+        try:
+            renamed = self._on_db(rename, atomic=True)
+        except self.Error as exc:
+            self._failed(exc, "write an account")
+            raise StorageError(f"{self.path}: cannot rename an account now") from None
+        self._worked()
+        return renamed
 
     def load_settings(self, account_id: int) -> dict[str, Any] | None:
         try:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 # What one value read from the file may be at most; a longer one is damage (a table's JSON is
@@ -32,6 +33,14 @@ class Account:
     @property
     def anonymous(self) -> bool:
         return self.key_fingerprint is None
+
+
+class Renamed(Enum):
+    """What :meth:`~net.store.base.Store.rename_account` did."""
+
+    DONE = "done"
+    TAKEN = "taken"  # another account has the name, or one that looks like it (its skeleton)
+    SEATED = "seated"  # the account sits at a stored table, whose seat shows its name
 
 
 @dataclass(frozen=True)
