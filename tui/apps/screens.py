@@ -19,6 +19,7 @@ from textual.widgets import (
     Input,
     Label,
     RadioSet,
+    Select,
     Static,
 )
 
@@ -27,7 +28,7 @@ from host.client import TableUpdate
 from themes import THEME_NAMES
 from tui.apps.host_app import HostApp
 from tui.apps.marked import MarkedCheckbox, MarkedRadioButton
-from tui.apps.new_table import INPUT_MAX, NewTableForm
+from tui.apps.new_table import INPUT_MAX, RULES_ID, NewTableForm
 from tui.apps.rules_page import MISSING, NAV, RulesPage, rules_page
 from tui.apps.table_screen import TABLE_BINDINGS
 from tui.compat import internals
@@ -153,6 +154,13 @@ class NewGameScreen(_Page):
     the values last started with for each ruleset) and a seed."""
 
     BINDINGS = [  # noqa: RUF012
+        # Enter starts the game from every field (Textual's Select would open its list on it,
+        # an Input submit only itself): a priority binding, passed over inside an open list,
+        # where Enter picks (check_action)
+        Binding("enter", "start", "Start", id="new-start", show=False, priority=True),
+        # the ruleset list opened from any field (a Select opens on Enter, ↑ or ↓ only when
+        # focused, and Tab may be many fields away)
+        Binding("ctrl+r,f2", "rules_list", "Rulesets", id="new-rules", show=False),
         Binding("f1", "help", "Help", id="new-help", show=False),
         Binding("ctrl+s", "settings", "Settings", id="new-settings", show=False),
     ]
@@ -200,6 +208,29 @@ class NewGameScreen(_Page):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.start()
+
+    def _in_open_list(self) -> bool:
+        """Whether the focus is in a Select whose list is open (there Enter picks)."""
+        node = self.focused
+        while node is not None and node is not self:
+            if isinstance(node, Select):
+                return node.expanded
+            node = node.parent  # type: ignore[assignment]
+        return False
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "start":
+            return not self._in_open_list()
+        return True
+
+    def action_start(self) -> None:
+        self.start()
+
+    def action_rules_list(self) -> None:
+        """The ruleset list, open, from whichever field has the focus."""
+        select = self.query_one(f"#{RULES_ID}", Select)
+        select.focus()
+        select.expanded = True
 
     def start(self) -> None:
         error = self.query_one("#error", Label)
@@ -274,6 +305,9 @@ class SettingsScreen(_Page):
             yield Static(tr(lang, "set_how"), classes="keys")
 
     def on_mount(self) -> None:
+        # the first control, not the page's scroll (Textual's first focusable widget), which
+        # shows no focus and takes no choice
+        self.query_one("#lang", RadioSet).focus()
         self.call_after_refresh(self._highlight_chosen)
 
     def _highlight_chosen(self) -> None:
@@ -290,7 +324,14 @@ class SettingsScreen(_Page):
             s.lang = pid.removeprefix("lang-")
             s.save()
             self.mj.settings_changed()
+            # the page again in the new language: the focus goes back to the control that
+            # had it (the same id), not to the page's start
+            focused = self.focused.id if self.focused is not None else None
             await self.recompose()
+            self._highlight_chosen()
+            if focused is not None:
+                for widget in self.query(f"#{focused}"):
+                    widget.focus()
             return
         if pid.startswith("tiles-"):
             self.mj.set_face(Face(pid.removeprefix("tiles-")))
