@@ -45,6 +45,7 @@ HELP_TEXT = "\n".join((
     " strangers may\n    watch only with --watchers yes. At the table, in the chat (/): /invite"
     " NAME,\n    /uninvite NAME, /watchers on|off. --invite or --watchers alone make it private"
     " too.",
+    f"  {tr('zh', 'help_close')}: {tr('en', 'help_close')}",
     f"  {both('help_options')}: base_point, hands_per_game, turn_seconds, claim_seconds (all);\n"
     "    discarder_pays_double, max_lighters, spectator_stakes (yichun); discard_wins\n"
     "    (shangrao); first_roller (gejiu).  e.g. --option hands_per_game=4",

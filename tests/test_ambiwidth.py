@@ -162,7 +162,8 @@ async def test_a_wide_terminal_is_found_and_its_lobby_and_table_line_up(
     await asyncio.sleep(0.2)  # a frame or two more
     assert screen.problems() == []
     assert PROBE_CHAR not in lobby.text()  # the probe erased
-    lobby.send("wt shangrao\r")  # a table from the lobby: the same session, the same width
+    # a new table from the lobby (Enter twice): the same session, the same width
+    lobby.send("wt shangrao\r\r")
     await lobby.wait_for("S / Enter")
     await asyncio.sleep(0.2)
     assert screen.problems() == []  # the waiting room

@@ -201,7 +201,7 @@ async def test_the_table_speaks_the_language_asked_for(server: MahjongServer) ->
     await plain.wait_for("Hand 1/")
     lobby = await join(server, "zh3", new_key(), "lobby --lang zh")  # through the lobby
     await lobby.wait_for("welcome")
-    lobby.send("lang2\r")
+    lobby.send("lang2\r\r")  # a new table: Enter twice
     await lobby.wait_for("press S")
     lobby.send("s")
     await lobby.wait_for("第1/")
@@ -235,7 +235,7 @@ async def test_lobby_keys_arriving_in_one_packet_apply_in_order(server: MahjongS
     await lobby.wait_for("welcome")
     lobby.send("fridya")
     await lobby.wait_for("fridya")
-    lobby.send("\x15friday gejiu\r")
+    lobby.send("\x15friday gejiu\r\r")  # a new table: Enter twice
     await seated(server, "friday", 1)
     assert server.registry.tables["friday"].rules == "gejiu"
     await lobby.close()
@@ -401,12 +401,12 @@ async def test_leaving_a_table_goes_back_to_the_lobby_you_came_from(
     A session started by `join` ends when its player leaves, as before."""
     lobby = await join(server, "roamer", new_key(), "lobby")
     await lobby.wait_for("welcome")
-    lobby.send("first gejiu\r")
+    lobby.send("first gejiu\r\r")  # a new table: Enter twice
     await lobby.wait_for("press S")
     lobby.send("q")
     await lobby.wait_for("left first")
     assert not lobby.closed.is_set()
-    lobby.send("second\r")
+    lobby.send("second\r\r")
     t = await seated(server, "second", 1)
     await lobby.wait_for("press S")
     lobby.send("s")

@@ -187,7 +187,7 @@ async def test_the_lobby_says_a_tables_limit_before_the_table_is_made() -> None:
         await pilot.press(*"another", "enter")
         await pilot.pause()
         text = str(app.query_one("#msg", Static).render())
-        assert "you have 1 open tables you created (at most 1)" in text
+        assert "you have 1 open table you created (at most 1)" in text
         await pilot.press(*["backspace"] * 7, *"mine", "enter")  # joining one is not limited
         await pilot.pause()
     assert app.return_value is not None and app.return_value.table == "mine"

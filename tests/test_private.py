@@ -348,7 +348,7 @@ async def test_choosing_a_private_table_one_is_not_invited_to_is_refused() -> No
 async def test_the_lobby_line_creates_a_private_table() -> None:
     app = lobby(Registry(TableConfig(), kept()), ANN)
     async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press(*"sat private invite=bob,cy watchers=yes", "enter")
+        await pilot.press(*"sat private invite=bob,cy watchers=yes", "enter", "enter")
         await pilot.pause()
     assert app.return_value == Command("join", "sat", private=Privacy(("bob", "cy"), True))
 

@@ -202,10 +202,12 @@ PLAIN: Final[dict[str, tuple[str, str]]] = {
     "p_timer_played": ("Your timer ran out: the table played for you.", "你超时了，系统替你出牌。"),
     # the plain lobby (net/front/plain_session.py)
     "p_lobby_welcome": ("Lobby. {n} tables.", "大厅。共{n}张牌桌。"),
+    "p_lobby_welcome_1": ("Lobby. {n} table.", "大厅。共{n}张牌桌。"),
     "p_lobby_none": ("No tables yet.", "还没有牌桌。"),
-    "p_lobby_ask": ("Type a table's number or name to sit (a new name creates it; add "
-                    "yichun, shangrao or gejiu), watch and a number to watch, list, or quit",
-                    "输入牌桌编号或名字入座（新名字即建桌，可加 yichun、shangrao 或 gejiu），"
-                    "watch 编号 旁观，list 列表，quit 离开"),
+    "p_lobby_ask": ("Type a table's number or name to sit (a new name, typed twice, creates "
+                    "it; add yichun, shangrao or gejiu), watch and a number to watch, close "
+                    "and a number to close your own table, list, or quit",
+                    "输入牌桌编号或名字入座（新名字输入两次即建桌，可加 yichun、shangrao 或 "
+                    "gejiu），watch 编号 旁观，close 编号 关闭自己的牌桌，list 列表，quit 离开"),
     "p_lobby_no_number": ("There is no table {n}.", "没有第{n}张牌桌。"),
 }

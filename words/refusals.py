@@ -54,9 +54,14 @@ REFUSALS: Final[dict[str, tuple[str, str]]] = {
     "server_full": ("the server has {n} open tables, its most: join one of them",
                            "服务器已开{n}张牌桌，已满，请加入现有牌桌"),
     "own_tables": (
-        "you have {n} open tables you created (at most {most}): play at one, or wait for one "
-        "to close",
-        "你已创建{n}张牌桌，已达上限（最多{most}张）",
+        "you have {n} open tables you created (at most {most}): play at one, or close one "
+        "('close NAME' in the lobby, /close in its chat)",
+        "你已创建{n}张牌桌，已达上限（最多{most}张）：可在大厅输入 close 名字 关闭一张",
+    ),
+    "own_tables_1": (
+        "you have {n} open table you created (at most {most}): play at it, or close it "
+        "('close NAME' in the lobby, /close in its chat)",
+        "你已创建{n}张牌桌，已达上限（最多{most}张）：可在大厅输入 close 名字 关闭它",
     ),
     "address_tables": (
         "{n} tables were created from your address in the last hour (at most {most}): join "
@@ -79,6 +84,17 @@ REFUSALS: Final[dict[str, tuple[str, str]]] = {
         "牌桌{name}是私人牌桌，桌主{host}不允许陌生人旁观",
     ),
     "host_only": ("only the table's host {host} can do that", "只有桌主{host}可以这样做"),
+    # closing one's own table (close NAME in the lobby, /close in its chat: net/runtime)
+    "close_others": ("{names} sits at {table}: a table closes only when nobody but its "
+                     "host sits there", "{names} 在牌桌 {table} 入座：只有无人入座（桌主除外）"
+                     "时才能关闭"),
+    "no_such_table": ("no table {table}", "没有牌桌 {table}"),
+    "close_elsewhere": ("table {table} runs on another worker of this server: sit at it and "
+                        "type /close in its chat", "牌桌 {table} 在另一个服务进程上：请入座后在"
+                        "聊天中输入 /close"),
+    "table_closed": ("table {table} is closed by its host {host}: Q goes back to the lobby; "
+                     "its finished games stay for replay",
+                     "牌桌 {table} 已被桌主 {host} 关闭：按 Q 回到大厅；已完成的对局仍可重看"),
     "not_private": ("this table is not private: everyone may sit",
                            "这不是私人牌桌，谁都可以入座"),
     "invite_usage": ("usage: {usage} (a nickname, or a key's SHA256:... fingerprint)",

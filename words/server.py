@@ -13,11 +13,37 @@ from typing import Final
 
 SERVER: Final[dict[str, tuple[str, str]]] = {
     # the lobby (net/front/lobby.py)
-    "lobby_help": ("Type a table name and Enter to sit (a new name creates it, with a ruleset "
-                   "and options: 'friday gejiu hands_per_game=4 bots=hard'); 'new' or Ctrl-N: "
-                   "the new-table form; 'watch NAME' to watch; PageUp / PageDown: more tables.",
-                   "输入牌桌名并回车入座（新名字即建桌）；'new' 或 Ctrl-N 建桌表单；"
-                   "'watch 名字' 旁观；PageUp / PageDown 翻看牌桌。"),
+    "lobby_help": ("A table's name and Enter: sit there (a new name: Enter twice; add a ruleset "
+                   "and options: 'friday gejiu hands_per_game=4 bots=hard'). 'new' or Ctrl-N: "
+                   "the form; 'watch NAME'; 'close NAME' (yours); PageUp / PageDown: more.",
+                   "输入牌桌名回车入座（新名字按两次回车建桌）；'new' 或 Ctrl-N 建桌表单；"
+                   "'watch 名字' 旁观；'close 名字' 关闭自己的牌桌；PageUp / PageDown 翻页。"),
+    # a name that is no table yet: said before a table is made (lobby_command), the Textual
+    # lobby's (Enter and Esc) and the plain lobby's (a line typed again)
+    "lobby_new": ("No table {table} yet: Enter again to create it ({rules}, {n} hands{more}) "
+                  "and sit there; Esc cancels",
+                  "还没有牌桌 {table}：再按回车创建（{rules}，{n}盘{more}）并入座；Esc 取消"),
+    "lobby_new_1": ("No table {table} yet: Enter again to create it ({rules}, {n} hand{more}) "
+                    "and sit there; Esc cancels",
+                    "还没有牌桌 {table}：再按回车创建（{rules}，{n}盘{more}）并入座；Esc 取消"),
+    "lobby_new_plain": ("No table {table} yet: type the same line again to create it ({rules}, "
+                        "{n} hands{more}) and sit there, or another line",
+                        "还没有牌桌 {table}：再输入同一行即创建（{rules}，{n}盘{more}）并入座，"
+                        "或输入别的"),
+    "lobby_new_plain_1": ("No table {table} yet: type the same line again to create it "
+                          "({rules}, {n} hand{more}) and sit there, or another line",
+                          "还没有牌桌 {table}：再输入同一行即创建（{rules}，{n}盘{more}）并入座，"
+                          "或输入别的"),
+    "lobby_private_new": ("private", "私人"),
+    # a row of the lobby: hands per game, seats free (those held for the invited apart)
+    "lobby_hands": ("{n} hands", "{n}盘"),
+    "lobby_hands_1": ("{n} hand", "{n}盘"),
+    "lobby_free": ("{n} free", "空{n}"),
+    "lobby_held": ("{n} seats held for the invited, not here yet", "为未到的受邀者保留{n}座"),
+    "lobby_held_1": ("{n} seat held for the invited, not here yet", "为未到的受邀者保留{n}座"),
+    # closing one's own table: close NAME in the lobby, /close in its chat
+    "lobby_closed": ("table {table} is closed; its finished games stay for replay",
+                     "牌桌 {table} 已关闭，已完成的对局仍可重看"),
     "lobby_none": ("No tables yet. Type a name to create one.", "还没有牌桌，输入名字创建。"),
     "lobby_computer": ("computer", "电脑"),
     "lobby_stakes_on": ("on", "开"),
@@ -61,7 +87,8 @@ SERVER: Final[dict[str, tuple[str, str]]] = {
                    "已满座：再按回车旁观，或换一张牌桌"),
     # the lobby in plain lines (net/front/plain_session.py), in the session's language
     "pl_away": (" (away)", " (离线)"),
-    "pl_waiting": ("waiting, {free} free seats", "等待中，空位{free}个"),
+    "pl_waiting": ("waiting, {n} free seats", "等待中，空位{n}个"),
+    "pl_waiting_1": ("waiting, {n} free seat", "等待中，空位{n}个"),
     "pl_playing": ("playing hand {hand} of {hands}", "第{hand}/{hands}盘进行中"),
     "pl_between": ("between hands", "盘间"),
     "pl_over": ("game over", "已结束"),
@@ -91,6 +118,9 @@ SERVER: Final[dict[str, tuple[str, str]]] = {
     "help_review": ("the expert's review of your own play in a finished\ngame (without ID: "
                     "choose from your games)", "复盘"),
     "help_help": ("this text", "帮助"),
+    "help_close": ("your own table (you created it) closes with /close in its chat, or\n"
+                   "    close NAME in the lobby, while nobody else sits there (its finished "
+                   "games\n    stay for replay).", "关闭牌桌"),
     "help_rename": ("play as NEWNAME from now on, if no other player has\nit (or one that "
                     "looks like it); your games and\nratings stay yours", "改名"),
     "help_names": ("Your SSH key is your account. Its name is the SSH user name (NAME@HOST) of "

@@ -1,6 +1,8 @@
 """The lobby (``ssh -t -p PORT HOST``): the tables with ruleset, options, seats, spectators
-and state; type a table name to sit (a new name creates the table), or ``watch NAME``; or
-``new`` (Ctrl-N) for the form that creates a table with its options and computer levels.
+and state; type a table name to sit (a name that is no table yet is said so first, and
+creates the table only when Enter is pressed again: a word typed by mistake makes nothing),
+or ``watch NAME``, or ``close NAME`` (one's own table); or ``new`` (Ctrl-N) for the form that
+creates a table with its options and computer levels.
 
 The lobby is its own small app; when the player picks a table it exits with the
 :class:`~net.commands.Command` and the session runs the table app on the same channel.
@@ -22,7 +24,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from engine.bots import LEVELS
 from engine.rating import label as rating_label
-from engine.rulesets import DEFAULT_RULES, RULESETS
+from engine.rulesets import DEFAULT_RULES, RULESETS, find_ruleset
 from host.refusal import Refusal
 from host.table_info import TableInfo, TableState
 from net.commands import Command, CommandError, parse_command
@@ -33,6 +35,7 @@ from net.runtime.registry import QUARANTINE_MARK, Registry
 from net.sanitize import TABLE_NAME_RULE, clean_line, pad, table_name, valid_table_name
 from net.store.model import Account
 from tui.apps.new_table import NewTableForm
+from tui.apps.quit_hint import QuitHint
 from tui.apps.room import options_text
 from tui.apps.screens import close_screen
 from words import SEAT_WINDS_EN, SEAT_WINDS_ZH, both, tr
@@ -52,7 +55,11 @@ PRIVATE_NOTES = {key: both(key, sep=" · ")
 BOT_NOTE = both("bot_note", sep=" · ", levels=", ".join(LEVELS))
 
 
-SEATS_CELLS = 68  # 80 columns less the padding, the scroll bar and the indent
+# the tables' rows: the terminal's width less the padding (2 + 2), the scroll bar (2) and a
+# seat line's indent (6); a lobby not drawn yet (a test's) is taken as 80 columns wide
+SEATS_MARGIN = 12
+SEATS_WIDTH = 80
+NAME_CAPS = (16, 12, 10, 8, 6, 4)  # a seated name's cells, tried in turn until the row fits
 
 
 def _clip(name: str, cells: int) -> str:
@@ -197,10 +204,10 @@ _STATE_ORDER = {TableState.WAITING: 0, TableState.PLAYING: 1, TableState.BETWEEN
                 TableState.OVER: 2}
 
 
-class LobbyApp(ServerSide, App[Any]):
+class LobbyApp(QuitHint, ServerSide, App[Any]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
-        Binding("escape", "quit", "Quit", show=False),
+        Binding("escape", "escape", "Quit", show=False),
         Binding("ctrl+n", "create", both("form_title"), show=False),
         Binding("pageup", "scroll_tables(-1)", "Scroll up", show=False),
         Binding("pagedown", "scroll_tables(1)", "Scroll down", show=False),
@@ -226,7 +233,9 @@ class LobbyApp(ServerSide, App[Any]):
         self.notice = notice  # what happened before this visit (a table left, an error)
         self.client_terminal(term, colorterm, tooltips=True)
         self.seat_client = None
-        self._full_told: str | None = None  # the full table the message line said Enter would watch
+        # what the message line said a second Enter would do: watch this full table (its name),
+        # or create this new one (lobby_command's key of the line)
+        self._told: str | None = None
         self.leaders = LobbyLeaders.shared(getattr(server, "store", None))  # a fake: none
         self.ratings = LobbyRatings.shared(getattr(server, "store", None))
         self._title_text = ""
@@ -279,7 +288,9 @@ class LobbyApp(ServerSide, App[Any]):
 
     def _seats(self, info: Any) -> str:
         """A table's seats, each player with his rating in the table's ruleset (``?``:
-        provisional), within the 68 cells after the indent (long names shortened)."""
+        provisional), within the terminal's width after the indent: on one line, long names
+        shortened, while each name keeps 8 cells; else E S and W N on two lines (a name, a
+        mark or a rating never wraps onto a line of its own)."""
         parts = []
         for i, s in enumerate(info.seats):
             state = (("[bot]" if s.bot else "")
@@ -287,11 +298,24 @@ class LobbyApp(ServerSide, App[Any]):
             r = self.ratings.seat(info.rules, s.name) if s.name else None
             parts.append((f"{'ESWN'[i]}:", s.name or "-",
                           state + (f" {rating_label(r.rating, r.games)}" if r else "")))
-        for cells in (16, 12, 10, 8, 6, 4):
-            line = " ".join(head + _clip(name, cells) + tail for head, name, tail in parts)
-            if cell_len(line) <= SEATS_CELLS:
-                break
-        return line
+        width = (self.size.width or SEATS_WIDTH) - SEATS_MARGIN
+
+        def fitted(seats: list[tuple[str, str, str]], least: int) -> str | None:
+            for cells in NAME_CAPS:
+                if cells < least:
+                    break
+                line = " ".join(head + _clip(name, cells) + tail for head, name, tail in seats)
+                if cell_len(line) <= width:
+                    return line
+            return None
+
+        one = fitted(parts, 8)
+        if one is not None:
+            return one
+        halves = [fitted(parts[:2], 0), fitted(parts[2:], 0)]
+        return "\n      ".join(h if h is not None else " ".join(
+            head + _clip(name, NAME_CAPS[-1]) + tail for head, name, tail in seats)
+            for h, seats in zip(halves, (parts[:2], parts[2:]), strict=True))
 
     def _help(self) -> Text:
         return Text(both("lobby_help", sep="\n"))
@@ -312,8 +336,10 @@ class LobbyApp(ServerSide, App[Any]):
         for info in infos:
             seats = self._seats(info)
             t.append(f"  {pad(info.name, 16)}", style="bold")
-            free = sum(1 for seat in info.seats if not seat.name)
-            hands = (f"{info.hands_per_game} hands, {free} free" if info.state is
+            # the seats held for a private table's invited are not free (its line says so)
+            free = sum(1 for seat in info.seats if not seat.name) - self._held(info)
+            hands = (f"{tr('en', 'lobby_hands', n=info.hands_per_game)}, "
+                     f"{tr('en', 'lobby_free', n=free)}" if info.state is
                      TableState.WAITING else f"hand {info.hand_no}/{info.hands_per_game}")
             t.append(f" {info.rules:<9} {info.state.value:<14} {hands:<17} "
                      f"watchers {info.spectators}\n")
@@ -331,6 +357,8 @@ class LobbyApp(ServerSide, App[Any]):
                 t.append(f"      {both('lobby_computer')}: {reference_text(info.rules, levels)}\n")
             if info.private:
                 t.append(f"      {self._private_line(info)}\n", style="bold")
+                if self._held(info):
+                    t.append(f"      {both('lobby_held', n=self._held(info))}\n")
             if info.stakes_possible and (info.stakes or not info.stakes_enabled):
                 on = both("lobby_stakes_on" if info.stakes_enabled else "lobby_stakes_off")
                 # the rule's own name (压鸽子) first, then the English
@@ -358,6 +386,12 @@ class LobbyApp(ServerSide, App[Any]):
         return (f"{PRIVATE_MARK} {both('lobby_private')}, {both('lobby_host')} "
                 f"{info.host or '?'}: {you}")
 
+    @staticmethod
+    def _held(info: TableInfo) -> int:
+        """Empty seats a private table holds, before its game, for its invited who have not
+        come (S starts with computers in them)."""
+        return info.held if info.private and info.state is TableState.WAITING else 0
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         words = clean_line(event.value).split()
         if not words:
@@ -366,12 +400,25 @@ class LobbyApp(ServerSide, App[Any]):
             event.input.clear()  # done: the form has the table's name
             self.action_create()
             return
-        result = lobby_command(self.server.registry, self.account, words, self._full_told)
+        result = lobby_command(self.server.registry, self.account, words, self._told)
         if not isinstance(result, Command):
-            message, self._full_told = result
+            message, self._told = result
             self.query_one("#msg", Static).update(Text(message))
+            if self._told is None and words[0].lower() == "close":
+                event.input.clear()  # done: the table is closed (or the message says why not)
+                self._refresh()
             return
         self.exit(result)
+
+    def action_escape(self) -> None:
+        """Esc: after the message line asked for a second Enter (a new table, a full one to
+        watch), it cancels that and clears the line; otherwise it leaves the lobby."""
+        if self._told is not None:
+            self._told = None
+            self.query_one("#msg", Static).update("")
+            self.query_one("#entry", Input).clear()
+            return
+        self.exit()
 
     def action_create(self) -> None:
         def chosen(command: Any) -> None:
@@ -383,10 +430,20 @@ class LobbyApp(ServerSide, App[Any]):
 
 
 def lobby_command(registry: Registry, account: Account, words: list[str],
-                  full_told: str | None) -> Command | tuple[str, str | None]:
-    """What a line typed in the lobby asks for (a table's name and its options, or ``watch
-    NAME``): the command to run, or what to tell the player and the full table told about
-    (``full_told``: a full table's name typed a second time makes one a watcher)."""
+                  full_told: str | None, plain: bool = False) -> Command | tuple[str, str | None]:
+    """What a line typed in the lobby asks for (a table's name and its options, ``watch
+    NAME``, or ``close NAME``): the command to run, or what to tell the player and what a
+    second Enter would do (``full_told``, given back: a full table's name, typed a second
+    time, makes one a watcher; a new table's line, typed a second time, creates it, so that a
+    word typed by mistake makes no table). ``plain``: the plain lobby's words (a line typed
+    again, where the Textual lobby's Enter is pressed again)."""
+    if words[0].lower() == "close" and len(words) == 2:
+        name = table_name(words[1])
+        try:
+            registry.close_table(name, account)
+        except ValueError as exc:  # RefusedError: not the host, someone sits there...
+            return str(exc), None
+        return both("lobby_closed", table=name), None
     if words[0] != "watch":
         args = ["join", words[0]]
         for word in words[1:]:
@@ -418,6 +475,11 @@ def lobby_command(registry: Registry, account: Account, words: list[str],
         return str(exc), full_told
     if command.name == "watch" and not registry.exists(command.table):
         return both("no_table", table=command.table), full_told
+    if command.name == "join" and not registry.exists(command.table):
+        told = NEW_TOLD + repr(command)  # the same line typed again creates the table
+        if full_told != told:
+            return _new_table_said(command, plain), told
+        return command
     refusal = private_refusal(registry, account, command)
     if refusal is not None:  # a private table: said here (its owner says it too)
         return str(refusal), full_told
@@ -429,6 +491,29 @@ def lobby_command(registry: Registry, account: Account, words: list[str],
             return both("table_full", table=command.table), command.table
         command = Command("watch", command.table, lang=command.lang)
     return command
+
+
+NEW_TOLD = "\n"  # begins a new table's key in full_told: no table name has a line break
+
+
+def _new_table_said(command: Command, plain: bool) -> str:
+    """The second Enter's question for a new table: its ruleset and hands per game, its
+    options changed, private, its computers' levels where they are not all normal."""
+    rules = command.rules or DEFAULT_RULES
+    options = dict(command.options)
+    try:
+        hands = int(find_ruleset(rules, options).options["hands_per_game"])
+    except ValueError:  # an option the join itself refuses, in its own words, later
+        hands = int(find_ruleset(rules, {}).options["hands_per_game"])
+    more = ""
+    if options:
+        more += f", {options_text(sorted(options.items()))}"
+    if command.private is not None:
+        more += f", {both('lobby_private_new')}"
+    if command.bots is not None and set(command.bots) != {"normal"}:
+        more += f", {both('lobby_computer')} {' '.join(command.bots)}"
+    return both("lobby_new_plain" if plain else "lobby_new", table=command.table, rules=rules,
+                n=hands, more=more)
 
 
 def private_refusal(registry: Registry, account: Account, command: Command) -> Refusal | None:

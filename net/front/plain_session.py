@@ -104,13 +104,16 @@ class LobbyServer(Protocol):
 
 def table_line(n: int, info: TableInfo, lang: str) -> str:
     """A table of the lobby in one sentence."""
-    free = sum(1 for seat in info.seats if not seat.name)
+    held = info.held if info.private else 0  # seats held for the invited are not free
+    free = sum(1 for seat in info.seats if not seat.name) - held
     away = tr(lang, "pl_away")
     names = ", ".join(f"{SEATS[lang][i]} {printable(s.name)[:24]}"
                       + ("" if s.connected else away)
                       for i, s in enumerate(info.seats) if s.name)
-    state = tr(lang, f"pl_{info.state.name.lower()}", free=free, hand=info.hand_no,
+    state = tr(lang, f"pl_{info.state.name.lower()}", n=free, hand=info.hand_no,
                hands=info.hands_per_game)
+    if held and info.state is TableState.WAITING:
+        state += ", " + tr(lang, "lobby_held", n=held)
     return tr(lang, "pl_table", n=n, name=printable(info.name), rules=rules_title(info.rules, lang),
               state=state, names=names or tr(lang, "pl_nobody"), watching=info.spectators)
 
@@ -148,7 +151,7 @@ async def plain_lobby(channel: PlainChannel, server: LobbyServer, account: Accou
         elif words[0].lower() in ("l", "ls", *TEXT["list"]):
             said = listing()
         else:
-            if words[0].lower() == "watch" and len(words) == 2 and words[1].isdigit():
+            if words[0].lower() in ("watch", "close") and len(words) == 2 and words[1].isdigit():
                 words[1] = _numbered(infos, words[1]) or words[1]
             elif words[0].isdigit():
                 name = _numbered(infos, words[0])
@@ -157,7 +160,7 @@ async def plain_lobby(channel: PlainChannel, server: LobbyServer, account: Accou
                 else:
                     words[0] = name
             if not said:
-                result = lobby_command(registry, account, words, full_told)
+                result = lobby_command(registry, account, words, full_told, plain=True)
                 if isinstance(result, Command):
                     return Command(result.name, result.table, result.rules, result.options,
                                    result.bots, result.lang or lang, plain=True)

@@ -2,7 +2,8 @@
 --private``) admits only its host, the invited and who already sits, and strangers watch only
 if its host lets them; the host changes that at the table with ``/invite``, ``/uninvite`` and
 ``/watchers``. An invitation names a key fingerprint or a nickname, bound to the account that
-keeps the nickname when it is made (:mod:`host.table_info`'s ``invites``)."""
+keeps the nickname when it is made (:mod:`host.table_info`'s ``invites``). Any table's host
+closes it (``/close``, ``close NAME`` in the lobby) while nobody else sits there."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ log = logging.getLogger("net.runtime.shared_table")  # a table's lines, all unde
 
 FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")  # OpenSSH's, as `ssh-keygen -l` shows it
 HOST_COMMANDS = ("/invite", "/uninvite", "/watchers")  # a private table's host types them
+CLOSE_COMMAND = "/close"  # any table's host closes it (nobody else seated), as 'close NAME' does
 
 
 def parse_invites(text: str) -> tuple[str, ...]:
@@ -170,6 +172,17 @@ class Admission:
             key = "private_no_watch" if spectate else \
                 "private_watch" if self.watchers else "private"
             raise RefusedError(Refusal.of(key, name=self.table, host=self.host_name or "?"))
+
+    def may_close(self, account: Account, others: Sequence[str]) -> Refusal | None:
+        """Why ``account`` may not close this table, if so: only its host closes it (the
+        account that made it, public or private), and only while nobody else sits there
+        (``others``: the other players seated, present or not; a program's seat counts), so
+        that no game of someone else's is ended; computers and watchers do not hold it."""
+        if account.id != self.host_id or self.host_id is None:
+            return Refusal.of("host_only", host=self.host_name or "?")
+        if others:
+            return Refusal.of("close_others", names=", ".join(others), table=self.table)
+        return None
 
     def bind_key(self, account: Account) -> None:
         """The key invitation that let ``account`` sit is bound to it from now on, shown by

@@ -1,8 +1,8 @@
 """The tables of this process, by name: creating them within the server's limits, restoring
 the stored ones after a restart (quarantining what does not replay), ending the ones no
 session has been connected to for ``table_unattended_seconds`` (whatever their game's state,
-so abandoned tables never hold the limits on open tables), and the chat rate per account
-over all tables."""
+so abandoned tables never hold the limits on open tables), closing a table its host closes,
+and the chat rate per account over all tables."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from engine.actions import IllegalActionError
 from engine.bots import Player
 from engine.rulesets import DEFAULT_RULES, RULESETS, find_ruleset
 from host.refusal import Refusal, RefusedError
-from host.table_info import TableInfo
+from host.table_info import TableInfo, TableState
 from net.limits import Limits, RateLimit, RateLimits, WindowCount
 from net.runtime.config import TableConfig, basic_player
 from net.runtime.privacy import Privacy
@@ -107,6 +107,13 @@ def check_settings(info: TableInfo, rules: str | None, options: Mapping[str, Any
         problems.append("other computer levels")
     if problems:
         raise TableExists(Refusal.of("table_exists", name=info.name, what=", ".join(problems)))
+
+
+def _idle_over(info: TableInfo) -> bool:
+    """Another worker's table whose game is over with nobody there
+    (:attr:`SharedTable.idle_over`, as its info tells)."""
+    return (info.state is TableState.OVER and not info.spectators
+            and not any(seat.connected for seat in info.seats))
 
 
 class Others(Protocol):
@@ -204,15 +211,17 @@ class Registry:
                                 self.clock),
             watchers_chat_rate=RateLimit(limits.chat_watchers_table_minute, 60.0,
                                          limits.chat_watchers_table_burst, self.clock),
-            may_act=partial(others.may_act, name) if others is not None else None)
+            may_act=partial(others.may_act, name) if others is not None else None,
+            on_close=partial(self._drop, by_host=True))
 
     def _adopt(self, table: SharedTable) -> None:
         self.tables[table.name] = table
 
-    def _drop(self, table: SharedTable) -> None:
-        """A table nobody came back to ends: out of the lobby, the database and the counts
-        of open tables (its games' results and kept records stay, an unfinished game's
-        finished hands among them: :meth:`~net.runtime.results.GameEnd.unfinished`)."""
+    def _drop(self, table: SharedTable, by_host: bool = False) -> None:
+        """A table nobody came back to ends, or one its host closed (``by_host``): out of the
+        lobby, the database and the counts of open tables (its games' results and kept
+        records stay, an unfinished game's finished hands among them:
+        :meth:`~net.runtime.results.GameEnd.unfinished`)."""
         if self.tables.get(table.name) is not table:
             return
         del self.tables[table.name]
@@ -223,10 +232,27 @@ class Registry:
             self.store.delete_table(table.name)
         for cb in list(self.on_closed):
             cb(table.name)
-        log.info("table %s closed: nobody there for %.0f s%s", table.name,
-                 table.unattended_seconds,
-                 f" (its unfinished game kept as {table.game_id})" if table.game_id
-                 and table.game is not None and not table.game.is_over else "")
+        kept = (f" (its unfinished game kept as {table.game_id})" if table.game_id
+                and table.game is not None and not table.game.is_over else "")
+        if by_host:
+            log.info("table %s closed by its host%s", table.name, kept)
+        else:
+            log.info("table %s closed: nobody there for %.0f s%s", table.name,
+                     table.unattended_seconds, kept)
+
+    def close_table(self, name: str, account: Account) -> None:
+        """``close NAME`` in the lobby: ``account``, the host of table ``name``, closes it
+        (:meth:`SharedTable.close_by`). RefusedError saying why not: no such table, one at
+        another worker (its chat's ``/close`` reaches it there), not the host, someone else
+        seated."""
+        table = self.tables.get(name)
+        if table is None:
+            if self.others is not None and name in self.others.infos():
+                raise RefusedError(Refusal.of("close_elsewhere", table=name))
+            raise RefusedError(Refusal.of("no_such_table", table=name))
+        refusal = table.close_by(account)
+        if refusal is not None:
+            raise RefusedError(refusal)
 
     def forget(self, name: str) -> SharedTable | None:
         """This worker no longer runs table ``name`` (another took it over): out of the
@@ -262,11 +288,12 @@ class Registry:
         total = len(self.tables) + sum(1 for n in others if n not in self.tables)
         if total >= limits.tables_total:
             raise TableLimit(Refusal.of("server_full", n=total))
-        if creator is not None:
-            mine = sum(1 for t in self.tables.values() if t.creator == creator.id)
+        if creator is not None:  # a finished game nobody is at holds no place (idle_over)
+            mine = sum(1 for t in self.tables.values()
+                       if t.creator == creator.id and not t.idle_over)
             if self.others is not None:
-                mine += sum(1 for n in others if n not in self.tables
-                            and self.others.creator(n) == creator.id)
+                mine += sum(1 for n, info in others.items() if n not in self.tables
+                            and self.others.creator(n) == creator.id and not _idle_over(info))
             if mine >= limits.tables_per_account:
                 raise TableLimit(Refusal.of("own_tables", n=mine,
                                             most=limits.tables_per_account))

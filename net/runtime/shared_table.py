@@ -35,7 +35,7 @@ from host.table_info import COMPUTER_NAME, ChatLine, InfoCallback, SeatInfo, Tab
 from host.table_loop import TableLoop, table_update
 from net.limits import Limits, RateLimit
 from net.runtime.config import Computers, TableConfig, basic_player
-from net.runtime.privacy import HOST_COMMANDS, Admission, Privacy
+from net.runtime.privacy import CLOSE_COMMAND, HOST_COMMANDS, Admission, Privacy
 from net.runtime.results import GameEnd
 from net.runtime.save_pause import SavePause
 from net.runtime.seat_client import Occupant, Seat, SeatClient
@@ -68,6 +68,8 @@ class TableHooks:
     # a server of several workers: whether this worker still holds the table's lease
     # (net.cluster); a table that may not act applies nothing and its loop sleeps
     may_act: Callable[[], bool] | None = None
+    # its host closed it (:meth:`SharedTable.close_by`): the registry ends it at once
+    on_close: Callable[[SharedTable], None] | None = None
 
 
 NO_HOOKS = TableHooks()  # a table nobody owns (a test's, the local tools')
@@ -223,7 +225,8 @@ class SharedTable:
         """The table ends ``unattended_seconds`` from now if it is (still) empty then, whether
         its game is to come, in progress or over (:meth:`_expire`); anyone who joins or
         watches meanwhile keeps it (:meth:`join`)."""
-        if self.hooks.on_empty is None or self._empty_timer is not None or not self.empty:
+        if (self.hooks.on_empty is None or self._empty_timer is not None or not self.empty
+                or self._closed):
             return
         try:
             asyncio.get_running_loop()
@@ -238,12 +241,46 @@ class SharedTable:
         if not self.may_act():
             self.check_empty()  # the lease is in doubt: whoever holds it decides, later
             return
+        self._keep_unfinished()
+        self.hooks.on_empty(self)
+
+    def _keep_unfinished(self) -> None:
+        """The table ends: an unfinished game keeps its finished hands for replay."""
         game = self.game
         if game is not None and self.store is not None:
-            # the table ends: an unfinished game keeps its finished hands for replay
             self.game_id = GameEnd(self.store, self.name, self.game_no, self.rules,
                                    self.game_seed, game, self.seats).unfinished() or self.game_id
-        self.hooks.on_empty(self)
+
+    @property
+    def idle_over(self) -> bool:
+        """Its game is over and nobody is there: it holds no game of anyone's, so it does not
+        count against its creator's open tables (it still ends when unattended)."""
+        return self.state is TableState.OVER and self.empty
+
+    def close_by(self, account: Account) -> Refusal | None:
+        """Its host closes the table (``/close`` in its chat, ``close NAME`` in the lobby) while
+        nobody else sits there (:meth:`Admission.may_close`): an unfinished game keeps its
+        finished hands, whoever is still connected (the host, watchers) is told, nothing more
+        is played or saved, and its owner ends it at once (``on_close``). None when closed."""
+        if self._closed:
+            return self._closed_refusal()
+        others = [s.occupant.name for s in self.seats
+                  if s.occupant is not None and s.occupant.account_id != account.id]
+        refusal = self.admission.may_close(account, others)
+        if refusal is not None:
+            return refusal
+        if not self.may_act():
+            return Refusal("moving")
+        self._keep_unfinished()
+        self._notice(self._closed_refusal())
+        if self.hooks.on_close is not None:
+            self.hooks.on_close(self)  # out of the registry, the store and the lobby
+        if not self._closed:
+            self.close()
+        return None
+
+    def _closed_refusal(self) -> Refusal:
+        return Refusal.of("table_closed", table=self.name, host=self.host_name or "?")
 
     def active(self, index: int | None) -> None:
         """Seat ``index``'s player did something: his timer's expiries start again from 0
@@ -328,6 +365,8 @@ class SharedTable:
 
     def start(self, seed: int | None = None) -> Refusal | None:
         """Start a game now; computer players take the empty seats."""
+        if self._closed:
+            return self._closed_refusal()
         if self.game is not None and not self.game.is_over:
             return None
         if not self.may_act():
@@ -371,6 +410,8 @@ class SharedTable:
         self._publish()
 
     def apply(self, index: int, action: Action) -> Refusal | None:
+        if self._closed:
+            return self._closed_refusal()
         game = self.game
         if game is None or game.hand is None:
             return Refusal("no_game")
@@ -598,6 +639,8 @@ class SharedTable:
         line = clean_line(text)
         if not line:
             return None
+        if self._closed:
+            return self._closed_refusal()
         hooks = self.hooks
         if hooks.chat_gate is not None and not hooks.chat_gate(account.id):
             return CHAT_TOO_FAST
@@ -606,6 +649,8 @@ class SharedTable:
         if rate is not None and not rate.allow():
             return CHAT_TABLE_BUSY
         words = line.split(maxsplit=1)
+        if words[0].lower() == CLOSE_COMMAND:
+            return self.close_by(account)
         if words[0].lower() in HOST_COMMANDS:
             return self.host_command(account, words[0].lower(),
                                      words[1] if len(words) > 1 else "")
@@ -662,7 +707,7 @@ class SharedTable:
         self._changed()
 
     def _save(self) -> None:
-        if self.store is not None:
+        if self.store is not None and not self._closed:  # a closed table's row is gone
             self.store.save_table(self.row())
             self.pause.check()
 
