@@ -257,16 +257,19 @@ class PtyClient:
     """One player's terminal: an SSH session with a PTY drawn into a pyte screen."""
 
     def __init__(self, width: int = 80, height: int = 24, light: bool = False,
-                 ambiwide: bool = False, answers: bool = True) -> None:
+                 ambiwide: bool = False, answers: bool = True,
+                 tiles_wide: bool = False) -> None:
         """``ambiwide``: a terminal drawing ambiguous-width characters two cells wide
-        (``testkit.terminal.CjkScreen``); ``answers``: it answers the cursor position
-        request (``CSI 6n``), as terminals do."""
+        (``testkit.terminal.CjkScreen``); ``tiles_wide``: one drawing mahjong tiles two cells
+        wide (as tmux); ``answers``: it answers the cursor position request (``CSI 6n``), as
+        terminals do."""
         self.screen: Any
         self.stream: Any
         if light:  # the benchmark's many clients: see ``LightScreen``
             self.screen = self.stream = LightScreen(width, height)
         else:
-            self.screen = CjkScreen(width, height) if ambiwide else pyte.Screen(width, height)
+            self.screen = (CjkScreen(width, height, ambiwide, tiles_wide)
+                           if ambiwide or tiles_wide else pyte.Screen(width, height))
             self.stream = pyte.ByteStream(self.screen)
         if answers:
             self.screen.write_process_input = self._answer

@@ -31,6 +31,12 @@ def cjk_width(ch: str) -> int:
     return int(width)
 
 
+def _tile(ch: str) -> bool:
+    """Whether ``ch`` is a mahjong tile (U+1F000–U+1F02B), which tmux and many terminals
+    draw two cells wide."""
+    return 0x1F000 <= ord(ch[0]) <= 0x1F02B if ch else False
+
+
 @contextmanager
 def _widths(function: Callable[[str], int]) -> Iterator[None]:
     """pyte's width function (a module global of ``pyte.screens``) for the time of a call;
@@ -47,10 +53,14 @@ class CjkScreen(pyte.Screen):
     """A pyte screen counting ambiguous characters as two cells when ``ambiwide`` (else an
     ordinary one), with a record of rows drawn too wide."""
 
-    def __init__(self, columns: int, lines: int, ambiwide: bool = True) -> None:
+    def __init__(self, columns: int, lines: int, ambiwide: bool = True,
+                 tiles_wide: bool = False) -> None:
+        """``tiles_wide``: mahjong tiles drawn two cells wide, as tmux does."""
         super().__init__(columns, lines)
         self.ambiwide = ambiwide
-        self.width: Callable[[str], int] = cjk_width if ambiwide else wcwidth
+        base: Callable[[str], int] = cjk_width if ambiwide else wcwidth
+        self.width: Callable[[str], int] = (
+            (lambda ch: 2 if _tile(ch) else base(ch)) if tiles_wide else base)
         self.overflows: list[tuple[int, str]] = []  # (row, the text that did not fit)
 
     def draw(self, data: str) -> None:

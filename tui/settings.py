@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Self
 
 from engine.rulesets import DEFAULT_RULES
 from tui.compat.ambiwidth import AmbiWidth
+from tui.view.faces import Face, face_named
 
 CONFIG_ENV = "MAHJONG_SSH_CONFIG_DIR"
 
@@ -52,6 +53,12 @@ class Settings:
     path: Path | None = field(default=None, compare=False, repr=False)
     # the probe's answer for this session's terminal (None: it did not answer); never saved
     detected: bool | None = field(default=None, compare=False, repr=False)
+    # this session's terminal, never saved: the cells it drew the probe's glyph tile in (None:
+    # no answer), and whether it needs ASCII tiles (a VT, a text console: no CJK, no glyphs)
+    glyph_cells: int | None = field(default=None, compare=False, repr=False)
+    ascii_only: bool = field(default=False, compare=False, repr=False)
+    # whether a face shown other than the saved one is still to be said (once a session)
+    face_note_due: bool = field(default=True, compare=False, repr=False)
 
     # saved to a file between runs (a server session's settings last only for the session)
     persistent: ClassVar[bool] = True
@@ -104,11 +111,42 @@ class Settings:
         choice = AmbiWidth.parse(self.ambiwidth) or AmbiWidth.AUTO
         return choice.wide(self.detected)
 
+    def face_usable(self, face: Face) -> bool:
+        """Whether this session's terminal can show ``face``: ASCII everywhere, the others
+        not where it needs ASCII, glyph tiles only where they take one cell (or it did not
+        say)."""
+        if face is Face.ASCII:
+            return True
+        if self.ascii_only:
+            return False
+        return face is not Face.GLYPH or self.glyph_cells in (None, 1)
+
+    def face_shown(self, chosen: Face) -> Face:
+        """The face drawn for the one chosen: itself where the terminal can show it, else
+        CJK for glyph tiles it draws two cells wide, ASCII where it needs ASCII."""
+        if self.face_usable(chosen):
+            return chosen
+        return Face.CJK if self.face_usable(Face.CJK) else Face.ASCII
+
+    def next_usable(self, face: Face) -> Face:
+        """``face`` if the terminal can show it, else the first after it that it can (the
+        face key's round passes over those it cannot)."""
+        while not self.face_usable(face):
+            face = face.next()
+        return face
+
+    def face_fallback(self) -> str | None:
+        """Why the saved face is not the one drawn (a words key), None when it is."""
+        chosen = face_named(self.tiles)
+        if chosen is None or self.face_usable(chosen):
+            return None
+        return "face_ascii_only" if self.ascii_only else "face_glyph_wide"
+
     def save(self) -> Path | None:
         path = self.path or config_dir() / "settings.json"
         data = asdict(self)
-        data.pop("path", None)
-        data.pop("detected", None)
+        for unsaved in ("path", "detected", "glyph_cells", "ascii_only", "face_note_due"):
+            data.pop(unsaved, None)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")

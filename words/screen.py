@@ -303,6 +303,16 @@ SCREEN: Final[dict[str, tuple[str, str]]] = {
     "set_title": ("Settings 设置", "设置"),
     "set_lang": ("Language 语言", "语言"),
     "set_tiles": ("Tiles 牌面", "牌面"),
+    # a saved face this terminal cannot show ({face}: the saved one), said once a session
+    "face_ascii_only": ("This terminal shows tiles in ASCII only: ASCII tiles here "
+                        "(your {face} tiles stay saved for other terminals)",
+                        "此终端只能显示 ASCII 牌面：这里用 ASCII 牌面"
+                        "（保存的 {face} 牌面在其他终端仍然有效）"),
+    "face_not_here": ("This terminal cannot show {face} tiles", "此终端无法显示 {face} 牌面"),
+    "face_glyph_wide": ("This terminal draws the tile glyphs two cells wide: CJK tiles here "
+                        "(your {face} tiles stay saved for other terminals)",
+                        "此终端把麻将牌符号画成两格宽：这里用汉字牌面"
+                        "（保存的 {face} 牌面在其他终端仍然有效）"),
     "set_theme": ("Theme 主题", "主题"),
     "set_delay": ("Computer speed (seconds per move)", "电脑出牌间隔（秒）"),
     "set_suggest": ("Show the computer's suggested discard", "显示电脑建议的出牌"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections import Counter
@@ -22,11 +23,21 @@ from net.front.botsession import BotSession
 from net.front.driver import SSHDriver
 from net.front.plain_session import PlainChannel
 from net.front.remote_app import RemoteSettings
+from net.front.terminals import shows_cjk
 from net.limits import Limits, RateLimit, clamp_size, count_down
 from net.store.base import Store, store_call
 from net.store.model import Account
 from tui.compat import internals
-from tui.compat.ambiwidth import ERASE, LATE_ANSWER, PROBE, PROBE_TIMEOUT, AmbiWidth, probe_answer
+from tui.compat.ambiwidth import (
+    ERASE,
+    LATE_ANSWER,
+    PROBE,
+    PROBE_TIMEOUT,
+    AmbiWidth,
+    column_wide,
+    glyph_cells,
+    probe_answers,
+)
 from tui.settings import Settings
 from words import both
 
@@ -78,6 +89,9 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.size = (80, 24)
         self.command: Command | None = None
         self.command_error: str | None = None
+        # ``bot join …``: the channel speaks the bot protocol, so even a refusal of its
+        # command line is a JSON line (:meth:`reply`), never text a program cannot read
+        self.bot_channel = False
         self.app: SessionApp | None = None
         self.driver: SSHDriver | None = None
         self.plain: PlainChannel | None = None  # --plain: lines of text, no Textual app
@@ -104,7 +118,14 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         # the player's setting (kept with the account; --ambiwidth for this session)
         self.ambi_detected: bool | None = None
         self.ambi_choice = AmbiWidth.AUTO
-        self._probe: asyncio.Event | None = None  # set when the answer comes
+        self._probe: asyncio.Event | None = None  # set when both answers came
+        self._probe_answers = 0  # answers taken so far (the ambiguous character's first)
+        # the cells the terminal drew the probe's glyph tile in (None: no answer): the glyph
+        # face only where it is one (tui.settings.Settings.face_shown)
+        self.glyph_cells: int | None = None
+        # a saved face the terminal cannot show was said (once a session: TextualTables.play
+        # takes it from the table's settings)
+        self.face_told = False
         self._probe_until = 0.0  # an answer until this loop time still counts
 
     # --- asyncssh callbacks ---------------------------------------------------------------
@@ -147,6 +168,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         return True
 
     def exec_requested(self, command: str) -> bool:
+        self.bot_channel = command.split()[:1] == ["bot"]
         try:
             self.command = parse_command(command)
         except CommandError as exc:
@@ -184,17 +206,23 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def _take_probe_answer(self) -> None:
         """The probe's answer, if it is in what came before the app started: taken out of
         it (the keys typed meanwhile stay, in order)."""
-        wide, rest = probe_answer(b"".join(self._early))
-        if wide is None:
+        columns, rest = probe_answers(b"".join(self._early), 2 - self._probe_answers)
+        if not columns:
             return
         self._early, self._early_bytes = ([rest] if rest else []), len(rest)
-        self._probe_answered(wide)
+        for column in columns:  # the ambiguous character's, then the glyph tile's
+            self._probe_answers += 1
+            if self._probe_answers == 1:
+                self._probe_answered(column_wide(column))
+            else:
+                self.glyph_cells = glyph_cells(column)
+                self.conn.log(logging.DEBUG, "glyph tiles: %d cells", self.glyph_cells)
+        if self._probe_answers == 2 and self._probe is not None:
+            self._probe.set()
 
     def _probe_answered(self, wide: bool) -> None:
         self.ambi_detected = wide
         self._probe_until = 0.0
-        if self._probe is not None:
-            self._probe.set()
         self.conn.log(logging.DEBUG, "ambiguous-width characters: %s",
                       "wide" if wide else "narrow")
 
@@ -214,9 +242,10 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             driver.repaint()
 
     async def probe_terminal(self, command: Command) -> None:
-        """Asks the terminal how wide it draws an ambiguous character (``tui.compat.ambiwidth``),
-        before the first frame; a terminal that does not answer within ``PROBE_TIMEOUT`` is
-        taken as narrow (its answer still counts for ``LATE_ANSWER`` seconds)."""
+        """Asks the terminal how wide it draws an ambiguous character (``tui.compat.ambiwidth``)
+        and a glyph tile, before the first frame; a terminal that does not answer within
+        ``PROBE_TIMEOUT`` is taken as narrow (its answer still counts for ``LATE_ANSWER``
+        seconds; the glyph tile's then goes unheard: the glyph face is kept)."""
         if command.ambiwidth is not None or self.chan is None:
             return  # told on the command line: no need to ask
         self._probe = asyncio.Event()
@@ -332,9 +361,19 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._idle.cancel()
             self._idle = None
 
-    def reply(self, text: str, status: int = 0) -> None:
+    def reply(self, text: str, status: int = 0, code: str = "refused") -> None:
+        """``text`` to the client, then the channel's exit ``status``. On a bot channel a
+        refusal is one line of the protocol's error shape, ``code`` naming it (the text cut
+        before the command help a person would be shown)."""
         chan = self.chan
         assert chan is not None
+        if self.bot_channel and status != 0:
+            message = text.split("\n\n")[0].strip()
+            chan.write(json.dumps({"type": "error", "request": None, "code": code,
+                                   "message": message}, ensure_ascii=False).encode("utf-8")
+                       + b"\n")
+            chan.exit(status)
+            return
         eol = "\r\n" if self.term is not None else "\n"
         chan.write(text.replace("\n", eol).encode("utf-8"))
         chan.exit(status)
@@ -386,7 +425,9 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         ``asked`` for (--lang) if given, else the kept one, else ``fallback`` (the client's
         locale). Ambiguous width: ``ambiwidth`` (--ambiwidth) for this visit if given, else
         the session's choice (the kept one, or what a table's settings screen chose), with
-        what the probe found."""
+        what the probe found. The face: the kept one where the terminal can show it (a VT or
+        a text console gets ASCII, a terminal drawing glyph tiles two cells wide CJK), said
+        by the first table of the session that shows another."""
         store = self.server.store
         kept = None if account.guest else await store_call(store, store.load_settings,
                                                            account.id)
@@ -401,6 +442,9 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if ambiwidth is not None:
             settings.ambiwidth = settings.visit_ambiwidth = ambiwidth
         settings.detected = self.ambi_detected
+        settings.glyph_cells = self.glyph_cells
+        settings.ascii_only = not shows_cjk(self.term or "")
+        settings.face_note_due = not self.face_told  # the table's app says it, and clears it
         if not account.guest:
             settings.saver = partial(store.save_settings, account.id)
         return settings

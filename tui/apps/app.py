@@ -26,12 +26,14 @@ from textual.actions import SkipAction
 from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
+from textual.notifications import Notification, Notify
 from textual.theme import Theme
 
 from engine.table import Phase
 from host.client import TableClient, TableUpdate
 from host.table_info import COMPUTER_NAME
 from themes import CSS_PATHS, DEFAULT_VARIABLES, THEME_NAMES, THEMES
+from tui.apps.quit_hint import QuitHint
 from tui.apps.screens import (
     GameResultScreen,
     HelpScreen,
@@ -100,7 +102,7 @@ class TableUpdated(Message):
 _CSS_VARIABLES: dict[str, tuple[Theme, dict[str, str], dict[str, str]]] = {}
 
 
-class MahjongApp(App[None]):
+class MahjongApp(QuitHint, App[None]):
     CSS_PATH = [str(p) for p in CSS_PATHS]  # noqa: RUF012
     ENABLE_COMMAND_PALETTE = False
     TITLE = "mahjong-ssh"
@@ -119,7 +121,8 @@ class MahjongApp(App[None]):
         super().__init__()
         self.client = client
         self.settings = settings
-        self.face = face_named(settings.tiles) or default_face()
+        # the chosen face where the terminal can show it (tui.settings.Settings.face_shown)
+        self.face = settings.face_shown(face_named(settings.tiles) or default_face())
         self.start_rules = rules
         self.start_seed = seed
         self.start_options = options
@@ -154,6 +157,11 @@ class MahjongApp(App[None]):
     def on_mount(self) -> None:
         self._update_context = contextvars.copy_context()
         self.apply_ambiwidth()
+        fallback = self.settings.face_fallback()
+        if fallback is not None and self.settings.face_note_due:  # said once a session
+            self.settings.face_note_due = False
+            self.notify(tr(self.settings.lang, fallback, face=self.settings.tiles or ""),
+                        markup=False, timeout=10)
         for theme in THEMES:
             self.register_theme(theme)
         self.apply_theme(self.settings.theme)
@@ -396,11 +404,14 @@ class MahjongApp(App[None]):
         if self._review_opening:
             return
         self._review_opening = True
-        self.notify(tr(lang, "rv_opening"), markup=False, timeout=3)
-        self.run_worker(self._open_review(update), group="review", exclusive=True,
+        # the toast is taken off as the review opens (or fails): it stayed over the review
+        opening = Notification(tr(lang, "rv_opening"), timeout=3)
+        self.post_message(Notify(opening))
+        self.run_worker(self._open_review(update, opening), group="review", exclusive=True,
                         exit_on_error=False)
 
-    async def _open_review(self, update: TableUpdate) -> None:
+    async def _open_review(self, update: TableUpdate, opening: Notification | None = None
+                           ) -> None:
         from tui.apps.review import ReviewGame, ReviewScreen, ReviewUnavailable
 
         source, seat, lang = self.review_source, self.review_seat(), self.settings.lang
@@ -424,6 +435,8 @@ class MahjongApp(App[None]):
                                           source.samples))
         finally:
             self._review_opening = False
+            if opening is not None:  # after the toast's own message, which came first
+                self.call_later(internals.dismiss_notification, self, opening)
 
     def show_new_game(self) -> None:
         while len(self.screen_stack) > 2:
@@ -433,7 +446,7 @@ class MahjongApp(App[None]):
 
     # --- settings -------------------------------------------------------------------------
     def set_face(self, face: Face) -> None:
-        self.face = face
+        face = self.face = self.settings.next_usable(face)
         self.settings.tiles = face.value
         self.settings.save()
         self.settings_changed()

@@ -18,6 +18,7 @@ from textual.widgets import (
     Checkbox,
     Input,
     Label,
+    RadioButton,
     RadioSet,
     Select,
     Static,
@@ -334,7 +335,15 @@ class SettingsScreen(_Page):
                     widget.focus()
             return
         if pid.startswith("tiles-"):
-            self.mj.set_face(Face(pid.removeprefix("tiles-")))
+            face = Face(pid.removeprefix("tiles-"))
+            if not s.face_usable(face):  # said, and the face shown pressed again
+                self.notify(tr(self.lang, "face_not_here", face=face.value), markup=False)
+                shown = self.query_one(f"#tiles-{self.mj.face.value}", RadioButton)
+                # after this message: the RadioSet's own handling of it holds back the
+                # buttons' changes, which it needs to let go of the one pressed
+                self.call_after_refresh(setattr, shown, "value", True)
+                return
+            self.mj.set_face(face)
         elif pid.startswith("ambi-"):
             s.ambiwidth = pid.removeprefix("ambi-")
             s.save()

@@ -9,15 +9,19 @@ Two parts:
 * the **probe** (:data:`PROBE`, :func:`probe_answer`): at the start of a session, before the
   first frame, write an ambiguous character at the line's start and ask for the cursor's
   position (``CSI 6n``), as vim does for ``ambiwidth``; column 3 means wide, 2 narrow, no
-  answer within :data:`PROBE_TIMEOUT` is taken as narrow;
+  answer within :data:`PROBE_TIMEOUT` is taken as narrow; the same write then asks after a
+  tile of the glyph face (:data:`GLYPH_PROBE_CHAR`), which tmux and many terminals draw two
+  cells wide: there the glyph face is not used (``tui.settings.Settings.face_shown``);
 * the **narrow glyph set** (:func:`to_narrow`): on a wide terminal every ambiguous character a
   frame carries is replaced, as the frame is written to the terminal, by one that is narrow by
   definition and takes the same one cell (``│`` → ``|``, ``─`` → ``-``, rounded corners
-  → ``+``, ``→`` → ``>``, ``·`` → ``.``, ``×`` → ``x``; a full block becomes a space in
-  reverse video, so a timer bar keeps its colour). Layout is untouched: every row keeps the
-  cell count Textual computed, and lines up on either kind of terminal. This is done per
-  terminal (the driver's output), not by changing Rich's width function, which is shared by
-  every session of a server process.
+  → ``+``, ``·`` → ``.``, ``×`` → ``x``; a full block becomes a space in reverse video, so a
+  timer bar keeps its colour). The table's marks stay apart: ``▶`` (the seat to act) → ``»``,
+  the arrows ``←`` ``→`` (a meld's ``←S``, claimed from South; the keys) → ``◄`` ``►``, while
+  ``<`` and ``>`` keep the latest discard and the hand's cursor. Layout is untouched: every
+  row keeps the cell count Textual computed, and lines up on either kind of terminal. This is
+  done per terminal (the driver's output), not by changing Rich's width function, which is
+  shared by every session of a server process.
 
 The setting (:class:`AmbiWidth`): ``auto`` (the probe's answer), ``narrow`` or ``wide``.
 """
@@ -32,8 +36,12 @@ from functools import cache
 from rich.cells import cell_len
 
 PROBE_CHAR = "\u00b7"  # · MIDDLE DOT: ambiguous, in every terminal font
-# to the line's start, the ambiguous character, then "where is the cursor?"
-PROBE = "\r" + PROBE_CHAR + "\x1b[6n"
+# a tile of the glyph face (tui.view.faces), which Rich counts as one cell and tmux and many
+# terminals draw two cells wide (emoji-like); the face is used only where it takes one
+GLYPH_PROBE_CHAR = "\U0001f007"  # 🀇 MAHJONG TILE ONE OF CHARACTERS
+# to the line's start, the ambiguous character, then "where is the cursor?"; the same for the
+# tile: a terminal answers both, in order
+PROBE = "\r" + PROBE_CHAR + "\x1b[6n" + "\r" + GLYPH_PROBE_CHAR + "\x1b[6n"
 ERASE = "\r\x1b[K"  # the probe's character erased again
 PROBE_TIMEOUT = 0.25  # seconds a session waits for the answer before its first frame
 LATE_ANSWER = 10.0  # seconds an answer that came after the first frame still counts
@@ -73,13 +81,33 @@ def column_wide(column: int) -> bool:
 
 
 def probe_answer(data: bytes) -> tuple[bool | None, bytes]:
-    """Finds the answer to :data:`PROBE` in ``data`` (what the client sent): whether the
+    """Finds the first answer to :data:`PROBE` in ``data`` (what the client sent): whether the
     terminal draws ambiguous characters wide (None: no answer in ``data``), and ``data``
     without the answer (keys the player typed meanwhile are kept, in order)."""
     match = CPR.search(data)
     if match is None:
         return None, data
     return column_wide(int(match.group(2))), data[:match.start()] + data[match.end():]
+
+
+def probe_answers(data: bytes, most: int = 2) -> tuple[list[int], bytes]:
+    """The answers to :data:`PROBE` in ``data``, in order, at most ``most``: the cursor's
+    column (1-based) after the ambiguous character, then after the tile (2 where it took one
+    cell); and ``data`` without them (the keys typed meanwhile kept, in order)."""
+    columns: list[int] = []
+    rest = data
+    while len(columns) < most:
+        match = CPR.search(rest)
+        if match is None:
+            break
+        columns.append(int(match.group(2)))
+        rest = rest[:match.start()] + rest[match.end():]
+    return columns, rest
+
+
+def glyph_cells(column: int) -> int:
+    """The cells the probe's tile took, from the cursor's column after it (1-based)."""
+    return max(column - 1, 0)
 
 
 # --- the narrow glyph set ---------------------------------------------------------------------
@@ -95,16 +123,19 @@ _EXPLICIT: dict[str, str] = {
     **_pairs("·. ×x ÷/ ±+ °o §S ¶P ¡! ¿? ªa ºo ®R ¤$ ¨\" \u00ad- ´' ¸, ¼/ ½/ ¾/ ²2 ³3 ¹1 ‐- –- "
              "—- ―- ‖| ‘' ’' “\" ”\" †+ ‡+ •* ․. ‥: …. ‧. ‰% ′' ″\" ‵` ※* ‾- ℃C №N ℡T ™T ΩO ÅA "
              "€E"),
-    # arrows
-    **_pairs("←< ↑^ →> ↓v ↔- ↕| ↖\\ ↗/ ↘\\ ↙/ ↸\\ ↹| ⇒> ⇔= ⇧^"),
+    # arrows. ``<`` and ``>`` are marks of the table already (the latest discard, the hand's
+    # cursor): a meld's ``←S`` (claimed from South) and the keys' ``←/→`` take narrow
+    # pointers instead (in WGL4, so in the fonts of Windows consoles too)
+    **_pairs("←◄ ↑^ →► ↓v ↔- ↕| ↖\\ ↗/ ↘\\ ↙/ ↸\\ ↹| ⇒> ⇔= ⇧^"),
     # mathematics
     **_pairs("∀A ∂d ∃E ∇V ∈e ∋e ∏P ∑S ∕/ √V ∝~ ∞8 ∟L ∠< ∣| ∥| ∧^ ∨v ∩n ∪u ∫S ∬S ∮S ∴: ∵: ∶: ∷: "
              "∼~ ∽~ ≈~ ≌= ≒= ≠# ≡= ≤< ≥> ≦< ≧> ≪< ≫> ≮< ≯> ⊂( ⊃) ⊆( ⊇) ⊕+ ⊙o ⊥T ⊿/ ⌒^"),
     # block elements: a heavy block is a cell of the foreground colour, a light one a line
     **dict.fromkeys("▀█▉▊▋▌▐▄▅▆▇", REVERSE_SPACE),
     **_pairs("▁_ ▂_ ▃_ ▔- ▍| ▎| ▏| ▕| ░. ▒: ▓#"),
-    # geometric shapes
-    **_pairs("■# □o ▣# ▤# ▥# ▦# ▧# ▨# ▩# ▲^ △^ ▶> ▷> ▼v ▽v ◀< ◁< ◆* ◇* ◈* ○o ◎o ●* ◐o ◑o ◢/ ◣\\ "
+    # geometric shapes; ▶, the mark of the seat to act, is ``»``: not the cursor's ``>``, nor
+    # the arrows' pointers
+    **_pairs("■# □o ▣# ▤# ▥# ▦# ▧# ▨# ▩# ▲^ △^ ▶» ▷> ▼v ▽v ◀« ◁< ◆* ◇* ◈* ○o ◎o ●* ◐o ◑o ◢/ ◣\\ "
              "◤\\ ◥/ ◯O ★* ☆* ☉o ☎T ☏T ☜< ☞> ♀F ♂M ♠S ♡H ♣C ♤S ♥H ♧C ♨~ ♩d ♪d ♬d ♭b ♯# ✓v ✖x ✽* "
              "❶1 �?"),
 }
