@@ -1,6 +1,6 @@
 """The base of the apps that run one viewer on their own (``replay``, ``review``): the
 project's stylesheets and themes, the player's face and theme from his settings, no command
-palette, ctrl+q to quit."""
+palette, ctrl+q to quit (Ctrl-C says so)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,12 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 
 from themes import CSS_PATHS, DEFAULT_VARIABLES, THEME_NAMES, THEMES
+from tui.apps.quit_hint import QuitHint
 from tui.settings import Settings
 from tui.view.faces import default_face, face_named
 
 
-class StandaloneApp(App[Any]):
+class StandaloneApp(QuitHint, App[Any]):
     CSS_PATH = [str(p) for p in CSS_PATHS]  # noqa: RUF012
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [

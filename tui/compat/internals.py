@@ -23,6 +23,7 @@ from textual.app import App
 from textual.dom import DOMNode
 from textual.driver import Driver
 from textual.geometry import Offset, Region
+from textual.notifications import Notification
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import RadioSet
@@ -56,6 +57,7 @@ INTERNALS: dict[str, tuple[type, tuple[str, ...]]] = {
     "result_callbacks": (Screen, ("_result_callbacks", "_push_result_callback")),
     "no_tooltips": (App, ("_disable_tooltips",)),
     "radio_highlight": (RadioSet, ("_selected",)),
+    "toast_dismiss": (App, ("_unnotify",)),
     "xterm_parser": (XTermParser, ("_timeout_time", "_gen", "_tokens")),
     "xterm_parser_cache": (XTermParser, ("_parse_extended_key",)),
 }
@@ -217,6 +219,17 @@ def ensure_result_callback(app: App[Any]) -> None:
 def disable_tooltips(app: App[Any]) -> None:
     """No tooltip widget composed into every screen (the app shows no tooltip)."""
     app._disable_tooltips = True
+
+
+def dismiss_notification(app: App[Any], notification: Notification) -> None:
+    """Take one toast off the screen before its time (Textual has ``clear_notifications``, for
+    all of them, and no public way for one); without the internal, all are cleared."""
+    unnotify = getattr(app, "_unnotify", None)
+    if unnotify is None:
+        skip("toast_dismiss", "App._unnotify is gone")
+        app.clear_notifications()
+        return
+    unnotify(notification)  # one already gone is no error (``Notifications.__delitem__``)
 
 
 def highlight_radio(radio_set: RadioSet, index: int) -> None:
