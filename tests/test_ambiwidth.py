@@ -66,7 +66,7 @@ def test_the_glyph_set_keeps_every_span_its_width_and_other_text_as_it_is() -> N
     narrow = to_narrow(text)
     assert not any(is_ambiguous(ch) for ch in narrow)
     assert "一万" in narrow and "五筒" in narrow and "\x1b[38;2;1;2;3m" in narrow
-    assert narrow.startswith("+--+ 一万 | .> x . > ")
+    assert narrow.startswith("+--+ 一万 | .► x . » ")
     assert REVERSE_SPACE in narrow  # a block keeps its colour: a reversed space
     plain = narrow.replace(REVERSE_SPACE, "#")
     assert cell_len(plain) == cell_len(text)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from rich.cells import cell_len
+from textual.binding import Binding
 
 from engine.actions import Action
 from engine.game import Game
@@ -24,7 +25,7 @@ from tui.view.faces import Face, big, glyph, small, small_width
 from tui.view.hints import ready_hint, unseen_counts
 from tui.view.layout import MAX_HEIGHT, MAX_WIDTH, TableRows, build_rows
 from tui.view.prompts import claim_prompt
-from tui.view.result_text import help_lines
+from tui.view.result_text import help_lines, key_label
 from tui.view.ui_state import UiState
 from tui.words.rules_text import SUMMARIES
 from words import tr
@@ -245,7 +246,14 @@ def test_help_lists_every_pattern_and_key(rules: str) -> None:
         if not b.id.startswith(("pick-", "result-")):
             assert f"({b.id})" in text
     assert "pick-1 … pick-14" in text
-    assert "up down pageup pagedown home end  scroll a hand's result" in text
+    assert "↑ ↓ PgUp PgDn Home End  scroll a hand's result" in text
+    # each key as the keyboard shows it (issue 53: the chat key was listed as ``slash``)
+    chat = [line for line in help_lines(rules, "en", [Binding("slash", "chat", "Chat 聊天",
+                                                                id="chat")], {})
+            if "(chat)" in line]
+    assert len(chat) == 1 and chat[0].split()[0] == "/"
+    assert [key_label(k) for k in ("slash", "ctrl+q", "question_mark,f1", "x")] == [
+        "/", "Ctrl+Q", "?/F1", "x"]
     assert "result-up … result-end" in text
 
 

@@ -53,7 +53,7 @@ async def test_gejiu_ting_by_keyboard(tmp_path: Path) -> None:
         assert game.hand is not None
         table.start_hand(game, game.hand)
         view = await wait_for(pilot, app, lambda v: v.my_move and v.phase is Phase.TURN, "turn")
-        assert "b: 报听 ready" in table_text(app)
+        assert "b: ready 报听" in table_text(app)
         tiles = hand_tiles(view)
         await pilot.press(INDEX_KEYS[tiles.index(parse_tile("5m"))])
         await pilot.press("b")  # 5m does not leave a ready hand: refused, with the reason
@@ -120,13 +120,18 @@ async def test_yichun_buy_prompt_explains_buy_and_lighter(tmp_path: Path) -> Non
         text = table_text(app)
         print(text)
         assert "Buy (买) this hand?" in text
-        assert "买 buy: your wins and payments ×2" in text
-        assert "+打火机 lighter: all payments ×2 again" in text
+        assert "Buy 买: your wins and payments ×2" in text
+        assert "Lighter +打火机: all payments ×2 again" in text
         assert " 0 tiles" not in text  # nothing is dealt while buying
+        # and the empty hand says why it is empty (issue 53)
+        assert "The tiles are dealt once all four have chosen to buy or not" in text
         lighter = [a for a in view.legal if a.lighter and a.type is ActionType.BUY]
-        assert lighter and "买 Buy +打火机" in text.splitlines()[-2]
+        assert lighter and "Buy 买 +打火机" in text.splitlines()[-2]
         await pilot.press("m")
         await wait_for(pilot, app, lambda v: v.seats[0].bought is True, "bought")
+        await wait_for(pilot, app, lambda v: bool(v.hand), "dealt")
+        await pilot.pause()
+        assert "The tiles are dealt" not in table_text(app)
 
 
 async def test_remapped_key_works(tmp_path: Path) -> None:
@@ -188,7 +193,7 @@ def test_many_claim_choices_take_the_log_row() -> None:
     for row in rows[-2:]:
         assert row and row[-1][0] + cell_len(row[-1][1]) <= 80
     both = " ".join(text)
-    assert both.count("Chi 吃") == 3 and "Pung 碰" in both and "胡 Win" in both
+    assert both.count("Chi 吃") == 3 and "Pung 碰" in both and "Win 胡" in both
     assert "(杠牌 1筒)" in both and "(杠牌 6條)" in both
 
 

@@ -95,6 +95,7 @@ class TableScreen(Screen[None]):
         self._tick_timer: Timer | None = None
         self._tick_at: float | None = None
         self.result: TableUpdate | None = None  # the hand's result shown over the table
+        self._was_small = False  # the terminal was too small for the table at the last resize
 
     @property
     def mj(self) -> HostApp:
@@ -270,9 +271,27 @@ class TableScreen(Screen[None]):
         if at is not None:
             self._tick_timer = self._later(max(0.0, at - self.mj.client.clock.now()), self._tick)
 
+    @property
+    def small(self) -> bool:
+        """Whether the terminal is too small for the table, which a notice then replaces."""
+        return self.size.width < MIN_WIDTH or self.size.height < MIN_HEIGHT
+
+    def _hidden(self) -> bool:
+        """Whether the table is hidden behind the small terminal's notice (a hand's result
+        over it is shown at any size): a key that acts on the table then does nothing, and the
+        notice says so. Enter once discarded a tile the player could not see."""
+        if self.result is not None or not self.small:
+            return False
+        self._say("too_small_keys")
+        return True
+
     def on_resize(self) -> None:
-        small = self.size.width < MIN_WIDTH or self.size.height < MIN_HEIGHT
+        small = self.small
         waits = self.mj.client.set_paused(small)
+        if small != self._was_small:  # a message said about the other size is stale
+            self._was_small = small
+            self.ui.message = ""
+            self._redraw()
         if small and waits != self.ui.small_waits:  # the notice says whether the game waits
             self.ui.small_waits = waits
             self._redraw()
@@ -326,7 +345,7 @@ class TableScreen(Screen[None]):
 
     # --- actions --------------------------------------------------------------------------
     def action_cursor(self, delta: int) -> None:
-        if self.update is None:
+        if self.update is None or self._hidden():
             return
         self.ui.message = ""
         if self.ui.prompt is not None:
@@ -339,7 +358,7 @@ class TableScreen(Screen[None]):
         self._redraw()
 
     def action_pick(self, index: int) -> None:
-        if self.update is None:
+        if self.update is None or self._hidden():
             return
         if self.ui.prompt is not None:
             return
@@ -353,7 +372,7 @@ class TableScreen(Screen[None]):
         if self.result is not None:
             self.mj.after_hand_result(self.result)
             return
-        if self.update is None:
+        if self.update is None or self._hidden():
             return
         p = self.ui.prompt
         if p is not None:
@@ -368,7 +387,7 @@ class TableScreen(Screen[None]):
             self._send(Action.discard(tiles[min(self.ui.cursor, len(tiles) - 1)]))
 
     def action_win(self) -> None:
-        if self._hotkey("win"):
+        if self._hidden() or self._hotkey("win"):
             return
         if self.update is not None and Action.win() in self.update.view.legal:
             self._send(Action.win())
@@ -376,7 +395,7 @@ class TableScreen(Screen[None]):
             self._say("no_win")
 
     def action_kong(self) -> None:
-        if self._hotkey("kong"):
+        if self._hidden() or self._hotkey("kong"):
             return
         if self.update is None:
             return
@@ -395,11 +414,11 @@ class TableScreen(Screen[None]):
 
     def action_answer(self, key: str) -> None:
         """A decision's key (the id of its binding, as its choices' ``hotkey``)."""
-        if not self._hotkey(key):
+        if not self._hidden() and not self._hotkey(key):
             self._say("not_now")
 
     def action_ting(self) -> None:
-        if self.update is None:
+        if self.update is None or self._hidden():
             return
         view = self.update.view
         tiles = hand_tiles(view)

@@ -128,7 +128,8 @@ class TableRows:
     def _build(self, update: TableUpdate, ui: UiState, width: int, height: int) -> list[Row]:
         if width < MIN_WIDTH or height < MIN_HEIGHT:
             c = Canvas(width, height)
-            _too_small(c, ui.lang, ui.small_waits, watching=update.view.viewer is None)
+            _too_small(c, ui.lang, ui.small_waits, watching=update.view.viewer is None,
+                       said=ui.message)
             self._size = (0, 0)
             self._order = []
             return c.frozen()
@@ -215,7 +216,7 @@ class TableRows:
         parts.append(region("me", (common, mine, is_acting(view, me), names[me]), size,
                             lambda c: draw_me_row(c, view, ui, me, height - 6, names[me])))
         parts.append(region("hand", (size, face, lang, view.hand, view.drawn, view.wild, cursor,
-                                     selecting, mine.melds), size,
+                                     selecting, mine.melds, view.phase is Phase.BUY), size,
                             lambda c: draw_hand(c, view, ui, me, tiles, cursor, selecting,
                                                 height - 5)))
         prompt = ui.prompt
@@ -277,12 +278,17 @@ class TableRows:
         return self._waits[1]
 
 
-def _too_small(c: Canvas, lang: str, waits: bool = True, watching: bool = False) -> None:
+def _too_small(c: Canvas, lang: str, waits: bool = True, watching: bool = False,
+               said: str = "") -> None:
     """The notice over a terminal too small for the table: whether the game waits, or plays
-    on with the player's timer running (a shared table), or just plays on (a spectator)."""
+    on with the player's timer running (a shared table), or just plays on (a spectator); then
+    ``said``, the screen's answer to the last key (the table's keys do nothing while it is
+    hidden, and say so here)."""
     key = "too_small_watch" if watching else "too_small" if waits else "too_small_live"
     text = tr(lang, key, w=c.width, h=c.height)
     lines = wrap_cells(text, max(10, c.width - 2))
+    if said:
+        lines += ["", *wrap_cells(said, max(10, c.width - 2))]
     top = max(0, (c.height - len(lines)) // 2)
     for i, ln in enumerate(lines):
         c.put(max(0, (c.width - cell_len(ln)) // 2), top + i, ln, "notice")

@@ -299,11 +299,26 @@ def shown_game_id(game_id: str) -> str:
     return f"{game_id[:4]}-{game_id[4:]}" if len(game_id) == 8 else game_id
 
 
+KEY_NAMES = {"question_mark": "?", "minus": "-", "equals_sign": "=", "left_square_bracket": "[",
+             "right_square_bracket": "]", "slash": "/", "space": "Space", "enter": "Enter",
+             "left": "←", "right": "→", "up": "↑", "down": "↓", "pageup": "PgUp",
+             "pagedown": "PgDn", "home": "Home", "end": "End", "escape": "Esc", "tab": "Tab"}
+
+
 def key_label(keys: str) -> str:
-    names = {"question_mark": "?", "minus": "-", "equals_sign": "=", "left_square_bracket": "[",
-             "right_square_bracket": "]", "space": "Space", "enter": "Enter", "left": "←",
-             "right": "→", "escape": "Esc"}
-    return "/".join(names.get(k.strip(), k.strip()) for k in keys.split(","))
+    """Textual's key names (``slash``, ``ctrl+q``) as the keyboard shows them (``/``,
+    ``Ctrl+Q``), several joined by ``/``."""
+    return "/".join(_key_name(k.strip()) for k in keys.split(","))
+
+
+def _key_name(key: str) -> str:
+    *mods, last = key.split("+")
+    function = last[:1] == "f" and last[1:].isdigit()
+    if last in KEY_NAMES:
+        last = KEY_NAMES[last]
+    elif function or (mods and len(last) == 1):
+        last = last.upper()
+    return "+".join([*(m.capitalize() for m in mods), last])
 
 
 def help_lines(rules: str, lang: str, bindings: Sequence[Binding],

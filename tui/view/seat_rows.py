@@ -22,6 +22,9 @@ INDEX_LABELS = "1234567890-=[]"
 # cursor and the 宝 wild tiles in the hand (under each, by its key); ▶ marks the seat to act
 LAST_AFTER, LAST_BEFORE = "<", ">"
 CURSOR_MARK = ">"
+# the seat to act: ambiguous, and so written as ``»`` on a terminal that draws such characters
+# wide (``tui.compat.ambiwidth``), apart from the cursor's ``>`` there
+TURN_MARK = "▶"
 WILD_MARK, WILD_MARK_ASCII = "宝", "*"
 
 
@@ -86,7 +89,7 @@ def draw_across(c: Canvas, view: View, ui: UiState, seat: int, y: int,
     p = view.seats[seat]
     head: list[Piece] = []
     acting = is_acting(view, seat)
-    head.append(("▶" if acting else " ", "turn-mark"))
+    head.append((TURN_MARK if acting else " ", "turn-mark"))
     head.append((seat_label(view.viewer, seat, lang), "label-turn" if acting else "label"))
     head.append((" " + _score(p), "score"))
     if view.phase is not Phase.BUY:  # nothing is dealt while buying
@@ -122,7 +125,7 @@ def draw_side(
     lang, face = ui.lang, ui.face
     p = view.seats[seat]
     acting = is_acting(view, seat)
-    x = c.put(x0, top, "▶" if acting else " ", "turn-mark")
+    x = c.put(x0, top, TURN_MARK if acting else " ", "turn-mark")
     x = c.put(x, top, seat_label(view.viewer, seat, lang), "label-turn" if acting else "label")
     score = _score(p)
     score_x = x0 + w - cell_len(score) - 1
@@ -211,7 +214,7 @@ def draw_me_row(c: Canvas, view: View, ui: UiState, me: int, y: int, name: str =
     lang = ui.lang
     p = view.seats[me]
     acting = is_acting(view, me)
-    x = c.put(0, y, "▶" if acting else " ", "turn-mark")
+    x = c.put(0, y, TURN_MARK if acting else " ", "turn-mark")
     x = c.put(x, y, seat_label(view.viewer, me, lang), "label-turn" if acting else "label")
     if name:
         x = c.put(x, y, " " + fit_cells(name, 16), "text")
@@ -231,6 +234,9 @@ def draw_hand(c: Canvas, view: View, ui: UiState, me: int, tiles: list[Kind], cu
     p = view.seats[me]
     y_bot, y_idx = y_top + 1, y_top + 2
     n_hand = len(view.hand)
+    if not tiles and view.phase is Phase.BUY:  # buying comes first: the hand is empty till then
+        c.put(1, y_top, tr(lang, "buy_deal_after"), "hint")
+        return
     melds_w = sum(pieces_width(meld_pieces(m, face, lang)) + 3 for m in p.melds)
     pitch = BIG_WIDTH + 1
     if 1 + len(tiles) * pitch + 2 + melds_w > c.width:

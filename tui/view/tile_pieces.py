@@ -11,6 +11,10 @@ from tui.view.cells import Piece
 from tui.view.faces import Face, small, small_width, suit_class
 from words import seat_wind
 
+# after a meld, the seat it was claimed from (``←S``): written as ``◄`` on a terminal that draws
+# ambiguous characters wide (``tui.compat.ambiwidth``), apart from the latest discard's ``<``
+SOURCE_MARK = "←"
+
 _TILE_STYLES: dict[tuple[Kind, tuple[str, ...]], str] = {}
 
 
@@ -72,5 +76,5 @@ def meld_pieces(m: MeldView, face: Face, lang: str, dense: bool = False) -> list
             else:
                 out.append((small(k, face), tile_style(k)))
     if m.source is not None:  # claimed from that seat (as on the result screen)
-        out.append((("" if dense else "←") + seat_wind(m.source, lang), "src"))
+        out.append((("" if dense else SOURCE_MARK) + seat_wind(m.source, lang), "src"))
     return out
