@@ -10,7 +10,9 @@ and ``hand_start`` name it). Every invariant and the leak check run after every 
 
 A decision not answered within ``--timeout`` seconds, or answered with a line the protocol
 refuses, is played by the timer's action (:func:`engine.expiry.expiry_action`: discard the
-drawn tile, pass, decline to buy; never a win), logged on stderr and told to the program. A
+drawn tile, pass, decline to buy; never a win), logged on stderr and told to the program. An
+answer to an earlier request (late, or a second one) is dropped, logged and told (``stale``),
+and counted apart from the time-outs. A
 program that exits (or closes its output) is reported at once and its seat is played by the
 timer's action for the rest of the match; the summary names it and the arena exits with status
 1. The match is reproducible from its seed as long as no program times out (a timeout depends
@@ -56,7 +58,8 @@ class ProgramStats:
     answered: int = 0
     timeouts: int = 0
     refused: int = 0
-    dropped: int = 0  # stale answers (to an earlier request), dropped
+    stale: int = 0  # answers to an earlier request (late, or a second answer), dropped
+    commands: int = 0  # a server's commands (start, new_game), ignored here
     exited: str | None = None  # how it ended, if it did before the match
 
 
@@ -190,12 +193,14 @@ class Program:
                     raise item
                 assert isinstance(item, bytes)
                 if command_of(item) is not None:  # a server's command: nothing to do here
-                    self.stats.dropped += 1
+                    self.stats.commands += 1
                     continue
                 action = self.bot.decode(item)
             except AnswerError as exc:
-                if exc.code in ("stale", "no_request"):
-                    self.stats.dropped += 1
+                if exc.code in ("stale", "no_request"):  # logged and told; not a time-out
+                    self.stats.stale += 1
+                    self._note(f"request {pending.number}: {exc.code}: {exc.message}")
+                    self._send([BotSeat.error_event(pending.number, exc)])
                     continue
                 self.stats.refused += 1
                 self._note(f"request {pending.number}: {exc.code}: {exc.message}; played "
@@ -294,7 +299,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
         st = p.stats
         print(f"    {p.label}: {p.command}")
         print(f"      decisions {st.decisions}, answered {st.answered}, timeouts {st.timeouts}, "
-              f"refused answers {st.refused}, dropped lines {st.dropped} (stale answers, commands)"
+              f"refused answers {st.refused}, stale answers {st.stale} (dropped), "
+              f"commands {st.commands} (ignored)"
               + (f"; {st.exited}" if st.exited else ""))
     return 1 if died else 0
 

@@ -6,6 +6,8 @@ with the settlement and every hand shown, ``game_end``) and, whenever the seat h
 ``request`` carrying the legal actions (each with a short id) and the seat's whole state. The
 program answers each request with one line: ``{"request": N, "choice": ID}`` or
 ``{"request": N, "action": {...}}`` (an action's JSON, or its text such as ``"discard 5m"``).
+A seat that comes into a game under way, or misses events that carried its own tiles, is
+told one ``resync`` with its state instead of a made-up history.
 
 Everything here is computed from the seat's own :class:`~engine.view.View` and nothing else, so
 a bot learns exactly what a person in that seat sees (``tests/test_botproto.py`` re-deals the
@@ -33,6 +35,11 @@ from engine.view import MeldView, View
 PROTOCOL: Final = 1
 MAX_ANSWER_BYTES: Final = 4096  # an answer line longer than this is refused unread
 EVENTS_KEPT: Final = 64  # events of the current hand remembered to tell new from seen
+# the seat's own events that change its tiles: after the deal, a hand told from its first
+# view on would need their tiles (earlier draws), so such a view is told by a ``resync``
+_OWN_TILES: Final = frozenset({EventType.DRAW, EventType.REPLACEMENT, EventType.DISCARD,
+                               EventType.CHI, EventType.PENG, EventType.MINGGANG,
+                               EventType.ANGANG, EventType.BUGANG})
 
 
 class AnswerError(ValueError):
@@ -167,6 +174,9 @@ class BotSeat:
         self._count = 0  # events of the hand told so far
         self._game = 0
         self._asked: tuple[tuple[int, int, int | None], int, tuple[Action, ...]] | None = None
+        self._hands = 0  # the game's hands (game_start's, or joined's)
+        self._joining = False  # the next view is told by a resync (joined a game under way)
+        self._expired = False  # this update: the pending request's timer has run out
 
     # --- the table's side ---------------------------------------------------------------
     @staticmethod
@@ -182,6 +192,8 @@ class BotSeat:
         """A game begins (each deal of an arena is a one-hand game)."""
         self._game += 1
         self._hand_key = None
+        self._hands = hands
+        self._joining = False
         return {"type": "game_start", "game": self._game, "seat": seat, "rules": rules,
                 "hands": hands, "scores": list(scores)}
 
@@ -189,15 +201,42 @@ class BotSeat:
     def game_end(scores: Sequence[int]) -> dict[str, Any]:
         return {"type": "game_end", "scores": list(scores)}
 
+    def joined(self, hands: int) -> None:
+        """The session comes into a game under way (a reconnect, a seat taken mid-game, a
+        table whose game is over): no ``game_start``; the next update is told by one
+        ``resync`` with the seat's whole state instead of a history it did not see."""
+        self._game += 1
+        self._hand_key = None
+        self._hands = hands
+        self._joining = True
+
+    def resync(self, view: View) -> dict[str, Any]:
+        """What is, in place of what happened: the game, the hand and the seat's whole state
+        (as a ``request`` carries it). A program that keeps its own picture of the hand
+        starts it again from here: its tiles are ``state.hand`` and ``state.drawn``."""
+        return {"type": "resync", "game": self._game, "hands": self._hands,
+                "seat": view.viewer, "rules": view.rules, "hand_no": view.hand_no,
+                "dealer": view.dealer, "scores": [p.score for p in view.seats],
+                "state": state_json(view)}
+
     def update(self, view: View, seconds: float | None = None,
-               ask: bool = True) -> list[dict[str, Any]]:
+               ask: bool = True, expired: bool = False) -> list[dict[str, Any]]:
         """The lines for ``view`` (the seat's newest): new events, the hand's end, and a
         ``request`` when the seat has a move it was not asked about yet (``seconds``: its
         time left, if it has a timer). ``ask`` False: a new move is not asked about yet (a
         server's timer for it has not started: :mod:`net.front.botsession`); a later update
-        asks. A request whose move is gone unanswered is cancelled, whatever replaces it."""
+        asks. A request whose move is gone unanswered is cancelled, whatever replaces it;
+        ``expired``: its timer had run out, so the timer played it (``played_for_you``).
+
+        A hand is told by its events when they are all seen from its deal (or its buy
+        round); where they cannot be (the session came in mid-hand, or more happened
+        between two views than they show, the seat's own draws among it), a ``resync``
+        says the state instead, and the events go on from there."""
         out: list[dict[str, Any]] = []
+        self._expired = expired
         key = (self._game, view.hand_no, view.viewer)
+        events = [e for e in view.events
+                  if e.type is not EventType.FOUR_WILDS or e.seat == view.viewer]
         if key != self._hand_key:
             self._cancel(out)
             self._hand_key = key
@@ -206,12 +245,17 @@ class BotSeat:
             self._count = 0
             self._asked = None
             self.pending = None
-            out.append({"type": "hand_start", "hand_no": view.hand_no, "dealer": view.dealer,
-                        "seat": view.viewer, "rules": view.rules,
-                        "scores": [p.score for p in view.seats], "dice": view.dice})
-        events = [e for e in view.events
-                  if e.type is not EventType.FOUR_WILDS or e.seat == view.viewer]
-        new = _new_events(self._seen, events)
+            if self._joining or not told_from_start(view):
+                self._joining = False
+                out.append(self.resync(view))
+                self._seen = events[-EVENTS_KEPT:]
+                self._count = len(events)
+            else:
+                out.append({"type": "hand_start", "hand_no": view.hand_no,
+                            "dealer": view.dealer, "seat": view.viewer, "rules": view.rules,
+                            "scores": [p.score for p in view.seats], "dice": view.dice})
+        new, whole = _new_events(self._seen, events)
+        told = len(out)
         for e in new:
             if e.type is EventType.DEAL:
                 out.append({"type": "deal", "dealer": view.dealer,
@@ -227,6 +271,9 @@ class BotSeat:
             self._own_draw(out, view)
         self._seen = (self._seen + new)[-EVENTS_KEPT:]
         self._count += len(new)
+        if not whole or any(line["type"] == "draw" and line.get("seat") == view.viewer
+                            and "tile" not in line for line in out[told:]):
+            out.append(self.resync(view))  # events missed, or a draw of its own untold
         if view.phase is Phase.ENDED:
             if not self._ended and view.result is not None:
                 self._ended = True
@@ -254,9 +301,12 @@ class BotSeat:
         return out
 
     def _cancel(self, out: list[dict[str, Any]]) -> None:
-        """The pending request's move is gone unanswered: ``cancel`` it."""
-        if self.pending is not None:
-            out.append({"type": "cancel", "request": self.pending.number})
+        """The pending request's move is gone unanswered: ``cancel`` it, or, where its timer
+        ran out, say what the timer played (``played_for_you``, its default)."""
+        pending = self.pending
+        if pending is not None:
+            out.append(self.timeout_event(pending.number, pending.default) if self._expired
+                       else {"type": "cancel", "request": pending.number})
         self.pending = None
         self._asked = None
 
@@ -348,17 +398,32 @@ class BotSeat:
                 "action": played.to_json(), "text": str(played)}
 
 
-def _new_events(seen: Sequence[Event], events: Sequence[Event]) -> list[Event]:
-    """The events of ``events`` (a view's recent ones) after those already ``seen``: the
-    longest tail of ``seen`` that begins ``events`` is matched; none matching means every
-    event shown is new (more happened than a view shows)."""
+def told_from_start(view: View) -> bool:
+    """Whether the hand in ``view``, seen first now, can be told by its events from its
+    start: it has not ended, and its deal is among the view's events with nothing of the
+    seat's own tiles after it (or it is not dealt yet: Yichun's buy round). Else the seat's
+    earlier draws would be missing their tiles, and the deal would be the hand as it is."""
+    if view.phase is Phase.ENDED:
+        return False
+    deals = [i for i, e in enumerate(view.events) if e.type is EventType.DEAL]
+    if not deals:
+        return view.phase is Phase.BUY
+    return not any(e.seat == view.viewer and e.type in _OWN_TILES
+                   for e in view.events[deals[-1] + 1:])
+
+
+def _new_events(seen: Sequence[Event], events: Sequence[Event]) -> tuple[list[Event], bool]:
+    """The events of ``events`` (a view's recent ones) after those already ``seen``, and
+    whether they are all that happened since: the longest tail of ``seen`` that begins
+    ``events`` is matched; none matching means every event shown is new and more happened
+    than a view shows."""
     if not seen:
-        return list(events)
+        return list(events), True
     top = min(len(seen), len(events))
     for k in range(top, 0, -1):
         if list(seen[-k:]) == list(events[:k]):
-            return list(events[k:])
-    return list(events)
+            return list(events[k:]), True
+    return list(events), not events
 
 
 COMMANDS: Final = ("start", "new_game")  # a server's commands besides answers

@@ -74,6 +74,29 @@ DYING_BOT = textwrap.dedent("""
 """)
 
 
+# answers every request twice, and one late (after its time-out): the spare answers are stale
+TWICE_BOT = textwrap.dedent("""
+    import json, sys, time
+    n = 0
+    told = []
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if msg["type"] == "error":
+            told.append(msg["code"])
+        if msg["type"] != "request":
+            continue
+        n += 1
+        answer = json.dumps({"request": msg["request"], "choice": 0})
+        if n == 3:
+            time.sleep(1.0)
+            print(answer, flush=True)
+        else:
+            print(answer + "\\n" + answer, flush=True)
+    with open(sys.argv[1], "w") as f:
+        json.dump(told, f)
+""")
+
+
 def _bot(tmp_path: Path, name: str, source: str) -> str:
     path = tmp_path / f"{name}.py"
     path.write_text(source)
@@ -98,7 +121,7 @@ def test_python_bots_play_a_duplicate_match(tmp_path: Path,
     for prog in data["programs"]:
         assert prog["decisions"] > 0 and prog["answered"] == prog["decisions"]
         assert prog["exited"] is None and prog["timeouts"] == 0 and prog["refused"] == 0
-        assert prog["dropped"] == 1  # the command
+        assert prog["commands"] == 1 and prog["stale"] == 0
     # the same seed plays the same match
     again = _arena(capsys, "--rules", "yichun", "--seat", good, "--seat", good,
                    "--deals", "2", "--duplicate", "--seed", "5")[1]
@@ -117,6 +140,23 @@ def test_bad_answers_are_played_by_the_timer(tmp_path: Path,
     for code_name in ("not_json", "too_long", "illegal", "unknown_id"):
         assert code_name in err
     assert "no answer to request 5 within 0.5 s" in err
+
+
+def test_stale_answers_are_told_and_counted_apart(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 54, bug 6: an answer to an earlier request (a second answer, or one after its
+    time-out) was dropped silently, the program never told: it is logged on stderr, told
+    (``error``, ``stale``) and counted as stale, apart from the time-outs."""
+    told = tmp_path / "told.json"
+    bot = _bot(tmp_path, "twice", TWICE_BOT) + f" {told}"
+    code, data, err = _arena(capsys, "--rules", "gejiu", "--seat", bot, "--deals", "1",
+                             "--timeout", "0.5", "--seed", "3")
+    assert code == 0, err
+    prog = data["programs"][0]
+    assert prog["timeouts"] == 1 and prog["refused"] == 0, prog
+    assert prog["stale"] >= prog["decisions"] - 2 and prog["answered"] == prog["decisions"] - 1
+    assert err.count(": stale: ") == prog["stale"]
+    assert json.loads(told.read_text()) == ["stale"] * prog["stale"]
 
 
 def test_a_program_that_exits_is_reported(tmp_path: Path,

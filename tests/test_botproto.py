@@ -13,8 +13,9 @@ from engine.botproto import MAX_ANSWER_BYTES, AnswerError, BotSeat, dumps
 from engine.bots import make_player
 from engine.game import Game
 from engine.leaks import view_leaks
-from engine.table import Phase
+from engine.table import EventType, Hand, Phase
 from engine.view import build_view
+from tests.support.hand_tracker import HandTracker
 
 
 def _play_with_protocol(rules: str, seed: int, hands: int) -> list[list[dict]]:
@@ -219,3 +220,95 @@ def test_a_request_is_answered_or_cancelled_before_the_next(rules: str, seed: in
         assert not open_requests and bs.pending is None
         game.finish_hand()
     assert cancelled
+
+
+@pytest.mark.parametrize("rules", ["yichun", "shangrao", "gejiu"])
+def test_a_bot_can_keep_its_hand_from_the_events(rules: str) -> None:
+    """Each seat's tiles, kept from the events alone, are the request's at every request of
+    whole games: the stream a seat follows from the start never needs a ``resync``."""
+    for seed in (1, 2, 3):
+        lines = _play_with_protocol(rules, seed, 2)
+        for s in range(4):
+            tracker = HandTracker()
+            for line in lines[s]:
+                assert line["type"] != "resync", (rules, seed, s)
+                tracker.feed(line)
+                if line["type"] == "request":
+                    assert tracker.agrees(line), (rules, seed, s, tracker.elements(), line)
+            assert not tracker.problems, tracker.problems
+
+
+def _midway(rules: str, seed: int, actions: int) -> tuple[Game, Hand]:
+    game = Game(rules, seed, {"hands_per_game": 2})
+    hand = game.new_hand()
+    players = [make_player("normal") for _ in range(4)]
+    for _ in range(actions):
+        seat = hand.to_act()[0]
+        game.apply(seat, players[seat].choose(build_view(hand, seat)))
+    return game, hand
+
+
+def test_a_session_that_comes_in_mid_hand_gets_a_resync() -> None:
+    """Issue 54, bug 3: a reconnect was told a history that never happened (a ``deal`` that
+    was the hand as it is, its own earlier draws without their tiles). A seat that first
+    sees a hand under way is told one ``resync`` with its state, then the events go on."""
+    game, hand = _midway("gejiu", 5, 30)
+    seat = hand.to_act()[0]
+    bs = BotSeat()
+    bs.joined(2)
+    out = bs.update(build_view(hand, seat), 5.0)
+    assert [line["type"] for line in out] == ["resync", "request"]
+    resync = out[0]
+    assert resync["seat"] == seat and resync["hand_no"] == 1 and resync["hands"] == 2
+    assert resync["state"] == out[1]["state"]
+    tracker = HandTracker()
+    players = [make_player("normal") for _ in range(4)]
+    for line in out:
+        tracker.feed(line)
+    asked = 0
+    while not hand.is_over:
+        s = hand.to_act()[0]
+        view = build_view(hand, s)
+        action = players[s].choose(view)
+        if s == seat:
+            pending = bs.pending
+            assert pending is not None
+            bs.answered()
+            asked += 1
+        game.apply(s, action)
+        for line in bs.update(build_view(hand, seat), 5.0):
+            assert line["type"] != "resync"
+            tracker.feed(line)
+            if line["type"] == "request":
+                assert tracker.agrees(line), (tracker.elements(), line["state"])
+    assert asked and not tracker.problems
+    # a game over (or a hand ended) when the session comes: the state, then the result
+    bs = BotSeat()
+    bs.joined(2)
+    out = bs.update(build_view(hand, seat), 5.0)
+    assert [line["type"] for line in out] == ["resync", "hand_end"]
+    assert out[0]["state"]["phase"] == "ended"
+
+
+def test_a_draw_of_its_own_missed_between_views_is_told_by_a_resync() -> None:
+    """Views may coalesce: where the seat's own draw went by unseen (its timer played the
+    turn between two views), the events cannot tell its tiles, and a ``resync`` follows."""
+    game, hand = _midway("gejiu", 5, 0)
+    players = [make_player("normal") for _ in range(4)]
+    seat = (hand.dealer + 1) % 4
+    bs = BotSeat()
+    bs.game_start(seat, "gejiu", 2)
+    tracker = HandTracker()
+    for line in bs.update(build_view(hand, seat), 5.0):
+        tracker.feed(line)
+    # play on, unseen by the seat, until it has drawn and discarded
+    start = len(hand.events)
+    while not [e for e in hand.events[start:] if e.seat == seat and e.type is EventType.DRAW] \
+            or hand.to_act() == [seat]:
+        s = hand.to_act()[0]
+        game.apply(s, players[s].choose(build_view(hand, s)))
+    out = bs.update(build_view(hand, seat), 5.0)
+    assert out and out[-1]["type"] == "resync"
+    for line in out:
+        tracker.feed(line)
+    assert tracker.elements() == sorted(out[-1]["state"]["hand"])

@@ -22,6 +22,7 @@ from net.runtime.config import TableConfig
 from net.runtime.shared_table import SharedTable
 from net.store.model import Account
 from testkit.ssh import BotClient, MakeServer, new_key, run_command
+from tests.support.hand_tracker import HandTracker
 from tests.support.waiting import until
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -126,11 +127,22 @@ async def test_garbage_never_hurts_the_table(server: MahjongServer) -> None:
 
 
 async def test_bot_join_refusals(make_server: MakeServer) -> None:
+    """Issue 54, bug 5: the command line's refusals were text (``error 错误: unknown
+    ruleset …``) on the protocol's channel; each is one JSON line of the error shape, and
+    the exit status says so."""
     srv = await make_server()
-    r = await run_command(srv.port, "ann", "bot watch t1")
-    assert r.exit_status == 2 and "bot join NAME" in str(r.stdout)
-    r = await run_command(srv.port, "ann", "bot join t1 --lang zh")
-    assert r.exit_status == 2 and "no --lang" in str(r.stdout)
+    for command, said, code in (("bot watch t1", "bot join NAME", "usage"),
+                                ("bot join t1 --lang zh", "no --lang", "usage"),
+                                ("bot join t1 --rules nosuch", "nosuch", "usage"),
+                                ("bot join t1 --option turn_seconds=-4", "turn_seconds",
+                                 "usage"),
+                                ("bot", "bot join NAME", "usage")):
+        r = await run_command(srv.port, "ann", command)
+        lines = str(r.stdout).splitlines()
+        assert r.exit_status == 2 and len(lines) == 1, (command, r.stdout)
+        error = json.loads(lines[0])
+        assert error["type"] == "error" and error["request"] is None, error
+        assert error["code"] == code and said in error["message"], (command, error)
     # a full table has no seat for a bot
     bots = []
     for i in range(4):
@@ -357,3 +369,136 @@ async def test_commands_as_the_document_says(make_server: MakeServer) -> None:
         assert not [line for line in bot.lines if line["type"] == "played_for_you"]
     finally:
         await bot.close()
+
+
+async def _track(bot: BotClient, tracker: HandTracker, requests: int | None = None,
+                 ) -> dict[str, Any]:
+    """Play (answers by :func:`_choice`), keeping the hand from the events alone, checked at
+    every request; up to ``requests`` answers, or to the game's end (its line returned)."""
+    for _ in range(4000):
+        line = await bot.read(20.0)
+        assert line is not None, "the channel ended during the game"
+        tracker.feed(line)
+        if line["type"] == "request":
+            assert tracker.agrees(line), (tracker.elements(), line["state"])
+            if requests is not None:
+                requests -= 1
+                if requests < 0:
+                    return line
+            bot.send({"request": line["request"], "choice": _choice(line)})
+        elif line["type"] == "game_end":
+            return line
+    raise AssertionError("no game_end")
+
+
+async def test_a_reconnected_bot_keeps_the_right_hand(server: MahjongServer) -> None:
+    """Issue 54, bug 3: a reconnect was told a history that never happened (``game_start``
+    with the scores now, a ``deal`` that was the hand now, its earlier draws without their
+    tiles; on a finished table, the middle of a hand). A program that keeps its hand from
+    the events only, dropped mid-hand and back, and back again after the game, ends with
+    the right tiles: a session that comes into a game under way gets one ``resync``."""
+    key = new_key()
+    command = "bot join tr --rules gejiu --option hands_per_game=1"
+    first = BotClient()
+    await first.connect(server.port, "keeper", command, key)
+    table = server.registry.tables["tr"]
+    try:
+        await first.read_until("hello")
+        assert table.start(seed=11) is None
+        tracker = HandTracker()
+        await _track(first, tracker, requests=4)  # a request left waiting at the drop
+    finally:
+        await first.close()
+    assert not tracker.problems
+    await until(lambda: not table.seats[0].clients, 5.0, "the drop")
+    again = BotClient()
+    await again.connect(server.port, "keeper", command, key)
+    try:
+        hello = await again.read_until("hello")
+        assert hello["state"] == "playing" and hello["seat"] == 0
+        tracker = HandTracker()
+        end = await _track(again, tracker)
+        assert sum(end["scores"]) == 0
+    finally:
+        await again.close()
+    assert not tracker.problems, tracker.problems
+    types = [line["type"] for line in again.lines]
+    assert types[1] == "resync" and "game_start" not in types
+    assert types.index("resync") < types.index("request")
+    await until(lambda: not table.seats[0].clients, 5.0, "the second drop")
+    late = BotClient()
+    await late.connect(server.port, "keeper", command, key)
+    try:
+        await late.read_until("hello")
+        resync = await late.read()
+        assert resync is not None and resync["type"] == "resync"
+        assert resync["state"]["phase"] == "ended" and resync["hand_no"] == 1
+        assert (await late.read() or {}).get("type") == "hand_end"
+        assert (await late.read() or {}).get("type") == "game_end"
+    finally:
+        await late.close()
+
+
+async def test_a_timed_out_request_is_played_for_the_bot_and_it_is_told(
+        make_server: MakeServer) -> None:
+    """Issue 54, bug 6: on a server a request its timer played was only cancelled, and the
+    program never heard its seat counted as away, nor back. Now the timer's move is told
+    (``played_for_you``, ``why: timeout``, the move), two turns let run out are ``away``,
+    and its next answer ``back``."""
+    clock = ManualClock()
+    srv = await make_server(clock=clock)
+    bot = BotClient()
+    await bot.connect(srv.port, "late", "bot join to --rules gejiu --option hands_per_game=1",
+                      new_key())
+    try:
+        await bot.read_until("hello")
+        t = srv.registry.tables["to"]
+        assert t.start(seed=4) is None  # the program deals first: its turn
+        timed_out = []
+        while len(timed_out) < 2:
+            request = await bot.read_until("request")
+            if request["phase"] != "turn":
+                bot.send({"request": request["request"], "choice": _choice(request)})
+                continue
+            await clock.advance(request["seconds"])
+            played = await bot.read_until("played_for_you")
+            assert played["request"] == request["request"] and played["why"] == "timeout"
+            assert played["text"] == request["default"]
+            timed_out.append(request["request"])
+        away = await bot.read_until("away")
+        assert away["seat"] == 0
+        request = await bot.read_until("request")
+        assert request["seconds"] <= 1.0  # an away seat's short timer
+        bot.send({"request": request["request"], "choice": _choice(request)})
+        back = await bot.read_until("back")
+        assert back["seat"] == 0
+    finally:
+        await bot.close()
+    cancelled = {line["request"] for line in bot.lines if line["type"] == "cancel"}
+    assert not cancelled & set(timed_out)
+
+
+async def test_a_second_bot_join_for_one_seat_replaces_the_first(server: MahjongServer) -> None:
+    """Issue 54, bug 5: a second ``bot join`` with the same key to the same table made a
+    second live session for one seat, neither told. The newer takes the seat; the older is
+    told (``replaced``) and ends with exit status 1."""
+    key = new_key()
+    older, newer = BotClient(), BotClient()
+    await older.connect(server.port, "twin", "bot join tw --option hands_per_game=1", key)
+    try:
+        await older.read_until("hello")
+        await newer.connect(server.port, "twin", "bot join tw", key)
+        hello = await newer.read_until("hello")
+        assert hello["seat"] == 0
+        told = await older.read_until("error")
+        assert told["code"] == "replaced" and "tw" in told["message"]
+        assert await older.exit_status() == 1
+        table = server.registry.tables["tw"]
+        await until(lambda: len(table.seats[0].clients) == 1, 5.0, "one session at the seat")
+        newer.send({"command": "start"})
+        end = await _play_to_the_end(newer)
+        assert sum(end["scores"]) == 0
+        assert not [line for line in newer.lines if line["type"] == "error"]
+    finally:
+        await older.close()
+        await newer.close()

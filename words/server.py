@@ -222,6 +222,8 @@ SERVER: Final[dict[str, tuple[str, str]]] = {
                       "你没有参加这局"),
     "bot_no_seat": ("table {table} has no free seat for a bot (four players sit there)",
                     "没有空位"),
+    "bot_replaced": ("a newer bot join with this key took the seat at table {table}: this "
+                     "session ends", "同一密钥新的 bot join 接管了牌桌 {table} 的座位：本会话结束"),
     "game_unreadable": ("game {game} cannot be read now: {problem}", "暂时无法读取"),
     "no_game_id": ("no finished game has the ID {game}", "没有这个编号的对局"),
     "keys_dropped": ("Too much input at once: some keys were dropped", "输入过多，部分按键已丢弃"),

@@ -9,6 +9,13 @@ long, not JSON, an unknown id, an illegal action) is logged, told to the program
 ``error`` and the timer's action is played at once; lines beyond ``bot_lines_per_second`` are
 refused unread. Nothing a program sends reaches the table except a legal action of its seat.
 
+A session that comes into a game under way (a reconnect) is told one ``resync`` with the
+seat's state, not a history it did not see (:meth:`engine.botproto.BotSeat.joined`). A
+request its timer played is told as ``played_for_you`` (the move, ``why: timeout``), and the
+seat coming to count as away (its turns' timers ran out twice) and back, as ``away`` and
+``back``. A second ``bot join`` of the same account to the seat replaces this session
+(:meth:`BotSession.replace`: ``replaced``).
+
 A request is sent when the seat's timer for it starts (at a claim window the computers answer
 first, and the timer starts after them), so it always says the seconds left; one whose time is
 already up is not sent (the timer is playing it). A table with no timer for the phase asks at
@@ -35,6 +42,7 @@ from engine.botproto import (
     bad_command,
     command_of,
     dumps,
+    told_from_start,
 )
 from engine.rulesets import Ruleset, find_ruleset
 from engine.runner import phase_seconds
@@ -72,7 +80,10 @@ class BotSession:
         self.answered = 0
         self._too_fast = False  # the last line was over the rate (and the program told)
         self.closed = False
+        self.replaced = False  # a newer session of the same account took the seat
         self._ruleset: Ruleset | None = None  # the table's, with every option's value
+        self._asked_until: float | None = None  # the pending request's deadline (clock's)
+        self._away = False  # the seat counts as away (its turn's timer ran out repeatedly)
 
     # --- the table's side ---------------------------------------------------------------
     def start(self) -> None:
@@ -107,11 +118,22 @@ class BotSession:
             return
         game_no = self.client.game_no
         if game_no != self._game_no:
+            joining = self._game_no is None and not (update.view.hand_no == 1
+                                                     and told_from_start(update.view))
             self._game_no = game_no
-            lines.append(self.bot.game_start(seat, update.view.rules, update.hands_per_game,
-                                             update.totals))
+            if joining:  # a game under way: a resync, not a history the program never saw
+                self.bot.joined(update.hands_per_game)
+            else:
+                lines.append(self.bot.game_start(seat, update.view.rules,
+                                                 update.hands_per_game, update.totals))
         seconds, ask = self._timing(update)
-        lines.extend(self.bot.update(update.view, seconds, ask))
+        until = self._asked_until
+        expired = until is not None and self.client.clock.now() >= until
+        told = self.bot.update(update.view, seconds, ask, expired)
+        if any(line["type"] == "request" for line in told):
+            self._asked_until = update.deadline
+        lines.extend(told)
+        self._away_or_back(seat, lines)
         if update.view.phase is Phase.ENDED:
             key = (game_no, update.view.hand_no)
             if self._ended_hand != key:
@@ -121,6 +143,15 @@ class BotSession:
                 self._game_over_sent = game_no
                 lines.append(BotSeat.game_end(update.totals))
         self._send(lines)
+
+    def _away_or_back(self, seat: int, lines: list[dict[str, Any]]) -> None:
+        """``away`` when the seat comes to count as away (its turn's timer ran out
+        repeatedly: its timers are short until it answers), ``back`` when an answer ends
+        that."""
+        away = self.client.info().seats[seat].idle
+        if away != self._away:
+            self._away = away
+            lines.append({"type": "away" if away else "back", "seat": seat})
 
     def _send(self, lines: list[dict[str, Any]]) -> None:
         if not lines or self.closed:
@@ -231,6 +262,14 @@ class BotSession:
         update = self.client.current_update()
         if update is not None:
             self._update(update)
+
+    def replace(self, message: str) -> None:
+        """A newer ``bot join`` of the same account took the seat: told (``replaced``), and
+        this session ends."""
+        self._send([{"type": "error", "request": None, "code": "replaced",
+                     "message": message}])
+        self.replaced = True
+        self._stop("replaced by a newer session of the same account")
 
     def close(self) -> None:
         self.closed = True

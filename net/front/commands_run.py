@@ -69,8 +69,9 @@ class CommandHost(SessionHost, Protocol):
 def start(host: CommandHost, session: Session) -> None:
     """The session's command started (its channel asked for a shell or a command)."""
     assert session.chan is not None
-    if session.command_error is not None:
-        session.reply(f"{ERROR}: {session.command_error}\n", status=2)
+    if session.command_error is not None:  # on a bot channel a JSON line (Session.reply)
+        session.reply(session.command_error if session.bot_channel
+                      else f"{ERROR}: {session.command_error}\n", status=2, code="usage")
         return
     command = session.command or Command("lobby")
     if command.name == "help":
@@ -558,6 +559,7 @@ class BotRun:
             if chan is None or session.ended or done.is_set():
                 return  # the program closed its output (or left) while the seat was found
             session.conn.log(logging.INFO, "bot %s sits at %s", account.nickname, command.table)
+            self._replace_older(client)
 
             def write(data: bytes) -> None:
                 try:
@@ -584,6 +586,8 @@ class BotRun:
                     break
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(done.wait(), left + 0.5)
+            if bot.replaced:
+                status = 1
         except Exception:
             session.conn.log(logging.ERROR, "bot session crashed", exc_info=True)
             status = 1
@@ -600,6 +604,22 @@ class BotRun:
             if chan is not None:
                 with contextlib.suppress(Exception):
                     chan.exit(status)
+
+    def _replace_older(self, client: SharedTableClient) -> None:
+        """A second ``bot join`` of the same account to the same seat: the newer session
+        takes it (the older may be a connection that died unnoticed), and the older is told
+        (``replaced``) and ends. Two programs never answer for one seat."""
+        table = client.info().name
+        for other in list(self.host.sessions):
+            old = other.bot
+            if (old is None or other is self.session or old.closed
+                    or other.conn.account is None or other.conn.account.id != self.account.id
+                    or old.client.seat_index != client.seat_index
+                    or old.client.info().name != table):
+                continue
+            other.conn.log(logging.INFO, "bot %s replaced at %s by a newer session",
+                           self.account.nickname, table)
+            old.replace(both("bot_replaced", table=table))
 
     def _error(self, code: str, message: str) -> None:
         chan = self.session.chan

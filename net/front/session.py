@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections import Counter
@@ -88,6 +89,9 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.size = (80, 24)
         self.command: Command | None = None
         self.command_error: str | None = None
+        # ``bot join …``: the channel speaks the bot protocol, so even a refusal of its
+        # command line is a JSON line (:meth:`reply`), never text a program cannot read
+        self.bot_channel = False
         self.app: SessionApp | None = None
         self.driver: SSHDriver | None = None
         self.plain: PlainChannel | None = None  # --plain: lines of text, no Textual app
@@ -164,6 +168,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         return True
 
     def exec_requested(self, command: str) -> bool:
+        self.bot_channel = command.split()[:1] == ["bot"]
         try:
             self.command = parse_command(command)
         except CommandError as exc:
@@ -356,9 +361,19 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._idle.cancel()
             self._idle = None
 
-    def reply(self, text: str, status: int = 0) -> None:
+    def reply(self, text: str, status: int = 0, code: str = "refused") -> None:
+        """``text`` to the client, then the channel's exit ``status``. On a bot channel a
+        refusal is one line of the protocol's error shape, ``code`` naming it (the text cut
+        before the command help a person would be shown)."""
         chan = self.chan
         assert chan is not None
+        if self.bot_channel and status != 0:
+            message = text.split("\n\n")[0].strip()
+            chan.write(json.dumps({"type": "error", "request": None, "code": code,
+                                   "message": message}, ensure_ascii=False).encode("utf-8")
+                       + b"\n")
+            chan.exit(status)
+            return
         eol = "\r\n" if self.term is not None else "\n"
         chan.write(text.replace("\n", eol).encode("utf-8"))
         chan.exit(status)
