@@ -267,7 +267,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         for label, command in zip(labels, commands, strict=True):
-            programs[label] = Program(label, command, args.timeout, args.rules, game_options,
+            programs[label] = Program(label, command, args.timeout, args.rules,
+                                      dict(find_ruleset(args.rules, game_options).options),
                                       sys.stderr)
 
         def make(label: str) -> Player:

@@ -288,6 +288,8 @@ async def test_every_timed_request_says_its_seconds(server: MahjongServer) -> No
     try:
         hello = await bot.read_until("hello")
         assert hello["seconds"] == 30.0
+        # every option, defaults included (issue 54, the document)
+        assert hello["options"]["turn_seconds"] == 30 and hello["options"]["claim_seconds"] == 8
         assert server.registry.tables["tt"].start(seed=4) is None  # the program deals first
         await _play_to_the_end(bot)
     finally:

@@ -90,7 +90,7 @@ class BotSession:
         info = self.client.info()
         self._ruleset = find_ruleset(info.rules, dict(info.options))
         seconds = self._ruleset.options.get("turn_seconds")
-        hello = BotSeat.hello(info.rules, dict(info.options), self.client.nickname,
+        hello = BotSeat.hello(info.rules, dict(self._ruleset.options), self.client.nickname,
                               float(seconds) if seconds else None)
         hello.update({"table": info.name, "seat": self.client.seat_index,
                       "state": info.state.value})
