@@ -9,7 +9,7 @@ import contextlib
 import re
 import time
 from codecs import getincrementaldecoder
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -217,16 +217,21 @@ class LightScreen:
 
 
 class LoginClient(asyncssh.SSHClient):
-    """A client without a key: answers the keyboard-interactive login with ``passphrase``
-    (to every prompt, so a new name's passphrase is chosen and repeated), or with Enter (a
-    guest) when it is None. ``challenges`` counts the prompts it was sent; past ``give_up``
-    of them it stops answering, so the login fails at once instead of at the server's
-    timeout."""
+    """A client without a key: answers the keyboard-interactive login with ``answers`` in
+    turn, one a challenge, then with ``passphrase`` (to every prompt, so a new name's
+    passphrase is chosen and repeated), or with Enter (a guest) when it is None.
+    ``challenges`` counts the prompts it was sent and ``shown`` keeps what each said (its
+    instructions, then its prompts, a line each), as a person at OpenSSH reads them; past
+    ``give_up`` of them it stops answering, so the login fails at once instead of at the
+    server's timeout."""
 
-    def __init__(self, passphrase: str | None = None, give_up: int | None = None) -> None:
+    def __init__(self, passphrase: str | None = None, give_up: int | None = None,
+                 answers: Sequence[str] = ()) -> None:
         self.passphrase = passphrase
         self.give_up = give_up
+        self.answers = list(answers)
         self.challenges = 0
+        self.shown: list[str] = []
 
     def kbdint_auth_requested(self) -> str:
         return ""
@@ -234,8 +239,11 @@ class LoginClient(asyncssh.SSHClient):
     def kbdint_challenge_received(self, name: str, instructions: str, lang: str,
                                   prompts: Any) -> list[str] | None:
         self.challenges += 1
+        self.shown.append("\n".join([instructions, *(str(p) for p, _echo in prompts)]))
         if self.give_up is not None and self.challenges > self.give_up:
             return None  # asyncssh abandons the exchange
+        if self.answers and prompts:
+            return [self.answers.pop(0) for _ in prompts]
         return [self.passphrase or "" for _ in prompts]
 
 

@@ -3,7 +3,9 @@ and the login policy of one SSH connection (net/limits.py holds every number).
 
 The SSH public key is the account, the SSH user name the nickname (made unique); with
 ``allow_anonymous`` a client without a key gets in by keyboard-interactive: the name's
-passphrase, one to choose for a new name, or Enter for a guest (net/front/accounts.py).
+passphrase, one to choose for a new name (typed twice), or Enter for a guest
+(net/front/accounts.py). Each prompt says in both languages what it asks and why the last
+answer did not log in (a wrong passphrase, with the tries left; a mismatch; too short).
 """
 
 from __future__ import annotations
@@ -32,13 +34,26 @@ from net.limits import (
 from net.sanitize import GUEST_MARK, clean_name, guest_name
 from net.store.base import Store, store_call
 from net.store.model import Account, StorageError
-from words import both
+from words import both, tr
 
 if TYPE_CHECKING:
     from asyncssh.auth import KbdIntChallenge
 
 # the server's logger: its lines about logins are the server's
 log = logging.getLogger("net.front.server")
+
+Note = tuple[str, dict[str, object]]  # what a prompt says first: a words key, its fields
+
+
+def prompt(key: str, note: Note | None = None, **fields: object) -> str:
+    """A keyboard-interactive prompt in both languages, ``note`` (why the last answer did
+    not log in) before it in each: the prompt, not the instructions, since OpenSSH escapes
+    an instruction's Chinese into octal."""
+    en, zh = tr("en", key, **fields), tr("zh", key, **fields)
+    if note is not None:
+        en, zh = f"{tr('en', note[0], **note[1])} {en}", tr("zh", note[0], **note[1]) + zh
+    return f"{en} {zh}: "
+
 
 # why a connection is closed when its client floods a kind of message (net.limits)
 GLOBAL_FLOOD = both("flood_global")
@@ -293,22 +308,24 @@ class Connection(asyncssh.SSHServer):
         self._offer = ""
         return self._challenge(found)
 
-    def _challenge(self, found: NameLookup, note: str = "") -> KbdIntChallenge:
-        """The prompt. OpenSSH shows a challenge's instructions escaped outside ASCII (a
-        name or Chinese there reads as octal), its prompts as they are: the instructions are
-        plain English, the name and the Chinese are in the prompt."""
+    def _challenge(self, found: NameLookup, note: Note | None = None) -> KbdIntChallenge:
+        """The prompt: for a kept name its passphrase, else one to choose (asked twice, said
+        so). OpenSSH shows a challenge's instructions escaped outside ASCII (a name or
+        Chinese there reads as octal), its prompts as they are: the instructions are plain
+        English, the name, the Chinese and the ``note`` (why the last answer did not log
+        in) are in the prompt."""
         self._exchange = True
         name = found.nickname
         guest = guest_name(self._wanted or name)
         if found.state is NameState.PROTECTED:
-            return ("mahjong-ssh", note, "",
-                    ((both("ask_passphrase", name=name, guest=guest) + ": ", False),))
+            return ("mahjong-ssh", "", "",
+                    ((prompt("ask_passphrase", note, name=name, guest=guest), False),))
         lead = "That name is taken. " if found.state is NameState.TAKEN else "A new name. "
-        text = (f"{note}{lead}Choose a passphrase ({self.limits.passphrase_min} characters or "
-                f"more) to keep it for your next visits, or press Enter to play as a guest "
-                f"this once (a guest's name ends with {GUEST_MARK}).")
+        text = (f"{lead}Choose a passphrase ({self.limits.passphrase_min} characters or "
+                f"more; you type it twice) to keep it for your next visits, or press Enter "
+                f"to play as a guest this once (a guest's name ends with {GUEST_MARK}).")
         return ("mahjong-ssh", text, "",
-                ((both("new_passphrase", name=name, guest=guest) + ": ", False),))
+                ((prompt("new_passphrase", note, name=name, guest=guest), False),))
 
     async def validate_kbdint_response(self, username: str,
                                        responses: Any) -> KbdIntChallenge:
@@ -344,7 +361,7 @@ class Connection(asyncssh.SSHServer):
             if wait is None:
                 self.log(logging.INFO, "refused: %d wrong passphrases for %s lately",
                          backoff.failures(found.account_id), found.nickname)
-                return False
+                return self._again(found, ("login_slowed", {"name": found.nickname}))
             self._checking = found.account_id
             if wait > 0:  # the name's turn: wrong passphrases for it came before
                 await asyncio.sleep(wait)
@@ -354,22 +371,22 @@ class Connection(asyncssh.SSHServer):
                 backoff.failed(found.account_id, self.address)
                 self.log(logging.INFO, "wrong passphrase for %s (%d lately)", found.nickname,
                          backoff.failures(found.account_id))
-                return False
+                return self._again(found, ("login_wrong", {}))
             backoff.passed(found.account_id, self.address)
             self.account = await store_call(self.gate.store, keyless.account, found)
             return True
         if not answer:  # a guest, this once
             return await self._as_guest(found)
         if len(answer) < self.limits.passphrase_min:
-            return self._challenge(found, "Too short. ")
+            return self._challenge(found, ("login_short", {"n": self.limits.passphrase_min}))
         if not self._offer:  # asked twice, as passwd does: a typo would lock the name
             self._offer = answer
             self._exchange = True
-            return ("mahjong-ssh", "", "",
-                    ((both("repeat_passphrase", name=found.nickname) + ": ", False),))
+            return ("mahjong-ssh", "Type the same passphrase again to confirm it.", "",
+                    ((prompt("repeat_passphrase", name=found.nickname), False),))
         if answer != self._offer:
             self._offer = ""
-            return self._challenge(found, "The two did not match. ")
+            return self._challenge(found, ("login_mismatch", {}))
         if found.state is NameState.UNCLAIMED and self.gate.online.get(found.account_id or -1):
             return False  # its player is connected: the name is not handed over
         try:
@@ -386,10 +403,23 @@ class Connection(asyncssh.SSHServer):
             self._keyless = found = await store_call(self.gate.store, keyless.lookup,
                                                      found.nickname)
             self._offer = ""
-            return self._challenge(found, "That name was just taken. ")
+            return self._challenge(found, ("login_taken_now", {}))
         keyless.backoff.passed(account.id, self.address)  # its owner's address, trusted
         self.account = account
         return True
+
+    def _again(self, found: NameLookup, note: Note) -> KbdIntChallenge:
+        """A wrong passphrase (or one the name's backoff refused): a failed attempt, counted
+        here as asyncssh's failure would have been (past ``max_auth_tries`` the connection
+        ends), and the prompt again in the same exchange, saying so, with the tries the
+        connection has left. In the same exchange, not a failure the client answers with a
+        new one: OpenSSH gives a keyboard-interactive login three exchanges
+        (NumberOfPasswordPrompts), so only the server's count is the player's."""
+        if not self._failed_attempt():
+            return False
+        if note[0] == "login_wrong":
+            note = (note[0], {"n": self.limits.max_auth_tries + 2 - self.failures})
+        return self._challenge(found, note)
 
     async def _as_guest(self, found: NameLookup) -> KbdIntChallenge:
         """Enter at the prompt: a guest account under the name asked for with the guest's
@@ -401,8 +431,7 @@ class Connection(asyncssh.SSHServer):
                      gate.guests[self.address])
             if not self._failed_attempt():
                 return False
-            return self._challenge(found, f"{gate.guests[self.address]} guests are connected "
-                                          f"from your address: no more now. ")
+            return self._challenge(found, ("login_guests", {"n": gate.guests[self.address]}))
         account = await store_call(gate.store, gate.keyless.guest, self._wanted)
         gate.guests[self.address] += 1
         self._guest = account
