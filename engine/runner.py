@@ -2,7 +2,9 @@
 
 ``play`` (one person against three computer players) and the server (four seats shared by
 sessions) run a table the same way: computer players act after a short pause, a human's turn
-and claim window run on a timer whose expiry plays a safe action, a dropped player's seat waits
+and claim window run on a timer whose expiry plays a safe action (a table with a time bank
+adds to each decision's own time what is left of the seat's bank for the hand: see
+:meth:`TableRunner.bank_left`), a dropped player's seat waits
 out a grace period before a computer plays it, a player who lets his turn's timer run out
 twice in a row counts as away (his timer shrinks until he presses a key), a finished hand
 waits until every present player is ready (or the result screen's time is up), and a finished
@@ -42,6 +44,12 @@ class Pace:
     # once a seated player asked for a new game, the others have this long to be ready too;
     # None: as long as it takes
     next_game_seconds: float | None = 120.0
+
+
+def bank_seconds(ruleset: Ruleset) -> int:
+    """The table option ``time_bank``: the seconds each seat may think past its decisions'
+    own time in one hand, all its decisions together (Mahjong Soul's 5 + 20 s); 0: none."""
+    return int(ruleset.options.get("time_bank") or 0)
 
 
 def phase_seconds(ruleset: Ruleset, phase: Phase) -> int:
@@ -110,7 +118,11 @@ class TableRunner:
 
     pace: Pace = field(default_factory=Pace)
     deadlines: dict[int, float] = field(default_factory=dict)  # a human seat's timer runs out
-    timer_total: dict[int, float] = field(default_factory=dict)  # that timer's full length
+    timer_total: dict[int, float] = field(default_factory=dict)  # that timer's own length
+    # the part of a running timer that is the seat's time bank (after the timer's own length)
+    banked: dict[int, float] = field(default_factory=dict)
+    # the time bank each seat has spent in this hand (the bank is the table's per hand)
+    bank_spent: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0, 0.0])
     timeouts: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # expiries in a row
     ready: set[int] = field(default_factory=set)  # seats ready for the next hand
     game_ready: set[int] = field(default_factory=set)  # seats that asked for a new game
@@ -134,7 +146,7 @@ class TableRunner:
             return self._between(game, hand, now, seats)
         to_act = hand.to_act()
         for s in [s for s in self.deadlines if s not in to_act]:
-            del self.deadlines[s]
+            self._stop(s, now)  # its decision ended (another seat's claim closed the window)
         bots = [s for s in to_act if seats[s].is_bot(now)]
         humans = [s for s in to_act if s not in bots]
         if bots:
@@ -149,9 +161,12 @@ class TableRunner:
         seconds = self.timer_for(game.ruleset, hand.phase)
         for s in humans:
             if seconds > 0 and s not in self.deadlines:
-                wait = min(float(seconds), self.pace.idle_seconds) if self.idle(s) else seconds
-                self.deadlines[s] = now + wait
+                away = self.idle(s)  # an away player's short timer draws nothing from the bank
+                wait = min(float(seconds), self.pace.idle_seconds) if away else seconds
+                bank = 0.0 if away else self.bank_left(s, game.ruleset)
+                self.deadlines[s] = now + wait + bank
                 self.timer_total[s] = float(wait)
+                self.banked[s] = bank
             due = self.deadlines.get(s)
             if due is not None and due <= now:
                 return Expire(s)
@@ -209,22 +224,49 @@ class TableRunner:
         """The table option's seconds for ``phase``'s timer (0: none)."""
         return phase_seconds(ruleset, phase) if self.pace.timers else 0
 
+    def bank_left(self, seat: int, ruleset: Ruleset) -> float:
+        """What is left of the time bank of ``seat`` in this hand: a decision's timer runs
+        its own time (``turn_seconds``, ``claim_seconds``), then this; what a decision did
+        not use of it carries to the seat's next decision of the hand (0 without timers)."""
+        if not self.pace.timers:
+            return 0.0
+        return max(0.0, bank_seconds(ruleset) - self.bank_spent[seat])
+
     def deadline(self, seat: int | None, view: View) -> tuple[float | None, float]:
-        """(when the timer of ``seat`` runs out, its full length) for that seat's update; a
-        timer shows only while the seat has a move."""
+        """(when the timer of ``seat`` runs out, its own length) for that seat's update; a
+        timer shows only while the seat has a move. The deadline includes the seat's bank
+        (:meth:`banked_for`)."""
         if seat is None or not view.my_move or seat not in self.deadlines:
             return None, 0.0
         return self.deadlines[seat], self.timer_total.get(seat, 0.0)
 
+    def banked_for(self, seat: int | None, view: View) -> float:
+        """The seconds of the seat's time bank at the end of its running timer (the last
+        part of the time until :meth:`deadline`); 0 where no timer shows."""
+        if self.deadline(seat, view)[0] is None:
+            return 0.0
+        assert seat is not None
+        return self.banked.get(seat, 0.0)
+
     # --- what happened ------------------------------------------------------------------------
-    def acted(self, seat: int) -> None:
-        """``seat`` made its move: its timer stops."""
-        self.deadlines.pop(seat, None)
+    def _stop(self, seat: int, now: float | None) -> None:
+        """The timer of ``seat`` stops at ``now``: the time it ran past its own length is
+        taken from the seat's bank (None: nothing is, as after a pause)."""
+        due = self.deadlines.pop(seat, None)
+        bank = self.banked.pop(seat, 0.0)
+        if due is not None and now is not None and bank > 0:
+            self.bank_spent[seat] += min(bank, max(0.0, now - (due - bank)))
+
+    def acted(self, seat: int, now: float | None = None) -> None:
+        """``seat`` made its move at ``now``: its timer stops (what it used of the bank is
+        spent; the owners pass the time, a test may leave it out where no bank runs)."""
+        self._stop(seat, now)
 
     def expired(self, seat: int, phase: Phase) -> None:
-        """The timer of ``seat`` ran out in ``phase``. A claim window left to run out is a
-        pass; a turn's timer is absence, counted towards :meth:`idle`."""
-        self.deadlines.pop(seat, None)
+        """The timer of ``seat`` ran out in ``phase`` (its bank with it). A claim window left
+        to run out is a pass; a turn's timer is absence, counted towards :meth:`idle`."""
+        due = self.deadlines.get(seat)
+        self._stop(seat, due)
         if phase not in CLAIM_PHASES:
             self.timeouts[seat] += 1
 
@@ -245,20 +287,25 @@ class TableRunner:
         self._ended = id(hand)
         self.hand_ended_at = now
         self.deadlines.clear()
+        self.banked.clear()
         self.ready.clear()
 
     def new_hand(self) -> None:
-        """A hand was dealt: no timer from the last one survives."""
+        """A hand was dealt: no timer from the last one survives, every bank is full."""
         self._ended = None
         self.hand_ended_at = None
         self.deadlines.clear()
+        self.banked.clear()
+        self.bank_spent = [0.0, 0.0, 0.0, 0.0]
         self.ready.clear()
         self.game_ready.clear()
         self.game_asked_at = None
         self._paced = None
 
     def reset_timers(self) -> None:
-        """Every running timer starts again in full the next time it is due (a pause)."""
+        """Every running timer starts again in full the next time it is due (a pause), with
+        the bank its seat had when it started."""
         self.deadlines.clear()
+        self.banked.clear()
         self._paced = None
 

@@ -32,7 +32,10 @@ class TableUpdate:
 
     view: View
     deadline: float | None = None  # when the seat's timer runs out, on the client's clock
-    timer_seconds: float = 0.0  # the timer's full length (for the bar)
+    timer_seconds: float = 0.0  # the timer's own length (for the bar)
+    # the seat's time bank at the end of that timer: the last part of the time until
+    # ``deadline`` (the bar shows "5s + bank 12s": the timer's own time left, then the bank's)
+    bank_seconds: float = 0.0
     totals: tuple[int, int, int, int] = (0, 0, 0, 0)  # running scores after booked hands
     history: tuple[HandSummary, ...] = ()
     hands_per_game: int = 0

@@ -151,7 +151,7 @@ class LocalTable:
             game.apply(seat, action)
         except IllegalActionError as exc:
             return Refusal.of("illegal", reason=exc.reason)
-        self.runner.acted(seat)
+        self.runner.acted(seat, self.clock.now())
         self.publish()
         return None
 

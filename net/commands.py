@@ -46,7 +46,8 @@ HELP_TEXT = "\n".join((
     " NAME,\n    /uninvite NAME, /watchers on|off. --invite or --watchers alone make it private"
     " too.",
     f"  {tr('zh', 'help_close')}: {tr('en', 'help_close')}",
-    f"  {both('help_options')}: base_point, hands_per_game, turn_seconds, claim_seconds (all);\n"
+    f"  {both('help_options')}: base_point, hands_per_game, turn_seconds, claim_seconds,\n"
+    "    time_bank (all; time_bank=20: 20 s a hand to think past the timers);\n"
     "    discarder_pays_double, max_lighters, spectator_stakes (yichun); discard_wins\n"
     "    (shangrao); first_roller (gejiu).  e.g. --option hands_per_game=4",
     _row("ssh -t -p PORT HOST watch NAME", both("help_watch")),

@@ -71,6 +71,8 @@ PLAIN: Final[dict[str, tuple[str, str]]] = {
     "p_ready_by": ("Ready if you discard: {options}.", "打出可听牌：{options}。"),
     "p_ready_option": ("{tile} (waits on {waits})", "{tile}（听{waits}）"),
     "p_timer": ("You have {n} seconds.", "你有{n}秒。"),
+    "p_timer_bank": ("You have {n} seconds, then {b} seconds of your time bank for this hand.",
+                     "你有{n}秒，之后还有本盘备用时间{b}秒。"),
     "p_timer_low": ("{n} seconds left!", "还剩{n}秒！"),
     # prompts
     "p_ask_turn": ("Your turn: type a tile to discard (e.g. {eg}), or its number{more}.",

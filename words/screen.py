@@ -14,6 +14,27 @@ SCREEN: Final[dict[str, tuple[str, str]]] = {
     "turn_of": ("{who} to play", "轮到{who}"),
     "your_turn": ("Your turn", "轮到你"),
     "claims": ("Claim window", "吃碰中"),
+    # the timer with a time bank (the option time_bank): own seconds left, then the bank's
+    "timer_bank": ("{s}s + bank {b}s", "{s}秒 + 备用{b}秒"),
+    "timer_bank_short": ("{s}+{b}s", "{s}+{b}秒"),
+    # the auto toggles on (z, u, o at the table), on the status line: in words where it fits,
+    # else by the marks the prompts use (过 pass, 胡 win, 切 the drawn tile out)
+    "auto_on": ("Auto: {what}", "自动：{what}"),
+    "auto_pass": ("no calls", "不吃碰"),
+    "auto_win": ("win", "胡"),
+    "auto_discard": ("discard drawn", "摸切"),
+    "auto_short": ("[{what}]", "[{what}]"),
+    "auto_pass_mark": ("过", "过"),
+    "auto_win_mark": ("胡", "胡"),
+    "auto_discard_mark": ("切", "切"),
+    "auto_pass_set": ("No calls on: chi, pung and kong offers are passed for you (a win is "
+                      "still yours to take)", "自动不吃碰：吃、碰、杠自动过（胡牌仍由你决定）"),
+    "auto_pass_unset": ("No calls off", "已关闭自动不吃碰"),
+    "auto_win_set": ("Auto-win on: every win offered is taken", "自动胡牌：能胡就胡"),
+    "auto_win_unset": ("Auto-win off", "已关闭自动胡牌"),
+    "auto_discard_set": ("Auto-discard on: the drawn tile goes out when there is no win or kong "
+                         "to decide", "自动摸切：无胡无杠时打出摸到的牌"),
+    "auto_discard_unset": ("Auto-discard off", "已关闭自动摸切"),
     "rob": ("Robbing window", "抢杠中"),
     "buy_phase": ("Buying", "选择买不买"),
     "declare": ("塘子烂糊?", "塘子烂糊？"),

@@ -188,6 +188,10 @@ COMMON_OPTIONS: tuple[OptionSpec, ...] = (
                0, 3600, brief_en="seconds for a turn, 0 = no timer", brief_zh="出牌限时"),
     OptionSpec("claim_seconds", 8, "Claim window in seconds (0 = none)", "吃碰时限（秒，0=不限）",
                0, 600, brief_en="seconds to claim, 0 = none", brief_zh="吃碰胡限时"),
+    OptionSpec("time_bank", 0,
+               "Time bank per hand in seconds, after each turn's or claim's own time (0 = none)",
+               "每盘备用时间（秒，出牌或吃碰时限用完后扣除，0=无）", 0, 600,
+               brief_en="seconds of bank per hand, 0 = none", brief_zh="每盘备用时间"),
 )
 
 

@@ -425,7 +425,7 @@ class SharedTable:
         except IllegalActionError as exc:
             return Refusal.of("illegal", reason=exc.reason)
         self.actions_applied += 1
-        self.runner.acted(index)
+        self.runner.acted(index, self.clock.now())
         if self.store is not None:
             self.store.add_action(self.name, ActionRow(
                 self.game_no, hand.hand_no, len(hand.actions) - 1, index, action.to_json()))

@@ -7,6 +7,7 @@ file can remap it (``"keys": {"win": "w"}``).
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
 from functools import partial
@@ -23,6 +24,7 @@ from host.client import TableUpdate
 from host.clock import Timer
 from tui.apps.host_app import HostApp
 from tui.compat import internals
+from tui.view.auto_play import auto_action, decision_stamp
 from tui.view.faces import name
 from tui.view.layout import MIN_HEIGHT, MIN_WIDTH
 from tui.view.prompts import Choice, Prompt, claim_prompt, kong_prompt
@@ -31,7 +33,7 @@ from tui.view.seat_rows import INDEX_LABELS
 from tui.view.table import TableView
 from tui.view.tile_pieces import hand_tiles
 from tui.view.timer_text import next_timer_change
-from tui.view.ui_state import UiState
+from tui.view.ui_state import AUTO_TOGGLES, UiState
 from words import tr
 
 INDEX_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "minus", "equals_sign",
@@ -58,6 +60,11 @@ TABLE_BINDINGS: list[Binding] = [
     Binding("n", "answer('no-buy')", "Don't buy 不买 (Yichun)", id="no-buy", show=False),
     Binding("t", "face", "Tile faces 牌面", id="tiles", show=False),
     Binding("i", "suggest", "Suggested discard on/off", id="suggest", show=False),
+    # the auto toggles, for this session only (tui.view.auto_play)
+    Binding("z", "auto('pass')", "No calls on/off 自动不吃碰", id="auto-pass", show=False),
+    Binding("u", "auto('win')", "Auto-win on/off 自动胡牌", id="auto-win", show=False),
+    Binding("o", "auto('discard')", "Auto-discard the drawn tile on/off 自动摸切",
+            id="auto-discard", show=False),
     Binding("question_mark,f1", "help", "Help 帮助", id="help", show=False),
     Binding("s", "settings", "Settings 设置", id="settings", show=False),
     Binding("q", "quit_table", "Leave the table 离开 (twice)", id="quit", show=False),
@@ -73,6 +80,10 @@ TABLE_BINDINGS: list[Binding] = [
     Binding("home", "result_end(False)", "Hand result: top 结算开头", id="result-top", show=False),
     Binding("end", "result_end(True)", "Hand result: end 结算末尾", id="result-end", show=False),
 ]
+# An auto-pass waits this long (seconds, drawn evenly, never past the window's own time), as a
+# player thinking it over: a claim window that closed at once would tell the table that a seat
+# had a claim and passed it by the toggle.
+AUTO_PASS_PAUSE = (1.0, 3.0)
 # what keys do while a hand's result is shown (the rest do nothing then)
 RESULT_ACTIONS = frozenset({"confirm", "scroll_result", "result_end", "face", "help",
                             "quit_table"})
@@ -96,6 +107,8 @@ class TableScreen(Screen[None]):
         self._tick_at: float | None = None
         self.result: TableUpdate | None = None  # the hand's result shown over the table
         self._was_small = False  # the terminal was too small for the table at the last resize
+        self._auto_sent: object = None  # the decision an auto move was last sent or timed for
+        self.auto_rng = random.Random()  # the auto-pass's pause (a test seeds it)
 
     @property
     def mj(self) -> HostApp:
@@ -205,6 +218,47 @@ class TableScreen(Screen[None]):
             if choice.type is ActionType.DISCARD:
                 self.ui.suggestion = choice.tile
         self._redraw()
+        self._auto_play()
+
+    # --- the auto toggles -----------------------------------------------------------------
+    def _auto_play(self) -> None:
+        """Play what the toggles play for the decision in front of the player, once: a win or
+        a drawn tile's discard now, a pass after a thinking pause (:data:`AUTO_PASS_PAUSE`)."""
+        update = self.update
+        if update is None or self.result is not None or not self._live:
+            return
+        action = auto_action(update.view, self.ui.auto)
+        stamp = decision_stamp(update.view)
+        if action is None or stamp == self._auto_sent:
+            return
+        self._auto_sent = stamp
+        if action.type is not ActionType.PASS:
+            self._send(action)
+            return
+        pause = self.auto_rng.uniform(*AUTO_PASS_PAUSE)
+        if update.deadline is not None:  # within the window's own time (never its bank)
+            own = update.deadline - update.bank_seconds - self.mj.client.clock.now()
+            pause = max(0.0, min(pause, own - 0.5))
+        self._later(pause, partial(self._auto_pass, stamp))
+
+    def _auto_pass(self, stamp: object) -> None:
+        update = self.update
+        if update is None or decision_stamp(update.view) != stamp or "pass" not in self.ui.auto:
+            return  # the window closed meanwhile, or the player took the toggle off
+        action = auto_action(update.view, self.ui.auto)
+        if action is not None and action.type is ActionType.PASS:
+            self._send(action)
+
+    def action_auto(self, what: str) -> None:
+        """Turn the auto toggle ``what`` on or off (for this session; the status line shows
+        those on), and play it at once where it applies."""
+        if self._hidden():
+            return
+        on = set(self.ui.auto) ^ {what}
+        self.ui.auto = tuple(a for a in AUTO_TOGGLES if a in on)
+        self._auto_sent = None
+        self._say(f"auto_{what}_{'set' if what in on else 'unset'}")
+        self._auto_play()
 
     def _rebuild_prompt(self, update: TableUpdate, keep: bool) -> None:
         view = update.view

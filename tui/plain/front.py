@@ -244,7 +244,11 @@ class PlainTable:
         left = update.deadline - clock.now()
         if left <= 0:
             return
-        self._say("p_timer", n=int(left + 0.999))
+        bank = min(left, max(0.0, update.bank_seconds))  # the time bank, after the own time
+        if bank > 0:
+            self._say("p_timer_bank", n=int(max(0.0, left - bank) + 0.999), b=int(bank + 0.999))
+        else:
+            self._say("p_timer", n=int(left + 0.999))
         if left > TIMER_WARN + 1:
             self._timer = clock.call_later(left - TIMER_WARN, lambda: self._warn(key))
 

@@ -45,7 +45,7 @@ from tui.view.seat_rows import (
 )
 from tui.view.status_row import draw_status_row
 from tui.view.tile_pieces import hand_tiles
-from tui.view.timer_text import timer_state
+from tui.view.timer_text import bank_shown, timer_state
 from tui.view.ui_state import UiState
 from words import tr
 
@@ -159,7 +159,7 @@ class TableRows:
         timer = timer_state(update, ui.now)
         status_key = (size, lang, me, view.rules, view.hand_no, update.hands_per_game,
                       view.dealer, view.remaining, view.phase, view.my_move, view.current, timer,
-                      update.waiting_for)
+                      update.waiting_for, bank_shown(update, ui.now), ui.auto)
         pitch = small_width(face) + 1
         per_row = max(1, centre_w // pitch)
         pond_rows = max(2, min(4, -(-24 // per_row)))

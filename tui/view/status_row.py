@@ -7,7 +7,7 @@ from rich.cells import cell_len
 from engine.table import Phase
 from host.client import TableUpdate
 from tui.view.canvas import Canvas
-from tui.view.timer_text import TIMER_BAR
+from tui.view.timer_text import TIMER_BAR, bank_shown
 from tui.view.ui_state import UiState
 from tui.words.ruleset_title import rules_title
 from words import seat_label, seat_wind, tr
@@ -37,22 +37,52 @@ def draw_status_row(c: Canvas, update: TableUpdate, ui: UiState, me: int,
         turn = tr(lang, "rob")
     else:
         turn = tr(lang, "buy_phase")
+    # the timer's text: its seconds, and the bank's where the table has one (in words where
+    # the line has room, else short); the auto toggles after whose turn it is, likewise
+    secs: list[str] = []
+    if timer is not None:
+        bank = bank_shown(update, ui.now)
+        secs = [f" {timer[1]:>2d}s "] if bank is None else [
+            " " + tr(lang, "timer_bank", s=timer[1], b=bank) + " ",
+            " " + tr(lang, "timer_bank_short", s=timer[1], b=bank) + " "]
+    autos = ["", ""]
+    if ui.auto:
+        autos = [" " + tr(lang, "auto_on", what=", ".join(tr(lang, f"auto_{a}")
+                                                        for a in ui.auto)) + " ",
+                 " " + tr(lang, "auto_short", what="".join(tr(lang, f"auto_{a}_mark")
+                                                          for a in ui.auto)) + " "]
+    forms = secs or [""]
+    fits = [(autos[0], forms[0]), (autos[1], forms[0]), (autos[1], forms[-1])]
+    titles = [parts[0]]
+    if ui.auto or len(forms) > 1:  # then the ruleset's Chinese name alone, to make room
+        titles.append(rules_title(view.rules, "zh"))
+    auto, sec = fits[-1]
+    for title, (a_text, s_text) in ((t, f) for t in titles for f in fits):
+        need = sum(cell_len(" " + text + " ") + 1 for text in [title, *parts[1:]])
+        need += cell_len(" " + turn + " ") + (cell_len(a_text) + 1 if a_text else 0)
+        if timer is not None:
+            need += TIMER_BAR + 2 + cell_len(s_text)  # "⏱ ", the bar, the seconds
+        if need <= c.width:
+            parts[0], auto, sec = title, a_text, s_text
+            break
     x = 0
     for text in parts:
         x = c.put(x, 0, " " + text + " ", "status")
         x = c.put(x, 0, "│", "status-dim")
     x = c.put(x, 0, " " + turn + " ", "status-em" if view.my_move else "status")
+    if auto:
+        x = c.put(x, 0, "│", "status-dim")
+        x = c.put(x, 0, auto, "status-em")
     # timer bar at the right end
     right = c.width
     if timer is not None:
-        full, left_s, low = timer
+        full, _left_s, low = timer
         bar_w = TIMER_BAR
-        secs = f" {left_s:>2d}s "
-        start = right - bar_w - cell_len(secs) - 2
+        start = right - bar_w - cell_len(sec) - 2
         x2 = c.put(start, 0, "⏱ ", "status")
         x2 = c.put(x2, 0, "█" * full, "timer-low" if low else "timer")
         x2 = c.put(x2, 0, "░" * (bar_w - full), "timer-empty")
-        x2 = c.put(x2, 0, secs, "status")
+        x2 = c.put(x2, 0, sec, "status")
         right = start
     if x < right:
         c.put(x, 0, " " * (right - x), "status")

@@ -26,3 +26,9 @@ class UiState:
     now: float = 0.0
     keys: dict[str, str] = field(default_factory=dict)  # binding id -> key shown in hints
     small_waits: bool = True  # the table waits while the terminal is too small (not if shared)
+    # the auto toggles on, of AUTO_TOGGLES' order ("pass", "win", "discard"): the status line
+    # says them
+    auto: tuple[str, ...] = ()
+
+
+AUTO_TOGGLES = ("pass", "win", "discard")  # no calls, auto-win, auto-discard the drawn tile
