@@ -302,7 +302,7 @@ def test_result_lines_parsed_by_pieces_equal_the_whole_line_parsed() -> None:
 
 async def test_the_result_page_in_a_tiny_window() -> None:
     """A 20×8 (or one-row) window shows the result's first cells and its keys, nothing raises;
-    the page is whole again at 80×24."""
+    the page is drawn in full width again at 80×24, scrolled where it was."""
     async with running("yichun", 2) as (client, app, pilot):
         view = await result_view(client, app, pilot)
         for size in ((20, 8), (20, 1), (80, 24)):
@@ -318,6 +318,9 @@ async def test_the_result_page_in_a_tiny_window() -> None:
                 assert view.page_top > 0
             if height == 1:
                 assert rows[0].text.startswith(" Hand 1")
+        # where it was scrolled to, kept; its top a Home away
+        await pilot.press("home")
+        await pilot.pause()
         assert view.render_line(0).text.startswith(" Hand 1")
         assert app.table_screen is not None and app.table_screen.result is not None
 

@@ -164,7 +164,10 @@ SCREEN: Final[dict[str, tuple[str, str]]] = {
     "how_earthly_you": ("on your first discard 地糊", "你首张点炮（地糊）"),
     "how_pond": ("with the 14 discards 塘子烂糊", "塘子烂糊"),
     "res_total": ("Value {v}", "合计 {v}"),
-    "res_transfers": ("Payments", "支付"),
+    "res_transfers": ("Who paid whom", "谁付给谁"),
+    # one payer's payments to one payee, summed (the summary at the result's top)
+    "res_paid": ("{payer} → {payee} {amount}", "{payer}→{payee} {amount}"),
+    "res_why": ("Payments, each with its reason", "支付明细"),
     "res_pays": ("{payer} → {payee}  {amount}  {why}", "{payer} → {payee}  {amount}  {why}"),
     "res_net": ("This hand", "本盘"),
     "res_totals": ("Totals", "总分"),

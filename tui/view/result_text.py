@@ -1,8 +1,9 @@
 """The hand result, the game result and the help page as Textual markup.
 
 Colours are theme variables only (``[$tile-man]``); these screens are not on the hot path.
-Every pattern and modifier of the settlement is listed with its Chinese and English name and
-its value, then every transfer and the new totals.
+A hand's result opens with its summary (the changes, the new totals, who paid whom), which
+fits the first screen at 80×24; below it every pattern and modifier of the settlement with its
+Chinese and English name and its value, and every transfer with its reason.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.markup import escape
 
-from engine.situation import ReasonPart
+from engine.situation import ReasonPart, WinScore
 from engine.tiles import Kind
 from engine.view import MeldView
 from host.client import TableUpdate
@@ -169,20 +170,122 @@ def readable_why(why: Sequence[ReasonPart], face: Face, lang: str) -> str:
 def hand_result_lines(update: TableUpdate, lang: str, face: Face,
                       width: int = 76) -> list[str]:
     """The hand result as markup lines no wider than ``width`` cells (long lines continue
-    on an indented line)."""
+    on an indented line).
+
+    The summary comes first, compact enough for the first screen at 80×24 (24 rows, the
+    last for the keys): who won and how, each seat's change and new total, who paid whom
+    (summed by payer and payee); then the detail, which scrolls below: the hands, each
+    win's patterns and modifiers, and every payment with its reason."""
     view = update.view
-    me = view.viewer  # None: a spectator, who names seats by their winds
     res = view.result
     out: list[str] = [
         f"[b $turn]{escape(tr(lang, 'res_title', n=view.hand_no))} — "
         f"{escape(rules_title(view.rules, lang))}[/]",
-        "",
     ]
     if res is None:
+        out.append("")
         out.append(escape(tr(lang, "res_draw")))
         return out
     settlement = res.settlement
-    out.append(f"[b]{escape(tr(lang, 'res_hands'))}[/]")
+    if not settlement.wins:
+        out.append(f"[b]{escape(tr(lang, 'res_draw'))}[/]")
+    for w in settlement.wins:
+        out.extend(f"[b $turn]{escape(part)}[/]"
+                   for part in wrap_plain(_win_head(update, w, lang, True), width, 3))
+    out.extend(_summary_lines(update, lang, width))
+    out.append("")
+    out.extend(_hands_lines(update, lang, face, width))
+    for w in settlement.wins:
+        out.append("")
+        out.extend(f"[b $turn]{escape(part)}[/]"
+                   for part in wrap_plain(_win_head(update, w, lang, False), width, 3))
+        for item in w.items:
+            text = f"   {escape(item.zh)} {escape(item.en)}  [b]{escape(item.value)}[/]"
+            text_w = 6 + cell_len(item.zh) + cell_len(item.en) + cell_len(item.value)
+            tiles = tiles_markup(item.tiles, face, wild=view.wild) if item.tiles else ""
+            if tiles and text_w + 2 + tiles_width(item.tiles, face) > width:
+                out.append(text)
+                out.append("      " + tiles)
+            else:
+                out.append(f"{text}  {tiles}" if tiles else text)
+        out.append(f"   {escape(tr(lang, 'res_total', v=w.value))}")
+    if settlement.transfers:
+        out.append("")
+        out.append(f"[b]{escape(tr(lang, 'res_why'))}[/]")
+    for t in settlement.transfers:
+        line = "   " + tr(lang, "res_pays", payer=who_named(update, t.payer, lang),
+                          payee=who_named(update, t.payee, lang), amount=t.amount,
+                          why=readable_why(t.reason, face, lang))
+        out.extend(escape(part) for part in wrap_plain(line, width, 6))
+    return out
+
+
+def _win_head(update: TableUpdate, w: WinScore, lang: str, how: bool) -> str:
+    """A win's heading: who won with what pattern and, with ``how``, how (self-drawn, on
+    whose discard)."""
+    view = update.view
+    res = view.result
+    pattern = f"{w.pattern_zh} {w.pattern_en}" if lang == "en" else w.pattern_zh
+    head = tr(lang, "res_winner", who=who_named(update, w.seat, lang), pattern=pattern)
+    if how and res is not None and res.how is not None:
+        source = who_named(update, res.from_seat, lang) if res.from_seat is not None else "?"
+        key = f"how_{res.how.value}"
+        if res.from_seat is not None and res.from_seat == view.viewer and f"{key}_you" in TEXT:
+            key += "_you"  # "on your discard", not "on You E's discard"
+        head += " · " + tr(lang, key, who=source)
+    return head
+
+
+def _summary_lines(update: TableUpdate, lang: str, width: int) -> list[str]:
+    """Each party's change and new total, one line each, the next dealer, then who paid whom:
+    one item per payer and payee (their payments summed), several items a line."""
+    view = update.view
+    me = view.viewer
+    assert view.result is not None
+    settlement = view.result.settlement
+    out = ["", f"[b]{escape(tr(lang, 'res_net'))} / {escape(tr(lang, 'res_totals'))}[/]"]
+    parties = [who_named(update, s, lang) for s in range(4)]
+    watchers = {fit_cells(name, NAME_CELLS): v for name, v in settlement.spectators.items()}
+    col = max(8, *(cell_len(p) for p in parties), *(cell_len(n) for n in watchers))
+    totals = update.totals if len(update.totals) == 4 else (0, 0, 0, 0)
+    for s in range(4):
+        star = "[b $turn]胡[/]" if s in view.result.winners else "  "
+        out.append(f" {star} {pad(parties[s], col)} {settlement.seats[s]:+6d}   →  "
+                   f"{totals[s]:+6d}")
+    for name, v in watchers.items():
+        out.append(f"    {pad(name, col)} {v:+6d}")
+    if settlement.next_dealer is not None:
+        out.append("    " + escape(tr(lang, "res_next_dealer",
+                                      seat=who_named(update, settlement.next_dealer, lang))))
+    out.append(f"[b]{escape(tr(lang, 'res_transfers'))}[/]")
+    sums: dict[tuple[int | str, int | str], int] = {}
+    for t in settlement.transfers:
+        sums[t.payer, t.payee] = sums.get((t.payer, t.payee), 0) + t.amount
+
+    def short(p: int | str) -> str:  # the seat alone: its player's name is on the line above
+        return seat_label(me, p, lang) if isinstance(p, int) else fit_cells(p, NAME_CELLS)
+
+    items = [tr(lang, "res_paid", payer=short(a), payee=short(b), amount=n)
+             for (a, b), n in sums.items()]
+    line = ""
+    for item in items:
+        cand = f"{line} · {item}" if line else f"    {item}"
+        if line and cell_len(cand) > width:
+            out.append(escape(line))
+            line = f"    {item}"
+        else:
+            line = cand
+    out.append(escape(line) if line else "    —")
+    return out
+
+
+def _hands_lines(update: TableUpdate, lang: str, face: Face, width: int) -> list[str]:
+    """The four hands (the winners' marked 胡), their melds, the winning tile and the 宝."""
+    view = update.view
+    me = view.viewer
+    res = view.result
+    assert res is not None
+    out = [f"[b]{escape(tr(lang, 'res_hands'))}[/]"]
     for s in range(4):
         winner = s in res.winners
         mark = res.win_tile if winner else None
@@ -216,51 +319,6 @@ def hand_result_lines(update: TableUpdate, lang: str, face: Face,
         mid, _, tail = rest.partition("\1")
         out.append(f"    {escape(h)}{tile_markup(view.wild, face, wild=True)}{escape(mid)}"
                    f"{tile_markup(view.wild_indicator, face)}{escape(tail)}")
-    out.append("")
-    if not settlement.wins:
-        out.append(f"[b]{escape(tr(lang, 'res_draw'))}[/]")
-    for w in settlement.wins:
-        pattern = f"{w.pattern_zh} {w.pattern_en}" if lang == "en" else w.pattern_zh
-        who = who_named(update, w.seat, lang)
-        head = tr(lang, "res_winner", who=who, pattern=pattern)
-        if res.how is not None:
-            source = who_named(update, res.from_seat, lang) if res.from_seat is not None else "?"
-            key = f"how_{res.how.value}"
-            if res.from_seat is not None and res.from_seat == me and f"{key}_you" in TEXT:
-                key += "_you"  # "on your discard", not "on You E's discard"
-            head += " · " + tr(lang, key, who=source)
-        out.extend(f"[b $turn]{escape(part)}[/]" for part in wrap_plain(head, width, 3))
-        for item in w.items:
-            text = f"   {escape(item.zh)} {escape(item.en)}  [b]{escape(item.value)}[/]"
-            text_w = 6 + cell_len(item.zh) + cell_len(item.en) + cell_len(item.value)
-            tiles = tiles_markup(item.tiles, face, wild=view.wild) if item.tiles else ""
-            if tiles and text_w + 2 + tiles_width(item.tiles, face) > width:
-                out.append(text)
-                out.append("      " + tiles)
-            else:
-                out.append(f"{text}  {tiles}" if tiles else text)
-        out.append(f"   {escape(tr(lang, 'res_total', v=w.value))}")
-    out.append("")
-    out.append(f"[b]{escape(tr(lang, 'res_transfers'))}[/]")
-    for t in settlement.transfers:
-        line = "   " + tr(lang, "res_pays", payer=who_named(update, t.payer, lang),
-                          payee=who_named(update, t.payee, lang), amount=t.amount,
-                          why=readable_why(t.reason, face, lang))
-        out.extend(escape(part) for part in wrap_plain(line, width, 6))
-    if not settlement.transfers:
-        out.append("   —")
-    out.append("")
-    out.append(f"[b]{escape(tr(lang, 'res_net'))} / {escape(tr(lang, 'res_totals'))}[/]")
-    parties = [who_named(update, s, lang) for s in range(4)]
-    col = max(8, *(cell_len(p) for p in parties), *(cell_len(n) for n in settlement.spectators))
-    for s in range(4):
-        net = settlement.seats[s]
-        out.append(f"   {pad(parties[s], col)} {net:+6d}   →  {update.totals[s]:+6d}")
-    for name, v in settlement.spectators.items():
-        out.append(f"   {pad(name, col)} {v:+6d}")
-    if settlement.next_dealer is not None:
-        out.append("   " + escape(tr(lang, "res_next_dealer",
-                                     seat=who_named(update, settlement.next_dealer, lang))))
     return out
 
 
