@@ -191,7 +191,7 @@ COMMON_OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("time_bank", 0,
                "Time bank per hand in seconds, after each turn's or claim's own time (0 = none)",
                "每盘备用时间（秒，出牌或吃碰时限用完后扣除，0=无）", 0, 600,
-               brief_en="seconds of bank per hand, 0 = none", brief_zh="每盘备用时间"),
+               brief_en="extra seconds a hand, 0 = none", brief_zh="每盘备用时间"),
 )
 
 
