@@ -43,6 +43,10 @@ class Settings:
     show_waits: bool = True
     show_suggestion: bool = False
     bell: bool = False  # ring the terminal's bell when the table waits for you
+    # while the table waits for you: say so in the terminal's title; a desktop notification
+    # when you are away (tui.apps.attention)
+    turn_title: bool = False
+    notify: bool = False
     plain: bool = False  # plain mode for screen readers (tui/plain/front.py) from the next start
     # how the terminal draws East Asian ambiguous-width characters: "auto" (as the probe at
     # the session's start found, ``detected``), "narrow" or "wide" (tui.compat.ambiwidth)
@@ -93,7 +97,7 @@ class Settings:
             out.bot_delay = float(delay)
         if data.get("ambiwidth") in ("auto", "narrow", "wide"):
             out.ambiwidth = data["ambiwidth"]
-        for key in ("show_waits", "show_suggestion", "bell", "plain"):
+        for key in ("show_waits", "show_suggestion", "bell", "turn_title", "notify", "plain"):
             if isinstance(data.get(key), bool):
                 setattr(out, key, data[key])
         if isinstance(data.get("rules"), str):

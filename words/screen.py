@@ -335,6 +335,15 @@ SCREEN: Final[dict[str, tuple[str, str]]] = {
     "set_delay": ("Computer speed (seconds per move)", "电脑出牌间隔（秒）"),
     "set_suggest": ("Show the computer's suggested discard", "显示电脑建议的出牌"),
     "set_bell": ("Ring the terminal bell when it is your move", "轮到你时终端响铃"),
+    "set_turn_title": ("Say in the terminal's title when it is your move",
+                       "轮到你时在终端标题中显示"),
+    "set_notify": ("Desktop notification when it is your move and you are away "
+                   "(terminals that show OSC 9)",
+                   "轮到你而你不在时发桌面通知（支持 OSC 9 的终端）"),
+    # the terminal's title while the table waits for you, and the desktop notification
+    # ({title}: "mahjong-ssh TABLE"); a notification never begins with a digit (ConEmu)
+    "att_title": ("▶ your move — {title}", "▶ 轮到你 — {title}"),
+    "att_notify": ("{title}: your move", "{title}：轮到你了"),
     "set_plain": ("Plain mode for screen readers, from the next start (lines of text)",
                   "读屏模式（下次启动起，以文字行显示）"),
     "set_hints": ("Show winning tiles when ready", "听牌时显示胡哪些牌"),

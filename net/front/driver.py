@@ -6,7 +6,8 @@ the channel as UTF-8; input is decoded incrementally and fed to Textual's xterm 
 
 Slow clients (``channel.write`` buffers without limit): once the channel's write buffer passes
 ``high_water`` bytes the driver stops writing frames; when the client drains, it asks the app
-for one full repaint.
+for one full repaint. What sets the terminal's state rather than draws (its title, a desktop
+notification: ``write_control``) is still sent, a repaint would not bring it back.
 
 Keys that arrive together (one SSH packet: a laggy link, a paste without bracketed paste) are
 handed to the app one at a time: after a key Textual dispatches through its queues (one the
@@ -149,6 +150,7 @@ class SSHDriver(Driver):
         self.told = False  # the player was told that input was dropped
         self._debug_log = LogBudget(limits.log_lines_per_connection)
         self._out: list[str] = []  # this frame's pieces, sent by ``flush``
+        self._controls: list[str] = []  # those of them written by ``write_control``
         self._tick_handle: asyncio.TimerHandle | None = None
         # events parsed but not yet given to the app, behind a key it is still dispatching
         self._held: deque[Message] = deque()
@@ -198,11 +200,24 @@ class SSHDriver(Driver):
             self._loop.call_soon(self.flush)
         self._out.append(data)
 
+    def write_control(self, data: str) -> None:
+        """Buffer ``data``, a sequence that sets the terminal's state rather than draws (its
+        title, a notification: ``tui.apps.attention``), after the frames written before it
+        and never inside one. Unlike a frame it is sent even while frames are dropped for a
+        slow client: the repaint that follows draws every frame dropped, but a title set back
+        or a notification dropped would stay lost. It is a few bytes a turn at most."""
+        if self._closed:
+            return
+        self.write(data)
+        self._controls.append(data)
+
     def flush(self) -> None:
         if not self._out:
             return
         data = "".join(self._out)
+        controls = "".join(self._controls)
         self._out.clear()
+        self._controls.clear()
         if self.ambiwide:
             data = to_narrow(data)
         channel = self.channel
@@ -212,17 +227,25 @@ class SSHDriver(Driver):
         if self.dropping:
             if buffered > self.high_water // 4:
                 self.frames_dropped += 1
+                self._send(controls)
                 return
+            self._send(controls)
             self.drained()  # caught up without telling us: repaint everything
             return  # this frame is stale: the repaint follows
         if buffered > self.high_water:
             log.info("client slow: dropping frames")
             self.dropping = True
             self.frames_dropped += 1
+            self._send(controls)
+            return
+        self._send(data)
+
+    def _send(self, data: str) -> None:
+        if not data:
             return
         raw = data.encode("utf-8", "replace")
         try:
-            channel.write(raw)
+            self.channel.write(raw)
         except Exception:  # the channel closed under us
             self._closed = True
 

@@ -42,8 +42,8 @@ class RemoteSettings(Settings):
     visit_ambiwidth: str | None = field(default=None, compare=False, repr=False)
     persistent: ClassVar[bool] = False
     KEPT: ClassVar[tuple[str, ...]] = ("lang", "tiles", "theme", "show_waits",
-                                       "show_suggestion", "bell", "plain",
-                                       "ambiwidth")
+                                       "show_suggestion", "bell", "turn_title", "notify",
+                                       "plain", "ambiwidth")
 
     def save(self) -> Path | None:
         if self.saver is None:
@@ -149,8 +149,8 @@ class RemoteApp(ServerSide, SharedTableApp):
 
     def __init__(self, client: SharedTableClient, settings: Settings | None = None,
                  term: str = "xterm-256color", colorterm: str = "",
-                 reviews: ReviewSource | None = None) -> None:
-        super().__init__(client, settings or RemoteSettings())
+                 reviews: ReviewSource | None = None, chat_kept: int = 200) -> None:
+        super().__init__(client, settings or RemoteSettings(), chat_kept=chat_kept)
         self.seat_client: SharedTableClient = client
         self.review_source = reviews  # r on the game-over screen (net.front.reviewing)
         self.client_terminal(term, colorterm)

@@ -21,6 +21,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from rich.console import RenderableType
 from textual import events
 from textual.actions import SkipAction
 from textual.app import App
@@ -32,6 +33,7 @@ from engine.table import Phase
 from host.client import TableClient, TableUpdate
 from host.table_info import COMPUTER_NAME
 from themes import CSS_PATHS, DEFAULT_VARIABLES, THEME_NAMES, THEMES
+from tui.apps.attention import Attention
 from tui.apps.screens import (
     GameResultScreen,
     HelpScreen,
@@ -138,6 +140,8 @@ class MahjongApp(App[None]):
         # process its assessments run in (None: no review)
         self.review_source: ReviewSource | None = None
         self._review_opening = False
+        # the terminal's title and desktop notifications while the table waits for this player
+        self.attention = Attention(settings, self.to_terminal, self.table_name)
 
     # --- start-up -------------------------------------------------------------------------
     def get_css_variables(self) -> dict[str, str]:
@@ -197,6 +201,39 @@ class MahjongApp(App[None]):
         self.theme = name
         for other in THEME_NAMES:
             self.set_class(other == name, f"-theme-{other}")
+
+    # --- the terminal beyond the screen: its title, notifications (tui.apps.attention) ---------
+    def table_name(self) -> str:
+        """The table's name for the terminal's title ("" at a table of one's own)."""
+        return ""
+
+    def to_terminal(self, data: str) -> None:
+        """Write ``data`` (a sequence that sets the terminal's state) through the driver,
+        between two frames: the SSH driver's ``write_control``, Textual's own ``write``."""
+        driver = self._driver
+        if driver is None or self.is_headless:
+            return
+        write = getattr(driver, "write_control", driver.write)
+        try:
+            write(data)
+        except Exception:  # a driver already out of application mode: nothing to set
+            return
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key | events.MouseDown) and not event.is_forwarded:
+            self.attention.key()  # the keys a driver posts (``key_now`` tells the others)
+        await super().on_event(event)
+
+    def on_app_focus(self, event: events.AppFocus) -> None:
+        self.attention.focus(True)
+
+    def on_app_blur(self, event: events.AppBlur) -> None:
+        self.attention.focus(False)
+
+    def exit(self, result: None = None, return_code: int = 0,
+             message: RenderableType | None = None) -> None:
+        self.attention.close()  # the terminal's title as it was before the table
+        super().exit(result, return_code, message)
 
     # --- the table ------------------------------------------------------------------------
     def _on_client_update(self, update: TableUpdate) -> None:
@@ -262,6 +299,7 @@ class MahjongApp(App[None]):
         seats' screens all happen in the turn its bytes arrive in. Textual's own dispatch
         (``App._check_bindings``, ``run_action``; textual 8.2) is a coroutine and cannot: this
         walks its binding chain in its order and leaves every other case to it."""
+        self.attention.key()
         context = self._update_context
         if context is None:
             return False
@@ -325,6 +363,7 @@ class MahjongApp(App[None]):
 
     def apply_table_update(self, update: TableUpdate) -> None:
         self.update = update
+        self.attention.table_waits(update.view.my_move)
         for screen in self.screen_stack:
             if isinstance(screen, GameResultScreen):
                 screen.show_waiting(update)
@@ -456,6 +495,7 @@ class MahjongApp(App[None]):
         internals.repaint_all(self)
 
     def settings_changed(self) -> None:
+        self.attention.settings_changed()
         if self.client.controls_pace:
             self.client.set_bot_delay(self.settings.bot_delay)
         if self.table_screen is not None and self.table_screen.is_mounted:

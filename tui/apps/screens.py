@@ -260,7 +260,8 @@ class NewGameScreen(_Page):
 # the settings screen's checkboxes: each row's words and the setting it turns on and off (the
 # box's id is the setting's name with dashes)
 CHECKBOXES = (("set_hints", "show_waits"), ("set_suggest", "show_suggestion"),
-              ("set_bell", "bell"), ("set_plain", "plain"))
+              ("set_bell", "bell"), ("set_turn_title", "turn_title"), ("set_notify", "notify"),
+              ("set_plain", "plain"))
 
 
 class SettingsScreen(_Page):

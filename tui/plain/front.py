@@ -4,9 +4,11 @@ terminals that cannot draw the table.
 :class:`PlainTable` talks to a table only through :class:`host.client.TableClient` (a local
 table or a seat at a shared one) and writes lines through a :class:`PlainOutput`: at the start
 the table, the seats and your hand, one line each; then one sentence per move, your hand when
-it changes, the question when the table waits for you (its choices by number and letter), the
-timer once at its start and once a few seconds before it runs out, the hand's result with
-every hand and payment, and the game's end. Nothing is redrawn, nothing is addressed by cursor:
+it changes, the question when the table waits for you (its choices by number and letter; then
+the terminal's bell where that setting is on: plain mode sets no title and sends no desktop
+notification, the question is what a screen reader says), the timer once at its start and
+once a few seconds before it runs out, the hand's result with every hand and payment, and the
+game's end. Nothing is redrawn, nothing is addressed by cursor:
 each line ends with a newline, and the prompt is the last text written, so a screen reader's
 cursor sits after it. Commands (``hand``, ``table``, ``log N``, ``help`` …) say things again on
 request. Each input line is bounded (:data:`MAX_LINE`); what it cannot read gets a short help
@@ -94,6 +96,7 @@ class PlainTable:
         self._kong_menu: list[Answer] = []  # the kongs to choose from, after k
         self._turn_question = ""  # the turn's question, while the kong menu is asked
         self._sent = False  # the player answered the question asked
+        self._ring = False  # the bell (a setting) is due after the question is written
         self._deadline: float | None = None  # when the question's timer runs out
         self._game = 0  # games seen: a hand is known by (game, hand number)
         self._history = 0  # hands booked in the game so far
@@ -202,6 +205,11 @@ class PlainTable:
             return
         lines, self._pending = self._pending, []
         self.out.say(lines, self.prompt())
+        if self._ring:  # the table now waits for this player: the terminal's bell, once
+            self._ring = False
+            ring = getattr(self.out, "ring", None)  # an output that has a bell
+            if ring is not None:
+                ring()
 
     def prompt(self) -> str:
         """The prompt written after every batch of lines: the question the table asks, or
@@ -289,6 +297,7 @@ class PlainTable:
         if key is None:
             return
         self._question, self._choices = self.words.question(view)
+        self._ring = self.settings is not None and self.settings.bell
         if view.phase is Phase.TURN:
             ready = self.words.ready_options(view)
             if ready:

@@ -124,6 +124,12 @@ class TerminalOutput:
             text = "\r" + " " * len(IDLE_PROMPT) + text
         self.write(text)
 
+    def ring(self) -> None:
+        """The terminal's bell (the table waits for the player and the bell is on); not into
+        a pipe or a file."""
+        if self.terminal:
+            self.write("\a")
+
     def echoed(self) -> None:
         """The player pressed Enter: the cursor is on a fresh line, no prompt shown."""
         self.shown = ""
