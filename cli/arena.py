@@ -8,15 +8,24 @@ as ``simulate --duplicate`` does, so a program's seat changes between plays (``g
 and ``hand_start`` name it). Every invariant and the leak check run after every action, as in
 ``simulate``.
 
+The other seats' levels: one for all (``--bots hard``) or one per seat after the programs'
+(``--bots hard,expert``), as ``bot join`` takes them.
+
 A decision not answered within ``--timeout`` seconds, or answered with a line the protocol
 refuses, is played by the timer's action (:func:`engine.expiry.expiry_action`: discard the
 drawn tile, pass, decline to buy; never a win), logged on stderr and told to the program. An
 answer to an earlier request (late, or a second one) is dropped, logged and told (``stale``),
-and counted apart from the time-outs. A
-program that exits (or closes its output) is reported at once and its seat is played by the
-timer's action for the rest of the match; the summary names it and the arena exits with status
-1. The match is reproducible from its seed as long as no program times out (a timeout depends
-on the machine's speed) and the programs are themselves deterministic.
+and counted apart from the time-outs. Every refused line is also counted by its code
+(``errors``). A program that exits (or closes its output) is reported at once and its seat is
+played by the timer's action for the rest of the match; the summary names it and the arena
+exits with status 1. With ``--strict`` the match stops instead at a program's first refused
+line, time-out or exit (status 1): a bot's author wants the first mistake, not statistics
+around it. The match is reproducible from its seed as long as no program times out (a
+timeout depends on the machine's speed) and the programs are themselves deterministic.
+
+``--records DIR`` writes each game played (each play of a deal, with ``--duplicate``) as a
+game record (``docs/game-record.md``) that ``replay`` and ``review`` read as a server's.
+``bot-check`` (:mod:`cli.botcheck`) feeds such a record back to a program.
 """
 
 from __future__ import annotations
@@ -31,16 +40,35 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import IO, Any
 
 from cli.args import table_options
 from cli.simulate import print_report, report_data
 from engine.actions import Action
-from engine.botproto import MAX_ANSWER_BYTES, AnswerError, BotSeat, command_of, dumps
+from engine.botproto import (
+    ANSWER_ERRORS,
+    COMMANDS,
+    MAX_ANSWER_BYTES,
+    AnswerError,
+    BotSeat,
+    bad_command,
+    command_of,
+    dumps,
+)
 from engine.bots import LEVELS, Player, make_player
+from engine.record import dumps as record_dumps
+from engine.record import hand_lines
 from engine.rulesets import OptionError, find_ruleset
-from engine.simulate import ROTATIONS, SimulationViolation, plan, play_chunk
+from engine.simulate import (
+    ROTATIONS,
+    Chunk,
+    SimulationViolation,
+    plan,
+    play_chunk,
+    rotation_levels,
+)
 from engine.table import Hand
 from engine.view import View, build_view
 
@@ -61,17 +89,32 @@ class ProgramStats:
     stale: int = 0  # answers to an earlier request (late, or a second answer), dropped
     commands: int = 0  # a server's commands (start, new_game), ignored here
     exited: str | None = None  # how it ended, if it did before the match
+    # every refused line by its code (the document's error table), zeros included so that a
+    # script reads any code without a default
+    errors: dict[str, int] = field(default_factory=lambda: dict.fromkeys(ANSWER_ERRORS, 0))
+
+
+class StrictStop(Exception):
+    """``--strict``: a program's first refused line, time-out or exit ends the match."""
+
+    def __init__(self, program: Program, request: int | None, code: str, message: str) -> None:
+        super().__init__(f"{program.label}: {code}: {message}")
+        self.where = {"program": program.label, "command": program.command,
+                      "play": program.play_no, "hand": program.hand_no, "request": request,
+                      "code": code, "message": message}
 
 
 class Program:
     """One program playing one seat over the bot protocol (a :class:`engine.bots.Player`)."""
 
     def __init__(self, label: str, command: str, timeout: float, rules: str,
-                 options: dict[str, Any], log: IO[str]) -> None:
+                 options: dict[str, Any], log: IO[str], strict: bool = False,
+                 argv: Sequence[str] | None = None) -> None:
         self.label = label
         self.command = command
         self.timeout = timeout
         self.log = log
+        self.strict = strict  # raise StrictStop at the first refused line, time-out or exit
         self.stats = ProgramStats()
         self.bot = BotSeat()
         self.rules = rules
@@ -81,7 +124,8 @@ class Program:
         self._out: queue.Queue[bytes | None] = queue.Queue()
         self._buffer: list[dict[str, Any]] = []
         self.play_no = 0
-        argv = shlex.split(command)
+        self.hand_no = 0
+        argv = list(argv) if argv is not None else shlex.split(command)
         if not argv:
             raise ValueError("an empty --seat command")
         try:
@@ -141,6 +185,7 @@ class Program:
         if hand is not self._hand:
             self._hand = hand
             self.play_no += 1
+            self.hand_no = hand.hand_no
             if hand.hand_no == 1:
                 self._buffer.append(self.bot.game_start(seat, self.rules, self.hands))
         view = build_view(hand, seat)
@@ -162,6 +207,14 @@ class Program:
 
     # --- Player ------------------------------------------------------------------------
     def choose(self, view: View) -> Action:
+        return self.ask(view)[0]
+
+    def ask(self, view: View, instead: Action | None = None) -> tuple[Action, str | None]:
+        """The program's answer to the seat's move in ``view``, and None; or, where it gives
+        none the table takes, the action played for it (``instead``, else the request's
+        default: the timer's action) and why (``"timeout"``, ``"refused"``, ``"exited"``).
+        ``--strict``: :class:`StrictStop` in place of the latter (a refused line's ``error``
+        is told first)."""
         self.stats.decisions += 1
         pending = self.bot.pending
         if pending is None or pending.legal != view.legal:
@@ -169,9 +222,11 @@ class Program:
             pending = self.bot.pending
         assert pending is not None
         self._flush()
+        played = pending.default if instead is None else instead
         if self.stats.exited is not None:
             self.bot.answered()
-            return pending.default
+            self._stop_here(pending.number, "exited", self.stats.exited)
+            return played, "exited"
         deadline = time.monotonic() + self.timeout
         while True:
             left = deadline - time.monotonic()
@@ -182,39 +237,57 @@ class Program:
             if item is None:
                 self.stats.timeouts += 1
                 self._note(f"no answer to request {pending.number} within {self.timeout:g} s: "
-                           f"played {pending.default}")
-                return self._played_for(pending.number, pending.default, "timeout")
+                           f"{self._then(played)}")
+                self._stop_here(pending.number, "timeout",
+                                f"no answer within {self.timeout:g} s")
+                self._played_for(pending.number, played, "timeout")
+                return played, "timeout"
             if item is _EOF:
                 self._died("closed its output")
                 self.bot.answered()
-                return pending.default
+                self._stop_here(pending.number, "exited", self.stats.exited or "")
+                return played, "exited"
             try:
                 if isinstance(item, AnswerError):
                     raise item
                 assert isinstance(item, bytes)
-                if command_of(item) is not None:  # a server's command: nothing to do here
+                name = command_of(item)
+                if name in COMMANDS:  # a server's command: nothing to do here
                     self.stats.commands += 1
                     continue
+                if name is not None:
+                    raise bad_command()
                 action = self.bot.decode(item)
             except AnswerError as exc:
-                if exc.code in ("stale", "no_request"):  # logged and told; not a time-out
-                    self.stats.stale += 1
+                self.stats.errors[exc.code] = self.stats.errors.get(exc.code, 0) + 1
+                if exc.code in ("stale", "no_request", "bad_command"):  # told; no time-out
+                    if exc.code != "bad_command":
+                        self.stats.stale += 1
                     self._note(f"request {pending.number}: {exc.code}: {exc.message}")
                     self._send([BotSeat.error_event(pending.number, exc)])
+                    self._stop_here(pending.number, exc.code, exc.message)
                     continue
                 self.stats.refused += 1
-                self._note(f"request {pending.number}: {exc.code}: {exc.message}; played "
-                           f"{pending.default}")
+                self._note(f"request {pending.number}: {exc.code}: {exc.message}; "
+                           f"{self._then(played)}")
                 self._send([BotSeat.error_event(pending.number, exc)])
-                return self._played_for(pending.number, pending.default, "refused")
+                self._stop_here(pending.number, exc.code, exc.message)
+                self._played_for(pending.number, played, "refused")
+                return played, "refused"
             self.stats.answered += 1
             self.bot.answered()
-            return action
+            return action, None
 
-    def _played_for(self, number: int, action: Action, why: str) -> Action:
+    def _played_for(self, number: int, action: Action, why: str) -> None:
         self.bot.answered()
         self._send([BotSeat.timeout_event(number, action, why)])
-        return action
+
+    def _then(self, played: Action) -> str:
+        return "the match stops (--strict)" if self.strict else f"played {played}"
+
+    def _stop_here(self, request: int | None, code: str, message: str) -> None:
+        if self.strict:
+            raise StrictStop(self, request, code, message)
 
     def _died(self, how: str) -> None:
         if self.stats.exited is not None:
@@ -225,7 +298,9 @@ class Program:
             code = None
         self.stats.exited = f"{how}{'' if code is None else f' (exit status {code})'} " \
                             f"in play {self.play_no}"
-        self._note(f"{self.stats.exited}: its seat is played by the timer's action from now on")
+        self._note(f"{self.stats.exited}: " + ("the match stops (--strict)" if self.strict else
+                                               "its seat is played by the timer's action from "
+                                               "now on"))
 
     def _note(self, text: str) -> None:
         print(f"arena: {self.label} ({self.command}): {text}", file=self.log)
@@ -248,6 +323,73 @@ def _watch(hand: Hand, players: Sequence[Player]) -> None:
             player.see(hand, seat)
 
 
+def other_levels(text: str) -> list[str]:
+    """``--bots``: one computer level, or one per seat left to the computers (in seat order
+    after the programs'; how many is checked once the programs are counted)."""
+    levels = [w.strip().lower() for w in text.split(",")]
+    for level in levels:
+        if level not in LEVELS:
+            raise argparse.ArgumentTypeError(
+                f"unknown level {level!r} (one of: {', '.join(LEVELS)}), got {text!r}")
+    return levels
+
+
+class Recorder:
+    """``--records DIR``: each game of the match as a game record (``docs/game-record.md``),
+    one file a game, written hand by hand (a match stopped mid-hand leaves the record of the
+    hand so far). Normal mode: a chunk is a game, ``game-001.jsonl``; duplicate mode: each play
+    of a deal is a one-hand game, ``deal-001-play-1.jsonl`` (play ``r`` + 1 seats the players
+    rotated ``r`` times). The ``game`` line names the programs' seats by their label (a
+    computer's is ``""``, as on a server) and every seat's player in ``levels``."""
+
+    def __init__(self, folder: Path, rules: str, commands: dict[str, str]) -> None:
+        self.folder = folder
+        self.rules = rules
+        self.commands = commands
+        self.files = 0
+        self._chunk: Chunk | None = None
+        self._games = 0  # normal mode: the games (chunks) begun
+        self._plays = 0  # duplicate mode: the plays of the current chunk recorded
+        self._out: IO[str] | None = None
+
+    def chunk(self, chunk: Chunk) -> None:
+        self._chunk = chunk
+        self._games += 1
+        self._plays = 0
+        self.close()
+
+    def hand(self, hand: Hand) -> None:
+        chunk = self._chunk
+        assert chunk is not None
+        labels = chunk.levels or ()
+        if chunk.duplicate:
+            deal, rotation = divmod(self._plays, ROTATIONS)
+            self._plays += 1
+            self._open(f"deal-{chunk.first + deal + 1:03d}-play-{rotation + 1}.jsonl",
+                       chunk.seeds[deal], rotation_levels(labels, rotation))
+        elif self._out is None:
+            self._open(f"game-{self._games:03d}.jsonl", chunk.seeds[0], tuple(labels))
+        assert self._out is not None
+        self._out.write(record_dumps(hand_lines(hand)))
+        self._out.flush()
+        if chunk.duplicate:
+            self.close()
+
+    def _open(self, name: str, seed: int, seated: Sequence[str]) -> None:
+        self.close()
+        self._out = open(self.folder / name, "w", encoding="utf-8")  # noqa: SIM115
+        self.files += 1
+        game = {"type": "game", "rules": self.rules, "seed": seed,
+                "names": [who if who in self.commands else "" for who in seated],
+                "levels": list(seated)}
+        self._out.write(record_dumps([game]))
+
+    def close(self) -> None:
+        if self._out is not None:
+            self._out.close()
+            self._out = None
+
+
 def cmd_arena(args: argparse.Namespace) -> int:
     commands: list[str] = args.seat or []
     if not 1 <= len(commands) <= MAX_SEATS:
@@ -255,55 +397,136 @@ def cmd_arena(args: argparse.Namespace) -> int:
         return 2
     options = table_options(args.option)
     labels = [f"prog{i + 1}" for i in range(len(commands))]
-    levels = labels + [args.bots] * (MAX_SEATS - len(commands))
+    others = MAX_SEATS - len(commands)
+    bots: list[str] = args.bots
+    if len(bots) == 1:
+        bots = bots * others
+    if len(bots) != others:
+        print(f"error: --bots takes one level, or one for each of the {others} seats after the "
+              f"programs' ({len(commands)}), got {len(bots)}: {','.join(bots)}",
+              file=sys.stderr)
+        return 2
+    levels = labels + bots
     hands = args.deals * ROTATIONS if args.duplicate else args.deals
     try:
         chunks = plan(args.rules, hands, args.seed, options, True, levels, args.duplicate)
     except (OptionError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    recorder = None
+    if args.records is not None:
+        try:
+            Path(args.records).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            print(f"error: cannot make {args.records}: {exc.strerror}", file=sys.stderr)
+            return 2
+        recorder = Recorder(Path(args.records), args.rules, dict(zip(labels, commands,
+                                                                     strict=True)))
     game_options = dict(chunks[0].options)
     programs: dict[str, Program] = {}
+    finished = 0
     started = time.perf_counter()
+
+    def on_hand(hand: Hand) -> None:
+        nonlocal finished
+        finished += hand.is_over
+        if recorder is not None:
+            recorder.hand(hand)
+
+    stopped: dict[str, Any] | None = None
     try:
         for label, command in zip(labels, commands, strict=True):
             programs[label] = Program(label, command, args.timeout, args.rules,
                                       dict(find_ruleset(args.rules, game_options).options),
-                                      sys.stderr)
+                                      sys.stderr, strict=args.strict)
 
         def make(label: str) -> Player:
             return programs[label] if label in programs else make_player(label)
 
-        report = play_chunk(chunks[0], make=make, watch=_watch)
-        for chunk in chunks[1:]:
-            report.merge(play_chunk(chunk, make=make, watch=_watch))
+        report = None
+        for chunk in chunks:
+            if recorder is not None:
+                recorder.chunk(chunk)
+            part = play_chunk(chunk, make=make, watch=_watch, on_hand=on_hand)
+            if report is None:
+                report = part
+            else:
+                report.merge(part)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except SimulationViolation as exc:
-        print(f"VIOLATION: {exc}", file=sys.stderr)
-        return 1
+    except SimulationViolation as exc:  # the engine wraps what a player raises: --strict's
+        if not isinstance(exc.__cause__, StrictStop):  # stop is the cause, no violation
+            print(f"VIOLATION: {exc}", file=sys.stderr)
+            return 1
+        stopped = exc.__cause__.where
+    except OSError as exc:  # --records: a file that cannot be written
+        print(f"error: cannot write a record in {args.records}: {exc.strerror}",
+              file=sys.stderr)
+        return 2
     finally:
         for program in programs.values():
             program.stop()
+        if recorder is not None:
+            recorder.close()
     elapsed = time.perf_counter() - started
+    stats = [{"label": p.label, "command": p.command, **vars(p.stats)}
+             for p in programs.values()]
+    if stopped is not None:
+        return _stopped(args, stopped, stats, finished, recorder)
+    assert report is not None
     data = report_data(report, elapsed)
-    data["programs"] = [{"label": p.label, "command": p.command, **vars(p.stats)}
-                        for p in programs.values()]
+    data["programs"] = stats
+    data["stopped"] = None
+    if recorder is not None:
+        data["records"] = {"folder": str(args.records), "files": recorder.files}
     died = any(p.stats.exited for p in programs.values())
     if args.json:
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 1 if died else 0
     print_report(report, data, True, True, elapsed, title="arena ")
+    _print_programs(programs.values())
+    if recorder is not None:
+        print(f"  records: {recorder.files} files in {args.records}")
+    return 1 if died else 0
+
+
+def _stopped(args: argparse.Namespace, stopped: dict[str, Any], stats: list[dict[str, Any]],
+             finished: int, recorder: Recorder | None) -> int:
+    """``--strict`` stopped the match: where and why, and what the programs did so far."""
+    if args.json:
+        data: dict[str, Any] = {"rules": args.rules, "seed": args.seed, "hands": finished,
+                                "stopped": stopped, "programs": stats}
+        if recorder is not None:
+            data["records"] = {"folder": str(args.records), "files": recorder.files}
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+        return 1
+    request = "" if stopped["request"] is None else f", request {stopped['request']}"
+    print(f"arena {args.rules}, seed {args.seed}: stopped (--strict) after {finished} hands "
+          f"finished: {stopped['program']} in play {stopped['play']} (hand "
+          f"{stopped['hand']}{request}): {stopped['code']}: {stopped['message']}")
+    for st in stats:
+        errors = ", ".join(f"{k} {v}" for k, v in st["errors"].items() if v)
+        print(f"  {st['label']}: {st['command']}: decisions {st['decisions']}, answered "
+              f"{st['answered']}, timeouts {st['timeouts']}"
+              + (f", refused lines: {errors}" if errors else ""))
+    if recorder is not None:
+        print(f"  records: {recorder.files} files in {args.records} (the last one stops where "
+              f"the match did)")
+    return 1
+
+
+def _print_programs(programs: Any) -> None:
     print("  programs:")
-    for p in programs.values():
+    for p in programs:
         st = p.stats
+        errors = ", ".join(f"{k} {v}" for k, v in st.errors.items() if v)
         print(f"    {p.label}: {p.command}")
         print(f"      decisions {st.decisions}, answered {st.answered}, timeouts {st.timeouts}, "
               f"refused answers {st.refused}, stale answers {st.stale} (dropped), "
               f"commands {st.commands} (ignored)"
+              + (f"; refused lines by code: {errors}" if errors else "")
               + (f"; {st.exited}" if st.exited else ""))
-    return 1 if died else 0
 
 
 def add_parser(sub: Any, rules: Sequence[str]) -> None:
@@ -316,8 +539,10 @@ def add_parser(sub: Any, rules: Sequence[str]) -> None:
     p.add_argument("--seat", action="append", metavar="CMD",
                    help="a program for the next seat (E, S, W, N in turn; 1 to 4 of them), "
                    "split like a shell command line but run without a shell")
-    p.add_argument("--bots", choices=list(LEVELS), default="normal",
-                   help="the computer level of the other seats (default normal)")
+    p.add_argument("--bots", type=other_levels, default=["normal"],
+                   metavar="LEVEL[,LEVEL...]",
+                   help="the computer level of the other seats: one for all, or one per seat "
+                   f"after the programs' ({', '.join(LEVELS)}; default normal)")
     p.add_argument("--deals", type=positive, default=10,
                    help="deals played (default 10); with --duplicate each is played 4 times")
     p.add_argument("--duplicate", action="store_true",
@@ -329,5 +554,11 @@ def add_parser(sub: Any, rules: Sequence[str]) -> None:
                    help="a program's time per decision (default 10); then the timer's action "
                    "is played for it")
     p.add_argument("--option", action="append", metavar="KEY=VALUE")
+    p.add_argument("--strict", action="store_true",
+                   help="stop at a program's first refused line, time-out or exit (status 1), "
+                   "saying where")
+    p.add_argument("--records", metavar="DIR",
+                   help="write each game (each play of a deal with --duplicate) as a game "
+                   "record in DIR, for replay, review and bot-check")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_arena)

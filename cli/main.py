@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from cli import arena, find, records, review, score, simulate
+from cli import arena, botcheck, find, records, review, score, simulate
 from cli.args import play_levels, port, positive, seat_levels, seconds, share, whole
 from engine.rulesets import RULESETS
 from themes import THEME_NAMES
@@ -183,6 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     review.add_parser(sub)
     arena.add_parser(sub, rules)
+    botcheck.add_parser(sub)
     score.add_parser(sub)
     find.add_parser(sub)
     return parser

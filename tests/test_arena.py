@@ -7,10 +7,13 @@ import shutil
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from cli.main import main
+from engine.actions import Action
+from engine.botproto import ANSWER_ERRORS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -189,3 +192,215 @@ def test_the_example_bot_plays_against_normal(capsys: pytest.CaptureFixture[str]
     assert "prog1 x1" in out.out and "normal x3" in out.out
     assert "refused answers 0" in out.out and "timeouts 0" in out.out
     assert "points per hand (95% interval over the 2 deals" in out.out
+
+
+# --- issue 54, what bot authors expect: --strict, per-code counts, mixed levels, records and
+# bot-check ---------------------------------------------------------------------------------
+
+SILENT_BOT = textwrap.dedent("""
+    import sys
+    for line in sys.stdin:
+        pass
+""")
+
+# the last legal action every time: a deterministic bot that plays otherwise than GOOD_BOT
+LAST_BOT = textwrap.dedent("""
+    import json, sys
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if msg["type"] == "request":
+            print(json.dumps({"request": msg["request"], "choice": len(msg["legal"]) - 1}),
+                  flush=True)
+""")
+
+
+def test_refused_lines_are_counted_by_code(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Every refused line counted by its code in --json (the document's error table), zeros
+    included; an unknown command is refused as ``bad_command`` and costs no decision."""
+    bad = _bot(tmp_path, "bad", BAD_BOT)
+    code, data, err = _arena(capsys, "--rules", "shangrao", "--seat", bad, "--deals", "1",
+                             "--timeout", "0.5", "--seed", "3")
+    assert code == 0, err
+    errors = data["programs"][0]["errors"]
+    assert set(errors) == set(ANSWER_ERRORS)
+    assert {k: v for k, v in errors.items() if v} == {"too_long": 1, "not_json": 1,
+                                                      "unknown_id": 1, "illegal": 1}
+    assert data["stopped"] is None
+    unknown = _bot(tmp_path, "unknown", GOOD_BOT.replace('{"command": "start"}',
+                                                         '{"command": "begin"}'))
+    code, data, err = _arena(capsys, "--rules", "gejiu", "--seat", unknown, "--deals", "1")
+    prog = data["programs"][0]
+    assert code == 0 and prog["errors"]["bad_command"] == 1 and prog["commands"] == 0, prog
+    assert prog["answered"] == prog["decisions"] and "bad_command" in err
+
+
+def test_strict_stops_at_the_first_refusal_or_time_out(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``arena --strict``: the match stops at a program's first refused line or time-out,
+    exit status 1, saying where in --json (and on the screen)."""
+    bad = _bot(tmp_path, "bad", BAD_BOT)
+    code, data, err = _arena(capsys, "--rules", "shangrao", "--seat", bad, "--deals", "3",
+                             "--seed", "3", "--strict")
+    assert code == 1
+    assert data["stopped"] == {
+        "program": "prog1", "command": bad, "play": 1, "hand": 1, "request": 1,
+        "code": "not_json", "message": data["stopped"]["message"]}
+    assert data["hands"] == 0
+    prog = data["programs"][0]
+    assert prog["decisions"] == 1 and prog["refused"] == 1 and prog["errors"]["not_json"] == 1
+    assert "the match stops (--strict)" in err
+    silent = _bot(tmp_path, "silent", SILENT_BOT)
+    code, data, err = _arena(capsys, "--rules", "gejiu", "--seat", silent, "--deals", "2",
+                             "--timeout", "0.2", "--strict")
+    assert code == 1 and data["stopped"]["code"] == "timeout", data
+    assert data["programs"][0]["timeouts"] == 1
+    assert main(["arena", "--rules", "gejiu", "--seat", silent, "--timeout", "0.2",
+                 "--strict"]) == 1
+    out = capsys.readouterr().out
+    assert "stopped (--strict)" in out and "timeout" in out
+    # a program that makes no mistake plays the whole match
+    good = _bot(tmp_path, "good", GOOD_BOT)
+    code, data, err = _arena(capsys, "--rules", "gejiu", "--seat", good, "--deals", "2",
+                             "--strict")
+    assert code == 0 and data["stopped"] is None and data["hands"] == 2, err
+    assert sum(data["programs"][0]["errors"].values()) == 0
+
+
+def test_mixed_levels(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--bots hard,easy,normal``: a level for each seat after the programs', as ``bot join``
+    takes them."""
+    good = _bot(tmp_path, "good", GOOD_BOT)
+    code, data, err = _arena(capsys, "--rules", "gejiu", "--seat", good, "--deals", "1",
+                             "--bots", "hard,easy,normal")
+    assert code == 0, err
+    assert [s["name"] for s in data["seats"]] == ["E prog1", "S hard", "W easy", "N normal"]
+    code, data, err = _arena(capsys, "--rules", "gejiu", "--seat", good, "--seat", good,
+                             "--deals", "1", "--duplicate", "--bots", "Easy, hard")
+    assert code == 0, err
+    assert [lv["name"] for lv in data["levels"]] == ["prog1 x1", "prog2 x1", "easy x1",
+                                                     "hard x1"]
+    assert main(["arena", "--rules", "gejiu", "--seat", good, "--bots", "hard,easy"]) == 2
+    assert "one for each of the 3 seats" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["arena", "--rules", "gejiu", "--seat", good, "--bots", "hard,wizard,easy"])
+    assert "unknown level 'wizard'" in capsys.readouterr().err
+
+
+def _action_lines(record: Path) -> list[dict[str, Any]]:
+    hand = 0
+    out = []
+    for line in record.read_text().splitlines():
+        obj = json.loads(line)
+        hand = obj["hand_no"] if obj["type"] == "hand" else hand
+        if obj["type"] == "action":
+            out.append({**obj, "hand_no": hand})
+    return out
+
+
+def test_arena_records_replay_review_and_bot_check(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """``arena --records DIR``: each game a record that replay, the viewer's reader and review
+    take as a server's; ``bot-check`` feeds one back to a program: a deterministic bot agrees
+    with its own record, another differs at moves it names, protocol errors exit 1."""
+    from cli.records import read_record
+
+    good = _bot(tmp_path, "good", GOOD_BOT)
+    folder = tmp_path / "records"
+    code, data, err = _arena(capsys, "--rules", "yichun", "--seat", good, "--deals", "1",
+                             "--duplicate", "--bots", "normal,easy,hard", "--records",
+                             str(folder))
+    assert code == 0, err
+    assert data["records"] == {"folder": str(folder), "files": 4}
+    files = sorted(folder.iterdir())
+    assert [f.name for f in files] == [f"deal-001-play-{r}.jsonl" for r in (1, 2, 3, 4)]
+    for r, f in enumerate(files):
+        game = json.loads(f.read_text().splitlines()[0])
+        seat = r  # play r seats the players rotated r times: the program sits at seat r
+        assert game["levels"][seat] == "prog1" and game["names"][seat] == "prog1"
+        assert sorted(game["names"]) == ["", "", "", "prog1"]
+        assert main(["replay", str(f), "--quiet"]) == 0
+        assert "check: final state and settlement match the record" in capsys.readouterr().out
+        assert len(read_record(str(f)).hands) == 1  # what replay --view and review read
+    record = files[1]
+    assert main(["review", str(record), "--seat", "prog1", "--text", "--samples", "2",
+                 "--quiet"]) == 0
+    assert capsys.readouterr().out
+    # a normal match: one file, the whole game
+    code, data, err = _arena(capsys, "--rules", "gejiu", "--seat", good, "--deals", "2",
+                             "--records", str(tmp_path / "game"))
+    game_file = tmp_path / "game" / "game-001.jsonl"
+    assert code == 0 and main(["replay", str(game_file), "--quiet"]) == 0
+    assert capsys.readouterr().out.count("check: final state and settlement match") == 2
+
+    # bot-check: the same bot agrees with its own play everywhere
+    assert main(["bot-check", str(record), "--seat", "prog1", "--exact", "--json", "--",
+                 *good.split()]) == 0
+    same = json.loads(capsys.readouterr().out)
+    mine = [a for a in _action_lines(record) if a["seat"] == "S"]
+    assert same["seat"] == "S" and same["decisions"] == same["agreed"] == len(mine) > 0
+    assert same["differed"] == [] and same["timeouts"] == same["refused"] == 0
+    assert same["commands"] == 1  # the bot's start command, ignored as in the arena
+    # another bot differs, at moves the record names; exit 0 unless --exact
+    last = _bot(tmp_path, "last", LAST_BOT)
+    assert main(["bot-check", str(record), "--seat", "S", "--json", "--", *last.split()]) == 0
+    other = json.loads(capsys.readouterr().out)
+    assert other["differed"] and other["agreed"] + len(other["differed"]) == len(mine)
+    for d in other["differed"]:
+        move = next(a for a in mine if a["i"] == d["move"] and a["hand_no"] == d["hand"])
+        assert d["played"] == str(Action.from_json(move)) != d["answered"]
+    assert main(["bot-check", str(record), "--seat", "S", "--exact", *last.split()]) == 1
+    out = capsys.readouterr().out
+    first = other["differed"][0]
+    assert f"hand {first['hand']}, move {first['move']}: played {first['played']}" in out
+    # protocol errors: exit 1, counted by code; the record's move is what is played
+    bad = _bot(tmp_path, "bad", BAD_BOT)
+    assert main(["bot-check", str(record), "--seat", "S", "--timeout", "0.3", "--json", "--",
+                 *bad.split()]) == 1
+    checked = json.loads(capsys.readouterr().out)
+    assert checked["refused"] == 4 and checked["timeouts"] == 1
+    assert checked["errors"]["not_json"] == 1 and checked["errors"]["illegal"] == 1
+    # any record will do: a golden one, seat by letter
+    golden = ROOT / "tests" / "golden" / "gejiu.jsonl"
+    assert main(["bot-check", str(golden), "--seat", "W", "--", *good.split()]) == 0
+    assert "differed" in capsys.readouterr().out
+    assert main(["bot-check", str(tmp_path / "none.jsonl"), "--seat", "E", "--",
+                 *good.split()]) == 2
+    assert main(["bot-check", str(record), "--seat", "Q", "--", *good.split()]) == 2
+
+
+def test_the_documents_arena_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/bot-protocol.md's section "The arena for a bot's author": its arena command and
+    the commands of its example block run as written (``mine.py`` a tiny bot; ``review`` with
+    fewer samples, ``replay --view`` up to the viewer: the record it reads)."""
+    import re
+    import shlex
+
+    from cli.main import build_parser
+    from cli.records import read_record
+
+    doc = (ROOT / "docs" / "bot-protocol.md").read_text(encoding="utf-8")
+    section = doc.split("## The arena for a bot's author", 1)[1].split("\n## ", 1)[0]
+    arena = re.search(r"`(mahjong-ssh arena [^`]+)`", section)
+    assert arena is not None
+    block = re.search(r"```sh\n(.*?)```", section, re.S)
+    assert block is not None
+    commands = [arena.group(1).replace("\n", " "), *block.group(1).strip().splitlines()]
+    assert len(commands) == 5
+    (tmp_path / "mine.py").write_text(GOOD_BOT)
+    monkeypatch.chdir(tmp_path)
+    for command in commands:
+        argv = shlex.split(command)
+        assert argv[0] == "mahjong-ssh"
+        args = argv[1:]
+        if "--view" in args:
+            assert build_parser().parse_args(args).view
+            assert read_record(args[-1]).hands
+            continue
+        if args[0] == "review":
+            args += ["--samples", "4", "--quiet"]
+        code = main(args)
+        out = capsys.readouterr()
+        assert code == 0, (command, out.err)
+    assert len(list((tmp_path / "records").iterdir())) == 8
