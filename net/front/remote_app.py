@@ -149,8 +149,8 @@ class RemoteApp(ServerSide, SharedTableApp):
 
     def __init__(self, client: SharedTableClient, settings: Settings | None = None,
                  term: str = "xterm-256color", colorterm: str = "",
-                 reviews: ReviewSource | None = None, chat_kept: int = 200) -> None:
-        super().__init__(client, settings or RemoteSettings(), chat_kept=chat_kept)
+                 reviews: ReviewSource | None = None) -> None:
+        super().__init__(client, settings or RemoteSettings())
         self.seat_client: SharedTableClient = client
         self.review_source = reviews  # r on the game-over screen (net.front.reviewing)
         self.client_terminal(term, colorterm)
