@@ -87,7 +87,7 @@ def print_report(report: SimulationReport, data: dict[str, Any], named: bool, ch
               f"0 violations")
     else:
         print(f"{title}{report.rules}: {report.hands} hands, seed {report.seed}, 0 violations")
-    print(f"  actions {report.actions}, draws {report.draws}, "
+    print(f"  actions {report.actions}, drawn hands (荒牌) {report.draws}, "
           f"hands with several winners {report.multi_winner_hands}")
     print("  wins by pattern:")
     for name, n in report.wins_by_pattern.most_common():

@@ -27,6 +27,7 @@ from typing import Any, Final
 
 from engine.actions import Action
 from engine.expiry import expiry_action
+from engine.melds import MeldType
 from engine.situation import Settlement, Transfer
 from engine.table import Event, EventType, Phase
 from engine.tiles import Kind, kind_to_str
@@ -66,8 +67,15 @@ def _tile(kind: Kind | None) -> str | None:
     return kind_to_str(kind) if kind is not None else None
 
 
+# a meld's type by the name its action and event have (``minggang``, not the game records'
+# ``mgang``): one name for one thing across the protocol
+MELD_NAMES: Final = {MeldType.CHI: "chi", MeldType.PENG: "peng", MeldType.MGANG: "minggang",
+                     MeldType.BGANG: "bugang", MeldType.AGANG: "angang"}
+
+
 def _meld(m: MeldView) -> dict[str, Any]:
-    return {"type": m.type.value, "tiles": tiles_list(m.tiles) if m.tiles is not None else None,
+    return {"type": MELD_NAMES[m.type],
+            "tiles": tiles_list(m.tiles) if m.tiles is not None else None,
             "claimed": _tile(m.claimed), "from": m.source}
 
 

@@ -70,7 +70,7 @@ class SimulationReport:
     seed: int
     hands: int = 0
     actions: int = 0
-    draws: int = 0
+    draws: int = 0  # drawn hands (荒牌: the wall ran out), not tiles drawn
     wins_by_pattern: Counter[str] = field(default_factory=Counter)
     win_methods: Counter[str] = field(default_factory=Counter)
     multi_winner_hands: int = 0

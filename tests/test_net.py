@@ -501,13 +501,15 @@ async def test_reconnect_to_the_seat_mid_hand(make_server: MakeServer) -> None:
     assert hand.is_over or 0 in hand.to_act()
     await clock.advance(0.01)
     assert t.is_bot(0)
+    # issue 54: a computer playing for her is "(computer)", apart from a program's "[bot]"
+    assert t.names()[0] == "rita (computer)"
     await until(lambda: 0 not in hand.to_act() or hand.is_over, 5.0, "a bot for the seat")
     played = len(hand.actions)
     c2 = await join(server, "rita", key, "join rc")
     await c2.wait_for("宜春")
     assert t.seats[0].clients and not t.is_bot(0)
     assert len(hand.actions) >= played  # the bots played on (maybe into the next hand)
-    assert "rita" in t.names()[0] and "(bot)" not in t.names()[0]
+    assert t.names()[0] == "rita"
     await c2.close()
     await w.close()
 

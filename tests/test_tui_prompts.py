@@ -105,7 +105,7 @@ async def test_gejiu_pond_win_by_keyboard(tmp_path: Path) -> None:
         assert app.table_screen is not None and app.screen is app.table_screen
         result = app.table_screen.result_text
         print(result)
-        assert "塘子烂糊" in result and "烂牌 Knitted" in result
+        assert "塘子烂糊" in result and "烂牌 Rotten" in result
 
 
 async def test_yichun_buy_prompt_explains_buy_and_lighter(tmp_path: Path) -> None:

@@ -87,6 +87,7 @@ SERVER: Final[dict[str, tuple[str, str]]] = {
                    "已满座：再按回车旁观，或换一张牌桌"),
     # the lobby in plain lines (net/front/plain_session.py), in the session's language
     "pl_away": (" (away)", " (离线)"),
+    "pl_bot": (" [bot]", " [bot]"),  # a program's seat (bot join), as the lobby marks it
     "pl_waiting": ("waiting, {n} free seats", "等待中，空位{n}个"),
     "pl_waiting_1": ("waiting, {n} free seat", "等待中，空位{n}个"),
     "pl_playing": ("playing hand {hand} of {hands}", "第{hand}/{hands}盘进行中"),

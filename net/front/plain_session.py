@@ -106,9 +106,9 @@ def table_line(n: int, info: TableInfo, lang: str) -> str:
     """A table of the lobby in one sentence."""
     held = info.held if info.private else 0  # seats held for the invited are not free
     free = sum(1 for seat in info.seats if not seat.name) - held
-    away = tr(lang, "pl_away")
+    away, program = tr(lang, "pl_away"), tr(lang, "pl_bot")
     names = ", ".join(f"{SEATS[lang][i]} {printable(s.name)[:24]}"
-                      + ("" if s.connected else away)
+                      + (program if s.bot else "") + ("" if s.connected else away)
                       for i, s in enumerate(info.seats) if s.name)
     state = tr(lang, f"pl_{info.state.name.lower()}", n=free, hand=info.hand_no,
                hands=info.hands_per_game)

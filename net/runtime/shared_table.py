@@ -536,7 +536,7 @@ class SharedTable:
             elif self.game is not None and self.idle(i) and seat.clients:
                 out.append(f"{seat.occupant.name} (idle)")
             elif self.game is not None and self.is_bot(i, now):
-                out.append(f"{seat.occupant.name} (bot)")
+                out.append(f"{seat.occupant.name} (computer)")  # not [bot]: a program
             elif not seat.clients:
                 out.append(f"{seat.occupant.name} (away)")
             else:
