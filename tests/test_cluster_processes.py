@@ -168,6 +168,10 @@ async def test_sigkill_of_the_owner_mid_hand(cluster: Cluster) -> None:
     while not await moved():
         assert time.monotonic() - killed_at < 5.0, "no other worker took the table over"
         await asyncio.sleep(0.2)
+    # the players whose connection was elsewhere are told the table goes on (issue 53)
+    for i, c in enumerate(clients):
+        if landed[i] != owner:
+            await c.wait_for(lambda t: "The table goes on," in t and "牌桌继续" in t, 10.0)
     # the players whose connection was on the killed worker reconnect and get their seats
     for i, c in enumerate(clients):
         if landed[i] == owner:

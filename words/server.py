@@ -206,6 +206,19 @@ SERVER: Final[dict[str, tuple[str, str]]] = {
                      "你已打开 {n} 个会话，请先关闭一个。"),
     "stopping": ("The server is stopping; your game is saved and resumes when it is back.",
                  "服务器正在关闭，对局已保存，重启后继续。"),
+    # a table lost with its worker (net/cluster/remote.py, net/front/commands_run.py): said
+    # as the session's last line, on the terminal's own screen; {line}: the ssh command
+    "table_goes_on": ("The table goes on, run by another server process",
+                      "牌桌继续，由另一服务器进程运行"),
+    "table_lost": ("The server process running table {table} was lost, and the table could "
+                   "not be found again yet. To come back: {line}",
+                   "牌桌 {table} 所在的服务器进程已断开，暂时找不到该牌桌。回来请输入：{line}"),
+    "stopping_moves": ("This server process is stopping; table {table} goes on in another. "
+                       "To come back to your seat: {line}",
+                       "此服务器进程正在关闭，牌桌 {table} 在另一进程继续。回到座位请输入：{line}"),
+    "stopping_table": ("The server is stopping; your game is saved and resumes when it is "
+                       "back. To come back then: {line}",
+                       "服务器正在关闭，对局已保存，重启后继续。届时回来请输入：{line}"),
     "error": ("error", "错误"),
     "needs_terminal": ("This needs a terminal: ssh -t ...", "需要终端：请加 -t"),
     "session_failed": ("Sorry: this session failed.", "会话出错。"),

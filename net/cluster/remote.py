@@ -11,7 +11,9 @@ the screen gets the latest view again and the refusal is logged.
 :class:`RoutedClient` is what the app holds in a server of several workers. It delegates to
 a seat in this process (the table is ours) or to a :class:`RemoteSeat`; when the owner goes
 away (it said so, or stopped answering) it keeps the player's screen, refuses keys with a short
-notice, finds the table's new owner, and joins again: the same account gets the same seat.
+notice, finds the table's new owner, and joins again: the same account gets the same seat, and
+the player is told the table goes on. A table not found again is ``lost``: the session is
+told (``on_lost``) and ends saying how to come back, rather than leave a frozen table.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from host.table_info import ChatLine, TableInfo, TableState
 from net.cluster import wire
 from net.runtime.seat_client import StartAsk
 from net.store.model import Account
+from words import both
 
 log = logging.getLogger("net.cluster")
 
@@ -343,6 +346,10 @@ class RoutedClient(SharedSeat):
         self.backend: Backend | None = None
         self._last: Backend = backend
         self._moving: asyncio.Task[None] | None = None
+        # the table could not be found again after its owner went: ``on_lost`` (the
+        # session's) is called once, and the session ends saying how to come back
+        self.lost = False
+        self.on_lost: Callable[[], None] | None = None
         self._attach(backend)
 
     def _attach(self, backend: Backend) -> None:
@@ -364,16 +371,25 @@ class RoutedClient(SharedSeat):
 
     async def _find(self) -> None:
         backend = None
-        with contextlib.suppress(asyncio.CancelledError):
+        try:
             backend = await self._rejoin(self)
+        except asyncio.CancelledError:
+            pass
+        except Exception:  # the bus failing too: the table is as lost
+            log.exception("table %s: a session could not follow it", self.name)
         if self.closed:
             if backend is not None:
                 backend.close()
             return
         if backend is None:
-            self.deliver_info(ChatLine("", Refusal("unreachable").text(None)))
+            self.lost = True
+            if self.on_lost is not None:
+                self.on_lost()
+            else:  # nobody to end: said where the screen says things
+                self.deliver_info(ChatLine("", Refusal("unreachable").text(None)))
             return
         self._attach(backend)
+        self.deliver_info(ChatLine("", both("table_goes_on")))
         update = backend.current_update()
         if update is not None:
             self.deliver(update)

@@ -23,6 +23,7 @@ from typing import Protocol
 
 from host.client import SharedTableClient
 from host.refusal import explain
+from net.cluster.remote import RoutedClient
 from net.commands import HELP_TEXT, Command, locale_lang
 from net.front import reclaim, replay, reviewing
 from net.front.botsession import BotSession
@@ -264,9 +265,42 @@ async def _app_session(host: CommandHost, session: Session, account: Account,
         chan = session.chan
         if chan is not None:
             with contextlib.suppress(Exception):
-                if session.stopping:
+                if session.farewell is not None:
+                    session.write_line(session.farewell)
+                elif session.stopping:
                     session.write_line(STOPPING_TEXT)
                 chan.exit(status)
+
+
+def come_back(session: Session, account: Account, command: Command) -> str:
+    """The ssh command that brings the player back to ``command``'s table (its seat, or
+    its place as a spectator): the address and port this connection reached, the account's
+    name."""
+    host, port = "HOST", 22
+    with contextlib.suppress(Exception):
+        sock = session.conn.conn.get_extra_info("sockname") if session.conn.conn else None
+        if sock:
+            host, port = str(sock[0]), int(sock[1])
+    if ":" in host:
+        host = f"[{host}]"
+    verb = "watch" if command.name == "watch" else "join"
+    plain = " --plain" if command.plain else ""
+    at = "" if port == 22 else f" -p {port}"
+    return f"ssh -t{at} {account.nickname}@{host} {verb} {command.table}{plain}"
+
+
+def table_farewell(session: Session, account: Account, client: SharedTableClient,
+                   command: Command) -> None:
+    """The session's last line, when it leaves a table it did not choose to leave: the
+    table lost with its worker (a server of several), or this process stopping; with how to
+    come back. Nothing where the player left, or the client went."""
+    lost = isinstance(client, RoutedClient) and client.lost
+    if not (lost or session.stopping) or session.chan is None:
+        return
+    line = come_back(session, account, command)
+    key = ("table_lost" if lost else
+           "stopping_moves" if isinstance(client, RoutedClient) else "stopping_table")
+    session.farewell = both(key, sep="\r\n", table=command.table, line=line)
 
 
 class TableRun:
@@ -376,12 +410,15 @@ class TextualTables(TableRun):
                             reviews=StoreReviews(self.host.store, self.host.reviews))
             if not shows_cjk(session.term or "") and settings.tiles is None:
                 app.face = Face.ASCII  # a VT or a text console: ASCII unless chosen
+            if isinstance(client, RoutedClient):  # its table lost: the app ends, not freezes
+                client.on_lost = app.exit
             await session.run_app(app)
+            table_farewell(session, self.account, client, command)
             # what the settings screen chose holds for the lobby after it
             session.ambi_choice = AmbiWidth.parse(settings.ambiwidth) or AmbiWidth.AUTO
             session.face_told = session.face_told or not settings.face_note_due
             self.visit_ambiwidth = settings.visit_ambiwidth  # None once picked there
-            status = app.return_code or 0
+            status = app.return_code or (1 if session.farewell else 0)
         finally:
             client.close()
         session.close_driver()
@@ -429,8 +466,11 @@ class PlainTables(TableRun):
         return f"{ERROR}: {explain(exc, (await self._settings()).lang)}"
 
     async def play(self, client: SharedTableClient, command: Command) -> tuple[int, bool]:
+        if isinstance(client, RoutedClient):  # its table lost: the session ends saying so
+            client.on_lost = self.plain.exit
         await self.plain.play(client, await self._settings())
-        return 0, True
+        table_farewell(self.session, self.account, client, command)
+        return (1, False) if self.session.farewell else (0, True)
 
 
 # --- the kept games -----------------------------------------------------------------------

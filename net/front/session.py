@@ -103,6 +103,9 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._early_bytes = 0
         self.ended = False
         self.stopping = False  # the server is stopping: the session is told so at its end
+        # the session's last line, said in place of the stopping one where it knows more:
+        # how to come back to the table it was at (net.front.commands_run.come_back)
+        self.farewell: str | None = None
         rate = server.limits.input_packets_per_second
         self._packets = RateLimit(rate, 1.0, 2 * rate)  # input packets (see _throttle)
         self._resume: asyncio.TimerHandle | None = None
