@@ -275,7 +275,7 @@ async def _app_session(host: CommandHost, session: Session, account: Account,
 def come_back(session: Session, account: Account, command: Command) -> str:
     """The ssh command that brings the player back to ``command``'s table (its seat, or
     its place as a spectator): the address and port this connection reached, the account's
-    name."""
+    name (a guest's: the one it asked for)."""
     host, port = "HOST", 22
     with contextlib.suppress(Exception):
         sock = session.conn.conn.get_extra_info("sockname") if session.conn.conn else None
@@ -286,7 +286,9 @@ def come_back(session: Session, account: Account, command: Command) -> str:
     verb = "watch" if command.name == "watch" else "join"
     plain = " --plain" if command.plain else ""
     at = "" if port == 22 else f" -p {port}"
-    return f"ssh -t{at} {account.nickname}@{host} {verb} {command.table}{plain}"
+    # a guest's name (its mark) is never given again: the name it logged in with
+    name = clean_name(session.conn.username) if account.guest else account.nickname
+    return f"ssh -t{at} {name}@{host} {verb} {command.table}{plain}"
 
 
 def table_farewell(session: Session, account: Account, client: SharedTableClient,
