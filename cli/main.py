@@ -105,6 +105,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="announce the server and its tables on the local network (multicast "
                    "DNS), for `mahjong-ssh find`; with --host 127.0.0.1 only this machine "
                    "sees it")
+    p.add_argument("--metrics", default=None, metavar="HOST:PORT",
+                   help="serve Prometheus figures at http://HOST:PORT/metrics (off by "
+                   "default; a port alone binds 127.0.0.1; worker K of --workers N uses "
+                   "PORT+K-1)")
+    p.add_argument("--log-format", choices=("text", "json"), default=None,
+                   help="the log's lines: key=value (text, the default) or one JSON object "
+                   "each, naming the account, address and table they are about")
     p.add_argument("--worker", type=positive, default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_serve)
 

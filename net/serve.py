@@ -25,6 +25,7 @@ from host.local import default_data_dir
 from host.thinking import Budget, ThinkingPool
 from net.front.server import MahjongServer, ServerConfig, fingerprint_banner
 from net.limits import Limits, load_limits_file, parse_limit_pairs
+from net.logfmt import formatter
 from net.runtime.registry import Registry
 from net.store import StorageError, open_store
 
@@ -83,9 +84,72 @@ async def announce(server: MahjongServer) -> Announcer | None:
     return announcer
 
 
+class Metrics:
+    """``serve --metrics``: the sampler on the loop, the collector's pause timer and the HTTP
+    server in its thread (:mod:`net.metrics`), stopped together."""
+
+    def __init__(self, server: MahjongServer, host: str, port: int,
+                 worker: str | None = None) -> None:
+        from net import metrics  # here: only --metrics loads prometheus_client
+
+        if worker is None:
+            worker = str(server.config.worker) if server.config.worker is not None else (
+                server.node.name if server.node is not None else "0")
+        self.sampler = metrics.Sampler(metrics.snapshot_reader(server))
+        self.sampler.start()
+        self._unwatch = metrics.watch_collector()
+        try:
+            self.http = metrics.serve_metrics(host, port, metrics.Collector(self.sampler,
+                                                                            worker))
+        except BaseException:
+            self.sampler.stop()
+            self._unwatch()
+            raise
+        self.host = host
+        self.worker = server.config.worker
+
+    @property
+    def port(self) -> int:
+        return self.http.port
+
+    def note(self) -> str:
+        """The line ``serve`` prints: where the figures are (a worker's says which)."""
+        shown = f"[{self.host}]" if ":" in self.host else self.host
+        who = f"worker {self.worker} " if self.worker is not None else ""
+        return f"{who}metrics: http://{shown}:{self.port}/metrics"
+
+    def close(self) -> None:
+        self.sampler.stop()
+        self._unwatch()
+        self.http.close()
+
+
+def metrics_address(text: str | None, worker: int | None) -> tuple[str, int] | None:
+    """``--metrics HOST:PORT`` for this process: worker K of ``--workers N`` serves on
+    ``PORT + K - 1`` (each worker its own figures: see docs/operating.md); port 0 is any."""
+    if not text:
+        return None
+    from net.metrics import parse_address
+
+    host, port = parse_address(text)
+    if port and worker is not None:
+        port += worker - 1
+        if port > 65535:
+            raise ValueError(f"--metrics {text!r}: worker {worker}'s port {port} is past 65535")
+    return host, port
+
+
 async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
-                lan: bool = False) -> None:
+                lan: bool = False, metrics: tuple[str, int] | None = None) -> None:
     server = await start_server(config)
+    watching: Metrics | None = None
+    if metrics is not None:
+        try:
+            watching = Metrics(server, *metrics)
+        except OSError:
+            await server.close()
+            raise
+        print(watching.note(), flush=True)
     handlers = logging.getLogger().handlers  # every line the process writes, through the
     for handler in handlers:  # server's budget (net.limits.LogGate), not the libraries' alone
         handler.addFilter(server.log_gate)
@@ -108,6 +172,8 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
     finally:
         if announcer is not None:  # first: the finders hear it is gone
             await announcer.close()
+        if watching is not None:
+            watching.close()
         await server.close()
         for handler in handlers:
             handler.removeFilter(server.log_gate)
@@ -115,8 +181,15 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
 
 def main(args: argparse.Namespace) -> int:
     """Entry point of ``mahjong-ssh serve``."""
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:  # one line an event, key=value or JSON (net.logfmt), naming whom it is about
+        line_format = formatter(getattr(args, "log_format", None) or "text")
+        metrics = metrics_address(getattr(args, "metrics", None), getattr(args, "worker", None))
+    except ValueError as exc:
+        print(f"mahjong-ssh serve: {exc}", file=sys.stderr)
+        return 2
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(line_format)
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
     # The default thresholds collect too often for this many objects, and larger young
     # generations pause longer: young collections of 2_000 objects and a middle one every 10
@@ -154,7 +227,7 @@ def main(args: argparse.Namespace) -> int:
         return supervisor.main(args, config)
     code = 0
     try:
-        asyncio.run(serve(config, lan=bool(getattr(args, "lan", False))))
+        asyncio.run(serve(config, lan=bool(getattr(args, "lan", False)), metrics=metrics))
     except (StorageError, OSError) as exc:
         print(f"mahjong-ssh serve: {exc}", file=sys.stderr)
         code = 1

@@ -71,7 +71,8 @@ def worker_command(args: argparse.Namespace, config: ServerConfig, k: int, nats_
         cmd.append("--no-anonymous")
     for flag, name in (("--grace", "grace"), ("--bot-delay", "bot_delay"),
                        ("--max-per-address", "max_per_address"), ("--limits", "limits"),
-                       ("--think-workers", "think_workers"), ("--think-share", "think_share")):
+                       ("--think-workers", "think_workers"), ("--think-share", "think_share"),
+                       ("--metrics", "metrics"), ("--log-format", "log_format")):
         value = getattr(args, name, None)
         if value is not None:
             cmd += [flag, str(value)]

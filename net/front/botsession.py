@@ -50,6 +50,7 @@ from engine.table import Phase
 from host.client import SharedTableClient, TableUpdate
 from host.refusal import Refusal
 from host.table_info import TableState
+from net import metrics
 from net.limits import Limits, RateLimit
 
 log = logging.getLogger("net.front.botsession")
@@ -157,6 +158,7 @@ class BotSession:
         if not lines or self.closed:
             return
         if self._unread is not None and self._unread() > self.limits.bot_unread_bytes:
+            metrics.limit_hit("bot_unread_bytes")
             self._stop("the program reads nothing: its session is closed")
             return
         self._write(b"".join(dumps(line) for line in lines))
@@ -194,6 +196,7 @@ class BotSession:
     def _line(self, line: bytes) -> None:
         if not self.rate.allow():
             self.refused += 1
+            metrics.limit_hit("bot_lines_per_second")
             if not self._too_fast:  # told once a burst, not once a line
                 self._too_fast = True
                 self._refuse(AnswerError(

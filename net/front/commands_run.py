@@ -600,7 +600,8 @@ class BotRun:
             chan = session.chan
             if chan is None or session.ended or done.is_set():
                 return  # the program closed its output (or left) while the seat was found
-            session.conn.log(logging.INFO, "bot %s sits at %s", account.nickname, command.table)
+            session.conn.log(logging.INFO, "bot %s sits at %s", account.nickname, command.table,
+                             table=command.table)
             self._replace_older(client)
 
             def write(data: bytes) -> None:
@@ -610,7 +611,8 @@ class BotRun:
                     done.set()
 
             bot = BotSession(client, write, host.limits,
-                             note=lambda level, text: session.conn.log(level, "%s", text),
+                             note=lambda level, text: session.conn.log(
+                                 level, "%s", text, table=command.table),
                              unread=chan.get_write_buffer_size,
                              close=lambda why: done.set())
             session.bot = bot
@@ -622,7 +624,7 @@ class BotRun:
             while not done.is_set():
                 left = session.last_input + idle - time.monotonic()
                 if left <= 0:
-                    session.conn.log(logging.INFO, "bot idle, closing")
+                    session.conn.log(logging.INFO, "bot idle, closing", table=command.table)
                     self._error("idle", f"nothing received for {idle:g} s: the session "
                                 "is closed")
                     break

@@ -53,6 +53,7 @@ from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 
+from net import metrics
 from net.limits import Limits, LogBudget, clamp_size
 from tui.compat import internals
 from tui.compat.ambiwidth import column_wide, to_narrow
@@ -239,6 +240,7 @@ class SSHDriver(Driver):
             self._send(controls)
             return
         self._send(data)
+        metrics.frame_written(getattr(self._app, "client", None))
 
     def _send(self, data: str) -> None:
         if not data:
@@ -276,6 +278,7 @@ class SSHDriver(Driver):
         raw = data.encode("utf-8", "replace") if isinstance(data, str) else data
         if not raw:
             return
+        metrics.key_arrived(getattr(self._app, "client", None))
         if self._overflow:  # the rest of a burst that overflowed: dropped until caught up
             self._dropped_bytes(len(raw))
             return
@@ -325,6 +328,7 @@ class SSHDriver(Driver):
 
     def _dropped_bytes(self, n: int) -> None:
         self.bytes_dropped += n
+        metrics.limit_hit("input_backlog")
         self._tell()
 
     def _tell(self) -> None:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
+from net import metrics
 from net.front import compat_asyncssh
 from net.front.accounts import Keyless, NameLookup, NameState
 from net.front.compat_asyncssh import bound_env
@@ -31,6 +32,7 @@ from net.limits import (
     count_down,
     early_drop,
 )
+from net.logfmt import about
 from net.sanitize import GUEST_MARK, clean_name, guest_name
 from net.store.base import Store, store_call
 from net.store.model import Account, StorageError
@@ -159,18 +161,30 @@ class Connection(asyncssh.SSHServer):
         self._guest: Account | None = None  # the guest account made for this connection
 
     # --- logging, within the connection's budget ---------------------------------------------
-    def log(self, level: int, msg: str, *args: Any, exc_info: bool = False) -> None:
+    def log(self, level: int, msg: str, *args: Any, exc_info: bool = False,
+            table: str | None = None, limit: str | None = None) -> None:
         """A log line about this connection, within its budget and the server's (a flood of
-        new connections, each with a fresh budget, is bounded by the second)."""
+        new connections, each with a fresh budget, is bounded by the second), naming its
+        address, its account once logged in, and ``table`` where it is about one
+        (net.logfmt). ``limit``: the line says a refusal by that limit (net/limits.py),
+        counted for the metrics whether or not the line is written."""
+        if limit is not None:
+            metrics.limit_hit(limit)
         gate = self.gate
+        account = self.account.nickname if self.account is not None else None
+        extra = {**BUDGETED, **about(account, self.address, table)}
         if not self.log_budget.allow():
             if self.log_budget.suppressed == 1 and gate.log_gate.allow():
                 log.warning("%s: more log lines from this connection are left out",
-                            self.address, extra=BUDGETED)
+                            self.address, extra=extra)
+            else:
+                metrics.limit_hit("log_lines_per_connection")
             return
         if gate.log_gate.allow():  # what it leaves out is said once a minute
             log.log(level, "%s: " + msg, self.address, *args, exc_info=exc_info,
-                    extra=BUDGETED)
+                    extra=extra)
+        else:
+            metrics.limit_hit("log_lines_per_minute")
 
     def disconnect(self, code: int, reason: str) -> None:
         conn = self.conn
@@ -189,12 +203,13 @@ class Connection(asyncssh.SSHServer):
         gate.connects.add(self.address)
         if (gate.connects.count(self.address) > self.limits.connects_per_address_minute
                 and not gate.logged_in_lately.count(self.address)):
-            self.log(logging.WARNING, "refused: too many new connections from this address")
+            self.log(logging.WARNING, "refused: too many new connections from this address",
+                     limit="connects_per_address_minute")
             self.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, both("connecting_fast"))
             return
         if early_drop(gate.unauth_total, self.limits):
             self.log(logging.WARNING, "refused: %d connections waiting to log in",
-                     gate.unauth_total)
+                     gate.unauth_total, limit="unauth_start")
             self.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, both("waiting_many"))
             return
         waiting = gate.unauth.setdefault(self.address, {})
@@ -203,7 +218,8 @@ class Connection(asyncssh.SSHServer):
         if len(waiting) > self.limits.unauth_per_address:
             oldest = next(iter(waiting))
             gate.leave_unauth(oldest)
-            oldest.log(logging.INFO, "dropped: too many connections waiting to log in")
+            oldest.log(logging.INFO, "dropped: too many connections waiting to log in",
+                       limit="unauth_per_address")
             oldest.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, both("address_many"))
         self._count_failures(conn)
 
@@ -360,7 +376,8 @@ class Connection(asyncssh.SSHServer):
             wait = backoff.turn(found.account_id, self.address)
             if wait is None:
                 self.log(logging.INFO, "refused: %d wrong passphrases for %s lately",
-                         backoff.failures(found.account_id), found.nickname)
+                         backoff.failures(found.account_id), found.nickname,
+                         limit="passphrase_backoff_max")
                 return self._again(found, ("login_slowed", {"name": found.nickname}))
             self._checking = found.account_id
             if wait > 0:  # the name's turn: wrong passphrases for it came before
@@ -428,7 +445,7 @@ class Connection(asyncssh.SSHServer):
         gate = self.gate
         if gate.guests[self.address] >= self.limits.guests_per_address:
             self.log(logging.INFO, "refused a guest: %d guests connected from this address",
-                     gate.guests[self.address])
+                     gate.guests[self.address], limit="guests_per_address")
             if not self._failed_attempt():
                 return False
             return self._challenge(found, ("login_guests", {"n": gate.guests[self.address]}))
@@ -454,7 +471,8 @@ class Connection(asyncssh.SSHServer):
         self.failures += 1
         if self.failures > self.limits.max_auth_tries + 1:
             if not self.closed:
-                self.log(logging.INFO, "too many failed authentication attempts")
+                self.log(logging.INFO, "too many failed authentication attempts",
+                         limit="max_auth_tries")
             self.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, both("auth_failures"))
             return False
         return True
@@ -490,12 +508,13 @@ class Connection(asyncssh.SSHServer):
         if not self.account.guest:  # anyone can be a guest: that exempts no address
             gate.logged_in_lately.add(self.address)
         if gate.logins.count(self.address) > self.limits.logins_per_address_minute:
-            self.log(logging.WARNING, "refused: too many logins from this address")
+            self.log(logging.WARNING, "refused: too many logins from this address",
+                     limit="logins_per_address_minute")
             self.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, both("logins_fast"))
             return
         if count > self.limits.connections_per_address:
             self.log(logging.WARNING, "refused: %d logged-in connections from this address",
-                     count)
+                     count, limit="connections_per_address")
             self.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, both("address_many"))
             return
         self.log(logging.INFO, "logged in as %s (%s)", self.account.nickname,
@@ -504,7 +523,10 @@ class Connection(asyncssh.SSHServer):
 
     def session_requested(self) -> Any:
         conn = self.conn
-        if conn is None or self.closed or len(self.sessions) >= self.limits.max_sessions:
+        if conn is None or self.closed:
+            return False
+        if len(self.sessions) >= self.limits.max_sessions:
+            metrics.limit_hit("max_sessions")
             return False
         self._cancel_grace()
         chan = conn.create_server_channel(window=self.limits.channel_window,

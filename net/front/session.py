@@ -321,7 +321,7 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         held = self.server.account_sessions
         if held[account.id] >= self.server.limits.sessions_per_account:
             self.conn.log(logging.INFO, "refused: %d sessions open for %s", held[account.id],
-                          account.nickname)
+                          account.nickname, limit="sessions_per_account")
             self.reply(both("account_full", n=held[account.id]) + "\n", status=1)
             return False
         held[account.id] += 1
@@ -337,12 +337,14 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if total >= limits.sessions_total or (
                 total >= limits.sessions_total - limits.sessions_reserved
                 and not server.holds_seat(account.id)):
-            self.conn.log(logging.WARNING, "refused: the server is full (%d sessions)", total)
+            self.conn.log(logging.WARNING, "refused: the server is full (%d sessions)", total,
+                          limit="sessions_total")
             self.reply(both("sessions_full", n=total) + "\n", status=1)
             return True
         mine = server.address_sessions[self.conn.address]
         if mine >= limits.sessions_per_address:
-            self.conn.log(logging.INFO, "refused: %d sessions open from this address", mine)
+            self.conn.log(logging.INFO, "refused: %d sessions open from this address", mine,
+                          limit="sessions_per_address")
             self.reply(both("address_full", n=mine) + "\n", status=1)
             return True
         return False

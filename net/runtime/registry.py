@@ -17,7 +17,9 @@ from engine.bots import Player
 from engine.rulesets import DEFAULT_RULES, RULESETS, find_ruleset
 from host.refusal import Refusal, RefusedError
 from host.table_info import TableInfo, TableState
+from net import metrics
 from net.limits import Limits, RateLimit, RateLimits, WindowCount
+from net.logfmt import about
 from net.runtime.config import TableConfig, basic_player
 from net.runtime.privacy import Privacy
 from net.runtime.restore import restore_table
@@ -197,7 +199,8 @@ class Registry:
         log.error("table %s quarantined: its saved game could not be read (%s); it stays in "
                   "%s untouched and out of play, and its name is refused",
                   clean_line(row.name, 40), reason,
-                  self.store.path if self.store is not None else "the database")
+                  self.store.path if self.store is not None else "the database",
+                  extra=about(table=clean_line(row.name, 40)))
 
     def _hooks(self, name: str) -> TableHooks:
         """What the registry decides for table ``name``: its end once unattended, its chat
@@ -235,10 +238,11 @@ class Registry:
         kept = (f" (its unfinished game kept as {table.game_id})" if table.game_id
                 and table.game is not None and not table.game.is_over else "")
         if by_host:
-            log.info("table %s closed by its host%s", table.name, kept)
+            log.info("table %s closed by its host%s", table.name, kept,
+                     extra=about(table=table.name))
         else:
             log.info("table %s closed: nobody there for %.0f s%s", table.name,
-                     table.unattended_seconds, kept)
+                     table.unattended_seconds, kept, extra=about(table=table.name))
 
     def close_table(self, name: str, account: Account) -> None:
         """``close NAME`` in the lobby: ``account``, the host of table ``name``, closes it
@@ -266,7 +270,10 @@ class Registry:
     def chat_allowed(self, account_id: int) -> bool:
         """One more chat line from ``account_id`` is within ``chat_per_minute`` (a burst of
         ``chat_burst``), over all its tables."""
-        return self._chat.allow(account_id)
+        if self._chat.allow(account_id):
+            return True
+        metrics.limit_hit("chat_per_minute")
+        return False
 
     def check_name(self, name: str) -> None:
         """TableQuarantined when ``name`` belongs to a stored table that is not in play."""
@@ -287,6 +294,7 @@ class Registry:
         others = self.others.infos() if self.others is not None else {}
         total = len(self.tables) + sum(1 for n in others if n not in self.tables)
         if total >= limits.tables_total:
+            metrics.limit_hit("tables_total")
             raise TableLimit(Refusal.of("server_full", n=total))
         if creator is not None:  # a finished game nobody is at holds no place (idle_over)
             mine = sum(1 for t in self.tables.values()
@@ -295,11 +303,13 @@ class Registry:
                 mine += sum(1 for n, info in others.items() if n not in self.tables
                             and self.others.creator(n) == creator.id and not _idle_over(info))
             if mine >= limits.tables_per_account:
+                metrics.limit_hit("tables_per_account")
                 raise TableLimit(Refusal.of("own_tables", n=mine,
                                             most=limits.tables_per_account))
         if address is not None:
             made = self._created_from.count(address)
             if made >= limits.tables_per_address_hour:
+                metrics.limit_hit("tables_per_address_hour")
                 raise TableLimit(Refusal.of("address_tables", n=made,
                                             most=limits.tables_per_address_hour))
 

@@ -10,6 +10,7 @@ import logging
 from collections.abc import Callable
 
 from host.clock import Clock, Timer
+from net.logfmt import about
 from net.store.base import Store
 
 log = logging.getLogger("net.runtime.shared_table")  # a table's lines, all under its logger
@@ -39,13 +40,15 @@ class SavePause:
         if store.unsaved(self.name):
             if not self.paused:
                 self.paused = True
-                log.warning("table %s: paused, its writes cannot be saved", self.name)
+                log.warning("table %s: paused, its writes cannot be saved", self.name,
+                            extra=about(table=self.name))
                 self._schedule()
                 self.on_pause()
         elif self.paused:
             self.paused = False
             self._cancel()
-            log.warning("table %s: resumed, its writes are saved again", self.name)
+            log.warning("table %s: resumed, its writes are saved again", self.name,
+                        extra=about(table=self.name))
             self.on_resume()
 
     def saved_up(self) -> bool:

@@ -15,6 +15,7 @@ from host.client import SharedSeat, TableUpdate
 from host.clock import Clock
 from host.refusal import Refusal
 from host.table_info import ChatLine, TableInfo, TableState
+from net import metrics
 from net.store.model import Account
 
 START_CONFIRM_SECONDS = 30.0  # S again within this long starts without the invited absent
@@ -103,7 +104,11 @@ class SeatClient(SharedSeat):
         if self.seat_index is None:
             return Refusal("spectator_play")
         self.poke()
-        return self.table.apply(self.seat_index, action)
+        metrics.move_sent(self, self.table)  # key → every screen (net.metrics)
+        refusal = self.table.apply(self.seat_index, action)
+        if refusal is not None:
+            metrics.move_refused(self.table)
+        return refusal
 
     def poke(self) -> None:
         """The player pressed a key: he is back, if the computer was playing for him."""

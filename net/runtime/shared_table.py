@@ -33,6 +33,7 @@ from host.clock import Timer
 from host.refusal import Refusal
 from host.table_info import COMPUTER_NAME, ChatLine, InfoCallback, SeatInfo, TableInfo, TableState
 from host.table_loop import TableLoop, table_update
+from net import metrics
 from net.limits import Limits, RateLimit
 from net.runtime.config import Computers, TableConfig, basic_player
 from net.runtime.privacy import CLOSE_COMMAND, HOST_COMMANDS, Admission, Privacy
@@ -425,6 +426,7 @@ class SharedTable:
         except IllegalActionError as exc:
             return Refusal.of("illegal", reason=exc.reason)
         self.actions_applied += 1
+        metrics.action()
         self.runner.acted(index, self.clock.now())
         if self.store is not None:
             self.store.add_action(self.name, ActionRow(
@@ -583,6 +585,7 @@ class SharedTable:
             return
         self._last[index] = update
         for client in clients:
+            metrics.delivered(self, client)  # a move's wave waits for this screen
             client.deliver(update)
 
     def info(self) -> TableInfo:
@@ -647,6 +650,8 @@ class SharedTable:
         rate = hooks.chat_rate if self.seat_of(account.id) is not None else \
             hooks.watchers_chat_rate
         if rate is not None and not rate.allow():
+            metrics.limit_hit("chat_per_table_minute" if rate is hooks.chat_rate
+                              else "chat_watchers_table_minute")
             return CHAT_TABLE_BUSY
         words = line.split(maxsplit=1)
         if words[0].lower() == CLOSE_COMMAND:
