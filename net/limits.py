@@ -134,6 +134,7 @@ class Limits:
     chat_table_burst: int = 10  # ... at once
     chat_watchers_table_minute: int = 40  # the spectators' lines a minute, together
     chat_watchers_table_burst: int = 10  # ... at once
+    chat_lines_kept: int = 200  # chat lines a session keeps for its history (v), the newest
     tables_per_account: int = 3  # open tables one account created
     tables_total: int = 300  # open tables on the server
     tables_per_address_hour: int = 20  # tables created from one address in an hour

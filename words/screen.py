@@ -24,6 +24,9 @@ SCREEN: Final[dict[str, tuple[str, str]]] = {
     "auto_win": ("win", "胡"),
     "auto_discard": ("discard drawn", "摸切"),
     "auto_short": ("[{what}]", "[{what}]"),
+    # the status line while the table plays a seat whose timer ran out twice, until a key
+    "away_on": ("Away: the timer plays for you, any key: back", "离席：计时代打，按任意键回来"),
+    "away_short": ("Away: any key", "离席：按任意键"),
     "auto_pass_mark": ("过", "过"),
     "auto_win_mark": ("胡", "胡"),
     "auto_discard_mark": ("切", "切"),
@@ -168,6 +171,13 @@ SCREEN: Final[dict[str, tuple[str, str]]] = {
     # one payer's payments to one payee, summed (the summary at the result's top)
     "res_paid": ("{payer} → {payee} {amount}", "{payer}→{payee} {amount}"),
     "res_why": ("Payments, each with its reason", "支付明细"),
+    # chat at a shared table: its history (v), and a toast's count of lines heard meanwhile
+    "chat_log_title": ("Chat at this table (newest last)", "本桌聊天记录（最新在下）"),
+    "chat_log_empty": ("Nobody has said anything yet. /: write a line",
+                       "还没有人说话。按 / 发言"),
+    "chat_log_keys": ("↑/↓ PgUp/PgDn Home/End: scroll · /: write · Esc: close",
+                      "↑/↓ PgUp/PgDn Home/End 翻看 · / 发言 · Esc 关闭"),
+    "chat_more": ("+{n} · v: chat history", "+{n} · v 聊天记录"),
     "res_pays": ("{payer} → {payee}  {amount}  {why}", "{payer} → {payee}  {amount}  {why}"),
     "res_net": ("This hand", "本盘"),
     "res_totals": ("Totals", "总分"),

@@ -409,7 +409,8 @@ class TextualTables(TableRun):
                                               self.visit_ambiwidth)
             app = RemoteApp(client, settings, term=session.term or "xterm",
                             colorterm=self.colorterm,
-                            reviews=StoreReviews(self.host.store, self.host.reviews))
+                            reviews=StoreReviews(self.host.store, self.host.reviews),
+                            chat_kept=self.host.limits.chat_lines_kept)
             if not shows_cjk(session.term or "") and settings.tiles is None:
                 app.face = Face.ASCII  # a VT or a text console: ASCII unless chosen
             if isinstance(client, RoutedClient):  # its table lost: the app ends, not freezes

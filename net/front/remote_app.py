@@ -18,7 +18,7 @@ from host.client import SharedTableClient, TableUpdate
 from net.front import reclaim
 from net.front.terminals import color_system
 from tui.apps.review import ReviewSource
-from tui.apps.room import SharedTableApp
+from tui.apps.room import CHAT_KEPT, SharedTableApp
 from tui.compat import app_release, internals
 from tui.settings import Settings
 from words import both
@@ -149,8 +149,8 @@ class RemoteApp(ServerSide, SharedTableApp):
 
     def __init__(self, client: SharedTableClient, settings: Settings | None = None,
                  term: str = "xterm-256color", colorterm: str = "",
-                 reviews: ReviewSource | None = None) -> None:
-        super().__init__(client, settings or RemoteSettings())
+                 reviews: ReviewSource | None = None, chat_kept: int = CHAT_KEPT) -> None:
+        super().__init__(client, settings or RemoteSettings(), chat_kept=chat_kept)
         self.seat_client: SharedTableClient = client
         self.review_source = reviews  # r on the game-over screen (net.front.reviewing)
         self.client_terminal(term, colorterm)

@@ -12,12 +12,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.message import Message
+from textual.notifications import Notification, Notify
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Input, Static
@@ -31,10 +33,17 @@ from tui.apps.screens import close_screen
 from tui.apps.table_screen import TableScreen
 from tui.compat import internals
 from tui.settings import Settings
+from tui.view.cells import fit_cells
+from words import tr
 
 START_ASK_SHOWN = 10.0  # seconds the question of S with seats held stays on screen
 CHAT_TOAST_GAP = 3.0  # seconds between two chat toasts at most (the rest are counted)
-CHAT_TOAST_CHARS = 72  # a chat toast's length: the whole line is in the chat's log
+CHAT_TOAST_CELLS = 64  # a chat toast's length (two rows over the table): the whole line is
+# in the chat's history (v)
+NOTICES_SHOWN = 3  # toasts on screen at once, the oldest taken off first
+# chat lines a session keeps for its history (v); the server passes its own limit
+# (net.limits: chat_lines_kept)
+CHAT_KEPT = 200
 
 
 def stakes_line(info: TableInfo) -> str:
@@ -143,6 +152,7 @@ class WaitingScreen(InfoPanel):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s,S,enter", "start", "Start 开始", id="wait-start"),
         Binding("slash", "chat", "Chat 聊天", id="wait-chat"),
+        Binding("v", "chat_log", "Chat history 聊天记录", id="wait-chat-log"),
         Binding("q", "leave", "Leave 离开", id="wait-quit"),
     ]
 
@@ -196,7 +206,7 @@ class WaitingScreen(InfoPanel):
             t.append("S / Enter: start 开始 · /: chat 聊天 · q: leave 离开")
             if info.stakes_possible:
                 t.append(" · a: allow spectators 允许压鸽子")
-        t.append("\n")
+        t.append("\nv: the chat so far 聊天记录\n")
         return t
 
     def show(self, info: TableInfo) -> None:
@@ -218,6 +228,11 @@ class WaitingScreen(InfoPanel):
         app = self.app  # the chat heard so far is kept by a SharedTableApp
         lines = app.chat_lines if isinstance(app, SharedTableApp) else ()
         self.app.push_screen(ChatScreen(self.client, lines))
+
+    def action_chat_log(self) -> None:
+        app = self.app
+        if isinstance(app, SharedTableApp):
+            app.action_chat_log()
 
     def action_leave(self) -> None:
         self.app.exit()
@@ -261,6 +276,72 @@ class ChatScreen(ModalScreen[None]):
         if refused is not None:  # over the chat rate: sent to nobody
             self.app.notify(refused.text(_lang(self)), severity="warning", markup=False,
                             timeout=4)
+
+    def action_close(self) -> None:
+        close_screen(self)
+
+
+class ChatLogScreen(Screen[None]):
+    """The table's chat heard so far (the app's last ``chat_kept`` lines), the newest last,
+    scrolled to the end and following new lines while there; ``/`` writes one, Esc closes."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,v,q", "close", "Close 关闭", id="chat-log-close"),
+        Binding("slash", "write", "Chat 聊天", id="chat-log-write"),
+    ]
+    DEFAULT_CSS = """
+    ChatLogScreen #chat-log-scroll { height: 1fr; }
+    ChatLogScreen #chat-log-lines { width: 100%; }
+    """
+
+    def __init__(self, lines: Sequence[ChatLine]) -> None:
+        super().__init__()
+        self.lines = tuple(lines)
+
+    @property
+    def lang(self) -> str:
+        return _lang(self)
+
+    def compose(self) -> ComposeResult:
+        yield Static(tr(self.lang, "chat_log_title"), classes="page page-title",
+                     id="chat-log-title", markup=False)
+        with VerticalScroll(classes="page", id="chat-log-scroll"):
+            yield Static(self._text(), id="chat-log-lines")
+        yield Static(tr(self.lang, "chat_log_keys"), classes="page keys", markup=False)
+
+    def _text(self) -> Text:
+        if not self.lines:
+            return Text(tr(self.lang, "chat_log_empty"), style="dim")
+        text = Text(no_wrap=False)
+        for i, line in enumerate(self.lines):
+            if i:
+                text.append("\n")
+            if line.who:  # "": the table's own line
+                text.append(line.who, style="bold")
+                text.append(": ")
+            text.append(line.text)
+        return text
+
+    def on_mount(self) -> None:
+        scroll = self.query_one("#chat-log-scroll", VerticalScroll)
+        scroll.focus()  # ↑/↓, PgUp/PgDn, Home/End scroll it
+        self.call_after_refresh(scroll.scroll_end, animate=False)
+
+    def show(self, lines: Sequence[ChatLine]) -> None:
+        """The lines again (a new one heard); the view follows it if it was at the end."""
+        self.lines = tuple(lines)
+        if not self.is_mounted:
+            return
+        scroll = self.query_one("#chat-log-scroll", VerticalScroll)
+        at_end = scroll.scroll_y >= scroll.max_scroll_y
+        self.query_one("#chat-log-lines", Static).update(self._text())
+        if at_end:
+            self.call_after_refresh(scroll.scroll_end, animate=False)
+
+    def action_write(self) -> None:
+        app = self.app
+        if isinstance(app, SharedTableApp):
+            app.action_chat()
 
     def action_close(self) -> None:
         close_screen(self)
@@ -322,28 +403,34 @@ class StakeScreen(InfoPanel, ModalScreen[None]):
 
 class SharedTableApp(MahjongApp):
     """``MahjongApp`` for one seat at a table shared with other people: the waiting room
-    until the first hand, chat (``/``, a toast for each line heard), 压鸽子, and a next game
-    that keeps the table's rules. Leaving the table (q) ends the app."""
+    until the first hand, chat (``/``, a toast for each line heard, ``v`` the lines heard so
+    far), 压鸽子, and a next game that keeps the table's rules. Leaving the table (q) ends
+    the app."""
 
     HELP_BINDINGS: ClassVar[tuple[Binding, ...]] = (
         Binding("slash", "chat", "Chat 聊天", id="chat", show=False),
+        Binding("v", "chat_log", "Chat history 聊天记录", id="chat-log", show=False),
         Binding("y", "stake", "Stake 压鸽子 (spectators, Yichun)", id="stake", show=False),
         Binding("a", "allow_spectators", "Allow spectators 允许压鸽子 (Yichun)", id="allow",
                 show=False),
     )
     BINDINGS: ClassVar[list[BindingType]] = list(HELP_BINDINGS)
 
-    def __init__(self, client: SharedTableClient, settings: Settings) -> None:
+    def __init__(self, client: SharedTableClient, settings: Settings,
+                 chat_kept: int = CHAT_KEPT) -> None:
         super().__init__(client, settings, table_ready=True)
         self.seat_client = client
         self.waiting: WaitingScreen | None = None
-        self.chat_lines: list[ChatLine] = []
+        self.chat_lines: list[ChatLine] = []  # the newest last, ``chat_kept`` at most
+        self.chat_kept = max(1, chat_kept)
         self.info: TableInfo | None = None
         self._stake_told: tuple[int, int] | None = None  # (game, hand) of the last result
         self._stake_heard: tuple[int, int] | None = None  # (game, hand) of the last stake
         self._chat_unshown = 0  # chat lines heard since the last chat toast
         self._chat_timer: Timer | None = None
         self._shown_game: int | None = None  # the game the table screen shows
+        self._away = False  # the table plays this seat at once until a key (idle)
+        self._notices: list[Notification] = []  # the toasts shown, the oldest first
 
     def _show_chat(self) -> None:
         """The latest chat line as a toast, at most one every ``CHAT_TOAST_GAP`` seconds (a
@@ -356,18 +443,26 @@ class SharedTableApp(MahjongApp):
         more = self._chat_unshown - 1
         self._chat_unshown = 0
         text = f"{line.who}: {line.text}" if line.who else line.text  # "": the table's own
-        if len(text) > CHAT_TOAST_CHARS:
-            text = text[:CHAT_TOAST_CHARS - 1] + "…"
-        if more:
-            text += f"  (+{more} · / 聊天)"
+        tail = f"  ({tr(self.settings.lang, 'chat_more', n=more)})" if more else ""
+        text = fit_cells(text, CHAT_TOAST_CELLS - cell_len(tail)) + tail
         self.notify(text, markup=False, timeout=CHAT_TOAST_GAP * 2)
         self._chat_timer = self.set_timer(CHAT_TOAST_GAP, self._show_chat)
+
+    def on_notify(self, event: Notify) -> None:
+        """At most :data:`NOTICES_SHOWN` toasts at once, the oldest taken off first: over the
+        table they have only the centre's rows, and a stack taller than those is cut at its
+        bottom, where the newest is. (Textual runs its own handler after this one.)"""
+        self._notices = [n for n in self._notices if not n.has_expired]
+        self._notices.append(event.notification)
+        while len(self._notices) > NOTICES_SHOWN:
+            internals.dismiss_notification(self, self._notices.pop(0))
 
     def on_mount(self) -> None:
         # Textual runs ``MahjongApp.on_mount`` itself after this one (it calls the handler of
         # each class in the MRO): calling it through super() too made a second table screen
         # and a second subscription to the table.
         self.chat_lines.extend(self.seat_client.chat_log)  # said before one came in
+        del self.chat_lines[:-self.chat_kept]
         self.seat_client.subscribe_info(self._on_info)
 
     # --- table info and chat: callbacks only post (they run as another session) ----------
@@ -378,7 +473,10 @@ class SharedTableApp(MahjongApp):
         info = message.info
         if isinstance(info, ChatLine):
             self.chat_lines.append(info)
-            del self.chat_lines[:-50]
+            del self.chat_lines[:-self.chat_kept]
+            for screen in self.screen_stack:
+                if isinstance(screen, ChatLogScreen):
+                    screen.show(self.chat_lines)
             self._chat_unshown += 1
             if self._chat_timer is None:
                 self._show_chat()
@@ -400,16 +498,17 @@ class SharedTableApp(MahjongApp):
 
     def _tell_idle(self, info: TableInfo) -> None:
         """Tell a player whose timer ran out twice in a row that his turns are now played at
-        once as the timer plays them, and that any key brings him back."""
+        once as the timer plays them, and that any key brings him back: on the status line
+        while it lasts (a notice there covers no seat and is not gone before he looks)."""
         seat = self.seat_client.seat_index
         if seat is None:
             return
-        idle = info.seats[seat].idle
-        was = self.info is not None and self.info.seats[seat].idle
-        if idle and not was:
-            self.notify("Your timer ran out twice: your drawn tiles are now discarded and "
-                        "claims passed at once. Press any key to play again. "
-                        "连续超时，现自动摸切、不吃碰，按任意键恢复。", markup=False, timeout=30)
+        self._away = info.seats[seat].idle
+        self._show_away()
+
+    def _show_away(self) -> None:
+        if self.table_screen is not None:
+            self.table_screen.set_away(self._away)
 
     def key_now(self, event: events.Key) -> bool:
         self.seat_client.poke()  # any key: an idle player is back
@@ -452,6 +551,7 @@ class SharedTableApp(MahjongApp):
             self._replace_screen_with(self.table_screen)
         else:
             super().open_table()
+        self._show_away()
 
     def table_now(self) -> bool:
         return self.seat_client.state is not TableState.WAITING
@@ -513,6 +613,11 @@ class SharedTableApp(MahjongApp):
         if not isinstance(self.screen, ChatScreen):
             self.push_screen(ChatScreen(self.seat_client, self.chat_lines))
 
+    def action_chat_log(self) -> None:
+        """The table's chat heard so far, to scroll (``v``)."""
+        if not isinstance(self.screen, ChatLogScreen):
+            self.push_screen(ChatLogScreen(self.chat_lines))
+
     def action_stake(self) -> None:
         info = self.info or self.seat_client.info()
         if not self.seat_client.spectating:
@@ -559,6 +664,7 @@ class SharedTableApp(MahjongApp):
         self._result_shown = None
         self.table_screen = TableScreen()
         self._replace_screen_with(self.table_screen)
+        self._show_away()
         update = self.seat_client.current_update()
         if update is not None:
             self._post_update(update)

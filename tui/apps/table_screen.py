@@ -26,7 +26,7 @@ from tui.apps.host_app import HostApp
 from tui.compat import internals
 from tui.view.auto_play import auto_action, decision_stamp
 from tui.view.faces import name
-from tui.view.layout import MIN_HEIGHT, MIN_WIDTH
+from tui.view.layout import MIN_HEIGHT, MIN_WIDTH, notice_box
 from tui.view.prompts import Choice, Prompt, claim_prompt, kong_prompt
 from tui.view.result_text import hand_result_lines, line_content
 from tui.view.seat_rows import INDEX_LABELS
@@ -107,6 +107,7 @@ class TableScreen(Screen[None]):
         self._tick_at: float | None = None
         self.result: TableUpdate | None = None  # the hand's result shown over the table
         self._was_small = False  # the terminal was too small for the table at the last resize
+        self._notice_box: tuple[int, int, int, int] | None = None  # where notices go (placed)
         self._auto_sent: object = None  # the decision an auto move was last sent or timed for
         self.auto_rng = random.Random()  # the auto-pass's pause (a test seeds it)
 
@@ -124,6 +125,7 @@ class TableScreen(Screen[None]):
         self._sync_settings()
         if self.update is not None:
             self.apply_update(self.update)
+        self.place_notices()
 
     @property
     def live(self) -> bool:
@@ -151,17 +153,45 @@ class TableScreen(Screen[None]):
         self._redraw()
         if self.result is not None:
             self._show_result_page(keep_top=True)
+        self.place_notices()  # the discards' rows depend on the tile face
+
+    def set_away(self, away: bool) -> None:
+        """Whether the table plays this seat at once (its timer ran out twice) until a key:
+        the status line says so."""
+        if away != self.ui.away:
+            self.ui.away = away
+            self._redraw()
+
+    def place_notices(self) -> None:
+        """Textual's notices (toasts: chat lines, the table's messages) where they cover no
+        seat (:func:`~tui.view.layout.notice_box`): over the centre, or over a hand's result
+        its last rows above the keys. Set again only when the place changes: it lays the
+        screen out again."""
+        if not self._live:
+            return
+        width, height = self.size
+        box = notice_box(width, height, self.mj.face, self.result is not None)
+        if box == self._notice_box:
+            return
+        self._notice_box = box
+        x, y, w, h = box
+        for rack in self.query("#textual-toastrack"):  # none where notices are off
+            rack.styles.margin = (0, 0, max(0, height - y - h), x)
+            rack.styles.width = w
+            rack.styles.max_height = h
 
     # --- the hand's result ----------------------------------------------------------------
     def show_result(self, update: TableUpdate) -> None:
         """Show the hand's result over the table, from its top (Enter goes on)."""
         self.result = update
         self._show_result_page(keep_top=False)
+        self.place_notices()
 
     def hide_result(self) -> None:
         self.result = None
         if self._live:
             self.table.hide_page()
+        self.place_notices()
 
     @property
     def result_text(self) -> str:
@@ -351,6 +381,7 @@ class TableScreen(Screen[None]):
             self._redraw()
         if self.result is not None:  # the result's lines are laid out for the width
             self._show_result_page(keep_top=True)
+        self.place_notices()
 
     # --- sending --------------------------------------------------------------------------
     def _send(self, action: Action) -> None:

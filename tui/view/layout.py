@@ -28,7 +28,7 @@ from tui.view.action_row import draw_action_row
 from tui.view.canvas import Canvas, Row, Span, interned_span, shared_row, span_x
 from tui.view.cells import Piece, wrap_cells
 from tui.view.centre import centre_lines, draw_centre
-from tui.view.faces import small_width
+from tui.view.faces import Face, small_width
 from tui.view.hints import ready_hint, waits_pieces
 from tui.view.log_text import LogRow
 from tui.view.prompts import prompt_rows
@@ -142,7 +142,7 @@ class TableRows:
         ruleset = RULESETS[view.rules]
         lang, face = ui.lang, ui.face
         me = view.viewer if view.viewer is not None else 0
-        side_w = min(30, 18 + (width - MIN_WIDTH) // 4)
+        side_w = side_width(width)
         centre_x = side_w + 1
         centre_w = width - 2 * side_w - 2
         mid_top, mid_bottom = 2, height - 7
@@ -159,10 +159,8 @@ class TableRows:
         timer = timer_state(update, ui.now)
         status_key = (size, lang, me, view.rules, view.hand_no, update.hands_per_game,
                       view.dealer, view.remaining, view.phase, view.my_move, view.current, timer,
-                      update.waiting_for, bank_shown(update, ui.now), ui.auto)
-        pitch = small_width(face) + 1
-        per_row = max(1, centre_w // pitch)
-        pond_rows = max(2, min(4, -(-24 // per_row)))
+                      update.waiting_for, bank_shown(update, ui.now), ui.auto, ui.away)
+        pond_rows = centre_pond_rows(centre_w, face)
         # each centre pond has a caption row naming its seat; a dim rule on each side of the
         # centre keeps the side seats' discards apart from the centre's
         across_pond_y = mid_top + 1
@@ -276,6 +274,43 @@ class TableRows:
         if self._waits[0] != key:
             self._waits = (key, waits_pieces(view, ui, ready))
         return self._waits[1]
+
+
+def side_width(width: int) -> int:
+    """Cells of each side seat's column on a table ``width`` cells wide (18 at 80 columns, a
+    quarter of the extra width on a wider table, 30 at most)."""
+    return min(30, 18 + (width - MIN_WIDTH) // 4)
+
+
+def centre_pond_rows(centre_w: int, face: Face) -> int:
+    """Rows of the across seat's and one's own discards in a centre ``centre_w`` cells wide:
+    24 tiles' worth, 2 rows at least, 4 at most."""
+    per_row = max(1, centre_w // (small_width(face) + 1))
+    return max(2, min(4, -(-24 // per_row)))
+
+
+def notice_box(width: int, height: int, face: Face, page: bool = False
+               ) -> tuple[int, int, int, int]:
+    """``(x, y, w, h)``: where notices (chat lines, the table's messages) may be drawn over a
+    screen of ``width`` × ``height`` cells without covering any seat's tiles, name or discards.
+
+    Over the table: the centre between the across seat's discards and one's own, at most 40
+    cells wide (the centre is 42 at 80 columns). Over a hand's result (``page``): its last
+    three rows above the keys, which show the hands' detail; the summary is at the top."""
+    inner_w, inner_h = min(width, MAX_WIDTH), min(height, MAX_HEIGHT)
+    x0, y0 = (width - inner_w) // 2, (height - inner_h) // 2
+    if page:
+        rows = max(1, min(3, inner_h - 2))
+        return x0 + 1, y0 + max(0, inner_h - 1 - rows), max(1, inner_w - 2), rows
+    side_w = side_width(inner_w)
+    centre_w = inner_w - 2 * side_w - 2
+    pond_rows = centre_pond_rows(centre_w, face)
+    # below the across seat's discards (row 3 on), above the caption of one's own (the mid
+    # area ends 7 rows above the table's bottom)
+    top = 3 + pond_rows
+    bottom = inner_h - 8 - pond_rows
+    w = max(1, min(40, centre_w - 2))
+    return x0 + (inner_w - w) // 2, y0 + top, w, max(1, bottom - top + 1)
 
 
 def _too_small(c: Canvas, lang: str, waits: bool = True, watching: bool = False,

@@ -51,10 +51,12 @@ def draw_status_row(c: Canvas, update: TableUpdate, ui: UiState, me: int,
                                                         for a in ui.auto)) + " ",
                  " " + tr(lang, "auto_short", what="".join(tr(lang, f"auto_{a}_mark")
                                                           for a in ui.auto)) + " "]
+    if ui.away:  # the timer plays this seat at once until a key: said here, not over a seat
+        autos = [" " + tr(lang, "away_on") + " ", " " + tr(lang, "away_short") + " "]
     forms = secs or [""]
     fits = [(autos[0], forms[0]), (autos[1], forms[0]), (autos[1], forms[-1])]
     titles = [parts[0]]
-    if ui.auto or len(forms) > 1:  # then the ruleset's Chinese name alone, to make room
+    if ui.auto or ui.away or len(forms) > 1:  # the ruleset's Chinese name alone: more room
         titles.append(rules_title(view.rules, "zh"))
     auto, sec = fits[-1]
     for title, (a_text, s_text) in ((t, f) for t in titles for f in fits):

@@ -29,6 +29,9 @@ class UiState:
     # the auto toggles on, of AUTO_TOGGLES' order ("pass", "win", "discard"): the status line
     # says them
     auto: tuple[str, ...] = ()
+    # the table plays this seat at once (its timer ran out twice) until a key: the status
+    # line says so
+    away: bool = False
 
 
 AUTO_TOGGLES = ("pass", "win", "discard")  # no calls, auto-win, auto-discard the drawn tile
