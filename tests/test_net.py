@@ -292,7 +292,7 @@ async def test_settings_are_kept_with_the_key_for_the_next_visit(
     await c.wait_for("Hand 1/")
     c.send("s")  # settings: the language row comes first
     await c.wait_for("Kept with your SSH key")
-    c.send("\t\x1b[C\r")  # to the language row, → 中文, take it
+    c.send("\x1b[C\r")  # the language row has the focus: → 中文, take it
     await c.wait_for(lambda t: "语言" in t and "Language" not in t)
     await c.close()
     again = await join(server, "keeper", key, "join keep1")
@@ -604,10 +604,13 @@ async def test_fifty_sessions_leave_no_live_app(server: MahjongServer) -> None:
     from net.front.lobby import LobbyApp
 
     roamers = [await join(server, f"r{i}", None, "lobby") for i in range(5)]
-    for _ in range(2):
+    for round_ in range(2):
         for i, c in enumerate(roamers):
             await c.wait_for("welcome")
             c.send(f"roam{i}\r")
+            if round_ == 0:  # a new name is made a table only when Enter comes again
+                await c.wait_for("Enter again")
+                c.send("\r")
         for c in roamers:
             await c.wait_for("press S")
             c.send("q")
