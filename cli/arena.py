@@ -23,6 +23,10 @@ line, time-out or exit (status 1): a bot's author wants the first mistake, not s
 around it. The match is reproducible from its seed as long as no program times out (a
 timeout depends on the machine's speed) and the programs are themselves deterministic.
 
+A program's handshake (``hello``) is answered as a server answers it and shown in the summary
+(``hello`` in ``--json``); its helpers (``waits``, ``value``) are answered while its request
+waits, without a rate (the machine is its own).
+
 ``--records DIR`` writes each game played (each play of a deal, with ``--duplicate``) as a
 game record (``docs/game-record.md``) that ``replay`` and ``review`` read as a server's.
 ``bot-check`` (:mod:`cli.botcheck`) feeds such a record back to a program.
@@ -50,12 +54,16 @@ from engine.actions import Action
 from engine.botproto import (
     ANSWER_ERRORS,
     COMMANDS,
+    HELPERS,
     MAX_ANSWER_BYTES,
     AnswerError,
     BotSeat,
+    Handshake,
     bad_command,
-    command_of,
+    command_line,
     dumps,
+    handshake_of,
+    welcome,
 )
 from engine.bots import LEVELS, Player, make_player
 from engine.record import dumps as record_dumps
@@ -71,6 +79,8 @@ from engine.simulate import (
 )
 from engine.table import Hand
 from engine.view import View, build_view
+from net.front.botsession import clean_hello
+from net.limits import Limits
 
 MAX_SEATS = 4
 QUEUED_LINES = 64  # answer lines read ahead of the arena; the program waits beyond that
@@ -88,6 +98,9 @@ class ProgramStats:
     refused: int = 0
     stale: int = 0  # answers to an earlier request (late, or a second answer), dropped
     commands: int = 0  # a server's commands (start, new_game), ignored here
+    helpers: int = 0  # helper commands answered (waits, value)
+    # the program's handshake, cleaned as a server cleans it (null: it sent none)
+    hello: dict[str, Any] | None = None
     exited: str | None = None  # how it ended, if it did before the match
     # every refused line by its code (the document's error table), zeros included so that a
     # script reads any code without a default
@@ -251,17 +264,25 @@ class Program:
                 if isinstance(item, AnswerError):
                     raise item
                 assert isinstance(item, bytes)
-                name = command_of(item)
-                if name in COMMANDS:  # a server's command: nothing to do here
-                    self.stats.commands += 1
+                handshake = handshake_of(item)
+                if handshake is not None:
+                    self._hello(handshake)
                     continue
-                if name is not None:
+                command = command_line(item)
+                if command is not None and command["command"] in HELPERS:
+                    self.stats.helpers += 1  # answered at once, the decision's time runs on
+                    self._send([self.bot.helper(command)])
+                    continue
+                if command is not None and command["command"] in COMMANDS:
+                    self.stats.commands += 1  # a server's command: nothing to do here
+                    continue
+                if command is not None:
                     raise bad_command()
                 action = self.bot.decode(item)
             except AnswerError as exc:
                 self.stats.errors[exc.code] = self.stats.errors.get(exc.code, 0) + 1
-                if exc.code in ("stale", "no_request", "bad_command"):  # told; no time-out
-                    if exc.code != "bad_command":
+                if exc.code in ("stale", "no_request", "bad_command", "bad_hello"):  # told
+                    if exc.code in ("stale", "no_request"):
                         self.stats.stale += 1
                     self._note(f"request {pending.number}: {exc.code}: {exc.message}")
                     self._send([BotSeat.error_event(pending.number, exc)])
@@ -277,6 +298,14 @@ class Program:
             self.stats.answered += 1
             self.bot.answered()
             return action, None
+
+    def _hello(self, handshake: Handshake) -> None:
+        """The program's handshake, cleaned as a server cleans it, told back (``welcome``)
+        and kept for the summary."""
+        name, version = clean_hello(handshake, Limits().bot_hello_chars)
+        self.stats.hello = {"name": name, "version": version,
+                            "features": list(handshake.features)}
+        self._send([welcome(handshake, name, version)])
 
     def _played_for(self, number: int, action: Action, why: str) -> None:
         self.bot.answered()
@@ -521,10 +550,13 @@ def _print_programs(programs: Any) -> None:
     for p in programs:
         st = p.stats
         errors = ", ".join(f"{k} {v}" for k, v in st.errors.items() if v)
-        print(f"    {p.label}: {p.command}")
+        hello = st.hello
+        said = " ".join(part for part in (hello["name"], hello["version"]) if part) \
+            if hello else ""
+        print(f"    {p.label}{f' [bot: {said}]' if said else ''}: {p.command}")
         print(f"      decisions {st.decisions}, answered {st.answered}, timeouts {st.timeouts}, "
               f"refused answers {st.refused}, stale answers {st.stale} (dropped), "
-              f"commands {st.commands} (ignored)"
+              f"commands {st.commands} (ignored), helpers {st.helpers}"
               + (f"; refused lines by code: {errors}" if errors else "")
               + (f"; {st.exited}" if st.exited else ""))
 

@@ -26,11 +26,13 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from engine.actions import Action
+from engine.calculator import score_json
 from engine.expiry import expiry_action
-from engine.melds import MeldType
-from engine.situation import Settlement, Transfer
+from engine.hands import waits
+from engine.melds import Meld, MeldType
+from engine.situation import SEAT_LETTERS, Settlement, Transfer
 from engine.table import Event, EventType, Phase
-from engine.tiles import Kind, kind_to_str
+from engine.tiles import NUM_KINDS, Kind, format_tiles, kind_to_str, parse_tiles
 from engine.view import MeldView, View
 
 PROTOCOL: Final = 1
@@ -55,7 +57,7 @@ class AnswerError(ValueError):
 
 
 ANSWER_ERRORS: Final = ("too_long", "not_json", "not_object", "stale", "unknown_id",
-                        "bad_action", "illegal", "no_request", "bad_command")
+                        "bad_action", "illegal", "no_request", "bad_command", "bad_hello")
 
 
 def tiles_list(kinds: Sequence[Kind]) -> list[str]:
@@ -134,6 +136,8 @@ def event_json(event: Event, view: View) -> dict[str, Any]:
         out["tiles"] = tiles_list(event.tiles)
     if event.source is not None:
         out["from"] = event.source
+    if event.type is EventType.DISCARD:  # every seat's: whether it was the tile just drawn
+        out["tsumogiri"] = event.tsumogiri
     if event.type is EventType.WILD:
         out["indicator"] = _tile(view.wild_indicator)
         out["wild"] = _tile(view.wild)
@@ -185,6 +189,7 @@ class BotSeat:
         self._hands = 0  # the game's hands (game_start's, or joined's)
         self._joining = False  # the next view is told by a resync (joined a game under way)
         self._expired = False  # this update: the pending request's timer has run out
+        self.view: View | None = None  # the seat's newest view (the helpers answer from it)
 
     # --- the table's side ---------------------------------------------------------------
     @staticmethod
@@ -242,6 +247,7 @@ class BotSeat:
         says the state instead, and the events go on from there."""
         out: list[dict[str, Any]] = []
         self._expired = expired
+        self.view = view
         key = (self._game, view.hand_no, view.viewer)
         events = [e for e in view.events
                   if e.type is not EventType.FOUR_WILDS or e.seat == view.viewer]
@@ -332,6 +338,7 @@ class BotSeat:
     def request(self, view: View, seconds: float | None = None) -> dict[str, Any]:
         """A ``request`` for the seat's move in ``view``; remembered as :attr:`pending`."""
         self.request_no += 1
+        self.view = view
         legal = tuple(view.legal)
         self.pending = Request(self.request_no, legal, expiry_action(view))
         return {
@@ -389,6 +396,14 @@ class BotSeat:
                               f"{', '.join(str(a) for a in pending.legal)})"[:400])
         return action
 
+    def helper(self, command: Mapping[str, Any]) -> dict[str, Any]:
+        """The answer to a helper command (:data:`HELPERS`: ``waits``, ``value``) from the
+        seat's newest view, naming the request waiting (null if none); it answers nothing."""
+        number = self.pending.number if self.pending is not None else None
+        if command.get("command") == "waits":
+            return waits_json(self.view, number)
+        return value_json(self.view, command, number)
+
     def answered(self) -> None:
         """The pending request was answered (or played for the bot): no answer is due."""
         self.pending = None
@@ -434,14 +449,15 @@ def _new_events(seen: Sequence[Event], events: Sequence[Event]) -> tuple[list[Ev
     return list(events), not events
 
 
-COMMANDS: Final = ("start", "new_game")  # a server's commands besides answers
+COMMANDS: Final = ("start", "new_game")  # a server's table commands (an arena ignores them)
+HELPERS: Final = ("waits", "value")  # answered from the seat's own view, server and arena
 
 
-def command_of(line: bytes | str) -> str | None:
-    """A command (a JSON object with a ``command`` field: ``{"command": "start"}``) → the
-    name it gives (``""`` where that is not a text; a name not in :data:`COMMANDS` is the
-    caller's ``bad_command``); None for any other line. A command is never an answer, so a
-    mistyped one costs no decision."""
+def command_line(line: bytes | str) -> dict[str, Any] | None:
+    """A command line (a JSON object with a ``command`` field: ``{"command": "start"}``) as
+    its object, ``command`` made a text (``""`` where it was none; a name in neither
+    :data:`COMMANDS` nor :data:`HELPERS` is the caller's ``bad_command``); None for any other
+    line. A command is never an answer, so a mistyped one costs no decision."""
     raw = line.encode("utf-8", "replace") if isinstance(line, str) else bytes(line)
     if b'"command"' not in raw or len(raw) > MAX_ANSWER_BYTES:
         return None
@@ -451,14 +467,259 @@ def command_of(line: bytes | str) -> str | None:
         return None
     if not isinstance(obj, dict) or "command" not in obj:
         return None
-    name = obj["command"]
-    return name if isinstance(name, str) else ""
+    if not isinstance(obj["command"], str):
+        obj["command"] = ""
+    return obj
+
+
+def command_of(line: bytes | str) -> str | None:
+    """The name of the command ``line`` gives (:func:`command_line`), or None."""
+    obj = command_line(line)
+    return None if obj is None else str(obj["command"])
 
 
 def bad_command() -> AnswerError:
-    """The error for a command that is none of :data:`COMMANDS`."""
+    """The error for a command that is none of :data:`COMMANDS` and :data:`HELPERS`."""
     return AnswerError("bad_command", "unknown command: the commands are "
-                       + " and ".join(f'{{"command": "{c}"}}' for c in COMMANDS))
+                       + ", ".join(f'{{"command": "{c}"}}' for c in (*COMMANDS, *HELPERS)))
+
+
+# --- the program's handshake ------------------------------------------------------------
+# what a program's ``hello`` may say it handles; the table answers with those it knows (none
+# of them changes what is sent: every program gets the same lines)
+FEATURES: Final = ("tsumogiri", "resync", "waits", "value")
+HELLO_FEATURES_MAX: Final = 32  # features read from one hello; the rest are ignored
+
+
+@dataclass(frozen=True)
+class Handshake:
+    """A program's ``{"hello": {"name", "version", "features"}}``, its texts as sent (the
+    caller cleans them for showing: they come from the program)."""
+
+    name: str
+    version: str
+    features: tuple[str, ...]  # the known ones it named, in :data:`FEATURES` order
+
+
+def handshake_of(line: bytes | str) -> Handshake | None:
+    """A program's handshake line → :class:`Handshake`; None for any other line (one with a
+    ``request`` or a ``command`` is never a handshake). :class:`AnswerError` (``bad_hello``)
+    for a ``hello`` that is not an object with texts. Unknown fields and features are
+    ignored."""
+    raw = line.encode("utf-8", "replace") if isinstance(line, str) else bytes(line)
+    if b'"hello"' not in raw or len(raw) > MAX_ANSWER_BYTES:
+        return None
+    try:
+        obj = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(obj, dict) or "hello" not in obj or "request" in obj or "command" in obj:
+        return None
+    hello = obj["hello"]
+    if not isinstance(hello, dict):
+        raise AnswerError("bad_hello", 'a hello is {"hello": {"name": "...", "version": '
+                          '"...", "features": [...]}}')
+    name, version = hello.get("name", ""), hello.get("version", "")
+    features = hello.get("features", [])
+    if not isinstance(name, str) or not isinstance(version, str) \
+            or not isinstance(features, list):
+        raise AnswerError("bad_hello", "a hello's name and version are texts, its features "
+                          "a list of texts")
+    asked = {f for f in features[:HELLO_FEATURES_MAX] if isinstance(f, str)}
+    return Handshake(name, version, tuple(f for f in FEATURES if f in asked))
+
+
+def welcome(handshake: Handshake, name: str, version: str) -> dict[str, Any]:
+    """The table's answer to a handshake: the name and version as it shows them (cleaned),
+    and the features it knows of those named."""
+    return {"type": "welcome", "name": name, "version": version,
+            "features": list(handshake.features)}
+
+
+# --- helpers a player has at the table, on request ---------------------------------------
+def unseen_counts(view: View) -> list[int]:
+    """How many of each kind the seat has not seen (its own tiles, the ponds' unclaimed
+    discards, the melds shown, the wild's indicator, Gejiu's kong tiles), as the table's
+    hint line counts them (``tui/view/hints.py``)."""
+    seen = [0] * NUM_KINDS
+    for k in (*view.hand, *([view.drawn] if view.drawn is not None else [])):
+        seen[k] += 1
+    for p in view.seats:
+        for d in p.pond:
+            if d.claimed_by is None:
+                seen[d.kind] += 1
+        for m in p.melds:
+            for k in m.tiles or ():
+                seen[k] += 1
+    if view.wild_indicator is not None:
+        seen[view.wild_indicator] += 1
+    for kind in view.kong_tiles:
+        if kind is not None:
+            seen[kind] += 1
+    return [max(0, 4 - n) for n in seen]
+
+
+def _own_melds(view: View) -> list[Meld] | None:
+    if view.viewer is None:
+        return None
+    melds = []
+    for m in view.seats[view.viewer].melds:
+        if m.tiles is None:
+            return None
+        melds.append(Meld(m.type, tuple(m.tiles), m.claimed, m.source))
+    return melds
+
+
+def _waits_after(view: View, concealed: Sequence[Kind], melds: list[Meld],
+                 unseen: Sequence[int]) -> list[dict[str, Any]]:
+    try:
+        found = waits(view.rules, list(concealed), melds, view.wild)
+    except ValueError:
+        return []
+    return [{"tile": kind_to_str(k), "unseen": unseen[k]} for k in found]
+
+
+def waits_json(view: View | None, request: int | None = None) -> dict[str, Any]:
+    """``{"command": "waits"}``: the tiles the seat's hand waits on, each with how many are
+    unseen, after each discard it may make (14 tiles: each kind it holds whose discard leaves
+    a ready hand) or as it is (13 tiles: one entry, ``discard`` null), as the table's hint
+    line shows a player. Only from the seat's own view."""
+    out: dict[str, Any] = {"type": "waits", "request": request, "after": []}
+    melds = _own_melds(view) if view is not None else None
+    if view is None or melds is None or view.phase in (Phase.BUY, Phase.ENDED):
+        return out
+    tiles = [*view.hand, *([view.drawn] if view.drawn is not None else [])]
+    unseen = unseen_counts(view)
+    if len(tiles) % 3 == 1:
+        found = _waits_after(view, tiles, melds, unseen)
+        if found:
+            out["after"].append({"discard": None, "waits": found})
+    elif len(tiles) % 3 == 2:
+        for kind in sorted(set(tiles)):
+            rest = list(tiles)
+            rest.remove(kind)
+            found = _waits_after(view, rest, melds, unseen)
+            if found:
+                out["after"].append({"discard": kind_to_str(kind), "waits": found})
+    return out
+
+
+def _letter(seat: Any, name: str) -> str:
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < 4:
+        return SEAT_LETTERS[seat]
+    if isinstance(seat, str) and seat in SEAT_LETTERS and len(seat) == 1:
+        return seat
+    raise ValueError(f"{name}: a seat is 0-3 or E, S, W, N, got {str(seat)[:20]!r}")
+
+
+def view_situation(view: View, ask: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``score`` calculator's input (``docs/score.md``) for the seat winning now, from
+    what its view shows: its concealed tiles and melds, the winning tile (``ask``'s
+    ``tile``, else the drawn tile, else the tile under claim), how (``ask``'s ``how``, else
+    a self-draw, a kong's replacement, or the claim's discard or robbed kong) and from whom
+    (``baodiao`` and ``kongs_in_turn`` as ``ask`` gives them); the other seats'
+    kongs it sees, the dealer, the options, Shangrao's wild and 飞宝 counts, Yichun's dice,
+    buyers and lighters. ``ask``'s ``hand`` replaces the concealed tiles (before the winning
+    tile). What the seat cannot see is left out (another's face-down kong, the wilds another
+    holds), so a payment hanging on it may differ from the table's. ValueError for an ask
+    that cannot be read, or no winning tile."""
+    if view.viewer is None:
+        raise ValueError("a spectator has no hand")
+    melds = _own_melds(view) or []
+    hand: list[Kind] = list(view.hand)
+    tile: Kind | None = None
+    how, source = "self_draw", None
+    if view.drawn is not None:
+        tile = view.drawn
+        draws = [e for e in view.events if e.seat == view.viewer
+                 and e.type in (EventType.DRAW, EventType.REPLACEMENT)]
+        if draws and draws[-1].type is EventType.REPLACEMENT:
+            how = "kong_replacement"  # its own draw: a kong's replacement tile
+    elif view.window_tile is not None:
+        tile = view.window_tile
+        how = "rob_kong" if view.phase is Phase.ROB else "discard"
+        source = view.window_from
+    if ask.get("hand") is not None:
+        hand = _kinds(ask["hand"], "hand")
+    if ask.get("tile") is not None:
+        (tile,) = _kinds(ask["tile"], "tile", 1)
+    if tile is None:
+        raise ValueError('no winning tile: give one ("tile": "5m")')
+    if ask.get("how") is not None:
+        how = ask["how"]
+        if not isinstance(how, str):
+            raise ValueError("how: a text (self_draw, discard, rob_kong, …)")
+    if ask.get("from") is not None:
+        source = ask["from"]
+    win: dict[str, Any] = {"seat": SEAT_LETTERS[view.viewer], "hand": format_tiles(hand),
+                           "melds": [_meld_text(m) for m in melds], "tile": kind_to_str(tile),
+                           "how": how}
+    if source is not None:
+        win["from"] = _letter(source, "from")
+    for key in ("baodiao", "kongs_in_turn"):  # the seat's own to say (Shangrao 宝吊头)
+        if ask.get(key) is not None:
+            win[key] = ask[key]
+    kongs = {SEAT_LETTERS[p.seat]: [f"{m.type.value} {format_tiles(m.tiles)}"
+                                    for m in p.melds if m.tiles is not None
+                                    and m.type in (MeldType.MGANG, MeldType.BGANG,
+                                                   MeldType.AGANG)]
+             for p in view.seats if p.seat != view.viewer}
+    situation: dict[str, Any] = {
+        "rules": view.rules, "options": dict(view.options),
+        "dealer": SEAT_LETTERS[view.dealer], "wins": [win],
+        "kongs": {seat: ks for seat, ks in kongs.items() if ks}}
+    if view.wild is not None:
+        situation["wild"] = kind_to_str(view.wild)
+        situation["flown"] = {SEAT_LETTERS[p.seat]: min(p.flown, 4) for p in view.seats}
+    if view.rules == "yichun":
+        situation["dice"] = view.dice
+        if all(p.bought is not None for p in view.seats):
+            situation["buyers"] = [SEAT_LETTERS[p.seat] for p in view.seats if p.bought]
+        situation["lighters"] = sum(p.lighter for p in view.seats)
+    return situation
+
+
+def _meld_text(m: Meld) -> str:
+    """A meld as the calculator writes it (``peng 222m``)."""
+    return f"{m.type.value} {format_tiles(m.tiles)}"
+
+
+def _kinds(value: Any, name: str, count: int | None = None) -> list[Kind]:
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        value = " ".join(value)
+    if not isinstance(value, str):
+        raise ValueError(f'{name}: tiles as a text ("123m 5p") or a list (["1m", "5p"])')
+    kinds = parse_tiles(value)
+    if count is not None and len(kinds) != count:
+        raise ValueError(f"{name}: {count} tile, got {len(kinds)}")
+    return kinds
+
+
+def value_json(view: View | None, ask: Mapping[str, Any],
+               request: int | None = None) -> dict[str, Any]:
+    """``{"command": "value", ...}``: what a win is worth, as the ``score`` calculator
+    settles it (its ``--json`` answer in ``result``: the patterns, payments and nets, or an
+    ``error`` with ``win`` false for a hand that does not win). ``ask``'s ``situation`` is a
+    whole calculator input, settled as given; else the seat's win now, from its view
+    (:func:`view_situation`), ``situation`` in the answer saying what was settled."""
+    out: dict[str, Any] = {"type": "value", "request": request}
+    given = ask.get("situation")
+    if given is not None:
+        out["situation"] = None
+        out["result"] = score_json(given) if isinstance(given, dict) else \
+            {"error": "situation: a JSON object, as the score calculator takes"}
+        return out
+    try:
+        if view is None:
+            raise ValueError("no hand yet")
+        situation = view_situation(view, ask)
+    except ValueError as exc:  # a tile that cannot be read too (TileParseError)
+        out["situation"] = None
+        out["result"] = {"error": str(exc)[:200]}
+        return out
+    out["situation"] = situation
+    out["result"] = score_json(situation)
+    return out
 
 
 def dumps(line: Mapping[str, Any]) -> bytes:

@@ -78,6 +78,9 @@ class Event:
     tile: Kind | None = None  # None where the tile is private (a draw, a face-down 暗杠)
     tiles: tuple[Kind, ...] = ()
     source: int | None = None  # the seat a claimed tile came from
+    # a discard: the tile just drawn (mjai's tsumogiri), public as at a real table, where
+    # everyone sees whether the tile played is the one just taken
+    tsumogiri: bool = False
 
 
 @dataclass
@@ -592,13 +595,14 @@ class Hand:
             declined_baodiao = self._own_win_possible(seat) and is_baodiao_shape(
                 before, self.wild
             )
+        tsumogiri = self.drawn is not None and self.drawn // 4 == kind
         tile = self._take_tile(seat, kind)
         self.drawn = None
         self.heavenly_open = False
         st.discards.append(PondTile(tile, ting=ting))
         self.pond_rev[seat] += 1
         self.last_discard = (seat, tile)
-        self.events.append(Event(EventType.DISCARD, seat, kind))
+        self.events.append(Event(EventType.DISCARD, seat, kind, tsumogiri=tsumogiri))
         if ting:
             st.ting = True
             self.events.append(Event(EventType.TING, seat))

@@ -144,6 +144,10 @@ class RoomClient(Protocol):
 class SharedTableClient(TableClient, RoomClient, Protocol):
     """A seat (or a spectator's place) at a table shared with other people: both parts."""
 
+    def set_program(self, text: str) -> None:
+        """A program playing this seat (``bot join``) said its name and version (its
+        handshake, cleaned): shown with the seat's ``[bot]`` mark. Nothing for a spectator."""
+
 
 class SharedSeat(ABC):
     """What every :class:`SharedTableClient` (the server's seat, a seat at another worker's

@@ -34,6 +34,7 @@ class SeatInfo:
     connected: bool
     idle: bool = False  # connected, but its turn timer ran out repeatedly (away)
     bot: bool = False  # a program plays the seat over the bot protocol (``bot join``)
+    program: str = ""  # that program's name and version, as its handshake said (cleaned)
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,11 @@ class Limits:
     # reads nothing before its session is closed
     bot_lines_per_second: int = 20
     bot_unread_bytes: int = 1024 * 1024
+    # the helper commands a program may send a second (``waits``, ``value``: each one works out
+    # waits or a settlement for it; a burst of twice that), past it ``too_fast``; and its
+    # handshake's name and version, each cut to this many characters for the lobby's line
+    bot_helpers_per_second: int = 5
+    bot_hello_chars: int = 24
 
     # --- environment (AcceptEnv): only these names, this many, this long
     env_names: tuple[str, ...] = ("LANG", "LC_ALL", "LC_MESSAGES", "LC_CTYPE", "COLORTERM")

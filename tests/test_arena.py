@@ -404,3 +404,48 @@ def test_the_documents_arena_examples_run(tmp_path: Path, monkeypatch: pytest.Mo
         out = capsys.readouterr()
         assert code == 0, (command, out.err)
     assert len(list((tmp_path / "records").iterdir())) == 8
+
+
+# says who it is, asks both helpers before each answer and checks what it is told
+HELPED_BOT = textwrap.dedent("""
+    import json, sys
+    told = {"welcome": 0, "waits": 0, "value": 0}
+    for line in sys.stdin:
+        msg = json.loads(line)
+        if msg["type"] == "hello":
+            print(json.dumps({"hello": {"name": "helped\\x1b[2J", "version": "0.1",
+                                        "features": ["waits", "value", "more"]}}), flush=True)
+        elif msg["type"] in told:
+            told[msg["type"]] += 1
+            if msg["type"] == "welcome":
+                assert msg["name"] == "helped" and msg["features"] == ["waits", "value"], msg
+            else:
+                assert msg["request"] == pending["request"], (msg, pending)
+                if msg["type"] == "value":  # the answer comes after both helpers
+                    print(json.dumps({"request": pending["request"], "choice": 0}), flush=True)
+        elif msg["type"] == "discard":
+            assert isinstance(msg["tsumogiri"], bool), msg
+        elif msg["type"] == "request":
+            pending = msg
+            print(json.dumps({"command": "waits"}), flush=True)
+            print(json.dumps({"command": "value"}), flush=True)
+    assert told["welcome"] == 1 and told["waits"] == told["value"] > 0, told
+""")
+
+
+def test_handshake_helpers_and_tsumogiri_in_the_arena(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 54, what bot authors expect: the program's handshake is cleaned and answered
+    (``welcome``) and shown in the summary; its helpers are answered while its request waits
+    and cost no decision; discards say ``tsumogiri``."""
+    helped = _bot(tmp_path, "helped", HELPED_BOT)
+    code, data, err = _arena(capsys, "--rules", "gejiu", "--seat", helped, "--deals", "2",
+                             "--seed", "3")
+    assert code == 0, err
+    (prog,) = data["programs"]
+    assert prog["hello"] == {"name": "helped", "version": "0.1", "features": ["waits", "value"]}
+    assert prog["helpers"] == 2 * prog["decisions"] > 0
+    assert prog["answered"] == prog["decisions"] and prog["timeouts"] == 0, prog
+    assert not any(prog["errors"].values()), prog["errors"]
+    assert main(["arena", "--rules", "gejiu", "--seat", helped, "--deals", "1"]) == 0
+    assert "prog1 [bot: helped 0.1]:" in capsys.readouterr().out

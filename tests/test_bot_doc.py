@@ -29,7 +29,18 @@ import pytest
 
 from cli.main import main
 from engine.actions import Action, ActionType
-from engine.botproto import ANSWER_ERRORS, MELD_NAMES, AnswerError, BotSeat, Request
+from engine.botproto import (
+    ANSWER_ERRORS,
+    COMMANDS,
+    HELPERS,
+    MELD_NAMES,
+    AnswerError,
+    BotSeat,
+    Request,
+    command_of,
+    handshake_of,
+    welcome,
+)
 from engine.bots import make_player
 from engine.game import Game
 from engine.rulesets import RULESETS, find_ruleset
@@ -50,7 +61,7 @@ FENCE = re.compile(r"^ *```(\w*)\n(.*?)^ *```$", re.M | re.S)
 ELIDED = "…"
 # names whose values the document lists: an example's must be one the code sends
 NAMED = {"type", "phase", "how", "a", "code", "why", "state"}
-ELSEWHERE = {"hello", "cancel", "played_for_you", "error", "resync"}  # made apart from play
+ELSEWHERE = {"hello", "cancel", "played_for_you", "error", "resync", "welcome"}  # made apart
 
 
 def blocks(kind: str) -> list[str]:
@@ -100,6 +111,10 @@ def _played_lines(rules: str, seed: int, hands: int) -> Iterator[dict[str, Any]]
             action = players[seat].choose(view)
             pending = seats[seat].pending
             assert pending is not None
+            # the helpers a program may ask meanwhile (a win's value where it may win)
+            yield seats[seat].helper({"command": "waits"})
+            if action.type is ActionType.WIN or moves % 11 == 5:
+                yield seats[seat].helper({"command": "value"})
             if moves % 7 == 3:  # refused, or timed out: the table plays the default
                 with pytest.raises(AnswerError) as refused:
                     seats[seat].decode("not json")
@@ -200,6 +215,10 @@ def shapes() -> Shapes:
               | {"table": "t1", "seat": 0, "state": "waiting"})
     for code in ANSWER_ERRORS:
         found.add({"type": "error", "request": 17, "code": code, "message": "…"})
+    for example in json_examples():  # the table's answer to each handshake of the document
+        handshake = handshake_of(json.dumps(example))
+        if handshake is not None:
+            found.add(welcome(handshake, handshake.name, handshake.version))
     return found
 
 
@@ -407,3 +426,21 @@ def test_the_examples_for_a_bots_author_run(tmp_path: Path, monkeypatch: pytest.
         ran += 1
     assert ran >= 4
     assert "0 differed" in capsys.readouterr().out
+
+
+def test_the_handshake_and_helper_examples_are_taken() -> None:
+    """Issue 54, what bot authors expect: the document's ``hello`` is a handshake the table
+    takes, answered by its ``welcome`` exactly; each command example names a command or a
+    helper the table knows."""
+    hellos = [e for e in json_examples() if "hello" in e]
+    (welcomed,) = examples_of("welcome")
+    assert len(hellos) == 1
+    handshake = handshake_of(json.dumps(hellos[0]))
+    assert handshake is not None
+    assert welcome(handshake, handshake.name, handshake.version) == welcomed
+    commands = [e for e in json_examples() if "command" in e]
+    assert {e["command"] for e in commands} == set(HELPERS)  # start, new_game: in the text
+    for example in commands:
+        assert command_of(json.dumps(example)) in (*COMMANDS, *HELPERS)
+    for name in (*COMMANDS, *HELPERS):
+        assert f'{{"command": "{name}"}}' in DOC

@@ -9,11 +9,22 @@ import random
 import pytest
 
 from engine.actions import Action, ActionType
-from engine.botproto import MAX_ANSWER_BYTES, AnswerError, BotSeat, dumps
+from engine.botproto import (
+    MAX_ANSWER_BYTES,
+    AnswerError,
+    BotSeat,
+    Handshake,
+    dumps,
+    handshake_of,
+    value_json,
+    waits_json,
+    welcome,
+)
 from engine.bots import make_player
 from engine.game import Game
 from engine.leaks import view_leaks
 from engine.table import EventType, Hand, Phase
+from engine.tiles import kind_to_str, parse_tile
 from engine.view import build_view
 from tests.support.hand_tracker import HandTracker
 
@@ -312,3 +323,106 @@ def test_a_draw_of_its_own_missed_between_views_is_told_by_a_resync() -> None:
     for line in out:
         tracker.feed(line)
     assert tracker.elements() == sorted(out[-1]["state"]["hand"])
+
+
+# --- what bot authors expect (issue 54): tsumogiri, the handshake, the helpers -------------
+@pytest.mark.parametrize("rules", ["yichun", "shangrao", "gejiu"])
+def test_every_discard_says_whether_it_was_the_tile_just_drawn(rules: str) -> None:
+    """``tsumogiri`` on every seat's discard, the same for all four seats (public), true
+    exactly when the seat's own discard is of the tile its own draw told it."""
+    lines = _play_with_protocol(rules, 3, 2)
+    told = [[line["tsumogiri"] for line in lines[s] if line["type"] == "discard"]
+            for s in range(4)]
+    assert all(isinstance(t, bool) for t in told[0]) and told[0]
+    assert told[0] == told[1] == told[2] == told[3] and True in told[0] and False in told[0]
+    for s in range(4):
+        drawn = None
+        for line in lines[s]:
+            if line["type"] == "draw" and line["seat"] == s:
+                drawn = line.get("tile")
+            elif line["type"] == "discard" and line["seat"] == s:
+                assert line["tsumogiri"] == (drawn is not None and line["tile"] == drawn), line
+                drawn = None
+            elif line["type"] in ("chi", "peng", "minggang", "hand_start", "resync"):
+                drawn = None
+
+
+def test_a_handshake_is_read_and_unknown_features_ignored() -> None:
+    line = json.dumps({"hello": {"name": "robo", "version": "1.2", "features": [
+        "waits", "emoji", 7, "tsumogiri"], "extra": True}})
+    handshake = handshake_of(line)
+    assert handshake == Handshake("robo", "1.2", ("tsumogiri", "waits"))
+    assert welcome(handshake, "robo", "1.2") == {"type": "welcome", "name": "robo",
+                                                "version": "1.2",
+                                                "features": ["tsumogiri", "waits"]}
+    assert handshake_of('{"hello": {}}') == Handshake("", "", ())
+    for other in ('{"request": 1, "choice": 0}', '{"command": "waits"}', "hello", "[]"):
+        assert handshake_of(other) is None
+    for bad in ('{"hello": "robo"}', '{"hello": {"name": 5}}', '{"hello": {"features": "x"}}'):
+        with pytest.raises(AnswerError) as refused:
+            handshake_of(bad)
+        assert refused.value.code == "bad_hello"
+
+
+@pytest.mark.parametrize("rules", ["yichun", "shangrao", "gejiu"])
+def test_the_helpers_answer_as_the_hints_do_and_leak_nothing(rules: str) -> None:
+    """``waits`` gives what the table's hint line computes (tui/view/hints.py) for each
+    discard, ``value`` settles a win as the table then does (the pattern and its value), and
+    neither changes when what the seat cannot see is dealt anew."""
+    from tui.view.hints import unseen_counts as hint_unseen
+    from tui.view.hints import waits_of
+
+    rng = random.Random(5)
+    wins = 0
+    for seed in (1, 2, 3, 4, 5, 6):
+        game = Game(rules, seed, {"hands_per_game": 1})
+        hand = game.new_hand()
+        players = [make_player("hard") for _ in range(4)]
+        asked: tuple[int, dict] | None = None
+        while not hand.is_over:
+            seat = hand.to_act()[0]
+            view = build_view(hand, seat)
+
+            def project(v):  # type: ignore[no-untyped-def]
+                return waits_json(v), value_json(v, {})
+            assert not view_leaks(hand, seat, rng, project), (rules, seed)
+            got = waits_json(view)
+            unseen = hint_unseen(view)
+            tiles = [*view.hand, *([view.drawn] if view.drawn is not None else [])]
+            for entry in got["after"]:
+                rest = list(tiles)
+                if entry["discard"] is not None:
+                    rest.remove(parse_tile(entry["discard"]))
+                assert [parse_tile(w["tile"]) for w in entry["waits"]] == list(
+                    waits_of(view, rest)), entry
+                assert [w["unseen"] for w in entry["waits"]] == [
+                    unseen[parse_tile(w["tile"])] for w in entry["waits"]]
+            if len(tiles) % 3 == 2 and view.phase is Phase.TURN:
+                assert {e["discard"] for e in got["after"]} == {
+                    kind_to_str(k) for k in set(tiles) if waits_of(view, _less(tiles, k))}
+            action = players[seat].choose(view)
+            if action.type is ActionType.WIN and len(hand.to_act()) == 1:
+                asked = (seat, value_json(view, {}))
+            game.apply(seat, action)
+        if asked is not None and hand.settlement is not None and len(hand.settlement.wins) == 1:
+            seat, value = asked
+            (win,) = value["result"]["wins"]
+            if rules != "shangrao":  # Shangrao's 宝吊头 is the seat's to say (baodiao)
+                assert win["value"] == hand.settlement.wins[0].value, value
+            assert win["seat"] == "ESWN"[seat] == value["situation"]["wins"][0]["seat"]
+            wins += 1
+    assert wins
+    # a hand that does not win is said so; a situation given is settled as given
+    seat = BotSeat()
+    assert value_json(None, {})["result"]["error"]
+    given = {"rules": "gejiu", "wins": [{"seat": "S", "hand": "123m 456p 789s EEE 5m",
+                                          "tile": "5m", "how": "discard", "from": "W"}]}
+    answer = value_json(None, {"situation": given}, 4)
+    assert answer["request"] == 4 and answer["result"]["net"]["S"] > 0
+    assert seat.helper({"command": "waits"}) == {"type": "waits", "request": None, "after": []}
+
+
+def _less(tiles: list[int], kind: int) -> list[int]:
+    rest = list(tiles)
+    rest.remove(kind)
+    return rest

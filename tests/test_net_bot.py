@@ -16,6 +16,7 @@ import pytest
 from host.clock import ManualClock
 from host.table_info import TableState
 from net.front.botsession import BotSession
+from net.front.plain_session import table_line
 from net.front.server import MahjongServer
 from net.limits import Limits
 from net.runtime.config import TableConfig
@@ -504,3 +505,55 @@ async def test_a_second_bot_join_for_one_seat_replaces_the_first(server: Mahjong
     finally:
         await older.close()
         await newer.close()
+
+
+async def test_handshake_helpers_and_tsumogiri_on_a_server(make_server: MakeServer) -> None:
+    """Issue 54, what bot authors expect: a program's ``hello`` (cleaned, bounded) is shown
+    with its ``[bot]`` mark in the table's names and the lobby's seats and answered by
+    ``welcome``; ``waits`` and ``value`` are answered from the seat's view while a request
+    waits, cost no decision, and past ``bot_helpers_per_second`` are ``too_fast``; every
+    discard says ``tsumogiri``."""
+    clock = ManualClock()  # nothing moves by itself: the request waits
+    srv = await make_server(clock=clock, limits=Limits(bot_helpers_per_second=2))
+    bot = BotClient()
+    await bot.connect(srv.port, "robo", "bot join th --rules gejiu --option hands_per_game=1",
+                      new_key())
+    try:
+        await bot.read_until("hello")
+        t = srv.registry.tables["th"]
+        bot.send({"hello": {"name": "robo\x1b[31m[x]" + "y" * 40, "version": "2.0\n",
+                            "features": ["waits", "nonsense"]}})
+        told = await bot.read_until("welcome")
+        name = "robo(x)" + "y" * 17
+        assert told == {"type": "welcome", "name": name, "version": "2.0",
+                        "features": ["waits"]}
+        assert t.names()[0] == f"robo [bot: {name} 2.0]"
+        assert t.info().seats[0].program == f"{name} 2.0"
+        assert f"robo [bot: {name} 2.0]" in table_line(1, t.info(), "en")  # the plain lobby
+        bot.send({"command": "start"})
+        request = await bot.read_until("request")
+        assert t.game is not None and t.game.hand is not None
+        hand = t.game.hand
+        before = len(hand.actions)
+        bot.send({"command": "waits"})
+        waits = await bot.read_until("waits")
+        assert waits["request"] == request["request"] and isinstance(waits["after"], list)
+        bot.send({"command": "value", "tile": "5m"})
+        value = await bot.read_until("value")
+        assert value["request"] == request["request"] and "result" in value
+        assert value["situation"]["wins"][0]["seat"] == "ESWN"[request["state"]["seat"]]
+        for _ in range(6):  # past the rate: refused, still no decision lost
+            bot.send({"command": "waits"})
+        error = await bot.read_until("error")
+        assert error["code"] == "too_fast" and error["request"] is None
+        assert len(hand.actions) == before and 0 in hand.to_act()
+        bot.send({"request": request["request"], "choice": request["legal"][0]["id"]})
+        await until(lambda: len(hand.actions) > before, 5.0, "the program's own answer")
+        await until(lambda: any(line["type"] == "discard" for line in bot.lines), 5.0,
+                    "a discard")
+        for line in bot.lines:
+            if line["type"] == "discard":
+                assert isinstance(line["tsumogiri"], bool), line
+        assert not [line for line in bot.lines if line["type"] == "played_for_you"]
+    finally:
+        await bot.close()

@@ -325,6 +325,10 @@ class RemoteSeat(SharedSeat):
         self._do(wire.Op.SET_ALLOW, flag=allow)
         return None
 
+    def set_program(self, text: str) -> None:
+        if self.seat_index is not None:
+            self._do(wire.Op.PROGRAM, text=text)
+
 
 Backend = SharedTableClient  # a SeatClient of this process, or a RemoteSeat
 Rejoin = Callable[["RoutedClient"], Awaitable[Backend | None]]  # the table's seat found again
@@ -342,6 +346,7 @@ class RoutedClient(SharedSeat):
         self.account = account
         self.spectate = spectate
         self.bot = False  # ``bot join``: a program plays the seat (kept when the table moves)
+        self.program = ""  # that program's handshake, told again to the table's new owner
         self._rejoin = rejoin
         self.backend: Backend | None = None
         self._last: Backend = backend
@@ -358,6 +363,8 @@ class RoutedClient(SharedSeat):
             backend.on_gone = lambda _seat: self.moved()
         backend.subscribe(self.deliver)
         backend.subscribe_info(self.deliver_info)
+        if self.program:
+            backend.set_program(self.program)
 
     def moved(self) -> None:
         """The table's owner is gone or changed: keep the screen, find the table again."""
@@ -457,3 +464,8 @@ class RoutedClient(SharedSeat):
 
     def set_allow(self, allow: bool) -> Refusal | None:
         return MOVING if self.backend is None else self.backend.set_allow(allow)
+
+    def set_program(self, text: str) -> None:
+        self.program = text
+        if self.backend is not None:
+            self.backend.set_program(text)

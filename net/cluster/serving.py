@@ -43,6 +43,7 @@ DOING: dict[wire.Op, Callable[[SeatClient, wire.Do], Refusal | None]] = {
     wire.Op.CHAT: lambda client, do: client.chat(do.text),
     wire.Op.STAKE: lambda client, do: client.stake(do.backs),
     wire.Op.SET_ALLOW: lambda client, do: client.set_allow(do.flag),
+    wire.Op.PROGRAM: lambda client, do: client.set_program(do.text),
     wire.Op.LEAVE: lambda client, do: client.close(),
 }
 

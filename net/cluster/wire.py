@@ -61,6 +61,7 @@ class Op(enum.Enum):
     CHAT = "chat"  # say ``text``
     STAKE = "stake"  # back seat ``backs`` (None: nobody)
     SET_ALLOW = "set_allow"  # allow spectators' stakes on this seat: ``flag``
+    PROGRAM = "program"  # a program's handshake named it: ``text`` (``bot join``)
     LEAVE = "leave"
     PING = "ping"
 

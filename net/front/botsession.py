@@ -25,7 +25,11 @@ Besides answers, a program may send ``{"command": "start"}`` (start the game now
 players in the empty seats: a seated player's S; refused once the game has begun) and
 ``{"command": "new_game"}`` (after a game: ready for another; refused before the game is
 over). A line with a ``command`` field is never taken as an answer: a command the protocol
-does not know is refused (``bad_command``) and costs no decision.
+does not know is refused (``bad_command``) and costs no decision. The helpers ``waits`` and
+``value`` are answered at once from the seat's view, within ``bot_helpers_per_second``. A
+program's handshake (``{"hello": {"name", "version", "features"}}``) is cleaned
+(:func:`clean_hello`), answered (``welcome``) and shown with the seat's ``[bot]`` mark
+(:meth:`host.client.SharedTableClient.set_program`).
 """
 
 from __future__ import annotations
@@ -36,13 +40,17 @@ from typing import Any
 
 from engine.botproto import (
     COMMANDS,
+    HELPERS,
     MAX_ANSWER_BYTES,
     AnswerError,
     BotSeat,
+    Handshake,
     bad_command,
-    command_of,
+    command_line,
     dumps,
+    handshake_of,
     told_from_start,
+    welcome,
 )
 from engine.rulesets import Ruleset, find_ruleset
 from engine.runner import phase_seconds
@@ -52,8 +60,18 @@ from host.refusal import Refusal
 from host.table_info import TableState
 from net import metrics
 from net.limits import Limits, RateLimit
+from net.sanitize import clean_line
 
 log = logging.getLogger("net.front.botsession")
+
+
+def clean_hello(handshake: Handshake, size: int) -> tuple[str, str]:
+    """A handshake's name and version as shown: one clean line each (no escapes or
+    controls, net.sanitize's rules), brackets made parentheses (they sit inside ``[bot: …]``),
+    at most ``size`` characters."""
+    name, version = (clean_line(text, size).replace("[", "(").replace("]", ")")
+                     for text in (handshake.name, handshake.version))
+    return name, version
 
 
 class BotSession:
@@ -72,6 +90,9 @@ class BotSession:
         self.bot = BotSeat()
         self.rate = RateLimit(limits.bot_lines_per_second, 1.0,
                               2 * limits.bot_lines_per_second)
+        self.helper_rate = RateLimit(limits.bot_helpers_per_second, 1.0,
+                                     2 * limits.bot_helpers_per_second)
+        self.program = ""  # the program's name and version, as its handshake said (cleaned)
         self._buffer = bytearray()
         self._skipping = False  # inside an over-long line, until its newline
         self._game_no: int | None = None
@@ -204,9 +225,20 @@ class BotSession:
                     f"lines are dropped unread until the rate is kept"), play=False)
             return
         self._too_fast = False
-        command = command_of(line)
+        try:
+            handshake = handshake_of(line)
+        except AnswerError as exc:
+            self._refuse(exc, play=False)
+            return
+        if handshake is not None:
+            self._hello(handshake)
+            return
+        command = command_line(line)
         if command is not None:
-            self._command(command)
+            if command["command"] in HELPERS:
+                self._helper(command)
+            else:
+                self._command(str(command["command"]))
             return
         try:
             action = self.bot.decode(line)
@@ -220,6 +252,26 @@ class BotSession:
             self._table_refused(pending.number if pending else None, refusal)
             return
         self.answered += 1
+
+    def _hello(self, handshake: Handshake) -> None:
+        """The program's handshake: its name and version cleaned (no escapes, no brackets,
+        bounded) are shown with the seat's ``[bot]`` mark, and told back (``welcome``)."""
+        name, version = clean_hello(handshake, self.limits.bot_hello_chars)
+        self.program = " ".join(part for part in (name, version) if part)
+        self._note(logging.INFO, f"bot program: {self.program!r}")
+        self._send([welcome(handshake, name, version)])
+        self.client.set_program(self.program)
+
+    def _helper(self, command: dict[str, Any]) -> None:
+        """A helper (``waits``, ``value``): answered from the seat's newest view at once,
+        within ``bot_helpers_per_second``; never an answer, so it costs no decision."""
+        if not self.helper_rate.allow():
+            self.refused += 1
+            self._send([BotSeat.error_event(None, AnswerError(
+                "too_fast", f"at most {self.limits.bot_helpers_per_second} helper commands "
+                f"a second: this one is dropped"))])
+            return
+        self._send([self.bot.helper(command)])
 
     def _command(self, command: str) -> None:
         if command not in COMMANDS:  # refused, and not the waiting request's answer

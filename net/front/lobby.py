@@ -293,7 +293,8 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
         mark or a rating never wraps onto a line of its own)."""
         parts = []
         for i, s in enumerate(info.seats):
-            state = (("[bot]" if s.bot else "")
+            mark = f"[bot: {s.program}]" if s.program else "[bot]"  # its handshake's name
+            state = ((mark if s.bot else "")
                      + ("(idle)" if s.idle else "" if s.connected or not s.name else "(away)"))
             r = self.ratings.seat(info.rules, s.name) if s.name else None
             parts.append((f"{'ESWN'[i]}:", s.name or "-",

@@ -108,7 +108,9 @@ def table_line(n: int, info: TableInfo, lang: str) -> str:
     free = sum(1 for seat in info.seats if not seat.name) - held
     away, program = tr(lang, "pl_away"), tr(lang, "pl_bot")
     names = ", ".join(f"{SEATS[lang][i]} {printable(s.name)[:24]}"
-                      + (program if s.bot else "") + ("" if s.connected else away)
+                      + ((program.replace("]", f": {printable(s.program)}]") if s.program
+                          else program) if s.bot else "")
+                      + ("" if s.connected else away)
                       for i, s in enumerate(info.seats) if s.name)
     state = tr(lang, f"pl_{info.state.name.lower()}", n=free, hand=info.hand_no,
                hands=info.hands_per_game)

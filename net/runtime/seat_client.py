@@ -42,6 +42,7 @@ class Occupant:
     account_id: int
     name: str
     bot: bool = False  # a program plays the seat over the bot protocol (``bot join``)
+    program: str = ""  # its name and version from its handshake (cleaned), shown with [bot]
 
 
 @dataclass
@@ -85,6 +86,8 @@ class Table(Protocol):
     def stake(self, account: Account, backs: int | None) -> Refusal | None: ...
 
     def set_allow(self, index: int, allow: bool) -> None: ...
+
+    def set_program(self, index: int, text: str) -> None: ...
 
 
 class SeatClient(SharedSeat):
@@ -178,3 +181,7 @@ class SeatClient(SharedSeat):
             return Refusal("seated_allow")
         self.table.set_allow(self.seat_index, allow)
         return None
+
+    def set_program(self, text: str) -> None:
+        if self.seat_index is not None:
+            self.table.set_program(self.seat_index, text)

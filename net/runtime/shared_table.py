@@ -181,6 +181,7 @@ class SharedTable:
             occupant = self.seats[index].occupant
             if occupant is not None:
                 occupant.bot = bot
+                occupant.program = ""  # told again by the new session's handshake, if any
         client = SeatClient(self, index, account)
         if self._empty_timer is not None:
             self._empty_timer.cancel()
@@ -337,6 +338,13 @@ class SharedTable:
 
     def stakes_enabled(self) -> bool:
         return self.stakes.enabled(len(self.allowed_seats()))
+
+    def set_program(self, index: int, text: str) -> None:
+        """A program's handshake named it (``bot join``): shown with the seat's ``[bot]``."""
+        occupant = self.seats[index].occupant
+        if occupant is not None and occupant.bot and occupant.program != text:
+            occupant.program = text
+            self._changed()
 
     def set_allow(self, index: int, allow: bool) -> None:
         """A seated player's "allow spectators" setting (applies from the next hand)."""
@@ -534,7 +542,8 @@ class SharedTable:
             if seat.occupant is None:
                 out.append(COMPUTER_NAME)
             elif seat.occupant.bot and seat.clients:
-                out.append(f"{seat.occupant.name} [bot]")
+                program = seat.occupant.program
+                out.append(f"{seat.occupant.name} [bot{': ' + program if program else ''}]")
             elif self.game is not None and self.idle(i) and seat.clients:
                 out.append(f"{seat.occupant.name} (idle)")
             elif self.game is not None and self.is_bot(i, now):
@@ -594,7 +603,8 @@ class SharedTable:
             SeatInfo(s.occupant.name if s.occupant else "", s.occupant is not None,
                      bool(s.clients) or (s.occupant is not None and not self.is_bot(i, now)),
                      self.idle(i) and bool(s.clients),
-                     s.occupant is not None and s.occupant.bot)
+                     s.occupant is not None and s.occupant.bot,
+                     s.occupant.program if s.occupant is not None else "")
             for i, s in enumerate(self.seats)
         )
         game = self.game
