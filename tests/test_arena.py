@@ -369,43 +369,6 @@ def test_arena_records_replay_review_and_bot_check(tmp_path: Path,
     assert main(["bot-check", str(record), "--seat", "Q", "--", *good.split()]) == 2
 
 
-def test_the_documents_arena_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
-    """docs/bot-protocol.md's section "The arena for a bot's author": its arena command and
-    the commands of its example block run as written (``mine.py`` a tiny bot; ``review`` with
-    fewer samples, ``replay --view`` up to the viewer: the record it reads)."""
-    import re
-    import shlex
-
-    from cli.main import build_parser
-    from cli.records import read_record
-
-    doc = (ROOT / "docs" / "bot-protocol.md").read_text(encoding="utf-8")
-    section = doc.split("## The arena for a bot's author", 1)[1].split("\n## ", 1)[0]
-    arena = re.search(r"`(mahjong-ssh arena [^`]+)`", section)
-    assert arena is not None
-    block = re.search(r"```sh\n(.*?)```", section, re.S)
-    assert block is not None
-    commands = [arena.group(1).replace("\n", " "), *block.group(1).strip().splitlines()]
-    assert len(commands) == 5
-    (tmp_path / "mine.py").write_text(GOOD_BOT)
-    monkeypatch.chdir(tmp_path)
-    for command in commands:
-        argv = shlex.split(command)
-        assert argv[0] == "mahjong-ssh"
-        args = argv[1:]
-        if "--view" in args:
-            assert build_parser().parse_args(args).view
-            assert read_record(args[-1]).hands
-            continue
-        if args[0] == "review":
-            args += ["--samples", "4", "--quiet"]
-        code = main(args)
-        out = capsys.readouterr()
-        assert code == 0, (command, out.err)
-    assert len(list((tmp_path / "records").iterdir())) == 8
-
-
 # says who it is, asks both helpers before each answer and checks what it is told
 HELPED_BOT = textwrap.dedent("""
     import json, sys
