@@ -73,6 +73,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="data directory (host key, database; ~ is your home)")
     p.add_argument("--no-anonymous", action="store_true",
                    help="refuse clients without an SSH key")
+    p.add_argument("--motd", type=os.path.expanduser, default=None, metavar="FILE",
+                   help="a message of the day shown in the lobby (UTF-8 text, a few lines; "
+                   "read again when it changes or on SIGHUP)")
+    p.add_argument("--allow", type=os.path.expanduser, default=None, metavar="FILE",
+                   help="admit only these public keys (one a line, as in authorized_keys; "
+                   "keyless logins refused); read again when it changes or on SIGHUP")
     p.add_argument("--grace", type=seconds, default=None,
                    help="seconds a dropped player's seat waits before a computer player takes "
                    "it (default 20)")

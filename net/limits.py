@@ -198,6 +198,15 @@ def parse_limit_pairs(pairs: Iterable[str]) -> dict[str, str]:
 
 MAX_CONFIG_BYTES = 64 * 1024
 
+# the host's files a running server follows (net/front/hostfiles.py): the lobby's message of
+# the day (``serve --motd``: a few lines above the tables, each within a wide terminal's row)
+# and a private server's allow list (``serve --allow``: a few thousand ed25519 keys, a few
+# hundred 4096-bit RSA ones). Past these the file is refused, never cut.
+MOTD_MAX_BYTES = 4 * 1024
+MOTD_LINES = 8
+MOTD_LINE_CHARS = 200
+ALLOW_MAX_BYTES = 512 * 1024
+
 # a private table's invitations (``join NAME --invite a,b,c``, ``/invite NAME`` at the table):
 # at most this many names or key fingerprints, each a nickname (net.sanitize.NAME_MAX) or an
 # OpenSSH SHA256 fingerprint

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from host.local import default_data_dir
 from host.thinking import Budget, ThinkingPool
+from net.front.hostfiles import AllowList, HostFile, HostFileError
 from net.front.server import MahjongServer, ServerConfig, fingerprint_banner
 from net.limits import Limits, load_limits_file, parse_limit_pairs
 from net.logfmt import formatter
@@ -33,8 +34,16 @@ if TYPE_CHECKING:
     from net.lan import Announcer
 
 
+def host_files(config: ServerConfig) -> tuple[HostFile[tuple[str, ...]] | None,
+                                              HostFile[AllowList] | None]:
+    """``--motd`` and ``--allow`` read: HostFileError, one line, for a damaged one."""
+    return (HostFile.motd(config.motd_path) if config.motd_path is not None else None,
+            HostFile.allow(config.allow_path) if config.allow_path is not None else None)
+
+
 async def start_server(config: ServerConfig) -> MahjongServer:
     """The server's parts, made and started: listening once this returns."""
+    motd, allow = host_files(config)  # a damaged one stops the start before anything opens
     data = Path(config.data_dir)
     data.mkdir(parents=True, exist_ok=True)
     with contextlib.suppress(OSError):
@@ -51,7 +60,7 @@ async def start_server(config: ServerConfig) -> MahjongServer:
         from net.cluster.node import Node
 
         node = Node(registry, store, config.nats_url)
-    server = MahjongServer(config, store, registry, node)
+    server = MahjongServer(config, store, registry, node, motd=motd, allow=allow)
     try:
         await server.start()
     except BaseException:
@@ -165,6 +174,9 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
+    with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):
+        # the host's files read again (systemd's reload); without them SIGHUP does nothing
+        loop.add_signal_handler(signal.SIGHUP, server.reload_files)
     if ready is not None:
         ready.set()
     try:
@@ -206,6 +218,8 @@ def main(args: argparse.Namespace) -> int:
         nats_url=getattr(args, "nats", None),
         db_url=getattr(args, "db", None),
         worker=getattr(args, "worker", None),
+        motd_path=Path(args.motd) if getattr(args, "motd", None) else None,
+        allow_path=Path(args.allow) if getattr(args, "allow", None) else None,
     )
     config.reuse_port = config.worker is not None or config.nats_url is not None
     config.think_workers = getattr(args, "think_workers", None)
@@ -221,6 +235,13 @@ def main(args: argparse.Namespace) -> int:
         value = getattr(args, name, None)
         if value is not None:
             setattr(config.table, attr, float(value))
+    with contextlib.suppress(AttributeError, ValueError):  # a reload while starting: until
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)  # serve() reads the files again on it
+    try:  # checked before anything starts (the workers read them again)
+        host_files(config)
+    except HostFileError as exc:
+        print(f"mahjong-ssh serve: {exc}", file=sys.stderr)
+        return 1
     if getattr(args, "workers", None) and config.worker is None:
         from net import supervisor  # here: only a supervisor needs it
 
@@ -228,7 +249,7 @@ def main(args: argparse.Namespace) -> int:
     code = 0
     try:
         asyncio.run(serve(config, lan=bool(getattr(args, "lan", False)), metrics=metrics))
-    except (StorageError, OSError) as exc:
+    except (StorageError, OSError, HostFileError) as exc:
         print(f"mahjong-ssh serve: {exc}", file=sys.stderr)
         code = 1
     except KeyboardInterrupt:

@@ -14,7 +14,8 @@ connection to one of them. It prints the banner once every worker is ready.
 A worker that dies is started again after a second (its tables are taken over by the others
 meanwhile: :mod:`net.cluster.node`); one that dies five times within a minute is given up, with
 an ERROR. SIGTERM or Ctrl-C stops the workers (each tells its players and lets its tables go),
-then the NATS server.
+then the NATS server. SIGHUP is passed to the workers (each reads the host's files again:
+``--motd``, ``--allow``).
 """
 
 from __future__ import annotations
@@ -81,6 +82,9 @@ def worker_command(args: argparse.Namespace, config: ServerConfig, k: int, nats_
         cmd += ["--think-workers", str(max(1, ((os.cpu_count() or 1) - 1) // n))]
     for pair in getattr(args, "limit", None) or ():
         cmd += ["--limit", pair]
+    for flag, path in (("--motd", config.motd_path), ("--allow", config.allow_path)):
+        if path is not None:  # each worker follows the host's files itself
+            cmd += [flag, str(path)]
     if k == 1 and getattr(args, "lan", False):
         # one announcement for the machine: worker 1's, listing every worker's tables (the
         # directory); restarted with it should it die
@@ -219,6 +223,14 @@ class Supervisor:
                      f"bus: {shown_url(url)}{db})"),
               flush=True)
 
+    def reload(self) -> None:
+        """SIGHUP, passed to every worker: each reads the host's files again."""
+        for w in self.workers:
+            if w.alive():
+                assert w.process is not None
+                with contextlib.suppress(ProcessLookupError):
+                    w.process.send_signal(signal.SIGHUP)
+
     def stop(self) -> None:
         self.stopping.set()
         for w in self.workers:
@@ -246,8 +258,12 @@ def main(args: argparse.Namespace, config: ServerConfig) -> int:
     def stop(signum: int, frame: FrameType | None) -> None:
         supervisor.stopping.set()
 
+    def reload(signum: int, frame: FrameType | None) -> None:
+        supervisor.reload()
+
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGHUP, reload)
     try:
         return supervisor.run()
     except Exception as exc:  # the NATS server or the database would not start

@@ -175,6 +175,9 @@ SERVER: Final[dict[str, tuple[str, str]]] = {
     "no_session": ("no session opened", "未打开会话"),
     "auth_failures": ("too many authentication failures", "认证失败次数过多"),
     "logins_fast": ("too many logins from your address, wait a minute", "登录过于频繁"),
+    "allow_only": ("this server admits only the keys its host listed: send the host your "
+                   "public key (~/.ssh/id_ed25519.pub) to be added",
+                   "本服务器只接受主人登记的密钥：请把你的公钥（~/.ssh/id_ed25519.pub）交给主人登记"),
     "ask_passphrase": ("Passphrase for {name} (Enter: play as guest {guest})",
                        "口令（回车：游客 {guest}）"),
     "new_passphrase": ("Choose a passphrase for {name} (Enter: guest {guest})",

@@ -4,7 +4,8 @@ creates the table only when Enter is pressed again: a word typed by mistake make
 or ``watch NAME``, or ``close NAME`` (one's own table); or ``new`` (Ctrl-N) for the form that
 creates a table with its options and computer levels.
 
-The lobby is its own small app; when the player picks a table it exits with the
+The host's message of the day (``serve --motd``) stands under the title, read again as it
+changes. The lobby is its own small app; when the player picks a table it exits with the
 :class:`~net.commands.Command` and the session runs the table app on the same channel.
 """
 
@@ -200,6 +201,13 @@ class CreateTableScreen(ModalScreen[Any]):
         close_screen(self)
 
 
+def motd_lines(server: object) -> tuple[str, ...]:
+    """The host's message of the day (``serve --motd``), each line cleaned when read
+    (net.front.hostfiles); none from a server without one."""
+    lines = getattr(server, "motd_lines", None)
+    return tuple(lines()) if callable(lines) else ()
+
+
 _STATE_ORDER = {TableState.WAITING: 0, TableState.PLAYING: 1, TableState.BETWEEN: 1,
                 TableState.OVER: 2}
 
@@ -217,9 +225,11 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
     # line keeps the keys); the title and the help stay put.
     CSS = """
     #title { height: auto; max-height: 3; padding: 1 2 0 2; }
+    #motd { height: auto; max-height: 8; padding: 1 2 0 2; color: $text-accent; }
     #tables-box { height: 1fr; padding: 1 2 0 2; }
     #help { height: auto; max-height: 5; padding: 0 2; }
     .short #title { max-height: 1; padding: 0 1; }
+    .short #motd { max-height: 2; padding: 0 1; }
     .short #tables-box { padding: 0 1; }
     .short #help { display: none; }
     #msg { height: auto; max-height: 3; padding: 0 2; color: $warning; }
@@ -239,10 +249,14 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
         self.leaders = LobbyLeaders.shared(getattr(server, "store", None))  # a fake: none
         self.ratings = LobbyRatings.shared(getattr(server, "store", None))
         self._title_text = ""
+        self._motd: tuple[str, ...] = ()  # the message of the day shown
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.heading(), id="title")
+            motd = Static("", id="motd", markup=False)
+            motd.display = False  # until on_mount shows the host's message, if there is one
+            yield motd
             with VerticalScroll(id="tables-box"):
                 yield Static(self.tables_text(), id="tables")
             yield Static(self._help(), id="help")
@@ -253,12 +267,15 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
 
     def on_mount(self) -> None:
         self.set_interval(1.0, self._refresh)
+        self._show_motd()
         self.query_one(Input).focus()
         if self.notice:
             self.query_one("#msg", Static).update(Text(self.notice))
 
     def _refresh(self) -> None:
         self.query_one("#tables", Static).update(self.tables_text())
+        if motd_lines(self.server) != self._motd:  # the host changed it
+            self._show_motd()
         shown = self._title_text
         title = self.heading()
         if title.plain != shown:  # the viewer's own ratings came, or changed
@@ -274,6 +291,13 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
         box = self.query_one("#tables-box", VerticalScroll)
         box.scroll_to(y=box.scroll_y + pages * max(1, box.scrollable_content_region.height - 1),
                       animate=False)
+
+    def _show_motd(self) -> None:
+        """The host's message of the day as it is now (``serve --motd``); none: no line."""
+        self._motd = motd_lines(self.server)
+        widget = self.query_one("#motd", Static)
+        widget.update(Text("\n".join(self._motd)))
+        widget.display = bool(self._motd)
 
     def heading(self) -> Text:
         """The title line: the lobby, the viewer, and his own ratings once the store told them."""

@@ -6,11 +6,15 @@ The SSH public key is the account, the SSH user name the nickname (made unique);
 passphrase, one to choose for a new name (typed twice), or Enter for a guest
 (net/front/accounts.py). Each prompt says in both languages what it asks and why the last
 answer did not log in (a wrong passphrase, with the tries left; a mismatch; too short).
+With an allow list (``serve --allow``) only its keys log in: another key is a failed attempt
+(the client tries its next), and keyboard-interactive, which a client tries after its keys,
+ends the connection with a line in both languages saying why.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections import Counter
 from collections.abc import Callable
@@ -22,6 +26,7 @@ from net import metrics
 from net.front import compat_asyncssh
 from net.front.accounts import Keyless, NameLookup, NameState
 from net.front.compat_asyncssh import bound_env
+from net.front.hostfiles import AllowList, HostFile
 from net.limits import (
     BUDGETED,
     Limits,
@@ -71,12 +76,13 @@ class LoginGate:
 
     def __init__(self, limits: Limits, store: Store, log_gate: LogGate, *,
                  allow_anonymous: bool,
-                 open_session: Callable[[Connection], asyncssh.SSHServerSession[bytes]]
-                 ) -> None:
+                 open_session: Callable[[Connection], asyncssh.SSHServerSession[bytes]],
+                 allow: HostFile[AllowList] | None = None) -> None:
         self.limits = limits
         self.store = store
         self.log_gate = log_gate  # the server's log budget (a connection has its own too)
         self.allow_anonymous = allow_anonymous
+        self.allow = allow  # a private server's keys (``serve --allow``): no other gets in
         self.open_session = open_session
         self.keyless = Keyless(store, limits)
         self.connections = 0
@@ -299,11 +305,20 @@ class Connection(asyncssh.SSHServer):
         return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        allow = self.gate.allow
+        if allow is not None and not allow.value.admits(key, self.address):
+            # a failed attempt: the client offers its next key, and after its last one
+            # keyboard-interactive, which says why (get_kbdint_challenge)
+            self.log(logging.INFO, "key %s is not on the allow list",
+                     key.get_fingerprint("sha256"))
+            return False
         self.fingerprint = key.get_fingerprint("sha256")
         return True
 
     def kbdint_auth_supported(self) -> bool:
-        return self.gate.allow_anonymous
+        # offered with an allow list too, only to refuse with a line (get_kbdint_challenge):
+        # a refused key carries no word to the client
+        return self.gate.allow_anonymous or self.gate.allow is not None
 
     async def get_kbdint_challenge(self, username: str, lang: str,
                                    submethods: str) -> KbdIntChallenge:
@@ -312,6 +327,19 @@ class Connection(asyncssh.SSHServer):
         was still unanswered counts as a failed attempt (else a client could try without
         end, each check abandoned before its failure)."""
         self.fingerprint = None
+        if self.gate.allow is not None:  # a private server: listed keys only
+            self.log(logging.INFO, "refused: no key on the allow list")
+            if self.conn is not None and not self.closed:
+                # the line in both languages as a banner, which OpenSSH prints as it is,
+                # then the reason in English, which it prints with everything outside ASCII
+                # escaped into octal; now, not soon: both must reach the client before the
+                # failure the answer below sends (a client with no method left stops reading)
+                self.closed = True
+                with contextlib.suppress(OSError):
+                    self.conn.send_auth_banner(both("allow_only") + "\r\n")
+                self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                                     tr("en", "allow_only"))
+            return False
         if self._exchange:
             self.log(logging.INFO, "a keyboard-interactive exchange abandoned unanswered")
             if not self._failed_attempt():

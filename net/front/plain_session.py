@@ -19,7 +19,7 @@ import asyncssh
 from host.client import SharedTableClient
 from host.table_info import TableInfo, TableState
 from net.commands import Command
-from net.front.lobby import lobby_command
+from net.front.lobby import lobby_command, motd_lines
 from net.runtime.registry import Registry
 from net.sanitize import clean_line
 from net.store.model import Account
@@ -138,7 +138,8 @@ async def plain_lobby(channel: PlainChannel, server: LobbyServer, account: Accou
         return out
 
     ask = tr(lang, "p_lobby_ask") + " > "
-    lines = ([printable(notice)] if notice else []) + listing()
+    motd = [printable(line) for line in motd_lines(server)]  # the host's message of the day
+    lines = ([printable(notice)] if notice else []) + motd + listing()
     channel.output.say(lines, ask)
     while True:
         line = await channel.next_line()

@@ -33,6 +33,7 @@ from host.local import default_data_dir
 from net.commands import Command
 from net.front import commands_run, reclaim
 from net.front.compat_asyncssh import quiet_packet_log
+from net.front.hostfiles import POLL_SECONDS, AllowList, HostFile
 from net.front.login import LoginGate
 from net.front.reviewing import ReviewPool
 from net.front.session import Session
@@ -71,6 +72,11 @@ class ServerConfig:
     # the processes expert players think in (host.thinking): None one per core but one, 0 none
     # (they think in a thread); the pool is made at start, its workers at the first decision
     think_workers: int | None = None
+    # the host's files the server follows (net.front.hostfiles): the lobby's message of the
+    # day, and the public keys of a private server (None: any key, and keyless logins as
+    # allow_anonymous says)
+    motd_path: Path | None = None
+    allow_path: Path | None = None
 
 
 # --- no stdout/stderr redirection for SSH apps (tui.compat.compat_textual) ---------------
@@ -95,7 +101,8 @@ class MahjongServer:
     """The server: SSH listener, table registry and store."""
 
     def __init__(self, config: ServerConfig, store: Store, registry: Registry,
-                 node: Node | None = None) -> None:
+                 node: Node | None = None, *, motd: HostFile[tuple[str, ...]] | None = None,
+                 allow: HostFile[AllowList] | None = None) -> None:
         compat_textual.apply()  # no cyclic garbage per line drawn
         reclaim.install()  # a closed connection's and its transport's cycles let go of
         quiet_packet_log()
@@ -109,9 +116,13 @@ class MahjongServer:
         # every log line of the server's (the event loop's and asyncssh's too: start())
         self.log_gate = LogGate(config.limits.log_lines_per_minute)
         self._log_report: asyncio.TimerHandle | None = None
+        self.motd = motd  # the lobby's message of the day (``serve --motd``)
+        self.allow = allow  # a private server's keys (``serve --allow``)
+        self._files_poll: asyncio.TimerHandle | None = None
+        self._files_reading: set[asyncio.Task[bool]] = set()
         self.gate = LoginGate(self.limits, store, self.log_gate,
                               allow_anonymous=config.allow_anonymous,
-                              open_session=partial(Session, self))
+                              open_session=partial(Session, self), allow=allow)
         self.sessions: set[Session] = set()
         self.acceptor: asyncssh.SSHAcceptor | None = None
         self.host_key: asyncssh.SSHKey | None = None
@@ -143,6 +154,23 @@ class MahjongServer:
                         left_out, self.limits.log_lines_per_minute, extra=BUDGETED)
         self._log_report = asyncio.get_running_loop().call_later(60.0, self.report_log)
 
+    def motd_lines(self) -> tuple[str, ...]:
+        """The message of the day as the lobby shows it now (none without ``--motd``)."""
+        return self.motd.value if self.motd is not None else ()
+
+    def reload_files(self, force: bool = True) -> None:
+        """The host's files read again: each that changed, or every one with ``force``
+        (SIGHUP). A damaged one is logged and what was read before kept."""
+        for hostfile in (self.motd, self.allow):
+            if hostfile is not None:
+                task = asyncio.get_running_loop().create_task(hostfile.check(force))
+                self._files_reading.add(task)  # the loop keeps only a weak reference
+                task.add_done_callback(self._files_reading.discard)
+
+    def _poll_files(self) -> None:
+        self.reload_files(force=False)
+        self._files_poll = asyncio.get_running_loop().call_later(POLL_SECONDS, self._poll_files)
+
     def load_host_key(self) -> asyncssh.SSHKey:
         """Generated once (mode 0600) in the data folder."""
         return load_host_key(self.host_key_path())
@@ -156,6 +184,9 @@ class MahjongServer:
         for name in LIBRARY_LOGGERS:  # their lines through the server's budget too
             logging.getLogger(name).addFilter(self.log_gate)
         self._log_report = asyncio.get_running_loop().call_later(60.0, self.report_log)
+        if self.motd is not None or self.allow is not None:
+            self._files_poll = asyncio.get_running_loop().call_later(POLL_SECONDS,
+                                                                     self._poll_files)
         if self.node is not None:
             await self.node.start()  # one worker of several: it takes tables as it goes
         else:
@@ -175,7 +206,8 @@ class MahjongServer:
             allow_scp=False,
             sftp_factory=None,
             allow_pty=True,
-            kbdint_auth=self.config.allow_anonymous,
+            # an allow list offers it only to refuse a keyless login with a line saying why
+            kbdint_auth=self.config.allow_anonymous or self.allow is not None,
             password_auth=False,
             login_timeout=self.limits.login_grace,
             server_version="mahjong-ssh",  # not the library and its version
@@ -258,6 +290,9 @@ class MahjongServer:
         if self._log_report is not None:
             self._log_report.cancel()
             self._log_report = None
+        if self._files_poll is not None:
+            self._files_poll.cancel()
+            self._files_poll = None
         for name in LIBRARY_LOGGERS:
             logging.getLogger(name).removeFilter(self.log_gate)
         for session in list(self.sessions):
