@@ -27,6 +27,7 @@ from textual.actions import SkipAction
 from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
+from textual.notifications import Notification, Notify
 from textual.theme import Theme
 
 from engine.table import Phase
@@ -34,6 +35,7 @@ from host.client import TableClient, TableUpdate
 from host.table_info import COMPUTER_NAME
 from themes import CSS_PATHS, DEFAULT_VARIABLES, THEME_NAMES, THEMES
 from tui.apps.attention import Attention
+from tui.apps.quit_hint import QuitHint
 from tui.apps.screens import (
     GameResultScreen,
     HelpScreen,
@@ -102,7 +104,7 @@ class TableUpdated(Message):
 _CSS_VARIABLES: dict[str, tuple[Theme, dict[str, str], dict[str, str]]] = {}
 
 
-class MahjongApp(App[None]):
+class MahjongApp(QuitHint, App[None]):
     CSS_PATH = [str(p) for p in CSS_PATHS]  # noqa: RUF012
     ENABLE_COMMAND_PALETTE = False
     TITLE = "mahjong-ssh"
@@ -441,11 +443,14 @@ class MahjongApp(App[None]):
         if self._review_opening:
             return
         self._review_opening = True
-        self.notify(tr(lang, "rv_opening"), markup=False, timeout=3)
-        self.run_worker(self._open_review(update), group="review", exclusive=True,
+        # the toast is taken off as the review opens (or fails): it stayed over the review
+        opening = Notification(tr(lang, "rv_opening"), timeout=3)
+        self.post_message(Notify(opening))
+        self.run_worker(self._open_review(update, opening), group="review", exclusive=True,
                         exit_on_error=False)
 
-    async def _open_review(self, update: TableUpdate) -> None:
+    async def _open_review(self, update: TableUpdate, opening: Notification | None = None
+                           ) -> None:
         from tui.apps.review import ReviewGame, ReviewScreen, ReviewUnavailable
 
         source, seat, lang = self.review_source, self.review_seat(), self.settings.lang
@@ -469,6 +474,8 @@ class MahjongApp(App[None]):
                                           source.samples))
         finally:
             self._review_opening = False
+            if opening is not None:  # after the toast's own message, which came first
+                self.call_later(internals.dismiss_notification, self, opening)
 
     def show_new_game(self) -> None:
         while len(self.screen_stack) > 2:

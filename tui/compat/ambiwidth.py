@@ -15,11 +15,13 @@ Two parts:
 * the **narrow glyph set** (:func:`to_narrow`): on a wide terminal every ambiguous character a
   frame carries is replaced, as the frame is written to the terminal, by one that is narrow by
   definition and takes the same one cell (``│`` → ``|``, ``─`` → ``-``, rounded corners
-  → ``+``, ``→`` → ``>``, ``·`` → ``.``, ``×`` → ``x``; a full block becomes a space in
-  reverse video, so a timer bar keeps its colour). Layout is untouched: every row keeps the
-  cell count Textual computed, and lines up on either kind of terminal. This is done per
-  terminal (the driver's output), not by changing Rich's width function, which is shared by
-  every session of a server process.
+  → ``+``, ``·`` → ``.``, ``×`` → ``x``; a full block becomes a space in reverse video, so a
+  timer bar keeps its colour). The table's marks stay apart: ``▶`` (the seat to act) → ``»``,
+  the arrows ``←`` ``→`` (a meld's ``←S``, claimed from South; the keys) → ``◄`` ``►``, while
+  ``<`` and ``>`` keep the latest discard and the hand's cursor. Layout is untouched: every
+  row keeps the cell count Textual computed, and lines up on either kind of terminal. This is
+  done per terminal (the driver's output), not by changing Rich's width function, which is
+  shared by every session of a server process.
 
 The setting (:class:`AmbiWidth`): ``auto`` (the probe's answer), ``narrow`` or ``wide``.
 """
@@ -121,16 +123,19 @@ _EXPLICIT: dict[str, str] = {
     **_pairs("·. ×x ÷/ ±+ °o §S ¶P ¡! ¿? ªa ºo ®R ¤$ ¨\" \u00ad- ´' ¸, ¼/ ½/ ¾/ ²2 ³3 ¹1 ‐- –- "
              "—- ―- ‖| ‘' ’' “\" ”\" †+ ‡+ •* ․. ‥: …. ‧. ‰% ′' ″\" ‵` ※* ‾- ℃C №N ℡T ™T ΩO ÅA "
              "€E"),
-    # arrows
-    **_pairs("←< ↑^ →> ↓v ↔- ↕| ↖\\ ↗/ ↘\\ ↙/ ↸\\ ↹| ⇒> ⇔= ⇧^"),
+    # arrows. ``<`` and ``>`` are marks of the table already (the latest discard, the hand's
+    # cursor): a meld's ``←S`` (claimed from South) and the keys' ``←/→`` take narrow
+    # pointers instead (in WGL4, so in the fonts of Windows consoles too)
+    **_pairs("←◄ ↑^ →► ↓v ↔- ↕| ↖\\ ↗/ ↘\\ ↙/ ↸\\ ↹| ⇒> ⇔= ⇧^"),
     # mathematics
     **_pairs("∀A ∂d ∃E ∇V ∈e ∋e ∏P ∑S ∕/ √V ∝~ ∞8 ∟L ∠< ∣| ∥| ∧^ ∨v ∩n ∪u ∫S ∬S ∮S ∴: ∵: ∶: ∷: "
              "∼~ ∽~ ≈~ ≌= ≒= ≠# ≡= ≤< ≥> ≦< ≧> ≪< ≫> ≮< ≯> ⊂( ⊃) ⊆( ⊇) ⊕+ ⊙o ⊥T ⊿/ ⌒^"),
     # block elements: a heavy block is a cell of the foreground colour, a light one a line
     **dict.fromkeys("▀█▉▊▋▌▐▄▅▆▇", REVERSE_SPACE),
     **_pairs("▁_ ▂_ ▃_ ▔- ▍| ▎| ▏| ▕| ░. ▒: ▓#"),
-    # geometric shapes
-    **_pairs("■# □o ▣# ▤# ▥# ▦# ▧# ▨# ▩# ▲^ △^ ▶> ▷> ▼v ▽v ◀< ◁< ◆* ◇* ◈* ○o ◎o ●* ◐o ◑o ◢/ ◣\\ "
+    # geometric shapes; ▶, the mark of the seat to act, is ``»``: not the cursor's ``>``, nor
+    # the arrows' pointers
+    **_pairs("■# □o ▣# ▤# ▥# ▦# ▧# ▨# ▩# ▲^ △^ ▶» ▷> ▼v ▽v ◀« ◁< ◆* ◇* ◈* ○o ◎o ●* ◐o ◑o ◢/ ◣\\ "
              "◤\\ ◥/ ◯O ★* ☆* ☉o ☎T ☏T ☜< ☞> ♀F ♂M ♠S ♡H ♣C ♤S ♥H ♧C ♨~ ♩d ♪d ♬d ♭b ♯# ✓v ✖x ✽* "
              "❶1 �?"),
 }
