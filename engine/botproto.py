@@ -33,7 +33,7 @@ from engine.melds import Meld, MeldType
 from engine.situation import SEAT_LETTERS, Settlement, Transfer
 from engine.table import Event, EventType, Phase
 from engine.tiles import NUM_KINDS, Kind, format_tiles, kind_to_str, parse_tiles
-from engine.view import MeldView, View
+from engine.view import HandResult, MeldView, View
 
 PROTOCOL: Final = 1
 MAX_ANSWER_BYTES: Final = 4096  # an answer line longer than this is refused unread
@@ -141,6 +141,23 @@ def event_json(event: Event, view: View) -> dict[str, Any]:
     if event.type is EventType.WILD:
         out["indicator"] = _tile(view.wild_indicator)
         out["wild"] = _tile(view.wild)
+    return out
+
+
+def _without_win_tile(result: HandResult) -> list[tuple[Kind, ...]]:
+    """Every seat's concealed tiles at the hand's end, a winner's without its winning tile
+    (``win_tile``, told beside them), however it won: a self-draw's tile is in the hand, a
+    discard's or a robbed kong's is not, so one rule for a program. A winner holding a whole
+    hand (3n+2 tiles: the tile came to it) gives one ``win_tile`` back; the view's own
+    hands, which the result screen shows, stay as they are."""
+    out = []
+    for seat, tiles in enumerate(result.hands):
+        if seat in result.winners and result.win_tile is not None \
+                and len(tiles) % 3 == 2 and result.win_tile in tiles:
+            rest = list(tiles)
+            rest.remove(result.win_tile)
+            tiles = tuple(rest)
+        out.append(tiles)
     return out
 
 
@@ -283,6 +300,7 @@ class BotSeat:
                 out.append(event_json(e, view))
         if new:
             self._own_draw(out, view)
+            _own_kongs(out[told:], view)
         self._seen = (self._seen + new)[-EVENTS_KEPT:]
         self._count += len(new)
         if not whole or any(line["type"] == "draw" and line.get("seat") == view.viewer
@@ -298,7 +316,7 @@ class BotSeat:
                     "winners": list(r.winners), "win_tile": _tile(r.win_tile),
                     "how": r.how.value if r.how is not None else None,
                     "from": r.from_seat,
-                    "hands": [tiles_list(h) for h in r.hands],
+                    "hands": [tiles_list(h) for h in _without_win_tile(r)],
                     "melds": [[_meld(m) for m in ms] for ms in r.melds],
                     "settlement": settlement_json(r.settlement),
                 })
@@ -419,6 +437,22 @@ class BotSeat:
         refused: ``why`` is ``"timeout"`` or ``"refused"``)."""
         return {"type": "played_for_you", "request": request, "why": why,
                 "action": played.to_json(), "text": str(played)}
+
+
+def _own_kongs(lines: list[dict[str, Any]], view: View) -> None:
+    """The seat's own concealed kongs among ``lines`` (new events, oldest first) get their
+    tile where the event hides it (Yichun's lie face down): the seat chose the tile, and its
+    own melds in the view show it. Each 暗杠 event adds one ``angang`` meld, in order, so
+    the last such line is the last such meld, and so on back; the other seats' stay hidden."""
+    own = [m.tiles for m in view.seats[view.viewer].melds
+           if m.type is MeldType.AGANG] if view.viewer is not None else []
+    for line in reversed(lines):
+        if line["type"] == "angang" and line.get("seat") == view.viewer:
+            if not own:
+                return
+            tiles = own.pop()
+            if "tile" not in line and tiles:
+                line["tile"] = kind_to_str(tiles[0])
 
 
 def told_from_start(view: View) -> bool:

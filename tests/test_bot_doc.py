@@ -271,6 +271,18 @@ def test_the_request_example_agrees_with_itself_and_the_answers_decode() -> None
     assert played["request"] == request["request"]
 
 
+def test_the_request_examples_seats_count_their_tiles_as_defined() -> None:
+    """Issue 54 (B10): the example showed a seat with a peng holding 13 concealed tiles; by
+    the definition (13 less 3 a meld while it waits, the drawn tile counted) it holds 10."""
+    (request,) = examples_of("request")
+    state = request["state"]
+    for seat in state["seats"]:
+        if isinstance(seat, dict) and seat["seat"] != state["current"]:
+            assert not seat["has_drawn"]
+            assert seat["concealed"] + 3 * len(seat["melds"]) == 13, seat
+    assert "`seats[].concealed`" in DOC and "`has_drawn`" in DOC
+
+
 def test_the_tables_name_what_the_code_sends(shapes: Shapes) -> None:
     # the events of a hand: each row's fields are the event's, and every event sent is told
     rows = re.findall(r"^\| ((?:`\w+`,? ?)+) \| ([^|]*) \|", DOC.split("### What happens")[1]

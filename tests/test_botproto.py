@@ -26,6 +26,7 @@ from engine.leaks import view_leaks
 from engine.table import EventType, Hand, Phase
 from engine.tiles import kind_to_str, parse_tile
 from engine.view import build_view
+from testkit.scenario import play, rigged_hand
 from tests.support.hand_tracker import HandTracker
 
 
@@ -426,3 +427,112 @@ def _less(tiles: list[int], kind: int) -> list[int]:
     rest = list(tiles)
     rest.remove(kind)
     return rest
+
+
+# --- gaps an outside bot author found (issue 54, brief B10) --------------------------------
+def _rigged_seats(hand: Hand) -> list[BotSeat]:
+    seats = [BotSeat() for _ in range(4)]
+    for s in range(4):
+        seats[s].game_start(s, hand.ruleset.name, 1)
+    return seats
+
+
+def _tell(hand: Hand, seats: list[BotSeat], lines: list[list[dict]]) -> None:
+    for s in range(4):
+        out = seats[s].update(build_view(hand, s), 5.0)
+        lines[s].extend(out)
+        if seats[s].pending is not None:
+            seats[s].answered()
+
+
+def test_a_face_down_kong_tells_its_owner_its_tile() -> None:
+    """Yichun's 暗杠 lies face down: its ``angang`` event carried no ``tile``, even to the
+    seat that made it (which chose the tile, and whose next ``state`` shows it). The owner
+    is told the tile; the other seats still are not."""
+    hand = rigged_hand("yichun", {0: "1111m 234p 567s 99s EE", 1: "234m 456m 789m 123p 5p"},
+                       draws="5p", tail="9p")
+    seats = _rigged_seats(hand)
+    lines: list[list[dict]] = [[], [], [], []]
+    _tell(hand, seats, lines)
+    hand.apply(0, Action.parse("angang 1m"))
+    _tell(hand, seats, lines)
+    hand.apply(0, Action.parse("discard E"))
+    _tell(hand, seats, lines)
+    kongs = [[line for line in lines[s] if line["type"] == "angang"] for s in range(4)]
+    assert kongs[0] == [{"type": "angang", "seat": 0, "tile": "1m"}]
+    for s in (1, 2, 3):
+        assert kongs[s] == [{"type": "angang", "seat": 0}]  # face down: never leaked
+    tracker = HandTracker()
+    for line in lines[0]:
+        tracker.feed(line)
+    assert not tracker.problems
+    assert tracker.elements() == sorted(kind_to_str(k) for k in build_view(hand, 0).hand)
+
+
+def test_a_winners_hand_at_the_end_never_holds_its_winning_tile() -> None:
+    """``hand_end.hands`` left a discard's winning tile out but kept a self-draw's in: one
+    rule now, the winner's concealed tiles without ``win_tile`` (told beside them)."""
+    hand = rigged_hand("yichun", {0: "1111m 234p 567s 99s EE", 1: "234m 456m 789m 123p 5p"},
+                       draws="5p", tail="9p")
+    seats = _rigged_seats(hand)
+    lines: list[list[dict]] = [[], [], [], []]
+    play(hand, "E: discard E")
+    while hand.to_act() != [1] or hand.phase is not Phase.TURN:
+        hand.apply(hand.to_act()[0], Action.pass_())
+    hand.apply(1, Action.parse("win"))
+    _tell(hand, seats, lines)
+    for s in range(4):
+        (end,) = [line for line in lines[s] if line["type"] == "hand_end"]
+        assert end["how"] == "self_draw" and end["winners"] == [1] and end["win_tile"] == "5p"
+        assert sorted(end["hands"][1]) == sorted(["2m", "3m", "4m", "4m", "5m", "6m", "7m",
+                                                  "8m", "9m", "1p", "2p", "3p", "5p"])
+    # the view the result screen shows keeps the whole hand, as before
+    assert build_view(hand, 1).result is not None
+    assert len(build_view(hand, 1).result.hands[1]) == 14  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("rules", ["yichun", "shangrao", "gejiu"])
+def test_every_winners_hand_at_the_end_is_before_its_tile(rules: str) -> None:
+    for seed in (1, 2, 3):
+        for line in _play_with_protocol(rules, seed, 2)[0]:
+            if line["type"] == "hand_end" and line["win_tile"] is not None:
+                for w in line["winners"]:
+                    assert len(line["hands"][w]) + 3 * len(line["melds"][w]) == 13, line
+
+
+@pytest.mark.parametrize("rules", ["yichun", "gejiu"])
+def test_concealed_and_has_drawn_are_as_documented(rules: str) -> None:
+    """``seats[].concealed`` counts the drawn tile; ``has_drawn`` is a tile drawn and not
+    yet discarded (not the dealer's first turn, not a turn after a claim). The dealer's
+    first turn: 14 tiles in ``hand``, ``drawn`` null, the default the rightmost tile, and
+    that discard's ``tsumogiri`` false."""
+    lines = _play_with_protocol(rules, 4, 2)
+    first_turns = 0
+    for s in range(4):
+        first = False
+        for line in lines[s]:
+            if line["type"] == "hand_start":
+                first = line["dealer"] == s
+            elif line["type"] == "discard" and line["seat"] == s and first:
+                assert line["tsumogiri"] is False
+                first = False
+            if line["type"] != "request" or line["phase"] == "buy":  # 0: not dealt yet
+                continue
+            state = line["state"]
+            for seat in state["seats"]:
+                melds = 3 * len(seat["melds"])
+                if seat["has_drawn"]:
+                    assert seat["concealed"] + melds == 14, seat
+                else:
+                    assert seat["concealed"] + melds in (13, 14), seat
+            mine = state["seats"][s]
+            assert mine["concealed"] == len(state["hand"]) + (state["drawn"] is not None)
+            assert mine["has_drawn"] == (state["drawn"] is not None)
+            if first and line["phase"] == "turn":
+                first_turns += 1
+                assert len(state["hand"]) == 14 and state["drawn"] is None
+                discards = [e["action"]["tile"] for e in line["legal"]
+                            if e["action"]["a"] == "discard" and not e["action"].get("ting")]
+                assert line["default"] == f"discard {state['hand'][-1]}"
+                assert state["hand"][-1] in discards
+    assert first_turns == 2
