@@ -96,6 +96,8 @@ PLAIN: Final[dict[str, tuple[str, str]]] = {
     "p_ask_next": ("Press Enter for the next hand.", "按 Enter 开始下一盘。"),
     "p_ask_next_game": ("Press Enter for a new game, or type quit.",
                         "按 Enter 开始新游戏，或输入 quit 离开。"),
+    "p_ask_game_waiting": ("Waiting for the others to start a new game; type quit to leave.",
+                           "等待其他玩家开始新游戏；输入 quit 离开。"),
     "p_ask_waiting": ("Type start to begin now (computer players take the empty seats), "
                       "say TEXT to chat, quit to leave.",
                       "输入 start 立即开始（电脑补位），say 文字 聊天，quit 离开。"),
@@ -137,6 +139,14 @@ PLAIN: Final[dict[str, tuple[str, str]]] = {
     "p_game_over": ("The game is over. {who} wins the game.", "游戏结束。{who}获胜。"),
     "p_game_tied": ("The game is over. Level at the top: {who}.", "游戏结束。并列第一：{who}。"),
     "p_game_hands": ("Hand {n}: {nets}; won by {who}.", "第{n}盘：{nets}；{who}胡。"),
+    "p_game_id": ("Game ID {id}: watch it again (friends too) with ssh … replay {id}",
+                  "对局编号 {id}：重看（朋友也可以）用 ssh … replay {id}"),
+    "p_game_asked": ("A new game is asked for: press Enter to play again.",
+                     "有人请求新游戏：按 Enter 再来一局。"),
+    "p_game_asked_also": ("A new game is asked for: press Enter to play again (it also waits "
+                          "for {who}).", "有人请求新游戏：按 Enter 再来一局（也在等{who}）。"),
+    "p_game_waiting": ("New game when all are ready: waiting for {who}.",
+                       "全员准备后开始新游戏：等待{who}。"),
     "p_how_discard": ("on the discard of {who} 点炮", "{who}点炮"),
     "p_how_rob_kong": ("robbing the kong of {who} 抢杠", "抢{who}的杠"),
     "p_how_earthly": ("on the first discard of {who} 地糊", "{who}首张点炮（地糊）"),

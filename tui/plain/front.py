@@ -8,7 +8,7 @@ it changes, the question when the table waits for you (its choices by number and
 the terminal's bell where that setting is on: plain mode sets no title and sends no desktop
 notification, the question is what a screen reader says), the timer once at its start and
 once a few seconds before it runs out, the hand's result with every hand and payment, and the
-game's end. Nothing is redrawn, nothing is addressed by cursor:
+game's end (its ID for replay; a new game asked for and whom it waits for, as the screen says). Nothing is redrawn, nothing is addressed by cursor:
 each line ends with a newline, and the prompt is the last text written, so a screen reader's
 cursor sits after it. Commands (``hand``, ``table``, ``log N``, ``help`` …) say things again on
 request. Each input line is bounded (:data:`MAX_LINE`); what it cannot read gets a short help
@@ -272,8 +272,11 @@ class PlainTable:
         view = update.view
         key: object
         if view.phase is Phase.ENDED:
+            # after the game, whom the new game waits for (each change is said); after a
+            # hand, whether it waits for this player
             key = ("ended", self._hand_key, update.game_over,
-                   view.viewer is not None and view.viewer in update.waiting_for)
+                   update.waiting_for if update.game_over
+                   else view.viewer is not None and view.viewer in update.waiting_for)
         elif view.my_move:
             key = ("move", self._hand_key, view.phase, view.legal, view.drawn)
         else:
@@ -312,10 +315,13 @@ class PlainTable:
             self._pending += self.words.result_lines(update)
             if update.game_over:
                 self._pending += self.words.game_lines(update)
+        if update.game_over:  # a new game asked for, and whom it waits for: as the screen says
+            self._pending += self.words.game_wait_lines(update)
         if view.viewer is None:
             return
         if update.game_over:
-            self._question = self.words.tr("p_ask_next_game")
+            asked = update.waiting_for and view.viewer not in update.waiting_for
+            self._question = self.words.tr("p_ask_game_waiting" if asked else "p_ask_next_game")
         elif view.viewer in update.waiting_for or self.shared is None:
             self._question = self.words.tr("p_ask_next")
 
@@ -420,6 +426,9 @@ class PlainTable:
         if not update.game_over:
             self.client.next_hand()
         elif self.shared is not None:
+            if update.waiting_for and update.view.viewer not in update.waiting_for:
+                self._pending += self.words.game_wait_lines(update)  # asked already: still waits
+                return
             self._refused(self.shared.new_game(self.shared.info().rules, {}, None))
         else:
             rules = self.rules or update.view.rules

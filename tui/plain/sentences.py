@@ -332,7 +332,8 @@ class Sentences:
             out.append(self.tr("p_res_no_pay"))
         out.append(self.totals_line(settlement.seats, "p_res_net"))
         out += [f"  {printable(name)[:24]} {v:+d}" for name, v in settlement.spectators.items()]
-        out.append(self.totals_line(update.totals, "p_res_totals"))
+        if not update.game_over:  # the game's end says the totals once, under its hands
+            out.append(self.totals_line(update.totals, "p_res_totals"))
         if settlement.next_dealer is not None and not update.game_over:
             out.append(self.tr("p_res_next_dealer", who=self.who(settlement.next_dealer)))
         return out
@@ -348,7 +349,23 @@ class Sentences:
         best = [s for s in range(4) if update.totals[s] == top]
         key = "p_game_over" if len(best) == 1 else "p_game_tied"
         out.append(self.tr(key, who=self.comma(self.who(s) for s in best)))
+        if update.game_id:  # kept for replay by the server: shared by its ID
+            g = update.game_id  # two groups of four, as the screen shows it (plain needs no
+            shown = f"{g[:4]}-{g[4:]}" if len(g) == 8 else g  # Textual: not result_text's)
+            out.append(self.tr("p_game_id", id=shown))
         return out
+
+    def game_wait_lines(self, update: TableUpdate) -> list[str]:
+        """After the game, once a seated player asked for a new game: that it was asked and
+        whom it waits for (the screen's :func:`tui.view.result_text.game_wait_text`)."""
+        waiting = update.waiting_for
+        if not update.game_over or not waiting:
+            return []
+        me = self.me()
+        who = self.comma(self.seat_name(s, named=True) for s in waiting if s != me)
+        if me is not None and me in waiting:  # this player has not answered yet
+            return [self.tr("p_game_asked_also", who=who) if who else self.tr("p_game_asked")]
+        return [self.tr("p_game_waiting", who=who)]
 
     # --- the waiting room ---------------------------------------------------------------------
     def waiting_lines(self, info: TableInfo) -> list[str]:
