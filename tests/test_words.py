@@ -3,6 +3,7 @@ the tables' keys apart, and ``both`` as it is shown before a session's language 
 
 from __future__ import annotations
 
+import re
 import string
 
 import pytest
@@ -56,7 +57,7 @@ def test_both_gives_english_then_chinese_once_where_they_are_the_same() -> None:
         "Passphrase for wes (Enter: play as guest wes~) 口令（回车：游客 wes~）")
     assert both("dumb_terminal", sep="\n", term="vt52").count("\n") == 1
     assert tr("en", "rp_list_row", id="x", date="d", rules="r", table="t", seat="E", score=4,
-              hands=8) == "x  d  r  t  seat E  +4  (8 hands)"
+              n=8) == "x  d  r  t  seat E  +4  (8 hands)"
 
 
 def test_a_count_of_one_takes_the_singular_where_there_is_one() -> None:
@@ -67,3 +68,22 @@ def test_a_count_of_one_takes_the_singular_where_there_is_one() -> None:
     for key in TEXT:  # a singular belongs to a key with a count
         if key.endswith("_1") and key[:-2] in TEXT:
             assert "n" in fields(TEXT[key][0]) and "n" in fields(TEXT[key[:-2]][0]), key
+
+
+# counts shown with a plural noun that are never 1: limits of at least 2 and fixed warnings
+NEVER_ONE = {"p_too_long", "p_timer_low", "stake_full", "invites_long", "not_nickname",
+             "login_short", "chart_per_mark"}
+
+
+def test_every_count_with_a_plural_has_its_singular() -> None:
+    """Issue 53, K: ``(1 hands)`` in the replay list. Every English text that puts a plural
+    noun after its count ``{n}`` has a ``_1`` form (and a count shown so is called ``n``)."""
+    missing = [key for key, (en, _) in TEXT.items()
+               if not key.endswith("_1") and key not in NEVER_ONE
+               and re.search(r"\{n\} [a-z]+[^s]s\b", en) and f"{key}_1" not in TEXT]
+    assert missing == []
+    assert tr("en", "rp_list_row", id="x", date="d", rules="r", table="t", seat="E", score=4,
+              n=1) == "x  d  r  t  seat E  +4  (1 hand)"
+    assert tr("en", "p_log_head", n=1) == "The last 1 move:"
+    assert tr("en", "tiles_left", n=1) == "1 tile"
+    assert tr("en", "p_wall", n=1) == "1 tile left in the wall."

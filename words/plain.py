@@ -25,6 +25,7 @@ PLAIN: Final[dict[str, tuple[str, str]]] = {
     "p_wild_is": ("The wild 宝 is {wild} (indicator {ind}).", "宝牌是{wild}（翻开{ind}）。"),
     "p_kong_tiles": ("The kong tiles 杠牌: {tiles}.", "杠牌：{tiles}。"),
     "p_wall": ("{n} tiles left in the wall.", "牌墙剩{n}张。"),
+    "p_wall_1": ("{n} tile left in the wall.", "牌墙剩{n}张。"),
     "p_nothing": ("none", "无"),
     # events
     "p_ev_deal": ("The tiles are dealt; hand {n}.", "第{n}盘发牌。"),
@@ -71,8 +72,13 @@ PLAIN: Final[dict[str, tuple[str, str]]] = {
     "p_ready_by": ("Ready if you discard: {options}.", "打出可听牌：{options}。"),
     "p_ready_option": ("{tile} (waits on {waits})", "{tile}（听{waits}）"),
     "p_timer": ("You have {n} seconds.", "你有{n}秒。"),
-    "p_timer_bank": ("You have {n} seconds, then {b} seconds of your time bank for this hand.",
-                     "你有{n}秒，之后还有本盘备用时间{b}秒。"),
+    "p_timer_1": ("You have {n} second.", "你有{n}秒。"),
+    "p_timer_bank": ("You have {n} seconds, then {b} of your time bank for this hand.",
+                     "你有{n}秒，之后还有本盘备用时间{b}。"),  # b: p_seconds
+    "p_timer_bank_1": ("You have {n} second, then {b} of your time bank for this hand.",
+                       "你有{n}秒，之后还有本盘备用时间{b}。"),
+    "p_seconds": ("{n} seconds", "{n}秒"),
+    "p_seconds_1": ("{n} second", "{n}秒"),
     "p_timer_low": ("{n} seconds left!", "还剩{n}秒！"),
     # prompts
     "p_ask_turn": ("Your turn: type a tile to discard (e.g. {eg}), or its number{more}.",
@@ -194,6 +200,7 @@ PLAIN: Final[dict[str, tuple[str, str]]] = {
     "p_which_chow": ("Which chow? {choices}.", "吃哪一种？{choices}。"),
     "p_no_log": ("No moves yet.", "还没有出牌。"),
     "p_log_head": ("The last {n} moves:", "最近{n}步："),
+    "p_log_head_1": ("The last {n} move:", "最近{n}步："),
     "p_chat": ("{who} says: {text}", "{who}说：{text}"),
     "p_chat_usage": ("Type say and then your words.", "请输入 say 和要说的话。"),
     "p_no_chat": ("There is nobody to talk to at this table.", "这张牌桌没有人可以聊天。"),

@@ -68,6 +68,11 @@ REFUSALS: Final[dict[str, tuple[str, str]]] = {
         "one that exists",
         "本地址一小时内已建{n}张牌桌，建桌过多（最多{most}张）",
     ),
+    "address_tables_1": (
+        "{n} table was created from your address in the last hour (at most {most}): join "
+        "one that exists",
+        "本地址一小时内已建{n}张牌桌，建桌过多（最多{most}张）",
+    ),
     # a private table (net/runtime/shared_table.py)
     "private": (
         "table {name} is private: only its host {host} and the players invited may sit "

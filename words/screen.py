@@ -50,6 +50,7 @@ SCREEN: Final[dict[str, tuple[str, str]]] = {
                    "有人请求新游戏：按 Enter 再来一局"),
     "game_asked_also": (" (and waiting for {who})", "（也在等{who}）"),
     "tiles_left": ("{n} tiles", "{n}张"),
+    "tiles_left_1": ("{n} tile", "{n}张"),
     # rulesets
     "wild": ("宝 wild {wild} (indicator {ind})", "宝 {wild}（翻开 {ind}）"),
     "kong_tiles": ("杠牌 kong tiles {tiles}", "杠牌 {tiles}"),
@@ -215,8 +216,10 @@ SCREEN: Final[dict[str, tuple[str, str]]] = {
     "rp_list_none": ("No finished game yet: play one, then its ID is on its game-over "
                      "screen. Friends' games open with: ssh … replay ID",
                      "还没有完成的对局。对局结束时会显示编号；朋友的对局用 ssh … replay 编号 打开"),
-    "rp_list_row": ("{id}  {date}  {rules}  {table}  seat {seat}  {score:+d}  ({hands} hands)",
-                    "{id}  {date}  {rules}  {table}  {seat}家  {score:+d}（{hands}盘）"),
+    "rp_list_row": ("{id}  {date}  {rules}  {table}  seat {seat}  {score:+d}  ({n} hands)",
+                    "{id}  {date}  {rules}  {table}  {seat}家  {score:+d}（{n}盘）"),
+    "rp_list_row_1": ("{id}  {date}  {rules}  {table}  seat {seat}  {score:+d}  ({n} hand)",
+                      "{id}  {date}  {rules}  {table}  {seat}家  {score:+d}（{n}盘）"),
     # the review of one's play by the expert (tui/apps/review.py, tui/words/review_text.py)
     "game_keys_review": ("Enter: new game · r: review your play · q: leave",
                          "Enter 新游戏 · r 复盘（高手点评）· q 离开"),
@@ -240,11 +243,15 @@ SCREEN: Final[dict[str, tuple[str, str]]] = {
     "rv_mark_played": ("played", "你的"),
     "rv_mark_expert": ("expert", "高手"),
     "rv_hidden": ("{n} tiles", "{n}张"),
+    "rv_hidden_1": ("{n} tile", "{n}张"),
     "rv_keys": ("←/→ decision · Home/End · s: summary · q: leave",
                 "←/→ 上/下一个决定 · Home/End 首/尾 · s 总结 · q 离开"),
     "rv_summary_head": ("Summary: {n} decisions, {agreed} as the expert plays; {lost:.2f} "
                         "points lost in all",
                         "总结：{n}个决定，{agreed}个与高手一致；共少得 {lost:.2f} 分"),
+    "rv_summary_head_1": ("Summary: {n} decision, {agreed} as the expert plays; {lost:.2f} "
+                          "points lost in all",
+                          "总结：{n}个决定，{agreed}个与高手一致；共少得 {lost:.2f} 分"),
     "rv_summary_pending": ("({left} still being assessed)", "（还有{left}个在评估）"),
     "rv_summary_list": ("Biggest losses first (↑/↓, Enter: go to it):",
                         "损失最大的决定（↑/↓ 选择，Enter 查看）："),
@@ -392,5 +399,5 @@ SCREEN: Final[dict[str, tuple[str, str]]] = {
     "chart_title": ("Running score", "累计得分"),
     "chart_hands": ("{n} hands", "{n}盘"),
     "chart_hands_1": ("{n} hand", "{n}盘"),
-    "chart_per_mark": ("{n} hands, a mark ≈ {k} hands", "{n}盘，每格约{k}盘"),
+    "chart_per_mark": ("{n} hands, a mark ≈ {per}", "{n}盘，每格约{per}"),  # per: chart_hands
 }

@@ -316,7 +316,7 @@ def list_row(g: ListedGame, lang: str) -> str:
     date = time.strftime("%Y-%m-%d %H:%M", time.gmtime(g.finished))
     return tr(lang, "rp_list_row", id=shown_game_id(g.game_id), date=date,
               rules=rules_title(g.rules, lang), table=g.table[:16],
-              seat=seat_wind(g.seat, lang), score=g.score, hands=g.hands)
+              seat=seat_wind(g.seat, lang), score=g.score, n=g.hands)
 
 
 class ReplayApp(StandaloneApp):

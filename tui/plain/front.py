@@ -8,11 +8,11 @@ it changes, the question when the table waits for you (its choices by number and
 the terminal's bell where that setting is on: plain mode sets no title and sends no desktop
 notification, the question is what a screen reader says), the timer once at its start and
 once a few seconds before it runs out, the hand's result with every hand and payment, and the
-game's end (its ID for replay; a new game asked for and whom it waits for, as the screen says). Nothing is redrawn, nothing is addressed by cursor:
-each line ends with a newline, and the prompt is the last text written, so a screen reader's
-cursor sits after it. Commands (``hand``, ``table``, ``log N``, ``help`` …) say things again on
-request. Each input line is bounded (:data:`MAX_LINE`); what it cannot read gets a short help
-sentence and changes nothing.
+game's end (its ID for replay; a new game asked for and whom it waits for, as the screen says).
+Nothing is redrawn, nothing is addressed by cursor: each line ends with a newline, and the
+prompt is the last text written, so a screen reader's cursor sits after it. Commands (``hand``,
+``table``, ``log N``, ``help`` …) say things again on request. Each input line is bounded
+(:data:`MAX_LINE`); what it cannot read gets a short help sentence and changes nothing.
 
 The lines are built by :mod:`tui.plain.sentences`, typed lines read by :mod:`tui.plain.commands`;
 this module says each line when it is due (:mod:`tui.plain.terminal` puts it on a terminal).
@@ -254,7 +254,8 @@ class PlainTable:
             return
         bank = min(left, max(0.0, update.bank_seconds))  # the time bank, after the own time
         if bank > 0:
-            self._say("p_timer_bank", n=int(max(0.0, left - bank) + 0.999), b=int(bank + 0.999))
+            self._say("p_timer_bank", n=int(max(0.0, left - bank) + 0.999),
+                      b=self.words.tr("p_seconds", n=int(bank + 0.999)))
         else:
             self._say("p_timer", n=int(left + 0.999))
         if left > TIMER_WARN + 1:

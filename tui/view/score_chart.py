@@ -89,7 +89,7 @@ def score_chart_lines(update: TableUpdate, lang: str, face: Face, width: int = 7
     spans = [tr(lang, "chart_hands", n=hands)]
     if len(points[0]) < hands + 1:  # a mark for several hands: say about how many
         k = round(hands / max(1, len(points[0]) - 1))
-        per_mark = tr(lang, "chart_per_mark", n=hands, k=k)
+        per_mark = tr(lang, "chart_per_mark", n=hands, per=tr(lang, "chart_hands", n=k))
         spans.insert(0, per_mark.replace("≈", "~") if ascii_only else per_mark)
     title = tr(lang, "chart_title")
     heading = [f"{scale}{dot}{span}" for span in spans] + [scale]
