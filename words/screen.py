@@ -384,8 +384,9 @@ SCREEN: Final[dict[str, tuple[str, str]]] = {
     "set_account": ("Kept with your SSH key for your next visit",
                     "随你的 SSH 密钥保存，下次连接仍有效"),
     "set_keys": (
-        "Keys can be remapped in the file under \"keys\"",
-        "按键可在设置文件的 \"keys\" 项中修改",
+        "Keys can be remapped in the settings file under \"keys\" (the binding ids: "
+        "docs/playing.md, Settings)",
+        "按键可在设置文件的 \"keys\" 项中修改（绑定名见 docs/playing.md 的 Settings 一节）",
     ),
     "close": ("Esc: close", "Esc 关闭"),
     # Ctrl-C, which many press to quit: what quits instead ({key}: the app's quit key)

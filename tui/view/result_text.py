@@ -392,15 +392,14 @@ def help_lines(rules: str, lang: str, bindings: Sequence[Binding],
         if b in picks or b in scrolls:
             continue
         keys = keymap.get(b.id or "", b.key)
-        out.append(f"   {escape(key_label(keys)):<14} {escape(b.description)}  [dim]({b.id})[/]")
+        out.append(f"   {escape(key_label(keys)):<14} {escape(b.description)}")
     if picks:
         keys = " ".join(key_label(keymap.get(b.id or "", b.key)) for b in picks)
-        out.append(f"   {escape(keys)}  pick tile 1–14 选牌 [dim](pick-1 … pick-14)[/]")
+        out.append(f"   {escape(keys)}  pick tile 1–14 选牌")
     if scrolls:
         keys = " ".join(key_label(keymap.get(b.id or "", b.key)) for b in scrolls)
-        out.append(f"   {escape(keys)}  scroll a hand's result 翻看结算 "
-                   f"[dim]({scrolls[0].id} … {scrolls[-1].id})[/]")
-    if remappable:  # a settings file of one's own
+        out.append(f"   {escape(keys)}  scroll a hand's result 翻看结算")
+    if remappable:  # a settings file of one's own: where its binding ids are listed
         out.append("   [dim]" + escape(tr(lang, "set_keys")) + "[/]")
     out.append("")
     summary = SUMMARIES.get(rules)
