@@ -86,12 +86,20 @@ def private_lines(info: TableInfo, host: bool, seated: bool = True) -> Text:
     return t
 
 
+SHOWN_WHEN_SET = frozenset({"time_bank"})
+
+
 def option_lines(info: TableInfo) -> list[str]:
-    """Every option of the table's ruleset, with its value at this table and a word on what
-    it does (``discard_wins=off  win on a discard; the discarder pays all · 可点炮胡…``)."""
+    """Every option of the table's ruleset (those of :data:`SHOWN_WHEN_SET` where the table
+    sets them), with its value at this table and a word on what it does
+    (``discard_wins=off  win on a discard; the discarder pays all · 可点炮胡…``)."""
     given = dict(info.options)
     pairs = [(spec, given.get(spec.key, spec.default))
              for spec in RULESETS[info.rules].options_spec]
+    # an option that adds a thing to the game is shown where the table has it, so the room
+    # still fits 80x24 with every rule's option (time_bank 0: there is no bank)
+    pairs = [(spec, value) for spec, value in pairs
+             if not (spec.key in SHOWN_WHEN_SET and value == spec.default)]
     width = max(len(options_text([(spec.key, value)])) for spec, value in pairs)
     return [f"{options_text([(spec.key, value)]):<{width}}  {spec.brief(None)}"
             for spec, value in pairs]
@@ -200,6 +208,8 @@ class WaitingScreen(InfoPanel):
             t.append("/: chat 聊天 · q: leave 离开")
             if info.stakes_possible:
                 t.append(" · y: stake 压鸽子")
+            t.append(" · v: the chat so far 聊天记录\n")  # one row: a spectator's is one more
+            return t
         else:
             t.append("\nThe hand starts when four people sit, or press S to start now.\n")
             t.append("四人入座即开始，或按 S 立即开始（电脑补位）。\n\n")
