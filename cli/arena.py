@@ -79,8 +79,6 @@ from engine.simulate import (
 )
 from engine.table import Hand
 from engine.view import View, build_view
-from net.front.botsession import clean_hello
-from net.limits import Limits
 
 MAX_SEATS = 4
 QUEUED_LINES = 64  # answer lines read ahead of the arena; the program waits beyond that
@@ -302,6 +300,10 @@ class Program:
     def _hello(self, handshake: Handshake) -> None:
         """The program's handshake, cleaned as a server cleans it, told back (``welcome``)
         and kept for the summary."""
+        # here: the offline commands start without the server's modules (tests/test_cli_startup)
+        from net.front.botsession import clean_hello
+        from net.limits import Limits
+
         name, version = clean_hello(handshake, Limits().bot_hello_chars)
         self.stats.hello = {"name": name, "version": version,
                             "features": list(handshake.features)}
