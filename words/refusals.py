@@ -93,6 +93,9 @@ REFUSALS: Final[dict[str, tuple[str, str]]] = {
     "close_others": ("{names} sits at {table}: a table closes only when nobody but its "
                      "host sits there", "{names} 在牌桌 {table} 入座：只有无人入座（桌主除外）"
                      "时才能关闭"),
+    "close_others_many": ("{names} sit at {table}: a table closes only when nobody but its "
+                          "host sits there", "{names} 在牌桌 {table} 入座：只有无人入座（桌主"
+                          "除外）时才能关闭"),
     "no_such_table": ("no table {table}", "没有牌桌 {table}"),
     "close_elsewhere": ("table {table} runs on another worker of this server: sit at it and "
                         "type /close in its chat", "牌桌 {table} 在另一个服务进程上：请入座后在"

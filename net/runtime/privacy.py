@@ -181,7 +181,8 @@ class Admission:
         if account.id != self.host_id or self.host_id is None:
             return Refusal.of("host_only", host=self.host_name or "?")
         if others:
-            return Refusal.of("close_others", names=", ".join(others), table=self.table)
+            return Refusal.of("close_others" if len(others) == 1 else "close_others_many",
+                              names=", ".join(others), table=self.table)
         return None
 
     def bind_key(self, account: Account) -> None:

@@ -112,6 +112,9 @@ class SharedTable:
         self.runner = TableRunner(config.pace())
         self.loop = TableLoop(self, self.runner, self.clock, name=f"table {name}")
         self._last: dict[int | None, TableUpdate] = {}
+        # the finished game's players who left its game-over screen, by seat: still named on
+        # that screen (and given their seat back if they come back before the next game)
+        self._gone: dict[int, Occupant] = {}
         self._closed = False
         self._publishing = False  # a publication waits for the store's writes
         self.pause = SavePause(name, store, self.clock, config.save_retry_seconds,
@@ -169,8 +172,10 @@ class SharedTable:
         index = self.seat_of(account.id)
         if index is None and not spectate:
             free = [i for i, s in enumerate(self.seats) if s.occupant is None]
+            own = [i for i in free if (g := self._gone.get(i)) and g.account_id == account.id]
             if free:
-                index = free[0]
+                index = (own or free)[0]
+                self._gone.pop(index, None)
                 self.seats[index].occupant = Occupant(account.id, account.nickname, bot)
                 self.runner.ready.add(index)
                 self.seats[index].allow_spectators = True  # each player's own setting
@@ -200,21 +205,35 @@ class SharedTable:
         return client
 
     def leave(self, client: SeatClient) -> None:
-        """A session ends (dropped or quit)."""
+        """A session ends (dropped or quit). Within a game the seat is held for the player's
+        grace period; before a game, or once it is over, nothing holds it: the seat is free
+        (:meth:`_free`), so that nobody is seated, and rated, in a new game he did not stay
+        for, whether he pressed q or his connection dropped."""
         if client in self.spectators:
             self.spectators.remove(client)
         elif client.seat_index is not None:
-            seat = self.seats[client.seat_index]
+            index = client.seat_index
+            seat = self.seats[index]
             if client in seat.clients:
                 seat.clients.remove(client)
             if not seat.clients:
-                if self.game is None:  # nothing to hold the seat for
-                    seat.occupant = None
+                if self.game is None or self.game.is_over:
+                    self._free(index)
                     self._save()
                 else:
                     seat.dropped_at = self.clock.now()
         self._changed()
         self.check_empty()
+
+    def _free(self, index: int) -> None:
+        """Seat ``index``'s player is out of the table: after a game, still named on its
+        game-over screen; his ask for a new game, if any, goes with him."""
+        seat = self.seats[index]
+        if seat.occupant is not None and self.game is not None and self.game.is_over:
+            self._gone[index] = seat.occupant
+        seat.occupant = None
+        seat.dropped_at = None
+        self.runner.game_ready.discard(index)
 
     @property
     def empty(self) -> bool:
@@ -382,6 +401,11 @@ class SharedTable:
             return Refusal("moving")
         if not self.pause.saved_up():
             return UNSAVED
+        if self.game is not None:  # after a game: who is not connected now is not in the next
+            for i, seat in enumerate(self.seats):
+                if seat.occupant is not None and not seat.clients:
+                    self._free(i)
+        self._gone.clear()
         if seed is None:
             # from the operating system's entropy: every kept game shows its seed, and seeds
             # drawn from the process's Mersenne Twister would let its state, and so the next
@@ -540,7 +564,8 @@ class SharedTable:
         now = self.clock.now()
         for i, seat in enumerate(self.seats):
             if seat.occupant is None:
-                out.append(COMPUTER_NAME)
+                gone = self._gone.get(i)  # the finished game's player, gone: still its name
+                out.append(f"{gone.name} (away)" if gone is not None else COMPUTER_NAME)
             elif seat.occupant.bot and seat.clients:
                 program = seat.occupant.program
                 out.append(f"{seat.occupant.name} [bot{': ' + program if program else ''}]")
