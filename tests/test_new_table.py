@@ -3,6 +3,7 @@ for a ruleset, read them with the same parser and build the same options from th
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -119,3 +120,40 @@ async def test_play_and_the_lobby_refuse_a_value_alike(key: str, text: str, said
     _, created = await lobby_form("yichun", {key: text})
     assert isinstance(played, str) and said in played
     assert played == created
+
+
+def _english_first(text: str) -> bool:
+    """No Chinese before the first Latin letter (issue 53, M: ``底分 base_point``)."""
+    for ch in text:
+        if ch.isascii() and ch.isalpha():
+            return True
+        if "\u4e00" <= ch <= "\u9fff":
+            return False
+    return True
+
+
+@pytest.mark.parametrize("rules", list(RULESETS))
+async def test_the_lobby_form_says_english_first_and_no_rule_ids(rules: str) -> None:
+    """Every label of the lobby's new-table form reads English first, then Chinese, as the
+    rest of the lobby; no option's words show the rules spec's section ids (``[A-Y7]``)."""
+    for spec in RULESETS[rules].options_spec:
+        words = (spec.en, spec.zh, spec.brief_en, spec.brief_zh)
+        assert not any(re.search(r"\[A-[A-Z]?\d+\]", w) for w in words), spec.key
+    app = LobbyApp(SimpleNamespace(registry=Registry(TableConfig())),  # type: ignore[arg-type]
+                   Account(1, "ann"))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("ctrl+n")
+        screen = app.screen
+        assert isinstance(screen, CreateTableScreen)
+        form = screen.query_one(NewTableForm)
+        form.query_one("#create-rules", Select).value = rules
+        for _ in range(3):
+            await pilot.pause()
+        labels = [str(label.render()).split("\n")[0] for label in screen.query(Label)]
+        assert labels and all(_english_first(x) for x in labels), labels
+        assert "base_point 底分" in labels
+        for spec in RULESETS[rules].options_spec:
+            form.field(spec.key).focus()
+            await pilot.pause()
+            about = str(form.query_one("#create-about", Static).render())
+            assert "[A-" not in about and about.startswith(f"{spec.key}: {spec.en}"), about

@@ -26,7 +26,7 @@ class Gejiu(Ruleset):
     options_spec: ClassVar[tuple[OptionSpec, ...]] = (
         *COMMON_OPTIONS,
         OptionSpec(
-            "first_roller", 0, "Seat that rolls for the first dealer (0 = E … 3 = N) [A-G22]",
+            "first_roller", 0, "Seat that rolls for the first dealer (0 = E … 3 = N)",
             "定庄掷骰者（0东 1南 2西 3北）", 0, 3,
             brief_en="rolls for first dealer: 0=E…3=N", brief_zh="掷骰定庄",
         ),

@@ -19,7 +19,7 @@ class Shangrao(Ruleset):
         *COMMON_OPTIONS,
         OptionSpec(
             "discard_wins", False,
-            "Wins on a discard (the discarder pays for all three) [A-S1]",
+            "Wins on a discard (the discarder pays for all three)",
             "可以点炮胡（放炮者包三家）",
             brief_en="wins on a discard; discarder pays", brief_zh="可点炮胡",
         ),

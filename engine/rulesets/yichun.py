@@ -20,18 +20,18 @@ class Yichun(Ruleset):
         *COMMON_OPTIONS,
         OptionSpec(
             "discarder_pays_double", True,
-            "The discarder (or robbed konger) pays double [A-Y2]", "放冲乘2支付",
+            "The discarder (or robbed konger) pays double", "放冲乘2支付",
             brief_en="the discarder pays double", brief_zh="放冲者付双倍",
         ),
         OptionSpec(
             "max_lighters", 1,
-            "Lighters (丢打火机) per hand; empty or unlimited = no limit, 0 = off [A-Y7]",
+            "Lighters (丢打火机) per hand; empty or unlimited = no limit, 0 = off",
             "打火机上限（空=不限，0=禁用）",
             0, 4, allow_none=True,
             brief_en="打火机 per hand, empty = any", brief_zh="打火机上限",
         ),
         OptionSpec(
-            "spectator_stakes", True, "Spectators may stake (压鸽子) [A-Y8]", "允许压鸽子",
+            "spectator_stakes", True, "Spectators may stake (压鸽子)", "允许压鸽子",
             brief_en="spectators may back a seat", brief_zh="旁观可压鸽子",
         ),
     )

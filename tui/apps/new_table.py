@@ -35,10 +35,11 @@ def field_text(value: Any) -> str:
 
 def option_label(spec: OptionSpec, lang: str | None) -> str:
     """An option's field label: in the player's language, or (``lang`` None, the lobby's
-    bilingual form) its Chinese name with the key its typed ``key=value`` takes."""
+    bilingual form) the key its typed ``key=value`` takes with its Chinese name. English
+    first, then Chinese, as every other label of the forms."""
     if lang is None:
-        return f"{spec.zh} {spec.key}"
-    return f"{spec.zh} {spec.en}" if lang == "en" else spec.zh
+        return f"{spec.key} {spec.zh}"
+    return f"{spec.en} {spec.zh}" if lang == "en" else spec.zh
 
 
 def option_label_text(spec: OptionSpec, lang: str | None) -> str | Text:
