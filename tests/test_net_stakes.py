@@ -319,6 +319,9 @@ async def test_lobby_line_takes_a_ruleset_options_and_levels() -> None:
         entry.value = "sat gejiu first_roller=2 hands_per_game=3 bots=easy"
         await pilot.press("enter")
         await pilot.pause()
+        assert app.return_value is None  # a new name: asked again before a table is made
+        await pilot.press("enter")
+        await pilot.pause()
     assert app.return_value == Command(
         "join", "sat", "gejiu", (("first_roller", 2), ("hands_per_game", 3)), ("easy",) * 4)
 

@@ -453,6 +453,8 @@ async def test_a_restored_backup_serves_the_saved_game(tmp_path: Path) -> None:
     try:
         t = server.registry.tables["t1"]
         assert t.game is not None and t.game.hand is not None
-        assert len(t.game.hand.actions) == 20
+        # restored at its 20th action (a fresh table would be at its first moves); with nobody
+        # connected it plays on from there, so a computer may have moved since
+        assert len(t.game.hand.actions) >= 20
     finally:
         await server.close()
