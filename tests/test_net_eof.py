@@ -66,7 +66,7 @@ async def test_commands_print_all_and_exit_after_the_clients_eof(
             ("help", 0, "join NAME"),
             ("replay", 0, "No finished game yet"),
             ("replay zzzz-2222", 2, "no finished game"),
-            ("review", 1, "join NAME"),  # no terminal: what needs one, and the commands
+            ("review", 2, "review needs a terminal: ssh -t"),  # one line, a usage error
             ("stats now", 2, "stats takes no arguments")):
         for _ in range(3):
             status, out = await run_closed(server.port, command, key)

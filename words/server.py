@@ -231,7 +231,8 @@ SERVER: Final[dict[str, tuple[str, str]]] = {
                        "back. To come back then: {line}",
                        "服务器正在关闭，对局已保存，重启后继续。届时回来请输入：{line}"),
     "error": ("error", "错误"),
-    "needs_terminal": ("This needs a terminal: ssh -t ...", "需要终端：请加 -t"),
+    "needs_terminal": ("{command} needs a terminal: ssh -t -p PORT NAME@HOST {command} ...",
+                       "{command} 需要终端：请加 -t（ssh -t -p PORT NAME@HOST {command} ...）"),
     "session_failed": ("Sorry: this session failed.", "会话出错。"),
     "left_table": ("left {table}", "已离开"),
     # a key's name and rename NEWNAME (net/front/commands_run.py)

@@ -88,9 +88,9 @@ def start(host: CommandHost, session: Session) -> None:
     if command.name == "replay" and session.term is None:  # text: the list, or the record
         session.task = loop.create_task(_replay_text(host, session, command))
         return
-    if session.term is None and command.name != "bot":
-        session.reply(f"{both('needs_terminal')}\n\n{HELP_TEXT}",
-                      status=1)
+    if session.term is None and command.name != "bot":  # a usage error: the one line on -t
+        session.reply(both("needs_terminal", sep="\n", command=command.name) + "\n", status=2,
+                      code="usage")
         return
     if session.term is not None and term_class(session.term) is TermClass.DUMB \
             and not command.plain:
