@@ -86,6 +86,8 @@ async def test_a_terminal_drawing_glyph_tiles_wide_gets_cjk_tiles(server: Mahjon
     session, app = await table_of(server, client, "tmuxer")
     assert session.glyph_cells == 2
     assert app.face is Face.CJK
+    assert notes(app) == []  # said on the table, not over the waiting screen
+    client.send("S")  # computer players fill the seats: the table shows
     await until(lambda: any("two cells wide" in n for n in notes(app)), 5.0, "the note")
     assert app.settings.tiles == "glyph"  # the saved choice is kept for other terminals
     await client.close()
@@ -114,8 +116,9 @@ async def test_a_vt100_gets_ascii_whatever_was_saved_and_is_told_once(
     client.send("vt1 gejiu\r\r")
     session, app = await table_of(server, client, "decvt")
     assert app.face is Face.ASCII
+    client.send("S")  # computer players fill the seats: the table shows, and says it
     await until(lambda: any("ASCII only" in n for n in notes(app)), 5.0, "the note")
-    client.send("q")  # back to the lobby, then another table: not said again
+    client.send("qq")  # back to the lobby, then another table: not said again
     await client.wait_for("welcome")
     await asyncio.sleep(0.2)
     client.send("vt2 gejiu\r\r")
@@ -124,6 +127,8 @@ async def test_a_vt100_gets_ascii_whatever_was_saved_and_is_told_once(
                 "the second table")
     second = session.app
     assert isinstance(second, RemoteApp) and second.face is Face.ASCII
+    client.send("S")
+    await until(lambda: second.table_screen is not None, 5.0, "the second table's screen")
     await asyncio.sleep(0.3)
     assert not any("ASCII only" in n for n in notes(second))
     await client.close()

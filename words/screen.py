@@ -240,6 +240,8 @@ SCREEN: Final[dict[str, tuple[str, str]]] = {
     "rv_values_head": ("Expected points this hand over {samples} sampled hidden hands "
                        "(± 95% interval):",
                        "本盘期望得分（{samples}种暗牌抽样，± 95%区间）："),
+    # the actions no line above names, below the table (those named are on the first screen)
+    "rv_values_rest": ("The other choices, on the same samples:", "其余选择（同样的抽样）："),
     "rv_mark_played": ("played", "你的"),
     "rv_mark_expert": ("expert", "高手"),
     "rv_hidden": ("{n} tiles", "{n}张"),

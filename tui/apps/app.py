@@ -49,6 +49,8 @@ from tui.view.faces import Face, default_face, face_named
 from words import tr
 
 if TYPE_CHECKING:
+    from textual.screen import Screen
+
     from tui.apps.host_app import HostApp
     from tui.apps.review import ReviewSource
 
@@ -144,6 +146,7 @@ class MahjongApp(QuitHint, App[None]):
         self._review_opening = False
         # the terminal's title and desktop notifications while the table waits for this player
         self.attention = Attention(settings, self.to_terminal, self.table_name)
+        self._face_notice: Notification | None = None  # the face note while it may show
 
     # --- start-up -------------------------------------------------------------------------
     def get_css_variables(self) -> dict[str, str]:
@@ -161,11 +164,7 @@ class MahjongApp(QuitHint, App[None]):
     def on_mount(self) -> None:
         self._update_context = contextvars.copy_context()
         self.apply_ambiwidth()
-        fallback = self.settings.face_fallback()
-        if fallback is not None and self.settings.face_note_due:  # said once a session
-            self.settings.face_note_due = False
-            self.notify(tr(self.settings.lang, fallback, face=self.settings.tiles or ""),
-                        markup=False, timeout=10)
+        self.screen_change_signal.subscribe(self, self._face_note)
         for theme in THEMES:
             self.register_theme(theme)
         self.apply_theme(self.settings.theme)
@@ -184,6 +183,26 @@ class MahjongApp(QuitHint, App[None]):
                 self.start_game(self.start_rules, {}, self.start_seed)
         else:
             self.push_screen(NewGameScreen(self.settings.rules))
+
+    def _face_note(self, screen: Screen[Any]) -> None:
+        """Why the saved tile face is not the one drawn, said once a session: as the table
+        screen first shows (in the language of that moment, where the table places its
+        notices), and taken off when another screen opens over it (it was drawn over the
+        settings' rows, in the language they were then changed from)."""
+        shown = self._face_notice
+        if not isinstance(screen, TableScreen):
+            if shown is not None:
+                self._face_notice = None
+                internals.dismiss_notification(self, shown)
+            return
+        fallback = self.settings.face_fallback()
+        if fallback is None or not self.settings.face_note_due:
+            return
+        self.settings.face_note_due = False
+        note = Notification(tr(self.settings.lang, fallback, face=self.settings.tiles or ""),
+                            timeout=10)
+        self._face_notice = note
+        self.post_message(Notify(note))
 
     def table_now(self) -> bool:
         """Whether the table screen opens at once when the client already has a game (a

@@ -37,7 +37,7 @@ from textual.containers import VerticalScroll
 
 from engine.record import RecordError
 from engine.replay import read_game
-from engine.review import REVIEW_SAMPLES, Assessment, Decision, assess, decisions
+from engine.review import REVIEW_SAMPLES, Assessment, Decision, Kept, assess, decisions
 from engine.tiles import Kind
 from engine.view import View
 from host.client import TableUpdate
@@ -266,12 +266,16 @@ class ReviewScreen(ViewerScreen):
                            lambda ks: "".join(self._tile(k) for k in ks))
 
     def _decision(self, i: int, width: int) -> list[str]:
+        """Where, the figures the labels speak of (the played action's, the expert's choice's
+        and the better one a "why" names: at 80×24 they were below the fold under a long
+        list), the table and its latest moves, then the other choices' figures."""
         d = self.decisions[i]
-        lines = [f"[b]{escape(self.where_text(i))}[/]", *self._table(d.view, width)]
-        lines.append("")
+        named, rest = self._figures(i)
+        lines = [f"[b]{escape(self.where_text(i))}[/]", *named, "", *self._table(d.view, width),
+                 ""]
         lines += self._log(d.view)
-        lines.append("")
-        lines += self._figures(i)
+        if rest:
+            lines += ["", escape(tr(self.lang, "rv_values_rest")), *rest]
         return lines
 
     def _table(self, view: View, width: int) -> list[str]:
@@ -304,7 +308,9 @@ class ReviewScreen(ViewerScreen):
             return ["  " + escape(tr(self.lang, "rp_start"))]
         return ["  " + " · ".join(shown[-LOG_MOVES:])]
 
-    def _figures(self, i: int) -> list[str]:
+    def _figures(self, i: int) -> tuple[list[str], list[str]]:
+        """The decision's figures: the lines that name an action, with the rows of those
+        actions; and the rows of the others."""
         d = self.decisions[i]
         lines = [f"[b]{escape(tr(self.lang, 'rv_played', action=self._act(d.taken)))}[/]"]
         a = self.results.get(i)
@@ -313,7 +319,7 @@ class ReviewScreen(ViewerScreen):
             text = tr(self.lang, "rv_failed", why=why) if why else tr(self.lang, "rv_waiting")
             lines.append(f"[$text-muted]{escape(text)}[/]" if why is None
                          else f"[$error]{escape(text)}[/]")
-            return lines
+            return lines, []
         expert = tr(self.lang, "rv_expert", action=self._act(a.choice))
         said = verdict(a, self.lang) if a.weighed or a.agrees else ""
         lines.append(f"[b $turn]{escape(expert)}[/]" + (f"  · {escape(said)}" if said
@@ -321,11 +327,15 @@ class ReviewScreen(ViewerScreen):
         lines += [escape(why) for why in why_lines(a, self.lang, self._act)]
         if not a.weighed:
             lines.append(escape(tr(self.lang, "rv_not_weighed", action=self._act(a.choice))))
-            return lines
+            return lines, []
         samples = a.values[0].samples
         lines.append(escape(tr(self.lang, "rv_values_head", samples=samples)))
         names = [self._act(v.action) for v in a.values]
         col = max(cell_len(x) for x in names) + 2
+        spoken = {d.taken, a.choice}
+        if a.better is not None and a.kept is not Kept.BEST:  # named by a "why" line
+            spoken.add(a.better.action)
+        rest: list[str] = []
         for v, name in zip(a.values, names, strict=True):
             marks = []
             if v.action == d.taken:
@@ -340,8 +350,9 @@ class ReviewScreen(ViewerScreen):
             if marks:
                 text += "  ← " + ", ".join(marks)
             style = "b $turn" if v.action == a.choice else "b" if v.action == d.taken else ""
-            lines.append(f"[{style}]{escape(text)}[/]" if style else escape(text))
-        return lines
+            (lines if v.action in spoken else rest).append(
+                f"[{style}]{escape(text)}[/]" if style else escape(text))
+        return lines, rest
 
     def refresh_view(self) -> None:
         if not self._stopped:

@@ -447,6 +447,8 @@ class SharedTableApp(MahjongApp):
         busy chat would stack toasts over the table): lines heard meanwhile are counted in
         the next one; all of them are in the chat line's log (``/``)."""
         self._chat_timer = None
+        if isinstance(self.screen, ChatLogScreen):  # the line is shown there: no toast over it
+            self._chat_unshown = 0
         if not self._chat_unshown or not self.chat_lines:
             return
         line = self.chat_lines[-1]

@@ -53,20 +53,25 @@ def draw_status_row(c: Canvas, update: TableUpdate, ui: UiState, me: int,
                                                           for a in ui.auto)) + " "]
     if ui.away:  # the timer plays this seat at once until a key: said here, not over a seat
         autos = [" " + tr(lang, "away_on") + " ", " " + tr(lang, "away_short") + " "]
+    # The line must hold every part it shows whole at any width from 80 columns: the first
+    # of these that fits is drawn, each a step shorter than the one before it, the least
+    # useful part shortened or dropped first (the seats show the dealer; the hand's number
+    # is on the result screen); whose turn it is, the toggles and the timer stay.
     forms = secs or [""]
-    fits = [(autos[0], forms[0]), (autos[1], forms[0]), (autos[1], forms[-1])]
-    titles = [parts[0]]
-    if ui.auto or ui.away or len(forms) > 1:  # the ruleset's Chinese name alone: more room
-        titles.append(rules_title(view.rules, "zh"))
-    auto, sec = fits[-1]
-    for title, (a_text, s_text) in ((t, f) for t in titles for f in fits):
-        need = sum(cell_len(" " + text + " ") + 1 for text in [title, *parts[1:]])
-        need += cell_len(" " + turn + " ") + (cell_len(a_text) + 1 if a_text else 0)
+    title, zh_title = parts[0], rules_title(view.rules, "zh")
+    steps = [(title, parts[1:], autos[0], forms[0]), (title, parts[1:], autos[1], forms[0]),
+             (title, parts[1:], autos[1], forms[-1]), (zh_title, parts[1:], autos[1], forms[-1]),
+             (zh_title, [parts[1], parts[3]], autos[1], forms[-1]),
+             (zh_title, [parts[3]], autos[1], forms[-1]), (zh_title, [], autos[1], forms[-1]),
+             (zh_title, [], "", forms[-1])]
+    for title, rest, auto, sec in steps:
+        need = sum(cell_len(" " + text + " ") + 1 for text in [title, *rest])
+        need += cell_len(" " + turn + " ") + (cell_len(auto) + 1 if auto else 0)
         if timer is not None:
-            need += TIMER_BAR + 2 + cell_len(s_text)  # "⏱ ", the bar, the seconds
+            need += TIMER_BAR + 2 + cell_len(sec)  # "⏱ ", the bar, the seconds
         if need <= c.width:
-            parts[0], auto, sec = title, a_text, s_text
             break
+    parts = [title, *rest]
     x = 0
     for text in parts:
         x = c.put(x, 0, " " + text + " ", "status")
