@@ -37,10 +37,11 @@ HELP_TEXT = "\n".join((
     "mahjong-ssh: Chinese regional mahjong ("
     + ", ".join(f"{cls.zh} {cls.en}" for cls in RULESETS.values()) + ") over SSH",
     "",
-    _row("ssh -t -p PORT HOST", both("help_lobby")),
-    _row("ssh -t -p PORT HOST join NAME [--rules yichun|shangrao|gejiu] [--option KEY=VALUE ...]"
-         "\n                      [--bots easy|normal|hard|expert|L,L,L,L]\n                   "
-         "   [--private] [--invite NICK,NICK,SHA256:...] [--watchers yes|no]", both("help_join")),
+    _row("ssh -t -p PORT NAME@HOST", both("help_lobby")),
+    _row("ssh -t -p PORT NAME@HOST join NAME [--rules yichun|shangrao|gejiu]\n"
+         + " " * 27 + "[--option KEY=VALUE ...] [--bots easy|normal|hard|expert|L,L,L,L]\n"
+         + " " * 27 + "[--private] [--invite NICK,NICK,SHA256:...] [--watchers yes|no]",
+         both("help_join")),
     f"  --private {tr('zh', 'form_private')}: only you (its host) and those you invite may sit;"
     " strangers may\n    watch only with --watchers yes. At the table, in the chat (/): /invite"
     " NAME,\n    /uninvite NAME, /watchers on|off. --invite or --watchers alone make it private"
@@ -50,19 +51,20 @@ HELP_TEXT = "\n".join((
     "    time_bank (all; time_bank=20: 20 s a hand to think past the timers);\n"
     "    discarder_pays_double, max_lighters, spectator_stakes (yichun); discard_wins\n"
     "    (shangrao); first_roller (gejiu).  e.g. --option hands_per_game=4",
-    _row("ssh -t -p PORT HOST watch NAME", both("help_watch")),
-    _row("ssh -t -p PORT HOST lobby --lang zh", both("help_lang") + " (default: Chinese when "
-         "your\nssh sends a zh_* LANG, as SendEnv LANG LC_* does)"),
+    _row("ssh -t -p PORT NAME@HOST watch NAME", both("help_watch")),
+    _row("ssh -t -p PORT NAME@HOST lobby --lang zh",
+         both("help_lang") + " (default: Chinese when your\nssh sends a zh_* LANG, as SendEnv "
+         "LANG LC_* does)"),
     "  --plain after join NAME, watch NAME or lobby: "
     + both("help_plain").replace("\n", "\n" + COLUMN) + " (each move a sentence)",
-    _row("ssh -p PORT HOST bot join NAME [--rules R] [--option KEY=VALUE ...] [--bots L]",
+    _row("ssh -p PORT NAME@HOST bot join NAME [--rules R] [--option KEY=VALUE ...] [--bots L]",
          both("help_bot")),
-    _row("ssh -t -p PORT HOST join NAME --ambiwidth wide", both("help_ambiwidth", sep="\n")),
+    _row("ssh -t -p PORT NAME@HOST join NAME --ambiwidth wide", both("help_ambiwidth", sep="\n")),
     _row("ssh -p PORT HOST stats", both("help_stats")),
-    _row("ssh -t -p PORT HOST replay", both("help_replay")),
-    _row("ssh -t -p PORT HOST replay ID", both("help_replay_id")),
-    _row("ssh -t -p PORT HOST review [ID]", both("help_review")),
-    _row("ssh -p PORT HOST rename NEWNAME", both("help_rename")),
+    _row("ssh -t -p PORT NAME@HOST replay", both("help_replay")),
+    _row("ssh -t -p PORT NAME@HOST replay ID", both("help_replay_id")),
+    _row("ssh -t -p PORT NAME@HOST review [ID]", both("help_review")),
+    _row("ssh -p PORT NAME@HOST rename NEWNAME", both("help_rename")),
     _row("ssh -p PORT HOST help", both("help_help")),
     "",
     both("help_names", sep="\n"),

@@ -140,7 +140,7 @@ async def test_no_port_forwarding_and_no_sftp(server: MahjongServer) -> None:
 
 async def test_exec_without_pty_needs_a_terminal(server: MahjongServer) -> None:
     r = await run_command(server.port, "ann", "join friday")
-    assert r.exit_status == 1 and "ssh -t" in str(r.stdout)
+    assert r.exit_status == 2 and "ssh -t" in str(r.stdout)  # a usage error
 
 
 async def test_four_players_play_a_hand_to_its_settlement(server: MahjongServer) -> None:

@@ -138,6 +138,10 @@ async def test_a_seat_waits_chats_and_starts_on_a_table_without_a_server(
         text = shown(app)
         assert "Table 牌桌 fri" in text and "ann" in text and "hands_per_game=4" in text
         assert "press S to start now" in text
+        # S starts here; at the table s is the settings (issue 53): the screen says which
+        flat = " ".join(text.split())
+        assert "S here in the waiting room; at the table s opens the settings" in flat, text
+        assert "在等候室按 S 立即开始" in flat, text
         await pilot.press("slash")
         await pilot.pause()
         assert isinstance(app.screen, ChatScreen)

@@ -131,8 +131,9 @@ SERVER: Final[dict[str, tuple[str, str]]] = {
                    "SSH 密钥即账号，名字取自首次登录时的用户名（已被占用则加编号），\n"
                    "之后的用户名不会改变它，rename 新名字 可以改。没有密钥：用户名加口令。"),
     "help_start": ("The hand starts when four people sit, or when a seated player presses S\n"
-                   "(computer players take the empty seats).",
-                   "四人入座即开始，或按 S 由电脑补位开始。"),
+                   "in the waiting room (computer players take the empty seats; at the\n"
+                   "table itself s opens the settings).",
+                   "四人入座即开始，或在等候室按 S 由电脑补位开始（开局后 s 打开设置）。"),
     "help_commands": ("The commands", "命令"),
     "unknown_command": ("unknown command {command!r}", "未知命令"),
     "did_you_mean": ("did you mean {command}?", "是不是 {command}？"),

@@ -203,16 +203,18 @@ class WaitingScreen(InfoPanel):
         if info.stakes_possible:
             t.append(f"  {stakes_line(info)}\n")
         if self.client.spectating:  # a spectator's keys: no start, no allow
-            t.append("\nThe hand starts when four people sit, or a seated player presses S.\n")
-            t.append("四人入座或有玩家按 S 即开始（电脑补位）。\n\n")
+            t.append("\nThe hand starts when four people sit, or a seated player presses S "
+                     "here.\n")
+            t.append("四人入座或有玩家在等候室按 S 即开始（电脑补位）。\n\n")
             t.append("/: chat 聊天 · q: leave 离开")
             if info.stakes_possible:
                 t.append(" · y: stake 压鸽子")
             t.append(" · v: the chat so far 聊天记录\n")  # one row: a spectator's is one more
             return t
         else:
-            t.append("\nThe hand starts when four people sit, or press S to start now.\n")
-            t.append("四人入座即开始，或按 S 立即开始（电脑补位）。\n\n")
+            t.append("\nThe hand starts when four people sit, or press S to start now "
+                     "(S here in the waiting room; at the table s opens the settings).\n")
+            t.append("四人入座即开始，或在等候室按 S 立即开始（电脑补位；开局后 s 是设置）。\n\n")
             t.append("S / Enter: start 开始 · /: chat 聊天 · q: leave 离开")
             if info.stakes_possible:
                 t.append(" · a: allow spectators 允许压鸽子")
