@@ -9,6 +9,7 @@ import random
 import pytest
 
 from engine.actions import Action, ActionType
+from engine.bot_helpers import value_json, waits_json
 from engine.botproto import (
     MAX_ANSWER_BYTES,
     AnswerError,
@@ -16,8 +17,6 @@ from engine.botproto import (
     Handshake,
     dumps,
     handshake_of,
-    value_json,
-    waits_json,
     welcome,
 )
 from engine.bots import make_player
