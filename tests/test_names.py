@@ -186,7 +186,7 @@ def test_an_invitation_admits_only_who_kept_the_name_when_invited(tmp_path: Path
     t = restore_table(t.row(), TableConfig(bot_delay=0), store)
     assert t.invited == [f"carol {carol.id}", "dana 0"] and not t.admits(dana)
     # ... and the host invites dana again once she keeps the name: then she is admitted
-    assert t.host_command(ann, "/invite", "dana") is None
+    assert t.talk.host_command(ann, "/invite", "dana") is None
     assert t.invited == [f"carol {carol.id}", f"dana {dana.id}"] and t.admits(dana)
     assert t.info().invited_names == ("carol", "dana")
     reg.close()

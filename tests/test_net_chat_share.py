@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from net.limits import Limits
 from net.runtime.registry import Registry
-from net.runtime.shared_table import CHAT_TABLE_BUSY, CHAT_TOO_FAST, TableConfig
+from net.runtime.shared_table import TableConfig
+from net.runtime.table_chat import CHAT_TABLE_BUSY, CHAT_TOO_FAST
 from net.store import Account
 from tests.test_net_rates import Clock, heard
 

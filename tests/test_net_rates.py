@@ -16,7 +16,8 @@ from host.table_info import ChatLine, TableInfo
 from net.front.lobby import LobbyApp
 from net.limits import Limits
 from net.runtime.registry import CHAT_BUCKETS, Registry, TableLimit
-from net.runtime.shared_table import CHAT_TABLE_BUSY, CHAT_TOO_FAST, TableConfig
+from net.runtime.shared_table import TableConfig
+from net.runtime.table_chat import CHAT_TABLE_BUSY, CHAT_TOO_FAST
 from net.store import Account, SqliteStore
 
 ANN, BOB, CY, DEE = (Account(i, n) for i, n in enumerate(("ann", "bob", "cy", "dee"), 1))

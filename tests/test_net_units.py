@@ -359,7 +359,7 @@ async def test_a_stalled_client_does_not_hold_up_the_others(
     fast.send("s")
     await fast.wait_for("宜春")
     for i in range(30):  # chat lines redraw both screens; only one client reads
-        t.chat("bot", f"line {i} " + "x" * 60)
+        t.talk.chat("bot", f"line {i} " + "x" * 60)
         await fast.wait_for(f"line {i}")
     drivers = [s.driver for s in server.sessions if s.conn.account.nickname == "slow~"]
     assert drivers and drivers[0] is not None and drivers[0].frames_dropped > 0

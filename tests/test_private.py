@@ -323,7 +323,7 @@ def test_the_lobby_marks_a_private_table_and_says_who_may_sit() -> None:
     assert "you are invited 你已受邀" in lines["bob"]
     assert "not invited 未受邀" in lines["cy"] and "may watch" not in lines["cy"]
     assert lines["cy"].count(f"{PRIVATE_MARK} private") == 1  # the public table has none
-    assert t.host_command(ANN, "/watchers", "on") is None
+    assert t.talk.host_command(ANN, "/watchers", "on") is None
     assert "not invited: you may watch" in lobby(reg, CY).tables_text().plain
 
 

@@ -16,7 +16,8 @@ from host.local import LocalTable
 from host.refusal import Refusal, RefusedError, explain
 from net.limits import Limits
 from net.runtime.registry import QuarantinedTable, Registry, TableExists, TableLimit
-from net.runtime.shared_table import CHAT_TOO_FAST, TableConfig
+from net.runtime.shared_table import TableConfig
+from net.runtime.table_chat import CHAT_TOO_FAST
 from net.store import Account
 from testkit.ssh import PtyClient, fast_config, start_server
 from words.refusals import REFUSALS

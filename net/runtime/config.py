@@ -1,10 +1,11 @@
-"""A shared table's server-side knobs (:class:`TableConfig`, tests shorten them), its
-computer players and their levels."""
+"""A shared table's server-side knobs (:class:`TableConfig`, tests shorten them), what its
+owner decides for it (:class:`TableHooks`), its computer players and their levels."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
 
 from engine.bots import LEVELS, Player, make_player
 from engine.runner import Pace
@@ -17,6 +18,7 @@ from host.thinking import (
     ThinkingPool,
     TokenBucket,
 )
+from net.limits import Limits, RateLimit
 from words import both
 
 # computer players that decide off the event loop: in a thread, or (expert, when the server has
@@ -106,3 +108,32 @@ class Computers:
         pool = self.config.thinking
         if pool is not None and POOLED_LEVELS.intersection(self.levels):
             pool.warm()
+
+
+Table = TypeVar("Table")
+
+
+@dataclass(frozen=True)
+class TableHooks(Generic[Table]):
+    """What a table's owner decides for it (the registry, from its limits and, in a server of
+    several workers, the worker that holds the table's lease). Generic over the table it is
+    given so that the table's module imports this one and not the other way round."""
+
+    # called when no session has been connected for ``unattended_seconds``
+    # (:attr:`SharedTable.empty`; the registry ends the table)
+    on_empty: Callable[[Table], None] | None = None
+    unattended_seconds: float = Limits.table_unattended_seconds
+    # the per-account chat rate over all tables: False when the account's line is one too many
+    chat_gate: Callable[[int], bool] | None = None
+    # the table's own chat rates: its seated players' together, and apart from theirs its
+    # spectators' together (a crowd of guests never uses up what the players may say)
+    chat_rate: RateLimit | None = None
+    watchers_chat_rate: RateLimit | None = None
+    # a server of several workers: whether this worker still holds the table's lease
+    # (net.cluster); a table that may not act applies nothing and its loop sleeps
+    may_act: Callable[[], bool] | None = None
+    # its host closed it (:meth:`SharedTable.close_by`): the registry ends it at once
+    on_close: Callable[[Table], None] | None = None
+
+
+NO_HOOKS: TableHooks[Any] = TableHooks()  # a table nobody owns (a test's, the local tools')

@@ -20,10 +20,10 @@ from host.table_info import TableInfo, TableState
 from net import metrics
 from net.limits import Limits, RateLimit, RateLimits, WindowCount
 from net.logfmt import about
-from net.runtime.config import TableConfig, basic_player
+from net.runtime.config import TableConfig, TableHooks, basic_player
 from net.runtime.privacy import Privacy
 from net.runtime.restore import restore_table
-from net.runtime.shared_table import SharedTable, TableHooks
+from net.runtime.shared_table import SharedTable
 from net.sanitize import clean_line
 from net.store.base import Store
 from net.store.model import Account, ActionRow, CorruptRow, StorageError, TableRow
@@ -202,11 +202,11 @@ class Registry:
                   self.store.path if self.store is not None else "the database",
                   extra=about(table=clean_line(row.name, 40)))
 
-    def _hooks(self, name: str) -> TableHooks:
+    def _hooks(self, name: str) -> TableHooks[SharedTable]:
         """What the registry decides for table ``name``: its end once unattended, its chat
         rates, and (a server of several workers) whether this worker may act for it."""
         limits, others = self.limits, self.others
-        return TableHooks(
+        return TableHooks[SharedTable](
             on_empty=self._drop,
             unattended_seconds=limits.table_unattended_seconds,
             chat_gate=self.chat_allowed,

@@ -8,17 +8,17 @@ from collections.abc import Callable, Iterable
 from engine.actions import Action
 from engine.bots import Player
 from engine.game import Game
-from net.runtime.config import TableConfig, basic_player, parse_levels
+from net.runtime.config import NO_HOOKS, TableConfig, TableHooks, basic_player, parse_levels
 from net.runtime.privacy import Privacy
 from net.runtime.seat_client import Occupant
-from net.runtime.shared_table import NO_HOOKS, SharedTable, TableHooks
+from net.runtime.shared_table import SharedTable
 from net.runtime.stakes import spectators
 from net.store.base import Store
 from net.store.model import ActionRow, CorruptRow, SavedHandStakes, TableRow
 
 
 def restore_table(row: TableRow, config: TableConfig, store: Store,
-                  hooks: TableHooks = NO_HOOKS,
+                  hooks: TableHooks[SharedTable] = NO_HOOKS,
                   player_factory: Callable[[str], Player] = basic_player,
                   actions: Iterable[ActionRow] | None = None) -> SharedTable:
     """Rebuild a table from its row and its recorded actions: the game is replayed from

@@ -1,16 +1,13 @@
 """A table shared by the sessions seated at it: one engine :class:`~engine.game.Game`, four
 seats, any number of spectators.
 
-A :class:`SharedTable` is a :class:`host.table_loop.TableHost`: the one table loop lets
-computer players act for empty seats (and for dropped players once their grace period is
-over), runs the turn timer and the claim window for human seats, and the table publishes a
-:class:`~host.client.TableUpdate` to every connected seat after each action. Each session
-holds a :class:`~net.runtime.seat_client.SeatClient`. Callbacks only ever call
-``post_message`` on their own session's app (a widget is only touched from its own app's
-task); nothing here touches a widget. Its owner's hooks (:class:`TableHooks`), its host and
-privacy are given to its constructor; its other jobs are beside it: who may sit and the
-host's commands (privacy), the disk-full pause (save_pause), what an ended game leaves in the
-store (results), its knobs and computers (config).
+A :class:`SharedTable` is a :class:`host.table_loop.TableHost`: the table loop lets computers
+act for empty seats (and dropped players after their grace), runs the timers, and the table
+publishes a :class:`~host.client.TableUpdate` to every connected seat after each action (each
+session holds a :class:`~net.runtime.seat_client.SeatClient`; callbacks only post messages).
+Its owner's hooks, host and privacy are given to its constructor; its other jobs are beside
+it: who may sit (privacy), the chat (table_chat), the disk-full pause (save_pause), an ended
+game's store (results), its knobs, hooks and computers (config).
 """
 
 from __future__ import annotations
@@ -20,7 +17,6 @@ import dataclasses
 import secrets
 from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from engine.actions import Action, IllegalActionError
@@ -34,46 +30,18 @@ from host.refusal import Refusal
 from host.table_info import COMPUTER_NAME, ChatLine, InfoCallback, SeatInfo, TableInfo, TableState
 from host.table_loop import TableLoop, table_update
 from net import metrics
-from net.limits import Limits, RateLimit
-from net.runtime.config import Computers, TableConfig, basic_player
-from net.runtime.privacy import CLOSE_COMMAND, HOST_COMMANDS, Admission, Privacy
+from net.runtime.config import NO_HOOKS, Computers, TableConfig, TableHooks, basic_player
+from net.runtime.privacy import Admission, Privacy
 from net.runtime.results import GameEnd
 from net.runtime.save_pause import SavePause
 from net.runtime.seat_client import Occupant, Seat, SeatClient
 from net.runtime.stakes import StakeBook
-from net.sanitize import CHAT_MAX, clean_line
+from net.runtime.table_chat import TableChat
 from net.store.base import Store
 from net.store.model import Account, ActionRow, SavedSeat, SavedTable, TableRow
 
 CHAT_KEPT = 20  # chat lines a table keeps for those who come later
-CHAT_TOO_FAST = Refusal("chat_fast")
-CHAT_TABLE_BUSY = Refusal("chat_busy")
 UNSAVED = Refusal("unsaved")  # the table is paused: its last move is not saved yet
-
-
-@dataclass(frozen=True)
-class TableHooks:
-    """What a table's owner decides for it (the registry, from its limits and, in a server of
-    several workers, the worker that holds the table's lease)."""
-
-    # called when no session has been connected for ``unattended_seconds``
-    # (:attr:`SharedTable.empty`; the registry ends the table)
-    on_empty: Callable[[SharedTable], None] | None = None
-    unattended_seconds: float = Limits.table_unattended_seconds
-    # the per-account chat rate over all tables: False when the account's line is one too many
-    chat_gate: Callable[[int], bool] | None = None
-    # the table's own chat rates: its seated players' together, and apart from theirs its
-    # spectators' together (a crowd of guests never uses up what the players may say)
-    chat_rate: RateLimit | None = None
-    watchers_chat_rate: RateLimit | None = None
-    # a server of several workers: whether this worker still holds the table's lease
-    # (net.cluster); a table that may not act applies nothing and its loop sleeps
-    may_act: Callable[[], bool] | None = None
-    # its host closed it (:meth:`SharedTable.close_by`): the registry ends it at once
-    on_close: Callable[[SharedTable], None] | None = None
-
-
-NO_HOOKS = TableHooks()  # a table nobody owns (a test's, the local tools')
 
 
 class SharedTable:
@@ -86,12 +54,13 @@ class SharedTable:
                  player_factory: Callable[[str], Player] = basic_player,
                  bot_levels: tuple[str, str, str, str] | None = None, *,
                  creator: int | None = None, host_name: str = "",
-                 privacy: Privacy | None = None, hooks: TableHooks = NO_HOOKS) -> None:
+                 privacy: Privacy | None = None, hooks: TableHooks[SharedTable] = NO_HOOKS) -> None:
         self.name = name
         self.hooks = hooks
         self._empty_timer: Timer | None = None
         # the latest chat lines, for whoever opens the chat line (and joins) later
         self.chat_log: deque[ChatLine] = deque(maxlen=CHAT_KEPT)
+        self.talk = TableChat(self)
         self.rules = rules
         self.options = dict(options)
         self.ruleset = find_ruleset(rules, self.options)  # validates the options
@@ -115,13 +84,13 @@ class SharedTable:
         # the finished game's players who left its game-over screen, by seat: still named on
         # that screen (and given their seat back if they come back before the next game)
         self._gone: dict[int, Occupant] = {}
-        self._closed = False
+        self.closed = False  # by its host (close_by): nothing more is played, said or saved
         self._publishing = False  # a publication waits for the store's writes
         self.pause = SavePause(name, store, self.clock, config.save_retry_seconds,
                                self._paused, self._resumed)
         self.on_info: list[InfoCallback] = []  # the lobby listens here
         self.actions_applied = 0
-        self.admission = Admission(name, store, creator, host_name, privacy, self._save_changed)
+        self.admission = Admission(name, store, creator, host_name, privacy, self.save_changed)
 
     # --- its owner's hooks, its host and privacy ------------------------------------------
     @property
@@ -247,7 +216,7 @@ class SharedTable:
         its game is to come, in progress or over (:meth:`_expire`); anyone who joins or
         watches meanwhile keeps it (:meth:`join`)."""
         if (self.hooks.on_empty is None or self._empty_timer is not None or not self.empty
-                or self._closed):
+                or self.closed):
             return
         try:
             asyncio.get_running_loop()
@@ -257,7 +226,7 @@ class SharedTable:
 
     def _expire(self) -> None:
         self._empty_timer = None
-        if not self.empty or self.hooks.on_empty is None or self._closed:
+        if not self.empty or self.hooks.on_empty is None or self.closed:
             return
         if not self.may_act():
             self.check_empty()  # the lease is in doubt: whoever holds it decides, later
@@ -283,8 +252,8 @@ class SharedTable:
         nobody else sits there (:meth:`Admission.may_close`): an unfinished game keeps its
         finished hands, whoever is still connected (the host, watchers) is told, nothing more
         is played or saved, and its owner ends it at once (``on_close``). None when closed."""
-        if self._closed:
-            return self._closed_refusal()
+        if self.closed:
+            return self.closed_refusal()
         others = [s.occupant.name for s in self.seats
                   if s.occupant is not None and s.occupant.account_id != account.id]
         refusal = self.admission.may_close(account, others)
@@ -293,14 +262,14 @@ class SharedTable:
         if not self.may_act():
             return Refusal("moving")
         self._keep_unfinished()
-        self._notice(self._closed_refusal())
+        self._notice(self.closed_refusal())
         if self.hooks.on_close is not None:
             self.hooks.on_close(self)  # out of the registry, the store and the lobby
-        if not self._closed:
+        if not self.closed:
             self.close()
         return None
 
-    def _closed_refusal(self) -> Refusal:
+    def closed_refusal(self) -> Refusal:
         return Refusal.of("table_closed", table=self.name, host=self.host_name or "?")
 
     def active(self, index: int | None) -> None:
@@ -324,7 +293,7 @@ class SharedTable:
             seat.dropped_at = None
         client.seat_index = None
         self.spectators.append(client)
-        self._save_changed()
+        self.save_changed()
 
     @property
     def humans_connected(self) -> int:
@@ -368,7 +337,7 @@ class SharedTable:
     def set_allow(self, index: int, allow: bool) -> None:
         """A seated player's "allow spectators" setting (applies from the next hand)."""
         self.seats[index].allow_spectators = allow
-        self._save_changed()
+        self.save_changed()
 
     def stake(self, account: Account, backs: int | None) -> Refusal | None:
         """A spectator backs seat ``backs`` from the next hand (``None``: no stake)."""
@@ -376,7 +345,7 @@ class SharedTable:
             account.id, account.nickname, backs, self.seat_of(account.id) is not None,
             [s.allow_spectators for s in self.seats])
         if changed:
-            self._save_changed()
+            self.save_changed()
         return refusal
 
     # --- the game -------------------------------------------------------------------------
@@ -393,8 +362,8 @@ class SharedTable:
 
     def start(self, seed: int | None = None) -> Refusal | None:
         """Start a game now; computer players take the empty seats."""
-        if self._closed:
-            return self._closed_refusal()
+        if self.closed:
+            return self.closed_refusal()
         if self.game is not None and not self.game.is_over:
             return None
         if not self.may_act():
@@ -443,8 +412,8 @@ class SharedTable:
         self._publish()
 
     def apply(self, index: int, action: Action) -> Refusal | None:
-        if self._closed:
-            return self._closed_refusal()
+        if self.closed:
+            return self.closed_refusal()
         game = self.game
         if game is None or game.hand is None:
             return Refusal("no_game")
@@ -601,7 +570,7 @@ class SharedTable:
 
     def _stored(self) -> None:
         self._publishing = False
-        if not self._closed and not self.pause.paused:  # an unsaved move is not shown
+        if not self.closed and not self.pause.paused:  # an unsaved move is not shown
             self._send_all()
 
     def _send_all(self) -> None:
@@ -671,57 +640,8 @@ class SharedTable:
         return [c for s in self.seats for c in s.clients] + list(self.spectators)
 
     def chat_from(self, account: Account, text: str) -> Refusal | None:
-        """``account`` says ``text``: None when it went to everyone at the table, else why
-        not (a line over the account's chat rate, or over the table's for the seated players
-        or for the spectators, whichever ``account`` is, goes to nobody)."""
-        line = clean_line(text)
-        if not line:
-            return None
-        if self._closed:
-            return self._closed_refusal()
-        hooks = self.hooks
-        if hooks.chat_gate is not None and not hooks.chat_gate(account.id):
-            return CHAT_TOO_FAST
-        rate = hooks.chat_rate if self.seat_of(account.id) is not None else \
-            hooks.watchers_chat_rate
-        if rate is not None and not rate.allow():
-            metrics.limit_hit("chat_per_table_minute" if rate is hooks.chat_rate
-                              else "chat_watchers_table_minute")
-            return CHAT_TABLE_BUSY
-        words = line.split(maxsplit=1)
-        if words[0].lower() == CLOSE_COMMAND:
-            return self.close_by(account)
-        if words[0].lower() in HOST_COMMANDS:
-            return self.host_command(account, words[0].lower(),
-                                     words[1] if len(words) > 1 else "")
-        self.chat(account.nickname, line)
-        return None
-
-    def host_command(self, account: Account, command: str, rest: str) -> Refusal | None:
-        """A private table's host's ``/invite``, ``/uninvite`` or ``/watchers`` typed in the
-        chat (:meth:`Admission.command`): saved, and said in the chat (whom the host invites
-        to the host alone). Anyone else, or at a public table: a refusal, to the sender only."""
-        said = self.admission.command(account, command, rest)
-        if isinstance(said, Refusal):
-            return said
-        self._save_changed()
-        if not said.host_only:
-            self.chat(account.nickname, said.text)
-            return None
-        line = ChatLine(account.nickname, clean_line(said.text, 2 * CHAT_MAX))
-        for client in self.clients():
-            if client.account.id == account.id:
-                client.deliver_info(line)
-        return None
-
-    def chat(self, who: str, text: str) -> None:
-        line = clean_line(text)
-        if not line:
-            return
-        msg = ChatLine(who, line)
-        self.chat_log.append(msg)
-        for client in self.clients():
-            client.deliver_info(msg)
+        """``account`` says ``text`` at the table (:meth:`TableChat.say`)."""
+        return self.talk.say(account, text)
 
     # --- persistence ----------------------------------------------------------------------
     def row(self) -> TableRow:
@@ -742,12 +662,13 @@ class SharedTable:
             watchers=self.watchers,
         ))
 
-    def _save_changed(self) -> None:
+    def save_changed(self) -> None:
+        """Save the table's row and tell everyone there what changed (a host's command)."""
         self._save()
         self._changed()
 
     def _save(self) -> None:
-        if self.store is not None and not self._closed:  # a closed table's row is gone
+        if self.store is not None and not self.closed:  # a closed table's row is gone
             self.store.save_table(self.row())
             self.pause.check()
 
@@ -770,7 +691,7 @@ class SharedTable:
             client.deliver_info(line)
 
     def close(self) -> None:
-        self._closed = True
+        self.closed = True
         self.loop.close()
         self.pause.close()
         if self._empty_timer is not None:

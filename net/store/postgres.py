@@ -48,7 +48,8 @@ from psycopg import errors as pg_errors
 
 from net.store import core
 from net.store.base import FAULT_LOG_SECONDS
-from net.store.core import Dialect, SqlStore, Step, Wrap
+from net.store.core import SqlStore, Step
+from net.store.dialect import Dialect, Wrap
 from net.store.model import (
     MAX_ACTION_JSON,
     ActionRow,

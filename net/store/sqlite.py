@@ -47,7 +47,8 @@ from pathlib import Path
 from typing import Any
 
 from net.store import core
-from net.store.core import Dialect, SqlStore, Step, T, Wrap
+from net.store.core import SqlStore, Step, T
+from net.store.dialect import Dialect, Wrap
 from net.store.model import (
     MAX_ACTION_JSON,
     MAX_TABLE_JSON,
