@@ -86,7 +86,7 @@ async def test_tables_abandoned_mid_game_end_and_free_the_servers_limits(
     assert store.load_tables() == []
     mine = reg.get_or_create("mine", "gejiu", creator=newcomer, address="10.9.9.9")
     assert reg.tables == {"mine": mine}
-    with pytest.raises(TableLimit, match="1 tables were created from your address"):
+    with pytest.raises(TableLimit, match="1 table was created from your address"):
         reg.get_or_create("again", "gejiu", creator=raiders[0], address="10.0.0.1")
     reg.get_or_create("again", "gejiu", creator=raiders[0], address="10.0.0.4")
     reg.close()

@@ -68,12 +68,13 @@ async def test_games_with_computers_rate_the_player_and_stats_shows_it(
             f"{elo.shown(refs['hard'])} · expert {elo.shown(refs['expert'])}\n"
             "     ? provisional 暂定") in out
     assert all(cell_len(line) <= 80 for line in out.splitlines())
-    await c.close()
-    lobby = await join(server, "ann", key, "lobby")
+    lobby = await join(server, "ann", key, "lobby")  # ann still at the game's result
     await lobby.wait_for(f"your rating 等级分: 个旧 gejiu {elo.label(want, 2)}")
-    await lobby.wait_for(f"{'ESWN'[seat]}:ann(away) {elo.label(want, 2)}")  # ann is here
+    await lobby.wait_for(f"{'ESWN'[seat]}:ann {elo.label(want, 2)}")
     await lobby.wait_for(f"computer 电脑: normal 1500, easy {elo.shown(refs['easy'])}, "
                          f"hard {elo.shown(refs['hard'])}, normal 1500")
+    await c.close()  # leaving a finished game frees the seat (nobody else asked for another)
+    await lobby.wait_for(lambda text: "E:- S:- W:- N:-" in text)
     await lobby.close()
 
 
