@@ -79,6 +79,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow", type=os.path.expanduser, default=None, metavar="FILE",
                    help="admit only these public keys (one a line, as in authorized_keys; "
                    "keyless logins refused); read again when it changes or on SIGHUP")
+    p.add_argument("--operators", type=os.path.expanduser, default=None, metavar="FILE",
+                   help="the operators' public keys (one a line, as in authorized_keys): "
+                   "who, announce, kick, mute, ban... over SSH; read again when it changes "
+                   "or on SIGHUP")
     p.add_argument("--grace", type=seconds, default=None,
                    help="seconds a dropped player's seat waits before a computer player takes "
                    "it (default 20)")

@@ -88,6 +88,7 @@ class Command:
     # --ambiwidth: how the terminal draws East Asian ambiguous characters (None: probed)
     ambiwidth: str | None = None
     nickname: str = ""  # rename NEWNAME: the name asked for, as typed (checked when run)
+    words: tuple[str, ...] = ()  # an operator's command (net/front/operators.py), as typed
 
 
 class CommandError(ValueError):
@@ -100,6 +101,10 @@ class CommandError(ValueError):
 
 
 COMMANDS = ("join", "watch", "lobby", "stats", "help", "bot", "replay", "review", "rename")
+# an operator's (net/front/operators.py): checked when run, after the key (from another, the
+# unknown command's answer, so that they stay out of the suggestions too)
+OPERATOR_COMMANDS = frozenset({"who", "tables", "announce", "close", "kick", "mute", "unmute",
+                               "ban", "unban", "bans", "audit"})
 # file-transfer and repository clients speak a protocol on the channel: text would only
 # confuse them, so their requests are refused outright
 PROTOCOL_COMMANDS = frozenset({"scp", "sftp", "sftp-server", "internal-sftp", "rsync",
@@ -271,6 +276,8 @@ def parse_command(text: str | None) -> Command:
                        private=inner.private, bot=True)
     if head in ("replay", "review"):
         return _replay_command(rest, head)
+    if head in OPERATOR_COMMANDS:
+        return Command("op", words=tuple(words))
     if head == "rename":
         if len(rest) != 1:
             raise CommandError(both("usage", usage="rename NEWNAME"), shown=True)

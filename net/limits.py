@@ -206,6 +206,20 @@ MOTD_MAX_BYTES = 4 * 1024
 MOTD_LINES = 8
 MOTD_LINE_CHARS = 200
 ALLOW_MAX_BYTES = 512 * 1024
+OPERATORS_MAX_BYTES = 64 * 1024  # serve --operators: a few keys
+
+# the operators' commands (net/front/operators.py): the longest ban or mute, a reason's
+# length (cleaned as chat is), the widest network a ban may name (a /8 would shut out a
+# country's providers), an announcement's length, the audit lines ``audit`` prints, and how
+# long a worker uses the bans and mutes it read from the store (they share it: another
+# worker's ban holds here within this)
+OP_DURATION_MAX_DAYS = 365
+OP_REASON_MAX = 200
+OP_NET_PREFIX_V4 = 16
+OP_NET_PREFIX_V6 = 32
+OP_ANNOUNCE_MAX = 300
+OP_AUDIT_LINES = 100
+OP_CACHE_SECONDS = 2.0
 
 # a private table's invitations (``join NAME --invite a,b,c``, ``/invite NAME`` at the table):
 # at most this many names or key fingerprints, each a nickname (net.sanitize.NAME_MAX) or an

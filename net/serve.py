@@ -35,15 +35,20 @@ if TYPE_CHECKING:
 
 
 def host_files(config: ServerConfig) -> tuple[HostFile[tuple[str, ...]] | None,
+                                              HostFile[AllowList] | None,
                                               HostFile[AllowList] | None]:
-    """``--motd`` and ``--allow`` read: HostFileError, one line, for a damaged one."""
+    """``--motd``, ``--allow`` and ``--operators`` read: HostFileError, one line, for a
+    damaged one."""
     return (HostFile.motd(config.motd_path) if config.motd_path is not None else None,
-            HostFile.allow(config.allow_path) if config.allow_path is not None else None)
+            HostFile.allow(config.allow_path) if config.allow_path is not None else None,
+            HostFile.operators(config.operators_path) if config.operators_path is not None
+            else None)
 
 
 async def start_server(config: ServerConfig) -> MahjongServer:
     """The server's parts, made and started: listening once this returns."""
-    motd, allow = host_files(config)  # a damaged one stops the start before anything opens
+    # a damaged one stops the start before anything opens
+    motd, allow, operators = host_files(config)
     data = Path(config.data_dir)
     data.mkdir(parents=True, exist_ok=True)
     with contextlib.suppress(OSError):
@@ -60,7 +65,8 @@ async def start_server(config: ServerConfig) -> MahjongServer:
         from net.cluster.node import Node
 
         node = Node(registry, store, config.nats_url)
-    server = MahjongServer(config, store, registry, node, motd=motd, allow=allow)
+    server = MahjongServer(config, store, registry, node, motd=motd, allow=allow,
+                           operators=operators)
     try:
         await server.start()
     except BaseException:
@@ -220,6 +226,7 @@ def main(args: argparse.Namespace) -> int:
         worker=getattr(args, "worker", None),
         motd_path=Path(args.motd) if getattr(args, "motd", None) else None,
         allow_path=Path(args.allow) if getattr(args, "allow", None) else None,
+        operators_path=Path(args.operators) if getattr(args, "operators", None) else None,
     )
     config.reuse_port = config.worker is not None or config.nats_url is not None
     config.think_workers = getattr(args, "think_workers", None)

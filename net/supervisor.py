@@ -82,7 +82,8 @@ def worker_command(args: argparse.Namespace, config: ServerConfig, k: int, nats_
         cmd += ["--think-workers", str(max(1, ((os.cpu_count() or 1) - 1) // n))]
     for pair in getattr(args, "limit", None) or ():
         cmd += ["--limit", pair]
-    for flag, path in (("--motd", config.motd_path), ("--allow", config.allow_path)):
+    for flag, path in (("--motd", config.motd_path), ("--allow", config.allow_path),
+                       ("--operators", config.operators_path)):
         if path is not None:  # each worker follows the host's files itself
             cmd += [flag, str(path)]
     if k == 1 and getattr(args, "lan", False):

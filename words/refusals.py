@@ -103,6 +103,12 @@ REFUSALS: Final[dict[str, tuple[str, str]]] = {
     "table_closed": ("table {table} is closed by its host {host}: Q goes back to the lobby; "
                      "its finished games stay for replay",
                      "牌桌 {table} 已被桌主 {host} 关闭：按 Q 回到大厅；已完成的对局仍可重看"),
+    "table_closed_op": ("table {table} is closed by the server's operator: Q goes back to the "
+                        "lobby; its finished games stay for replay",
+                        "牌桌 {table} 已被服务器管理员关闭：按 Q 回到大厅；已完成的对局仍可重看"),
+    "muted": ("an operator has muted your chat", "管理员已禁止你发言"),
+    "muted_until": ("an operator has muted your chat until {until}",
+                    "管理员已禁止你发言至 {until}"),
     "not_private": ("this table is not private: everyone may sit",
                            "这不是私人牌桌，谁都可以入座"),
     "invite_usage": ("usage: {usage} (a nickname, or a key's SHA256:... fingerprint)",

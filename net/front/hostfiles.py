@@ -1,6 +1,7 @@
 """The host's own files that a running server follows: the message of the day shown in the
-lobby (``serve --motd FILE``) and the allow list of a private server (``serve --allow FILE``,
-public keys in OpenSSH's ``authorized_keys`` form).
+lobby (``serve --motd FILE``), the allow list of a private server (``serve --allow FILE``)
+and the operators' keys (``serve --operators FILE``), both lists public keys in OpenSSH's
+``authorized_keys`` form.
 
 Each is read whole at start, where a damaged one (not UTF-8, over its bound in
 net/limits.py, a line that is not what it should be) stops the server with one line naming
@@ -22,7 +23,13 @@ from typing import Generic, TypeVar
 
 import asyncssh
 
-from net.limits import ALLOW_MAX_BYTES, MOTD_LINE_CHARS, MOTD_LINES, MOTD_MAX_BYTES
+from net.limits import (
+    ALLOW_MAX_BYTES,
+    MOTD_LINE_CHARS,
+    MOTD_LINES,
+    MOTD_MAX_BYTES,
+    OPERATORS_MAX_BYTES,
+)
 from net.sanitize import strip_controls
 
 log = logging.getLogger("net.front.server")
@@ -100,6 +107,21 @@ def parse_allow(text: str) -> AllowList:
     """An ``authorized_keys`` text read strictly: every line that is not blank or a comment
     must be one public key (ssh-ed25519, ecdsa, rsa...), with at most a ``from=`` option;
     ValueError naming the first line that is not, or a list with no key."""
+    keys = parse_keys(text)
+    if not keys.count:
+        raise ValueError("no public key in it (a server nobody may enter)")
+    return keys
+
+
+def parse_operators(text: str) -> AllowList:
+    """The operators' keys, read as an allow list is (:func:`parse_keys`); an empty list is
+    a server with no operator."""
+    return parse_keys(text)
+
+
+def parse_keys(text: str) -> AllowList:
+    """Every line that is not blank or a comment one public key with at most a ``from=``
+    option: ValueError naming the first line that is not."""
     count = 0
     for n, raw in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
         line = raw.strip()
@@ -117,8 +139,8 @@ def parse_allow(text: str) -> AllowList:
             raise ValueError(f"line {n}: option {unknown[0]} is not obeyed here "
                              f"(only from=\"ADDRESSES\")")
         count += 1
-    if not count:
-        raise ValueError("no public key in it (a server nobody may enter)")
+    if not count:  # asyncssh refuses a text with no entry
+        return AllowList(asyncssh.SSHAuthorizedKeys(), 0)
     return AllowList(asyncssh.import_authorized_keys(text.removeprefix("\ufeff")), count)
 
 
@@ -157,6 +179,10 @@ class HostFile(Generic[T]):
     @classmethod
     def allow(cls, path: Path) -> HostFile[AllowList]:
         return HostFile(path, "--allow", ALLOW_MAX_BYTES, parse_allow)
+
+    @classmethod
+    def operators(cls, path: Path) -> HostFile[AllowList]:
+        return HostFile(path, "--operators", OPERATORS_MAX_BYTES, parse_operators)
 
     def _stat(self) -> tuple[int, int, int] | None:
         try:

@@ -25,6 +25,7 @@ import asyncssh
 from net import metrics
 from net.front import compat_asyncssh
 from net.front.accounts import Keyless, NameLookup, NameState
+from net.front.bans import Moderation
 from net.front.compat_asyncssh import bound_env
 from net.front.hostfiles import AllowList, HostFile
 from net.limits import (
@@ -40,7 +41,7 @@ from net.limits import (
 from net.logfmt import about
 from net.sanitize import GUEST_MARK, clean_name, guest_name
 from net.store.base import Store, store_call
-from net.store.model import Account, StorageError
+from net.store.model import Account, Ban, StorageError
 from words import both, tr
 
 if TYPE_CHECKING:
@@ -77,13 +78,15 @@ class LoginGate:
     def __init__(self, limits: Limits, store: Store, log_gate: LogGate, *,
                  allow_anonymous: bool,
                  open_session: Callable[[Connection], asyncssh.SSHServerSession[bytes]],
-                 allow: HostFile[AllowList] | None = None) -> None:
+                 allow: HostFile[AllowList] | None = None,
+                 moderation: Moderation | None = None) -> None:
         self.limits = limits
         self.store = store
         self.log_gate = log_gate  # the server's log budget (a connection has its own too)
         self.allow_anonymous = allow_anonymous
         self.allow = allow  # a private server's keys (``serve --allow``): no other gets in
         self.open_session = open_session
+        self.moderation = moderation  # the operators' bans (net/front/operators.py)
         self.keyless = Keyless(store, limits)
         self.connections = 0
         self.per_address: Counter[str] = Counter()  # logged-in connections by address
@@ -150,7 +153,9 @@ class Connection(asyncssh.SSHServer):
         self.address = "?"
         self.username = ""
         self.fingerprint: str | None = None
+        self.key: asyncssh.SSHKey | None = None  # the key it logged in with (operators)
         self.account: Account | None = None
+        self.banned: Ban | None = None  # an operator's ban covers it: its sessions say so
         self.logged_in = asyncio.Event()  # set once auth_completed has read the account
         self.failures = 0
         self.authenticated = False
@@ -313,6 +318,7 @@ class Connection(asyncssh.SSHServer):
                      key.get_fingerprint("sha256"))
             return False
         self.fingerprint = key.get_fingerprint("sha256")
+        self.key = key
         return True
 
     def kbdint_auth_supported(self) -> bool:
@@ -327,6 +333,7 @@ class Connection(asyncssh.SSHServer):
         was still unanswered counts as a failed attempt (else a client could try without
         end, each check abandoned before its failure)."""
         self.fingerprint = None
+        self.key = None
         if self.gate.allow is not None:  # a private server: listed keys only
             self.log(logging.INFO, "refused: no key on the allow list")
             if self.conn is not None and not self.closed:
@@ -375,6 +382,7 @@ class Connection(asyncssh.SSHServer):
                                        responses: Any) -> KbdIntChallenge:
         # a key only queried (never signed for) must not count: this login is keyless
         self.fingerprint = None
+        self.key = None
         self._exchange = False
         found = self._keyless
         if found is None or self.closed or not isinstance(responses, list | tuple) \
@@ -545,6 +553,13 @@ class Connection(asyncssh.SSHServer):
                      count, limit="connections_per_address")
             self.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, both("address_many"))
             return
+        moderation = gate.moderation
+        if moderation is not None:  # the bans every worker shares, read again if not lately
+            await moderation.refresh()
+            self.banned = moderation.ban_for(self.fingerprint, self.account.id, self.address)
+            if self.banned is not None:  # its session says so before any screen
+                self.log(logging.INFO, "refused: banned (%s %s)", self.banned.kind,
+                         self.banned.target)
         self.log(logging.INFO, "logged in as %s (%s)", self.account.nickname,
                  self.fingerprint or "no key")
         self._arm_grace()

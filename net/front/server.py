@@ -32,13 +32,14 @@ from host.client import SharedTableClient
 from host.local import default_data_dir
 from net.commands import Command
 from net.front import commands_run, reclaim
+from net.front.bans import Moderation
 from net.front.compat_asyncssh import quiet_packet_log
 from net.front.hostfiles import POLL_SECONDS, AllowList, HostFile
 from net.front.login import LoginGate
 from net.front.reviewing import ReviewPool
 from net.front.session import Session
 from net.front.trends import Boards, leader_boards, leader_rating, rating_note
-from net.limits import BUDGETED, Limits, LogGate
+from net.limits import BUDGETED, OP_CACHE_SECONDS, Limits, LogGate
 from net.runtime.config import TableConfig
 from net.runtime.registry import Registry
 from net.runtime.shared_table import SharedTable
@@ -77,6 +78,7 @@ class ServerConfig:
     # allow_anonymous says)
     motd_path: Path | None = None
     allow_path: Path | None = None
+    operators_path: Path | None = None  # the operators' keys (net/front/operators.py)
 
 
 # --- no stdout/stderr redirection for SSH apps (tui.compat.compat_textual) ---------------
@@ -102,7 +104,8 @@ class MahjongServer:
 
     def __init__(self, config: ServerConfig, store: Store, registry: Registry,
                  node: Node | None = None, *, motd: HostFile[tuple[str, ...]] | None = None,
-                 allow: HostFile[AllowList] | None = None) -> None:
+                 allow: HostFile[AllowList] | None = None,
+                 operators: HostFile[AllowList] | None = None) -> None:
         compat_textual.apply()  # no cyclic garbage per line drawn
         reclaim.install()  # a closed connection's and its transport's cycles let go of
         quiet_packet_log()
@@ -118,11 +121,17 @@ class MahjongServer:
         self._log_report: asyncio.TimerHandle | None = None
         self.motd = motd  # the lobby's message of the day (``serve --motd``)
         self.allow = allow  # a private server's keys (``serve --allow``)
+        self.operators = operators  # the operators' keys (``serve --operators``)
         self._files_poll: asyncio.TimerHandle | None = None
+        self._bans_poll: asyncio.TimerHandle | None = None
+        self._bans_reading: asyncio.Task[None] | None = None
         self._files_reading: set[asyncio.Task[bool]] = set()
+        self.moderation = Moderation(store)  # the operators' bans and mutes, as last read
+        registry.muted = self.moderation.muted
         self.gate = LoginGate(self.limits, store, self.log_gate,
                               allow_anonymous=config.allow_anonymous,
-                              open_session=partial(Session, self), allow=allow)
+                              open_session=partial(Session, self), allow=allow,
+                              moderation=self.moderation)
         self.sessions: set[Session] = set()
         self.acceptor: asyncssh.SSHAcceptor | None = None
         self.host_key: asyncssh.SSHKey | None = None
@@ -161,7 +170,7 @@ class MahjongServer:
     def reload_files(self, force: bool = True) -> None:
         """The host's files read again: each that changed, or every one with ``force``
         (SIGHUP). A damaged one is logged and what was read before kept."""
-        for hostfile in (self.motd, self.allow):
+        for hostfile in (self.motd, self.allow, self.operators):
             if hostfile is not None:
                 task = asyncio.get_running_loop().create_task(hostfile.check(force))
                 self._files_reading.add(task)  # the loop keeps only a weak reference
@@ -170,6 +179,16 @@ class MahjongServer:
     def _poll_files(self) -> None:
         self.reload_files(force=False)
         self._files_poll = asyncio.get_running_loop().call_later(POLL_SECONDS, self._poll_files)
+
+    def _poll_bans(self) -> None:
+        """The bans and mutes read again now and then (another worker's mute holds here
+        without waiting for a login)."""
+        reading = self._bans_reading
+        if reading is None or reading.done():
+            self._bans_reading = asyncio.get_running_loop().create_task(
+                self.moderation.refresh())
+        self._bans_poll = asyncio.get_running_loop().call_later(OP_CACHE_SECONDS,
+                                                                self._poll_bans)
 
     def load_host_key(self) -> asyncssh.SSHKey:
         """Generated once (mode 0600) in the data folder."""
@@ -181,10 +200,13 @@ class MahjongServer:
         with contextlib.suppress(OSError):
             os.chmod(self.data_dir, 0o700)
         self.host_key = self.load_host_key()
+        await self.moderation.refresh(force=True)  # the bans hold from the first login
+        self._bans_poll = asyncio.get_running_loop().call_later(OP_CACHE_SECONDS,
+                                                                self._poll_bans)
         for name in LIBRARY_LOGGERS:  # their lines through the server's budget too
             logging.getLogger(name).addFilter(self.log_gate)
         self._log_report = asyncio.get_running_loop().call_later(60.0, self.report_log)
-        if self.motd is not None or self.allow is not None:
+        if self.motd is not None or self.allow is not None or self.operators is not None:
             self._files_poll = asyncio.get_running_loop().call_later(POLL_SECONDS,
                                                                      self._poll_files)
         if self.node is not None:
@@ -293,6 +315,9 @@ class MahjongServer:
         if self._files_poll is not None:
             self._files_poll.cancel()
             self._files_poll = None
+        if self._bans_poll is not None:
+            self._bans_poll.cancel()
+            self._bans_poll = None
         for name in LIBRARY_LOGGERS:
             logging.getLogger(name).removeFilter(self.log_gate)
         for session in list(self.sessions):

@@ -10,6 +10,7 @@ from typing import Any, Generic, TypeVar
 from engine.bots import LEVELS, Player, make_player
 from engine.runner import Pace
 from host.clock import SYSTEM_CLOCK, Clock
+from host.refusal import Refusal
 from host.thinking import (
     FALLBACK_LEVEL,
     POOLED_LEVELS,
@@ -125,6 +126,8 @@ class TableHooks(Generic[Table]):
     unattended_seconds: float = Limits.table_unattended_seconds
     # the per-account chat rate over all tables: False when the account's line is one too many
     chat_gate: Callable[[int], bool] | None = None
+    # why an account may not chat at all (an operator's mute), or None
+    muted: Callable[[int], Refusal | None] | None = None
     # the table's own chat rates: its seated players' together, and apart from theirs its
     # spectators' together (a crowd of guests never uses up what the players may say)
     chat_rate: RateLimit | None = None

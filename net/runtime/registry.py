@@ -155,6 +155,8 @@ class Registry:
         # the limits count them), and who hears that one of ours closed
         self.others: Others | None = None
         self.on_closed: list[Callable[[str], None]] = []
+        # why an account may not chat (an operator muted it: net/front/operators.py), or None
+        self.muted: Callable[[int], Refusal | None] = lambda account_id: None
 
     @property
     def storage_problem(self) -> str | None:
@@ -210,6 +212,7 @@ class Registry:
             on_empty=self._drop,
             unattended_seconds=limits.table_unattended_seconds,
             chat_gate=self.chat_allowed,
+            muted=lambda account_id: self.muted(account_id),
             chat_rate=RateLimit(limits.chat_per_table_minute, 60.0, limits.chat_table_burst,
                                 self.clock),
             watchers_chat_rate=RateLimit(limits.chat_watchers_table_minute, 60.0,
@@ -244,11 +247,11 @@ class Registry:
             log.info("table %s closed: nobody there for %.0f s%s", table.name,
                      table.unattended_seconds, kept, extra=about(table=table.name))
 
-    def close_table(self, name: str, account: Account) -> None:
+    def close_table(self, name: str, account: Account | None) -> None:
         """``close NAME`` in the lobby: ``account``, the host of table ``name``, closes it
-        (:meth:`SharedTable.close_by`). RefusedError saying why not: no such table, one at
-        another worker (its chat's ``/close`` reaches it there), not the host, someone else
-        seated."""
+        (:meth:`SharedTable.close_by`; None: the server's operator, whoever sits there).
+        RefusedError saying why not: no such table, one at another worker (its chat's
+        ``/close`` reaches it there), not the host, someone else seated."""
         table = self.tables.get(name)
         if table is None:
             if self.others is not None and name in self.others.infos():

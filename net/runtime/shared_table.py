@@ -247,22 +247,25 @@ class SharedTable:
         count against its creator's open tables (it still ends when unattended)."""
         return self.state is TableState.OVER and self.empty
 
-    def close_by(self, account: Account) -> Refusal | None:
+    def close_by(self, account: Account | None) -> Refusal | None:
         """Its host closes the table (``/close`` in its chat, ``close NAME`` in the lobby) while
-        nobody else sits there (:meth:`Admission.may_close`): an unfinished game keeps its
-        finished hands, whoever is still connected (the host, watchers) is told, nothing more
-        is played or saved, and its owner ends it at once (``on_close``). None when closed."""
+        nobody else sits there (:meth:`Admission.may_close`), or the server's operator
+        (``account`` None) whoever sits: an unfinished game keeps its finished hands, whoever
+        is still connected is told, nothing more is played or saved, and its owner ends it at
+        once (``on_close``). None when closed."""
         if self.closed:
             return self.closed_refusal()
-        others = [s.occupant.name for s in self.seats
-                  if s.occupant is not None and s.occupant.account_id != account.id]
-        refusal = self.admission.may_close(account, others)
-        if refusal is not None:
-            return refusal
+        if account is not None:
+            others = [s.occupant.name for s in self.seats
+                      if s.occupant is not None and s.occupant.account_id != account.id]
+            refusal = self.admission.may_close(account, others)
+            if refusal is not None:
+                return refusal
         if not self.may_act():
             return Refusal("moving")
         self._keep_unfinished()
-        self._notice(self.closed_refusal())
+        self._notice(self.closed_refusal() if account is not None
+                     else Refusal.of("table_closed_op", table=self.name))
         if self.hooks.on_close is not None:
             self.hooks.on_close(self)  # out of the registry, the store and the lobby
         if not self.closed:

@@ -53,6 +53,9 @@ class TableChat:
         if self.table.closed:
             return self.table.closed_refusal()
         hooks = self.table.hooks
+        muted = hooks.muted(account.id) if hooks.muted is not None else None
+        if muted is not None:
+            return muted
         if hooks.chat_gate is not None and not hooks.chat_gate(account.id):
             return CHAT_TOO_FAST
         rate = hooks.chat_rate if self.table.seat_of(account.id) is not None else \

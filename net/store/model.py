@@ -354,6 +354,43 @@ class ComputerSeat:
     rating: float
 
 
+@dataclass(frozen=True)
+class Ban:
+    """An operator's ban (net/front/operators.py): ``kind`` 'key' (``target`` a key's
+    fingerprint), 'name' (an account: ``account_id``, ``target`` its name when banned),
+    'address' or 'net' (``target`` as ipaddress writes it); ``expires`` None: until unbanned."""
+
+    kind: str
+    target: str
+    account_id: int | None
+    reason: str
+    operator: str
+    created: float
+    expires: float | None
+
+
+@dataclass(frozen=True)
+class Mute:
+    """An operator's mute of an account's chat, until ``until`` (None: until unmuted)."""
+
+    account_id: int
+    nickname: str
+    until: float | None
+    operator: str
+    created: float
+
+
+@dataclass(frozen=True)
+class AuditRow:
+    """One operator action, as ``audit`` prints it."""
+
+    at: float
+    operator: str  # the operator's name and key fingerprint
+    action: str
+    target: str
+    reason: str
+
+
 class StorageError(Exception):
     """A database the server must not run on: the message names the file and what to do."""
 

@@ -48,7 +48,7 @@ from psycopg import errors as pg_errors
 
 from net.store import core
 from net.store.base import FAULT_LOG_SECONDS
-from net.store.core import SqlStore, Step
+from net.store.core import Step
 from net.store.dialect import Dialect, Wrap
 from net.store.model import (
     MAX_ACTION_JSON,
@@ -57,12 +57,14 @@ from net.store.model import (
     TableRow,
     read_action_row,
 )
+from net.store.moderation import ModeratedStore
 from net.store.schema import EXPECTED_COLUMNS, SCHEMA_TEXT, give_skeletons, keep_old_games
 
 log = logging.getLogger("net.store")
 
-PG_STORE_VERSION = 5  # 2: ratings (a server of version 1 finishes games unrated); 3: results.bot;
-# 4: finished games kept for replay (games, game_players); 5: accounts.skeleton (look-alikes)
+PG_STORE_VERSION = 6  # 2: ratings (a server of version 1 finishes games unrated); 3: results.bot;
+# 4: finished games kept for replay (games, game_players); 5: accounts.skeleton (look-alikes);
+# 6: operators' bans, mutes and audit (a server from before would let a banned client in)
 QUEUE_LIMIT = 100_000  # writes kept while the database cannot be reached
 BATCH = 500  # writes committed in one transaction at most
 CONNECT_SECONDS = 5  # connect_timeout
@@ -147,7 +149,7 @@ def shown_url(url: str) -> str:
     return urlunsplit((parts.scheme, user + host, parts.path, parts.query, parts.fragment))
 
 
-class PgStore(SqlStore):
+class PgStore(ModeratedStore):
     """The server's PostgreSQL database (use :func:`open_postgres` to have it checked)."""
 
     dialect = PG

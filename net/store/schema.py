@@ -103,6 +103,31 @@ CREATE TABLE IF NOT EXISTS account_secrets (  -- keyless accounts (net/front/acc
     hash TEXT,                            -- scrypt$N$r$p$salt$key (hex); NULL for a guest
     created {real} NOT NULL
 );
+CREATE TABLE IF NOT EXISTS bans (      -- operators' bans (net/front/operators.py)
+    kind TEXT NOT NULL,                   -- 'key', 'name', 'address' or 'net'
+    target TEXT NOT NULL,                 -- fingerprint, name, address or network
+    account_id {id},                      -- a name's account (NULL for the others)
+    reason TEXT NOT NULL,
+    operator TEXT NOT NULL,
+    created {real} NOT NULL,
+    expires {real},                       -- NULL: until unbanned
+    PRIMARY KEY (kind, target)
+);
+CREATE TABLE IF NOT EXISTS mutes (      -- accounts whose chat an operator refuses
+    account_id {id} PRIMARY KEY,
+    nickname TEXT NOT NULL,
+    until {real},                         -- NULL: until unmuted
+    operator TEXT NOT NULL,
+    created {real} NOT NULL
+);
+CREATE TABLE IF NOT EXISTS audit (      -- every operator action, oldest first
+    at {real} NOT NULL,
+    operator TEXT NOT NULL,               -- name (key fingerprint)
+    action TEXT NOT NULL,
+    target TEXT NOT NULL,
+    reason TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS audit_at ON audit (at);
 """ + RATING_SCHEMA
 
 CORE_TABLES = ("accounts", "tables", "actions", "hands", "results")  # in every version's file

@@ -60,6 +60,7 @@ from net.store.model import (
     json_object,
     read_action_row,
 )
+from net.store.moderation import ModeratedStore
 from net.store.schema import SCHEMA_TEXT, give_skeletons, keep_old_games
 
 log = logging.getLogger("net.store")
@@ -143,11 +144,18 @@ def _migrate_6_name_skeletons(db: sqlite3.Connection) -> None:
     give_skeletons(db, SQLITE.sql)
 
 
+def _migrate_7_moderation(db: sqlite3.Connection) -> None:
+    """The operators' bans, mutes and audit (tables SCHEMA makes): nothing to convert. The
+    version says that this file holds bans: a server from before would let a banned client
+    in, so it refuses the file."""
+
+
 # MIGRATIONS[v] brings a file of ``PRAGMA user_version`` v to v + 1 (0: the files written
 # before the store had a version); new tables need none (SCHEMA creates what is missing)
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _migrate_1_table_states, _migrate_2_owner_token, _migrate_3_ratings,
-    _migrate_4_result_bots, _migrate_5_games, _migrate_6_name_skeletons)
+    _migrate_4_result_bots, _migrate_5_games, _migrate_6_name_skeletons,
+    _migrate_7_moderation)
 STORE_VERSION = len(MIGRATIONS)
 # the columns a migration adds, by the version that brought them: a file of an older version
 # lacks them until it is migrated
@@ -156,7 +164,7 @@ ADDED_COLUMNS: dict[int, dict[str, tuple[str, ...]]] = {2: {"tables": ("owner_to
                                                         6: {"accounts": ("skeleton",)}}
 
 
-class SqliteStore(SqlStore):
+class SqliteStore(ModeratedStore):
     """The server's SQLite database (use :func:`~net.store.sqlite_file.open_sqlite` to have
     it checked first)."""
 

@@ -1,0 +1,376 @@
+"""The server's operators (``serve --operators FILE``, public keys as in ``authorized_keys``):
+a session whose key is listed there may run, over SSH (``ssh -p PORT op@HOST COMMAND``),
+
+- ``who``: each session's name, key fingerprint, address, table and idle time;
+- ``tables``: the tables, who sits and their state (never a concealed tile);
+- ``announce TEXT``: a toast on every drawn screen, a line in plain mode;
+- ``close TABLE``: the table closed whoever sits there, its players told, its game kept for
+  replay (the registry's close, as its host's);
+- ``kick NAME [REASON]``: the name's sessions closed, a line saying why;
+- ``mute NAME [DURATION]`` / ``unmute NAME``: the account's chat refused with a line saying
+  until when;
+- ``ban TARGET [DURATION] [REASON]`` / ``unban TARGET`` / ``bans``: a key (``SHA256:...``), a
+  name (its account), an address or a network refused at login, before any screen, with one
+  line in both languages and exit status 1;
+- ``audit``: the operators' last actions.
+
+From any other key each is refused exactly as an unknown command is, so a stranger learns
+nothing of them. Every input is parsed strictly (net/limits.py ``OP_*``): a duration is a
+number and m, h or d within ``OP_DURATION_MAX_DAYS``, a reason is cleaned as chat is and
+bounded, a network no wider than ``OP_NET_PREFIX_V4``/``OP_NET_PREFIX_V6``; a ban that covers
+the operator's own key, account or address is refused. Bans and mutes are kept in the store
+(net/store/moderation.py), which every worker shares: each worker reads them again at a login
+when what it read is older than ``OP_CACHE_SECONDS``, so they hold on every worker and after
+a restart. Every action is written to the audit (who, what, target, when, reason).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import logging
+import re
+import time
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Protocol
+
+import asyncssh
+
+from host.refusal import RefusedError
+from net.front.bans import Moderation, ban_line, covers, shown_time, until_text
+from net.front.hostfiles import AllowList, HostFile
+from net.limits import (
+    OP_ANNOUNCE_MAX,
+    OP_AUDIT_LINES,
+    OP_DURATION_MAX_DAYS,
+    OP_NET_PREFIX_V4,
+    OP_NET_PREFIX_V6,
+    OP_REASON_MAX,
+)
+from net.runtime.registry import Registry
+from net.sanitize import clean_line, clean_name, pad
+from net.store.base import Store, store_call
+from net.store.model import AuditRow, Ban, Mute
+from words import both, tr
+
+if TYPE_CHECKING:
+    from net.front.login import Connection
+    from net.front.session import Session
+
+log = logging.getLogger("net.front.server")
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
+DURATION = re.compile(r"([1-9][0-9]{0,5})([mhd])")
+UNIT_SECONDS = {"m": 60, "h": 3600, "d": 86400}
+KICK_SECONDS = 2.0  # a kicked session's connection is closed this long after its line
+USAGE = {
+    "who": "who", "tables": "tables", "announce": "announce TEXT", "close": "close TABLE",
+    "kick": "kick NAME [REASON]", "mute": "mute NAME [DURATION]", "unmute": "unmute NAME",
+    "ban": "ban KEY|NAME|ADDRESS|NET [DURATION] [REASON]", "unban": "unban KEY|NAME|ADDRESS|NET",
+    "bans": "bans", "audit": "audit",
+}
+
+
+class OperatorError(ValueError):
+    """An operator's command that cannot run: its line (both languages) and exit status."""
+
+    def __init__(self, line: str, status: int = 2) -> None:
+        super().__init__(line)
+        self.status = status
+
+
+def parse_duration(text: str) -> float:
+    """``30m``, ``2h``, ``7d``: seconds; OperatorError otherwise or past the longest."""
+    match = DURATION.fullmatch(text)
+    seconds = int(match[1]) * UNIT_SECONDS[match[2]] if match else 0
+    if not match or seconds > OP_DURATION_MAX_DAYS * 86400:
+        raise OperatorError(both("op_bad_duration", value=clean_line(text, 30),
+                                 most=OP_DURATION_MAX_DAYS))
+    return float(seconds)
+
+
+def parse_reason(words: Iterable[str]) -> str:
+    """The words of a reason, cleaned as a chat line is; OperatorError past its length."""
+    reason = clean_line(" ".join(words), OP_REASON_MAX + 1)
+    if len(reason) > OP_REASON_MAX:
+        raise OperatorError(both("op_long_reason", most=OP_REASON_MAX))
+    return reason
+
+
+def parse_target(text: str) -> tuple[str, str]:
+    """A ban's target as ``(kind, target)``: 'key' (a SHA256 fingerprint), 'net' (a
+    network, strictly: no host bits set, at most as wide as net/limits.py allows),
+    'address', or 'name' (a name a login could have). OperatorError otherwise."""
+    bad = OperatorError(both("op_bad_target", value=clean_line(text, 60)))
+    if text.upper().startswith("SHA256:"):
+        if not FINGERPRINT.fullmatch(text):
+            raise bad
+        return "key", text
+    if "/" in text:
+        try:
+            net = ipaddress.ip_network(text, strict=True)
+        except ValueError:
+            raise bad from None
+        if net.prefixlen < (OP_NET_PREFIX_V4 if net.version == 4 else OP_NET_PREFIX_V6):
+            raise OperatorError(both("op_wide_net", value=str(net), v4=OP_NET_PREFIX_V4,
+                                     v6=OP_NET_PREFIX_V6))
+        return "net", str(net)
+    with contextlib.suppress(ValueError):
+        return "address", str(ipaddress.ip_address(text))
+    if not text or clean_name(text) != text:
+        raise bad
+    return "name", text
+
+
+def is_operator(operators: HostFile[AllowList] | None, conn: Connection) -> bool:
+    """Whether ``conn`` logged in with a key the operators file lists now."""
+    return (operators is not None and conn.key is not None
+            and operators.value.admits(conn.key, conn.address))
+
+
+class OperatorHost(Protocol):
+    """What the operators' commands need of the server."""
+
+    store: Store
+    sessions: set[Session]
+    moderation: Moderation
+
+    @property
+    def registry(self) -> Registry: ...
+
+
+# --- the commands -----------------------------------------------------------------------
+class Operator:
+    """One operator's command, run for ``session``."""
+
+    def __init__(self, host: OperatorHost, session: Session) -> None:
+        self.host = host
+        self.session = session
+        conn = session.conn
+        account = conn.account
+        self.account_id = account.id if account is not None else None
+        name = account.nickname if account is not None else "?"
+        self.who = f"{name} ({conn.fingerprint})"
+
+    async def run(self, words: list[str]) -> tuple[str, int]:
+        """The command's answer and exit status."""
+        head, rest = words[0], words[1:]
+        try:
+            text = await self._run(head, rest)
+        except OperatorError as exc:
+            return str(exc), exc.status
+        except RefusedError as exc:
+            return str(exc.refusal), 1
+        return text, 0
+
+    def _usage(self, head: str) -> OperatorError:
+        return OperatorError(both("op_usage", usage=USAGE[head]))
+
+    async def _run(self, head: str, rest: list[str]) -> str:
+        if head in ("who", "tables", "bans", "audit") and rest:
+            raise self._usage(head)
+        if head == "audit":
+            rows = await store_call(self.host.store, self.host.store.audit_rows,
+                                    OP_AUDIT_LINES)
+            return "\n".join(f"{shown_time(r.at)}  {r.operator}  {r.action} {r.target}"
+                             + (f"  ({r.reason})" if r.reason else "")
+                             for r in rows) or both("op_no_audit")
+        if head == "who":
+            await self._audit("who", "", "")
+            return self.who_text()
+        if head == "tables":
+            await self._audit("tables", "", "")
+            return self.tables_text()
+        if head == "bans":
+            await self.host.moderation.refresh(force=True)
+            await self._audit("bans", "", "")
+            return self.bans_text()
+        if not rest:
+            raise self._usage(head)
+        if head == "announce":
+            return await self.announce(" ".join(rest))
+        if head == "close":
+            if len(rest) != 1:
+                raise self._usage(head)
+            self.host.registry.close_table(rest[0], None)
+            await self._audit("close", rest[0], "")
+            return both("op_closed", table=rest[0])
+        if head == "kick":
+            return await self.kick(rest[0], parse_reason(rest[1:]))
+        if head in ("mute", "unmute"):
+            return await self.mute(head, rest)
+        if head == "ban":
+            return await self.ban(rest)
+        return await self.unban(rest)
+
+    async def _audit(self, action: str, target: str, reason: str) -> None:
+        row = AuditRow(time.time(), self.who, action, target, reason)
+        log.info("operator %s: %s %s%s", self.who, action, target,
+                 f" ({reason})" if reason else "")
+        await store_call(self.host.store, self.host.store.add_audit, row)
+
+    async def _saved(self, done: bool) -> None:
+        """After a write: an error line where it failed, else every worker's reads see it
+        (a database server's writes are queued) and this worker's at once."""
+        store = self.host.store
+        if not done or not await store_call(store, store.flush, 5.0):
+            raise OperatorError(both("op_not_saved"), status=1)
+        await self.host.moderation.refresh(force=True)
+
+    def _sessions_of(self, match: Iterable[Session]) -> list[Session]:
+        return [s for s in match if s.conn.account is not None and not s.ended]
+
+    def who_text(self) -> str:
+        now = time.monotonic()
+        lines = []
+        for s in sorted(self._sessions_of(self.host.sessions),
+                        key=lambda s: s.conn.account.nickname if s.conn.account else ""):
+            account = s.conn.account
+            assert account is not None
+            table = next((t.name for t in list(self.host.registry.tables.values())
+                          if t.seat_of(account.id) is not None), None)
+            if table is None and s.command is not None and s.command.table:
+                table = s.command.table
+            idle = int(now - s.last_input)
+            lines.append(f"{pad(account.nickname, 16)} {s.conn.fingerprint or 'no key':<51} "
+                         f"{s.conn.address:<15} {pad(table or 'lobby', 16)} "
+                         f"{idle // 60}m{idle % 60:02d}s")
+        return "\n".join(lines) or both("op_nobody")
+
+    def tables_text(self) -> str:
+        lines = []
+        for info in self.host.registry.listing():
+            names = ", ".join(s.name for s in info.seats if s.name) or "-"
+            lines.append(f"{pad(info.name, 16)} {info.rules:<9} {info.state.value:<10} "
+                         f"{names}" + ("  private" if info.private else ""))
+        return "\n".join(lines) or both("tables") + ": 0"
+
+    def bans_text(self) -> str:
+        lines = []
+        for ban in self.host.moderation.bans:
+            until = shown_time(ban.expires) if ban.expires is not None else "-"
+            lines.append(f"{ban.kind:<7} {ban.target:<44} {until:<20} {ban.operator}"
+                         + (f"  ({ban.reason})" if ban.reason else ""))
+        return "\n".join(lines) or both("op_no_bans")
+
+    async def announce(self, text: str) -> str:
+        line = clean_line(text, OP_ANNOUNCE_MAX)
+        if not line:
+            raise self._usage("announce")
+        said = both("announce", text=line)
+        told = 0
+        for s in self._sessions_of(self.host.sessions):
+            if s.app is not None and s.driver is not None:
+                with contextlib.suppress(Exception):
+                    s.app.notify(said, markup=False, timeout=20)  # type: ignore[attr-defined]
+                    told += 1
+            elif s.plain is not None and s.chan is not None:
+                with contextlib.suppress(Exception):
+                    s.write_line(said)
+                    told += 1
+        await self._audit("announce", "", line)
+        return both("op_announced", n=told)
+
+    def close_sessions(self, sessions: list[Session], line: str, reason: str) -> int:
+        """Each session ended with ``line`` (both languages), its connection closed soon
+        after with ``reason``."""
+        loop = asyncio.get_running_loop()
+        for s in sessions:
+            s.farewell = line
+            s.end_app()
+            if s.app is None and s.chan is not None:  # plain mode, a bot: the line now
+                with contextlib.suppress(Exception):
+                    s.write_line(line)
+            conn = s.conn.conn
+            if conn is not None:
+                loop.call_later(KICK_SECONDS, conn.disconnect, asyncssh.DISC_BY_APPLICATION,
+                                tr("en", "kicked", reason=reason))
+        return len(sessions)
+
+    async def kick(self, name: str, reason: str) -> str:
+        sessions = [s for s in self._sessions_of(self.host.sessions)
+                    if s.conn.account is not None and s.conn.account.nickname == name]
+        if not sessions:
+            raise OperatorError(both("op_no_player", name=clean_line(name, 30)), status=1)
+        reason = reason or tr("en", "no_reason")
+        n = self.close_sessions(sessions, both("kicked", reason=reason), reason)
+        await self._audit("kick", name, reason)
+        return both("op_kicked", n=n, name=name)
+
+    async def _account_of(self, name: str) -> int:
+        store = self.host.store
+        row = await store_call(store, store.keyless_row, clean_name(name))
+        if row is None or clean_name(name) != name:
+            raise OperatorError(both("op_no_player", name=clean_line(name, 30)), status=1)
+        return row.account_id
+
+    async def mute(self, head: str, rest: list[str]) -> str:
+        name = rest[0]
+        if len(rest) > (2 if head == "mute" else 1):
+            raise self._usage(head)
+        seconds = parse_duration(rest[1]) if len(rest) == 2 else None
+        account_id = await self._account_of(name)
+        store = self.host.store
+        if head == "unmute":
+            await self._saved(await store_call(store, store.remove_mute, account_id))
+            await self._audit("unmute", name, "")
+            return both("op_unmuted", name=name)
+        now = time.time()
+        until = now + seconds if seconds is not None else None
+        await self._saved(await store_call(store, store.set_mute,
+                                           Mute(account_id, name, until, self.who, now)))
+        await self._audit("mute", name, f"until {shown_time(until)}" if until else "")
+        return "\n".join(tr(lang, "op_muted", name=name, until=until_text(lang, until))
+                         for lang in ("en", "zh"))
+
+    def _own(self, kind: str, target: str, account_id: int | None) -> bool:
+        conn = self.session.conn
+        return covers(kind, target, account_id, conn.fingerprint, self.account_id,
+                      conn.address)
+
+    async def ban(self, rest: list[str]) -> str:
+        kind, target = parse_target(rest[0])
+        seconds = None
+        words = rest[1:]
+        if words and words[0][:1].isdigit():
+            seconds = parse_duration(words[0])
+            words = words[1:]
+        reason = parse_reason(words)
+        account_id = await self._account_of(target) if kind == "name" else None
+        if self._own(kind, target, account_id):
+            raise OperatorError(both("op_own", value=target))
+        now = time.time()
+        ban = Ban(kind, target, account_id, reason, self.who, now,
+                  now + seconds if seconds is not None else None)
+        store = self.host.store
+        await self._saved(await store_call(store, store.add_ban, ban))
+        await self._audit("ban", f"{kind} {target}", reason)
+        banned = [s for s in self._sessions_of(self.host.sessions)
+                  if covers(kind, target, account_id, s.conn.fingerprint,
+                            s.conn.account.id if s.conn.account else None, s.conn.address)]
+        n = self.close_sessions(banned, ban_line(ban), reason or "banned")
+        return "\n".join(tr(lang, "op_banned", target=target, n=n,
+                            until=until_text(lang, ban.expires)) for lang in ("en", "zh"))
+
+    async def unban(self, rest: list[str]) -> str:
+        if len(rest) != 1:
+            raise self._usage("unban")
+        kind, target = parse_target(rest[0])
+        await self.host.moderation.refresh(force=True)
+        if not any(b.kind == kind and b.target == target for b in self.host.moderation.bans):
+            raise OperatorError(both("op_no_ban", target=target), status=1)
+        store = self.host.store
+        await self._saved(await store_call(store, store.remove_ban, kind, target))
+        await self._audit("unban", f"{kind} {target}", "")
+        return both("op_unbanned", target=target)
+
+
+async def run_command(host: OperatorHost, session: Session, words: list[str]) -> None:
+    """An operator's command (the session's key checked before): its answer, then its
+    exit status."""
+    text, status = await Operator(host, session).run(words)
+    if session.chan is not None:
+        with contextlib.suppress(OSError):
+            session.reply(text.rstrip("\n") + "\n", status=status)
