@@ -6,19 +6,25 @@ screen with one line; bad durations, targets, networks and reasons refused with 
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import asyncssh
+import psycopg
 import pytest
 
 from net.commands import unknown_command
-from net.front import operators
+from net.front import bans, operators
 from net.front.hostfiles import HostFile, HostFileError, parse_operators
 from net.front.server import MahjongServer
 from net.limits import OP_REASON_MAX, OPERATORS_MAX_BYTES
-from net.store.model import Account
+from net.store import STORE_VERSION, open_store
+from net.store.model import Account, Ban
+from net.store.postgres import PG_STORE_VERSION
+from net.store.sqlite_file import open_sqlite
 from testkit.ssh import MakeServer, new_key, run_command
 from tests.support.waiting import until
 from tests.test_net import join
@@ -254,3 +260,56 @@ async def test_an_edit_of_the_operators_file_applies_to_the_next_command(
     await until(lambda: server.operators is not None and server.operators.value.count == 2,
                 10.0, "the operators file read again")
     assert (await run_command(server.port, "new", "who", key=newcomer)).exit_status == 0
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_a_ban_holds_on_every_worker_sharing_the_store(
+        make_server: MakeServer, request: pytest.FixtureRequest, backend: str,
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # each worker reads the bans again at a login when what it read is older than this:
+    # none here, so the second worker's next login sees the first's ban at once
+    monkeypatch.setattr(bans, "OP_CACHE_SECONDS", 0.0)
+    op, troll = new_key(), new_key()
+    first = await start(make_server, request, backend, tmp_path, op)
+    config: dict[str, object] = {"operators_path": tmp_path / "operators"}
+    if backend == "postgres":
+        config["db_url"] = first.config.db_url
+    second = await make_server(**config)  # the same data folder or database: another worker
+    assert (await run_command(second.port, "troll", "stats", key=troll)).exit_status == 0
+    banned = await op_run(first, op, "ban troll 1h flooding")
+    assert banned.exit_status == 0, banned.stdout
+    refused = await run_command(second.port, "troll", "stats", key=troll)
+    assert refused.exit_status == 1 and "flooding" in str(refused.stdout)
+    muted = await op_run(second, op, "mute troll")  # a mute made on the other worker
+    assert muted.exit_status == 0 and "further notice" in str(muted.stdout)
+    await first.moderation.refresh()
+    account = next(iter(first.moderation.mutes))
+    refusal = first.moderation.muted(account)
+    assert refusal is not None and refusal.key == "muted"
+
+
+def test_older_databases_are_given_the_operators_tables(
+        tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    path = tmp_path / "old.db"
+    open_sqlite(path).close()
+    db = sqlite3.connect(path)  # the file as version 6 left it: no bans, mutes or audit
+    db.executescript("DROP TABLE bans; DROP TABLE mutes; DROP TABLE audit;"
+                     "PRAGMA user_version = 6;")
+    db.close()
+    store = open_sqlite(path)
+    assert store.version == STORE_VERSION == 7
+    ban = Ban("address", "192.0.2.1", None, "r", "op", time.time(), None)
+    assert store.add_ban(ban) and store.load_bans() == [ban]
+    store.close()
+    url = request.getfixturevalue("pg_url")
+    pg = open_store(url)
+    pg.close()
+    with psycopg.connect(url, autocommit=True) as conn:  # as version 5 left it
+        conn.execute("DROP TABLE bans; DROP TABLE mutes; DROP TABLE audit;"
+                     "UPDATE store_meta SET value = 5 WHERE key = 'version'")
+    pg = open_store(url)
+    try:
+        assert pg.version == PG_STORE_VERSION == 6
+        assert pg.add_ban(ban) and pg.flush(10) and pg.load_bans() == [ban]
+    finally:
+        pg.close()

@@ -48,6 +48,7 @@ from net.limits import (
     OP_NET_PREFIX_V6,
     OP_REASON_MAX,
 )
+from net.logfmt import about
 from net.runtime.registry import Registry
 from net.sanitize import clean_line, clean_name, pad
 from net.store.base import Store, store_call
@@ -174,7 +175,7 @@ class Operator:
         if head == "audit":
             rows = await store_call(self.host.store, self.host.store.audit_rows,
                                     OP_AUDIT_LINES)
-            return "\n".join(f"{shown_time(r.at)}  {r.operator}  {r.action} {r.target}"
+            return "\n".join(f"{shown_time(r.at)}  {r.operator}  {r.action} {r.target}".rstrip()
                              + (f"  ({r.reason})" if r.reason else "")
                              for r in rows) or both("op_no_audit")
         if head == "who":
@@ -207,8 +208,10 @@ class Operator:
 
     async def _audit(self, action: str, target: str, reason: str) -> None:
         row = AuditRow(time.time(), self.who, action, target, reason)
-        log.info("operator %s: %s %s%s", self.who, action, target,
-                 f" ({reason})" if reason else "")
+        conn = self.session.conn
+        account = conn.account.nickname if conn.account is not None else None
+        log.info("operator %s: %s%s%s", self.who, action, f" {target}" if target else "",
+                 f" ({reason})" if reason else "", extra=about(account, conn.address))
         await store_call(self.host.store, self.host.store.add_audit, row)
 
     async def _saved(self, done: bool) -> None:
