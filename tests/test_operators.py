@@ -26,7 +26,9 @@ from net.store.model import Account, Ban
 from net.store.postgres import PG_STORE_VERSION
 from net.store.sqlite_file import open_sqlite
 from testkit.ssh import MakeServer, new_key, run_command
+from tests.support.nats import nats_server  # noqa: F401
 from tests.support.waiting import until
+from tests.test_cluster import Workers, workers  # noqa: F401
 from tests.test_net import join
 from words import both, tr
 
@@ -313,3 +315,29 @@ def test_older_databases_are_given_the_operators_tables(
         assert pg.add_ban(ban) and pg.flush(10) and pg.load_bans() == [ban]
     finally:
         pg.close()
+
+
+async def test_announce_kick_and_ban_reach_every_workers_sessions(
+        workers: Workers, tmp_path: Path) -> None:  # noqa: F811
+    op, ann_key, bob_key = new_key(), new_key(), new_key()
+    ops = tmp_path / "operators"
+    ops.write_text(f"{public_line(op)}\n")
+    first, second = await workers(2, operators_path=ops)
+    ann = await join(second, "ann", ann_key, "lobby --plain")  # on the other worker
+    await ann.wait_for("Lobby.")
+    bob = await join(second, "bob", bob_key, "lobby --plain")
+    await bob.wait_for("Lobby.")
+    told = await op_run(first, op, "announce back in 5 minutes")
+    assert told.exit_status == 0 and "the other workers were told" in str(told.stdout)
+    await ann.wait_for("Announcement: back in 5 minutes")
+    kicked = await op_run(first, op, "kick ann flooding")
+    assert kicked.exit_status == 0, kicked.stdout
+    await until(lambda: ann.closed.is_set(), 10.0, "ann's session on the other worker to end")
+    assert "An operator closed your session: flooding" in \
+        bytes(ann.raw).decode("utf-8", "replace")
+    banned = await op_run(first, op, "ban bob 1d spam")
+    assert banned.exit_status == 0, banned.stdout
+    await until(lambda: bob.closed.is_set(), 10.0, "bob's session on the other worker to end")
+    assert "This server has banned you until" in bytes(bob.raw).decode("utf-8", "replace")
+    await ann.close()
+    await bob.close()

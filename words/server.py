@@ -334,6 +334,7 @@ SERVER: Final[dict[str, tuple[str, str]]] = {
                   "牌桌 {table} 已关闭，对局已保存"),
     "op_no_end": ("further notice", "另行通知"),
     "op_no_bans": ("no bans", "没有封禁"),
+    "op_elsewhere": ("the other workers were told too", "其他服务进程也已通知"),
     "op_no_audit": ("no operator actions yet", "还没有管理操作"),
     "op_nobody": ("nobody online", "无人在线"),
 }

@@ -101,10 +101,10 @@ def until_text(lang: str, until: float | None) -> str:
     return shown_time(until) if until is not None else tr(lang, "op_no_end")
 
 
-def ban_line(ban: Ban) -> str:
+def ban_line(ban: Ban, langs: tuple[str, ...] = ("en", "zh")) -> str:
     """What a banned client reads, in both languages, before any screen."""
     fields = {"en": tr("en", "no_reason"), "zh": tr("zh", "no_reason")}
     key = "banned" if ban.expires is None else "banned_until"
     until = shown_time(ban.expires) if ban.expires is not None else ""
     return " ".join(tr(lang, key, reason=ban.reason or fields[lang], until=until)
-                    for lang in ("en", "zh"))
+                    for lang in langs)

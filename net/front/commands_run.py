@@ -31,6 +31,7 @@ from net.front.botsession import BotSession
 from net.front.driver import clear_parser_cache
 from net.front.hostfiles import AllowList, HostFile
 from net.front.lobby import LobbyApp
+from net.front.operators import OperatorBus
 from net.front.plain_session import PlainChannel, plain_lobby
 from net.front.remote_app import RemoteApp, RemoteSettings
 from net.front.reviewing import ReviewPool, StoreReviews
@@ -59,6 +60,7 @@ class CommandHost(SessionHost, Protocol):
     reviews: ReviewPool  # the reviews' assessments
     operators: HostFile[AllowList] | None  # the operators' keys (``serve --operators``)
     moderation: Moderation  # the bans and mutes in force
+    operator_bus: OperatorBus | None  # a server of several workers: the others told
 
     @property
     def registry(self) -> Registry: ...

@@ -29,11 +29,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import json
 import logging
 import re
 import time
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import asyncssh
 
@@ -56,6 +57,7 @@ from net.store.model import AuditRow, Ban, Mute
 from words import both, tr
 
 if TYPE_CHECKING:
+    from net.cluster.node import Node
     from net.front.login import Connection
     from net.front.session import Session
 
@@ -65,6 +67,8 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
 DURATION = re.compile(r"([1-9][0-9]{0,5})([mhd])")
 UNIT_SECONDS = {"m": 60, "h": 3600, "d": 86400}
+BUS_SUBJECT = "mahjong.operators"  # every worker listens: what another's operator did
+BUS_MAX_BYTES = 4096  # a message on it read at most this long
 KICK_SECONDS = 2.0  # a kicked session's connection is closed this long after its line
 USAGE = {
     "who": "who", "tables": "tables", "announce": "announce TEXT", "close": "close TABLE",
@@ -137,6 +141,7 @@ class OperatorHost(Protocol):
     store: Store
     sessions: set[Session]
     moderation: Moderation
+    operator_bus: OperatorBus | None  # a server of several workers: the others told
 
     @property
     def registry(self) -> Registry: ...
@@ -222,13 +227,10 @@ class Operator:
             raise OperatorError(both("op_not_saved"), status=1)
         await self.host.moderation.refresh(force=True)
 
-    def _sessions_of(self, match: Iterable[Session]) -> list[Session]:
-        return [s for s in match if s.conn.account is not None and not s.ended]
-
     def who_text(self) -> str:
         now = time.monotonic()
         lines = []
-        for s in sorted(self._sessions_of(self.host.sessions),
+        for s in sorted(live(self.host.sessions),
                         key=lambda s: s.conn.account.nickname if s.conn.account else ""):
             account = s.conn.account
             assert account is not None
@@ -262,45 +264,26 @@ class Operator:
         line = clean_line(text, OP_ANNOUNCE_MAX)
         if not line:
             raise self._usage("announce")
-        said = both("announce", text=line)
-        told = 0
-        for s in self._sessions_of(self.host.sessions):
-            if s.app is not None and s.driver is not None:
-                with contextlib.suppress(Exception):
-                    s.app.notify(said, markup=False, timeout=20)  # type: ignore[attr-defined]
-                    told += 1
-            elif s.plain is not None and s.chan is not None:
-                with contextlib.suppress(Exception):
-                    s.write_line(said)
-                    told += 1
+        told = announce_here(self.host, line)
         await self._audit("announce", "", line)
-        return both("op_announced", n=told)
+        return both("op_announced", n=told) + await self._tell_others("announce", text=line)
 
-    def close_sessions(self, sessions: list[Session], line: str, reason: str) -> int:
-        """Each session ended with ``line`` (both languages), its connection closed soon
-        after with ``reason``."""
-        loop = asyncio.get_running_loop()
-        for s in sessions:
-            s.farewell = line
-            s.end_app()
-            if s.app is None and s.chan is not None:  # plain mode, a bot: the line now
-                with contextlib.suppress(Exception):
-                    s.write_line(line)
-            conn = s.conn.conn
-            if conn is not None:
-                loop.call_later(KICK_SECONDS, conn.disconnect, asyncssh.DISC_BY_APPLICATION,
-                                tr("en", "kicked", reason=reason))
-        return len(sessions)
+    async def _tell_others(self, what: str, **fields: str) -> str:
+        """The other workers told to do ``what`` for their sessions (a server of several):
+        the answer's line saying so, or nothing."""
+        bus = self.host.operator_bus
+        if bus is None or not await bus.tell(what, **fields):
+            return ""
+        return "\n" + both("op_elsewhere")
 
     async def kick(self, name: str, reason: str) -> str:
-        sessions = [s for s in self._sessions_of(self.host.sessions)
-                    if s.conn.account is not None and s.conn.account.nickname == name]
-        if not sessions:
-            raise OperatorError(both("op_no_player", name=clean_line(name, 30)), status=1)
         reason = reason or tr("en", "no_reason")
-        n = self.close_sessions(sessions, both("kicked", reason=reason), reason)
+        n = kick_here(self.host, name, reason)
+        elsewhere = await self._tell_others("kick", name=name, reason=reason)
+        if not n and not elsewhere:
+            raise OperatorError(both("op_no_player", name=clean_line(name, 30)), status=1)
         await self._audit("kick", name, reason)
-        return both("op_kicked", n=n, name=name)
+        return both("op_kicked", n=n, name=name) + elsewhere
 
     async def _account_of(self, name: str) -> int:
         store = self.host.store
@@ -350,12 +333,11 @@ class Operator:
         store = self.host.store
         await self._saved(await store_call(store, store.add_ban, ban))
         await self._audit("ban", f"{kind} {target}", reason)
-        banned = [s for s in self._sessions_of(self.host.sessions)
-                  if covers(kind, target, account_id, s.conn.fingerprint,
-                            s.conn.account.id if s.conn.account else None, s.conn.address)]
-        n = self.close_sessions(banned, ban_line(ban), reason or "banned")
+        n = ban_here(self.host, ban)
+        elsewhere = await self._tell_others("ban")
         return "\n".join(tr(lang, "op_banned", target=target, n=n,
-                            until=until_text(lang, ban.expires)) for lang in ("en", "zh"))
+                            until=until_text(lang, ban.expires))
+                         for lang in ("en", "zh")) + elsewhere
 
     async def unban(self, rest: list[str]) -> str:
         if len(rest) != 1:
@@ -368,6 +350,103 @@ class Operator:
         await self._saved(await store_call(store, store.remove_ban, kind, target))
         await self._audit("unban", f"{kind} {target}", "")
         return both("op_unbanned", target=target)
+
+
+# --- what a worker does for its own sessions (told by its operator, or by another worker's) ---
+def live(sessions: Iterable[Session]) -> list[Session]:
+    return [s for s in list(sessions) if s.conn.account is not None and not s.ended]
+
+
+def announce_here(host: OperatorHost, line: str) -> int:
+    """``line`` (cleaned) as a toast on each drawn screen, a line in plain mode: how many."""
+    said = both("announce", text=line)
+    told = 0
+    for s in live(host.sessions):
+        if s.app is not None and s.driver is not None:
+            with contextlib.suppress(Exception):
+                s.app.notify(said, markup=False, timeout=20)  # type: ignore[attr-defined]
+                told += 1
+        elif s.plain is not None and s.chan is not None:
+            with contextlib.suppress(Exception):
+                s.write_line(said)
+                told += 1
+    return told
+
+
+def close_sessions(sessions: list[Session], line: str, reason: str) -> int:
+    """Each session ended with ``line`` (both languages), its connection closed soon after
+    with ``reason`` (English: what a client shows of a disconnection)."""
+    loop = asyncio.get_running_loop()
+    for s in sessions:
+        s.farewell = line
+        s.end_app()
+        if s.app is None and s.chan is not None:  # plain mode, a bot: the line now
+            with contextlib.suppress(Exception):
+                s.write_line(line)
+        conn = s.conn.conn
+        if conn is not None:
+            loop.call_later(KICK_SECONDS, conn.disconnect, asyncssh.DISC_BY_APPLICATION,
+                            reason)
+    return len(sessions)
+
+
+def kick_here(host: OperatorHost, name: str, reason: str) -> int:
+    sessions = [s for s in live(host.sessions)
+                if s.conn.account is not None and s.conn.account.nickname == name]
+    return close_sessions(sessions, both("kicked", reason=reason),
+                          tr("en", "kicked", reason=reason))
+
+
+def ban_here(host: OperatorHost, ban: Ban) -> int:
+    """The sessions ``ban`` covers closed with the ban's line: how many."""
+    covered = [s for s in live(host.sessions)
+               if covers(ban.kind, ban.target, ban.account_id, s.conn.fingerprint,
+                         s.conn.account.id if s.conn.account else None, s.conn.address)]
+    return close_sessions(covered, ban_line(ban), ban_line(ban, ("en",)))
+
+
+class OperatorBus:
+    """An operator's announcement, kick or ban told to the other workers of a server of
+    several over its bus (net.cluster), each doing it for its own sessions (a ban: read
+    again from the store, which has it before it is told)."""
+
+    def __init__(self, host: OperatorHost, node: Node) -> None:
+        self.host = host
+        self.node = node
+
+    async def start(self) -> None:
+        await self.node.nc.subscribe(BUS_SUBJECT, cb=self._heard)
+
+    async def tell(self, what: str, **fields: str) -> bool:
+        """Whether it was sent (the bus may be away: then logged)."""
+        data = json.dumps({"what": what, "from": self.node.name, **fields}).encode()
+        try:
+            await self.node.nc.publish(BUS_SUBJECT, data)
+        except Exception as exc:
+            log.warning("operators: could not tell the other workers (%s)", exc)
+            return False
+        return True
+
+    async def _heard(self, msg: Any) -> None:
+        data = msg.data
+        if len(data) > BUS_MAX_BYTES:
+            return
+        try:
+            said = json.loads(data)
+        except ValueError:
+            return
+        if not isinstance(said, dict) or said.get("from") == self.node.name:
+            return
+        what, text = said.get("what"), said.get("text")
+        name, reason = said.get("name"), said.get("reason")
+        if what == "announce" and isinstance(text, str):
+            announce_here(self.host, clean_line(text, OP_ANNOUNCE_MAX))
+        elif what == "kick" and isinstance(name, str) and isinstance(reason, str):
+            kick_here(self.host, name, clean_line(reason, OP_REASON_MAX))
+        elif what == "ban":
+            await self.host.moderation.refresh(force=True)
+            for ban in self.host.moderation.bans:
+                ban_here(self.host, ban)
 
 
 async def run_command(host: OperatorHost, session: Session, words: list[str]) -> None:

@@ -36,6 +36,7 @@ from net.front.bans import Moderation
 from net.front.compat_asyncssh import quiet_packet_log
 from net.front.hostfiles import POLL_SECONDS, AllowList, HostFile
 from net.front.login import LoginGate
+from net.front.operators import OperatorBus
 from net.front.reviewing import ReviewPool
 from net.front.session import Session
 from net.front.trends import Boards, leader_boards, leader_rating, rating_note
@@ -127,6 +128,7 @@ class MahjongServer:
         self._bans_reading: asyncio.Task[None] | None = None
         self._files_reading: set[asyncio.Task[bool]] = set()
         self.moderation = Moderation(store)  # the operators' bans and mutes, as last read
+        self.operator_bus: OperatorBus | None = None  # several workers: the others told
         registry.muted = self.moderation.muted
         self.gate = LoginGate(self.limits, store, self.log_gate,
                               allow_anonymous=config.allow_anonymous,
@@ -211,6 +213,8 @@ class MahjongServer:
                                                                      self._poll_files)
         if self.node is not None:
             await self.node.start()  # one worker of several: it takes tables as it goes
+            self.operator_bus = OperatorBus(self, self.node)
+            await self.operator_bus.start()
         else:
             restored = self.registry.load()
             if restored or restored.quarantined:
