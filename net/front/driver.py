@@ -6,8 +6,10 @@ the channel as UTF-8; input is decoded incrementally and fed to Textual's xterm 
 
 Slow clients (``channel.write`` buffers without limit): once the channel's write buffer passes
 ``high_water`` bytes the driver stops writing frames; when the client drains, it asks the app
-for one full repaint. What sets the terminal's state rather than draws (its title, a desktop
-notification: ``write_control``) is still sent, a repaint would not bring it back.
+for one full repaint, at its next frame or, when the app has nothing new to draw, at the next
+look at the buffer (every ``DRAIN_POLL`` seconds while dropping). What sets the terminal's
+state rather than draws (its title, a desktop notification: ``write_control``) is still sent,
+a repaint would not bring it back.
 
 Keys that arrive together (one SSH packet: a laggy link, a paste without bracketed paste) are
 handed to the app one at a time: after a key Textual dispatches through its queues (one the
@@ -64,6 +66,9 @@ log = logging.getLogger("net.front.driver")
 
 ESC_TIMEOUT = 0.12  # the parser's own Esc timeout is 0.1 s
 HIGH_WATER = 256 * 1024  # bytes buffered for a client before frames are dropped
+# seconds between looks at a slow client's write buffer while frames are dropped: a client that
+# drains while the app draws nothing new still gets the screen as it is now
+DRAIN_POLL = 0.05
 SETTLE_POLL = 0.002  # seconds between looks at whether the app is done with a posted key
 SETTLE_MAX = 0.5  # a key waits at most this long behind the one before it
 DROP_NOTICE = both("keys_dropped")
@@ -153,6 +158,7 @@ class SSHDriver(Driver):
         self._out: list[str] = []  # this frame's pieces, sent by ``flush``
         self._controls: list[str] = []  # those of them written by ``write_control``
         self._tick_handle: asyncio.TimerHandle | None = None
+        self._drain_handle: asyncio.TimerHandle | None = None
         # events parsed but not yet given to the app, behind a key it is still dispatching
         self._held: deque[Message] = deque()
         self._holding = False
@@ -238,6 +244,7 @@ class SSHDriver(Driver):
             self.dropping = True
             self.frames_dropped += 1
             self._send(controls)
+            self._watch_drain()
             return
         self._send(data)
         metrics.frame_written(getattr(self._app, "client", None))
@@ -253,9 +260,30 @@ class SSHDriver(Driver):
 
     def drained(self) -> None:
         """The client caught up: stop dropping and repaint the whole screen."""
+        if self._drain_handle is not None:
+            self._drain_handle.cancel()
+            self._drain_handle = None
         if self.dropping and not self._closed:
             self.dropping = False
             self.repaint()
+
+    def _watch_drain(self) -> None:
+        """Look at the write buffer every ``DRAIN_POLL`` seconds until the client has caught
+        up: the frame dropped last may be the app's last for a while (a toast, a move, then
+        nothing until the player acts), and a flush alone would leave it unseen."""
+        if self._drain_handle is None and not self._closed:
+            self._drain_handle = self._loop.call_later(DRAIN_POLL, self._drain_check)
+
+    def _drain_check(self) -> None:
+        self._drain_handle = None
+        if not self.dropping or self._closed:
+            return
+        if self.channel.is_closing():
+            return
+        if self.channel.get_write_buffer_size() > self.high_water // 4:
+            self._watch_drain()
+            return
+        self.drained()
 
     def repaint(self) -> None:
         """The whole screen drawn again (a Resize of the same size alone redraws only the
@@ -603,6 +631,9 @@ class SSHDriver(Driver):
         if self._release_handle is not None:
             self._release_handle.cancel()
             self._release_handle = None
+        if self._drain_handle is not None:
+            self._drain_handle.cancel()
+            self._drain_handle = None
         if self._turn_handle is not None:
             self._turn_handle.cancel()
             self._turn_handle = None
