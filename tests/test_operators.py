@@ -341,3 +341,38 @@ async def test_announce_kick_and_ban_reach_every_workers_sessions(
     assert "This server has banned you until" in bytes(bob.raw).decode("utf-8", "replace")
     await ann.close()
     await bob.close()
+
+
+async def test_an_operator_types_the_commands_in_a_tables_chat(
+        make_server: MakeServer, request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    op, troll_key = new_key(), new_key()
+    server = await start(make_server, request, "sqlite", tmp_path, op)
+    troll = await join(server, "troll", troll_key, "join pub")
+    await troll.wait_for("press S")
+    boss = await join(server, "boss", op, "join pub")
+    await boss.wait_for("troll")
+    table = server.registry.tables["pub"]
+    (account,) = [Account(s.occupant.account_id, "troll", None) for s in table.seats
+                  if s.occupant is not None and s.occupant.name == "troll"]
+    boss.send("/")
+    await boss.wait_for("chat")
+    boss.send("/mute troll 30m\r")
+    await boss.wait_for("muted troll until")
+    refusal = table.talk.say(account, "spam")
+    assert refusal is not None and refusal.key == "muted_until"
+    assert not any("/mute" in line.text for line in table.chat_log)  # said to nobody
+    boss.send("/")
+    boss.send("/kick troll enough\r")
+    await until(lambda: troll.closed.is_set(), 10.0, "troll's session to end")
+    audit = str((await op_run(server, op, "audit")).stdout)
+    assert "mute troll" in audit and "kick troll  (enough)" in audit
+    # a player who is no operator: the same line is chat, for everyone at the table
+    other = await join(server, "ann", new_key(), "join pub")
+    await other.wait_for("boss")
+    other.send("/")
+    other.send("/kick boss\r")
+    await until(lambda: any("/kick boss" in line.text for line in table.chat_log), 10.0,
+                "the line said at the table")
+    assert not boss.closed.is_set()
+    for c in (boss, other, troll):
+        await c.close()

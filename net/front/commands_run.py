@@ -380,6 +380,8 @@ class TableRun:
             try:
                 client = await self.host.open_seat(command, self.account,
                                                    self.session.conn.address)
+                if client is not None and self.host.operators is not None:
+                    operators.at_table(self.host, self.host.operators, self.session, client)
             except ValueError as exc:  # TableExists, OptionError, unknown ruleset
                 notice = await self.refused(exc, from_lobby)
                 if not from_lobby:

@@ -38,7 +38,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import asyncssh
 
-from host.refusal import RefusedError
+from host.client import SharedTableClient
+from host.refusal import Refusal, RefusedError
 from net.front.bans import Moderation, ban_line, covers, shown_time, until_text
 from net.front.hostfiles import AllowList, HostFile
 from net.limits import (
@@ -357,20 +358,24 @@ def live(sessions: Iterable[Session]) -> list[Session]:
     return [s for s in list(sessions) if s.conn.account is not None and not s.ended]
 
 
+def tell(session: Session, text: str) -> bool:
+    """``text`` as a toast on a drawn screen, a line in plain mode: whether it was shown."""
+    if session.app is not None and session.driver is not None:
+        with contextlib.suppress(Exception):
+            session.app.notify(text, markup=False, timeout=20)  # type: ignore[attr-defined]
+            return True
+    elif session.plain is not None and session.chan is not None:
+        with contextlib.suppress(Exception):
+            for line in text.splitlines():
+                session.write_line(line)
+            return True
+    return False
+
+
 def announce_here(host: OperatorHost, line: str) -> int:
-    """``line`` (cleaned) as a toast on each drawn screen, a line in plain mode: how many."""
+    """``line`` (cleaned) told to each session: how many."""
     said = both("announce", text=line)
-    told = 0
-    for s in live(host.sessions):
-        if s.app is not None and s.driver is not None:
-            with contextlib.suppress(Exception):
-                s.app.notify(said, markup=False, timeout=20)  # type: ignore[attr-defined]
-                told += 1
-        elif s.plain is not None and s.chan is not None:
-            with contextlib.suppress(Exception):
-                s.write_line(said)
-                told += 1
-    return told
+    return sum(tell(s, said) for s in live(host.sessions))
 
 
 def close_sessions(sessions: list[Session], line: str, reason: str) -> int:
@@ -447,6 +452,38 @@ class OperatorBus:
             await self.host.moderation.refresh(force=True)
             for ban in self.host.moderation.bans:
                 ban_here(self.host, ban)
+
+
+# an operator's commands typed in a table's chat (the same as over SSH, with a slash)
+TABLE_COMMANDS = frozenset({"announce", "kick", "mute", "unmute", "ban", "unban"})
+
+
+def at_table(host: OperatorHost, operators: HostFile[AllowList] | None, session: Session,
+             client: SharedTableClient) -> None:
+    """``client``'s chat, for a session whose key the operators file lists: ``/kick NAME``,
+    ``/mute NAME 30m``, ``/ban NAME 1d REASON``, ``/announce TEXT``, ``/unmute``, ``/unban``
+    run as the same commands over SSH do, their answer told to the operator alone; any other
+    line (and every line, once the key is no longer listed) goes to the table."""
+    said = client.chat
+    running: set[asyncio.Task[None]] = set()
+
+    def chat(text: str) -> Refusal | None:
+        words = text.split()
+        head = words[0][1:].lower() if words and words[0].startswith("/") else ""
+        if head not in TABLE_COMMANDS or not is_operator(operators, session.conn):
+            return said(text)
+        task = asyncio.get_running_loop().create_task(_at_table(host, session,
+                                                                [head, *words[1:]]))
+        running.add(task)  # the loop keeps only a weak reference
+        task.add_done_callback(running.discard)
+        return None
+
+    setattr(client, "chat", chat)  # noqa: B010 (the instance's, not its class's)
+
+
+async def _at_table(host: OperatorHost, session: Session, words: list[str]) -> None:
+    text, _ = await Operator(host, session).run(words)
+    tell(session, text)
 
 
 async def run_command(host: OperatorHost, session: Session, words: list[str]) -> None:
