@@ -376,3 +376,15 @@ async def test_an_operator_types_the_commands_in_a_tables_chat(
     assert not boss.closed.is_set()
     for c in (boss, other, troll):
         await c.close()
+
+
+def test_workers_are_given_the_operators_file(tmp_path: Path) -> None:
+    from cli.main import build_parser
+    from net import supervisor
+    from net.front.server import ServerConfig
+
+    ops = tmp_path / "ops"
+    args = build_parser().parse_args(["serve", "--workers", "2", "--operators", str(ops)])
+    config = ServerConfig(operators_path=ops)
+    cmd = supervisor.worker_command(args, config, 1, "nats://127.0.0.1:4222")
+    assert cmd[cmd.index("--operators") + 1] == str(ops)
