@@ -339,6 +339,16 @@ async def test_announce_kick_and_ban_reach_every_workers_sessions(
     assert banned.exit_status == 0, banned.stdout
     await until(lambda: bob.closed.is_set(), 10.0, "bob's session on the other worker to end")
     assert "This server has banned you until" in bytes(bob.raw).decode("utf-8", "replace")
+    # a table the other worker runs: closed there, told over the bus
+    cat = await join(second, "cat", new_key(), "join far")
+    await cat.wait_for("press S")
+    await until(lambda: "far" in {i.name for i in first.registry.listing()}, 10.0,
+                "the table listed on the first worker")
+    closed = await op_run(first, op, "close far")
+    assert closed.exit_status == 0 and "told to close it" in str(closed.stdout), closed.stdout
+    await until(lambda: "far" not in second.registry.tables, 10.0, "the table closed there")
+    await cat.wait_for("operator")
+    await cat.close()
     await ann.close()
     await bob.close()
 

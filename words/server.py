@@ -334,6 +334,8 @@ SERVER: Final[dict[str, tuple[str, str]]] = {
                   "牌桌 {table} 已关闭，对局已保存"),
     "op_no_end": ("further notice", "另行通知"),
     "op_no_bans": ("no bans", "没有封禁"),
+    "op_close_sent": ("table {table} runs on another worker: it was told to close it",
+                      "牌桌 {table} 在另一个服务进程上：已通知它关闭"),
     "op_elsewhere": ("the other workers were told too", "其他服务进程也已通知"),
     "op_no_audit": ("no operator actions yet", "还没有管理操作"),
     "op_nobody": ("nobody online", "无人在线"),

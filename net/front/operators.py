@@ -201,9 +201,7 @@ class Operator:
         if head == "close":
             if len(rest) != 1:
                 raise self._usage(head)
-            self.host.registry.close_table(rest[0], None)
-            await self._audit("close", rest[0], "")
-            return both("op_closed", table=rest[0])
+            return await self.close(rest[0])
         if head == "kick":
             return await self.kick(rest[0], parse_reason(rest[1:]))
         if head in ("mute", "unmute"):
@@ -268,6 +266,19 @@ class Operator:
         told = announce_here(self.host, line)
         await self._audit("announce", "", line)
         return both("op_announced", n=told) + await self._tell_others("announce", text=line)
+
+    async def close(self, name: str) -> str:
+        """The table closed here, or by the worker that runs it (told over the bus)."""
+        try:
+            self.host.registry.close_table(name, None)
+            answer = both("op_closed", table=name)
+        except RefusedError as exc:
+            if exc.refusal.key != "close_elsewhere" or not await self._tell_others(
+                    "close", table=name):
+                raise
+            answer = both("op_close_sent", table=name)
+        await self._audit("close", name, "")
+        return answer
 
     async def _tell_others(self, what: str, **fields: str) -> str:
         """The other workers told to do ``what`` for their sessions (a server of several):
@@ -442,12 +453,15 @@ class OperatorBus:
             return
         if not isinstance(said, dict) or said.get("from") == self.node.name:
             return
-        what, text = said.get("what"), said.get("text")
+        what, text, table = said.get("what"), said.get("text"), said.get("table")
         name, reason = said.get("name"), said.get("reason")
         if what == "announce" and isinstance(text, str):
             announce_here(self.host, clean_line(text, OP_ANNOUNCE_MAX))
         elif what == "kick" and isinstance(name, str) and isinstance(reason, str):
             kick_here(self.host, name, clean_line(reason, OP_REASON_MAX))
+        elif what == "close" and isinstance(table, str) and table in self.host.registry.tables:
+            with contextlib.suppress(RefusedError):  # closed meanwhile, or moving
+                self.host.registry.close_table(table, None)
         elif what == "ban":
             await self.host.moderation.refresh(force=True)
             for ban in self.host.moderation.bans:
