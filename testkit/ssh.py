@@ -369,13 +369,15 @@ class PtyClient:
 async def run_command(port: int, username: str, command: str,
                       key: asyncssh.SSHKey | None = None,
                       passphrase: str | None = None,
-                      address: str | None = None) -> asyncssh.SSHCompletedProcess:
+                      address: str | None = None,
+                      give_up: int | None = None) -> asyncssh.SSHCompletedProcess:
     """``ssh -p PORT HOST COMMAND`` without a PTY; from ``address`` (a loopback address
-    such as 127.0.0.5) where given."""
+    such as 127.0.0.5) where given; the passphrase given to at most ``give_up`` prompts
+    (:class:`LoginClient`)."""
     async with asyncssh.connect(
         "127.0.0.1", port, username=username, known_hosts=None,
         client_keys=[key] if key is not None else None, agent_path=None, kbdint_auth=key is None,
-        client_factory=partial(LoginClient, passphrase),
+        client_factory=partial(LoginClient, passphrase, give_up),
         local_addr=(address, 0) if address is not None else None,
     ) as conn:
         return await conn.run(command, check=False)

@@ -376,10 +376,10 @@ async def test_wrong_passphrases_from_several_connections_slow_the_name(
     await run_command(srv.port, "lin", "help", passphrase="jade-rabbit")
     account = srv.gate.keyless.lookup("lin").account_id
     assert account is not None
-    for i in range(4):  # each a new connection, from elsewhere
+    for i in range(4):  # each a new connection, from elsewhere, a guess and no more
         with pytest.raises(asyncssh.PermissionDenied):
             await run_command(srv.port, "lin", "help", passphrase=f"guess-{i}",
-                              address="127.0.0.9")
+                              address="127.0.0.9", give_up=1)
     backoff = srv.gate.keyless.backoff
     failed = backoff.failures(account)
     assert failed >= 4 and backoff.delay(account) == pytest.approx(0.2 * 2 ** (failed - 2))
