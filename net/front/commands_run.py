@@ -19,14 +19,15 @@ import json
 import logging
 import time
 from dataclasses import replace
+from functools import partial
 from typing import Protocol
 
 from host.client import SharedTableClient
 from host.refusal import explain
 from net.cluster.remote import RoutedClient
-from net.commands import HELP_TEXT, Command, locale_lang, unknown_command
+from net.commands import HELP_TEXT, Command, locale_lang
 from net.front import operators, reclaim, replay, reviewing
-from net.front.bans import Moderation, ban_line
+from net.front.bans import Moderation
 from net.front.botsession import BotSession
 from net.front.driver import clear_parser_cache
 from net.front.hostfiles import AllowList, HostFile
@@ -76,11 +77,7 @@ class CommandHost(SessionHost, Protocol):
 def start(host: CommandHost, session: Session) -> None:
     """The session's command started (its channel asked for a shell or a command)."""
     assert session.chan is not None
-    if not session.conn.logged_in.is_set():  # its account and bans are still being read
-        session.task = asyncio.get_running_loop().create_task(_start_logged_in(host, session))
-        return
-    if session.conn.banned is not None:  # an operator's ban: one line, before any screen
-        session.reply(ban_line(session.conn.banned) + "\n", status=1)
+    if operators.answered_first(session, partial(start, host, session)):  # a ban, or wait
         return
     if session.command_error is not None:  # on a bot channel a JSON line (Session.reply)
         session.reply(session.command_error if session.bot_channel
@@ -88,12 +85,7 @@ def start(host: CommandHost, session: Session) -> None:
         return
     command = session.command or Command("lobby")
     if command.name == "op":  # from a key not in the operators file: an unknown command
-        if not operators.is_operator(host.operators, session.conn):
-            session.reply(f"{ERROR}: {unknown_command(command.words[0])}\n", status=2,
-                          code="usage")
-            return
-        session.task = asyncio.get_running_loop().create_task(
-            operators.run_command(host, session, list(command.words)))
+        operators.start(host, host.operators, session, list(command.words))
         return
     if command.name == "help":
         session.reply(HELP_TEXT)
@@ -121,12 +113,6 @@ def start(host: CommandHost, session: Session) -> None:
         session.task = loop.create_task(_when_logged_in(host, session, command))
         return
     _admitted(host, session, command)
-
-
-async def _start_logged_in(host: CommandHost, session: Session) -> None:
-    await session.conn.logged_in.wait()
-    if session.conn.account is not None and session.chan is not None and not session.ended:
-        start(host, session)
 
 
 async def _when_logged_in(host: CommandHost, session: Session, command: Command) -> None:

@@ -33,13 +33,14 @@ import json
 import logging
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
 import asyncssh
 
 from host.client import SharedTableClient
 from host.refusal import Refusal, RefusedError
+from net.commands import unknown_command
 from net.front.bans import Moderation, ban_line, covers, shown_time, until_text
 from net.front.hostfiles import AllowList, HostFile
 from net.limits import (
@@ -498,6 +499,37 @@ def at_table(host: OperatorHost, operators: HostFile[AllowList] | None, session:
 async def _at_table(host: OperatorHost, session: Session, words: list[str]) -> None:
     text, _ = await Operator(host, session).run(words)
     tell(session, text)
+
+
+def answered_first(session: Session, again: Callable[[], None]) -> bool:
+    """Whether the session's command is answered before it runs: its account and bans still
+    being read (a database server; ``again`` once they are), or a ban covers it (its line,
+    exit status 1, before any screen)."""
+    conn = session.conn
+    if not conn.logged_in.is_set():
+        session.task = asyncio.get_running_loop().create_task(_logged_in(session, again))
+        return True
+    if conn.banned is not None:
+        session.reply(ban_line(conn.banned) + "\n", status=1)
+        return True
+    return False
+
+
+async def _logged_in(session: Session, again: Callable[[], None]) -> None:
+    await session.conn.logged_in.wait()
+    if session.conn.account is not None and session.chan is not None and not session.ended:
+        again()
+
+
+def start(host: OperatorHost, operators: HostFile[AllowList] | None, session: Session,
+          words: list[str]) -> None:
+    """An operator's command, run from a key the operators file lists; from any other, the
+    unknown command's answer."""
+    if not is_operator(operators, session.conn):
+        session.reply(f"{both('error')}: {unknown_command(words[0])}\n", status=2,
+                      code="usage")
+        return
+    session.task = asyncio.get_running_loop().create_task(run_command(host, session, words))
 
 
 async def run_command(host: OperatorHost, session: Session, words: list[str]) -> None:

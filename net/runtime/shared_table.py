@@ -248,19 +248,17 @@ class SharedTable:
         return self.state is TableState.OVER and self.empty
 
     def close_by(self, account: Account | None) -> Refusal | None:
-        """Its host closes the table (``/close`` in its chat, ``close NAME`` in the lobby) while
-        nobody else sits there (:meth:`Admission.may_close`), or the server's operator
-        (``account`` None) whoever sits: an unfinished game keeps its finished hands, whoever
-        is still connected is told, nothing more is played or saved, and its owner ends it at
-        once (``on_close``). None when closed."""
+        """Its host closes it (``/close``, ``close NAME``) while nobody else sits there
+        (:meth:`Admission.may_close`), or the operator (``account`` None) whoever sits: an
+        unfinished game keeps its finished hands, whoever is connected is told, nothing more
+        is played or saved, its owner ends it at once (``on_close``). None when closed."""
         if self.closed:
             return self.closed_refusal()
-        if account is not None:
-            others = [s.occupant.name for s in self.seats
-                      if s.occupant is not None and s.occupant.account_id != account.id]
-            refusal = self.admission.may_close(account, others)
-            if refusal is not None:
-                return refusal
+        refusal = None if account is None else self.admission.may_close(account, [
+            s.occupant.name for s in self.seats
+            if s.occupant is not None and s.occupant.account_id != account.id])
+        if refusal is not None:
+            return refusal
         if not self.may_act():
             return Refusal("moving")
         self._keep_unfinished()
