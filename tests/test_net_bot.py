@@ -272,7 +272,7 @@ async def test_a_dropped_program_does_not_freeze_its_table(make_server: MakeServ
     await until(lambda: not t.seats[0].clients, what="the drop")
     assert t.empty and hand.version == version
     await clock.advance(3.0)
-    await until(lambda: hand.version != version, 5.0, "the claim timer's pass")
+    await until(lambda: hand.version != version, 15.0, "the claim timer's pass")
     await clock.advance(t.config.grace_seconds)
     assert t.is_bot(0)
     await until(lambda: t.state is TableState.OVER, 20.0, "the computers to play on")
@@ -548,8 +548,8 @@ async def test_handshake_helpers_and_tsumogiri_on_a_server(make_server: MakeServ
         assert error["code"] == "too_fast" and error["request"] is None
         assert len(hand.actions) == before and 0 in hand.to_act()
         bot.send({"request": request["request"], "choice": request["legal"][0]["id"]})
-        await until(lambda: len(hand.actions) > before, 5.0, "the program's own answer")
-        await until(lambda: any(line["type"] == "discard" for line in bot.lines), 5.0,
+        await until(lambda: len(hand.actions) > before, 15.0, "the program's own answer")
+        await until(lambda: any(line["type"] == "discard" for line in bot.lines), 15.0,
                     "a discard")
         for line in bot.lines:
             if line["type"] == "discard":
