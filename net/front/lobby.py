@@ -90,6 +90,13 @@ class CreateTableScreen(ModalScreen[Any]):
     CreateTableScreen .row > Label { width: 1fr; padding: 0 1 0 0; }
     CreateTableScreen .row > Input { width: 20; }
     CreateTableScreen .row > Select { width: 20; }
+    /* the focused field shows by more than a hue (as play's form, themes/table.tcss): its
+       row's label in reverse video, the field bold and underlined; the row's own rule, as
+       Textual restyles on a focus change only below a node with a :focus-within rule */
+    CreateTableScreen .row:focus-within { text-style: bold; }
+    CreateTableScreen .row:focus-within > Label { text-style: bold reverse; }
+    CreateTableScreen .row Input:focus { text-style: bold underline; }
+    CreateTableScreen .row Select:focus > SelectCurrent { text-style: bold underline; }
     CreateTableScreen .outer-row { padding: 0 2 0 0; }
     CreateTableScreen .rules-row { padding: 0 2 0 0; }
     CreateTableScreen NewTableForm { height: 1fr; }

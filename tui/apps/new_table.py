@@ -105,8 +105,12 @@ class NewTableForm(Vertical):
                          value=self.rules, allow_blank=False, id=RULES_ID)
         if self.options_label is not None:
             yield Label(self.options_label)
-        box = VerticalScroll if self.scroll else Vertical
-        with box(id="options"):
+        # the rows' scroll takes no focus of its own: it would be a Tab stop that shows
+        # nothing between the ruleset and the first option (the focused field scrolls into
+        # view, and the mouse wheel scrolls it)
+        box = VerticalScroll(id="options", can_focus=False) if self.scroll else Vertical(
+            id="options")
+        with box:
             yield from self._rows()
         yield Static("", id=ABOUT_ID, markup=False)
 

@@ -186,7 +186,9 @@ class NewGameScreen(_Page):
     def compose(self) -> ComposeResult:
         lang = self.lang
         saved = self.mj.settings.options
-        with VerticalScroll(classes="page"):
+        # a page of fields: its scroll is no Tab stop (it shows no focus and takes no
+        # choice; the focused field scrolls into view)
+        with VerticalScroll(classes="page", can_focus=False):
             yield Label(tr(lang, "ng_title"), classes="page-title")
             yield NewTableForm(self.initial_rules, lang=lang, rules_label=tr(lang, "ng_rules"),
                                options_label=tr(lang, "ng_options"),
@@ -270,7 +272,9 @@ class SettingsScreen(_Page):
     def compose(self) -> ComposeResult:
         s = self.mj.settings
         lang = self.lang
-        with VerticalScroll(classes="page"):
+        # a page of fields: its scroll is no Tab stop (it shows no focus and takes no
+        # choice; the focused field scrolls into view)
+        with VerticalScroll(classes="page", can_focus=False):
             yield Label(tr(lang, "set_title"), classes="page-title")
             yield Label(tr(lang, "set_lang"))
             with RadioSet(id="lang"):

@@ -1,0 +1,78 @@
+"""What a newcomer's tryout met in the forms and the lobby (issue 53, U3): the new-table form's
+Tab order and its focus, its labels' order and words, a private table as an uninvited player
+reads it, the settings at 80 columns, the too-small notice and ``rename``'s answers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from textual.widget import Widget
+from textual.widgets import Button, Checkbox, Input, Label, RadioSet, Select
+
+from host.local import LocalTable
+from net.front.lobby import CreateTableScreen, LobbyApp
+from net.runtime.registry import Registry, TableConfig
+from net.store import Account
+from tui.apps.app import MahjongApp
+from tui.apps.screens import NewGameScreen, SettingsScreen
+from tui.settings import Settings
+
+FIELDS = (Input, Select, Button, Checkbox, RadioSet)
+
+
+def lobby_app() -> LobbyApp:
+    return LobbyApp(SimpleNamespace(registry=Registry(TableConfig())),  # type: ignore[arg-type]
+                    Account(1, "ann"))
+
+
+def row_label_reversed(field: Widget) -> bool:
+    row = field.parent
+    assert isinstance(row, Widget)
+    return bool(row.query_one(Label).styles.text_style.reverse)
+
+
+async def test_the_lobby_form_tabs_field_by_field_and_shows_the_focus() -> None:
+    """From the name, Tab, Tab, Tab is the second option (hands per game): no stop that shows
+    nothing (the options' scroll took one) between the ruleset and the first option; every
+    stop is a field, and the focused field's row label is in reverse video."""
+    app = lobby_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CreateTableScreen)
+        assert app.focused is screen.query_one("#create-name", Input)
+        chain = screen.focus_chain
+        assert all(isinstance(w, FIELDS) for w in chain), [
+            w for w in chain if not isinstance(w, FIELDS)]
+        await pilot.press("tab", "tab", "tab")
+        await pilot.pause()
+        focused = app.focused
+        assert focused is not None and focused.id == "opt-hands_per_game", focused
+        assert row_label_reversed(focused)
+        assert focused.styles.text_style.bold and focused.styles.text_style.underline
+        others = [w for w in screen.query(Input) if w is not focused]
+        assert not any(row_label_reversed(w) for w in others)
+        await pilot.press("shift+tab", "shift+tab")
+        await pilot.pause()
+        assert app.focused is screen.query_one("#create-rules", Select)
+        assert row_label_reversed(screen.query_one("#create-rules", Select))
+
+
+async def test_play_s_forms_have_no_stop_that_shows_nothing(tmp_path: Path) -> None:
+    """``play``'s new game and its settings: the page's scroll is no Tab stop."""
+    app = MahjongApp(LocalTable(bot_delay=0, timers=False),
+                     Settings.load(tmp_path / "settings.json"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen)
+        stops: list[Any] = list(app.screen.focus_chain)
+        app.show_settings()
+        for _ in range(3):
+            await pilot.pause()
+        assert isinstance(app.screen, SettingsScreen)
+        stops += list(app.screen.focus_chain)
+    assert stops and all(isinstance(w, FIELDS) for w in stops), [
+        w for w in stops if not isinstance(w, FIELDS)]
