@@ -7,7 +7,9 @@ the record holds them). :func:`assess` weighs one decision with
 :meth:`~engine.bots.expert.ExpertPlayer.read`: the expert's choice, the expected points of
 each action it weighs (mean over sampled hidden hands, with the 95% interval's half width),
 and the *loss*, how much less the action taken was worth than the expert's choice, measured on
-the same samples (so its interval is the difference's, not either value's). The expert keeps
+the same samples (so its interval is the difference's, not either value's); a difference
+inside its own interval is no loss (:func:`unclear`, the rule by which the expert keeps its
+choice where another figure beats it by as little). The expert keeps
 ``hard``'s choice unless a gain is clear, so another action's figure may beat its choice: the
 assessment names that action and why the choice stands (:class:`Kept`), and a win on offer that
 the choice declines, by which rule (:class:`Declined`). :func:`summary` puts the biggest losses
@@ -107,6 +109,14 @@ class Assessment:
     def value_of(self, action: Action) -> ActionValue | None:
         return next((v for v in self.values if v.action == action), None)
 
+    @property
+    def gap(self) -> ActionValue | None:
+        """The expert's choice's figure where it differs from the action played and shows
+        more, but inside the figures' uncertainty (:func:`unclear`): no loss, and the page
+        says why; None otherwise."""
+        own = None if self.agrees else self.value_of(self.choice)
+        return own if own is not None and own.gain > 0 and unclear(own) else None
+
 
 @dataclass(frozen=True)
 class Summary:
@@ -116,6 +126,8 @@ class Summary:
     total: float  # the sum of the losses
     agreed: int  # decisions where the action taken was the expert's
     weighed: int  # decisions the search put figures on
+    even: int = 0  # decisions played otherwise than the expert's choice that lost nothing
+    # (a gap inside the figures' uncertainty, the played showing as much or more, not weighed)
 
     @property
     def count(self) -> int:
@@ -162,9 +174,12 @@ def assessment(decision: Decision, reading: Reading) -> Assessment:
     loss = loss_half = 0.0
     if not agrees:
         # the gains are over the action taken, sample by sample: the loss is the expert's
-        # choice's gain (its interval is the difference's), never below 0
+        # choice's gain (its interval is the difference's), never below 0, and none where
+        # that gain is inside its interval (the rule by which the expert keeps a choice
+        # another figure beats, Kept.NOISE: a gap the samples cannot tell from nothing is a
+        # loss in neither direction)
         best = next((v for v in ranked if v.action == choice), None)
-        if best is not None and best.gain > 0:
+        if best is not None and best.gain > 0 and not unclear(best):
             loss, loss_half = best.gain, best.gain_half
     better, kept, fresh = _kept(reading, ranked)
     if declined is None and taken_action.type is ActionType.WIN and choice != taken_action:
@@ -187,9 +202,16 @@ def _kept(reading: Reading, ranked: Sequence[ActionValue]
     better = over[ranked[0].action]
     if reading.searched == better.action and reading.fresh is not None:
         return better, Kept.RECHECKED, reading.fresh
-    if better.gain <= CONFIDENCE * better.gain_half:
+    if unclear(better):
         return better, Kept.NOISE, None
     return better, Kept.SMALL, None
+
+
+def unclear(gap: ActionValue) -> bool:
+    """Whether a gain (``gap.gain`` over the action it is measured on) is inside its own 95%
+    interval: the samples cannot tell it from no gain. Such a gap is no reason for the
+    expert to change its play, and no loss for a player who played the other."""
+    return gap.gain <= CONFIDENCE * gap.gain_half
 
 
 def _declined(view: View, choice: Action) -> Declined | None:
@@ -209,7 +231,8 @@ def summary(assessments: Iterable[Assessment]) -> Summary:
     done = list(assessments)
     ranked = tuple(sorted(done, key=lambda a: (-a.loss, a.decision.key)))
     return Summary(ranked, sum(a.loss for a in done), sum(1 for a in done if a.agrees),
-                   sum(1 for a in done if a.weighed))
+                   sum(1 for a in done if a.weighed),
+                   sum(1 for a in done if not a.agrees and a.loss == 0))
 
 
 def seat_of(text: str, names: Sequence[str] = ()) -> int:

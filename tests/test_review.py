@@ -39,9 +39,11 @@ from tui.apps.replay import ReplayGame
 from tui.apps.review import IN_FLIGHT, ReviewApp, ReviewGame, ReviewScreen, pool_submit
 from tui.settings import Settings
 from tui.view.faces import Face
-from tui.words.review_text import decision_line
+from tui.words.review_text import action_text, decision_line, summary_lines
 
 SAMPLES = 4  # few: fast, wide intervals
+# enough that some of a game's losses are clear of their interval (a gap inside it is no loss)
+CLEAR = 64
 
 
 def steps(rules: str = "gejiu", seed: int = 5, hands: int = 1) -> GameSteps:
@@ -107,8 +109,9 @@ def test_an_assessment_loses_nothing_where_the_expert_agrees() -> None:
             assert taken is not None
             assert taken.gain == 0 and taken.gain_half == 0  # the gains are over it
             expert = a.value_of(a.choice)
-            assert a.loss == pytest.approx(
-                0 if a.agrees or expert is None else max(0.0, expert.mean - taken.mean))
+            assert a.loss == pytest.approx(  # a gap inside its interval is no loss
+                0 if a.agrees or expert is None or expert.gain <= expert.gain_half
+                else max(0.0, expert.mean - taken.mean))
         if not a.agrees:
             assert a.choice != a.decision.taken
     assert assess(found[1], SAMPLES) == done[1]  # deterministic
@@ -116,6 +119,7 @@ def test_an_assessment_loses_nothing_where_the_expert_agrees() -> None:
     assert [a.loss for a in s.ranked] == sorted((a.loss for a in done), reverse=True)
     assert s.total == pytest.approx(sum(a.loss for a in done)) and s.count == len(done)
     assert s.agreed == sum(a.agrees for a in done)
+    assert s.agreed + s.even + sum(a.loss > 0 for a in done) == len(done)
 
 
 def test_an_assessment_in_the_niced_worker_is_the_one_made_here() -> None:
@@ -152,12 +156,13 @@ def test_review_text_prints_a_line_per_decision_and_the_summary(
     path = tmp_path / "g.jsonl"
     path.write_text(record, encoding="utf-8")
     n = len(decisions(read_game(record), 0))
-    assert main(["review", str(path), "--seat", "ann", "--samples", "4", "--text"]) == 0
+    assert main(["review", str(path), "--seat", "ann", "--samples", str(CLEAR), "--text"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("Review of g.jsonl (个旧 Gejiu), seat E ann: the expert with 4")
+    assert out[0].startswith(
+        f"Review of g.jsonl (个旧 Gejiu), seat E ann: the expert with {CLEAR}")
     rows = [x for x in out if x.startswith("hand 1 move ")]
     assert len(rows) == n and "· expert " in rows[0]
-    assert any("loss" in x for x in rows) and any("agrees" in x for x in rows)
+    assert any("· loss " in x for x in rows) and any("agrees" in x for x in rows)
     assert out[n + 2].startswith(f"Summary: {n} decisions, ")
     losses = [float(x.rsplit("−", 1)[1]) for x in out[n + 3:]]
     assert losses and losses == sorted(losses, reverse=True)
@@ -202,7 +207,8 @@ def test_review_refuses_bad_files_and_seats_in_one_line(
 class Fake:
     """A submit whose answers the test gives (computed here, at once, on request)."""
 
-    def __init__(self) -> None:
+    def __init__(self, samples: int = SAMPLES) -> None:
+        self.samples = samples
         self.asked: list[Decision] = []
         self.futures: list[Future[Assessment]] = []
 
@@ -215,14 +221,14 @@ class Fake:
     def answer(self, k: int) -> None:
         f, d = self.futures[k], self.asked[k]
         if not f.cancelled():
-            f.set_result(assess(d, SAMPLES))
+            f.set_result(assess(d, self.samples))
 
 
 def review_app(submit: Fake, lang: str = "en") -> ReviewApp:
     game = ReplayGame(steps("gejiu", seed=5), ("ann", "", "bob", ""), "abcd-2345")
     settings = Settings()
     settings.lang, settings.tiles = lang, "ascii"
-    return ReviewApp(ReviewGame.of(game, 0), submit, settings, SAMPLES)
+    return ReviewApp(ReviewGame.of(game, 0), submit, settings, submit.samples)
 
 
 def page(screen: ReviewScreen) -> str:
@@ -249,7 +255,7 @@ def _screen_pending(pilot: object) -> int:
 
 
 async def test_the_review_steps_through_decisions_and_jumps_from_the_summary() -> None:
-    fake = Fake()
+    fake = Fake(CLEAR)
     app = review_app(fake)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -483,7 +489,6 @@ def check_labels(a: Assessment, text: str, act: Callable[[Action], str] | None =
     consistent with the figures it shows: where another action's figure beats the expert's
     choice, the page says why the expert keeps it; "as good by the figures" only where the
     two read the same; a declined win says why."""
-    from tui.words.review_text import action_text
 
     name = act or (lambda x: action_text(x, "en"))
     better = shown_better(a)
@@ -600,3 +605,47 @@ def test_a_declined_win_says_why() -> None:
     line = decision_line(a, "en")
     assert "Why not win" in line and "Why the expert keeps discard 3s: 胡 win shows" in line
     check_labels(a, line)
+
+
+def test_a_gap_inside_its_uncertainty_is_no_loss_anywhere() -> None:
+    """The tester's decision 4: the expert's choice (hard's) shows 2.81 ±3.45 more than the
+    played, a gap as unclear as the 3.38 ±4.52 another decision of the same review calls as
+    good. One rule for both: no loss on the page, in --text, in the summary's counts and
+    total, and not among the biggest losses; the page says why in the words of the other."""
+    d, played, other, third = a_discard_decision()
+    base = [0.0, 4.0, -2.0, 1.0, 3.0, -1.0, 2.0, 0.0]
+    noisy = [x + 2.81 + (6.0 if i % 2 else -6.0) for i, x in enumerate(base)]
+    a = figures(d, {played: base, other: noisy, third: [x - 1.0 for x in base]}, other)
+    own = a.value_of(other)
+    assert own is not None and 0 < own.gain <= own.gain_half  # inside its interval
+    assert not a.agrees and a.loss == 0 and a.gap == own
+    line = decision_line(a, "en")
+    assert "· no clear loss ·" in line and "loss 2.81" not in line
+    assert f"Why no loss: {action_text(other, 'en')} shows 2.81 more points" in line
+    assert "inside the figures' uncertainty (±" in line and "cannot be told apart" in line
+    check_labels(a, line)
+    zh = decision_line(a, "zh")
+    assert "无明显损失" in zh and "为何不算损失" in zh
+    # a clear loss beside it: only that one is summed and listed
+    clear = figures(d, {played: base, other: [x + 2.0 for x in base],
+                        third: [x - 1.0 for x in base]}, other)
+    assert clear.loss == pytest.approx(2.0) and clear.gap is None
+    s = summary([a, clear])
+    assert s.total == pytest.approx(2.0) and s.even == 1 and s.agreed == 0
+    lines = summary_lines([a, clear], "en", 2)
+    assert lines[0] == ("Summary: 2 decisions, 0 as the expert plays, 1 otherwise with no "
+                        "clear loss; 2.00 points lost in all")
+    assert len(lines) == 2 and "−2.00" in lines[1]
+    # the review screen: its page and its summary say the same
+    game = steps("yichun", seed=3)
+    screen = ReviewScreen(ReviewGame(ReplayGame(game, ("ann", "", "", ""), "g"), 0, (d, d)),
+                          "en", Face.ASCII, Fake())
+    screen.results[0], screen.results[1] = a, clear
+    assert screen.ranked() == [1]
+    screen.page = 0
+    text = page(screen)
+    assert "no clear loss" in text and "Why no loss: " in text and "loss 2.81" not in text
+    screen.page = -1
+    text = page(screen)
+    assert "1 otherwise with no clear loss; 2.00 points lost in all" in text
+    assert "−2.00" in text and "−2.81" not in text

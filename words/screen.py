@@ -248,12 +248,15 @@ SCREEN: Final[dict[str, tuple[str, str]]] = {
     "rv_hidden_1": ("{n} tile", "{n}张"),
     "rv_keys": ("←/→ decision · Home/End · s: summary · q: leave",
                 "←/→ 上/下一个决定 · Home/End 首/尾 · s 总结 · q 离开"),
-    "rv_summary_head": ("Summary: {n} decisions, {agreed} as the expert plays; {lost:.2f} "
-                        "points lost in all",
-                        "总结：{n}个决定，{agreed}个与高手一致；共少得 {lost:.2f} 分"),
-    "rv_summary_head_1": ("Summary: {n} decision, {agreed} as the expert plays; {lost:.2f} "
-                          "points lost in all",
-                          "总结：{n}个决定，{agreed}个与高手一致；共少得 {lost:.2f} 分"),
+    # {even}: played otherwise with no loss (inside the figures' uncertainty, or as good)
+    "rv_summary_head": ("Summary: {n} decisions, {agreed} as the expert plays, {even} "
+                        "otherwise with no clear loss; {lost:.2f} points lost in all",
+                        "总结：{n}个决定，{agreed}个与高手一致，{even}个不同但无明显损失；"
+                        "共少得 {lost:.2f} 分"),
+    "rv_summary_head_1": ("Summary: {n} decision, {agreed} as the expert plays, {even} "
+                          "otherwise with no clear loss; {lost:.2f} points lost in all",
+                          "总结：{n}个决定，{agreed}个与高手一致，{even}个不同但无明显损失；"
+                          "共少得 {lost:.2f} 分"),
     "rv_summary_pending": ("({left} still being assessed)", "（还有{left}个在评估）"),
     "rv_summary_list": ("Biggest losses first (↑/↓, Enter: go to it):",
                         "损失最大的决定（↑/↓ 选择，Enter 查看）："),
@@ -270,6 +273,7 @@ SCREEN: Final[dict[str, tuple[str, str]]] = {
     "rv_text_agrees": ("agrees", "一致"),
     "rv_text_tied": ("as good by the figures", "按模拟一样好"),
     "rv_text_unweighed": ("not weighed", "不评估"),
+    "rv_text_unclear": ("no clear loss", "无明显损失"),
     "rv_text_ahead": ("no loss: yours scores {gain:.2f} more", "不亏：你的选择多得 {gain:.2f} 分"),
     # why the expert plays what its figures alone do not explain (tui/words/review_text.py)
     "rv_why_noise": (
@@ -278,6 +282,13 @@ SCREEN: Final[dict[str, tuple[str, str]]] = {
         "be told apart, and the expert changes its usual play only for a clear gain.",
         "高手为何仍选{choice}：{better}多 {gain:.2f} 分，但在模拟的误差之内（±{half:.2f}）："
         "这些抽样分不出两者高下，高手只在明显更好时才改变常规打法。"),
+    # the same words as rv_why_noise: one rule for a gap the samples cannot tell from nothing
+    "rv_why_unclear": (
+        "Why no loss: {choice} shows {gain:.2f} more points than yours, but that is inside "
+        "the figures' uncertainty (±{half:.2f}): over these sampled hands the two cannot be "
+        "told apart, so it is not counted as a loss.",
+        "为何不算损失：{choice}比你的选择多 {gain:.2f} 分，但在模拟的误差之内（±{half:.2f}）："
+        "这些抽样分不出两者高下，所以不算损失。"),
     "rv_why_small": (
         "Why the expert keeps {choice}: {better} shows {gain:.2f} more points (±{half:.2f}), "
         "less than the {least:.2f} a hand the expert needs before it changes its usual play.",

@@ -51,13 +51,17 @@ def value_text(mean: float, half: float) -> str:
 
 
 def verdict(a: Assessment, lang: str) -> str:
-    """``agrees``, ``loss 0.63 points``, ``no loss: yours scores 0.40 more``, ``as good by
-    the figures`` (the two figures read the same), or ``not weighed``. Where another figure
-    beats the expert's choice, :func:`why_lines` says why the expert keeps it."""
+    """``agrees``, ``loss 0.63 points``, ``no clear loss`` (the expert's choice shows more
+    inside the figures' uncertainty: :func:`why_lines` says so), ``no loss: yours scores 0.40
+    more``, ``as good by the figures`` (the two figures read the same), or ``not weighed``.
+    Where another figure beats the expert's choice, :func:`why_lines` says why the expert
+    keeps it."""
     if not a.weighed:
         return tr(lang, "rv_text_agrees" if a.agrees else "rv_text_unweighed")
     if a.agrees:
         return tr(lang, "rv_text_agrees")
+    if a.gap is not None:
+        return tr(lang, "rv_text_unclear")
     if a.loss >= TIED:
         return tr(lang, "rv_loss", loss=a.loss, half=a.loss_half)
     taken, choice = a.value_of(a.decision.taken), a.value_of(a.choice)
@@ -69,7 +73,9 @@ def verdict(a: Assessment, lang: str) -> str:
 def why_lines(a: Assessment, lang: str, act: Callable[[Action], str]) -> list[str]:
     """Why the expert plays what it does where its figures alone do not say: a win on offer
     it declines (by which rule), and a choice it keeps though another action's figure beats
-    it (inside the noise, too small, or gone on fresh samples). ``act`` names an action."""
+    it (inside the noise, too small, or gone on fresh samples); and a choice of the expert's
+    that shows more than the one played, but not clearly, so no loss. ``act`` names an
+    action."""
     out: list[str] = []
     d = a.declined
     if d is not None:
@@ -79,8 +85,14 @@ def why_lines(a: Assessment, lang: str, act: Callable[[Action], str]) -> list[st
         elif d.rule == "menqing":
             out.append(tr(lang, "rv_why_menqing"))
         else:
-            out.append(tr(lang, "rv_why_win_figures", choice=act(a.choice), gain=a.loss,
-                          half=a.loss_half))
+            own = a.value_of(a.choice)
+            out.append(tr(lang, "rv_why_win_figures", choice=act(a.choice),
+                          gain=own.gain if own else a.loss,
+                          half=own.gain_half if own else a.loss_half))
+    gap = a.gap
+    if gap is not None:
+        out.append(tr(lang, "rv_why_unclear", choice=act(a.choice), gain=gap.gain,
+                      half=gap.gain_half))
     b = a.better
     if b is not None and a.kept is not Kept.BEST:
         fields = {"choice": act(a.choice), "better": act(b.action), "gain": b.gain,
@@ -113,7 +125,7 @@ def summary_lines(assessments: Sequence[Assessment], lang: str, total: int,
     """The summary of ``total`` decisions: counts and the total loss, then the biggest losses
     (at most ``rows``); ``pending`` of them are still being assessed."""
     s = summary(assessments)
-    lines = [tr(lang, "rv_summary_head", n=total, agreed=s.agreed, lost=s.total)]
+    lines = [tr(lang, "rv_summary_head", n=total, agreed=s.agreed, even=s.even, lost=s.total)]
     if pending:
         lines[0] += " " + tr(lang, "rv_summary_pending", left=pending)
     if total == 0:
