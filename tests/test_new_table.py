@@ -151,7 +151,7 @@ async def test_the_lobby_form_says_english_first_and_no_rule_ids(rules: str) -> 
             await pilot.pause()
         labels = [str(label.render()).split("\n")[0] for label in screen.query(Label)]
         assert labels and all(_english_first(x) for x in labels), labels
-        assert "base_point 底分" in labels
+        assert "Base point 底分" in labels
         for spec in RULESETS[rules].options_spec:
             form.field(spec.key).focus()
             await pilot.pause()

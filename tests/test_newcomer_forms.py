@@ -8,16 +8,20 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, RadioSet, Select
 
+from engine.rulesets import RULESETS
 from host.local import LocalTable
 from net.front.lobby import CreateTableScreen, LobbyApp
 from net.runtime.registry import Registry, TableConfig
 from net.store import Account
 from tui.apps.app import MahjongApp
+from tui.apps.new_table import NewTableForm
 from tui.apps.screens import NewGameScreen, SettingsScreen
 from tui.settings import Settings
+from words import both
 
 FIELDS = (Input, Select, Button, Checkbox, RadioSet)
 
@@ -76,3 +80,38 @@ async def test_play_s_forms_have_no_stop_that_shows_nothing(tmp_path: Path) -> N
         stops += list(app.screen.focus_chain)
     assert stops and all(isinstance(w, FIELDS) for w in stops), [
         w for w in stops if not isinstance(w, FIELDS)]
+
+
+def _one_order(text: str) -> bool:
+    """English first, then Chinese: no Latin letter after the first Chinese character, and no
+    Chinese-only note (a Chinese parenthesis) where the English has none."""
+    cjk = [i for i, ch in enumerate(text) if "\u4e00" <= ch <= "\u9fff"]
+    if not cjk:
+        return True
+    tail = text[cjk[0]:]
+    return not any(ch.isascii() and ch.isalpha() for ch in tail) and (
+        "（" not in tail or "(" in text[:cjk[0]])
+
+
+@pytest.mark.parametrize("rules", list(RULESETS))
+async def test_the_lobby_form_s_labels_are_words_in_one_order(rules: str) -> None:
+    """Every label of the lobby's new-table form: English, then Chinese (``Computer at E 东
+    if empty 空位电脑`` and ``Invite 邀请 (nicknames, keys)`` interleaved them; ``max_lighters
+    打火机上限（空=不限，0=禁用）`` had a note in Chinese only), and no option's raw id as its
+    label (``base_point 底分``): its words, English and Chinese."""
+    app = lobby_app()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("ctrl+n")
+        screen = app.screen
+        assert isinstance(screen, CreateTableScreen)
+        form = screen.query_one(NewTableForm)
+        form.query_one("#create-rules", Select).value = rules
+        for _ in range(3):
+            await pilot.pause()
+        labels = [str(label.render()).split("\n")[0] for label in screen.query(Label)]
+    bad = [x for x in labels if not _one_order(x)]
+    assert not bad, bad
+    keys = [spec.key for spec in RULESETS[rules].options_spec]
+    assert not [x for x in labels if any(k in x for k in keys)], labels
+    for key in keys:
+        assert both(f"opt_{key}") in labels

@@ -20,7 +20,7 @@ from words.server import SERVER
 ZH_LEAVES_OUT = {"p_res_item": {"en"}, "table_exists": {"what"}, "quarantined": {"reason"}}
 # the server's glosses (words/server.py): the Chinese names in short what the English says in
 # detail, leaving out the value typed, the limit, the table or the game it names
-GLOSSES = {"form_bot_seat", "form_exists", "bot_note", "no_table", "no_table_named", "table_full",
+GLOSSES = {"form_exists", "bot_note", "no_table", "no_table_named", "table_full",
            "unknown_command", "usage", "bot_usage", "bad_watchers", "bad_ambiwidth", "bad_lang",
            "bad_game_id", "bad_command_line", "no_arguments", "bad_levels", "invites_long",
            "not_fingerprint", "not_nickname", "ask_passphrase", "repeat_passphrase",

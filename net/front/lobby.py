@@ -140,7 +140,7 @@ class CreateTableScreen(ModalScreen[Any]):
             Horizontal(Label(both("form_private")),
                        Select(no_yes, value="no", allow_blank=False, id="create-private"),
                        classes="row"),
-            Horizontal(Label(f"{both('form_invite')} (nicknames, keys)"),
+            Horizontal(Label(both("form_invite_row")),
                        Input("", id="create-invite", max_length=INVITE_INPUT_MAX),
                        classes="row"),
             Horizontal(Label(both("form_watchers")),
@@ -151,7 +151,8 @@ class CreateTableScreen(ModalScreen[Any]):
     @staticmethod
     def _level_rows() -> list[Horizontal]:
         return [Horizontal(
-            Label(both("form_bot_seat", wind=SEAT_WINDS_EN[i], zh=SEAT_WINDS_ZH[i])),
+            Label(f"{tr('en', 'form_bot_seat', wind=SEAT_WINDS_EN[i])} "
+                  f"{tr('zh', 'form_bot_seat', wind=SEAT_WINDS_ZH[i])}"),
             Select([(level, level) for level in LEVELS], value="normal",
                    allow_blank=False, id=f"bot-{i}"),
             classes="row") for i in range(4)]

@@ -20,6 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static
 
 from engine.rulesets import RULESETS, OptionSpec, find_ruleset
+from words import both, tr
 
 INPUT_MAX = 20  # characters in a form's field: what is typed is bounded too
 RULES_ID = "create-rules"  # the rules choice (a Select of the rulesets' names)
@@ -34,12 +35,13 @@ def field_text(value: Any) -> str:
 
 
 def option_label(spec: OptionSpec, lang: str | None) -> str:
-    """An option's field label: in the player's language, or (``lang`` None, the lobby's
-    bilingual form) the key its typed ``key=value`` takes with its Chinese name. English
-    first, then Chinese, as every other label of the forms."""
-    if lang is None:
-        return f"{spec.key} {spec.zh}"
-    return f"{spec.en} {spec.zh}" if lang == "en" else spec.zh
+    """An option's field label, its short name from the words catalogue (``opt_KEY``): in
+    Chinese for ``zh``, else (English, and the lobby's bilingual form, ``lang`` None) English
+    first, then Chinese, as every other label of the forms. The ruleset's own words (its
+    full meaning) and the key a typed ``key=value`` takes are under the fields when the field
+    has the focus."""
+    key = f"opt_{spec.key}"
+    return tr("zh", key) if lang == "zh" else both(key)
 
 
 def option_label_text(spec: OptionSpec, lang: str | None) -> str | Text:
