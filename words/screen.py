@@ -121,6 +121,11 @@ SCREEN: Final[dict[str, tuple[str, str]]] = {
     "no_ting": ("报听 is not possible with {tile}", "打{tile}不能报听"),
     "no_ting_at_all": ("报听 is not possible now", "现在不能报听"),
     "quit_again": ("Press q again to leave the table", "再按 q 离开牌桌"),
+    # a seat at a shared table mid-game: the computer plays it on and the game is rated
+    # (docs/playing.md, Ratings), which a player leaving may not expect
+    "quit_again_rated": ("Press q again to leave: the computer plays your seat to the end, "
+                         "and the game still counts for your rating",
+                         "再按 q 离开：电脑替你打完本局，\n本局仍计入你的等级分"),
     # log
     "ev_buy": ("{who} 买", "{who}买"),
     "ev_no_buy": ("{who} 不买", "{who}不买"),

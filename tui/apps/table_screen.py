@@ -544,4 +544,8 @@ class TableScreen(Screen[None]):
             self.app.exit()
         else:
             self._quit_armed = now
-            self._say("quit_again")
+            client = self.mj.client
+            game = self.update is not None and not self.update.game_over
+            rated = (not client.controls_pace and game
+                     and not getattr(client, "spectating", False))
+            self._say("quit_again_rated" if rated else "quit_again")

@@ -73,8 +73,11 @@ def centre_lines(update: TableUpdate, ui: UiState, me: int,
         who = ", ".join(named_seat(view.viewer, s, lang, update.names) for s in others)
         lines.append([])
         lines.extend(wrap_pieces([(tr(lang, "waiting_for", who=who), "info")], width))
-    if ui.message:
-        lines.append([(ui.message, "error")])
+    # a message may say more than the box is wide (leaving mid-game): wrapped at its spaces
+    # and at its line breaks (Chinese has no spaces)
+    for said in ui.message.split("\n") if ui.message else ():
+        words = [pc for w in said.split(" ") for pc in ((" ", "error"), (w, "error"))][1:]
+        lines.extend(wrap_pieces(words, width))
     if waits:
         lines.extend(wrap_pieces(waits, width)[:WAITS_LINES])
     if ui.show_suggestion and ui.suggestion is not None:
