@@ -15,6 +15,7 @@ from textual.widgets import Button, Checkbox, Input, Label, RadioSet, Select
 from engine.rulesets import RULESETS
 from host.local import LocalTable
 from net.front.lobby import CreateTableScreen, LobbyApp
+from net.front.plain_session import table_line
 from net.runtime.registry import Registry, TableConfig
 from net.store import Account
 from tui.apps.app import MahjongApp
@@ -115,3 +116,28 @@ async def test_the_lobby_form_s_labels_are_words_in_one_order(rules: str) -> Non
     assert not [x for x in labels if any(k in x for k in keys)], labels
     for key in keys:
         assert both(f"opt_{key}") in labels
+
+
+def test_a_private_table_shows_no_free_seat_to_one_not_invited() -> None:
+    """A private table (ann's, bob invited, not here yet) to cy, not invited: no seat is
+    free for him (the row said ``2 free``), and the free seats are said to be the invited's;
+    to bob, invited, the row says what is free; the plain lobby says it alike."""
+    from tests.test_private import ANN, BOB, CY, kept, private_table
+
+    reg = Registry(TableConfig(), kept())
+    t = private_table(reg)
+    t.join(ANN)
+    text = {a.nickname: LobbyApp(SimpleNamespace(registry=reg),  # type: ignore[arg-type]
+                                 a).tables_text().plain for a in (ANN, BOB, CY)}
+    row = next(line for line in text["cy"].splitlines() if line.lstrip().startswith("fri"))
+    assert "free" not in row and "no seat" in row, row
+    assert both("lobby_free_invited", n=2) in text["cy"], text["cy"]
+    for name in ("ann", "bob"):
+        row = next(line for line in text[name].splitlines()
+                   if line.lstrip().startswith("fri"))
+        assert "2 free" in row, row
+        assert "none for you" not in text[name]
+    info = t.info()
+    assert "no seat for you (2 free for the invited)" in table_line(1, info, "en", CY)
+    assert "你无座" in table_line(1, info, "zh", CY)
+    assert "2 free seats" in table_line(1, info, "en", BOB)

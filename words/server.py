@@ -41,6 +41,12 @@ SERVER: Final[dict[str, tuple[str, str]]] = {
     "lobby_free": ("{n} free", "空{n}"),
     "lobby_held": ("{n} seats held for the invited, not here yet", "为未到的受邀者保留{n}座"),
     "lobby_held_1": ("{n} seat held for the invited, not here yet", "为未到的受邀者保留{n}座"),
+    # a private table to one who may not sit there: no seat is free for him
+    "lobby_no_seat": ("no seat", "无座"),
+    "lobby_free_invited": ("{n} seats free for the invited, none for you",
+                           "{n}个空位只供受邀者，你无座"),
+    "lobby_free_invited_1": ("{n} seat free for the invited, none for you",
+                             "{n}个空位只供受邀者，你无座"),
     # closing one's own table: close NAME in the lobby, /close in its chat
     "lobby_closed": ("table {table} is closed; its finished games stay for replay",
                      "牌桌 {table} 已关闭，已完成的对局仍可重看"),
@@ -103,6 +109,8 @@ SERVER: Final[dict[str, tuple[str, str]]] = {
     "pl_bot": (" [bot]", " [bot]"),  # a program's seat (bot join), as the lobby marks it
     "pl_waiting": ("waiting, {n} free seats", "等待中，空位{n}个"),
     "pl_waiting_1": ("waiting, {n} free seat", "等待中，空位{n}个"),
+    "pl_waiting_uninvited": ("waiting, no seat for you ({n} free for the invited)",
+                             "等待中，你无座（受邀者空位{n}个）"),
     "pl_playing": ("playing hand {hand} of {hands}", "第{hand}/{hands}盘进行中"),
     "pl_between": ("between hands", "盘间"),
     "pl_over": ("game over", "已结束"),

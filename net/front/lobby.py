@@ -371,9 +371,13 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
             t.append(f"  {pad(info.name, 16)}", style="bold")
             # the seats held for a private table's invited are not free (its line says so)
             free = sum(1 for seat in info.seats if not seat.name) - self._held(info)
+            # none of them is free to one a private table does not admit (its lines say
+            # for whom they are)
+            sits = self._may_sit(info)
             hands = (f"{tr('en', 'lobby_hands', n=info.hands_per_game)}, "
-                     f"{tr('en', 'lobby_free', n=free)}" if info.state is
-                     TableState.WAITING else f"hand {info.hand_no}/{info.hands_per_game}")
+                     f"{tr('en', 'lobby_free', n=free) if sits else tr('en', 'lobby_no_seat')}"
+                     if info.state is TableState.WAITING
+                     else f"hand {info.hand_no}/{info.hands_per_game}")
             t.append(f" {info.rules:<9} {info.state.value:<14} {hands:<17} "
                      f"watchers {info.spectators}\n")
             t.append(f"      {seats}\n")
@@ -390,6 +394,8 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
                 t.append(f"      {both('lobby_computer')}: {reference_text(info.rules, levels)}\n")
             if info.private:
                 t.append(f"      {self._private_line(info)}\n", style="bold")
+                if not sits and free > 0 and info.state is TableState.WAITING:
+                    t.append(f"      {both('lobby_free_invited', n=free)}\n")
                 if self._held(info):
                     t.append(f"      {both('lobby_held', n=self._held(info))}\n")
             if info.stakes_possible and (info.stakes or not info.stakes_enabled):
@@ -403,6 +409,12 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
         self.ratings.refresh()  # what this drawing asked for, ready for the next one
         t.append(self.leaders.text())
         return t
+
+    def _may_sit(self, info: TableInfo) -> bool:
+        """Whether this player may sit at the table (a private one: its host, the invited,
+        one who sits there already)."""
+        a = self.account
+        return info.admits(a.id, a.nickname, a.key_fingerprint, a.guest)
 
     def _private_line(self, info: TableInfo) -> str:
         """A private table's lock (私, a wide character on every terminal) and whether this

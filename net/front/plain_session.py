@@ -102,8 +102,9 @@ class LobbyServer(Protocol):
     def registry(self) -> Registry: ...
 
 
-def table_line(n: int, info: TableInfo, lang: str) -> str:
-    """A table of the lobby in one sentence."""
+def table_line(n: int, info: TableInfo, lang: str, account: Account | None = None) -> str:
+    """A table of the lobby in one sentence (as ``account`` may sit there: a private table
+    it is not invited to has no free seat for it)."""
     held = info.held if info.private else 0  # seats held for the invited are not free
     free = sum(1 for seat in info.seats if not seat.name) - held
     away, program = tr(lang, "pl_away"), tr(lang, "pl_bot")
@@ -114,6 +115,10 @@ def table_line(n: int, info: TableInfo, lang: str) -> str:
                       for i, s in enumerate(info.seats) if s.name)
     state = tr(lang, f"pl_{info.state.name.lower()}", n=free, hand=info.hand_no,
                hands=info.hands_per_game)
+    if (account is not None and info.state is TableState.WAITING
+            and not info.admits(account.id, account.nickname, account.key_fingerprint,
+                                account.guest)):
+        state = tr(lang, "pl_waiting_uninvited", n=free)
     if held and info.state is TableState.WAITING:
         state += ", " + tr(lang, "lobby_held", n=held)
     return tr(lang, "pl_table", n=n, name=printable(info.name), rules=rules_title(info.rules, lang),
@@ -134,7 +139,7 @@ async def plain_lobby(channel: PlainChannel, server: LobbyServer, account: Accou
         out = [tr(lang, "p_lobby_welcome", n=len(infos))]
         if not infos:
             out.append(tr(lang, "p_lobby_none"))
-        out += [table_line(i + 1, info, lang) for i, info in enumerate(infos)]
+        out += [table_line(i + 1, info, lang, account) for i, info in enumerate(infos)]
         return out
 
     ask = tr(lang, "p_lobby_ask") + " > "
