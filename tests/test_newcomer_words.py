@@ -5,10 +5,16 @@ leaving a game mid-way means for one's rating."""
 
 from __future__ import annotations
 
+import dataclasses
+
+import pytest
+
+from host.client import TableUpdate
 from net.front.server import MahjongServer
 from testkit.ssh import new_key
 from tests.support.waiting import until
 from tests.test_net import join, seated
+from words import tr
 
 
 async def test_leaving_mid_game_says_the_game_still_rates_you(server: MahjongServer) -> None:
@@ -23,3 +29,82 @@ async def test_leaving_mid_game_says_the_game_still_rates_you(server: MahjongSer
     c.send("q")
     await c.wait_for("counts for your rating")
     await c.close()
+
+
+def _played(hands: int) -> TableUpdate:
+    """A Yichun game of ``hands`` hands played to its end by computer players, as seat E
+    sees it."""
+    from engine.bots.normal import NormalPlayer
+    from engine.game import Game
+    from engine.view import build_view
+
+    player = NormalPlayer()
+    game = Game("yichun", 3, {"hands_per_game": hands})
+    for _ in range(hands):
+        hand = game.new_hand()
+        while not hand.is_over:
+            seat = hand.to_act()[0]
+            game.apply(seat, player.choose(build_view(hand, seat)))
+    return TableUpdate(view=build_view(hand, 0), totals=tuple(game.scores),  # type: ignore[arg-type]
+                       history=tuple(game.history), game_over=game.is_over,
+                       names=("", "wes", "ann", "bob"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_plain_says_a_one_hand_games_numbers_once(lang: str) -> None:
+    """In a one-hand game plain mode said the same numbers as "This hand", "Hand 1" and
+    "Totals": now the totals alone; a longer game keeps all three."""
+    from tui.plain.sentences import Sentences
+
+    words = Sentences(lang)
+    for hands, said in ((1, 1), (2, 2)):
+        update = _played(hands)
+        words.update = update
+        text = "\n".join(words.result_lines(update) + words.game_lines(update))
+        net = tr(lang, "p_res_net", nets="\0").split("\0")[0]
+        hand_1 = tr(lang, "p_game_hands", n=1, nets="\0", who="").split("\0")[0]
+        totals = tr(lang, "p_res_totals", nets="\0").split("\0")[0]
+        assert text.count(totals) == 1, text
+        assert text.count(net) == text.count(hand_1) == (0 if said == 1 else 1), text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_plain_says_an_exhausted_wall_once(lang: str) -> None:
+    """"The wall is exhausted (荒牌): nobody wins." was followed by "Nobody won (荒牌).": the
+    result no longer repeats what the event said."""
+    from engine.table import Event, EventType
+    from tui.plain.sentences import Sentences
+
+    won = _played(2)
+    assert won.view.result is not None
+    # the same hand as if the wall had run out: no win, the event that says so
+    result = dataclasses.replace(won.view.result, settlement=dataclasses.replace(
+        won.view.result.settlement, wins=(), transfers=()))
+    view = dataclasses.replace(won.view, result=result,
+                               events=(*won.view.events, Event(EventType.EXHAUSTED)))
+    update = dataclasses.replace(won, view=view, game_over=False)
+    words = Sentences(lang)
+    words.update = update
+    view = update.view
+    said = [words.event_line(e, view) for e in view.events]
+    lines = [x for x in said if x] + words.result_lines(update)
+    assert tr(lang, "p_ev_exhausted") in lines
+    assert tr(lang, "p_res_draw") not in lines or (tr(lang, "p_res_draw") == tr(
+        lang, "p_ev_exhausted") and lines.count(tr(lang, "p_res_draw")) == 1), lines
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_last_hands_result_names_no_next_dealer(lang: str) -> None:
+    """The hand result of a game's last hand said "Next dealer:" though no hand follows;
+    an earlier hand's result still says it."""
+    from textual.content import Content
+
+    from tui.view.faces import Face
+    from tui.view.result_text import hand_result_lines
+
+    nxt = tr(lang, "res_next_dealer", seat="\0").split("\0")[0]
+    for over in (True, False):
+        update = dataclasses.replace(_played(1), game_over=over)
+        text = "\n".join(Content.from_markup(x).plain
+                         for x in hand_result_lines(update, lang, Face.ASCII))
+        assert (nxt in text) is not over, text

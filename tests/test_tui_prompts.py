@@ -235,4 +235,4 @@ def test_both_front_ends_offer_one_decision_under_the_same_keys() -> None:
     assert d is not None
     said = plain.answers(claim, d)
     assert said[1].words == "1 chow 吃 3 4 5 characters (c1)"
-    assert said[5].words == "5 kong 杠 (k1) with kong tile 1: 1 dots"
+    assert said[5].words == "5 kong 杠 (k1) with kong tile 1: 1 dot"

@@ -17,7 +17,7 @@ from engine.view import MeldView, View
 from host.client import TableUpdate
 from host.table_info import COMPUTER_NAME, ChatLine, TableInfo
 from tui.plain.words import RELATIVE, SEATS, tile_name, tiles_names
-from tui.view.decisions import KEYS, Decision, Option, decision
+from tui.view.decisions import KEYS, Decision, Option, decision, must_buy
 from tui.view.hints import unseen_counts, waits_of
 from tui.words.ruleset_title import rules_title
 from words import TEXT, tr
@@ -246,8 +246,11 @@ class Sentences:
         answers = self.answers(view, d)
         choices = self.semi(c.words for c in answers)
         if d.kind == "buy":
-            must = not any(a.type is ActionType.NO_BUY for a in legal)
-            return self.tr("p_ask_buy_must" if must else "p_ask_buy", choices=choices), answers
+            why = must_buy(view)  # no "no" to choose: the question says why
+            if why is not None:
+                return self.tr("p_ask_buy_must", choices=choices,
+                               why=self.tr(f"buy_why_{why}", dice=view.dice)), answers
+            return self.tr("p_ask_buy", choices=choices), answers
         if d.kind == "declare":
             return self.tr("p_ask_declare", choices=choices), answers
         tile = view.window_tile
@@ -306,8 +309,8 @@ class Sentences:
                                melds=melds))
         out += self.wild_line(view)
         settlement = res.settlement
-        if not settlement.wins:
-            out.append(self.tr("p_res_draw"))
+        if not settlement.wins and not any(e.type is EventType.EXHAUSTED for e in view.events):
+            out.append(self.tr("p_res_draw"))  # an exhausted wall said so as it happened
         for w in settlement.wins:
             how = ""
             if res.how is not None:
@@ -330,7 +333,8 @@ class Sentences:
                                amount=t.amount, why=why))
         if not settlement.transfers:
             out.append(self.tr("p_res_no_pay"))
-        out.append(self.totals_line(settlement.seats, "p_res_net"))
+        if not _one_hand_game(update):  # else the game's totals are this hand's: said once
+            out.append(self.totals_line(settlement.seats, "p_res_net"))
         out += [f"  {printable(name)[:24]} {v:+d}" for name, v in settlement.spectators.items()]
         if not update.game_over:  # the game's end says the totals once, under its hands
             out.append(self.totals_line(update.totals, "p_res_totals"))
@@ -340,7 +344,7 @@ class Sentences:
 
     def game_lines(self, update: TableUpdate) -> list[str]:
         out = []
-        for h in update.history:
+        for h in () if _one_hand_game(update) else update.history:  # the totals say it
             nets = self.comma(f"{self.who(s)} {h.net[s]:+d}" for s in range(4))
             won = self.comma(self.who(s) for s in h.winners) or self.tr("nobody")
             out.append(self.tr("p_game_hands", n=h.hand_no, nets=nets, who=won))
@@ -388,3 +392,11 @@ class Sentences:
             elif old and not new and old != COMPUTER_NAME:
                 out.append(self.tr("p_leaves", seat=SEATS[self.lang][s], name=printable(old)[:24]))
         return out
+
+
+def _one_hand_game(update: TableUpdate) -> bool:
+    """A game over after one hand whose totals are that hand's changes (a one-hand game):
+    "this hand", "hand 1" and the totals would say the same numbers three times."""
+    history = update.history
+    return (update.game_over and len(history) == 1
+            and tuple(history[0].net) == tuple(update.totals))

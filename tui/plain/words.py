@@ -10,6 +10,7 @@ from engine.tiles import Kind
 from words import ABSOLUTE
 
 _EN_SUITS: Final = ("characters", "dots", "bamboo")
+_EN_SUIT: Final = ("character", "dot", "bamboo")  # one tile: "1 character", not "1 characters"
 _ZH_SUITS: Final = ("万", "筒", "条")
 _ZH_NUMERALS: Final = "一二三四五六七八九"
 _EN_HONOURS: Final = ("east wind", "south wind", "west wind", "north wind",
@@ -24,12 +25,12 @@ RELATIVE: Final = {
 
 
 def tile_name(kind: Kind, lang: str) -> str:
-    """``5 bamboo`` / ``五条``; ``east wind`` / ``东风``."""
+    """``5 bamboo`` / ``五条``; ``1 character``; ``east wind`` / ``东风``."""
     if kind >= 27:
         return (_ZH_HONOURS if lang == "zh" else _EN_HONOURS)[kind - 27]
     if lang == "zh":
         return _ZH_NUMERALS[kind % 9] + _ZH_SUITS[kind // 9]
-    return f"{kind % 9 + 1} {_EN_SUITS[kind // 9]}"
+    return f"{kind % 9 + 1} {_EN_SUIT[kind // 9]}"
 
 
 def tiles_names(kinds: Iterable[Kind], lang: str) -> str:
@@ -45,7 +46,8 @@ def tiles_names(kinds: Iterable[Kind], lang: str) -> str:
         if lang == "zh":
             groups.append("".join(_ZH_NUMERALS[k % 9] for k in run) + _ZH_SUITS[suit])
         else:
-            groups.append(" ".join(str(k % 9 + 1) for k in run) + " " + _EN_SUITS[suit])
+            suits = _EN_SUITS if len(run) > 1 else _EN_SUIT
+            groups.append(" ".join(str(k % 9 + 1) for k in run) + " " + suits[suit])
         run.clear()
 
     for k in kinds:

@@ -254,7 +254,7 @@ def _summary_lines(update: TableUpdate, lang: str, width: int) -> list[str]:
                    f"{totals[s]:+6d}")
     for name, v in watchers.items():
         out.append(f"    {pad(name, col)} {v:+6d}")
-    if settlement.next_dealer is not None:
+    if settlement.next_dealer is not None and not update.game_over:  # no next hand after the last
         out.append("    " + escape(tr(lang, "res_next_dealer",
                                       seat=who_named(update, settlement.next_dealer, lang))))
     out.append(f"[b]{escape(tr(lang, 'res_transfers'))}[/]")
