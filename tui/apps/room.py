@@ -269,13 +269,20 @@ class ChatScreen(ModalScreen[None]):
         self.client = client
         self.lines = lines  # the table's chat heard so far (the app's list: read at compose)
 
-    def compose(self) -> ComposeResult:
+    def _log_text(self) -> Text | None:
+        """The table's latest lines, the newest last (just above the input); None: none."""
         room = max(0, min(8, (self.app.size.height - 3) // 2))  # the input stays on screen
         lines = self.lines[-room:] if room else ()
-        if lines:  # the table's latest lines, the newest last (just above the input)
-            text = Text()
-            for i, line in enumerate(lines):
-                text.append(("\n" if i else "") + f"{line.who}: {line.text}")
+        if not lines:
+            return None
+        text = Text()
+        for i, line in enumerate(lines):
+            text.append(("\n" if i else "") + f"{line.who}: {line.text}")
+        return text
+
+    def compose(self) -> ComposeResult:
+        text = self._log_text()
+        if text is not None:
             yield Static(text, id="chat-log")
         yield Input(placeholder="chat 聊天 (Enter: send 发送 · Esc: close 关闭)", max_length=200)
 
@@ -288,6 +295,19 @@ class ChatScreen(ModalScreen[None]):
         if refused is not None:  # over the chat rate: sent to nobody
             self.app.notify(refused.text(_lang(self)), severity="warning", markup=False,
                             timeout=4)
+
+    def show(self, lines: Sequence[ChatLine]) -> None:
+        """The latest lines again, one heard while this one is written among them (shown
+        here, it is not toasted over the input)."""
+        self.lines = lines
+        text = self._log_text()
+        if not self.is_mounted or text is None:
+            return
+        shown = self.query("#chat-log")
+        if shown:
+            shown.first(Static).update(text)
+        else:
+            self.mount(Static(text, id="chat-log"), before=self.query_one(Input))
 
     def action_close(self) -> None:
         close_screen(self)
@@ -443,15 +463,29 @@ class SharedTableApp(MahjongApp):
         self._shown_game: int | None = None  # the game the table screen shows
         self._away = False  # the table plays this seat at once until a key (idle)
         self._notices: list[Notification] = []  # the toasts shown, the oldest first
+        self._chat_notices: list[Notification] = []  # those of them that are chat lines
+        self._chat_said: list[str] = []  # chat toasts asked for, not yet in on_notify
+
+    def _chat_shown_here(self) -> bool:
+        """Whether the screen on top lists the chat itself (the history, the chat line's
+        latest lines): a line heard is shown there, and no toast tells it again."""
+        return isinstance(self.screen, (ChatLogScreen, ChatScreen))
+
+    def _chat_toasts_here(self) -> bool:
+        """Whether a chat line may be toasted over the screen on top: the table's own (the
+        table, the waiting room). Over any other (help, settings, tiles, the review…) a toast
+        covered what that screen is about; the line waits, counted, for the return."""
+        return isinstance(self.screen, (TableScreen, WaitingScreen))
 
     def _show_chat(self) -> None:
         """The latest chat line as a toast, at most one every ``CHAT_TOAST_GAP`` seconds (a
         busy chat would stack toasts over the table): lines heard meanwhile are counted in
-        the next one; all of them are in the chat line's log (``/``)."""
+        the next one; all of them are in the chat's history (``v``). Over a screen other than
+        the table's, none: the next toast on the return counts what came meanwhile."""
         self._chat_timer = None
-        if isinstance(self.screen, ChatLogScreen):  # the line is shown there: no toast over it
+        if self._chat_shown_here():  # the line is shown there: no toast over it
             self._chat_unshown = 0
-        if not self._chat_unshown or not self.chat_lines:
+        if not self._chat_unshown or not self.chat_lines or not self._chat_toasts_here():
             return
         line = self.chat_lines[-1]
         more = self._chat_unshown - 1
@@ -459,15 +493,38 @@ class SharedTableApp(MahjongApp):
         text = f"{line.who}: {line.text}" if line.who else line.text  # "": the table's own
         tail = f"  ({tr(self.settings.lang, 'chat_more', n=more)})" if more else ""
         text = fit_cells(text, CHAT_TOAST_CELLS - cell_len(tail)) + tail
+        self._chat_said.append(text)  # its notification is known in on_notify
         self.notify(text, markup=False, timeout=CHAT_TOAST_GAP * 2)
         self._chat_timer = self.set_timer(CHAT_TOAST_GAP, self._show_chat)
+
+    def _chat_on_screen(self, screen: Screen[Any]) -> None:
+        """As another screen comes on top: the chat toasts shown are taken off it (Textual
+        draws the app's toasts over whichever screen is on top), and back at the table the
+        lines heard meanwhile are told, as one toast that counts them."""
+        if self._chat_toasts_here():
+            if self._chat_timer is None:
+                self._show_chat()
+            return
+        if self._chat_shown_here():
+            self._chat_unshown = 0
+        shown, self._chat_notices = self._chat_notices, []
+        for note in shown:
+            internals.dismiss_notification(self, note)
 
     def on_notify(self, event: Notify) -> None:
         """At most :data:`NOTICES_SHOWN` toasts at once, the oldest taken off first: over the
         table they have only the centre's rows, and a stack taller than those is cut at its
         bottom, where the newest is. (Textual runs its own handler after this one.)"""
+        note = event.notification
         self._notices = [n for n in self._notices if not n.has_expired]
-        self._notices.append(event.notification)
+        self._notices.append(note)
+        if note.message in self._chat_said:  # a chat line's, taken off if a screen opens
+            self._chat_said.remove(note.message)
+            if not self._chat_toasts_here():  # one opened since it was asked: told on return
+                self._chat_unshown += 0 if self._chat_shown_here() else 1
+                self.call_later(internals.dismiss_notification, self, note)
+            self._chat_notices = [n for n in self._chat_notices if not n.has_expired]
+            self._chat_notices.append(note)
         while len(self._notices) > NOTICES_SHOWN:
             internals.dismiss_notification(self, self._notices.pop(0))
 
@@ -478,6 +535,7 @@ class SharedTableApp(MahjongApp):
         self.chat_lines.extend(self.seat_client.chat_log)  # said before one came in
         del self.chat_lines[:-self.chat_kept]
         self.seat_client.subscribe_info(self._on_info)
+        self.screen_change_signal.subscribe(self, self._chat_on_screen)
 
     # --- table info and chat: callbacks only post (they run as another session) ----------
     def _on_info(self, info: TableInfo | ChatLine) -> None:
@@ -489,7 +547,7 @@ class SharedTableApp(MahjongApp):
             self.chat_lines.append(info)
             del self.chat_lines[:-self.chat_kept]
             for screen in self.screen_stack:
-                if isinstance(screen, ChatLogScreen):
+                if isinstance(screen, (ChatLogScreen, ChatScreen)):
                     screen.show(self.chat_lines)
             self._chat_unshown += 1
             if self._chat_timer is None:
