@@ -108,3 +108,20 @@ def test_the_last_hands_result_names_no_next_dealer(lang: str) -> None:
         text = "\n".join(Content.from_markup(x).plain
                          for x in hand_result_lines(update, lang, Face.ASCII))
         assert (nxt in text) is not over, text
+
+
+def test_the_review_and_replay_headers_keep_a_space_after_the_dealers_mark() -> None:
+    """``庄Right S bot`` and ``▶庄Across W cat``: the dealer's 庄 ran into the seat's name in
+    the review's and the replay's seat rows; the names stay in one column all the same."""
+    from rich.cells import cell_len
+    from textual.content import Content
+
+    from tui.view.board_lines import seat_head
+
+    rows = [seat_head(act, dealer, "Across W cat") for act in (True, False)
+            for dealer in (True, False)]
+    shown = [Content.from_markup(markup).plain for markup, _ in rows]
+    assert shown[0].startswith("▶庄 Across W cat") and shown[1].startswith("▶   Across W cat")
+    assert len({x.index("Across") + cell_len(x[:x.index("Across")]) - x.index("Across")
+                for x in shown}) == 1, shown  # the same column, 庄 taking two cells
+    assert all(cell_len(x) == width for x, (_, width) in zip(shown, rows, strict=True))

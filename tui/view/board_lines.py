@@ -77,12 +77,12 @@ def seat_lines(head: tuple[str, int], items: list[tuple[str, int]], seat: SeatPu
 
 
 def seat_head(to_act: bool, dealer: bool, label: str) -> tuple[str, int]:
-    """A seat row's start (▶ for the seat to act, 庄 for the dealer, its name cut to 18
-    cells) as markup, and its width."""
+    """A seat row's start (▶ for the seat to act, 庄 for the dealer, a space, its name cut
+    to 18 cells) as markup, and its width."""
     label = label[:18]
-    head = (f"{'▶' if to_act else ' '}{'庄' if dealer else '  '}{escape(label)}"
+    head = (f"{'▶' if to_act else ' '}{'庄' if dealer else '  '} {escape(label)}"
             f"{' ' * max(1, 19 - cell_len(label))}")
-    return head, 3 + max(cell_len(label) + 1, 19)
+    return head, 4 + max(cell_len(label) + 1, 19)
 
 
 def pond_lines(pond: Sequence[PondView], face: Face, lang: str, width: int) -> list[str]:
