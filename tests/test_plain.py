@@ -429,6 +429,8 @@ async def test_a_compulsory_buy_is_said_so_and_the_hand_waits_for_the_deal() -> 
         must = 0 in game.hand.compelled
         prompt = out.prompts[-1]
         assert ("You must buy" in prompt) is must, prompt
+        # and why (issue 53): East deals hand 1
+        assert ("The dealer always buys (庄家必买)." in prompt) is must, prompt
         assert ("(n)" in prompt) is not must, prompt
         mark = len(out.lines)
         plain.handle("hand")
@@ -438,6 +440,25 @@ async def test_a_compulsory_buy_is_said_so_and_the_hand_waits_for_the_deal() -> 
         if seen == {True, False}:
             break
     assert seen == {True, False}
+
+
+async def test_a_buy_typed_before_ones_turn_says_whose_choice_it_is() -> None:
+    """Issue 53: the seats choose in turn from the dealer's right, the dealer last; a buy
+    typed before one's turn said only that it was not one's move."""
+    out = Transcript()
+    t = LocalTable(bot_delay=30.0, timers=False)  # the computers think: South is choosing
+    plain = PlainTable(t, "en", out)
+    plain.start()
+    assert t.new_game("yichun", {}, 7) is None
+    await until(lambda: plain.update is not None and plain.update.view.phase is Phase.BUY,
+                10.0, "the buy phase")
+    mark = len(out.lines)
+    plain.handle("m")
+    said = out.since(mark)
+    t.close()
+    assert "Not your choice yet: buying goes in turn from the dealer's right, the dealer " \
+        "last, and South" in said, said
+    assert "It is not your move now." not in said
 
 
 LOOK_COMMANDS = ("waits", "听", "hand", "table", "scores", "log 3", "again")

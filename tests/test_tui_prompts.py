@@ -119,7 +119,9 @@ async def test_yichun_buy_prompt_explains_buy_and_lighter(tmp_path: Path) -> Non
         await pilot.pause()
         text = table_text(app)
         print(text)
-        assert "Buy (买) this hand?" in text
+        # East deals hand 1 and must buy (issue 53): asked only for the lighter, and why
+        assert "You must buy (买): a lighter too?" in text
+        assert "The dealer always buys (庄家必买)" in text
         assert "Buy 买: your wins and payments ×2" in text
         assert "Lighter +打火机: all payments ×2 again" in text
         assert " 0 tiles" not in text  # nothing is dealt while buying
@@ -127,11 +129,40 @@ async def test_yichun_buy_prompt_explains_buy_and_lighter(tmp_path: Path) -> Non
         assert "The tiles are dealt once all four have chosen to buy or not" in text
         lighter = [a for a in view.legal if a.lighter and a.type is ActionType.BUY]
         assert lighter and "Buy 买 +打火机" in text.splitlines()[-2]
+        await pilot.press("n")  # no "no" for the dealer: why (was "Nothing to do now")
+        screen = app.table_screen
+        assert screen is not None and screen.ui.message == "The dealer always buys (庄家必买)"
         await pilot.press("m")
         await wait_for(pilot, app, lambda v: v.seats[0].bought is True, "bought")
         await wait_for(pilot, app, lambda v: bool(v.hand), "dealt")
         await pilot.pause()
         assert "The tiles are dealt" not in table_text(app)
+
+
+async def test_yichun_buying_in_turn_says_whose_choice_it_is(tmp_path: Path) -> None:
+    """Issue 53: m pressed before one's turn to buy said "Nothing to do now" while the hand
+    said the tiles come once all four have chosen; the seats choose in turn, the dealer (the
+    player, East in hand 1) last."""
+    table = LocalTable(bot_delay=0, timers=False)
+    settings = Settings.load(tmp_path / "settings.json")
+    settings.tiles, settings.lang = "cjk", "en"
+    app = MahjongApp(table, settings, rules="yichun", seed=7,
+                     options={"turn_seconds": 0, "claim_seconds": 0})
+    table.set_bot_delay(30.0)  # the computer players think: the buy waits on South
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = await wait_for(pilot, app, lambda v: v.phase is Phase.BUY and not v.my_move,
+                              "the others buying")
+        await pilot.pause()
+        screen = app.table_screen
+        assert screen is not None and view.dealer == 0
+        text = table_text(app)
+        print(text)
+        assert "Buying goes in turn from the dealer's right, the dealer last: Right S is " \
+            "choosing" in text
+        await pilot.press("m")
+        assert screen.ui.message.startswith("Not your choice yet: Right S")
+        assert "(in turn, the dealer last)" in screen.ui.message
+        assert "Nothing to do now" not in table_text(app)
 
 
 async def test_remapped_key_works(tmp_path: Path) -> None:

@@ -93,8 +93,12 @@ PLAIN: Final[dict[str, tuple[str, str]]] = {
     "p_ask_kong": ("Which kong? {choices}.", "杠哪一个？{choices}。"),
     "p_ask_buy": ("Buy (买) this hand? Your wins and payments count double. {choices}.",
                   "本盘买不买？买则输赢加倍。{choices}。"),
-    "p_ask_buy_must": ("You must buy (买) this hand: your wins and payments count double. "
-                       "{choices}.", "本盘你必须买，输赢加倍。{choices}。"),
+    # {why}: buy_why_dealer or buy_why_wall (words/screen.py)
+    "p_ask_buy_must": ("You must buy (买) this hand. {why}. Your wins and payments count "
+                       "double. {choices}.", "本盘你必须买。{why}。输赢加倍。{choices}。"),
+    "p_buy_in_turn": ("Not your choice yet: buying goes in turn from the dealer's right, the "
+                      "dealer last, and {who} is choosing now.",
+                      "还没轮到你：从庄家下家起依次选择买不买，庄家最后；现在轮到{who}。"),
     "p_not_dealt": ("Your tiles are dealt once everyone has decided whether to buy.",
                     "大家决定买不买之后才发牌。"),
     "p_ask_declare": ("Your 14 discards make 塘子烂糊. {choices}.",

@@ -85,6 +85,17 @@ SCREEN: Final[dict[str, tuple[str, str]]] = {
     "claim_on": ("{who} discarded {tile}:", "{who}打出 {tile}："),
     "rob_on": ("{who} kongs with {tile}:", "{who}杠牌 {tile}："),
     "buy_q": ("Buy (买) this hand?", "本盘买不买？"),
+    # a seat that may not decline (yichun.md §7.3) is asked only whether to add a lighter
+    "buy_q_must": ("You must buy (买): a lighter too?", "你必须买：再丢打火机吗？"),
+    "buy_why_dealer": ("The dealer always buys (庄家必买)", "庄家必买"),
+    "buy_why_wall": ("The dice ({dice}) start the deal at your wall: its owner buys",
+                     "骰子{dice}点，从你的牌墙开始拿牌：开始拿牌的人必买"),
+    # the seats choose one at a time (yichun.md §7.3): whose choice the table waits for
+    "buy_in_turn": ("Buying goes in turn from the dealer's right, the dealer last: "
+                    "{who} is choosing",
+                    "从庄家下家起依次选择买不买，庄家最后：现在轮到{who}"),
+    "buy_not_yet": ("Not your choice yet: {who} is choosing (in turn, the dealer last)",
+                    "还没轮到你：现在轮到{who}选择（依次选择，庄家最后）"),
     "kong_q": ("Which kong?", "杠哪一张？"),
     "declare_q": ("Your 14 discards make 塘子烂糊: win?", "你的14张弃牌凑成塘子烂糊，胡吗？"),
     "declare_note": ("d: win with them · x: pass", "d 胡塘子烂糊 · x 过"),

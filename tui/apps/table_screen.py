@@ -25,6 +25,7 @@ from host.clock import Timer
 from tui.apps.host_app import HostApp
 from tui.compat import internals
 from tui.view.auto_play import auto_action, decision_stamp
+from tui.view.decisions import buying_now, must_buy
 from tui.view.faces import name
 from tui.view.layout import MIN_HEIGHT, MIN_WIDTH, notice_box
 from tui.view.prompts import Choice, Prompt, claim_prompt, kong_prompt
@@ -34,7 +35,7 @@ from tui.view.table import TableView
 from tui.view.tile_pieces import hand_tiles
 from tui.view.timer_text import next_timer_change
 from tui.view.ui_state import AUTO_TOGGLES, UiState
-from words import tr
+from words import named_seat, tr
 
 INDEX_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "minus", "equals_sign",
               "left_square_bracket", "right_square_bracket")
@@ -499,8 +500,21 @@ class TableScreen(Screen[None]):
 
     def action_answer(self, key: str) -> None:
         """A decision's key (the id of its binding, as its choices' ``hotkey``)."""
-        if not self._hidden() and not self._hotkey(key):
-            self._say("not_now")
+        if self._hidden() or self._hotkey(key):
+            return
+        update = self.update
+        if update is not None and key in ("buy", "no-buy"):
+            view = update.view
+            why = must_buy(view)
+            if why is not None:  # "no" to a buy that may not be declined
+                self._say(f"buy_why_{why}", dice=view.dice)
+                return
+            now = buying_now(view)
+            if now is not None and not view.my_move:  # the seats choose in turn
+                self._say("buy_not_yet",
+                          who=named_seat(view.viewer, now, self.ui.lang, update.names))
+                return
+        self._say("not_now")
 
     def action_ting(self) -> None:
         if self.update is None or self._hidden():

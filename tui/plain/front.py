@@ -36,7 +36,7 @@ from host.table_info import COMPUTER_NAME, ChatLine, TableInfo, TableState
 from tui.plain.commands import Reply, look, read_choice, read_turn, unknown
 from tui.plain.sentences import Answer, Sentences, printable
 from tui.settings import Settings
-from tui.view.decisions import Decision
+from tui.view.decisions import Decision, buying_now
 from tui.view.hints import waits_of
 from words import tr
 
@@ -365,7 +365,10 @@ class PlainTable:
         if view.phase is Phase.ENDED:
             self._after_result(update, text)
         elif not view.my_move:
-            if text:
+            now = buying_now(view)  # the seats choose in turn: whose choice it is
+            if text and now is not None:
+                self._say("p_buy_in_turn", who=self.words.seat_name(now, named=True))
+            elif text:
                 self._say("p_not_your_turn")
         elif view.phase is Phase.TURN:
             self._turn(view, head, rest, text)

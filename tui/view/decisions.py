@@ -13,6 +13,7 @@ from typing import Final
 from engine.actions import Action, ActionType
 from engine.table import Phase
 from engine.view import View
+from engine.wall import count_seat
 
 # What picks an option, by its key (the id of the table's binding, TABLE_BINDINGS in
 # tui/apps/table_screen.py, where a player may remap it): the binding's letter, then the words
@@ -79,3 +80,26 @@ def kong_decision(view: View) -> Decision | None:
     if not kongs:
         return None
     return Decision("kong", (*kongs, Option(None, "cancel", "pass")))
+
+
+def buying_now(view: View) -> int | None:
+    """Yichun's buy phase: the seat choosing now, or None outside it. The seats choose in
+    turn, openly, from the dealer's right and the dealer last (yichun.md §7.3, [A-Y6]): the
+    first of them still undecided (a seat's ``bought`` is None until it has chosen)."""
+    if view.phase is not Phase.BUY:
+        return None
+    order = [(view.dealer + k) % 4 for k in (1, 2, 3, 0)]
+    return next((s for s in order if view.seats[s].bought is None), None)
+
+
+def must_buy(view: View) -> str | None:
+    """Why the viewer, asked to buy, may not decline (yichun.md §7.3): "dealer" (庄家必买)
+    or "wall" (the break roll starts the deal at his wall, whose owner must buy); None where
+    he may decline or is not asked now. Such a seat is asked only for the lighter (without
+    one to throw the table buys for him)."""
+    if view.phase is not Phase.BUY or not view.my_move or view.viewer is None \
+            or any(a.type is ActionType.NO_BUY for a in view.legal):
+        return None
+    if view.viewer == view.dealer:
+        return "dealer"
+    return "wall" if view.viewer == count_seat(view.dealer, view.dice) else None

@@ -28,6 +28,7 @@ from tui.view.action_row import draw_action_row
 from tui.view.canvas import Canvas, Row, Span, interned_span, shared_row, span_x
 from tui.view.cells import Piece, wrap_cells
 from tui.view.centre import centre_lines, draw_centre
+from tui.view.decisions import buying_now
 from tui.view.faces import Face, small_width
 from tui.view.hints import ready_hint, waits_pieces
 from tui.view.log_text import LogRow
@@ -213,8 +214,11 @@ class TableRows:
         mine = seats[me]
         parts.append(region("me", (common, mine, is_acting(view, me), names[me]), size,
                             lambda c: draw_me_row(c, view, ui, me, height - 6, names[me])))
+        # in the buy phase the empty hand's rows say whose choice the table waits for
+        buying = buying_now(view) if not view.my_move else None
         parts.append(region("hand", (size, face, lang, view.hand, view.drawn, view.wild, cursor,
-                                     selecting, mine.melds, view.phase is Phase.BUY), size,
+                                     selecting, mine.melds, view.phase is Phase.BUY, buying),
+                            size,
                             lambda c: draw_hand(c, view, ui, me, tiles, cursor, selecting,
                                                 height - 5)))
         prompt = ui.prompt

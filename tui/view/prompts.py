@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from engine.actions import Action, ActionType
 from engine.view import View
 from tui.view.cells import Piece, pieces_width
-from tui.view.decisions import Decision, Option, decision, kong_decision
+from tui.view.decisions import Decision, Option, decision, kong_decision, must_buy
 from tui.view.faces import Face
 from tui.view.tile_pieces import tile_pieces
 from words import seat_label, tr
@@ -41,7 +41,11 @@ def claim_prompt(view: View, lang: str, face: Face) -> Prompt | None:
         notes = [((tr(lang, "buy_note"), "hint"),)]
         if any(o.action is not None and o.action.lighter for o in d.options):
             notes.append(((tr(lang, "lighter_note"), "hint"),))
-        return Prompt("buy", ((tr(lang, "buy_q"), "prompt-title"),), choices, tuple(notes))
+        why = must_buy(view)  # no "No" to choose: the prompt says why
+        if why is not None:
+            notes.insert(0, ((tr(lang, f"buy_why_{why}", dice=view.dice), "hint"),))
+        question = tr(lang, "buy_q" if why is None else "buy_q_must")
+        return Prompt("buy", ((question, "prompt-title"),), choices, tuple(notes))
     if d.kind == "declare":
         return Prompt("declare", ((tr(lang, "declare_q"), "prompt-title"),), choices,
                       (((tr(lang, "declare_note"), "hint"),),))

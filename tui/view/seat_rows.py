@@ -11,6 +11,7 @@ from engine.tiles import Kind
 from engine.view import SeatPublic, View
 from tui.view.canvas import Canvas
 from tui.view.cells import Piece, fit_cells, pieces_width
+from tui.view.decisions import buying_now
 from tui.view.faces import BIG_WIDTH, Face, big, small, small_width
 from tui.view.tile_pieces import meld_pieces, tile_style
 from tui.view.ui_state import UiState
@@ -236,6 +237,10 @@ def draw_hand(c: Canvas, view: View, ui: UiState, me: int, tiles: list[Kind], cu
     n_hand = len(view.hand)
     if not tiles and view.phase is Phase.BUY:  # buying comes first: the hand is empty till then
         c.put(1, y_top, tr(lang, "buy_deal_after"), "hint")
+        now = buying_now(view)
+        if now is not None and not view.my_move:  # the seats choose in turn: whose it is
+            c.put(1, y_bot, tr(lang, "buy_in_turn", who=seat_label(view.viewer, now, lang)),
+                  "hint")
         return
     melds_w = sum(pieces_width(meld_pieces(m, face, lang)) + 3 for m in p.melds)
     pitch = BIG_WIDTH + 1
