@@ -125,3 +125,40 @@ def test_the_review_and_replay_headers_keep_a_space_after_the_dealers_mark() -> 
     assert len({x.index("Across") + cell_len(x[:x.index("Across")]) - x.index("Across")
                 for x in shown}) == 1, shown  # the same column, 庄 taking two cells
     assert all(cell_len(x) == width for x, (_, width) in zip(shown, rows, strict=True))
+
+
+@pytest.mark.parametrize("face_name", ["ASCII", "CJK"])
+def test_shangraos_hand_result_marks_the_wilds_in_the_hands(face_name: str) -> None:
+    """The result named the 宝 (``宝 wild 7筒``) but marked the wild tiles in the hands by
+    colour alone; now each is followed by the table's mark (宝, ``*`` on ASCII tiles)."""
+    from textual.content import Content
+
+    from engine.bots.normal import NormalPlayer
+    from engine.game import Game
+    from engine.view import build_view
+    from tui.view.faces import Face, small
+    from tui.view.result_text import hand_result_lines
+
+    face = Face[face_name]
+    mark = "*" if face is Face.ASCII else "宝"
+    player = NormalPlayer()
+    for seed in range(1, 40):
+        game = Game("shangrao", seed, {"hands_per_game": 1})
+        hand = game.new_hand()
+        while not hand.is_over:
+            seat = hand.to_act()[0]
+            game.apply(seat, player.choose(build_view(hand, seat)))
+        view = build_view(hand, 0)
+        if view.result is not None and view.wild is not None and any(
+                view.wild in h for h in view.result.hands):
+            break
+    else:
+        raise AssertionError("no hand ended with a wild in a hand")
+    update = TableUpdate(view=view, totals=tuple(game.scores),  # type: ignore[arg-type]
+                         history=tuple(game.history), names=("", "wes", "ann", "bob"))
+    lines = [Content.from_markup(x).plain for x in hand_result_lines(update, "en", face)]
+    wild = small(view.wild, face)
+    held = sum(h.count(view.wild) for h in view.result.hands)
+    start = next(i for i, x in enumerate(lines) if tr("en", "res_hands") in x)
+    hands = "\n".join(lines[start + 1:start + 9])
+    assert hands.count(wild + mark) >= held, hands

@@ -23,6 +23,7 @@ from engine.view import MeldView
 from host.client import TableUpdate
 from tui.view.cells import fit_cells
 from tui.view.faces import Face, small, suit_class
+from tui.view.seat_rows import WILD_MARK, WILD_MARK_ASCII
 from tui.words.rules_text import SUMMARIES
 from tui.words.ruleset_title import rules_title
 from words import TEXT, named_seat, seat_label, seat_wind, tr
@@ -36,6 +37,12 @@ def tile_markup(kind: Kind, face: Face, mark: bool = False, wild: bool = False) 
     return f"[{style}]{escape(small(kind, face))}[/]"
 
 
+def wild_mark(face: Face) -> str:
+    """What follows a 宝 wild in a hand, as the table marks it under the tile (not by colour
+    alone): ``宝``, ``*`` on an ASCII face."""
+    return WILD_MARK_ASCII if face is Face.ASCII else WILD_MARK
+
+
 def tiles_markup(kinds: Iterable[Kind], face: Face, mark: Kind | None = None,
                  wild: Kind | None = None) -> str:
     out = []
@@ -43,13 +50,15 @@ def tiles_markup(kinds: Iterable[Kind], face: Face, mark: Kind | None = None,
     for k in kinds:
         m = mark is not None and k == mark and not marked
         marked = marked or m
-        out.append(tile_markup(k, face, m, wild is not None and k == wild))
+        out.append(tile_markup(k, face, m, k == wild)
+                   + (f"[b]{wild_mark(face)}[/]" if k == wild else ""))
     return " ".join(out)
 
 
-def tiles_width(kinds: Sequence[Kind], face: Face) -> int:
+def tiles_width(kinds: Sequence[Kind], face: Face, wild: Kind | None = None) -> int:
     """Cells that :func:`tiles_markup` takes on screen (worked out, not parsed)."""
-    return sum(cell_len(small(k, face)) for k in kinds) + max(0, len(kinds) - 1)
+    marks = cell_len(wild_mark(face)) * sum(1 for k in kinds if k == wild)
+    return sum(cell_len(small(k, face)) for k in kinds) + max(0, len(kinds) - 1) + marks
 
 
 def meld_width(m: MeldView, face: Face, lang: str) -> int:
@@ -203,7 +212,7 @@ def hand_result_lines(update: TableUpdate, lang: str, face: Face,
             text = f"   {escape(item.zh)} {escape(item.en)}  [b]{escape(item.value)}[/]"
             text_w = 6 + cell_len(item.zh) + cell_len(item.en) + cell_len(item.value)
             tiles = tiles_markup(item.tiles, face, wild=view.wild) if item.tiles else ""
-            if tiles and text_w + 2 + tiles_width(item.tiles, face) > width:
+            if tiles and text_w + 2 + tiles_width(item.tiles, face, view.wild) > width:
                 out.append(text)
                 out.append("      " + tiles)
             else:
@@ -294,7 +303,7 @@ def _hands_lines(update: TableUpdate, lang: str, face: Face, width: int) -> list
         star = "[b $turn]胡[/] " if winner else "   "
         head = f" {star}{pad(seat_label(me, s, lang), 8)} "
         head_w = 13
-        hand_w = tiles_width(res.hands[s], face)
+        hand_w = tiles_width(res.hands[s], face, view.wild)
         melds_w = sum(meld_width(m, face, lang) + 2 for m in res.melds[s]) - 2 if melds else 0
         if not melds or head_w + hand_w + 2 + melds_w <= width:
             out.append(f"{head}{hand}  {melds}".rstrip())
