@@ -52,7 +52,7 @@ async def to_my_move(c: PtyClient) -> None:
     """Wait until the table waits for this player (its turn, or a buy); a hand a computer
     player won meanwhile (the game's seed is random) is left with Enter for the next one."""
     while True:
-        text = await c.wait_for(lambda t: "Your turn" in t or "this hand?" in t
+        text = await c.wait_for(lambda t: "Your turn" in t or "(买)" in t  # a buy prompt
                                 or "Enter: next hand" in t, 30)
         if "Enter: next hand" not in text:
             return
@@ -97,7 +97,7 @@ async def test_sigkill_and_restart_resume_the_table(tmp_path: Path) -> None:
         assert fp2 == fp1, "the host key is generated once"
         c2 = PtyClient()
         await c2.connect(port, "kim", key, command="join k9")
-        text = await c2.wait_for(lambda t: "Your turn" in t or "this hand?" in t, 15)
+        text = await c2.wait_for(lambda t: "Your turn" in t or "(买)" in t, 15)
         assert table_line(text) == shown
         assert mine(text) == hand_row
         await c2.close()
