@@ -219,7 +219,7 @@ class TableDriver:
         text = "\n".join(c.screen.display)
         if "Enter: next hand" in text:
             kind = "result"
-        elif "this hand?" in text:
+        elif "this hand?" in text or "You must buy (买)" in text:  # may decline, or not
             kind = "buy"
         elif "Pass 过" in text and "Your turn" not in status_row(c):
             kind = "claim"
