@@ -54,9 +54,22 @@ if TYPE_CHECKING:
     from tui.apps.host_app import HostApp
     from tui.apps.review import ReviewSource
 
-# The apps given an update while a key is handled at once (``MahjongApp.key_now``): each is
-# drawn as the key's action returns, in its own context, rather than on the loop's next turn.
-_KEY_NOW: contextvars.ContextVar[list[MahjongApp] | None] = contextvars.ContextVar(
+
+class _KeyBatch:
+    """The apps given an update while a key is handled at once (``MahjongApp.key_now``): each
+    is drawn as the key's action returns, in its own context, rather than on the loop's next
+    turn. Open only until then: a timer or task made by the action (the auto-pass's pause, a
+    table's timer) keeps the context and this batch in it, and an update published from there
+    later must be delivered as any other (into a batch long drawn, no screen drew it)."""
+
+    __slots__ = ("apps", "open")
+
+    def __init__(self) -> None:
+        self.apps: list[MahjongApp] = []
+        self.open = True
+
+
+_KEY_NOW: contextvars.ContextVar[_KeyBatch | None] = contextvars.ContextVar(
     "mahjong_key_now", default=None)
 
 
@@ -268,10 +281,10 @@ class MahjongApp(QuitHint, App[None]):
             self._post_update(update)
             return
         self._undelivered = update
-        pending = _KEY_NOW.get()
-        if pending is not None:  # during a key handled at once: delivered when it is done
-            if self not in pending:
-                pending.append(self)
+        batch = _KEY_NOW.get()
+        if batch is not None and batch.open:  # during a key handled at once: drawn after it
+            if self not in batch.apps:
+                batch.apps.append(self)
             return
         if self._delivery is None:
             self._delivery = asyncio.get_running_loop().call_soon(
@@ -356,8 +369,8 @@ class MahjongApp(QuitHint, App[None]):
                         or asyncio.iscoroutinefunction(method)
                         or not target.check_action(name, params)):
                     return False
-                pending: list[MahjongApp] = []
-                token = _KEY_NOW.set(pending)
+                batch = _KeyBatch()
+                token = _KEY_NOW.set(batch)
                 try:
                     method(*params)
                 except SkipAction:  # Textual would go on to the next binding: let it
@@ -366,7 +379,8 @@ class MahjongApp(QuitHint, App[None]):
                     internals.handle_exception(self, error)
                 finally:
                     _KEY_NOW.reset(token)
-                    for app in pending:
+                    batch.open = False
+                    for app in batch.apps:
                         app._deliver_now()
                 return True
         return False

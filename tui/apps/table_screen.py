@@ -264,7 +264,7 @@ class TableScreen(Screen[None]):
             return
         self._auto_sent = stamp
         if action.type is not ActionType.PASS:
-            self._send(action)
+            self._send(action, auto=True)
             return
         pause = self.auto_rng.uniform(*AUTO_PASS_PAUSE)
         if update.deadline is not None:  # within the window's own time (never its bank)
@@ -278,7 +278,7 @@ class TableScreen(Screen[None]):
             return  # the window closed meanwhile, or the player took the toggle off
         action = auto_action(update.view, self.ui.auto)
         if action is not None and action.type is ActionType.PASS:
-            self._send(action)
+            self._send(action, auto=True)
 
     def action_auto(self, what: str) -> None:
         """Turn the auto toggle ``what`` on or off (for this session; the status line shows
@@ -385,12 +385,16 @@ class TableScreen(Screen[None]):
         self.place_notices()
 
     # --- sending --------------------------------------------------------------------------
-    def _send(self, action: Action) -> None:
+    def _send(self, action: Action, auto: bool = False) -> None:
+        """Play ``action``; a refusal is said on the message line, but not that of a move
+        the toggles made (``auto``): the player typed nothing, and the table moved on from
+        the view the toggle acted on (the next update shows where it is)."""
         before = self.update
         error = self.mj.client.send(action)
         if error is not None:
-            self.ui.message = error.text(self.ui.lang)
-            self._redraw()
+            if not auto:
+                self.ui.message = error.text(self.ui.lang)
+                self._redraw()
             return
         self.ui.message = ""
         self.ui.prompt = None
