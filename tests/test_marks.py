@@ -129,7 +129,8 @@ async def test_settings_choices_are_marked_in_text(tmp_path: Path) -> None:
                     .query(RadioButton)]
 
         assert [m[1:] for m in marks("lang")] == ["(*) English ", "( ) 中文 "]
-        assert marks("tiles")[0].endswith("(*) cjk ") and "( ) ascii" in marks("tiles")[2]
+        assert marks("tiles")[0].endswith("(*) Chinese characters ") and (
+            "( ) ASCII letters" in marks("tiles")[2])
         assert [plain(c)[-3:] for c in screen.query(Checkbox)] == ["[X]", *["[ ]"] * 5]
         lang = screen.query_one("#lang", RadioSet)
         lang.focus()
@@ -141,7 +142,7 @@ async def test_settings_choices_are_marked_in_text(tmp_path: Path) -> None:
         await pilot.press("tab")  # the next row: the cursor mark goes with the focus
         await pilot.pause()
         assert not any(m.startswith(">") for m in marks("lang")), marks("lang")
-        assert marks("tiles")[0] == ">(*) cjk ", marks("tiles")
+        assert marks("tiles")[0] == ">(*) Chinese characters ", marks("tiles")
         screen.query_one("#bell", Checkbox).focus()
         await pilot.pause()
         assert plain(screen.query_one("#bell", Checkbox)).startswith(">[ ]")

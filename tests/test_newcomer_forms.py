@@ -18,11 +18,12 @@ from net.front.lobby import CreateTableScreen, LobbyApp
 from net.front.plain_session import table_line
 from net.runtime.registry import Registry, TableConfig
 from net.store import Account
+from tests.support.tui import screen_lines
 from tui.apps.app import MahjongApp
 from tui.apps.new_table import NewTableForm
 from tui.apps.screens import NewGameScreen, SettingsScreen
 from tui.settings import Settings
-from words import both
+from words import both, tr
 
 FIELDS = (Input, Select, Button, Checkbox, RadioSet)
 
@@ -141,3 +142,25 @@ def test_a_private_table_shows_no_free_seat_to_one_not_invited() -> None:
     assert "no seat for you (2 free for the invited)" in table_line(1, info, "en", CY)
     assert "你无座" in table_line(1, info, "zh", CY)
     assert "2 free seats" in table_line(1, info, "en", BOB)
+
+
+@pytest.mark.parametrize(("lang", "width"), [("en", 80), ("zh", 80)])
+async def test_the_settings_cut_no_words_and_name_their_choices(lang: str, width: int,
+                                                                tmp_path: Path) -> None:
+    """The settings at 80 columns cut no label (``...you are away (termin…``), and the
+    tiles' and themes' choices are words, not ids (``cjk``, ``glyph``, ``mahjong-classic``)."""
+    settings = Settings.load(tmp_path / "settings.json")
+    settings.lang = lang
+    app = MahjongApp(LocalTable(bot_delay=0, timers=False), settings)
+    async with app.run_test(size=(width, 40)) as pilot:
+        await pilot.pause()
+        app.show_settings()
+        for _ in range(3):
+            await pilot.pause()
+        assert isinstance(app.screen, SettingsScreen)
+        text = "\n".join(screen_lines(app))
+    assert "…" not in text, text
+    ids = ("cjk", "glyph", "mahjong-")
+    assert not [x for x in ids if x in text], text
+    assert tr(lang, "face_cjk") in text and tr(lang, "theme_mahjong-contrast") in text
+    assert tr(lang, "set_notify").split()[-1] in text

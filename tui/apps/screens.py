@@ -268,6 +268,12 @@ CHECKBOXES = (("set_hints", "show_waits"), ("set_suggest", "show_suggestion"),
 
 class SettingsScreen(_Page):
     BINDINGS = [Binding("escape", "close", "Close", id="settings-close")]  # noqa: RUF012
+    # a row's words wrap under themselves where the terminal is too narrow for them, never
+    # cut (the forms' rows are one line, cut at their end)
+    DEFAULT_CSS = """
+    SettingsScreen .form-row { height: auto; }
+    SettingsScreen .form-row > Label { height: auto; text-wrap: wrap; }
+    """
 
     def compose(self) -> ComposeResult:
         s = self.mj.settings
@@ -283,12 +289,14 @@ class SettingsScreen(_Page):
             yield Label(tr(lang, "set_tiles"))
             with RadioSet(id="tiles"):
                 for face in ("cjk", "glyph", "ascii"):
-                    yield MarkedRadioButton(face, value=self.mj.face.value == face,
+                    yield MarkedRadioButton(tr(lang, f"face_{face}"),
+                                            value=self.mj.face.value == face,
                                             id=f"tiles-{face}")
             yield Label(tr(lang, "set_theme"))
             with RadioSet(id="theme"):
                 for name in THEME_NAMES:
-                    yield MarkedRadioButton(name, value=self.app.theme == name,
+                    yield MarkedRadioButton(tr(lang, f"theme_{name}"),
+                                            value=self.app.theme == name,
                                             id=f"theme-{name}")
             found = {True: "ambi_found_wide", False: "ambi_found_narrow", None: "ambi_found_none"}
             yield Label(tr(lang, "set_ambi", found=tr(lang, found[s.detected])), id="ambi-found")
