@@ -385,14 +385,20 @@ SCREEN: Final[dict[str, tuple[str, str]]] = {
                         "(your {face} tiles stay saved for other terminals)",
                         "此终端把麻将牌符号画成两格宽：这里用汉字牌面"
                         "（保存的 {face} 牌面在其他终端仍然有效）"),
+    # the settings' choices of tiles and theme, by the face's and the theme's id
+    "face_cjk": ("Chinese characters", "汉字"),
+    "face_glyph": ("Tile pictures", "麻将牌图形"),
+    "face_ascii": ("ASCII letters", "ASCII 字母"),
     "set_theme": ("Theme 主题", "主题"),
+    "theme_mahjong-classic": ("Classic green", "经典绿"),
+    "theme_mahjong-dark": ("Dark", "深色"),
+    "theme_mahjong-contrast": ("High contrast", "高对比度"),
     "set_delay": ("Computer speed (seconds per move)", "电脑出牌间隔（秒）"),
     "set_suggest": ("Show the computer's suggested discard", "显示电脑建议的出牌"),
     "set_bell": ("Ring the terminal bell when it is your move", "轮到你时终端响铃"),
     "set_turn_title": ("Say in the terminal's title when it is your move",
                        "轮到你时在终端标题中显示"),
-    "set_notify": ("Desktop notification when it is your move and you are away "
-                   "(terminals that show OSC 9)",
+    "set_notify": ("Desktop notice on your move while away (terminals with OSC 9)",
                    "轮到你而你不在时发桌面通知（支持 OSC 9 的终端）"),
     # the terminal's title while the table waits for you, and the desktop notification
     # ({title}: "mahjong-ssh TABLE"); a notification never begins with a digit (ConEmu)
