@@ -130,17 +130,43 @@ _PASS = Action(ActionType.PASS)
 _WIN = Action(ActionType.WIN)
 
 
+# Why the table refuses an action: a key and the engine's own words, which a program reads
+# (engine/botproto) and a log line keeps. A player reads the key's words in his language
+# (``illegal_<key>`` in words/refusals.py), never these.
+ILLEGAL_REASONS: dict[str, str] = {
+    "no_seat": "there is no such seat",
+    "hand_over": "the hand is over",
+    "answered": "you already answered this discard",
+    "not_offered": "no claim was offered to you on this tile",
+    "not_your_move": "it is not your move (waiting for {waiting})",
+    "own_turn": "there is no discard to claim in your own turn",
+    "discard_first": "after a chi or peng you must discard first [A-6]",
+    "no_win": "your hand does not win with this tile",
+    "no_tile": "you hold no {tile}",
+    "ting_drawn": "after 报听 you must discard the tile you drew (or win)",
+    "ting_not_ready": "报听 needs a hand that is one tile from winning after this discard",
+    "discard_now": "after a chi or peng you must discard at once",
+    "no_kong": "that kong is not possible now",
+    "not_now": "{move} is not possible now (phase {phase})",
+}
+
+
 class IllegalActionError(ValueError):
     """An action the table does not allow now; nothing was changed.
 
-    ``reason`` says why in words a player understands; ``legal`` lists what the seat may do.
+    ``why`` (a key of :data:`ILLEGAL_REASONS`) and its ``fields`` say why; ``reason`` in the
+    engine's words; ``legal`` lists what the seat may do.
     """
 
-    def __init__(self, seat: int, action: Action, reason: str, legal: list[Action]) -> None:
+    def __init__(self, seat: int, action: Action, why: str, legal: list[Action],
+                 **fields: str) -> None:
         self.seat = seat
         self.action = action
-        self.reason = reason
+        self.why = why
+        self.fields = fields
+        self.reason = ILLEGAL_REASONS[why].format(**fields)
         self.legal = legal
         seat_name = "ESWN"[seat] if 0 <= seat < 4 else str(seat)
         allowed = ", ".join(str(a) for a in legal) if legal else "nothing (not your move)"
-        super().__init__(f"seat {seat_name} cannot {action}: {reason}; legal now: {allowed}")
+        super().__init__(f"seat {seat_name} cannot {action}: {self.reason}; legal now: "
+                         f"{allowed}")

@@ -299,10 +299,11 @@ class Hand:
     # ------------------------------------------------------------------------------------
     def apply(self, seat: int, action: Action) -> None:
         if not 0 <= seat < 4:
-            raise IllegalActionError(seat, action, "there is no such seat", [])
+            raise IllegalActionError(seat, action, "no_seat", [])
         legal = self._legal(seat)
         if action not in legal:  # identity first: players answer with the offered objects
-            raise IllegalActionError(seat, action, self._why_illegal(seat, action), list(legal))
+            why, fields = self._why_illegal(seat, action)
+            raise IllegalActionError(seat, action, why, list(legal), **fields)
         self.actions.append((seat, action))
         self.version += 1
         self._legal_cache.clear()
@@ -322,35 +323,35 @@ class Hand:
                 self._resolve_rob()
         self._legal_cache.clear()
 
-    def _why_illegal(self, seat: int, action: Action) -> str:
+    def _why_illegal(self, seat: int, action: Action) -> tuple[str, dict[str, str]]:
+        """Why ``action`` is not legal: a key of ``ILLEGAL_REASONS`` and its fields."""
         if self.phase is Phase.ENDED:
-            return "the hand is over"
+            return "hand_over", {}
         if seat not in self.to_act():
             if self.phase is Phase.CLAIM and seat in self.responses:
-                return "you already answered this discard"
+                return "answered", {}
             if self.phase in (Phase.CLAIM, Phase.ROB):
-                return "no claim was offered to you on this tile"
-            waiting = ", ".join(seat_name(s) for s in self.to_act())
-            return f"it is not your move (waiting for {waiting})"
+                return "not_offered", {}
+            return "not_your_move", {"waiting": ", ".join(seat_name(s) for s in self.to_act())}
         if action.type in CLAIMS and self.phase is Phase.TURN and action.type is not ActionType.WIN:
-            return "there is no discard to claim in your own turn"
+            return "own_turn", {}
         if action.type is ActionType.WIN:
             if self.phase is Phase.TURN and self.after_claim:
-                return "after a chi or peng you must discard first [A-6]"
-            return "your hand does not win with this tile"
+                return "discard_first", {}
+            return "no_win", {}
         if action.tile is not None and self.phase is Phase.TURN:
             st = self.seats[seat]
             if st.count(action.tile) == 0:
-                return f"you hold no {kind_to_str(action.tile)}"
+                return "no_tile", {"tile": kind_to_str(action.tile)}
             if action.type is ActionType.DISCARD and st.ting:
-                return "after 报听 you must discard the tile you drew (or win)"
+                return "ting_drawn", {}
             if action.type is ActionType.DISCARD and action.ting:
-                return "报听 needs a hand that is one tile from winning after this discard"
+                return "ting_not_ready", {}
             if self.after_claim:
-                return "after a chi or peng you must discard at once"
+                return "discard_now", {}
         if action.type in (ActionType.ANGANG, ActionType.BUGANG, ActionType.MINGGANG):
-            return "that kong is not possible now"
-        return f"{action.type.value} is not possible now (phase {self.phase.value})"
+            return "no_kong", {}
+        return "not_now", {"move": action.type.value, "phase": self.phase.value}
 
     # ------------------------------------------------------------------------------------
     # buy phase (Yichun 买 / 丢打火机)

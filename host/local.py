@@ -32,7 +32,7 @@ from engine.runner import COMPUTER, HUMAN, Pace, SeatState, TableRunner
 from engine.table import Hand
 from host.client import TableUpdate, UpdateCallback
 from host.clock import SYSTEM_CLOCK, Clock
-from host.refusal import Refusal
+from host.refusal import Refusal, illegal
 from host.table_loop import TableLoop, table_update
 from host.thinking import ThinkingPool
 
@@ -150,7 +150,7 @@ class LocalTable:
         try:
             game.apply(seat, action)
         except IllegalActionError as exc:
-            return Refusal.of("illegal", reason=exc.reason)
+            return illegal(exc)
         self.runner.acted(seat, self.clock.now())
         self.publish()
         return None

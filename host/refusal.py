@@ -1,14 +1,15 @@
 """Why a table, a seat or the lobby said no, as data: a key of :data:`words.refusals.REFUSALS`
 and its fields, so each player reads it in their own language.
 
-``tui`` and ``net`` both import this; the engine's own refusal (an illegal action) keeps its
-text and travels as the ``illegal`` refusal.
+``tui`` and ``net`` both import this; the engine's own refusal (an illegal action) travels as
+its reason's key (:func:`illegal`), so a player reads it in his language too.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.actions import IllegalActionError
 from words import both, tr
 from words.refusals import REFUSALS
 
@@ -38,6 +39,12 @@ class Refusal:
 
     def __str__(self) -> str:
         return self.text(None)
+
+
+def illegal(exc: IllegalActionError) -> Refusal:
+    """The table's refusal of an action it does not allow now, in the player's words: the
+    engine's reason's key (``illegal_<why>`` in :data:`REFUSALS`) and its fields."""
+    return Refusal.of(f"illegal_{exc.why}", **exc.fields)
 
 
 class RefusedError(ValueError):

@@ -7,7 +7,29 @@ from __future__ import annotations
 from typing import Final
 
 REFUSALS: Final[dict[str, tuple[str, str]]] = {
-    "illegal": ("{reason}", "{reason}"),  # the engine's words for an illegal action
+    "illegal": ("{reason}", "{reason}"),  # the engine's words (a worker of an older version)
+    # an action the table does not allow now: engine.actions.ILLEGAL_REASONS' keys, each
+    # ``illegal_<key>`` (its fields are the engine's)
+    "illegal_no_seat": ("there is no such seat", "没有这个座位"),
+    "illegal_hand_over": ("the hand is over", "本盘已经结束"),
+    "illegal_answered": ("you already answered this discard", "这张牌你已经回应过了"),
+    "illegal_not_offered": ("this tile offers you no claim", "这张牌你不能吃碰"),
+    "illegal_not_your_move": ("not your move: the table waits for {waiting}",
+                              "还没轮到你：牌桌在等{waiting}"),
+    "illegal_own_turn": ("in your own turn there is no discard to claim",
+                         "自己的回合没有可吃碰的牌"),
+    "illegal_discard_first": ("after a chow or pung you discard first", "吃碰之后要先出牌"),
+    "illegal_no_win": ("your hand does not win with this tile", "这张牌不能胡"),
+    "illegal_no_tile": ("you hold no {tile}", "你手里没有{tile}"),
+    "illegal_ting_drawn": ("once declared ready (bao ting) you discard the tile you drew (or "
+                           "win)",
+                           "报听后只能打摸到的牌（或胡牌）"),
+    "illegal_ting_not_ready": ("to declare ready (bao ting) the hand must wait on a tile "
+                               "after this discard",
+                               "报听要求打出这张后听牌"),
+    "illegal_discard_now": ("after a chow or pung you discard at once", "吃碰之后要马上出牌"),
+    "illegal_no_kong": ("that kong is not possible now", "现在不能杠"),
+    "illegal_not_now": ("that move is not possible now", "现在不能这样出牌"),
     "bad_game": ("{problem}", "{problem}"),  # the ruleset's words for its options
     "no_game": ("no game in progress", "没有进行中的游戏"),
     # a table served by another worker of the server (net/cluster)

@@ -26,7 +26,7 @@ from engine.rulesets import OptionError, find_ruleset
 from engine.runner import COMPUTER, SeatState, TableRunner
 from host.client import TableUpdate
 from host.clock import Timer
-from host.refusal import Refusal
+from host.refusal import Refusal, illegal
 from host.table_info import COMPUTER_NAME, ChatLine, InfoCallback, SeatInfo, TableInfo, TableState
 from host.table_loop import TableLoop, table_update
 from net import metrics
@@ -426,7 +426,7 @@ class SharedTable:
         try:
             game.apply(index, action)
         except IllegalActionError as exc:
-            return Refusal.of("illegal", reason=exc.reason)
+            return illegal(exc)
         self.actions_applied += 1
         metrics.action()
         self.runner.acted(index, self.clock.now())
