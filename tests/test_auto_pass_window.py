@@ -186,7 +186,7 @@ async def test_a_local_table_too_and_a_refused_auto_pass_is_no_error_of_the_play
         await wait_for(pilot, app, lambda v: v.my_move and v.phase is Phase.CLAIM
                        and v.window_tile == parse_tile("5m"), "chi")
         send = app.client.send
-        refusal = Refusal.of("illegal", reason="pass is not possible now (phase turn)")
+        refusal = Refusal.of("illegal_not_now", move="pass", phase="turn")
         monkeypatch.setattr(app.client, "send", lambda action: refusal)
         await pilot.press("z")
         await clock.advance(AUTO_PASS_PAUSE[1] + 0.01)
