@@ -503,6 +503,10 @@ def check_labels(a: Assessment, text: str, act: Callable[[Action], str] | None =
         assert "no loss: yours scores" in text, text
     if a.decision.taken.type is ActionType.WIN and a.choice.type is not ActionType.WIN:
         assert "Why not win" in text, text
+    if own is not None and not a.agrees and 0 < own.gain <= own.gain_half:
+        # a gap inside its uncertainty: no loss, in the words a kept choice is explained by
+        assert f"loss {own.gain:.2f} ±" not in text and "no clear loss" in text, text
+        assert "inside the figures' uncertainty (±" in text, text
 
 
 def figures(decision: Decision, rows: dict[Action, list[float]], hard: Action,
@@ -574,6 +578,7 @@ def test_a_real_games_review_says_why_wherever_another_figure_beats_the_choice()
     done = [assess(d, 16) for d in decisions(game, 0)]
     beaten = [a for a in done if shown_better(a)]
     assert len(beaten) >= 3  # the case is common: a check that checks something
+    assert sum(a.gap is not None for a in done) >= 3  # so is a gap inside its uncertainty
     for a in done:
         check_labels(a, decision_line(a, "en"))
     screen = ReviewScreen(ReviewGame(ReplayGame(game, ("ann", "", "", ""), "g"), 0,
