@@ -18,7 +18,7 @@ from net.front.lobby import CreateTableScreen, LobbyApp
 from net.front.plain_session import table_line
 from net.runtime.registry import Registry, TableConfig
 from net.store import Account
-from tests.support.tui import screen_lines
+from tests.support.tui import screen_lines, table_text
 from tui.apps.app import MahjongApp
 from tui.apps.new_table import NewTableForm
 from tui.apps.screens import NewGameScreen, SettingsScreen
@@ -164,3 +164,28 @@ async def test_the_settings_cut_no_words_and_name_their_choices(lang: str, width
     assert not [x for x in ids if x in text], text
     assert tr(lang, "face_cjk") in text and tr(lang, "theme_mahjong-contrast") in text
     assert tr(lang, "set_notify").split()[-1] in text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_the_too_small_notice_breaks_no_parenthesis(lang: str, tmp_path: Path) -> None:
+    """Under the too-small notice, why a key did nothing: a parenthesis that fits on a line
+    is never broken (``...until the table is shown (?`` / ``help, q q leave)`` at 55
+    columns)."""
+    from tests.test_tui_frictions import AtMyTurn
+
+    settings = Settings.load(tmp_path / "s.json")
+    settings.lang = lang
+    app = MahjongApp(AtMyTurn("gejiu", 5), settings, table_ready=True)
+    async with app.run_test(size=(55, 20)) as pilot:
+        for _ in range(5):
+            await pilot.pause()
+        screen = app.table_screen
+        assert screen is not None and screen.small
+        await pilot.press("enter")
+        await pilot.pause()
+        lines = [ln.strip() for ln in table_text(app).splitlines() if ln.strip()]
+    said = tr(lang, "too_small_keys")
+    group = said[said.index("(" if lang == "en" else "（"):]
+    assert any(group in line for line in lines), lines
+    for line in lines:
+        assert line.count("(") == line.count(")") and line.count("（") == line.count("）"), line

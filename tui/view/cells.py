@@ -115,3 +115,16 @@ def wrap_cells(text: str, width: int) -> list[str]:
     lines.append(line)
     out = ["".join(units).rstrip() for units in lines]
     return [ln for ln in out if ln] or [""]
+
+
+_GROUP = re.compile(r"[(（][^()（）]*[)）]")  # a parenthesised group, English or Chinese
+_GLUE = "\U000F0000"  # a space inside a group while wrapping: no space, one cell, not CJK
+
+
+def wrap_groups(text: str, width: int) -> list[str]:
+    """As :func:`wrap_cells`, but a parenthesised group that fits in a line is never broken
+    (``... (? help, q q leave)`` broke after its ``(?``); a longer one breaks as words."""
+    if _GLUE in text or any(cell_len(m.group()) > width for m in _GROUP.finditer(text)):
+        return wrap_cells(text, width)
+    glued = _GROUP.sub(lambda m: m.group().replace(" ", _GLUE), text)
+    return [ln.replace(_GLUE, " ") for ln in wrap_cells(glued, width)]
