@@ -26,7 +26,7 @@ from engine.view import View
 from host.client import TableUpdate
 from tui.view.action_row import draw_action_row
 from tui.view.canvas import Canvas, Row, Span, interned_span, shared_row, span_x
-from tui.view.cells import Piece, wrap_cells
+from tui.view.cells import Piece, wrap_groups
 from tui.view.centre import centre_lines, draw_centre
 from tui.view.decisions import buying_now
 from tui.view.faces import Face, small_width
@@ -325,9 +325,9 @@ def _too_small(c: Canvas, lang: str, waits: bool = True, watching: bool = False,
     hidden, and say so here)."""
     key = "too_small_watch" if watching else "too_small" if waits else "too_small_live"
     text = tr(lang, key, w=c.width, h=c.height)
-    lines = wrap_cells(text, max(10, c.width - 2))
+    lines = wrap_groups(text, max(10, c.width - 2))
     if said:
-        lines += ["", *wrap_cells(said, max(10, c.width - 2))]
+        lines += ["", *wrap_groups(said, max(10, c.width - 2))]
     top = max(0, (c.height - len(lines)) // 2)
     for i, ln in enumerate(lines):
         c.put(max(0, (c.width - cell_len(ln)) // 2), top + i, ln, "notice")
