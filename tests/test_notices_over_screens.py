@@ -13,6 +13,7 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from host.table_info import ChatLine
+from tests.support.tui import screen_lines
 from tests.test_chat_history import PlayingTable, app_for, hand_update
 from tui.apps.room import ChatLogScreen, ChatScreen, SharedTableApp
 from tui.apps.screens import HelpScreen, SettingsScreen
@@ -127,3 +128,38 @@ async def test_the_toggles_notices_are_read_whole_at_80x24(tmp_path: Path) -> No
                         rules, lang, sentence, shown)
                     tried += 1
     assert tried == 3 * 2 * 3
+
+
+def screen_centre(app: SharedTableApp) -> str:
+    """The centre's text as the terminal shows it (toasts drawn over the table included)."""
+    parts = [r.split("│")[1] for r in screen_lines(app) if r.count("│") >= 2]
+    return " ".join(p.strip() for p in parts)
+
+
+async def test_a_chat_toast_keeps_off_the_tables_notice(tmp_path: Path) -> None:
+    """A chat line came over the no-calls notice (or the notice under a chat toast): the
+    toast was drawn over the notice's last line, and both read as one garbled line."""
+    line = "and over settings? a line long enough to take two rows of a toast"
+    tried = 0
+    for rules in ("gejiu", "yichun", "shangrao"):
+        for chat_first in (True, False):
+            client = PlayingTable(1, hand_update(rules, 1, 30))
+            app = app_for(client, tmp_path)
+            async with app.run_test(size=(80, 24), notifications=True) as pilot:
+                await settle(pilot, 3)
+                if chat_first:
+                    said(client, "ann", line)
+                    await settle(pilot)
+                await pilot.press("z")
+                await settle(pilot)
+                if not chat_first:
+                    said(client, "ann", line)
+                    await settle(pilot)
+                assert len(toasts(app)) == 1, toasts(app)
+                sentence = tr("en", "auto_pass_set")
+                shown = screen_centre(app)
+                assert " ".join(sentence.split()) in " ".join(shown.split()), (
+                    rules, chat_first, shown)
+                assert "ann: and over settings?" in shown, shown
+                tried += 1
+    assert tried == 6

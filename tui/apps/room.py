@@ -527,6 +527,8 @@ class SharedTableApp(MahjongApp):
             self._chat_notices.append(note)
         while len(self._notices) > NOTICES_SHOWN:
             internals.dismiss_notification(self, self._notices.pop(0))
+        if self.table_screen is not None and self.screen is self.table_screen:
+            self.table_screen.place_notices(toast=True)  # off the table's message at once
 
     def on_mount(self) -> None:
         # Textual runs ``MahjongApp.on_mount`` itself after this one (it calls the handler of

@@ -109,6 +109,7 @@ class TableScreen(Screen[None]):
         self.result: TableUpdate | None = None  # the hand's result shown over the table
         self._was_small = False  # the terminal was too small for the table at the last resize
         self._notice_box: tuple[int, int, int, int] | None = None  # where notices go (placed)
+        self._notice_said = False  # placed off the table's message (a toast was over it)
         self._auto_sent: object = None  # the decision an auto move was last sent or timed for
         self.auto_rng = random.Random()  # the auto-pass's pause (a test seeds it)
 
@@ -163,20 +164,26 @@ class TableScreen(Screen[None]):
             self.ui.away = away
             self._redraw()
 
-    def place_notices(self) -> None:
+    def place_notices(self, toast: bool = False) -> None:
         """Textual's notices (toasts: chat lines, the table's messages) where they cover no
         seat (:func:`~tui.view.layout.notice_box`): over the centre, or over a hand's result
-        its last rows above the keys. Set again only when the place changes: it lays the
-        screen out again."""
+        its last rows above the keys. While one is shown (or ``toast``: one is coming), off
+        the table's own message in the centre (a toast drawn over a toggle's notice garbled
+        both). Set again only when the place changes: it lays the screen out again (so the
+        message moves it only while a toast is there)."""
         if not self._live:
             return
         width, height = self.size
-        box = notice_box(width, height, self.mj.face, self.result is not None)
+        racks = self.query("#textual-toastrack")  # none where notices are off
+        shown = toast or any(rack.children for rack in racks)
+        said = self.table.message_rows if shown and self.result is None else None
+        self._notice_said = said is not None
+        box = notice_box(width, height, self.mj.face, self.result is not None, said)
         if box == self._notice_box:
             return
         self._notice_box = box
         x, y, w, h = box
-        for rack in self.query("#textual-toastrack"):  # none where notices are off
+        for rack in racks:
             rack.styles.margin = (0, 0, max(0, height - y - h), x)
             rack.styles.width = w
             rack.styles.max_height = h
@@ -339,6 +346,8 @@ class TableScreen(Screen[None]):
             return
         self.ui.now = self.mj.client.clock.now()
         self.table.show(self.update, self.ui)
+        if self.ui.message or self._notice_said:  # a toast shown keeps off the message
+            self.place_notices()
         self._schedule_tick()
 
     def _schedule_tick(self) -> None:

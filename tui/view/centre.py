@@ -87,8 +87,10 @@ def centre_lines(update: TableUpdate, ui: UiState, me: int,
 
 
 def draw_centre(c: Canvas, lines: Sequence[Sequence[Piece]], x0: int, w: int, top: int,
-                 bottom: int) -> None:
-    """``lines`` centred in the centre's box; blank ones are dropped first when not all fit."""
+                 bottom: int) -> tuple[int, int] | None:
+    """``lines`` centred in the centre's box; blank ones are dropped first when not all fit.
+    Returns the first and the last row of the table's message (the lines in its ``error``
+    style; None: none shown): notices keep off it."""
     avail = bottom - top + 1
     if len(lines) > avail:  # the spacing lines go first
         lines = [ln for ln in lines if ln]
@@ -96,10 +98,14 @@ def draw_centre(c: Canvas, lines: Sequence[Sequence[Piece]], x0: int, w: int, to
     # placed as if there were at least six lines: a line coming or going (a message, the
     # waits) does not move the others
     y = top + max(0, (avail - max(len(lines), 6)) // 2)
+    said: list[int] = []
     for ln in lines:
+        if ln and all(style == "error" for _, style in ln):
+            said.append(y)
         wdt = pieces_width(ln)
         if wdt > w:
             ln = clip_pieces(ln, w)
             wdt = pieces_width(ln)
         c.pieces(x0 + max(0, (w - wdt) // 2), y, ln)
         y += 1
+    return (said[0], said[-1]) if said else None

@@ -88,6 +88,9 @@ class TableRows:
         # a large terminal's rows moved to the middle, by the table-sized row they come from
         self._shifted: dict[int, tuple[Row, Row]] = {}
         self._shift_x = 0
+        # the first and last row of the table's message in the centre, in the table's own rows
+        # (None: none shown): notices over the centre keep off it (notice_box's said)
+        self.message_rows: tuple[int, int] | None = None
 
     def _region(self, name: str, key: object, size: tuple[int, int],
                 draw: Callable[[Canvas], object]) -> RegionRows:
@@ -203,10 +206,11 @@ class TableRows:
                       view.phase is Phase.ENDED, ui.message, waits, update.waiting_for,
                       update.names if update.waiting_for else (),
                       ui.suggestion if ui.show_suggestion else None)
-        parts.append(region("centre", centre_key, size,
-                            lambda c: draw_centre(c, centre_lines(update, ui, me, waits,
-                                                                  centre_w),
-                                                  centre_x, centre_w, top, bottom)))
+        def centre(c: Canvas) -> None:
+            self.message_rows = draw_centre(c, centre_lines(update, ui, me, waits, centre_w),
+                                           centre_x, centre_w, top, bottom)
+
+        parts.append(region("centre", centre_key, size, centre))
 
         tiles = hand_tiles(view)
         cursor = max(0, min(ui.cursor, len(tiles) - 1)) if tiles else -1
@@ -293,14 +297,17 @@ def centre_pond_rows(centre_w: int, face: Face) -> int:
     return max(2, min(4, -(-24 // per_row)))
 
 
-def notice_box(width: int, height: int, face: Face, page: bool = False
-               ) -> tuple[int, int, int, int]:
+def notice_box(width: int, height: int, face: Face, page: bool = False,
+               said: tuple[int, int] | None = None) -> tuple[int, int, int, int]:
     """``(x, y, w, h)``: where notices (chat lines, the table's messages) may be drawn over a
     screen of ``width`` × ``height`` cells without covering any seat's tiles, name or discards.
 
     Over the table: the centre between the across seat's discards and one's own, at most 40
-    cells wide (the centre is 42 at 80 columns). Over a hand's result (``page``): its last
-    three rows above the keys, which show the hands' detail; the summary is at the top."""
+    cells wide (the centre is 42 at 80 columns); with ``said``, the first and last row of the
+    table's message in the centre (:attr:`TableRows.message_rows`: a toggle's notice, an
+    answer to a key), the larger part of it below or above them: a toast drawn over that
+    message garbled both. Over a hand's result (``page``): its last three rows above the
+    keys, which show the hands' detail; the summary is at the top."""
     inner_w, inner_h = min(width, MAX_WIDTH), min(height, MAX_HEIGHT)
     x0, y0 = (width - inner_w) // 2, (height - inner_h) // 2
     if page:
@@ -314,6 +321,9 @@ def notice_box(width: int, height: int, face: Face, page: bool = False
     top = 3 + pond_rows
     bottom = inner_h - 8 - pond_rows
     w = max(1, min(40, centre_w - 2))
+    if said is not None:
+        below, above = (max(top, said[1] + 1), bottom), (top, min(bottom, said[0] - 1))
+        top, bottom = max(below, above, key=lambda rows: rows[1] - rows[0])
     return x0 + (inner_w - w) // 2, y0 + top, w, max(1, bottom - top + 1)
 
 

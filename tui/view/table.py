@@ -87,6 +87,12 @@ class TableView(Widget):
         """The rows as last built, top to bottom: what the table shows (a page over it aside)."""
         return tuple(self._tv_rows)
 
+    @property
+    def message_rows(self) -> tuple[int, int] | None:
+        """The first and last row of the table's message in the centre as last built, in the
+        table's own rows (:attr:`~tui.view.layout.TableRows.message_rows`)."""
+        return self._tv_builder.message_rows
+
     # --- data in --------------------------------------------------------------------------
     def show(self, update: TableUpdate | None, ui: UiState) -> None:
         self.update_data = update
