@@ -11,7 +11,7 @@ import pytest
 
 from host.client import TableUpdate
 from net.front.server import MahjongServer
-from testkit.ssh import new_key
+from testkit.ssh import MakeServer, new_key
 from tests.support.waiting import until
 from tests.test_net import join, seated
 from words import tr
@@ -162,3 +162,53 @@ def test_shangraos_hand_result_marks_the_wilds_in_the_hands(face_name: str) -> N
     start = next(i for i, x in enumerate(lines) if tr("en", "res_hands") in x)
     hands = "\n".join(lines[start + 1:start + 9])
     assert hands.count(wild + mark) >= held, hands
+
+
+async def test_a_player_who_left_is_marked_in_the_lobby_at_once(
+        make_server: MakeServer) -> None:
+    """dan leaves mid-game (q q): the lobby's line for the table marks him (away) at once; it
+    showed his bare name for the grace period that holds his seat."""
+    server = await make_server(grace_seconds=60.0)
+    ann = await join(server, "ann", new_key(), "join gone --rules gejiu")
+    t = await seated(server, "gone", 1)
+    dan = await join(server, "dan", new_key(), "join gone")
+    await seated(server, "gone", 2)
+    ann.send("s")
+    await until(lambda: t.game is not None, what="the start key")
+    await dan.wait_for("Hand 1/")
+    dan.send("qq")
+    await until(lambda: not any(s.clients for s in t.seats
+                                if s.occupant is not None and s.occupant.name == "dan"),
+                what="dan to leave")
+    look = await join(server, "lou", new_key(), "lobby")
+    await look.wait_for(lambda text: "gone" in text and "dan" in text)
+    await look.wait_for("dan(away)")
+    for c in (look, ann, dan):
+        await c.close()
+
+
+async def test_a_player_who_left_is_marked_on_the_game_result(server: MahjongServer) -> None:
+    """dan leaves mid-game (q q): ann's game result marks him (docs/playing.md: "the game
+    result still names him (`cat (away)`)"); it showed his bare name."""
+    from tests.test_net import play_by_keys
+
+    ann = await join(server, "ann", new_key(), "join gone --rules gejiu --option hands_per_game=1")
+    t = await seated(server, "gone", 1)
+    dan = await join(server, "dan", new_key(), "join gone")
+    await seated(server, "gone", 2)
+    ann.send("s")
+    await until(lambda: t.game is not None, what="the start key")
+    await dan.wait_for("Hand 1/")
+    dan.send("qq")
+    await until(lambda: not any(s.clients for s in t.seats
+                                if s.occupant is not None and s.occupant.name == "dan"),
+                what="dan to leave")
+    seat = next(i for i, s in enumerate(t.seats) if s.occupant is not None
+                and s.occupant.name == "ann")
+    await play_by_keys(t, {seat: ann})
+    await ann.wait_for("Enter: game result")
+    ann.send("\r")
+    await ann.wait_for("Game over")
+    await ann.wait_for("Right S · dan (away)")
+    for c in (ann, dan):
+        await c.close()

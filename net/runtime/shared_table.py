@@ -541,6 +541,8 @@ class SharedTable:
                 out.append(f"{seat.occupant.name} [bot{': ' + program if program else ''}]")
             elif self.game is not None and self.idle(i) and seat.clients:
                 out.append(f"{seat.occupant.name} (idle)")
+            elif self.game is not None and self.game.is_over and not seat.clients:
+                out.append(f"{seat.occupant.name} (away)")  # left: nothing is played for him
             elif self.game is not None and self.is_bot(i, now):
                 out.append(f"{seat.occupant.name} (computer)")  # not [bot]: a program
             elif not seat.clients:
@@ -593,10 +595,11 @@ class SharedTable:
             client.deliver(update)
 
     def info(self) -> TableInfo:
-        now = self.clock.now()
         seats = tuple(
+            # connected: a session is there (a seat held for a dropped player's grace period
+            # is not: the lobby marks him away at once, as the table's names do)
             SeatInfo(s.occupant.name if s.occupant else "", s.occupant is not None,
-                     bool(s.clients) or (s.occupant is not None and not self.is_bot(i, now)),
+                     bool(s.clients),
                      self.idle(i) and bool(s.clients),
                      s.occupant is not None and s.occupant.bot,
                      s.occupant.program if s.occupant is not None else "")
