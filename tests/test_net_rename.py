@@ -39,7 +39,7 @@ async def test_a_key_is_told_its_name_and_why_and_renames(server: MahjongServer)
     assert "the name your key got on its first visit" in text and "rename gina" in text, text
     # names it cannot have: another's, a look-alike, a guest's mark, not one name
     for asked, status, says in (("frank", 1, "frank is another player's name"),
-                                ("fr\u0430nk", 2, "is not a nickname"),  # a Cyrillic а
+                                ("fr\u0430nk", 2, "mixes the letters"),  # a Cyrillic а
                                 ("'bob~'", 2, "is not a nickname"),
                                 ("'a b'", 2, "is not a nickname"),
                                 ("a b", 2, "usage: rename NEWNAME"),

@@ -16,8 +16,10 @@ from engine.rulesets import RULESETS
 from host.local import LocalTable
 from net.front.lobby import CreateTableScreen, LobbyApp
 from net.front.plain_session import table_line
+from net.front.server import MahjongServer
 from net.runtime.registry import Registry, TableConfig
 from net.store import Account
+from testkit.ssh import new_key, run_command
 from tests.support.tui import screen_lines, table_text
 from tui.apps.app import MahjongApp
 from tui.apps.new_table import NewTableForm
@@ -189,3 +191,23 @@ async def test_the_too_small_notice_breaks_no_parenthesis(lang: str, tmp_path: P
     assert any(group in line for line in lines), lines
     for line in lines:
         assert line.count("(") == line.count(")") and line.count("（") == line.count("）"), line
+
+
+async def test_rename_says_a_look_alike_mixes_scripts_in_one_spelling(
+        server: MahjongServer) -> None:
+    """``rename аnn`` (a Cyrillic а) says the name mixes scripts and could pass for another,
+    not that it is too long or has a space; every refusal of ``rename`` leads with the one
+    spelling ``error 错误:``."""
+    ann, zed = new_key(), new_key()
+    assert (await run_command(server.port, "ann", "stats", ann)).exit_status == 0
+    said: list[str] = []
+    for asked, status in (("\u0430nn", 2), ("'a b'", 2), ("a b", 2), ("ann", 1)):
+        r = await run_command(server.port, "zed", f"rename {asked}", zed)
+        assert r.exit_status == status, (asked, r.stdout)
+        said.append(str(r.stdout))
+    mixed = said[0]
+    assert "mixes the letters of several scripts" in mixed and "混用" in mixed, mixed
+    assert "is not a nickname" not in mixed and "16 characters" not in mixed, mixed
+    assert "is not a nickname" in said[1], said[1]
+    assert all(s.startswith(f"{both('error')}: ") for s in said), said
+    assert both("error") == "error 错误"

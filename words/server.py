@@ -179,6 +179,11 @@ SERVER: Final[dict[str, tuple[str, str]]] = {
                         "ssh-keygen -l shows it)", "不是密钥指纹"),
     "not_nickname": ("{word!r} is not a nickname (at most {n} characters, no spaces, quotes or "
                      "brackets)", "不是昵称"),
+    # a name of letters from several scripts (a Cyrillic а in ann): it could pass for another
+    "not_nickname_mixed": ("{word!r} mixes the letters of several scripts, so it could pass "
+                           "for another name: use the letters of one script",
+                           "{word!r} 混用了几种文字的字母，可能被看成别的名字："
+                           "请只用一种文字的字母"),
     "invites_many": ("at most {n} invited players", "最多邀请{n}人"),
     "watchers_on": ("strangers may watch", "允许旁观"),
     "watchers_off": ("strangers may not watch (who watches now stays)", "不许旁观"),

@@ -18,6 +18,7 @@ import contextlib
 import json
 import logging
 import time
+import unicodedata
 from dataclasses import replace
 from functools import partial
 from typing import Protocol
@@ -40,7 +41,7 @@ from net.front.session import Session, SessionHost
 from net.front.terminals import TermClass, dumb_text, shows_cjk, term_class
 from net.game_id import shown_game_id
 from net.runtime.registry import Registry
-from net.sanitize import NAME_MAX, clean_name, skeleton
+from net.sanitize import NAME_MAX, clean_name, mixed_script, skeleton
 from net.store.base import store_call
 from net.store.model import Account, LeaderRow, Renamed, StorageError
 from tui.apps.replay import ListedGame, ReplayGame
@@ -192,8 +193,10 @@ async def _renamed(host: CommandHost, account: Account, asked: str) -> tuple[str
     name = clean_name(asked)
     if account.guest:
         return f"{ERROR}: {both('rename_guest', name=account.nickname)}", 1
-    if name != asked:
-        return f"{ERROR}: {both('not_nickname', word=asked[:30], n=NAME_MAX)}", 2
+    if name != asked:  # a look-alike's mixed scripts said as such, not as a length or a sign
+        said = ("not_nickname_mixed" if mixed_script(unicodedata.normalize("NFKC", asked))
+                else "not_nickname")
+        return f"{ERROR}: {both(said, word=asked[:30], n=NAME_MAX)}", 2
     if name == account.nickname:
         return both("rename_same", name=name), 0
     if account.id < 0:  # an account in memory only, while the store fails
