@@ -15,7 +15,7 @@ from textual.pilot import Pilot
 from host.table_info import ChatLine
 from tests.support.tui import screen_lines
 from tests.test_chat_history import PlayingTable, app_for, hand_update
-from tui.apps.room import ChatLogScreen, ChatScreen, SharedTableApp
+from tui.apps.room import CHAT_TOAST_GAP, ChatLogScreen, ChatScreen, SharedTableApp
 from tui.apps.screens import HelpScreen, SettingsScreen
 from tui.apps.table_screen import TableScreen
 from words import tr
@@ -163,3 +163,26 @@ async def test_a_chat_toast_keeps_off_the_tables_notice(tmp_path: Path) -> None:
                 assert "ann: and over settings?" in shown, shown
                 tried += 1
     assert tried == 6
+
+
+async def test_a_line_read_in_the_history_is_not_toasted_on_the_return(tmp_path: Path
+                                                                      ) -> None:
+    """A line heard while the history is open, soon after a toast (its gap still running),
+    was toasted on the return to the table, though it had been read there."""
+    client = PlayingTable(1, hand_update("gejiu", 1, 30))
+    app = app_for(client, tmp_path)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot, 3)
+        said(client, "ann", "first")
+        await settle(pilot)
+        assert toasts(app) == ["ann: first"]
+        await pilot.press("v")
+        await settle(pilot)
+        said(client, "bob", "read in the history")
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, TableScreen) and toasts(app) == []
+        await pilot.pause(CHAT_TOAST_GAP + 0.5)  # the gap's timer has run
+        await settle(pilot)
+        assert toasts(app) == [], toasts(app)

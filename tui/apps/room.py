@@ -551,7 +551,8 @@ class SharedTableApp(MahjongApp):
             for screen in self.screen_stack:
                 if isinstance(screen, (ChatLogScreen, ChatScreen)):
                     screen.show(self.chat_lines)
-            self._chat_unshown += 1
+            if not self._chat_shown_here():  # else read there: not told again on the return
+                self._chat_unshown += 1
             if self._chat_timer is None:
                 self._show_chat()
             return
