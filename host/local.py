@@ -51,7 +51,8 @@ class LocalTable:
         players: Mapping[int, Player] | None = None,
         record_dir: Path | None = None,
         clock: Clock = SYSTEM_CLOCK,
-        bot_name: str = "bot",
+        bot_name: str = "computer",
+        bot_names: Mapping[int, str] | None = None,
         thinking: ThinkingPool | None = None,
     ) -> None:
         self.seat = seat
@@ -67,10 +68,11 @@ class LocalTable:
         self.loop = TableLoop(self, self.runner, clock, name="local table")
         self._paused = False
         self._last: TableUpdate | None = None
-        # each computer seat named as one ("bot", "电脑": short enough for a side seat at
-        # 80×24), not by its level, which reads as a player called "normal"; the human's own
-        # seat is not named on its own screen
-        names = ["" if s == seat or s not in self.bots else bot_name for s in range(4)]
+        # each computer seat named as one, in the docs' words ("normal (computer)", "普通电脑":
+        # ``bot_names``, by seat; ``bot_name`` for the others), not by its level alone, which
+        # reads as a player called "normal"; the human's own seat is not named on its screen
+        names = ["" if s == seat or s not in self.bots else (bot_names or {}).get(s, bot_name)
+                 for s in range(4)]
         self._names: tuple[str, str, str, str] = (names[0], names[1], names[2], names[3])
         self.record_dir = record_dir  # every finished hand's game record is appended there
         self.record_path: Path | None = None

@@ -14,10 +14,21 @@ from enum import Enum
 from typing import Any
 
 from engine.rulesets import RULESETS
+from words import computer_name
 
-# The name a shared table gives a seat its computer plays; each screen shows it in its own
-# language (``words.screen``'s ``bot_name``: short enough for a side seat at 80×24).
+# The name a shared table gives a seat its computer plays (and its records keep); each screen
+# shows it in its own language, with the seat's level (:func:`computer_names`)
 COMPUTER_NAME = "bot 电脑"
+
+
+def computer_names(names: tuple[str, ...], lang: str,
+                   levels: tuple[str, ...] | None) -> tuple[str, str, str, str]:
+    """``names`` with each :data:`COMPUTER_NAME` in ``lang`` and the docs' words, its seat's
+    level where ``levels`` (the table's :attr:`TableInfo.bot_levels`) say it: ``normal
+    (computer)`` / ``普通电脑``."""
+    out = [computer_name(lang, levels[i] if levels and i < len(levels) else None)
+           if n == COMPUTER_NAME else n for i, n in enumerate(names)]
+    return (out[0], out[1], out[2], out[3])
 
 
 class TableState(Enum):

@@ -212,3 +212,24 @@ async def test_a_player_who_left_is_marked_on_the_game_result(server: MahjongSer
     await ann.wait_for("Right S · dan (away)")
     for c in (ann, dan):
         await c.close()
+
+
+async def test_a_shared_tables_computer_players_say_what_they_are(
+        server: MahjongServer) -> None:
+    """A shared table's computer seats read "easy (computer)" (the docs' word and the seat's
+    level), whole on the side seats at 80×24; they read "bot", which the docs keep for a
+    program. In Chinese: 简单电脑."""
+    from host.table_info import COMPUTER_NAME, computer_names
+
+    c = await join(server, "solo", new_key(), "join lone --rules gejiu")
+    t = await seated(server, "lone", 1)
+    await c.wait_for("press S")
+    c.send("s")
+    await until(lambda: t.game is not None, what="the start key")
+    text = await c.wait_for(lambda text: text.count("easy (computer)") == 3)
+    assert " bot " not in text
+    await c.close()
+    names = computer_names(("ann", COMPUTER_NAME, COMPUTER_NAME, "bob"), "zh",
+                           ("normal", "easy", "expert", "normal"))
+    assert names == ("ann", "简单电脑", "高手电脑", "bob")
+    assert computer_names((COMPUTER_NAME,) * 4, "en", None)[0] == "computer"

@@ -215,7 +215,7 @@ async def test_the_viewer_steps_moves_hands_and_seats() -> None:
         await pilot.press("right_square_bracket")
         assert screen.hand_index == 1
         await pilot.press("tab")
-        assert screen.seat == 1 and "seen from S bot" in screen.title_text()
+        assert screen.seat == 1 and "seen from S computer" in screen.title_text()
         await pilot.press("tab", "tab", "tab")
         assert screen.seat == 0
         await pilot.press("shift+tab")

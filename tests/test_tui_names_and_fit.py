@@ -10,6 +10,7 @@ import pytest
 from host.client import TableUpdate
 from tests.test_tui_layout import assert_fits, crowded_view
 from tui.view.layout import build_rows
+from tui.view.seat_rows import side_name_below
 from tui.view.ui_state import UiState
 from words import seat_label, tr
 
@@ -45,7 +46,9 @@ def test_a_side_seat_never_loses_its_flags_at_80x24(rules: str, lang: str) -> No
         rows = build_rows(update, UiState(lang=lang, now=5.0), 80, 24)
         assert_fits(rows, 80)
         for seat, side in ((left, range(0, 18)), (1, range(62, 80))):
-            flags_row = "".join(t for x, t, _ in rows[3] if x in side)
+            # under the head, or under the name where it takes a line of its own
+            below = side_name_below(update.names[seat], seat_label(0, seat, lang), 18)
+            flags_row = "".join(t for x, t, _ in rows[3 + below] if x in side)
             p = v.seats[seat]
             want: list[tuple[str, str]] = []  # (the flag's word, its one-character form)
             if seat == dealer:
@@ -113,32 +116,33 @@ def test_results_name_the_players_as_the_table_does(lang: str) -> None:
     assert tr(lang, "game_hand", n=1) in game[head + 2]
 
 
-async def test_computer_players_are_named_as_such_not_by_their_level() -> None:
-    """``play``'s computer players are "bot" (电脑), whole at 80×24, not "normal"
-    cut to "norm…"."""
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_computer_players_are_named_as_such_with_their_level(lang: str) -> None:
+    """``play``'s computer players are named in the docs' words with their level ("normal
+    (computer)", "普通电脑"; they were all "bot", which the docs use for a program), whole at
+    80×24: a side seat's name takes a line of its own where it does not fit beside the seat."""
     from host.local import LocalTable
+    from words import computer_name
 
-    table = LocalTable(timers=False, bot_delay=0)
+    levels = {1: "normal", 2: "hard", 3: "expert"}
+    table = LocalTable(timers=False, bot_delay=0,
+                       bot_names={s: computer_name(lang, v) for s, v in levels.items()})
     got: list[TableUpdate] = []
     table.subscribe(got.append)
     table.set_paused(True)
     assert table.new_game("gejiu", {}, 5) is None
     table.set_paused(True)
     update = got[-1]
-    assert update.names == ("", "bot", "bot", "bot")
-    rows = build_rows(update, UiState(lang="en", now=0.0), 80, 24)
+    names = tuple(computer_name(lang, levels[s]) if s else "" for s in range(4))
+    assert update.names == names
+    assert names[1] == ("normal (computer)" if lang == "en" else "普通电脑")
+    rows = build_rows(update, UiState(lang=lang, now=0.0), 80, 24)
+    assert_fits(rows, 80)
     text = "\n".join(screen_lines(rows))
-    assert "normal" not in text and "norm…" not in text
-    assert text.count("bot") >= 3
+    for name in names[1:]:
+        assert name in text, text
+    assert "bot" not in text
     table.loop.close()
-    zh = LocalTable(timers=False, bot_delay=0, bot_name=tr("zh", "bot_name"))
-    got_zh: list[TableUpdate] = []
-    zh.subscribe(got_zh.append)
-    zh.set_paused(True)
-    assert zh.new_game("gejiu", {}, 5) is None
-    zh.set_paused(True)
-    assert got_zh[-1].names == ("", "电脑", "电脑", "电脑")
-    zh.loop.close()
 
 
 async def test_the_waiting_screen_lists_computer_levels_only_for_empty_seats(

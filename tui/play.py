@@ -12,7 +12,7 @@ from engine.bots import Player, make_player
 from host.local import LocalTable, default_data_dir
 from host.thinking import POOLED_LEVELS, PooledPlayer, ThinkingPool
 from tui.settings import Settings
-from words import tr
+from words import computer_name
 
 
 def main(args: argparse.Namespace) -> int:
@@ -32,7 +32,9 @@ def main(args: argparse.Namespace) -> int:
     data = getattr(args, "data", None)
     record_dir = (Path(data) if data else default_data_dir()) / "records"
     table = LocalTable(bot_delay=settings.bot_delay, players=players, record_dir=record_dir,
-                       bot_name=tr(settings.lang, "bot_name"), thinking=thinking)
+                       bot_names={seat: computer_name(settings.lang, level)
+                                  for seat, level in zip((1, 2, 3), levels, strict=True)},
+                       thinking=thinking)
     if thinking is not None:
         thinking.warm()
     if getattr(args, "plain", False) or settings.plain:  # lines of text (tui.plain.front)

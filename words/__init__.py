@@ -86,3 +86,11 @@ def seat_label(viewer: int | None, seat: int, lang: str) -> str:
         return f"{rel}·{SEAT_WINDS_ZH[seat]}"
     return f"{rel} {SEAT_WINDS_EN[seat]}"
 
+
+
+def computer_name(lang: str, level: str | None = None) -> str:
+    """The name a seat the computer plays shows: ``normal (computer)`` / ``普通电脑`` with its
+    level, ``computer`` / ``电脑`` where the level is not known (a game record)."""
+    if level is None or f"level_{level}" not in TEXT:
+        return tr(lang, "bot_name")
+    return tr(lang, "bot_name_level", level=tr(lang, f"level_{level}"))

@@ -360,7 +360,14 @@ SCREEN: Final[dict[str, tuple[str, str]]] = {
                 "对局编号 {id} · 重看（朋友也可以）：ssh … replay {id}"),
     "drawn_short": ("drawn", "荒"),
     "game_won_by": ("won by", "胡牌"),
-    "bot_name": ("bot", "电脑"),
+    # a seat the computer plays, in the words the README and docs/bot-protocol.md use
+    # ("(computer)"; "[bot]" is a program): with its level where the table knows it
+    "bot_name": ("computer", "电脑"),
+    "bot_name_level": ("{level} (computer)", "{level}电脑"),
+    "level_easy": ("easy", "简单"),
+    "level_normal": ("normal", "普通"),
+    "level_hard": ("hard", "困难"),
+    "level_expert": ("expert", "高手"),
     # new game / settings
     "ng_title": ("New game 新游戏", "新游戏"),
     "ng_rules": ("Ruleset 规则", "规则"),

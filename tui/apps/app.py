@@ -32,7 +32,7 @@ from textual.theme import Theme
 
 from engine.table import Phase
 from host.client import TableClient, TableUpdate
-from host.table_info import COMPUTER_NAME
+from host.table_info import COMPUTER_NAME, computer_names
 from themes import CSS_PATHS, DEFAULT_VARIABLES, THEME_NAMES, THEMES
 from tui.apps.attention import Attention
 from tui.apps.quit_hint import QuitHint
@@ -274,9 +274,9 @@ class MahjongApp(QuitHint, App[None]):
         """Called by the table (maybe from another task): keep the update and schedule its
         delivery in this app's context; touch nothing else."""
         if COMPUTER_NAME in update.names:  # a shared table's computer seats, in our language
-            bot = tr(self.settings.lang, "bot_name")
-            names = tuple(bot if n == COMPUTER_NAME else n for n in update.names)
-            update = replace(update, names=(names[0], names[1], names[2], names[3]))
+            info = getattr(self.client, "info", None)  # their levels: a shared table's
+            update = replace(update, names=computer_names(
+                update.names, self.settings.lang, info().bot_levels if info else None))
         if self._update_context is None:  # not mounted yet
             self._post_update(update)
             return

@@ -32,13 +32,12 @@ from engine.view import View
 from host.client import SharedTableClient, TableClient, TableUpdate
 from host.clock import Timer
 from host.refusal import Refusal
-from host.table_info import COMPUTER_NAME, ChatLine, TableInfo, TableState
+from host.table_info import COMPUTER_NAME, ChatLine, TableInfo, TableState, computer_names
 from tui.plain.commands import Reply, look, read_choice, read_turn, unknown
 from tui.plain.sentences import Answer, Sentences, printable
 from tui.settings import Settings
 from tui.view.decisions import Decision, buying_now
 from tui.view.hints import waits_of
-from words import tr
 
 MAX_LINE = 200  # characters of one input line at most
 IDLE_PROMPT = "> "
@@ -160,9 +159,8 @@ class PlainTable:
         if self.closed:
             return
         if COMPUTER_NAME in update.names:  # a shared table's computer seats, in our language
-            bot = tr(self.words.lang, "bot_name")
-            names = tuple(bot if n == COMPUTER_NAME else n for n in update.names)
-            update = replace(update, names=(names[0], names[1], names[2], names[3]))
+            levels = self.shared.info().bot_levels if self.shared is not None else None
+            update = replace(update, names=computer_names(update.names, self.words.lang, levels))
         self.words.update = update
         view = update.view
         if len(update.history) < self._history:  # a new game (a finished one has a hand)

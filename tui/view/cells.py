@@ -8,7 +8,21 @@ from collections.abc import Sequence
 
 from rich.cells import cell_len, set_cell_size
 
+from words import tr
+
 Piece = tuple[str, str]  # (text, style key)
+
+
+def fit_name(name: str, cells: int) -> str:
+    """A player's name in at most ``cells`` cells: a computer player's ``normal (computer)``
+    / ``普通电脑`` too long for them becomes ``computer`` / ``电脑`` (what it is, without its
+    level) rather than ``normal (com…``; any other name is cut (:func:`fit_cells`)."""
+    if cell_len(name) > cells:
+        for lang in ("en", "zh"):
+            mark, short = tr(lang, "bot_name_level", level=""), tr(lang, "bot_name")
+            if name.endswith(mark) and name != mark and cell_len(short) <= cells:
+                return short
+    return fit_cells(name, cells)
 
 
 def fit_cells(text: str, cells: int) -> str:

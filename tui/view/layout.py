@@ -42,13 +42,14 @@ from tui.view.seat_rows import (
     draw_side,
     is_acting,
     last_flag,
+    side_name_below,
     side_pond_top,
 )
 from tui.view.status_row import draw_status_row
 from tui.view.tile_pieces import hand_tiles
 from tui.view.timer_text import bank_shown, timer_state
 from tui.view.ui_state import UiState
-from words import tr
+from words import seat_label, tr
 
 MIN_WIDTH = 80
 MIN_HEIGHT = 24
@@ -172,7 +173,8 @@ class TableRows:
 
         def side(name: str, seat: int, x0: int) -> list[RegionRows]:
             """A side seat from column ``x0``, and its discards under it (one cell in)."""
-            pond_y = side_pond_top(seats[seat], mid_top)
+            pond_y = side_pond_top(seats[seat], mid_top, side_name_below(
+                names[seat], seat_label(view.viewer, seat, lang), side_w))
             return [region(name, (common, seats[seat], is_acting(view, seat), names[seat]), size,
                            lambda c: draw_side(c, view, ui, seat, x0, side_w, mid_top,
                                                mid_bottom, False, names[seat])),

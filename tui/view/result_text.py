@@ -21,7 +21,7 @@ from engine.situation import ReasonPart, WinScore
 from engine.tiles import Kind
 from engine.view import MeldView
 from host.client import TableUpdate
-from tui.view.cells import fit_cells
+from tui.view.cells import fit_cells, fit_name
 from tui.view.faces import Face, small, suit_class
 from tui.view.seat_rows import WILD_MARK, WILD_MARK_ASCII
 from tui.words.rules_text import SUMMARIES
@@ -89,7 +89,7 @@ def who_named(update: TableUpdate, p: int | str, lang: str) -> str:
     :data:`NAME_CELLS`), or a spectator's name."""
     if not isinstance(p, int):
         return str(p)
-    names = tuple(fit_cells(n, NAME_CELLS) for n in update.names)
+    names = tuple(fit_name(n, NAME_CELLS) for n in update.names)
     return named_seat(update.view.viewer, p, lang, names)
 
 
@@ -339,7 +339,7 @@ def game_result_lines(update: TableUpdate, lang: str) -> list[str]:
     won_by = escape(tr(lang, "game_won_by"))
     out.append(" " * 8 + "".join(" " * max(0, 10 - cell_len(x)) + escape(x) for x in labels)
                + f"   {won_by}")
-    names = ["" if s == me or len(update.names) != 4 else fit_cells(update.names[s], 9)
+    names = ["" if s == me or len(update.names) != 4 else fit_name(update.names[s], 9)
              for s in range(4)]
     if any(names):  # the players' names under their seats, as the table shows them
         out.append(" " * 8 + "".join(" " * max(0, 10 - cell_len(x)) + escape(x) for x in names))

@@ -20,6 +20,7 @@ from textual.markup import escape
 
 from engine.game import HandSummary
 from host.client import TableUpdate
+from tui.view.cells import fit_name
 from tui.view.faces import Face
 from words import seat_label, tr
 
@@ -71,8 +72,8 @@ def score_chart_lines(update: TableUpdate, lang: str, face: Face, width: int = 7
     for s in range(4):
         label = seat_label(me, s, lang)
         name = update.names[s] if s < len(update.names) else ""
-        if name:
-            label = f"{label} · {name}"
+        if name:  # a computer's "normal (computer)" as "computer" rather than cut
+            label = f"{label} · {fit_name(name, LABEL_MAX - cell_len(label) - 3)}"
         labels.append(_cut(label, LABEL_MAX))
     label_w = max(cell_len(x) for x in labels)
     finals = [f"{series[s][-1]:+d}" for s in range(4)]

@@ -10,7 +10,7 @@ from engine.table import Phase
 from engine.tiles import Kind
 from engine.view import SeatPublic, View
 from tui.view.canvas import Canvas
-from tui.view.cells import Piece, fit_cells, pieces_width
+from tui.view.cells import Piece, fit_cells, fit_name, pieces_width
 from tui.view.decisions import buying_now
 from tui.view.faces import BIG_WIDTH, Face, big, small, small_width
 from tui.view.tile_pieces import meld_pieces, tile_style
@@ -107,9 +107,9 @@ def draw_across(c: Canvas, view: View, ui: UiState, seat: int, y: int,
         if pieces_width(head) + pieces_width(melds) <= c.width:
             break
     total = pieces_width(head) + pieces_width(melds)
-    room = c.width - total - 1  # the name takes what is left, up to 16 cells
+    room = c.width - total - 1  # the name takes what is left, up to 18 cells
     if name and room >= 2:
-        shown = " " + fit_cells(name, min(16, room))
+        shown = " " + fit_name(name, min(18, room))
         head.insert(2, (shown, "text"))
         total += cell_len(shown)
     x = max(0, (c.width - total) // 2)
@@ -121,20 +121,25 @@ def draw_side(
     c: Canvas, view: View, ui: UiState, seat: int, x0: int, w: int, top: int, bottom: int,
     pond: bool = True, name: str = "",
 ) -> None:
-    """An opponent at the side: seat, player's name, score, tiles and flags, melds, then
+    """An opponent at the side: seat, player's name (on a line of its own where it does not
+    fit beside the seat: :func:`side_name_below`), score, tiles and flags, melds, then
     (``pond``) the discards."""
     lang, face = ui.lang, ui.face
     p = view.seats[seat]
     acting = is_acting(view, seat)
+    label = seat_label(view.viewer, seat, lang)
     x = c.put(x0, top, TURN_MARK if acting else " ", "turn-mark")
-    x = c.put(x, top, seat_label(view.viewer, seat, lang), "label-turn" if acting else "label")
+    x = c.put(x, top, label, "label-turn" if acting else "label")
     score = _score(p)
     score_x = x0 + w - cell_len(score) - 1
-    if name:
+    below = side_name_below(name, label, w)
+    if name and not below:
         c.put(x + 1, top, fit_cells(name, score_x - x - 2), "text")
+    elif name:
+        c.put(x0 + 1, top + 1, fit_cells(name, w - 1), "text")
     c.put(score_x, top, score, "score")
-    c.pieces(x0, top + 1, side_flag_line(view, p, lang, w))
-    y = top + 2
+    c.pieces(x0, top + 1 + below, side_flag_line(view, p, lang, w))
+    y = top + 2 + below
     for m in p.melds:
         pcs = meld_pieces(m, face, lang)
         if pieces_width(pcs) + 1 > w:
@@ -146,9 +151,17 @@ def draw_side(
         draw_pond(c, view, seat, x0 + 1, y, w - 1, bottom - y + 1, face)
 
 
-def side_pond_top(p: SeatPublic, top: int) -> int:
-    """The first row of a side seat's discards, under its head and melds."""
-    return top + 2 + len(p.melds) + (1 if p.melds else 0)
+def side_name_below(name: str, label: str, w: int) -> bool:
+    """Whether a side seat's player's name takes a line of its own under the seat's label
+    (``w`` cells wide): where it does not fit beside the label and a score of four cells, as
+    a computer player's ``normal (computer)`` at 80 columns; a name is then cut only past the
+    side's width, and does not move as the score grows."""
+    return bool(name) and cell_len(name) > w - cell_len(label) - 8
+
+
+def side_pond_top(p: SeatPublic, top: int, name_below: bool = False) -> int:
+    """The first row of a side seat's discards, under its head (and name), and melds."""
+    return top + 2 + name_below + len(p.melds) + (1 if p.melds else 0)
 
 
 def draw_pond(
