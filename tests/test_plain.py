@@ -113,7 +113,8 @@ async def test_a_whole_hand_in_plain_lines_with_a_claim_and_the_result() -> None
     await until(lambda: "Your hand: " in out.text, 5.0, "the start")
     start = out.text
     assert "Table: 上饶 Shangrao, hand 1 of 8." in start
-    assert "Seats: East you; South computer (on your right); West computer (across); North computer" in start
+    assert ("Seats: East you; South computer (on your right); West computer (across); "
+            "North computer") in start
     assert "Your hand: " in start
     typed = await play_hand(plain, out)
     text = out.text
