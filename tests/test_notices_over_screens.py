@@ -8,6 +8,7 @@ is in the history, and the next toast back at the table counts the lines heard m
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from textual.pilot import Pilot
@@ -16,7 +17,7 @@ from host.table_info import ChatLine
 from tests.support.tui import screen_lines
 from tests.test_chat_history import PlayingTable, app_for, hand_update
 from tui.apps.room import CHAT_TOAST_GAP, ChatLogScreen, ChatScreen, SharedTableApp
-from tui.apps.screens import HelpScreen, SettingsScreen
+from tui.apps.screens import GameResultScreen, HelpScreen, SettingsScreen
 from tui.apps.table_screen import TableScreen
 from words import tr
 
@@ -55,6 +56,21 @@ async def test_no_chat_toast_over_the_help_or_the_settings_and_the_return_counts
             assert isinstance(app.screen, TableScreen)
             more = tr("en", "chat_more", n=1)
             assert toasts(app) == [f"bob: and this one?  ({more})"], toasts(app)
+
+
+async def test_chat_is_toasted_on_the_game_result_where_players_say_whether_they_go_on(
+        tmp_path: Path) -> None:
+    client = PlayingTable(1, hand_update("gejiu", 1, None))
+    app = app_for(client, tmp_path)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot, 3)
+        assert app.update is not None
+        app.push_screen(GameResultScreen(replace(app.update, game_over=True)))
+        await settle(pilot, 3)
+        assert isinstance(app.screen, GameResultScreen)
+        said(client, "ann", "again?")
+        await settle(pilot)
+        assert toasts(app) == ["ann: again?"]
 
 
 async def test_a_chat_toast_at_the_table_is_taken_off_as_another_screen_opens(

@@ -29,7 +29,7 @@ from host.client import SharedTableClient, TableUpdate
 from host.refusal import Refusal
 from host.table_info import COMPUTER_NAME, ChatLine, TableInfo, TableState, invite_shown
 from tui.apps.app import MahjongApp, TableUpdated
-from tui.apps.screens import close_screen
+from tui.apps.screens import GameResultScreen, close_screen
 from tui.apps.table_screen import TableScreen
 from tui.compat import internals
 from tui.settings import Settings
@@ -473,9 +473,10 @@ class SharedTableApp(MahjongApp):
 
     def _chat_toasts_here(self) -> bool:
         """Whether a chat line may be toasted over the screen on top: the table's own (the
-        table, the waiting room). Over any other (help, settings, tiles, the review…) a toast
-        covered what that screen is about; the line waits, counted, for the return."""
-        return isinstance(self.screen, (TableScreen, WaitingScreen))
+        table, the waiting room, the game's result, where the players say whether they play
+        again). Over any other (help, settings, tiles, the review…) a toast covered what that
+        screen is about; the line waits, counted, for the return."""
+        return isinstance(self.screen, (TableScreen, WaitingScreen, GameResultScreen))
 
     def _show_chat(self) -> None:
         """The latest chat line as a toast, at most one every ``CHAT_TOAST_GAP`` seconds (a
