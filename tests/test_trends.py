@@ -13,6 +13,7 @@ from net.front.lobby import LobbyApp
 from net.front.server import MahjongServer
 from net.front.trends import (
     LOBBY_SECONDS,
+    RESULTS_SETTLE,
     TREND_GAMES,
     LobbyLeaders,
     trend,
@@ -162,3 +163,35 @@ async def test_the_lobby_s_leaders_are_stats_s_ranking_with_the_ratings(
     assert [row[-5:-1] for row in leaders] == [["1", "bob", rated["bob"], "-70"],
                                                ["2", "ann", rated["ann"], "+70"]], text
     await lobby.close()
+
+
+class KeptCountingStore(CountingStore):
+    """A counting store that says how many games' results it was handed, as a store does."""
+
+    @property
+    def results_kept(self) -> int:
+        return self.inner.results_kept
+
+
+def test_the_lobby_board_is_read_again_once_a_game_is_kept(tmp_path: Path) -> None:
+    """A player back in the lobby from a game sees it on the board (its ratings line, read
+    every few seconds, had it while the board kept the one before for half a minute)."""
+    store, ann, bob = _store(tmp_path)
+    store.finish_game("t", 1, "yichun", [(ann.id, 0, 8, 1, 4), (bob.id, 1, -8, 0, 4)])
+    counting = KeptCountingStore(store)
+    now = [100.0]
+    leaders = LobbyLeaders(counting, clock=lambda: now[0])
+    first = leaders.text().plain
+    assert counting.reads == 1 and first.index("ann") < first.index("bob")
+    now[0] += 1
+    assert leaders.text().plain == first and counting.reads == 1  # nothing new: kept
+    store.finish_game("t", 2, "yichun", [(ann.id, 0, -30, 0, 4), (bob.id, 1, 30, 1, 4)])
+    again = leaders.text().plain
+    assert counting.reads == 2 and again.index("bob") < again.index("ann")
+    now[0] += RESULTS_SETTLE  # once more, for a database server's writer thread
+    leaders.text()
+    assert counting.reads == 3
+    now[0] += 1
+    leaders.text()
+    assert counting.reads == 3  # then every LOBBY_SECONDS again
+    store.close()

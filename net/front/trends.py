@@ -72,6 +72,9 @@ def leader_rating(row: LeaderRow) -> str:
 
 LOBBY_LEADERS = 3  # leaders per ruleset the lobby shows (``stats`` has the whole board)
 LOBBY_SECONDS = 30.0  # how long the lobby keeps what it read before reading again
+# after a game's results: read at once, and again this much later (a database server commits
+# the rating update from its writer thread, maybe after the first read)
+RESULTS_SETTLE = 2.0
 T = TypeVar("T")
 
 
@@ -126,14 +129,23 @@ class SharedBoard:
 class LobbyLeaders(SharedBoard):
     """The lobby's leaderboard: each ruleset's first few leaders in ``stats``'s ranking
     (:func:`leader_boards`) with their rating, total and trend, read from ``store`` at most
-    once every :data:`LOBBY_SECONDS` (the lobby redraws every second). No store: no lines."""
+    once every :data:`LOBBY_SECONDS` (the lobby redraws every second), and as soon as this
+    process has kept a game's results (a player back from a game sees it counted). No
+    store: no lines."""
 
     def __init__(self, store: Any, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(store, clock)
         self._text = Text()
+        self._kept = getattr(store, "results_kept", 0)
+        self._settle_at: float | None = None
 
     def text(self) -> Text:
         now = self.clock()
+        kept = getattr(self.store, "results_kept", 0)
+        if kept != self._kept:  # a game's results: read now, and once more a moment later
+            self._kept, self._read_at, self._settle_at = kept, None, now + RESULTS_SETTLE
+        elif self._settle_at is not None and now >= self._settle_at:
+            self._settle_at, self._read_at = None, None
         if self.store is not None and (self._read_at is None
                                        or now - self._read_at >= LOBBY_SECONDS):
             self._read_at = now

@@ -154,6 +154,9 @@ class StoreBase:
         self._temporary: dict[str, Account] = {}  # accounts made while the database failed
         self._tokens: dict[str, int] = {}  # table -> the owner token this process holds
         self._faults = threading.Lock()  # _failed and _worked may run on a writer thread
+        # games whose results this process has handed to the store (the lobby's board reads
+        # itself again when it changes: net.front.trends.LobbyLeaders)
+        self.results_kept = 0
 
     # --- faults -----------------------------------------------------------------------------
     def _failed(self, exc: BaseException, doing: str) -> None:

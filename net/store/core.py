@@ -523,8 +523,8 @@ class SqlStore(StoreBase, abc.ABC):
         ``computers``: the computer seats; ``seed``: the game's; ``bots``: the seats a
         program played (``bot join``). The results and the rating update
         (:mod:`net.store.ratings`, once per game) in one transaction."""
-        now = time.time()
-        sql = self.dialect.sql
+        now, sql = time.time(), self.dialect.sql
+        self.results_kept += 1
         self._table_write(
             f"save the results of table {table}", table,
             [("INSERT INTO results (table_name, game_no, account_id, seat, score, wins, hands, "
