@@ -31,3 +31,14 @@ def test_s_starts_in_the_waiting_room_and_is_the_settings_at_the_table() -> None
     assert "presses `S` in the waiting room" in readme
     assert "at the table `s` opens the settings" in readme
     assert not re.search(r"presses `s`", readme)
+
+
+def test_every_key_the_help_lists_says_what_it_does_in_both_languages() -> None:
+    """The help lists the table's keys and the shared table's own by their descriptions: each
+    one in Chinese too (a newcomer's second tryout met Move left / Move right in English only)."""
+    from tui.apps.room import SharedTableApp
+    from tui.apps.table_screen import TABLE_BINDINGS
+
+    cjk = re.compile(r"[\u3400-\u9fff]")
+    for binding in (*TABLE_BINDINGS, *SharedTableApp.HELP_BINDINGS):
+        assert cjk.search(binding.description), binding.description

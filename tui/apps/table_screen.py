@@ -42,10 +42,10 @@ INDEX_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "minus", "equals
 assert len(INDEX_KEYS) == len(INDEX_LABELS)
 
 TABLE_BINDINGS: list[Binding] = [
-    Binding("left,h", "cursor(-1)", "Move left ←", id="cursor-left", show=False),
-    Binding("right,l", "cursor(1)", "Move right →", id="cursor-right", show=False),
+    Binding("left,h", "cursor(-1)", "Move left 左移 ←", id="cursor-left", show=False),
+    Binding("right,l", "cursor(1)", "Move right 右移 →", id="cursor-right", show=False),
     *(
-        Binding(key, f"pick({i})", f"Pick tile {INDEX_LABELS[i]}", id=f"pick-{i + 1}",
+        Binding(key, f"pick({i})", f"Pick tile 选牌 {INDEX_LABELS[i]}", id=f"pick-{i + 1}",
                 show=False)
         for i, key in enumerate(INDEX_KEYS)
     ),
@@ -60,7 +60,7 @@ TABLE_BINDINGS: list[Binding] = [
     Binding("m", "answer('buy')", "Buy 买 (Yichun)", id="buy", show=False),
     Binding("n", "answer('no-buy')", "Don't buy 不买 (Yichun)", id="no-buy", show=False),
     Binding("t", "face", "Tile faces 牌面", id="tiles", show=False),
-    Binding("i", "suggest", "Suggested discard on/off", id="suggest", show=False),
+    Binding("i", "suggest", "Suggested discard on/off 提示出牌", id="suggest", show=False),
     # the auto toggles, for this session only (tui.view.auto_play)
     Binding("z", "auto('pass')", "No calls on/off 自动不吃碰", id="auto-pass", show=False),
     Binding("u", "auto('win')", "Auto-win on/off 自动胡牌", id="auto-win", show=False),
