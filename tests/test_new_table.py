@@ -156,4 +156,6 @@ async def test_the_lobby_form_says_english_first_and_no_rule_ids(rules: str) -> 
             form.field(spec.key).focus()
             await pilot.pause()
             about = str(form.query_one("#create-about", Static).render())
-            assert "[A-" not in about and about.startswith(f"{spec.key}: {spec.en}"), about
+            # its meaning first, the key the lobby's line takes after it (not a raw id first)
+            assert "[A-" not in about and about.startswith(spec.en), about
+            assert about.endswith(f"({spec.key}=…)"), about

@@ -148,7 +148,8 @@ class NewTableForm(Vertical):
             key = widget_id.removeprefix("opt-")
             spec = next((sp for sp in self.specs if sp.key == key), None)
             if spec is not None:
-                about = f"{spec.key}: {spec.en} · {spec.zh}"
+                # its meaning first; then the key the lobby's line takes (key=value)
+                about = f"{spec.en} · {spec.zh}  ({spec.key}=…)"
         self.query_one(f"#{ABOUT_ID}", Static).update(about)
 
     def field(self, key: str) -> Input:
