@@ -157,8 +157,7 @@ async def test_yichun_buying_in_turn_says_whose_choice_it_is(tmp_path: Path) -> 
         assert screen is not None and view.dealer == 0
         text = table_text(app)
         print(text)
-        assert "Buying goes in turn from the dealer's right, the dealer last: Right S is " \
-            "choosing" in text
+        assert "Buying in turn from the dealer's right, dealer last: Right S chooses" in text
         await pilot.press("m")
         assert screen.ui.message.startswith("Not your choice yet: Right S")
         assert "(in turn, the dealer last)" in screen.ui.message

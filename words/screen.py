@@ -91,8 +91,7 @@ SCREEN: Final[dict[str, tuple[str, str]]] = {
     "buy_why_wall": ("The dice ({dice}) start the deal at your wall: its owner buys",
                      "骰子{dice}点，从你的牌墙开始拿牌：开始拿牌的人必买"),
     # the seats choose one at a time (yichun.md §7.3): whose choice the table waits for
-    "buy_in_turn": ("Buying goes in turn from the dealer's right, the dealer last: "
-                    "{who} is choosing",
+    "buy_in_turn": ("Buying in turn from the dealer's right, dealer last: {who} chooses",
                     "从庄家下家起依次选择买不买，庄家最后：现在轮到{who}"),
     "buy_not_yet": ("Not your choice yet: {who} is choosing (in turn, the dealer last)",
                     "还没轮到你：现在轮到{who}选择（依次选择，庄家最后）"),
