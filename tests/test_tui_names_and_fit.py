@@ -4,6 +4,7 @@ they show whole: a side seat's flags, the waiting screen's levels, a chat line."
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -197,3 +198,41 @@ async def test_a_chat_line_stays_inside_the_centre_at_80x24(
             region = toasts[0].region
             side_w = min(30, 18 + (width - 80) // 4)  # tui.view.layout's side columns
             assert region.x > side_w and region.right < width - side_w, (width, region)
+
+
+def test_a_player_who_left_keeps_his_away_mark_in_the_game_results_columns() -> None:
+    """The game result's columns are 9 cells: ``bob (away)`` read ``bob (awa…`` there."""
+    from tui.view.cells import fit_name
+
+    assert fit_name("bob (away)", 9) == "bob(away)"
+    assert fit_name("alexandra (away)", 9) == "al…(away)"
+    assert fit_name("bob (away)", 12) == "bob (away)"  # whole where it fits
+    assert fit_name("normal (computer)", 9) == "computer"
+    assert fit_name("alexandra", 6) == "alexa…"
+
+
+async def test_the_game_result_marks_one_who_leaves_after_it_is_shown(tmp_path: Path) -> None:
+    """A shared table's game result shown, then a player leaves (the table's next update
+    names him ``(away)``): the names under the seats follow, not only the waiting line."""
+    from dataclasses import replace
+
+    from rich.text import Text
+
+    from tests.test_chat_history import PlayingTable, app_for, hand_update
+    from tui.apps.screens import GameResultScreen
+
+    client = PlayingTable(1, hand_update("gejiu", 1, None))
+    app = app_for(client, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(3):
+            await pilot.pause()
+        assert app.update is not None
+        over = replace(app.update, game_over=True)
+        screen = GameResultScreen(over)
+        app.push_screen(screen)
+        await pilot.pause()
+        result = screen.query_one("#game-result")
+        assert "(away)" not in Text.from_markup(str(result.render())).plain
+        screen.show_waiting(replace(over, names=("ann", "", "", "wes (away)")))
+        await pilot.pause()
+        assert "wes(away)" in str(result.render())

@@ -90,12 +90,17 @@ class GameResultScreen(_Page):
             yield Static(tr(self.lang, keys), classes="keys")
 
     def show_waiting(self, update: TableUpdate) -> None:
-        """A shared table's new update after the game: whom the new game waits for."""
+        """A shared table's new update after the game: whom the new game waits for, and the
+        names under the seats (one who left since is marked away)."""
         if not update.game_over:
             return
+        names_changed = update.names != self.update.names
         self.update = update
         if self.is_mounted:
             self.query_one("#game-wait", Static).update(game_wait_text(update, self.lang))
+            if names_changed:
+                self.query_one("#game-result", Static).update(
+                    lines_content(game_result_lines(update, self.lang)))
 
     def action_new_game(self) -> None:
         self.mj.show_new_game()

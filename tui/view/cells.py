@@ -16,13 +16,20 @@ Piece = tuple[str, str]  # (text, style key)
 def fit_name(name: str, cells: int) -> str:
     """A player's name in at most ``cells`` cells: a computer player's ``normal (computer)``
     / ``普通电脑`` too long for them becomes ``computer`` / ``电脑`` (what it is, without its
-    level) rather than ``normal (com…``; any other name is cut (:func:`fit_cells`)."""
+    level) rather than ``normal (com…``; a player's ``(away)`` (the shared table's mark of
+    one who left) is kept whole, his name cut before it; any other name is cut
+    (:func:`fit_cells`)."""
     if cell_len(name) > cells:
         for lang in ("en", "zh"):
             mark, short = tr(lang, "bot_name_level", level=""), tr(lang, "bot_name")
             if name.endswith(mark) and name != mark and cell_len(short) <= cells:
                 return short
+        if name.endswith(AWAY) and cells > len(AWAY):
+            return fit_cells(name.removesuffix(AWAY).rstrip(), cells - len(AWAY)) + AWAY
     return fit_cells(name, cells)
+
+
+AWAY = "(away)"  # net.runtime.shared_table's mark after the name of a player who left
 
 
 def fit_cells(text: str, cells: int) -> str:
