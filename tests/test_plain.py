@@ -120,11 +120,13 @@ async def test_a_whole_hand_in_plain_lines_with_a_claim_and_the_result() -> None
     text = out.text
     assert typed > 3
     # the claim prompt, as a sentence with its choices by letter in the table's order (pass
-    # first), and the claim said after
-    claim = next(p for p in out.prompts if "pong 碰 (p)" in p)
-    assert " discarded " in claim and "You may: Enter: pass 过; 1 " in claim
-    assert claim.endswith(" > ")
-    assert "You pong " in text
+    # first), after the discard said once (issue 53: not again in the question), and the
+    # claim said after
+    claim = next(p for p in out.prompts if "pung 碰 (p)" in p)
+    assert claim.startswith("You may: Enter: pass 过; 1 ") and claim.endswith(" > ")
+    asked = out.lines.index(f"PROMPT {claim}")
+    assert " discards " in out.lines[asked - 1] and "discard" not in claim
+    assert "You pung " in text and "pong" not in text
     # every other seat's moves as sentences
     for seat in ("South", "West", "North"):
         assert f"{seat} discards " in text

@@ -35,11 +35,11 @@ PLAIN: Final[dict[str, tuple[str, str]]] = {
     "p_ev_discard_you": ("You discard {tile}.", "你打出{tile}。"),
     "p_ev_ting": ("{who} declares 报听 (ready).", "{who}报听。"),
     "p_ev_chi": ("{who} chows {tile}: {tiles} (吃).", "{who}吃{tile}：{tiles}。"),
-    "p_ev_peng": ("{who} pongs {tile} (碰).", "{who}碰{tile}。"),
+    "p_ev_peng": ("{who} pungs {tile} (碰).", "{who}碰{tile}。"),
     "p_ev_minggang": ("{who} kongs {tile} (明杠).", "{who}明杠{tile}。"),
     "p_ev_angang": ("{who} makes a concealed kong (暗杠).", "{who}暗杠。"),
     "p_ev_angang_tile": ("{who} makes a concealed kong of {tile} (暗杠).", "{who}暗杠{tile}。"),
-    "p_ev_bugang": ("{who} adds {tile} to a pong (补杠).", "{who}补杠{tile}。"),
+    "p_ev_bugang": ("{who} adds {tile} to a pung (补杠).", "{who}补杠{tile}。"),
     "p_ev_robbed": ("{who} robs the kong (抢杠).", "{who}抢杠。"),
     "p_ev_win": ("{who} wins (胡)!", "{who}胡了！"),
     "p_ev_pond_win": ("{who} wins with the discards (塘子烂糊)!", "{who}塘子烂糊！"),
@@ -48,11 +48,11 @@ PLAIN: Final[dict[str, tuple[str, str]]] = {
     "p_ev_exhausted": ("The wall is exhausted (荒牌): nobody wins.", "荒牌，无人胡牌。"),
     "p_ev_ting_you": ("You declare 报听 (ready).", "你报听。"),
     "p_ev_chi_you": ("You chow {tile}: {tiles} (吃).", "你吃{tile}：{tiles}。"),
-    "p_ev_peng_you": ("You pong {tile} (碰).", "你碰{tile}。"),
+    "p_ev_peng_you": ("You pung {tile} (碰).", "你碰{tile}。"),
     "p_ev_minggang_you": ("You kong {tile} (明杠).", "你明杠{tile}。"),
     "p_ev_angang_you": ("You make a concealed kong (暗杠).", "你暗杠。"),
     "p_ev_angang_tile_you": ("You make a concealed kong of {tile} (暗杠).", "你暗杠{tile}。"),
-    "p_ev_bugang_you": ("You add {tile} to your pong (补杠).", "你补杠{tile}。"),
+    "p_ev_bugang_you": ("You add {tile} to your pung (补杠).", "你补杠{tile}。"),
     "p_ev_robbed_you": ("You rob the kong (抢杠).", "你抢杠。"),
     "p_ev_win_you": ("You win (胡)!", "你胡了！"),
     "p_ev_pond_win_you": ("You win with the discards (塘子烂糊)!", "你塘子烂糊！"),
@@ -86,8 +86,8 @@ PLAIN: Final[dict[str, tuple[str, str]]] = {
     "p_ask_turn_win": ("; w or hu: win 胡", "；w 或 hu 胡"),
     "p_ask_turn_kong": ("; k: kong 杠", "；k 杠"),
     "p_ask_turn_ting": ("; b TILE: discard and declare 报听", "；b 牌：打出并报听"),
-    "p_ask_claim": ("{who} discarded {tile}. You may: {choices}.",
-                    "{who}打出{tile}。你可以：{choices}。"),
+    # the discard is said just before it (p_ev_discard): the question does not repeat it
+    "p_ask_claim": ("You may: {choices}.", "你可以：{choices}。"),
     "p_ask_rob": ("{who} kongs with {tile}. You may: {choices}.",
                   "{who}杠{tile}。你可以：{choices}。"),
     "p_ask_kong": ("Which kong? {choices}.", "杠哪一个？{choices}。"),
@@ -118,13 +118,13 @@ PLAIN: Final[dict[str, tuple[str, str]]] = {
     # a decision's options (tui/view/decisions.py), {letter}: `` (p)``, the key that picks it
     "p_c_win": ("{n} win 胡{letter}", "{n} 胡{letter}"),
     "p_c_rob": ("{n} rob the kong 抢杠{letter}", "{n} 抢杠胡{letter}"),
-    "p_c_peng": ("{n} pong 碰{letter}", "{n} 碰{letter}"),
+    "p_c_peng": ("{n} pung 碰{letter}", "{n} 碰{letter}"),
     "p_c_kong": ("{n} kong 杠{letter}{slot}", "{n} 杠{letter}{slot}"),
     "p_c_chi": ("{n} chow 吃 {tiles}{letter}", "{n} 吃{tiles}{letter}"),
     "p_c_slot": (" with kong tile {k}: {tile}", "，杠牌{k}：{tile}"),
     "p_c_angang": ("{n} concealed kong 暗杠 of {tile}{letter}{slot}",
                    "{n} 暗杠{tile}{letter}{slot}"),
-    "p_c_bugang": ("{n} add {tile} to your pong 补杠{letter}{slot}",
+    "p_c_bugang": ("{n} add {tile} to your pung 补杠{letter}{slot}",
                    "{n} 补杠{tile}{letter}{slot}"),
     "p_c_buy": ("{n} buy 买{lighter}{letter}", "{n} 买{lighter}{letter}"),
     "p_c_nobuy": ("{n} do not buy 不买{lighter}{letter}", "{n} 不买{lighter}{letter}"),
@@ -172,7 +172,7 @@ PLAIN: Final[dict[str, tuple[str, str]]] = {
     "p_your_turn": ("It is your turn.", "轮到你。"),
     "p_turn_claims": ("The others may claim the discard.", "等待其他玩家吃碰。"),
     "p_meld_chi": ("chow {tiles}", "吃{tiles}"),
-    "p_meld_peng": ("pong {tiles}", "碰{tiles}"),
+    "p_meld_peng": ("pung {tiles}", "碰{tiles}"),
     "p_meld_mgang": ("kong {tiles}", "明杠{tiles}"),
     "p_meld_bgang": ("kong {tiles}", "补杠{tiles}"),
     "p_meld_agang": ("concealed kong {tiles}", "暗杠{tiles}"),
@@ -180,11 +180,13 @@ PLAIN: Final[dict[str, tuple[str, str]]] = {
     # input
     "p_help": (
         "Commands: a tile such as 5s, 5p, 5m, E, Z (or its number) discards it in your turn; "
-        "w or hu win (then the west wind by its number), k kong, p pong, c chow (c1, c2 … "
+        "w or hu win (while you can win, w means win: discard the west wind by its number "
+        "or as d w), k kong, p pung, c chow (c1, c2 … "
         "or k1, k2 … when there are several), b TILE 报听, m buy 买, n do not buy, "
         "d 塘子烂糊, Enter or x pass; hand, table (or look), waits, "
         "log N (the last N moves), scores, plain off, help, quit.",
-        "命令：轮到你时输入牌（如 5s 5p 5m E Z）或编号即打出；w 或 hu 胡（此时西风用编号），"
+        "命令：轮到你时输入牌（如 5s 5p 5m E Z）或编号即打出；w 或 hu 胡（能胡时 w 即胡，"
+        "打西风用编号或 d w），"
         "k 杠，p 碰，c 吃（多种时 c1 c2 … 或 k1 k2 …），b 牌 报听，m 买，n 不买，d 塘子烂糊，"
         "Enter 或 x 过；hand 手牌，table 或 look 牌桌，"
         "waits 听牌，log N 最近N步，scores 总分，plain off 关闭读屏模式，help 帮助，quit 离开。"),

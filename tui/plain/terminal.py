@@ -8,10 +8,12 @@ from __future__ import annotations
 import asyncio
 import codecs
 import contextlib
+import re
+import shutil
 import sys
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from rich.cells import cell_len
 
@@ -19,6 +21,8 @@ from engine.rulesets import DEFAULT_RULES
 from host.client import TableClient
 from tui.plain.front import IDLE_PROMPT, MAX_LINE, PlainTable
 from tui.settings import Settings
+
+DEFAULT_WIDTH: Final = 80  # a terminal's columns where the client does not say
 
 
 class LineEditor:
@@ -87,17 +91,68 @@ class LineEditor:
         self.echo("\b" * cells + " " * cells + "\b" * cells)
 
 
+_NO_BREAK_BEFORE: Final = "，。；：、！？）」』》…,.;:!?)"  # punctuation stays on its word's line
+_NO_BREAK_AFTER: Final = "（「『《("
+
+
+def _breaks(word: str) -> list[str]:
+    """``word`` (no spaces) in the pieces a line may break between: whole where it is
+    Latin, between the characters of Chinese (but never inside its brackets' and stops'
+    neighbours)."""
+    pieces: list[str] = []
+    for ch in word:
+        if pieces and (cell_len(ch) < 2 or ch in _NO_BREAK_BEFORE
+                       or pieces[-1][-1] in _NO_BREAK_AFTER):
+            pieces[-1] += ch
+        else:
+            pieces.append(ch)
+    return pieces
+
+
+def wrap(line: str, width: int) -> list[str]:
+    """``line`` in lines of at most ``width`` cells, broken at spaces (and between Chinese
+    characters), never inside a word: the terminal itself would cut a word anywhere. A word
+    wider than the whole line is the one thing cut; ``width`` 0 (not a terminal) cuts none."""
+    if width < 8 or cell_len(line) <= width:
+        return [line]
+    out: list[str] = []
+    cur, used = "", 0
+    for m in re.finditer(r"(\s*)(\S+)", line):
+        space = m.group(1) if cur or not out else ""
+        for i, piece in enumerate(_breaks(m.group(2))):
+            gap = space if i == 0 else ""
+            need = cell_len(gap) + cell_len(piece)
+            if cur and used + need > width:
+                out.append(cur)
+                cur, used, gap = "", 0, ""
+            cur, used = cur + gap + piece, used + cell_len(gap) + cell_len(piece)
+            while used > width:  # one word wider than the terminal
+                cut = 0
+                while cell_len(cur[:cut + 1]) <= width:
+                    cut += 1
+                out.append(cur[:cut])
+                cur = cur[cut:]
+                used = cell_len(cur)
+    if cur or not out:
+        out.append(cur)
+    return out
+
+
 class TerminalOutput:
-    """A :class:`PlainOutput` on a terminal: lines end with ``eol``; the prompt and the
-    line being typed are written again after lines that arrive meanwhile. Where the
-    last thing written was the bare idle prompt, a line starts over it (``\\r``) instead of
-    under it, so a transcript holds no empty prompts."""
+    """A :class:`PlainOutput` on a terminal: lines end with ``eol`` and are wrapped at spaces
+    to the terminal's ``width`` (asked at each write: the client may resize it; 80 where it
+    is not known; 0 for a pipe, never wrapped); the prompt and the line being typed are
+    written again after lines that arrive meanwhile. Where the last thing written was the
+    bare idle prompt, a line starts over it (``\\r``) instead of under it, so a transcript
+    holds no empty prompts."""
 
     def __init__(self, write: Callable[[str], None], eol: str = "\r\n",
                  typed: Callable[[], str] = lambda: "",
-                 closed: Callable[[], None] = lambda: None, terminal: bool = True) -> None:
+                 closed: Callable[[], None] = lambda: None, terminal: bool = True,
+                 width: Callable[[], int] = lambda: DEFAULT_WIDTH) -> None:
         self.write = write
         self.eol = eol
+        self.width = width
         self.terminal = terminal  # False: a pipe or a file, where no idle prompt is written
         self.typed = typed
         self._closed = closed
@@ -115,9 +170,14 @@ class TerminalOutput:
                 out.append("\r")
             else:
                 out.append(self.eol)
+        width = self.width()
         for line in lines:
-            out.append(line + self.eol)
-        out.append(prompt + typed)
+            out += [part + self.eol for part in wrap(line, width)]
+        # the question's last word keeps its "> " (the reply is typed after it)
+        question, mark = (prompt[:-3], " > ") if prompt.endswith(" > ") else (prompt, "")
+        *above, last = wrap(question, width - len(mark) if width else 0)
+        out += [part + self.eol for part in above]
+        out.append(last + mark + typed)
         self.shown = prompt
         text = "".join(out)
         if text.startswith("\r") and lines and cell_len(lines[0]) < len(IDLE_PROMPT):
@@ -151,7 +211,9 @@ async def run_local(table: TableClient, lang: str, rules: str | None, seed: int 
             sys.stdout.write(text)
             sys.stdout.flush()
     done = asyncio.Event()
-    out = TerminalOutput(write, eol="\n", closed=done.set, terminal=sys.stdout.isatty())
+    tty = sys.stdout.isatty()
+    out = TerminalOutput(write, eol="\n", closed=done.set, terminal=tty,
+                         width=lambda: shutil.get_terminal_size().columns if tty else 0)
     plain = PlainTable(table, lang, out, rules=rules, options=options, settings=settings)
     if reader is None:
         reader = await _stdin_reader()

@@ -13,9 +13,10 @@ _EN_SUITS: Final = ("characters", "dots", "bamboo")
 _EN_SUIT: Final = ("character", "dot", "bamboo")  # one tile: "1 character", not "1 characters"
 _ZH_SUITS: Final = ("万", "筒", "条")
 _ZH_NUMERALS: Final = "一二三四五六七八九"
+# 發 as the table draws it (and as the tile is carved), not the simplified 发
 _EN_HONOURS: Final = ("east wind", "south wind", "west wind", "north wind",
-                      "red dragon 中", "green dragon 发", "white dragon 白")
-_ZH_HONOURS: Final = ("东风", "南风", "西风", "北风", "红中", "发财", "白板")
+                      "red dragon 中", "green dragon 發", "white dragon 白")
+_ZH_HONOURS: Final = ("东风", "南风", "西风", "北风", "红中", "發財", "白板")
 
 SEATS: Final = ABSOLUTE  # a seat by its wind: East / 东家
 RELATIVE: Final = {
