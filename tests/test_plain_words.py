@@ -8,6 +8,9 @@ import re
 
 from rich.cells import cell_len
 
+from net.front.server import MahjongServer
+from testkit.ssh import PtyClient, new_key
+from tests.support.waiting import until
 from tui.plain.terminal import TerminalOutput, wrap
 from tui.plain.words import tile_name
 from words import tr
@@ -70,3 +73,16 @@ def test_a_claim_question_does_not_say_the_discard_again() -> None:
     for lang in ("en", "zh"):
         question = tr(lang, "p_ask_claim", who="West", tile="white dragon 白", choices="1 pung")
         assert "West" not in question and "白" not in question
+
+
+async def test_plain_lines_wrap_at_the_clients_width_over_ssh(server: MahjongServer) -> None:
+    """Over SSH plain mode wraps at the width the client said (40 here), at spaces, not at
+    the terminal's edge inside a word."""
+    c = PtyClient(40, 24)
+    await c.connect(server.port, "nara", new_key(), command="join pw --plain")
+    await until(lambda: b"> " in c.raw, 10.0, "the first question")
+    text = bytes(c.raw).decode("utf-8", "replace")
+    lines = [line for line in text.replace("\r\n", "\n").split("\n") if line.strip()]
+    assert any(cell_len(line) > 30 for line in lines)  # it does say long things
+    assert all(cell_len(line) <= 40 for line in lines), lines
+    await c.close()

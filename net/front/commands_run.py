@@ -455,7 +455,8 @@ class PlainTables(TableRun):
         session = self.session
         assert session.chan is not None
         plain = self.plain = session.plain = PlainChannel(session.chan,
-                                                          self.host.write_high_water)
+                                                          self.host.write_high_water,
+                                                          self.host.limits)
         session.app = plain  # the idle check and the end of the session stop it
         for data in session.take_early():
             plain.feed(data)

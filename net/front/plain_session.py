@@ -20,31 +20,45 @@ from host.client import SharedTableClient
 from host.table_info import TableInfo, TableState
 from net.commands import Command
 from net.front.lobby import lobby_command, motd_lines
+from net.limits import Limits, clamp_size
 from net.runtime.registry import Registry
 from net.sanitize import clean_line
 from net.store.model import Account
 from tui.plain.front import PlainTable
 from tui.plain.sentences import printable
-from tui.plain.terminal import LineEditor, TerminalOutput
+from tui.plain.terminal import DEFAULT_WIDTH, LineEditor, TerminalOutput
 from tui.plain.words import SEATS
 from tui.settings import Settings
 from tui.words.ruleset_title import rules_title
 from words import TEXT, tr
+
+# plain mode's lines wrap at the client's width, and at no fewer columns than these (a line of
+# a few words is read better cut by the terminal than a word on each line)
+PLAIN_MIN_COLUMNS = 20
 
 
 class PlainChannel:
     """One session's channel in plain mode: the keys in, lines out. The session calls
     :meth:`feed` with what arrives and :meth:`exit` when the client goes."""
 
-    def __init__(self, chan: asyncssh.SSHServerChannel[bytes], high_water: int) -> None:
+    def __init__(self, chan: asyncssh.SSHServerChannel[bytes], high_water: int,
+                 limits: Limits = Limits()) -> None:  # noqa: B008 - frozen
         self.chan = chan
+        self.limits = limits
         self.high_water = high_water
         self.done = asyncio.Event()
         self.lines: asyncio.Queue[str] = asyncio.Queue(maxsize=16)
         self.editor = LineEditor(self.write, self._line, self.exit)
         # a player who leaves a table goes back to the lobby he came from, if any: leaving
         # ends the table's loop (:meth:`play`), not the session
-        self.output = TerminalOutput(self.write, "\r\n", typed=lambda: self.editor.text)
+        self.output = TerminalOutput(self.write, "\r\n", typed=lambda: self.editor.text,
+                                     width=self.width)
+
+    def width(self) -> int:
+        """The client's columns as it last said them, within the session's limits (a window
+        size is the client's to claim); 80 where it said none."""
+        columns = self.chan.get_terminal_size()[0] or DEFAULT_WIDTH
+        return max(clamp_size(columns, 24, self.limits)[0], PLAIN_MIN_COLUMNS)
 
     def write(self, text: str) -> None:
         if self.done.is_set():
