@@ -20,7 +20,8 @@ from host.client import TableUpdate, UpdateCallback
 from host.table_info import ChatLine, SeatInfo, TableInfo, TableState
 from tests.support.tui import screen_lines
 from tests.test_room import HeldTable, waiting_table
-from tui.apps.room import ChatLogScreen, SharedTableApp, WaitingScreen
+from tui.apps.chat import ChatLogScreen
+from tui.apps.room import SharedTableApp, WaitingScreen
 from tui.settings import Settings
 from tui.view.layout import MAX_HEIGHT, MAX_WIDTH
 from tui.view.table import TableView

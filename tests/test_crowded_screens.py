@@ -16,7 +16,7 @@ from engine.view import build_view
 from host.client import TableUpdate
 from host.table_info import ChatLine
 from tests.test_chat_history import PlayingTable, app_for, hand_update
-from tui.apps.room import ChatLogScreen
+from tui.apps.chat import ChatLogScreen
 from tui.apps.screens import SettingsScreen
 from tui.view.canvas import Canvas
 from tui.view.status_row import draw_status_row

@@ -422,7 +422,7 @@ async def test_an_enter_for_a_chat_line_closed_under_it_pops_nothing(
     ("Can't pop screen") and ended the session."""
     from textual.widgets import Input
 
-    from tui.apps.room import ChatScreen
+    from tui.apps.chat import ChatScreen
 
     a = await PtyClient().connect(server.port, "cat", None, command="join race")
     await a.wait_for("press S")

@@ -16,7 +16,8 @@ from textual.pilot import Pilot
 from host.table_info import ChatLine
 from tests.support.tui import screen_lines
 from tests.test_chat_history import PlayingTable, app_for, hand_update
-from tui.apps.room import CHAT_TOAST_GAP, ChatLogScreen, ChatScreen, SharedTableApp
+from tui.apps.chat import ChatLogScreen, ChatScreen
+from tui.apps.room import CHAT_TOAST_GAP, SharedTableApp
 from tui.apps.screens import GameResultScreen, HelpScreen, SettingsScreen
 from tui.apps.table_screen import TableScreen
 from words import tr

@@ -16,7 +16,8 @@ from host.clock import SYSTEM_CLOCK, Clock
 from host.refusal import Refusal
 from host.table_info import ChatLine, InfoCallback, SeatInfo, TableInfo, TableState
 from tests.support.tui import record_notices, screen_lines
-from tui.apps.room import ChatScreen, SharedTableApp, StakeScreen, WaitingScreen
+from tui.apps.chat import ChatScreen
+from tui.apps.room import SharedTableApp, StakeScreen, WaitingScreen
 from tui.settings import Settings
 
 EMPTY = SeatInfo("", False, False)
