@@ -12,6 +12,7 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from host.refusal import Refusal, RefusedError
 from host.table_info import (
@@ -102,6 +103,12 @@ class Admission:
         self._changed = changed
         self._invited: list[str] = []
         self.invited = list(privacy.invited) if privacy is not None else []
+
+    def saved(self) -> dict[str, Any]:
+        """What a table's saved row keeps of it (:class:`~net.store.model.SavedTable`'s
+        fields of the same names)."""
+        return {"creator": self.host_id, "host": self.host_name, "private": self.private,
+                "invited": tuple(self.invited), "watchers": self.watchers}
 
     @property
     def invited(self) -> list[str]:

@@ -659,11 +659,7 @@ class SharedTable:
             stakes=tuple(self.stakes.placed.values()),
             hand_stakes=tuple(self.stakes.fixed.items()),
             bot_levels=self.bot_levels,
-            creator=self.creator,
-            host=self.host_name,
-            private=self.private,
-            invited=tuple(self.invited),
-            watchers=self.watchers,
+            **self.admission.saved(),
         ))
 
     def save_changed(self) -> None:
