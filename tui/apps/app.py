@@ -150,6 +150,9 @@ class MahjongApp(QuitHint, App[None]):
         self.table_ready = table_ready  # the client already has (or will start) a game
         self._update_context: contextvars.Context | None = None  # this app's, once mounted
         self._undelivered: TableUpdate | None = None
+        # a shared table's computer levels by seat, fixed for its life: read once, not from
+        # its info at every update
+        self._computer_levels: tuple[str, ...] | None = None
         self._delivery: asyncio.Handle | None = None
         self._posts = 0  # TableUpdated messages posted
         self._queued: int | None = None  # the last one posted, until handled
@@ -274,9 +277,12 @@ class MahjongApp(QuitHint, App[None]):
         """Called by the table (maybe from another task): keep the update and schedule its
         delivery in this app's context; touch nothing else."""
         if COMPUTER_NAME in update.names:  # a shared table's computer seats, in our language
-            info = getattr(self.client, "info", None)  # their levels: a shared table's
+            levels = self._computer_levels
+            if levels is None:
+                info = getattr(self.client, "info", None)  # their levels: a shared table's
+                levels = self._computer_levels = info().bot_levels if info else ()
             update = replace(update, names=computer_names(
-                update.names, self.settings.lang, info().bot_levels if info else None))
+                update.names, self.settings.lang, levels or None))
         if self._update_context is None:  # not mounted yet
             self._post_update(update)
             return
