@@ -159,7 +159,8 @@ class PlainTable:
         if self.closed:
             return
         if COMPUTER_NAME in update.names:  # a shared table's computer seats, in our language
-            levels = self.shared.info().bot_levels if self.shared is not None else None
+            info = self.info or (self.shared.info() if self.shared is not None else None)
+            levels = info.bot_levels if info is not None else None  # fixed for its life
             update = replace(update, names=computer_names(update.names, self.words.lang, levels))
         self.words.update = update
         view = update.view
