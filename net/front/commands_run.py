@@ -282,6 +282,9 @@ async def _app_session(host: CommandHost, session: Session, account: Account,
             with contextlib.suppress(Exception):
                 if session.farewell is not None:
                     session.write_line(session.farewell)
+                    # removed by an operator (a kick, a ban, its table closed) or its table
+                    # lost: never a success, whichever screen it was on (a lobby's ends 0)
+                    status = status or 1
                 elif session.stopping:
                     session.write_line(STOPPING_TEXT)
                 chan.exit(status)
