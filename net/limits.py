@@ -220,6 +220,23 @@ OP_NET_PREFIX_V6 = 32
 OP_ANNOUNCE_MAX = 300
 OP_AUDIT_LINES = 100
 OP_CACHE_SECONDS = 2.0
+# ``who`` on a server of several workers: how long it waits for the others' answers (a worker
+# silent past it is named as such), the sessions one worker's answer lists at most, and the
+# longest answer read (each row is about 150 bytes)
+OP_WHO_SECONDS = 2.0
+OP_WHO_ROWS = 2000
+OP_WHO_REPLY_BYTES = 512 * 1024
+
+# the players' own levers (net/front/players.py): the names one account may ignore
+# (``/ignore``), a report's reason (cleaned as chat is), the reports one account may make in a
+# day and how long before it may report the same name again, and the reports an operator's
+# ``reports`` prints (``reports N``: at most REPORTS_LISTED_MAX)
+IGNORE_MAX = 100
+REPORT_REASON_MAX = 300
+REPORTS_PER_DAY = 10
+REPORT_SAME_SECONDS = 3600
+REPORTS_LISTED = 50
+REPORTS_LISTED_MAX = 1000
 
 # a private table's invitations (``join NAME --invite a,b,c``, ``/invite NAME`` at the table):
 # at most this many names or key fingerprints, each a nickname (net.sanitize.NAME_MAX) or an
