@@ -40,6 +40,7 @@ class Game:
         options: Mapping[str, Any] | None = None,
         spectators: Sequence[Spectator] = (),
         allow_spectators: Sequence[int] = (0, 1, 2, 3),
+        rotate_dealer: bool = False,
     ) -> None:
         self.ruleset = rules if isinstance(rules, Ruleset) else find_ruleset(rules, options)
         self.seed = seed
@@ -48,6 +49,9 @@ class Game:
         self.spectator_scores: dict[str, int] = {s.name: 0 for s in spectators}
         self.spectators = tuple(spectators)
         self.allow_spectators = tuple(allow_spectators)
+        # a duplicate tournament's game (engine/tournament.py): the deal passes to the right
+        # after every hand, whoever won, so that hand k has the same dealer at every table
+        self.rotate_dealer = rotate_dealer
         self.first_dealer_roll = Dice.roll(self.rng)
         self.dealer = self.ruleset.first_dealer(self.first_dealer_roll.total)
         self.history: list[HandSummary] = []
@@ -99,6 +103,8 @@ class Game:
         for name, v in spec:
             self.spectator_scores[name] = self.spectator_scores.get(name, 0) + v
         next_dealer = s.next_dealer if s.next_dealer is not None else hand.dealer
+        if self.rotate_dealer:
+            next_dealer = (hand.dealer + 1) % 4
         summary = HandSummary(
             hand_no=hand.hand_no,
             dealer=hand.dealer,
