@@ -9,9 +9,12 @@ from pathlib import Path
 import asyncssh
 import pytest
 
+from net.cluster.directory import Beat
 from net.front.server import MahjongServer
 from testkit.ssh import MakeServer, new_key, run_command
+from tests.support.nats import nats_server  # noqa: F401
 from tests.support.waiting import until
+from tests.test_cluster import Workers, workers  # noqa: F401
 from tests.test_net import join
 
 
@@ -54,3 +57,37 @@ async def test_a_kicked_session_exits_non_zero_with_a_line(
     assert "An operator closed your session: being rude" in \
         bytes(client.raw).decode("utf-8", "replace")
     await client.close()
+
+
+# --- who across workers ---------------------------------------------------------------------
+async def test_who_lists_every_workers_sessions(workers: Workers, tmp_path: Path) -> None:  # noqa: F811
+    op, ann_key, bob_key = new_key(), new_key(), new_key()
+    ops = tmp_path / "operators"
+    ops.write_text(f"{public_line(op)}\n")
+    first, second = await workers(2, operators_path=ops)
+    ann = await join(first, "ann", ann_key, "lobby --plain")
+    await ann.wait_for("Lobby.")
+    bob = await join(second, "bob", bob_key, "join far")  # a session of the other worker
+    await bob.wait_for("press S")
+    assert first.node is not None and second.node is not None
+    await until(lambda: second.node is not None
+                and second.node.name in first.node.directory.workers, 10.0,
+                "the other worker's heartbeat seen")
+    who = await op_run(first, op, "who")
+    assert who.exit_status == 0, who.stdout
+    rows = {line.split()[0]: line for line in str(who.stdout).splitlines()}
+    assert set(rows) >= {"ann", "bob"}
+    assert ann_key.get_fingerprint("sha256") in rows["ann"] and "lobby" in rows["ann"]
+    assert rows["ann"].endswith(first.node.name)
+    bob_row = rows["bob"]
+    assert bob_key.get_fingerprint("sha256") in bob_row and "127.0.0.1" in bob_row
+    assert " far " in bob_row and bob_row.endswith(second.node.name)
+    # a worker the directory knows that does not answer: named, and who still answers
+    first.node.directory.workers["ghost:1:abcdef"] = Beat(0, first.node.clock())
+    who = await op_run(first, op, "who")
+    assert who.exit_status == 0
+    out = str(who.stdout)
+    assert "bob" in out and "ann" in out
+    assert "worker ghost:1:abcdef: no answer in time" in out
+    await ann.close()
+    await bob.close()

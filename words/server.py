@@ -83,6 +83,7 @@ SERVER: Final[dict[str, tuple[str, str]]] = {
     "opt_turn_seconds": ("Turn time (seconds)", "出牌时限（秒）"),
     "opt_claim_seconds": ("Claim time (seconds)", "吃碰时限（秒）"),
     "opt_time_bank": ("Time bank (seconds)", "备用时间（秒）"),
+    "opt_coach": ("Coach (practice, unrated)", "教练（练习，不计分）"),
     "opt_discarder_pays_double": ("Discarder pays double", "放冲者付双倍"),
     "opt_max_lighters": ("Lighters per hand", "打火机上限"),
     "opt_spectator_stakes": ("Spectators may stake", "允许旁观压鸽子"),
@@ -365,4 +366,6 @@ SERVER: Final[dict[str, tuple[str, str]]] = {
     "op_elsewhere": ("the other workers were told too", "其他服务进程也已通知"),
     "op_no_audit": ("no operator actions yet", "还没有管理操作"),
     "op_nobody": ("nobody online", "无人在线"),
+    "op_who_silent": ("worker {worker}: no answer in time, its sessions not listed",
+                      "服务进程 {worker}：未及时回答，其连接未列出"),
 }

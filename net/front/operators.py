@@ -50,6 +50,9 @@ from net.limits import (
     OP_NET_PREFIX_V4,
     OP_NET_PREFIX_V6,
     OP_REASON_MAX,
+    OP_WHO_REPLY_BYTES,
+    OP_WHO_ROWS,
+    OP_WHO_SECONDS,
 )
 from net.logfmt import about
 from net.runtime.registry import Registry
@@ -187,7 +190,7 @@ class Operator:
                              for r in rows) or both("op_no_audit")
         if head == "who":
             await self._audit("who", "", "")
-            return self.who_text()
+            return await self.who_text()
         if head == "tables":
             await self._audit("tables", "", "")
             return self.tables_text()
@@ -227,21 +230,19 @@ class Operator:
             raise OperatorError(both("op_not_saved"), status=1)
         await self.host.moderation.refresh(force=True)
 
-    def who_text(self) -> str:
-        now = time.monotonic()
-        lines = []
-        for s in sorted(live(self.host.sessions),
-                        key=lambda s: s.conn.account.nickname if s.conn.account else ""):
-            account = s.conn.account
-            assert account is not None
-            table = next((t.name for t in list(self.host.registry.tables.values())
-                          if t.seat_of(account.id) is not None), None)
-            if table is None and s.command is not None and s.command.table:
-                table = s.command.table
-            idle = int(now - s.last_input)
-            lines.append(f"{pad(account.nickname, 16)} {s.conn.fingerprint or 'no key':<51} "
-                         f"{s.conn.address:<15} {pad(table or 'lobby', 16)} "
-                         f"{idle // 60}m{idle % 60:02d}s")
+    async def who_text(self) -> str:
+        """Every session's row, this worker's and (a server of several) every other's, with
+        the worker's name; a worker that did not answer in time named on a line of its own."""
+        bus = self.host.operator_bus
+        rows = [(*row, bus.node.name if bus is not None else "") for row in who_rows(self.host)]
+        silent: list[str] = []
+        if bus is not None:
+            heard, silent = await bus.ask_who()
+            rows += [(*row, worker) for worker, found in heard.items() for row in found]
+        lines = [f"{pad(name, 16)} {fingerprint:<51} {address:<15} {pad(table, 16)} "
+                 f"{idle // 60}m{idle % 60:02d}s" + (f"  {worker}" if worker else "")
+                 for name, fingerprint, address, table, idle, worker in sorted(rows)]
+        lines += [both("op_who_silent", worker=worker) for worker in sorted(silent)]
         return "\n".join(lines) or both("op_nobody")
 
     def tables_text(self) -> str:
@@ -370,6 +371,34 @@ def live(sessions: Iterable[Session]) -> list[Session]:
     return [s for s in list(sessions) if s.conn.account is not None and not s.ended]
 
 
+WhoRow = tuple[str, str, str, str, int]  # name, key fingerprint, address, table, idle seconds
+
+
+def who_rows(host: OperatorHost) -> list[WhoRow]:
+    """This worker's sessions as ``who`` lists them (``OP_WHO_ROWS`` at most)."""
+    now = time.monotonic()
+    rows = []
+    for s in live(host.sessions)[:OP_WHO_ROWS]:
+        account = s.conn.account
+        assert account is not None
+        table = next((t.name for t in list(host.registry.tables.values())
+                      if t.seat_of(account.id) is not None), None)
+        if table is None and s.command is not None and s.command.table:
+            table = s.command.table
+        rows.append((account.nickname, s.conn.fingerprint or "no key", s.conn.address,
+                     table or "lobby", int(now - s.last_input)))
+    return rows
+
+
+def _who_row(raw: Any) -> WhoRow | None:
+    """A row another worker sent, checked and cleaned (None: not a row)."""
+    if not (isinstance(raw, list) and len(raw) == 5 and all(isinstance(x, str) for x in raw[:4])
+            and type(raw[4]) is int and raw[4] >= 0):
+        return None
+    name, fingerprint, address, table = (clean_line(x, 60) for x in raw[:4])
+    return name, fingerprint, address, table, raw[4]
+
+
 def tell(session: Session, text: str) -> bool:
     """``text`` as a toast on a drawn screen, a line in plain mode: whether it was shown."""
     if session.app is not None and session.driver is not None:
@@ -434,6 +463,47 @@ class OperatorBus:
     async def start(self) -> None:
         await self.node.nc.subscribe(BUS_SUBJECT, cb=self._heard)
 
+    async def ask_who(self) -> tuple[dict[str, list[WhoRow]], list[str]]:
+        """Every other worker's sessions (by worker), asked over the bus, and the workers the
+        directory knows (their heartbeats) that did not answer within ``OP_WHO_SECONDS``."""
+        nc = self.node.nc
+        expected = set(self.node.directory.workers) - {self.node.name}
+        heard: dict[str, list[WhoRow]] = {}
+        all_in = asyncio.Event()
+
+        async def answered(msg: Any) -> None:
+            if len(msg.data) > OP_WHO_REPLY_BYTES:
+                return
+            with contextlib.suppress(ValueError):
+                said = json.loads(msg.data)
+                worker, rows = said.get("from"), said.get("rows")
+                if isinstance(worker, str) and isinstance(rows, list):
+                    found = [_who_row(raw) for raw in rows[:OP_WHO_ROWS]]
+                    heard[clean_line(worker, 80)] = [r for r in found if r is not None]
+                    if expected <= set(heard):
+                        all_in.set()
+
+        try:
+            inbox = nc.new_inbox()
+            sub = await nc.subscribe(inbox, cb=answered)
+        except Exception as exc:
+            log.warning("operators: could not ask the other workers (%s)", exc)
+            return heard, sorted(expected)
+        try:
+            await nc.publish(BUS_SUBJECT, json.dumps({"what": "who", "from": self.node.name})
+                             .encode(), reply=inbox)
+            if expected:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(all_in.wait(), OP_WHO_SECONDS)
+            else:  # none known yet (heartbeats not read): whoever answers in the time
+                await asyncio.sleep(OP_WHO_SECONDS)
+        except Exception as exc:
+            log.warning("operators: could not ask the other workers (%s)", exc)
+        finally:
+            with contextlib.suppress(Exception):
+                await sub.unsubscribe()
+        return dict(heard), sorted(expected - set(heard))
+
     async def tell(self, what: str, **fields: str) -> bool:
         """Whether it was sent (the bus may be away: then logged)."""
         data = json.dumps({"what": what, "from": self.node.name, **fields}).encode()
@@ -456,7 +526,16 @@ class OperatorBus:
             return
         what, text, table = said.get("what"), said.get("text"), said.get("table")
         name, reason = said.get("name"), said.get("reason")
-        if what == "announce" and isinstance(text, str):
+        if what == "who" and msg.reply:
+            found = who_rows(self.host)
+            while True:  # within the longest answer read: fewer rows rather than none
+                rows = json.dumps({"from": self.node.name, "rows": found}).encode()
+                if len(rows) <= OP_WHO_REPLY_BYTES or not found:
+                    break
+                found = found[:len(found) // 2]
+            with contextlib.suppress(Exception):
+                await self.node.nc.publish(msg.reply, rows)
+        elif what == "announce" and isinstance(text, str):
             announce_here(self.host, clean_line(text, OP_ANNOUNCE_MAX))
         elif what == "kick" and isinstance(name, str) and isinstance(reason, str):
             kick_here(self.host, name, clean_line(reason, OP_REASON_MAX))
