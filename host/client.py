@@ -161,6 +161,9 @@ class SharedSeat(ABC):
         self._callbacks: list[UpdateCallback] = []
         self._info_callbacks: list[InfoCallback] = []
         self.closed = False
+        # the names whose chat this seat's player hides (``/ignore``, net/front/players.py):
+        # their lines are neither delivered nor in chat_log
+        self.ignored: frozenset[str] = frozenset()
 
     @property
     @abstractmethod
@@ -197,8 +200,16 @@ class SharedSeat(ABC):
             cb(update)
 
     def deliver_info(self, item: TableInfo | ChatLine) -> None:
+        if isinstance(item, ChatLine) and item.who and item.who in self.ignored:
+            return
         for cb in list(self._info_callbacks):
             cb(item)
+
+    def heard(self, lines: Sequence[ChatLine]) -> Sequence[ChatLine]:
+        """``lines`` less those of the names this seat's player ignores (its chat_log)."""
+        if not self.ignored:
+            return lines
+        return [line for line in lines if not (line.who and line.who in self.ignored)]
 
     def set_paused(self, paused: bool) -> bool:
         return False  # the table does not wait for one small terminal: its timer runs on

@@ -65,6 +65,7 @@ HELP_TEXT = "\n".join((
     _row("ssh -t -p PORT NAME@HOST replay ID", both("help_replay_id")),
     _row("ssh -t -p PORT NAME@HOST review [ID]", both("help_review")),
     _row("ssh -p PORT NAME@HOST rename NEWNAME", both("help_rename")),
+    _row("ssh -p PORT NAME@HOST report NAME REASON", both("help_report")),
     _row("ssh -p PORT HOST help", both("help_help")),
     "",
     both("help_names", sep="\n"),
@@ -100,11 +101,12 @@ class CommandError(ValueError):
         self.shown = shown
 
 
-COMMANDS = ("join", "watch", "lobby", "stats", "help", "bot", "replay", "review", "rename")
+COMMANDS = ("join", "watch", "lobby", "stats", "help", "bot", "replay", "review", "rename",
+            "report")
 # an operator's (net/front/operators.py): checked when run, after the key (from another, the
 # unknown command's answer, so that they stay out of the suggestions too)
 OPERATOR_COMMANDS = frozenset({"who", "tables", "announce", "close", "kick", "mute", "unmute",
-                               "ban", "unban", "bans", "audit"})
+                               "ban", "unban", "bans", "audit", "reports"})
 # file-transfer and repository clients speak a protocol on the channel: text would only
 # confuse them, so their requests are refused outright
 PROTOCOL_COMMANDS = frozenset({"scp", "sftp", "sftp-server", "internal-sftp", "rsync",
@@ -278,6 +280,10 @@ def parse_command(text: str | None) -> Command:
         return _replay_command(rest, head)
     if head in OPERATOR_COMMANDS:
         return Command("op", words=tuple(words))
+    if head == "report":  # checked when run (net/front/players.py)
+        if len(rest) < 2:
+            raise CommandError(both("usage", usage="report NAME REASON"), shown=True)
+        return Command("report", words=tuple(rest))
     if head == "rename":
         if len(rest) != 1:
             raise CommandError(both("usage", usage="rename NEWNAME"), shown=True)

@@ -146,6 +146,8 @@ SERVER: Final[dict[str, tuple[str, str]]] = {
                    "games\n    stay for replay).", "关闭牌桌"),
     "help_rename": ("play as NEWNAME from now on, if no other player has\nit (or one that "
                     "looks like it); your games and\nratings stay yours", "改名"),
+    "help_report": ("tell the operators of a player's abuse (at a\ntable: /report NAME "
+                    "REASON; /ignore NAME hides\ntheir chat for you)", "举报玩家"),
     "help_names": ("Your SSH key is your account. Its name is the SSH user name (NAME@HOST) of "
                    "its\nfirst visit, numbered if another player has it (frank-2); a later "
                    "user name\ndoes not change it, rename NEWNAME does. Without a key: "
@@ -368,4 +370,29 @@ SERVER: Final[dict[str, tuple[str, str]]] = {
     "op_nobody": ("nobody online", "无人在线"),
     "op_who_silent": ("worker {worker}: no answer in time, its sessions not listed",
                       "服务进程 {worker}：未及时回答，其连接未列出"),
+    "op_no_reports": ("no reports", "没有举报"),
+    # the players' /ignore and /report (net/front/players.py)
+    "player_yourself": ("not yourself", "不能是你自己"),
+    "player_not_saved": ("it could not be saved now: try again later",
+                         "现在无法保存：请稍后再试"),
+    "ignoring": ("you ignore: {names}", "你已屏蔽：{names}"),
+    "ignoring_none": ("you ignore nobody (/ignore NAME hides a player's chat)",
+                      "你没有屏蔽任何人（/ignore 名字 可屏蔽其聊天）"),
+    "ignored": ("{name}'s chat is hidden for you from now on (/unignore {name} shows it)",
+                "从现在起不再显示 {name} 的聊天（/unignore {name} 恢复）"),
+    "unignored": ("{name}'s chat is shown again", "已恢复显示 {name} 的聊天"),
+    "ignored_already": ("you already ignore {name}", "你已屏蔽 {name}"),
+    "ignored_not": ("you do not ignore {name}", "你没有屏蔽 {name}"),
+    "ignore_full": ("you ignore {n} players, the most: /unignore one first",
+                    "你已屏蔽 {n} 人，已达上限：请先 /unignore 一人"),
+    "ignore_full_1": ("you ignore {n} player, the most: /unignore them first",
+                      "你已屏蔽 {n} 人，已达上限：请先 /unignore 此人"),
+    "report_kept": ("your report of {name} is kept for the operators",
+                    "你对 {name} 的举报已转交管理员"),
+    "report_day_full": ("you have made {n} reports today, the most: try again tomorrow",
+                        "你今天已举报 {n} 次，已达上限：请明天再试"),
+    "report_day_full_1": ("you have made {n} report today, the most: try again tomorrow",
+                          "你今天已举报 {n} 次，已达上限：请明天再试"),
+    "report_again": ("you reported {name} within the last {minutes} minutes",
+                     "你在 {minutes} 分钟内已举报过 {name}"),
 }

@@ -270,7 +270,7 @@ class RemoteSeat(SharedSeat):
 
     @property
     def chat_log(self) -> Sequence[ChatLine]:
-        return tuple(self._chat)
+        return self.heard(tuple(self._chat))
 
     def info(self) -> TableInfo:
         assert self._info is not None  # set by join
@@ -441,7 +441,7 @@ class RoutedClient(SharedSeat):
 
     @property
     def chat_log(self) -> Sequence[ChatLine]:
-        return self._last.chat_log
+        return self.heard(self._last.chat_log)
 
     def info(self) -> TableInfo:
         return self._last.info()

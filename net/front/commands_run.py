@@ -27,7 +27,7 @@ from host.client import SharedTableClient
 from host.refusal import explain
 from net.cluster.remote import RoutedClient
 from net.commands import HELP_TEXT, Command, locale_lang
-from net.front import operators, reclaim, replay, reviewing
+from net.front import operators, players, reclaim, replay, reviewing
 from net.front.bans import Moderation
 from net.front.botsession import BotSession
 from net.front.driver import clear_parser_cache
@@ -94,6 +94,10 @@ def start(host: CommandHost, session: Session) -> None:
     loop = asyncio.get_running_loop()
     if command.name == "stats":
         session.task = loop.create_task(_stats(host, session))
+        return
+    if command.name == "report":  # a text answer, with a terminal or without
+        session.task = loop.create_task(players.run_report(host, session,
+                                                           list(command.words)))
         return
     if command.name == "rename":  # a text answer, with a terminal or without
         session.task = loop.create_task(_rename(host, session, command.nickname))
@@ -372,6 +376,9 @@ class TableRun:
             try:
                 client = await self.host.open_seat(command, self.account,
                                                    self.session.conn.address)
+                if client is not None:  # its chat: /ignore, /report, an operator's commands
+                    await players.at_table(self.host, self.session, self.account, client,
+                                           command.table)
                 if client is not None and self.host.operators is not None:
                     operators.at_table(self.host, self.host.operators, self.session, client)
             except ValueError as exc:  # TableExists, OptionError, unknown ruleset

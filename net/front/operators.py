@@ -12,7 +12,8 @@ a session whose key is listed there may run, over SSH (``ssh -p PORT op@HOST COM
 - ``ban TARGET [DURATION] [REASON]`` / ``unban TARGET`` / ``bans``: a key (``SHA256:...``), a
   name (its account), an address or a network refused at login, before any screen, with one
   line in both languages and exit status 1;
-- ``audit``: the operators' last actions.
+- ``audit``: the operators' last actions;
+- ``reports [N]``: the players' last N reports (``/report``, net/front/players.py).
 
 From any other key each is refused exactly as an unknown command is, so a stranger learns
 nothing of them. Every input is parsed strictly (net/limits.py ``OP_*``): a duration is a
@@ -53,6 +54,8 @@ from net.limits import (
     OP_WHO_REPLY_BYTES,
     OP_WHO_ROWS,
     OP_WHO_SECONDS,
+    REPORTS_LISTED,
+    REPORTS_LISTED_MAX,
 )
 from net.logfmt import about
 from net.runtime.registry import Registry
@@ -79,7 +82,7 @@ USAGE = {
     "who": "who", "tables": "tables", "announce": "announce TEXT", "close": "close TABLE",
     "kick": "kick NAME [REASON]", "mute": "mute NAME [DURATION]", "unmute": "unmute NAME",
     "ban": "ban KEY|NAME|ADDRESS|NET [DURATION] [REASON]", "unban": "unban KEY|NAME|ADDRESS|NET",
-    "bans": "bans", "audit": "audit",
+    "bans": "bans", "audit": "audit", "reports": f"reports [1-{REPORTS_LISTED_MAX}]",
 }
 
 
@@ -188,6 +191,8 @@ class Operator:
             return "\n".join(f"{shown_time(r.at)}  {r.operator}  {r.action} {r.target}".rstrip()
                              + (f"  ({r.reason})" if r.reason else "")
                              for r in rows) or both("op_no_audit")
+        if head == "reports":
+            return await self.reports(rest)
         if head == "who":
             await self._audit("who", "", "")
             return await self.who_text()
@@ -260,6 +265,19 @@ class Operator:
             lines.append(f"{ban.kind:<7} {ban.target:<44} {until:<20} {ban.operator}"
                          + (f"  ({ban.reason})" if ban.reason else ""))
         return "\n".join(lines) or both("op_no_bans")
+
+    async def reports(self, rest: list[str]) -> str:
+        """The players' last reports, oldest first (``REPORTS_LISTED``, or N)."""
+        if len(rest) > 1 or (rest and not (rest[0].isascii() and rest[0].isdigit()
+                                           and 1 <= int(rest[0]) <= REPORTS_LISTED_MAX)):
+            raise self._usage("reports")
+        store = self.host.store
+        rows = await store_call(store, store.reports,
+                                int(rest[0]) if rest else REPORTS_LISTED)
+        await self._audit("reports", "", "")
+        return "\n".join(f"{shown_time(r.at)}  {r.reporter} -> {r.reported}  "
+                         f"{r.table or '-'}  ({r.reason})" for r in rows) \
+            or both("op_no_reports")
 
     async def announce(self, text: str) -> str:
         line = clean_line(text, OP_ANNOUNCE_MAX)

@@ -145,7 +145,7 @@ class SeatClient(SharedSeat):
 
     @property
     def chat_log(self) -> Sequence[ChatLine]:
-        return self.table.chat_log
+        return self.heard(self.table.chat_log)
 
     def info(self) -> TableInfo:
         return self.table.info()

@@ -183,6 +183,9 @@ class SavedTable:
     private: bool = False
     invited: tuple[str, ...] = ()  # a private table's invitations: nicknames, fingerprints
     watchers: bool = True  # strangers may watch a private table
+    # a duplicate tournament's table: the deal passes on after every hand (Game); read
+    # as False from a state that does not name it
+    rotate_dealer: bool = False
     schema_version: int = TABLE_STATE_VERSION
 
     def to_json(self) -> dict[str, Any]:
@@ -200,6 +203,7 @@ class SavedTable:
             "private": self.private,
             "invited": list(self.invited),
             "watchers": self.watchers,
+            "rotate_dealer": self.rotate_dealer,
             "schema_version": self.schema_version,
         }
 
@@ -246,6 +250,7 @@ class SavedTable:
             invited=tuple(_text(x, f"{what}.invited[{i}]", 80)
                           for i, x in enumerate(invited)),
             watchers=_flag(_field(d, "watchers", what), f"{what}.watchers"),
+            rotate_dealer=_flag(d.get("rotate_dealer", False), f"{what}.rotate_dealer"),
         )
 
 
@@ -388,6 +393,20 @@ class AuditRow:
     operator: str  # the operator's name and key fingerprint
     action: str
     target: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Report:
+    """A player's report of another for the operators (``/report NAME REASON``), with the
+    names as they were then and the table it was made at ('': over SSH or in the lobby)."""
+
+    at: float
+    reporter_id: int
+    reporter: str
+    reported_id: int
+    reported: str
+    table: str
     reason: str
 
 

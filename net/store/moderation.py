@@ -1,6 +1,8 @@
 """The operators' records (net/front/operators.py) on either database: bans and mutes, which
 every worker reads (they share the store) and which hold across restarts, and the audit of
-every operator action. Written once with ``?`` parameters, as :mod:`net.store.core`."""
+every operator action; and the players' own (net/front/players.py): whose chat an account
+ignores, and the reports made for the operators. Written once with ``?`` parameters, as
+:mod:`net.store.core`."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import time
 from typing import Any
 
 from net.store.core import SqlStore
-from net.store.model import MAX_NAME, AuditRow, Ban, Mute
+from net.store.model import MAX_NAME, AuditRow, Ban, Mute, Report
 
 MAX_LISTED = 10_000  # bans or mutes read at once (net.limits.MAX_BANS keeps fewer)
 SAVE_BAN = ("INSERT INTO bans (kind, target, account_id, reason, operator, created, expires) "
@@ -85,3 +87,53 @@ class ModeratedStore(SqlStore):
             (TEXT_MAX, MAX_NAME, TEXT_MAX, TEXT_MAX, limit))
         return [AuditRow(float(a), str(o), str(x), str(t), str(r))
                 for a, o, x, t, r in reversed(rows)]
+
+    # --- the players' own ---------------------------------------------------------------------
+    def ignored_by(self, account_id: int) -> list[tuple[int, str]]:
+        """The accounts ``account_id`` ignores, with their names now, oldest first;
+        StorageError where they cannot be read."""
+        with self._reading("read the ignored names"):
+            rows = self._rows(
+                "SELECT i.ignored_id, substr(a.nickname, 1, ?) FROM ignores i "
+                "JOIN accounts a ON a.id = i.ignored_id WHERE i.account_id = ? "
+                "ORDER BY i.created LIMIT ?", (MAX_NAME, account_id, MAX_LISTED))
+        return [(int(i), str(n)) for i, n in rows]
+
+    def add_ignore(self, account_id: int, ignored_id: int) -> bool:
+        return self._write("write an ignore", [(
+            "INSERT INTO ignores (account_id, ignored_id, created) VALUES (?, ?, ?) "
+            "ON CONFLICT (account_id, ignored_id) DO NOTHING",
+            (account_id, ignored_id, time.time()), False)])
+
+    def remove_ignore(self, account_id: int, ignored_id: int) -> bool:
+        return self._write("remove an ignore", [(
+            "DELETE FROM ignores WHERE account_id = ? AND ignored_id = ?",
+            (account_id, ignored_id), False)])
+
+    def add_report(self, report: Report) -> bool:
+        return self._write("write a report", [(
+            "INSERT INTO reports (at, reporter_id, reporter, reported_id, reported, "
+            "table_name, reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (report.at, report.reporter_id, report.reporter, report.reported_id,
+             report.reported, report.table, report.reason), False)])
+
+    def reports_by(self, reporter_id: int, since: float) -> list[tuple[int, float]]:
+        """``(reported account, when)`` of each report ``reporter_id`` made since ``since``
+        (a time.time()); StorageError where they cannot be read (no report is then kept:
+        its rate cannot be checked)."""
+        with self._reading("read the reports"):
+            rows = self._rows(
+                "SELECT reported_id, at FROM reports WHERE reporter_id = ? AND at >= ? "
+                "LIMIT ?", (reporter_id, since, MAX_LISTED))
+        return [(int(r), float(a)) for r, a in rows]
+
+    def reports(self, limit: int) -> list[Report]:
+        """The last ``limit`` reports, oldest first (none where they cannot be read)."""
+        rows = self._rows_shown(
+            "read the reports",
+            "SELECT at, reporter_id, substr(reporter, 1, ?), reported_id, "
+            "substr(reported, 1, ?), substr(table_name, 1, ?), substr(reason, 1, ?) "
+            "FROM reports "
+            "ORDER BY at DESC LIMIT ?", (MAX_NAME, MAX_NAME, MAX_NAME, TEXT_MAX, limit))
+        return [Report(float(a), int(ri), str(r), int(di), str(d), str(t), str(x))
+                for a, ri, r, di, d, t, x in reversed(rows)]

@@ -62,9 +62,10 @@ from net.store.schema import EXPECTED_COLUMNS, SCHEMA_TEXT, give_skeletons, keep
 
 log = logging.getLogger("net.store")
 
-PG_STORE_VERSION = 6  # 2: ratings (a server of version 1 finishes games unrated); 3: results.bot;
+PG_STORE_VERSION = 7  # 2: ratings (a server of version 1 finishes games unrated); 3: results.bot;
 # 4: finished games kept for replay (games, game_players); 5: accounts.skeleton (look-alikes);
-# 6: operators' bans, mutes and audit (a server from before would let a banned client in)
+# 6: operators' bans, mutes and audit (a server from before would let a banned client in);
+# 7: players' ignores and reports (a server from before would show an ignored player's chat)
 QUEUE_LIMIT = 100_000  # writes kept while the database cannot be reached
 BATCH = 500  # writes committed in one transaction at most
 CONNECT_SECONDS = 5  # connect_timeout

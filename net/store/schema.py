@@ -128,6 +128,22 @@ CREATE TABLE IF NOT EXISTS audit (      -- every operator action, oldest first
     reason TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS audit_at ON audit (at);
+CREATE TABLE IF NOT EXISTS ignores (    -- whose chat an account hides for itself (/ignore)
+    account_id {id} NOT NULL,
+    ignored_id {id} NOT NULL,
+    created {real} NOT NULL,
+    PRIMARY KEY (account_id, ignored_id)
+);
+CREATE TABLE IF NOT EXISTS reports (    -- players' reports for the operators (/report)
+    at {real} NOT NULL,
+    reporter_id {id} NOT NULL,
+    reporter TEXT NOT NULL,               -- the names as they were then
+    reported_id {id} NOT NULL,
+    reported TEXT NOT NULL,
+    table_name TEXT NOT NULL,             -- '': made over SSH or in the lobby
+    reason TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS reports_by ON reports (reporter_id, at);
 """ + RATING_SCHEMA
 
 CORE_TABLES = ("accounts", "tables", "actions", "hands", "results")  # in every version's file

@@ -150,12 +150,18 @@ def _migrate_7_moderation(db: sqlite3.Connection) -> None:
     in, so it refuses the file."""
 
 
+def _migrate_8_players(db: sqlite3.Connection) -> None:
+    """The players' ignores and reports (tables SCHEMA makes): nothing to convert. The
+    version says that this file holds them: a server from before would show an ignored
+    player's chat again."""
+
+
 # MIGRATIONS[v] brings a file of ``PRAGMA user_version`` v to v + 1 (0: the files written
 # before the store had a version); new tables need none (SCHEMA creates what is missing)
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _migrate_1_table_states, _migrate_2_owner_token, _migrate_3_ratings,
     _migrate_4_result_bots, _migrate_5_games, _migrate_6_name_skeletons,
-    _migrate_7_moderation)
+    _migrate_7_moderation, _migrate_8_players)
 STORE_VERSION = len(MIGRATIONS)
 # the columns a migration adds, by the version that brought them: a file of an older version
 # lacks them until it is migrated
