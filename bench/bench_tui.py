@@ -42,19 +42,39 @@ from host.client import TableUpdate, UpdateCallback
 from host.clock import SYSTEM_CLOCK, Clock
 from host.refusal import Refusal
 from tui.apps.app import MahjongApp
+from tui.compat.sgr import compact
 from tui.settings import Settings
 
 
 class CountingDriver(HeadlessDriver):
-    """Renders like a terminal driver; counts the bytes it would send."""
+    """Renders like a terminal driver; counts the bytes it would send: a frame's writes are
+    joined and compacted at ``flush`` as ``net.front.driver.SSHDriver`` sends them
+    (``tui.compat.sgr.compact``), unless ``compact`` is off (the bytes before it)."""
 
     written = 0
+    compact = True
+    frames: list[str] | None = None  # each frame as sent, when a list is set (dumps)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._out: list[str] = []
 
     @property
     def is_headless(self) -> bool:
         return False
 
     def write(self, data: str) -> None:
+        self._out.append(data)
+
+    def flush(self) -> None:
+        if not self._out:
+            return
+        data = "".join(self._out)
+        self._out.clear()
+        if CountingDriver.compact:
+            data = compact(data)
+        if CountingDriver.frames is not None:
+            CountingDriver.frames.append(data)
         CountingDriver.written += len(data.encode("utf-8"))
 
 

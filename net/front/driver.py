@@ -60,6 +60,7 @@ from net.limits import Limits, LogBudget, clamp_size
 from tui.compat import internals
 from tui.compat.ambiwidth import column_wide, to_narrow
 from tui.compat.client_parser import ClientParser
+from tui.compat.sgr import compact
 from words import both
 
 log = logging.getLogger("net.front.driver")
@@ -225,6 +226,7 @@ class SSHDriver(Driver):
         controls = "".join(self._controls)
         self._out.clear()
         self._controls.clear()
+        data = compact(data)  # the colour codes as changes (tui.compat.sgr): fewer bytes
         if self.ambiwide:
             data = to_narrow(data)
         channel = self.channel

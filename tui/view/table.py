@@ -4,7 +4,8 @@
 data changed; a row equal to the previous frame's keeps its cached
 :class:`~textual.strip.Strip` and is not repainted, so a discard repaints only the few rows it
 touches. Changed rows are painted at once (:meth:`TableView._paint`): written straight to the
-driver when the table is alone on its screen, else through the screen's compositor update, else
+driver when the table is alone on its screen (only the changed cells, each colour code as the
+change from the one before: issue 57's bytes), else through the screen's compositor update, else
 (another screen on top, a layout pending) by ``refresh``. Styles come from the widget's
 component classes, which the theme's ``.tcss`` colours (no colour is written here); the app's
 line filters are applied to each style once, and :meth:`TableView.render_lines` hands the
@@ -31,7 +32,8 @@ from textual.widget import Widget
 
 from host.client import TableUpdate
 from tui.compat import internals
-from tui.view.canvas import Row
+from tui.compat.sgr import change
+from tui.view.canvas import Row, Span
 from tui.view.layout import MAX_HEIGHT, MAX_WIDTH, TableRows
 from tui.view.legible import legible
 from tui.view.ui_state import UiState
@@ -45,6 +47,25 @@ STYLE_PARTS = (
     "keyhint", "keyhint-win", "hint", "error", "log", "notice", "page-keys",
 )
 MARK = "▐"  # the page's one-column scroll indicator
+# unchanged cells between two changed ones of a row are skipped with a cursor move (about
+# 8 bytes) from this many on, written again below it
+SKIP = 6
+
+
+def _one_cell_each(text: str) -> bool:
+    """Whether every character of ``text`` takes one cell (so characters and cells line up)."""
+    if text.isascii():
+        return text.isprintable()
+    hit = _ONE_CELL.get(text)
+    if hit is None:
+        hit = all(cell_len(c) == 1 for c in text)
+        if len(_ONE_CELL) > 4096:
+            _ONE_CELL.clear()
+        _ONE_CELL[text] = hit
+    return hit
+
+
+_ONE_CELL: dict[str, bool] = {}
 
 
 class TableView(Widget):
@@ -74,6 +95,9 @@ class TableView(Widget):
         # style key -> its SGR parameters for the driver's colour system (direct writes)
         self._tv_codes: dict[str, str] = {}
         self._tv_codes_system: ColorSystem | None = None
+        # the SGR parameters the terminal is in while a frame is written (tui.compat.sgr):
+        # each run is written as the change from the one before, "" the reset state
+        self._tv_sgr = ""
         self._tv_filters: tuple[tuple[LineFilter, ...], Color] | None = None
         self.rows_refreshed = 0  # rows repainted by the last redraw (for tests and the bench)
         # a page of lines shown over the table (a hand's result), its strips and scroll
@@ -161,12 +185,14 @@ class TableView(Widget):
     def _write_rows(self, ys: list[int], before: dict[int, Row] | None = None) -> bool:
         """Send rows ``ys`` to the terminal without the compositor, if nothing else is drawn
         over them: the table must be alone on the screen, at its top left, covering it, with
-        a real driver. The bytes are those of Textual's partial update (a cursor move, then
-        each style run as :meth:`Strip.render` renders it, in one synchronized update), so the
-        frame is the same; no ``Strip`` is made (one is made later if the compositor asks).
-        With the rows' previous spans (``before``), only the cells between the first and the
-        last span that changed are written (a discard changes a few cells of a row).
-        Returns False (nothing written) when the compositor must do it."""
+        a real driver. The picture is that of Textual's partial update (a cursor move, then
+        each style run as :meth:`Strip.render` renders it, in one synchronized update) in fewer
+        bytes: each run's SGR is written as the change from the one before
+        (``tui.compat.sgr.change``; the frame ends in the reset state Textual assumes), and
+        with the rows' previous spans (``before``) only the cells that changed are written
+        (:meth:`_row_part`: a discard changes a few cells of a row). No ``Strip`` is made
+        (one is made later if the compositor asks). Returns False (nothing written) when the
+        compositor must do it."""
         app = self.app
         screen = self.screen
         target = internals.direct_write(app, screen)
@@ -192,6 +218,7 @@ class TableView(Widget):
             shown[:] = [None] * len(self._tv_rows)
         if page:
             shown[:] = [None] * len(shown)
+        self._tv_sgr = ""  # every frame before this one ended in the reset state
         for y in ys:
             add(f"\x1b[{y + 1};1H")
             if page:
@@ -204,15 +231,18 @@ class TableView(Widget):
             if y < len(shown):
                 shown[y] = row
             if old is not None:
-                part = self._row_part(old, row, width, color_system)
-                if part is not None:
-                    x, changed = part
-                    if x:
-                        out[-1] = f"\x1b[{y + 1};{x + 1}H"
-                    add(changed)
+                parts = self._row_part(old, row, width, color_system)
+                if parts is not None:
+                    out.pop()
+                    for x, changed in parts:
+                        add(f"\x1b[{y + 1};{x + 1}H")
+                        add(changed)
                     continue
             line = row_ansi(row, width, color_system)
             if line is None:  # overlapping or cut spans: as the segments render
+                if self._tv_sgr:  # Rich's runs start from the reset state
+                    add("\x1b[m")
+                    self._tv_sgr = ""
                 for text, style, _ in self._row_segments(row, width):
                     add(text if style is None else render_style(style, text, color_system))
             else:
@@ -220,6 +250,9 @@ class TableView(Widget):
         cursor = screen.outer_size.clamp_offset(app.cursor_position)
         add(f"\x1b[{cursor.y + 1};{cursor.x + 1}H")  # as Rich's Control.move_to writes it
         internals.wrote_cursor(app, cursor)
+        if self._tv_sgr:  # what is written next (Textual's runs) starts from the reset state
+            add("\x1b[m")
+            self._tv_sgr = ""
         if sync:
             add(internals.SYNC_END)
         driver.write("".join(out))
@@ -458,8 +491,9 @@ class TableView(Widget):
 
     def _row_ansi(self, row: Row, width: int, color_system: ColorSystem, start: int = 0
                   ) -> str | None:
-        """A row as the terminal text Textual would write for its segments (one SGR run per
-        style, gaps in the base style, padded to ``width``), straight from its spans; None if
+        """A row as terminal text drawing what Textual would draw for its segments (one run
+        per style, each opened by the change from the SGR state before it, ``_tv_sgr``, which
+        it updates; gaps in the base style, padded to ``width``), straight from its spans; None if
         a span overlaps the one before or runs past ``width`` (then the segments do it).
         With ``start``, the cells from ``start`` on (the spans must start there or later)."""
         codes = self._tv_codes
@@ -491,16 +525,23 @@ class TableView(Widget):
         if pos < width:
             add((base_code, " " * (width - pos)))
         out: list[str] = []
+        sgr = self._tv_sgr
         for code, run in groupby(pieces, key=itemgetter(0)):
-            text = "".join([t for _, t in run])
-            out.append(f"\x1b[{code}m{text}\x1b[0m" if code else text)
+            if code != sgr:
+                out.append(change(sgr, code))
+                sgr = code
+            out.append("".join([t for _, t in run]))
+        self._tv_sgr = sgr
         return "".join(out)
 
     def _row_part(self, old: Row, new: Row, width: int, color_system: ColorSystem
-                  ) -> tuple[int, str] | None:
-        """The cells of ``new`` that differ from ``old`` as (first cell, terminal text): from
-        the first span that differs to the last, gaps as the base style. None when the whole
-        row must be written (spans that overlap or run past ``width``, nothing in common)."""
+                  ) -> list[tuple[int, str]] | None:
+        """The cells of ``new`` that differ from ``old`` as (first cell, terminal text) pieces,
+        left to right: each span that is not in both rows at the same place covers cells to
+        write (a new span's, or an old one's to clear), gaps between them as the base style;
+        pieces closer than :data:`SKIP` cells are joined (a cursor move costs about as much).
+        None when the whole row must be written (spans that overlap or run past ``width``,
+        nothing in common)."""
         n_old, n_new = len(old), len(new)
         head = 0
         limit = min(n_old, n_new)
@@ -511,26 +552,125 @@ class TableView(Widget):
             tail += 1
         if head == 0 and tail == 0:
             return None
-        # the changed cells: from where the first differing span (old or new) starts, or the
-        # common head ends, to where the common tail starts, or the row ends
+        old_mid = old[head:n_old - tail]
+        new_mid = new[head:n_new - tail]
+        if not old_mid and not new_mid:
+            return None
+        # the cells each side's own spans cover, checked for overlaps and the row's width;
+        # the bounds: the common head's end and the common tail's start
         if head:
             x, text, _ = new[head - 1]
-            start = x + cell_len(text)
+            low = x + cell_len(text)
         else:
-            start = 0
-        if tail:
-            end = new[n_new - tail][0]
-        else:
-            end = width
-            for row, n in ((old, n_old), (new, n_new)):
-                if n - tail > head:
-                    x, text, _ = row[n - 1 - tail]
-                    if x + cell_len(text) > width:
-                        return None
-        if end > width or start >= end:
+            low = 0
+        high = new[n_new - tail][0] if tail else width
+        if high > width or low >= high:
             return None
-        line = self._row_ansi((*new[head:n_new - tail],), end, color_system, start)
-        return None if line is None else (start, line)
+        # each side's spans, checked for overlaps and the bounds, the ones that touch in one
+        # style joined (a line's text and the blanks that pad it change together)
+        sides: list[list[Span]] = []
+        for spans in (old_mid, new_mid):
+            joined: list[Span] = []
+            end = low
+            for span in spans:
+                x, text, key = span
+                if x < end:
+                    return None
+                if not text:  # draws nothing
+                    continue
+                if x == end and joined and joined[-1][2] == key:
+                    span = (joined[-1][0], joined[-1][1] + text, key)
+                    joined[-1] = span
+                else:
+                    joined.append(span)
+                end = x + cell_len(text)
+                if end > high:
+                    return None
+            sides.append(joined)
+        old_mid, new_mid = tuple(sides[0]), tuple(sides[1])
+        kept = set(old_mid).intersection(new_mid)
+        changed: list[tuple[int, int]] = []
+        gone: dict[int, Span] = {}  # x -> an old span not kept that starts there
+        for spans in (old_mid, new_mid):
+            for span in spans:
+                x, text, _ = span
+                end = x + cell_len(text)
+                if span not in kept:
+                    if spans is old_mid:
+                        gone[x] = span
+                    changed.append((x, end))
+        if not changed:
+            return None
+        if gone:
+            # a span rewritten in place (the same start and style: a status line, a count)
+            # changes only from its first differing character (to its last one, when as long)
+            trimmed: list[Span] = []
+            changed = [c for c in changed if c[0] not in gone]
+            for span in new_mid:
+                x, text, key = span
+                was = gone.pop(x, None)
+                if was is None or span in kept:
+                    trimmed.append(span)
+                    continue
+                cells = _one_cell_each(text)
+                if was[2] != key or not cells or not _one_cell_each(was[1]):
+                    trimmed.append(span)
+                    changed.append((x, x + cell_len(text)))
+                    changed.append((x, x + cell_len(was[1])))
+                    continue
+                old_text = was[1]
+                n, m = len(text), len(old_text)
+                short = min(n, m)
+                p = 0
+                while p < short and text[p] == old_text[p]:
+                    p += 1
+                if n == m:  # the same length: the common end stays
+                    end = n
+                    while end > p and text[end - 1] == old_text[end - 1]:
+                        end -= 1
+                else:  # blanks at the end of both stay, up to the shorter one's end
+                    end = max(p, min(short, max(len(text.rstrip(" ")),
+                                                 len(old_text.rstrip(" ")))))
+                if p < end:
+                    changed.append((x + p, x + end))
+                if short < max(n, m):
+                    changed.append((x + short, x + max(n, m)))
+                cut = 0
+                for c in sorted({p, end, short}):
+                    if cut < c <= n:
+                        trimmed.append((x + cut, text[cut:c], key))
+                        cut = c
+                if cut < n:
+                    trimmed.append((x + cut, text[cut:], key))
+            changed.extend((x, x + cell_len(text)) for x, text, _ in gone.values())
+            new_mid = tuple(trimmed)
+            if not changed:
+                return None
+        changed.sort()
+        runs: list[list[int]] = []
+        for a, b in changed:
+            if runs and a - runs[-1][1] < SKIP:
+                if b > runs[-1][1]:
+                    runs[-1][1] = b
+            else:
+                runs.append([a, b])
+        before = self._tv_sgr
+        parts: list[tuple[int, str]] = []
+        i = 0
+        n = len(new_mid)
+        for a, b in runs:
+            while i < n and new_mid[i][0] < a:
+                i += 1
+            j = i
+            while j < n and new_mid[j][0] < b:
+                j += 1
+            line = self._row_ansi(new_mid[i:j], b, color_system, a)
+            if line is None:
+                self._tv_sgr = before
+                return None
+            parts.append((a, line))
+            i = j
+        return parts
 
     def _row_segments(self, row: Row, width: int) -> list[Segment]:
         """A row as segments exactly ``width`` cells long, one per run of a style."""

@@ -1,0 +1,187 @@
+"""Fewer bytes, the same picture (issue 57): the colour codes written as changes
+(``tui.compat.sgr.compact``, at the SSH driver's flush) and the table's rows written from
+their changed cells only (``TableView._row_part``) leave a terminal showing, cell by cell with
+its attributes, what Textual's own writer shows."""
+
+from __future__ import annotations
+
+import random
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pyte
+import pytest
+from rich.color import ColorSystem
+from rich.style import Style
+from textual.driver import Driver
+from textual.drivers.headless_driver import HeadlessDriver
+
+from bench.bench_tui import ScriptedClient
+from tui.apps.app import MahjongApp
+from tui.compat.sgr import change, compact
+from tui.settings import Settings
+
+
+def cells(screen: pyte.Screen) -> list[list[tuple[object, ...]]]:
+    return [[(c.data, c.fg, c.bg, c.bold, c.italics, c.underscore, c.reverse, c.strikethrough,
+              c.blink) for c in (screen.buffer[y][x] for x in range(screen.columns))]
+            for y in range(screen.lines)]
+
+
+def first_difference(a: pyte.Screen, b: pyte.Screen) -> tuple[object, ...] | None:
+    for y, (ra, rb) in enumerate(zip(cells(a), cells(b), strict=True)):
+        for x, (ca, cb) in enumerate(zip(ra, rb, strict=True)):
+            if ca != cb:
+                return (y, x, ca, cb)
+    return None
+
+
+STYLES = [
+    Style(color="bright_white", bgcolor="bright_black"),
+    Style(color="white", bgcolor="bright_black"),
+    Style(bold=True, color="bright_yellow", bgcolor="bright_black"),
+    Style(bold=True, underline=True, color="black", bgcolor="bright_white"),
+    Style(bold=True, strike=True, color="black", bgcolor="white"),
+    Style(dim=True, italic=True, color="red"),
+    Style(reverse=True, color="green", bgcolor="blue"),
+    Style(blink=True, color="color(208)", bgcolor="color(17)"),
+    Style(color="#ff8800", bgcolor="#002040", underline=True),
+    Style(italic=True),
+    Style(),
+]
+
+
+def textual_frame(rng: random.Random, width: int, height: int) -> str:
+    """A frame as Rich and Textual write one: cursor moves, then runs of text, each with its
+    full SGR and a reset (an unstyled run with none), now and then an erase."""
+    out = []
+    for _ in range(rng.randint(1, 6)):
+        y, x = rng.randrange(height), rng.randrange(width)
+        out.append(f"\x1b[{y + 1};{x + 1}H")
+        room = width - x
+        while room > 0:
+            n = rng.randint(1, min(room, 7))
+            text = "".join(rng.choice("ab 中·") for _ in range(n))
+            while len(text) + text.count("中") > room:
+                text = text[:-1]
+            if not text:
+                break
+            room -= len(text) + text.count("中")
+            style = rng.choice(STYLES)
+            system = rng.choice([ColorSystem.STANDARD, ColorSystem.EIGHT_BIT,
+                                 ColorSystem.TRUECOLOR])
+            out.append(style.render(text, color_system=system))
+            if rng.random() < 0.05:
+                out.append(rng.choice(["\x1b[K", "\x1b[2J", "\x1b[?2026h", "\x1b[?2026l"]))
+    return "".join(out)
+
+
+def test_compacted_frames_draw_what_textuals_draw() -> None:
+    rng = random.Random(57)
+    width, height = 30, 8
+    old, new = pyte.Screen(width, height), pyte.Screen(width, height)
+    old_stream, new_stream = pyte.Stream(old), pyte.Stream(new)
+    sent = kept = 0
+    for i in range(400):
+        frame = textual_frame(rng, width, height)
+        small = compact(frame)
+        assert len(small) <= len(frame)
+        sent += len(frame)
+        kept += len(small)
+        old_stream.feed(frame)
+        new_stream.feed(small)
+        assert (diff := first_difference(old, new)) is None, f"frame {i}: {diff}"
+        # what is written next (Textual's runs) starts from the reset state
+        assert old.cursor.attrs[1:] == new.cursor.attrs[1:], f"frame {i}"
+    assert kept < sent * 0.9  # random styles: fewer common parts than a theme's
+
+
+def test_codes_the_emulator_does_not_show_are_still_changed() -> None:
+    """pyte keeps no faint (2) nor frame attributes: the transitions are checked here."""
+    assert change("1;2;97", "1;97") == "\x1b[22;1m"  # 22 ends both bold and faint
+    assert change("2", "") == "\x1b[m"
+    assert change("97;100", "37;100") == "\x1b[37m"
+    assert change("1;4;30;107", "1;30;107") == "\x1b[24m"
+    assert change("38;2;1;2;3", "38;2;1;2;3;48;5;17") == "\x1b[48;5;17m"
+    assert compact("\x1b[2mA\x1b[0m\x1b[1mB\x1b[0m") == "\x1b[2mA\x1b[0m\x1b[1mB\x1b[0m"
+    assert compact("\x1b[0m\x1b[2mA\x1b[0m\x1b[1mB\x1b[0m") == "\x1b[0m\x1b[2mA\x1b[0;1mB\x1b[0m"
+    # a sequence it does not model passes as it is, and the state is unknown after it
+    assert compact("\x1b[0m\x1b[1mA\x1b[0m\x1b[1;99mB\x1b[0m\x1b[1mC\x1b[0m") == (
+        "\x1b[0m\x1b[1mA\x1b[0m\x1b[1;99mB\x1b[0m\x1b[1mC\x1b[0m")
+
+
+class PyteDriver(HeadlessDriver):
+    """Renders like a terminal driver into a pyte screen, each frame compacted at ``flush``
+    as ``net.front.driver.SSHDriver`` sends it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        width, height = kwargs["size"]
+        self.screen = pyte.Screen(width, height)
+        self.stream = pyte.Stream(self.screen)
+        self._out: list[str] = []
+
+    @property
+    def is_headless(self) -> bool:
+        return False
+
+    def write(self, data: str) -> None:
+        self._out.append(data)
+
+    def flush(self) -> None:
+        data = "".join(self._out)
+        self._out.clear()
+        self.stream.feed(compact(data))
+
+
+class PyteApp(MahjongApp):
+    pyte: PyteDriver | None = None
+
+    def _build_driver(
+        self, headless: bool, inline: bool, mouse: bool, size: tuple[int, int] | None
+    ) -> Driver:
+        self.pyte = PyteDriver(self, debug=False, mouse=False, size=size)
+        return self.pyte
+
+
+def textuals_own(app: MahjongApp, width: int, height: int) -> pyte.Screen:
+    """The whole screen as Textual's compositor and Rich write it, in a fresh terminal."""
+    from tui.view.table import TableView
+
+    screen = pyte.Screen(width, height)
+    stream = pyte.Stream(screen)
+    table = app.screen.query_one(TableView)
+    shown = list(table._tv_shown)  # rendered here, not written to the app's terminal
+    for y, strip in enumerate(app.screen._compositor.render_strips()):
+        stream.feed(f"\x1b[{y + 1};1H" + strip.render(app.console))
+    table._tv_shown[:] = shown
+    return screen
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize("rules", ["yichun", "shangrao", "gejiu"])
+async def test_table_frames_draw_what_textuals_writer_draws(
+    rules: str, size: tuple[int, int]
+) -> None:
+    client = ScriptedClient(rules, seed=57)
+    width, height = size
+    with tempfile.TemporaryDirectory() as tmp:
+        app = PyteApp(client, Settings.load(Path(tmp) / "settings.json"), table_ready=True)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            for i in range(70):
+                hand = client.game.hand
+                assert hand is not None
+                app._result_shown = (app._game_no, hand.hand_no + (1 if hand.is_over else 0))
+                client.step()
+                await pilot.pause()
+                if i % 7 == 3:
+                    await pilot.press("left")
+                    await pilot.pause()
+                driver = app.pyte
+                assert driver is not None
+                driver.flush()
+                want = textuals_own(app, width, height)
+                assert (diff := first_difference(driver.screen, want)) is None, (
+                    f"update {i}: (row, column, shown, Textual's) {diff}")
