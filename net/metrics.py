@@ -33,6 +33,7 @@ from weakref import WeakKeyDictionary, WeakSet
 if TYPE_CHECKING:
     from wsgiref.simple_server import WSGIServer
 
+SESSION_KINDS = ("bot", "plain", "screen")  # mahjong_sessions' kinds, each shown (0: none)
 SAMPLE_SECONDS = 1.0  # the sampler's period: the gauges are at most this old
 WAVE_SECONDS = 10.0  # a move's wave not answered by every screen by then is given up
 WAVES_KEPT = 1_000  # tables with a wave open at once (one a table; beyond it, not measured)
@@ -433,8 +434,12 @@ def snapshot_reader(server: Any) -> Callable[[], Snapshot]:
     """What the sampler reads of a :class:`net.front.server.MahjongServer` (duck-typed: the
     metrics know no SSH), on the loop."""
 
+    # a gauge's series once shown stays, at 0 when nothing is counted there, so that a
+    # scrape sees the sessions and tables fall to none rather than a series gone stale
+    tables_seen: set[tuple[str, str]] = set()
+
     def read() -> Snapshot:
-        sessions: dict[str, int] = {}
+        sessions: dict[str, int] = dict.fromkeys(SESSION_KINDS, 0)
         for session in list(server.sessions):
             if getattr(session, "bot", None) is not None or getattr(session, "bot_channel",
                                                                       False):
@@ -444,11 +449,12 @@ def snapshot_reader(server: Any) -> Callable[[], Snapshot]:
             else:
                 kind = "screen"
             sessions[kind] = sessions.get(kind, 0) + 1
-        tables: dict[tuple[str, str], int] = {}
+        tables: dict[tuple[str, str], int] = dict.fromkeys(tables_seen, 0)
         for table in list(server.registry.tables.values()):
             state = getattr(table.state, "value", str(table.state))
             key = (str(table.rules), str(state).replace(" ", "_"))
             tables[key] = tables.get(key, 0) + 1
+        tables_seen.update(tables)
         thinking: list[tuple[str, float]] = []
         pool = server.registry.config.thinking
         if pool is not None:

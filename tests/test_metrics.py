@@ -247,3 +247,29 @@ def test_each_worker_is_given_the_metrics_address_and_log_format(tmp_path: Path)
     assert cmd[cmd.index("--metrics") + 1] == "127.0.0.1:9300"
     assert cmd[cmd.index("--log-format") + 1] == "json"
     assert metrics_address("127.0.0.1:9300", 2) == ("127.0.0.1", 9301)
+
+
+async def test_the_sessions_and_tables_gauges_fall_to_zero(server: MahjongServer) -> None:
+    """Issue 55, checked by hand: once the last player left, mahjong_sessions had no series
+    at all (a scrape showed the last count going stale, never 0); a table's series the same
+    once it closed."""
+    watching = Metrics(server, "127.0.0.1", 0, worker="0")
+    try:
+        first = scrape(watching.port)
+        for kind in ("screen", "plain", "bot"):  # each kind shown from the start, at 0
+            assert first[("mahjong_sessions", (("kind", kind), ("worker", "0")))] == 0
+        c = PtyClient(80, 24)
+        await c.connect(server.port, "ann", new_key(), command="join z1 --rules shangrao")
+        await c.wait_for("press S")
+        table = (("rules", "shangrao"), ("state", "waiting"), ("worker", "0"))
+        await until(lambda: scrape(watching.port).get(("mahjong_tables", table)) == 1
+                    and value(scrape(watching.port), "mahjong_sessions", kind="screen") == 1,
+                    5.0, "the table and the session counted")
+        await c.close()
+        server.registry.close_table("z1", None)
+        await until(lambda: scrape(watching.port).get(("mahjong_tables", table)) == 0
+                    and scrape(watching.port).get(
+                        ("mahjong_sessions", (("kind", "screen"), ("worker", "0")))) == 0,
+                    5.0, "both at 0")
+    finally:
+        watching.close()
