@@ -159,6 +159,20 @@ def assess(decision: Decision, samples: int = REVIEW_SAMPLES) -> Assessment:
     return assessment(decision, player.read(decision.view, decision.taken))
 
 
+def advise(view: View, samples: int = REVIEW_SAMPLES) -> Assessment:
+    """The coach's reading of the decision in front of ``view``'s seat, before it plays: the
+    review's assessment with the expert's own choice as the action "taken" (so no loss, and
+    every gain measured over that choice). ``view`` is the seat's own (its concealed tiles
+    only): the expert samples the rest as it does at the table. Pure, and it pickles: a
+    worker process runs it (host.thinking)."""
+    if view.viewer is None or not view.my_move:
+        raise ValueError("the coach assesses a seated player's own decision")
+    player = ExpertPlayer(samples=samples, recheck=2 * samples)
+    reading = player.read(view, HardPlayer.choose(player, view))
+    decision = Decision(0, view.hand_no, len(view.events), view, reading.choice)
+    return assessment(decision, reading)
+
+
 def assessment(decision: Decision, reading: Reading) -> Assessment:
     """``decision`` assessed by the expert's ``reading`` of it (:func:`assess`)."""
     view, taken_action = decision.view, decision.taken

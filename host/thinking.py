@@ -43,6 +43,7 @@ from typing import Final
 
 from engine.actions import Action
 from engine.bots import Player, make_player
+from engine.review import Assessment, advise
 from engine.view import View
 from host.review_pool import _tracker_running as tracker_running
 
@@ -86,6 +87,14 @@ def _decide(level: str, view: View) -> tuple[Action, float]:
         player = _players[level] = _make[0](level)
     action = player.choose(view)
     return action, time.process_time() - start
+
+
+def _advise(view: View, samples: int) -> tuple[Assessment, float]:
+    """In a worker: the coach's assessment of ``view``'s decision (:func:`engine.review.advise`)
+    and the CPU seconds it took."""
+    start = time.process_time()
+    assessed = advise(view, samples)
+    return assessed, time.process_time() - start
 
 
 def _ready() -> int:
@@ -142,6 +151,10 @@ class ThinkingStats:
     failed: int = 0  # a worker died (or raised) while deciding
     timed_out: int = 0  # a worker took longer than ``timeout``
     restarts: int = 0  # executors made again after a worker died
+    # the coach's assessments (host.coach): answered, and their CPU; not answered in time
+    coached: int = 0
+    coach_cpu_seconds: float = 0.0
+    coach_late: int = 0
     _summarised: tuple[int, float] = field(default=(0, 0.0), repr=False)
 
     @property
@@ -271,6 +284,41 @@ class ThinkingPool:
         log.debug("%s decision by %s in-process: %s", level, FALLBACK_LEVEL, why)
         self._summary()
         return await asyncio.to_thread(fallback.choose, view)
+
+    async def assess(self, view: View, samples: int, seconds: float,
+                     bucket: TokenBucket | None = None) -> Assessment | str:
+        """The coach's assessment of ``view``'s decision from a worker, within ``seconds``
+        (the turn's time left, bounded by the caller) and ``bucket``; else why not, as a
+        word's key: ``coach_late`` (not answered in time: a worker keeps on with it, as the
+        answer is dropped, but a queued one is taken off), ``coach_busy`` (over the budget, or
+        the queue full: the table's own computer players come first), ``coach_failed``."""
+        if self._closed or (bucket is not None and not bucket.allows()) \
+                or self.in_flight >= self.max_queue:
+            return "coach_failed" if self._closed else "coach_busy"
+        executor = None
+        self.in_flight += 1
+        try:
+            executor = self.executor()
+            future = executor.submit(_advise, view, samples)
+            try:
+                assessed, cpu = await asyncio.wait_for(asyncio.wrap_future(future),
+                                                       max(0.0, seconds))
+            except TimeoutError:
+                future.cancel()
+                self.stats.coach_late += 1
+                return "coach_late"
+        except (BrokenProcessPool, RuntimeError, OSError) as exc:
+            log.debug("the coach's assessment failed: %s", type(exc).__name__)
+            if executor is not None and isinstance(exc, BrokenProcessPool):
+                self._broken(executor)
+            return "coach_failed"
+        finally:
+            self.in_flight -= 1
+        self.stats.coached += 1
+        self.stats.coach_cpu_seconds += cpu
+        if bucket is not None:
+            bucket.spend(cpu)
+        return assessed
 
     def _refusal(self, bucket: TokenBucket | None) -> str | None:
         """Why this decision may not go to the pool (None: it may)."""

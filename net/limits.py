@@ -151,6 +151,12 @@ class Limits:
     # keeps its finished hands for replay. Someone who comes back in time finds it; after a
     # restart the time runs from the restart.
     table_unattended_seconds: float = 600.0
+    # the coach at a coach table (host.coach): the most seconds one assessment may take (less
+    # where the turn's timer has less left), and one session's share of the thinking pool's
+    # CPU (seconds a second on average, and at once): past it the coach says it is busy
+    coach_seconds: float = 10.0
+    coach_cpu_share: float = 0.1
+    coach_cpu_burst: float = 1.5
 
     # --- logging: lines one connection may cause before the rest are counted, not written
     log_lines_per_connection: int = 30

@@ -9,6 +9,7 @@ import asyncio
 from pathlib import Path
 
 from engine.bots import Player, make_player
+from host.coach import Coach
 from host.local import LocalTable, default_data_dir
 from host.thinking import POOLED_LEVELS, PooledPlayer, ThinkingPool
 from tui.settings import Settings
@@ -37,6 +38,9 @@ def main(args: argparse.Namespace) -> int:
                        thinking=thinking)
     if thinking is not None:
         thinking.warm()
+    # the coach at a coach table (the option coach=on): the experts' pool, else one of its
+    # own made at the first ask
+    coach = Coach(thinking)
     if getattr(args, "plain", False) or settings.plain:  # lines of text (tui.plain.front)
         from tui.plain.terminal import run_local
 
@@ -44,10 +48,12 @@ def main(args: argparse.Namespace) -> int:
         try:
             return asyncio.run(run_local(table, settings.lang, rules,
                                          getattr(args, "seed", None),
-                                         settings.options.get(rules, {}), settings=settings))
+                                         settings.options.get(rules, {}), settings=settings,
+                                         coach=coach))
         except KeyboardInterrupt:
             return 130
         finally:
+            coach.close()
             table.close()
     # here, not at the top: the rest of this module (the server's and backup's data directory,
     # the local table, plain mode) loads without Textual
@@ -69,11 +75,13 @@ def main(args: argparse.Namespace) -> int:
     )
     reviews = FileReviews(lambda: table.record_path)  # r on the game-over screen
     app.review_source = reviews
+    app.coach = coach
     app.driver_class = narrowing_driver(app.driver_class, wide=settings.ambiwide(),
                                         early=early)
     try:
         app.run()
     finally:
         reviews.close()
+        coach.close()
     table.close()
     return 0

@@ -192,6 +192,13 @@ COMMON_OPTIONS: tuple[OptionSpec, ...] = (
                "Time bank per hand in seconds, after each turn's or claim's own time (0 = none)",
                "每盘备用时间（秒，出牌或吃碰时限用完后扣除，0=无）", 0, 600,
                brief_en="extra seconds a hand, 0 = none", brief_zh="每盘备用时间"),
+    # a practice table: each seated player may ask the expert's view of his decision
+    # (host/coach.py); its games are never rated
+    OptionSpec("coach", False,
+               "Coach: each seated player may ask the expert's view of his decision "
+               "(a practice table, never rated)",
+               "教练：入座玩家可请高手评估当前决定（练习桌，不计等级分）",
+               brief_en="the expert's advice on a key; unrated", brief_zh="按键请教高手；不计分"),
 )
 
 

@@ -24,7 +24,9 @@ from functools import partial
 from typing import Protocol
 
 from host.client import SharedTableClient
+from host.coach import Coach
 from host.refusal import explain
+from host.thinking import Budget
 from net.cluster.remote import RoutedClient
 from net.commands import HELP_TEXT, Command, locale_lang
 from net.front import operators, players, reclaim, replay, reviewing
@@ -73,6 +75,18 @@ class CommandHost(SessionHost, Protocol):
     def stats_board(self) -> Board: ...
 
     def stats_text(self, board: Board | None = None) -> str: ...
+
+
+def session_coach(host: CommandHost) -> Coach | None:
+    """A session's coach (host.coach: shown only at a coach table): the server's thinking
+    pool within the limits' share for one session; None where the server runs no pool
+    (``--think-workers 0``: the coach then says it cannot)."""
+    pool = host.registry.config.thinking
+    if pool is None:
+        return None
+    limits = host.limits
+    return Coach(pool, Budget(limits.coach_cpu_share, limits.coach_cpu_burst),
+                 limit=limits.coach_seconds)
 
 
 def start(host: CommandHost, session: Session) -> None:
@@ -438,6 +452,7 @@ class TextualTables(TableRun):
                             colorterm=self.colorterm,
                             reviews=StoreReviews(self.host.store, self.host.reviews),
                             chat_kept=self.host.limits.chat_lines_kept)
+            app.coach = session_coach(self.host)
             if not shows_cjk(session.term or "") and settings.tiles is None:
                 app.face = Face.ASCII  # a VT or a text console: ASCII unless chosen
             if isinstance(client, RoutedClient):  # its table lost: the app ends, not freezes
@@ -499,7 +514,7 @@ class PlainTables(TableRun):
     async def play(self, client: SharedTableClient, command: Command) -> tuple[int, bool]:
         if isinstance(client, RoutedClient):  # its table lost: the session ends saying so
             client.on_lost = self.plain.exit
-        await self.plain.play(client, await self._settings())
+        await self.plain.play(client, await self._settings(), session_coach(self.host))
         table_farewell(self.session, self.account, client, command)
         return (1, False) if self.session.farewell else (0, True)
 

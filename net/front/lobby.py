@@ -26,6 +26,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 from engine.bots import LEVELS
 from engine.rating import label as rating_label
 from engine.rulesets import DEFAULT_RULES, RULESETS, find_ruleset
+from host.coach import coach_table
 from host.refusal import Refusal
 from host.table_info import TableInfo, TableState
 from net.commands import Command, CommandError, parse_command
@@ -384,6 +385,8 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
             opts = options_text(info.options)
             if opts:
                 t.append(f"      {opts}\n")
+            if coach_table(info.options):  # a practice table: never rated
+                t.append(f"      {both('coach_unrated')}\n")
             levels = [lv for lv, seat in zip(info.bot_levels, info.seats, strict=True)
                       if not seat.name]  # the computers that would play now
             if set(info.bot_levels) != {"normal"}:  # each seat's level, E S W N

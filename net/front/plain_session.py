@@ -17,6 +17,7 @@ from typing import Protocol
 import asyncssh
 
 from host.client import SharedTableClient
+from host.coach import Coach
 from host.table_info import TableInfo, TableState
 from net.commands import Command
 from net.front.lobby import lobby_command, motd_lines
@@ -97,9 +98,11 @@ class PlainChannel:
         get.cancel()
         return None
 
-    async def play(self, client: SharedTableClient, settings: Settings) -> None:
-        """Sit (or watch) at the table in plain lines until the player leaves or goes."""
-        plain = PlainTable(client, settings.lang, self.output, settings=settings)
+    async def play(self, client: SharedTableClient, settings: Settings,
+                   coach: Coach | None = None) -> None:
+        """Sit (or watch) at the table in plain lines until the player leaves or goes
+        (``coach``: at a coach table, plain mode's ``coach`` asks it)."""
+        plain = PlainTable(client, settings.lang, self.output, settings=settings, coach=coach)
         plain.start()
         try:
             while not plain.closed:

@@ -13,6 +13,7 @@ from typing import Any
 from engine.game import Game
 from engine.rating import reference as rating_reference
 from engine.record import dumps, hand_lines
+from host.coach import coach_table
 from net.game_id import new_game_id
 from net.runtime.seat_client import Seat
 from net.runtime.stakes import StakeBook
@@ -56,8 +57,10 @@ class GameEnd:
             rows.append((seat.occupant.account_id, i, game.scores[i], wins, len(game.history)))
         bots = [i for i, seat in enumerate(self.seats)
                 if seat.occupant is not None and seat.occupant.bot]
+        # a coach table's games are practice: kept, never rated (host.coach)
         self.store.finish_game(self.table, self.game_no, self.rules, rows, computers,
-                               self.seed or 0, bots)
+                               self.seed or 0, bots,
+                               rated=not coach_table(game.ruleset.options))
         self.store.finish_stakes(self.table, self.game_no, self.rules, stakes)
         return self._keep(rows)
 

@@ -518,11 +518,12 @@ class SqlStore(StoreBase, abc.ABC):
     def finish_game(self, table: str, game_no: int, rules: str,
                     rows: list[tuple[int, int, int, int, int]],
                     computers: Sequence[ComputerSeat] = (), seed: int = 0,
-                    bots: Collection[int] = ()) -> None:
+                    bots: Collection[int] = (), rated: bool = True) -> None:
         """``rows``: (account_id, seat, score, wins, hands) for each human seat;
         ``computers``: the computer seats; ``seed``: the game's; ``bots``: the seats a
         program played (``bot join``). The results and the rating update
-        (:mod:`net.store.ratings`, once per game) in one transaction."""
+        (:mod:`net.store.ratings`, once per game) in one transaction; a game not ``rated``
+        (a coach table's practice) keeps its results and changes no rating."""
         now, sql = time.time(), self.dialect.sql
         self.results_kept += 1
         self._table_write(
@@ -536,7 +537,7 @@ class SqlStore(StoreBase, abc.ABC):
               [(table, game_no, a, s, sc, w, h, rules, now, int(s in bots))
                for a, s, sc, w, h in rows], True)],
             then=(lambda db: apply_rating(db, sql, table, game_no, seed, rules, rows,
-                                          computers, now)) if rows else None)
+                                          computers, now)) if rows and rated else None)
 
     def finish_stakes(self, table: str, game_no: int, rules: str,
                       rows: list[tuple[int, int, int]]) -> None:

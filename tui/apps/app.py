@@ -32,6 +32,7 @@ from textual.theme import Theme
 
 from engine.table import Phase
 from host.client import TableClient, TableUpdate
+from host.coach import Coach, coach_table
 from host.table_info import COMPUTER_NAME, computer_names
 from themes import CSS_PATHS, DEFAULT_VARIABLES, THEME_NAMES, THEMES
 from tui.apps.attention import Attention
@@ -159,6 +160,8 @@ class MahjongApp(QuitHint, App[None]):
         # where the game-over screen's review (r) comes from: the game's record and the
         # process its assessments run in (None: no review)
         self.review_source: ReviewSource | None = None
+        # the coach at a coach table (host.coach: the option coach=on), where the app has one
+        self.coach: Coach | None = None
         self._review_opening = False
         # the terminal's title and desktop notifications while the table waits for this player
         self.attention = Attention(settings, self.to_terminal, self.table_name)
@@ -549,7 +552,9 @@ class MahjongApp(QuitHint, App[None]):
 
     def show_help(self) -> None:
         rules = self.update.view.rules if self.update is not None else self.settings.rules
-        self.push_screen(HelpScreen(rules))
+        coach = self.update is not None and coach_table(self.update.view.options) \
+            and self.update.view.viewer is not None
+        self.push_screen(HelpScreen(rules, coach=coach))
 
     def show_settings(self) -> None:
         self.push_screen(SettingsScreen())

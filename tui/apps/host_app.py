@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Protocol
 from textual.binding import Binding
 
 from host.client import TableClient, TableUpdate
+from host.coach import Coach
 from tui.settings import Settings
 from tui.view.faces import Face
 
@@ -25,6 +26,7 @@ class HostApp(Protocol):
     client: TableClient
     settings: Settings
     face: Face
+    coach: Coach | None  # the coach at a coach table (host.coach), where the app has one
 
     def start_game(self, rules: str, options: Mapping[str, Any],
                    seed: int | None) -> str | None: ...

@@ -89,7 +89,7 @@ def private_lines(info: TableInfo, host: bool, seated: bool = True) -> Text:
     return t
 
 
-SHOWN_WHEN_SET = frozenset({"time_bank"})
+SHOWN_WHEN_SET = frozenset({"time_bank", "coach"})
 
 
 def option_lines(info: TableInfo) -> list[str]:

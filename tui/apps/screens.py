@@ -31,7 +31,7 @@ from tui.apps.host_app import HostApp
 from tui.apps.marked import MarkedCheckbox, MarkedRadioButton
 from tui.apps.new_table import INPUT_MAX, RULES_ID, NewTableForm
 from tui.apps.rules_page import MISSING, NAV, RulesPage, rules_page
-from tui.apps.table_screen import TABLE_BINDINGS
+from tui.apps.table_screen import COACH_BINDING, TABLE_BINDINGS
 from tui.compat import internals
 from tui.view.faces import Face
 from tui.view.result_text import (
@@ -123,14 +123,16 @@ class HelpScreen(_Page):
         Binding("k", "keys", "Keys 按键", id="help-keys", show=False),
     ]
 
-    def __init__(self, rules: str) -> None:
+    def __init__(self, rules: str, coach: bool = False) -> None:
         super().__init__()
         self.rules = rules
+        self.coach = coach  # a coach table's seated player: its key is listed
 
     def compose(self) -> ComposeResult:
         keymap = {k: v for k, v in self.mj.settings.keys.items()}
+        coach = [COACH_BINDING] if self.coach else []
         lines = help_lines(self.rules, self.lang,
-                           [*TABLE_BINDINGS, *self.mj.HELP_BINDINGS], keymap,
+                           [*TABLE_BINDINGS, *coach, *self.mj.HELP_BINDINGS], keymap,
                            self.mj.settings.persistent)
         lang = self.lang if self.lang in NAV else "en"
         page = rules_page(self.rules, lang)

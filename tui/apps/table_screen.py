@@ -20,13 +20,17 @@ from textual.screen import Screen
 from engine.actions import Action, ActionType
 from engine.bots.basic import BasicPlayer
 from engine.table import Phase
+from engine.tiles import Kind
+from engine.view import View
 from host.client import TableUpdate
 from host.clock import Timer
+from host.coach import Coach, coach_table, decision_key, refusal
+from tui.apps.coach_panel import CoachPanel
 from tui.apps.host_app import HostApp
 from tui.compat import internals
 from tui.view.auto_play import auto_action, decision_stamp
 from tui.view.decisions import buying_now, must_buy
-from tui.view.faces import name
+from tui.view.faces import name, small
 from tui.view.layout import MIN_HEIGHT, MIN_WIDTH, notice_box
 from tui.view.prompts import Choice, Prompt, claim_prompt, kong_prompt
 from tui.view.result_text import hand_result_lines, line_content
@@ -35,6 +39,7 @@ from tui.view.table import TableView
 from tui.view.tile_pieces import hand_tiles
 from tui.view.timer_text import next_timer_change
 from tui.view.ui_state import AUTO_TOGGLES, UiState
+from tui.words.review_text import action_text, coach_lines
 from words import named_seat, tr
 
 INDEX_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0", "minus", "equals_sign",
@@ -81,6 +86,10 @@ TABLE_BINDINGS: list[Binding] = [
     Binding("home", "result_end(False)", "Hand result: top 结算开头", id="result-top", show=False),
     Binding("end", "result_end(True)", "Hand result: end 结算末尾", id="result-end", show=False),
 ]
+# the coach's key (host.coach): bound at every table, shown in the hints and the help only
+# at a coach table (the option coach=on); elsewhere it says that the table has none
+COACH_BINDING = Binding("e", "coach", "The coach's view of your decision 教练 (coach=on)",
+                        id="coach", show=False)
 # An auto-pass waits this long (seconds, drawn evenly, never past the window's own time), as a
 # player thinking it over: a claim window that closed at once would tell the table that a seat
 # had a claim and passed it by the toggle.
@@ -91,7 +100,7 @@ RESULT_ACTIONS = frozenset({"confirm", "scroll_result", "result_end", "face", "h
 
 
 class TableScreen(Screen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [*TABLE_BINDINGS]
+    BINDINGS: ClassVar[list[BindingType]] = [*TABLE_BINDINGS, COACH_BINDING]
     # The table widget covers the whole screen: the screen's own background is never seen,
     # so it is drawn as blank lines instead of being styled line by line on every frame.
     BLANK = True
@@ -112,6 +121,7 @@ class TableScreen(Screen[None]):
         self._notice_said = False  # placed off the table's message (a toast was over it)
         self._auto_sent: object = None  # the decision an auto move was last sent or timed for
         self.auto_rng = random.Random()  # the auto-pass's pause (a test seeds it)
+        self._coach_for: object = None  # the decision the coach's panel is about
 
     @property
     def mj(self) -> HostApp:
@@ -119,6 +129,7 @@ class TableScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield TableView(id="table")
+        yield CoachPanel()
 
     def on_mount(self) -> None:
         # Textual's ``is_mounted`` turns true only after the mount handlers: an update kept
@@ -250,6 +261,9 @@ class TableScreen(Screen[None]):
                     and self.mj.settings.bell:
                 self.app.bell()  # the table now waits for this player (a turn, a claim)
         self._rebuild_prompt(update, keep=True)
+        self.ui.coach = coach_table(view.options) and view.viewer is not None
+        if self._coach_for is not None and decision_key(view) != self._coach_for:
+            self._drop_coach()  # its decision is gone
         self.ui.suggestion = None
         if self.ui.show_suggestion and view.my_move and view.phase is Phase.TURN:
             choice = self._bot.choose(view)
@@ -545,6 +559,67 @@ class TableScreen(Screen[None]):
         else:
             self._say("no_ting", tile=name(kind, self.ui.face))
 
+    def action_coach(self) -> None:
+        """The coach's view of the decision in front of the player (a coach table's seated
+        player only): asked of the thinking pool within the turn's time left, shown over the
+        table's top rows (:class:`~tui.apps.coach_panel.CoachPanel`); an answer that comes
+        after the decision has gone is dropped."""
+        if self._hidden():
+            return
+        update, coach = self.update, self.mj.coach
+        why = refusal(update.view if update is not None else None)
+        if why is None and coach is None:
+            why = "coach_failed"
+        if why is None and coach is not None and coach.thinking:
+            why = "coach_thinking"
+        if why is not None or update is None or coach is None:
+            self._say(why or "coach_failed")
+            return
+        if self._coach_for == decision_key(update.view):  # shown: the key again hides it
+            self._drop_coach()
+            return
+        seconds = None
+        if update.deadline is not None:
+            seconds = update.deadline - self.mj.client.clock.now()
+        self._say("coach_asking")
+        self.run_worker(self._coach(coach, update.view, seconds), group="coach",
+                        exit_on_error=False)
+
+    async def _coach(self, coach: Coach, view: View, seconds: float | None) -> None:
+        key = decision_key(view)
+        advice = await coach.advise(view, seconds)
+        update = self.update
+        if not self._live or update is None or decision_key(update.view) != key:
+            return  # the decision is no longer in front of the player
+        if advice.assessment is None:
+            self._say(advice.why or "coach_failed")
+            return
+        self._coach_for = key
+        self.coach_panel.say("\n".join(coach_lines(advice.assessment, self.ui.lang,
+                                                   self._act)))
+        self.ui.message = ""
+        self._redraw()
+
+    @property
+    def coach_panel(self) -> CoachPanel:
+        return self.query_one(CoachPanel)
+
+    @property
+    def coach_said(self) -> str:
+        """The coach's answer shown over the table; empty when none is (tests read it)."""
+        return self.coach_panel.text if self._live and self.coach_panel.shown else ""
+
+    def _drop_coach(self) -> None:
+        self._coach_for = None
+        if self._live:
+            self.coach_panel.clear()
+
+    def _act(self, action: Action) -> str:
+        """An action as the coach names it, its tiles in the player's face."""
+        def tile(kind: Kind) -> str:
+            return small(kind, self.ui.face).strip()
+        return action_text(action, self.ui.lang, tile, lambda ks: "".join(tile(k) for k in ks))
+
     def action_face(self) -> None:
         self.mj.set_face(self.mj.face.next())
 
@@ -574,5 +649,6 @@ class TableScreen(Screen[None]):
             client = self.mj.client
             game = self.update is not None and not self.update.game_over
             rated = (not client.controls_pace and game
-                     and not getattr(client, "spectating", False))
+                     and not getattr(client, "spectating", False)
+                     and not self.ui.coach)  # a coach table is never rated
             self._say("quit_again_rated" if rated else "quit_again")

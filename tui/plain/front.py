@@ -31,6 +31,7 @@ from engine.tiles import Kind
 from engine.view import View
 from host.client import SharedTableClient, TableClient, TableUpdate
 from host.clock import Timer
+from host.coach import Coach, coach_table, decision_key, refusal
 from host.refusal import Refusal
 from host.table_info import COMPUTER_NAME, ChatLine, TableInfo, TableState, computer_names
 from tui.plain.commands import Reply, look, read_choice, read_turn, unknown
@@ -38,6 +39,7 @@ from tui.plain.sentences import Answer, Sentences, printable
 from tui.settings import Settings
 from tui.view.decisions import Decision, buying_now
 from tui.view.hints import waits_of
+from tui.words.review_text import coach_lines
 
 MAX_LINE = 200  # characters of one input line at most
 IDLE_PROMPT = "> "
@@ -70,8 +72,10 @@ class PlainTable:
 
     def __init__(self, client: TableClient, lang: str, out: PlainOutput, *,
                  rules: str | None = None, options: Mapping[str, Any] | None = None,
-                 settings: Settings | None = None) -> None:
+                 settings: Settings | None = None, coach: Coach | None = None) -> None:
         self.client = client
+        self.coach = coach  # ``coach`` at a coach table (host.coach); None: none here
+        self._coach_task: asyncio.Task[None] | None = None
         self.settings = settings  # ``plain on`` / ``plain off`` keep the choice there
         self.words = Sentences("zh" if lang == "zh" else "en")
         self.out = out
@@ -104,7 +108,8 @@ class PlainTable:
             (("quit", "q", "exit", "leave", "退出", "离开"), self._quit),
             (("help", "?", "h", "帮助"), self._help),
             (("say", "chat", "/", "说"), self._chat),
-            (("plain", "读屏"), self._plain_setting)]
+            (("plain", "读屏"), self._plain_setting),
+            (("coach", "教练"), self._coach)]
         if self.shared is not None:
             acts.append((("start",), self._start))
         self._acts = {word: act for words, act in acts for word in words}
@@ -129,6 +134,8 @@ class PlainTable:
             return
         self.closed = True
         self._cancel_timer()
+        if self._coach_task is not None:
+            self._coach_task.cancel()
         self._flush()  # closed: the batch due is dropped, not written
         self.client.close()
         self.out.close()
@@ -385,6 +392,42 @@ class PlainTable:
         self._say("p_help")
         if self.shared is not None:
             self._pending[-1] += self.words.tr("p_help_shared")
+        update = self.update
+        if update is not None and coach_table(update.view.options) \
+                and update.view.viewer is not None:
+            self._pending[-1] += self.words.tr("p_help_coach")
+
+    def _coach(self, rest: str) -> None:
+        """``coach``: the expert's view of the decision in front of the player, said in
+        sentences when it comes (dropped if the decision has gone meanwhile)."""
+        update, coach = self.update, self.coach
+        why = refusal(update.view if update is not None else None)
+        if why is None and coach is None:
+            why = "coach_failed"
+        if why is None and coach is not None and coach.thinking:
+            why = "coach_thinking"
+        if why is not None or update is None or coach is None:
+            self._say(why or "coach_failed")
+            return
+        seconds = None
+        if update.deadline is not None:
+            seconds = update.deadline - self.client.clock.now()
+        self._say("coach_asking")
+        self._coach_task = asyncio.ensure_future(self._coach_answer(coach, update.view,
+                                                                    seconds))
+
+    async def _coach_answer(self, coach: Coach, view: View, seconds: float | None) -> None:
+        key = decision_key(view)
+        advice = await coach.advise(view, seconds)
+        update = self.update
+        if self.closed or update is None or decision_key(update.view) != key:
+            return  # the decision is no longer in front of the player
+        if advice.assessment is None:
+            self._say(advice.why or "coach_failed")
+        else:
+            lines = coach_lines(advice.assessment, self.words.lang, plain=True)
+            self._pending += [lines[0], *lines[1:]]
+        self._flush_soon()
 
     def _chat(self, text: str) -> None:
         if self.shared is None:

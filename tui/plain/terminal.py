@@ -19,6 +19,7 @@ from rich.cells import cell_len
 
 from engine.rulesets import DEFAULT_RULES
 from host.client import TableClient
+from host.coach import Coach
 from tui.plain.front import IDLE_PROMPT, MAX_LINE, PlainTable
 from tui.settings import Settings
 
@@ -203,9 +204,10 @@ async def run_local(table: TableClient, lang: str, rules: str | None, seed: int 
                     options: Mapping[str, Any] | None = None,
                     reader: asyncio.StreamReader | None = None,
                     write: Callable[[str], None] | None = None,
-                    settings: Settings | None = None) -> int:
+                    settings: Settings | None = None, coach: Coach | None = None) -> int:
     """Play at ``table`` in plain lines: standard input (or ``reader``) one line at a time,
-    standard output (or ``write``). Returns the exit status."""
+    standard output (or ``write``); ``coach`` answers ``coach`` at a coach table. Returns
+    the exit status."""
     if write is None:
         def write(text: str) -> None:
             sys.stdout.write(text)
@@ -214,7 +216,8 @@ async def run_local(table: TableClient, lang: str, rules: str | None, seed: int 
     tty = sys.stdout.isatty()
     out = TerminalOutput(write, eol="\n", closed=done.set, terminal=tty,
                          width=lambda: shutil.get_terminal_size().columns if tty else 0)
-    plain = PlainTable(table, lang, out, rules=rules, options=options, settings=settings)
+    plain = PlainTable(table, lang, out, rules=rules, options=options, settings=settings,
+                       coach=coach)
     if reader is None:
         reader = await _stdin_reader()
     plain.start()

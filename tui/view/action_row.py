@@ -66,6 +66,8 @@ def _action_hints(view: View, ui: UiState, tiles: list[Kind], cursor: int) -> li
         add(tr(lang, "watching"), "dim")
     elif not view.my_move and view.phase is not Phase.ENDED:
         add(tr(lang, "wait_others"), "dim")
+    if ui.coach and view.my_move:  # a coach table: its key, while a decision is there
+        add(tr(lang, "k_coach"))
     add(tr(lang, "k_help"))
     add(tr(lang, "k_face"))
     return out

@@ -21,6 +21,7 @@ from engine.situation import ReasonPart, WinScore
 from engine.tiles import Kind
 from engine.view import MeldView
 from host.client import TableUpdate
+from host.coach import coach_table
 from tui.view.cells import fit_cells, fit_name
 from tui.view.faces import Face, small, suit_class
 from tui.view.seat_rows import WILD_MARK, WILD_MARK_ASCII
@@ -355,6 +356,8 @@ def game_result_lines(update: TableUpdate, lang: str) -> list[str]:
     out.append("")
     key = "game_winner" if len(best) == 1 else "game_tied"
     out.append(f"[b $turn]{escape(tr(lang, key, who=who))}[/]")
+    if coach_table(view.options):  # practice: its results change no rating
+        out.append(escape(tr(lang, "coach_unrated")))
     if update.game_id:  # kept for replay by the server (net.game_id): shared by its ID
         out.append("")
         out.append(escape(tr(lang, "game_id", id=shown_game_id(update.game_id))))

@@ -32,6 +32,8 @@ class UiState:
     # the table plays this seat at once (its timer ran out twice) until a key: the status
     # line says so
     away: bool = False
+    # a coach table's seated player (the option coach=on): the hints name the coach's key
+    coach: bool = False
 
 
 AUTO_TOGGLES = ("pass", "win", "discard")  # no calls, auto-win, auto-discard the drawn tile

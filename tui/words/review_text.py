@@ -106,6 +106,36 @@ def why_lines(a: Assessment, lang: str, act: Callable[[Action], str]) -> list[st
     return out
 
 
+COACH_VALUES = 4  # the weighed actions the coach names at most (the best figures first)
+
+
+def coach_lines(a: Assessment, lang: str, act: Callable[[Action], str] | None = None,
+                plain: bool = False) -> list[str]:
+    """The coach's view of a decision before it is played (:func:`engine.review.advise`):
+    what the expert would play, each weighed action's expected points (the best
+    :data:`COACH_VALUES`, its choice marked: ``▶``, or in words where ``plain``), and why in
+    the review's words."""
+    name = act if act is not None else (lambda action: action_text(action, lang))
+    lines = [tr(lang, "coach_head", action=name(a.choice))]
+    if not a.weighed:
+        lines.append(tr(lang, "rv_not_weighed", action=name(a.choice)))
+    else:
+        lines.append(tr(lang, "coach_values", samples=a.values[0].samples))
+        shown = list(a.values[:COACH_VALUES])
+        own = a.value_of(a.choice)
+        if own is not None and own not in shown:
+            shown[-1] = own
+        for v in shown:
+            row = f"{name(v.action)}  {value_text(v.mean, v.half)}"
+            if plain:
+                mine = v.action == a.choice
+                lines.append(f"  {row}" + (f" ({tr(lang, 'rv_mark_expert')})" if mine else ""))
+            else:
+                lines.append(("▶ " if v.action == a.choice else "  ") + row)
+    lines += why_lines(a, lang, name)
+    return lines
+
+
 def decision_line(a: Assessment, lang: str) -> str:
     """One decision as ``--text`` prints it: where, what was played, the expert's choice, the
     verdict, and each weighed action's expected points."""
