@@ -258,3 +258,26 @@ def test_older_databases_are_given_the_players_tables(
         assert pg.reports_by(1, 0.0) == [(2, report.at)]
     finally:
         pg.close()
+
+
+async def test_a_report_typed_in_the_lobby(make_server: MakeServer,
+                                          request: pytest.FixtureRequest,
+                                          tmp_path: Path) -> None:
+    op, ann_key, bob_key, cat_key = new_key(), new_key(), new_key(), new_key()
+    server = await start(make_server, request, "sqlite", tmp_path, op)
+    assert (await run_command(server.port, "bob", "stats", key=bob_key)).exit_status == 0
+    ann = await join(server, "ann", ann_key, "lobby")
+    await ann.wait_for("Esc")
+    ann.send("report bob cheating at pub\r")
+    await ann.wait_for("your report of bob is kept")
+    ann.send("report bob again\r")
+    await ann.wait_for("you reported bob within")
+    cat = await join(server, "cat", cat_key, "lobby --plain")
+    await cat.wait_for("Lobby.")
+    cat.send("/report bob rude\r")
+    await cat.wait_for("your report of bob is kept")
+    lines = str((await op_run(server, op, "reports")).stdout).splitlines()
+    assert [line.split("  ", 1)[1] for line in lines] == [
+        "ann -> bob  -  (cheating at pub)", "cat -> bob  -  (rude)"]
+    await ann.close()
+    await cat.close()

@@ -30,6 +30,7 @@ from host.coach import coach_table
 from host.refusal import Refusal
 from host.table_info import TableInfo, TableState
 from net.commands import Command, CommandError, parse_command
+from net.front import players
 from net.front.remote_app import ServerSide
 from net.front.trends import LobbyLeaders, LobbyRatings, rating_title, reference_text
 from net.runtime.privacy import Privacy, parse_invites
@@ -448,6 +449,10 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
             event.input.clear()  # done: the form has the table's name
             self.action_create()
             return
+        if words[0].lower() in players.LOBBY_WORDS:  # kept for the operators, or why not
+            event.input.clear()
+            self.run_worker(self._report(words))
+            return
         result = lobby_command(self.server.registry, self.account, words, self._told)
         if not isinstance(result, Command):
             message, self._told = result
@@ -457,6 +462,11 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
                 self._refresh()
             return
         self.exit(result)
+
+    async def _report(self, words: list[str]) -> None:
+        said = await players.lobby_report(getattr(self.server, "store", None), self.account,
+                                          words)
+        self.query_one("#msg", Static).update(Text(said))
 
     def action_escape(self) -> None:
         """Esc: after the message line asked for a second Enter (a new table, a full one to

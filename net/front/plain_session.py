@@ -20,6 +20,7 @@ from host.client import SharedTableClient
 from host.coach import Coach
 from host.table_info import TableInfo, TableState
 from net.commands import Command
+from net.front import players
 from net.front.lobby import lobby_command, motd_lines
 from net.limits import Limits, clamp_size
 from net.runtime.registry import Registry
@@ -175,6 +176,8 @@ async def plain_lobby(channel: PlainChannel, server: LobbyServer, account: Accou
             return None
         elif words[0].lower() in ("l", "ls", *TEXT["list"]):
             said = listing()
+        elif words[0].lower() in players.LOBBY_WORDS:  # kept for the operators, or why not
+            said = [await players.lobby_report(getattr(server, "store", None), account, words)]
         else:
             if words[0].lower() in ("watch", "close") and len(words) == 2 and words[1].isdigit():
                 words[1] = _numbered(infos, words[1]) or words[1]

@@ -7,7 +7,8 @@
   ``/unignore NAME`` shows them again, ``/ignore`` alone lists the names ignored. At most
   ``IGNORE_MAX`` names; a name must be an account's (one that has logged in: a name nobody
   has is refused, as an operator's ``mute`` refuses it), never one's own.
-- ``/report NAME REASON`` in a table's chat, or ``ssh HOST report NAME REASON``: kept for the
+- ``/report NAME REASON`` in a table's chat, ``report NAME REASON`` in the lobby's line (drawn
+  or plain), or ``ssh HOST report NAME REASON``: kept for the
   operators (``ssh HOST reports [N]``) with the reporter, the reported, the table, the time
   and the reason (cleaned as chat is, within ``REPORT_REASON_MAX``). At most
   ``REPORTS_PER_DAY`` a day from one account, and one per reported name in
@@ -69,10 +70,10 @@ class Player:
     """One player's ``/ignore``, ``/unignore`` or ``/report`` (``client``: at a table, whose
     chat lines it hides from now on)."""
 
-    def __init__(self, host: PlayersHost, session: Session, account: Account,
+    def __init__(self, store: Store, address: str | None, account: Account,
                  client: SharedTableClient | None = None, table: str = "") -> None:
-        self.host = host
-        self.session = session
+        self.store = store
+        self.address = address  # the player's, for the log
         self.account = account
         self.client = client
         self.table = table
@@ -94,7 +95,7 @@ class Player:
         """The account holding ``name`` (a name as a login has it, never one's own)."""
         if name == self.account.nickname:
             raise PlayerError(both("player_yourself"))
-        store = self.host.store
+        store = self.store
         row = await store_call(store, store.keyless_row, clean_name(name)) \
             if clean_name(name) == name else None
         if row is None:
@@ -102,14 +103,14 @@ class Player:
         return row.account_id
 
     async def _ignored(self) -> list[tuple[int, str]]:
-        store = self.host.store
+        store = self.store
         try:
             return await store_call(store, store.ignored_by, self.account.id)
         except StorageError:
             raise PlayerError(both("player_not_saved")) from None
 
     async def _written(self, done: bool) -> None:
-        store = self.host.store
+        store = self.store
         if not done or not await store_call(store, store.flush, 5.0):
             raise PlayerError(both("player_not_saved"))
 
@@ -123,7 +124,7 @@ class Player:
         other = await self._other(name)
         ignored = await self._ignored()
         known = any(i == other for i, _ in ignored)
-        store = self.host.store
+        store = self.store
         if on:
             if known:
                 return both("ignored_already", name=name)
@@ -154,7 +155,7 @@ class Player:
         if not reason:
             raise PlayerError(both("usage", usage="/report NAME REASON"), status=2)
         other = await self._other(name)
-        store = self.host.store
+        store = self.store
         now = time.time()
         try:
             made = await store_call(store, store.reports_by, self.account.id, now - DAY)
@@ -168,7 +169,7 @@ class Player:
         await self._written(await store_call(store, store.add_report, Report(
             now, self.account.id, self.account.nickname, other, name, self.table, reason)))
         log.info("report of %s: %s", name, reason,
-                 extra=about(self.account.nickname, self.session.conn.address, self.table))
+                 extra=about(self.account.nickname, self.address, self.table))
         return both("report_kept", name=name)
 
 
@@ -195,7 +196,7 @@ async def at_table(host: PlayersHost, session: Session, account: Account,
         head = words[0][1:].lower() if words and words[0].startswith("/") else ""
         if head not in TABLE_COMMANDS:
             return said(text)
-        player = Player(host, session, account, client, table)
+        player = Player(store, session.conn.address, account, client, table)
         task = asyncio.get_running_loop().create_task(_answer(session, player, head,
                                                               words[1:]))
         running.add(task)  # the loop keeps only a weak reference
@@ -216,7 +217,20 @@ async def run_report(host: PlayersHost, session: Session, words: list[str]) -> N
     account = session.conn.account
     if account is None:
         return
-    text, status = await Player(host, session, account).run("report", words)
+    text, status = await Player(host.store, session.conn.address,
+                                account).run("report", words)
     if session.chan is not None:
         with contextlib.suppress(OSError):  # the client left meanwhile
             session.reply(text + "\n", status)
+
+
+LOBBY_WORDS = frozenset({"report", "/report"})  # a report typed in the lobby's line
+
+
+async def lobby_report(store: Store | None, account: Account, words: list[str]) -> str:
+    """``report NAME REASON`` (or ``/report``) typed in the lobby: its answer (``store``
+    None: a lobby with none, a test's, keeps nothing)."""
+    if store is None:
+        return both("player_not_saved")
+    text, _ = await Player(store, None, account).run("report", words[1:])
+    return text
