@@ -10,9 +10,10 @@ tables asking together), each by a session of its own (a player asks about his o
 one session asking N in a row would meet its own CPU share).
 
 Reported: the median and the 99th percentile of the wall time from the ask to the answer, the
-answers that did not come in time or were refused (busy), the CPU the assessments took in the
-workers (as the pool counts it) and the pool's processes' CPU as the kernel counts it (their
-start included), and that CPU as a share of the wall time of the run and of the machine's
+questions not answered (late, or refused as busy: the pool's queue holds two a worker, its
+computer players' decisions and the coaches' together), the CPU the assessments took in the
+workers (as the pool counts it) and the pool's processes' CPU as the kernel counts it (from
+after their start), and that CPU as a share of the wall time of the run and of the machine's
 cores. Run by hand::
 
     .venv/bin/python -m bench.bench_coach --n 200 --concurrent 1
@@ -89,9 +90,10 @@ async def run(n: int, concurrent: int, seed: int, workers: int | None) -> None:
                 assert coach is not None
                 t0 = time.monotonic()
                 advice: Advice = await coach.advise(view, None)
-                waits.append(time.monotonic() - t0)
-                if advice.assessment is None:
+                if advice.assessment is None:  # refused or late: counted, not timed
                     missed[advice.why] = missed.get(advice.why, 0) + 1
+                else:
+                    waits.append(time.monotonic() - t0)
 
             for i in range(0, len(views), concurrent):
                 await asyncio.gather(*(ask(v) for v in views[i:i + concurrent]))
@@ -102,11 +104,14 @@ async def run(n: int, concurrent: int, seed: int, workers: int | None) -> None:
         finally:
             await srv.close()
     cores = os.cpu_count() or 1
-    print(f"{len(waits)} coach answers, {concurrent} at a time, pool of {len(pids)} worker(s), "
-          f"{cores} cores")
+    print(f"{len(views)} coach questions, {concurrent} at a time, pool of {len(pids)} "
+          f"worker(s), {cores} cores: {len(waits)} answered")
+    if not waits:
+        return
     print(f"  wait: median {statistics.median(waits) * 1000:.0f} ms, "
           f"p99 {pct(waits, 99) * 1000:.0f} ms, max {max(waits) * 1000:.0f} ms")
-    print(f"  not answered: {missed or 'none'}")
+    print(f"  not answered: {missed or 'none'} (coach_busy: the pool's queue, shared with the "
+          "computer players, was full)")
     print(f"  CPU in the workers: {worker_cpu:.1f} s ({worker_cpu / len(waits) * 1000:.0f} ms "
           f"an answer); the pool's processes (kernel): {kernel:.1f} s over {wall:.1f} s wall "
           f"= {kernel / wall:.2f} cores, {kernel / wall / cores:.0%} of the machine")

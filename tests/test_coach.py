@@ -23,13 +23,15 @@ from engine.tiles import Kind, kind_to_str
 from engine.view import View, build_view
 from host.client import TableUpdate, UpdateCallback
 from host.clock import SYSTEM_CLOCK, Clock
-from host.coach import Coach
+from host.coach import Coach, refusal
 from host.refusal import Refusal
 from host.thinking import ThinkingPool
+from net.front.server import MahjongServer
 from net.runtime.results import GameEnd
 from net.runtime.seat_client import Occupant, Seat
 from net.runtime.stakes import StakeBook
 from net.store import Store
+from testkit.ssh import PtyClient, new_key
 from tests.support.tui import table_text
 from tests.support.waiting import until
 from tui.apps.app import MahjongApp
@@ -393,3 +395,50 @@ async def test_the_coach_reads_only_the_seats_own_view(pool: ViewsPool) -> None:
     advice = await Coach(pool).advise(build_view(client.game.hand, None), None)  # type: ignore[arg-type]
     assert advice.assessment is None and advice.why == "coach_spectator"
     assert not pool.views
+
+
+# --- over SSH -------------------------------------------------------------------------------
+def _raw(client: PtyClient) -> str:
+    return bytes(client.raw).decode("utf-8", "replace")
+
+
+async def test_coach_over_ssh_in_plain_mode_for_the_seated_and_not_the_watcher(
+        server: MahjongServer) -> None:
+    """The session's coach is the server's thinking pool (net.front.commands_run
+    .session_coach): asked at a coach table's decision, answered in sentences; refused to a
+    watcher there and to a player at a table without it."""
+    player = PtyClient(100, 40)
+    await player.connect(server.port, "ann", new_key(), command=(
+        "join cc --option coach=on --option turn_seconds=0 --option claim_seconds=0 --plain"))
+    await player.wait_for("Type start")
+    player.send("start\r")
+    t = server.registry.tables["cc"]
+    await until(lambda: t.game is not None, 10.0, "the start")
+
+    def deciding() -> bool:
+        update = t.update_for(0)
+        return update is not None and refusal(update.view) is None
+
+    await until(deciding, 20.0, "a decision of the player's")
+    await asyncio.sleep(0.3)  # its question said
+    player.send("coach\r")
+    await until(lambda: "Coach: " in _raw(player), 120.0, "the coach's answer")
+    assert tr("en", "coach_asking") in _raw(player)
+
+    watcher = PtyClient(100, 40)
+    await watcher.connect(server.port, "bob", new_key(), command="watch cc --plain")
+    await watcher.wait_for("You watch")
+    watcher.send("coach\r")
+    await until(lambda: tr("en", "coach_spectator") in _raw(watcher), 10.0, "the refusal")
+    await watcher.close()
+    await player.close()
+
+    other = PtyClient(100, 40)
+    await other.connect(server.port, "cy", new_key(), command="join nc --plain")
+    await other.wait_for("Type start")
+    other.send("start\r")
+    nc = server.registry.tables["nc"]
+    await until(lambda: nc.game is not None, 10.0, "the start")
+    other.send("coach\r")
+    await until(lambda: tr("en", "coach_off") in _raw(other), 10.0, "the refusal")
+    await other.close()
