@@ -281,3 +281,28 @@ async def test_a_report_typed_in_the_lobby(make_server: MakeServer,
         "ann -> bob  -  (cheating at pub)", "cat -> bob  -  (rude)"]
     await ann.close()
     await cat.close()
+
+
+async def test_ignore_holds_at_another_workers_table(workers: Workers,  # noqa: F811
+                                                     tmp_path: Path) -> None:
+    first, second = await workers(2)
+    bob = await join(first, "bob", new_key(), "join far --plain")
+    await bob.wait_for("far")
+    ann_key = new_key()
+    ann = await join(second, "ann", ann_key, "join far --plain")  # a seat at first's table
+    await ann.wait_for("bob")
+    ann.send("say /ignore bob\r")
+    await ann.wait_for("bob's chat is hidden for you")
+    table = first.registry.tables["far"]
+    table.talk.chat("bob", "spam from bob")
+    table.talk.chat("", "the table's own line")
+    await ann.wait_for("the table's own line")
+    await bob.wait_for("spam from bob")
+    assert "spam from bob" not in bytes(ann.raw).decode("utf-8", "replace")
+    await ann.close()
+    # back on the same worker: the table's lines said before (its chat_log) without bob's
+    ann = await join(second, "ann", ann_key, "join far --plain")
+    await ann.wait_for("the table's own line")
+    assert "spam from bob" not in bytes(ann.raw).decode("utf-8", "replace")
+    await ann.close()
+    await bob.close()
