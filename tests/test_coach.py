@@ -226,7 +226,7 @@ async def test_the_coach_key_shows_the_experts_view_at_a_discard_and_a_claim(
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings.load(Path(tmp) / "s.json")
         settings.tiles = "ascii"  # the tiles named in notation
-        app = MahjongApp(client, settings, table_ready=True)  # type: ignore[arg-type]
+        app = MahjongApp(client, settings, table_ready=True)
         app.coach = Coach(pool, limit=120)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
@@ -260,7 +260,7 @@ async def test_the_coach_key_shows_the_experts_view_at_a_discard_and_a_claim(
 async def test_a_second_press_while_thinking_does_not_ask_again(pool: ViewsPool) -> None:
     client = CoachClient()
     with tempfile.TemporaryDirectory() as tmp:
-        app = MahjongApp(client, Settings.load(Path(tmp) / "s.json"),  # type: ignore[arg-type]
+        app = MahjongApp(client, Settings.load(Path(tmp) / "s.json"),
                          table_ready=True)
         app.coach = Coach(pool, limit=120)
         async with app.run_test(size=(80, 24)) as pilot:
@@ -284,7 +284,7 @@ async def test_the_coach_key_refuses_without_a_coach_and_to_a_spectator(
         pool: ViewsPool, coach: bool, seat: int | None, why: str) -> None:
     client = CoachClient(coach=coach, seat=seat)
     with tempfile.TemporaryDirectory() as tmp:
-        app = MahjongApp(client, Settings.load(Path(tmp) / "s.json"),  # type: ignore[arg-type]
+        app = MahjongApp(client, Settings.load(Path(tmp) / "s.json"),
                          table_ready=True)
         app.coach = Coach(pool, limit=120)
         async with app.run_test(size=(80, 24)) as pilot:
@@ -303,7 +303,7 @@ async def test_the_coach_key_refuses_without_a_coach_and_to_a_spectator(
 async def test_the_coach_is_dropped_when_its_decision_has_gone(pool: ViewsPool) -> None:
     client = CoachClient()
     with tempfile.TemporaryDirectory() as tmp:
-        app = MahjongApp(client, Settings.load(Path(tmp) / "s.json"),  # type: ignore[arg-type]
+        app = MahjongApp(client, Settings.load(Path(tmp) / "s.json"),
                          table_ready=True)
         app.coach = Coach(pool, limit=120)
         async with app.run_test(size=(80, 24)) as pilot:
@@ -340,7 +340,7 @@ class Lines:
 async def _plain(client: CoachClient, coach: Coach, lang: str = "en"
                  ) -> tuple[PlainTable, Lines]:
     out = Lines()
-    plain = PlainTable(client, lang, out, coach=coach)  # type: ignore[arg-type]
+    plain = PlainTable(client, lang, out, coach=coach)
     plain.start()
     return plain, out
 
