@@ -29,6 +29,7 @@ from tui.compat import (
     app_release,
     arrange_without_cycle,
     compat_guard,
+    component_nodes,
     inner_outer_shared,
     input_keys_in_order,
     internals,
@@ -69,6 +70,9 @@ TEXTUAL_PATCHES: list[tuple[str, Callable[[], None], Any, str]] = [
     ("lru_cache_unlinked", lru_unlinked.unlinked_lru_cache, LRUCache, "clear"),
     ("styles_cache_inner_outer", inner_outer_shared.inner_outer_shared, StylesCache,
      "get_inner_outer"),
+    ("component_nodes_released", component_nodes.component_nodes_released, Stylesheet,
+     "_process_component_classes"),
+    ("screens_released", app_release.screens_released, textual_app.App, "_replace_screen"),
 ]
 ASYNCSSH_PATCHES: list[tuple[str, Callable[[], None], Any, str]] = [
     ("packet_log_quiet", compat_asyncssh.quiet_packet_log, asyncssh.packet.SSHPacketLogger,

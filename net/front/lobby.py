@@ -79,6 +79,7 @@ class CreateTableScreen(ModalScreen[Any]):
     computer level per seat. Dismissed with the join :class:`~net.commands.Command`, or
     ``None``."""
 
+    RELEASE_ON_REMOVE = True  # made for one showing: taken apart once closed (tui.compat)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", both("form_cancel"), id="create-cancel"),
         Binding("ctrl+s", "create", both("form_create"), id="create-ok"),

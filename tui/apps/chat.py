@@ -30,6 +30,8 @@ def screen_lang(screen: Screen[Any]) -> str:
 class ChatScreen(ModalScreen[None]):
     """One line of chat; Enter sends it to everyone at the table, Esc closes."""
 
+    RELEASE_ON_REMOVE = True  # made for one showing: taken apart once closed (tui.compat)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", id="chat-close"),
     ]
@@ -93,6 +95,8 @@ class ChatScreen(ModalScreen[None]):
 class ChatLogScreen(Screen[None]):
     """The table's chat heard so far (the app's last ``chat_kept`` lines), the newest last,
     scrolled to the end and following new lines while there; ``/`` writes one, Esc closes."""
+
+    RELEASE_ON_REMOVE = True  # made for one showing: taken apart once closed (tui.compat)
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,v,q", "close", "Close 关闭", id="chat-log-close"),

@@ -250,6 +250,8 @@ class WaitingScreen(InfoPanel):
 class StakeScreen(InfoPanel, ModalScreen[None]):
     """压鸽子: a spectator chooses the seated player to back (from the next hand)."""
 
+    RELEASE_ON_REMOVE = True  # made for one showing: taken apart once closed (tui.compat)
+
     PANEL = "stake"
 
     BINDINGS: ClassVar[list[BindingType]] = [

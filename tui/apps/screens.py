@@ -57,6 +57,8 @@ def close_screen(screen: Screen[Any], result: Any = None) -> bool:
 
 
 class _Page(Screen[None]):
+    RELEASE_ON_REMOVE = True  # made for one showing: taken apart once closed (tui.compat)
+
     @property
     def mj(self) -> HostApp:
         return self.app  # type: ignore[return-value]

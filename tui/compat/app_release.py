@@ -9,6 +9,7 @@ come and go would grow without end (``python -m bench churn``)."""
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import weakref
 from collections.abc import Iterable
 from typing import Any
@@ -19,7 +20,7 @@ from textual.cache import LRUCache
 from textual.dom import DOMNode
 
 from tui.compat import internals
-from tui.compat.compat_guard import fixed, install, skip
+from tui.compat.compat_guard import fixed, install, own_method, skip
 from tui.compat.lru_unlinked import unlink
 
 _NODES = "_mj_nodes"  # the app's WeakSet of the nodes made while it runs (``track_nodes``)
@@ -103,11 +104,7 @@ def release_app(app: App[Any]) -> int:
         if id(node) in seen:
             continue
         seen.add(id(node))
-        for value in list(node.__dict__.values()):
-            pending.extend(_nodes_in(value))
-            _let_go(value)
-        node.__dict__.clear()
-        node.__dict__.update(_TOMBSTONE)
+        pending.extend(take_apart(node))
         released += 1
     if animator is not None and hasattr(animator, "__dict__"):
         animator.__dict__.clear()
@@ -119,6 +116,73 @@ def release_app(app: App[Any]) -> int:
     state["_exit"] = True
     state[RELEASED] = True
     return released
+
+
+RELEASE_ON_REMOVE = "RELEASE_ON_REMOVE"  # a screen class's flag: made for one showing
+
+
+def _subtree(screen: DOMNode) -> list[DOMNode]:
+    """``screen`` and every node it holds whose parents lead to it (its widgets, their
+    scroll bars and component-class nodes), found before any is taken apart: what they hold
+    of the app or of other screens is left alone."""
+    mine: dict[int, DOMNode] = {id(screen): screen}
+    pending = [screen]
+    while pending:
+        node = pending.pop()
+        for value in list(node.__dict__.values()):
+            for held in _nodes_in(value):
+                if id(held) in mine:
+                    continue
+                parent = getattr(held, "_parent", None)  # held weakly: no cycle there
+                while parent is not None and parent is not screen:
+                    parent = getattr(parent, "_parent", None)
+                if parent is screen:
+                    mine[id(held)] = held
+                    pending.append(held)
+        for styles in node.__dict__.get("_component_styles", {}).values():
+            virtual = getattr(styles, "node", None)  # held by its styles alone
+            if isinstance(virtual, DOMNode) and id(virtual) not in mine:
+                mine[id(virtual)] = virtual
+    return list(mine.values())
+
+
+def screens_released() -> None:
+    """A screen whose class sets ``RELEASE_ON_REMOVE`` (made for one showing: help,
+    settings, a form, the chat) is taken apart, with its nodes, on the loop's turn after
+    Textual has removed it. Upstream: as ``release_app`` (docs/upstream.md, "An ended App is
+    freed only by a full collection"): a closed screen, a web of cycles too, would wait for a
+    full collection, which a server that freezes its survivors never makes
+    (``net.serve.freeze_survivors``)."""
+    patch = "screens_released"
+    replace = own_method(patch, App, "_replace_screen", ("self", "screen"))
+    if replace is None or fixed(replace):
+        return
+
+    async def replace_released(self: App[Any], screen: Any) -> Any:
+        nodes = _subtree(screen) if getattr(screen, RELEASE_ON_REMOVE, False) else None
+        result = await replace(self, screen)
+        if nodes and not screen.is_attached:  # removed: in no stack, not installed
+            def release() -> None:
+                for node in nodes:
+                    take_apart(node)
+
+            asyncio.get_running_loop().call_soon(release, context=contextvars.Context())
+        return result
+
+    install(App, "_replace_screen", replace_released, replace)
+
+
+def take_apart(node: DOMNode) -> list[DOMNode]:
+    """``node`` drops what it holds (its caches unlinked, the callbacks it kept the handle of
+    cancelled) and is left closed, unmounted and detached (``_TOMBSTONE``). Returns the nodes
+    it held (its parent, children, screens), which are not taken apart here."""
+    held: list[DOMNode] = []
+    for value in list(node.__dict__.values()):
+        held.extend(_nodes_in(value))
+        _let_go(value)
+    node.__dict__.clear()
+    node.__dict__.update(_TOMBSTONE)
+    return held
 
 
 def _without_tracebacks(error: Any) -> None:

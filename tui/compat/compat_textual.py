@@ -10,8 +10,9 @@ against textual 8.2 and rich 15.0 (the pins in ``requirements.lock``)."""
 
 from __future__ import annotations
 
-from tui.compat.app_release import node_tracking
+from tui.compat.app_release import node_tracking, screens_released
 from tui.compat.arrange_without_cycle import arrange_without_cycle
+from tui.compat.component_nodes import component_nodes_released
 from tui.compat.inner_outer_shared import inner_outer_shared
 from tui.compat.input_keys_in_order import input_keys_in_order
 from tui.compat.internals import check_internals
@@ -25,7 +26,8 @@ from tui.compat.strip_self_cache import crop_extend_self, divide_self
 # applied in this order, the one the suite pins
 PATCHES = (divide_self, crop_extend_self, shared_stylesheet, screen_resize_once,
            input_keys_in_order, lazy_strip_caches, arrange_without_cycle, unlinked_lru_cache,
-           node_tracking, inner_outer_shared, codes_per_color_system)
+           node_tracking, inner_outer_shared, codes_per_color_system, component_nodes_released,
+           screens_released)
 _applied = False
 
 
