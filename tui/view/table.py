@@ -47,9 +47,10 @@ STYLE_PARTS = (
     "keyhint", "keyhint-win", "hint", "error", "log", "notice", "page-keys",
 )
 MARK = "▐"  # the page's one-column scroll indicator
-# unchanged cells between two changed ones of a row are skipped with a cursor move (about
-# 8 bytes) from this many on, written again below it
-SKIP = 6
+# unchanged cells between two changed ones of a row are skipped with a cursor move from this
+# many on, written again below it: a move takes at most 9 bytes and a cell at least 1, so a
+# row never takes more bytes than written whole
+SKIP = 10
 
 
 def _one_cell_each(text: str) -> bool:
@@ -66,6 +67,31 @@ def _one_cell_each(text: str) -> bool:
 
 
 _ONE_CELL: dict[str, bool] = {}
+
+
+def _blank_tail(spans: Row, high: int) -> tuple[int, str] | None:
+    """Where the cells before ``high`` that are blanks of one style begin (a gap between
+    ``spans`` is blanks of the base style, ``text``), and that style; None if the cell before
+    ``high`` is no blank. ``spans`` do not overlap and end by ``high``."""
+    pos = high
+    style: str | None = None
+    for x, text, key in reversed(spans):
+        end = x + cell_len(text)
+        if end < pos:  # a gap
+            if style not in (None, "text"):
+                break
+            style = "text"
+            pos = end
+        if style not in (None, key):
+            break
+        blank = text.rstrip(" ")
+        if len(blank) == len(text):
+            break
+        style = key
+        pos = x + cell_len(blank)  # the spaces it ends with are one cell each
+        if blank:
+            break
+    return None if style is None else (pos, style)
 
 
 class TableView(Widget):
@@ -646,6 +672,23 @@ class TableView(Widget):
             new_mid = tuple(trimmed)
             if not changed:
                 return None
+        # blanks of one style to the end of the changed stretch in both rows stay (a line of
+        # text that got shorter or longer, padded to the row's end)
+        old_tail, new_tail = _blank_tail(old_mid, high), _blank_tail(new_mid, high)
+        if old_tail is not None and new_tail is not None and old_tail[1] == new_tail[1]:
+            cut = max(old_tail[0], new_tail[0])
+            if cut < high:
+                changed = [(a, min(b, cut)) for a, b in changed if a < cut]
+                kept_spans: list[Span] = []
+                for x, text, key in new_mid:
+                    if x >= cut:
+                        break
+                    over = x + cell_len(text) - cut
+                    kept_spans.append((x, text[:len(text) - over], key) if over > 0
+                                      else (x, text, key))
+                new_mid = tuple(kept_spans)
+                if not changed:
+                    return None
         changed.sort()
         runs: list[list[int]] = []
         for a, b in changed:
