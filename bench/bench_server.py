@@ -53,6 +53,9 @@ count, alternated at each step, and reports the most tables each held;
 of four expert computer players (each kept playing by one spectator; the server gets
 ``--grace 1`` in all of them), ``MJ_BENCH_THINK_WORKERS`` the server's ``--think-workers``;
 ``MJ_BENCH_PROBE=0`` leaves out the one new player a second;
+``MJ_BENCH_SIZE`` (default ``80x24``) the players' terminal size: also reported, the bytes
+each screen received over the window (the terminal's data, after SSH) per action its table
+played (the changes of the table's status row, its timer stripped) and per timed key;
 ``MJ_BENCH_READ`` (default 6) the most seconds a player reads a hand's result (0: Enter at
 once); ``MJ_BENCH_STAGGER`` (default 0.5) the seconds over which the tables' first discards
 are spread, and ``MJ_BENCH_WARMUP`` (default 0) the seconds of play before the window opens;
@@ -99,6 +102,9 @@ UNLIMITED = [arg for name in ("logins_per_address_minute", "unauth_per_address",
                               "unauth_full", "tables_per_address_hour", "tables_total",
                               "sessions_total", "sessions_per_address")
              for arg in ("--limit", f"{name}=1000000")]
+# the players' terminal size, MJ_BENCH_SIZE=WxH (columns x rows)
+_W, _H = (int(v) for v in os.environ.get("MJ_BENCH_SIZE", "80x24").split("x"))
+SIZE = (_W, _H)
 TICK = 0.5  # one discard per table every 0.5 s: a brisk table, all four players quick
 KEY_TIMEOUT = 2.0
 RESEND = 0.3  # the least time between two answers to one untimed prompt on a screen
@@ -170,6 +176,12 @@ class TableDriver:
         self.read_until: list[float | None] = [None] * len(clients)  # reading a hand's result
         self.answered = [-math.inf] * len(clients)  # when each was last sent an untimed key
         self._prompts: list[tuple[int | None, str]] = [(None, "")] * len(clients)
+        # the table's actions in the window, as the changes of its first screen's status row
+        # (the timer stripped): a discard, a claim window opened or closed, a draw, a hand's
+        # end each change it
+        self.counting = False
+        self.actions = 0
+        self._status = ""
         for i, c in enumerate(clients):
             c.on_data = lambda client, i=i: self._on_data(i)
             c.stream.feed = self._timed_feed(c.stream.feed, feed_times)
@@ -186,6 +198,11 @@ class TableDriver:
 
     def _on_data(self, i: int) -> None:
         now = time.perf_counter()
+        if i == 0:
+            status = status_row(self.clients[0])
+            if status != self._status:
+                self._status = status
+                self.actions += self.counting
         p = self.pending
         if p is not None and p.done[i] is None and status_row(self.clients[i]) != p.before[i]:
             p.done[i] = now
@@ -325,7 +342,7 @@ async def _worker(port: int, tables: list[int], total: int, seconds: float, read
     for t in tables:
         group = []
         for i in range(4):
-            c = PtyClient(light=True)
+            c = PtyClient(SIZE[0], SIZE[1], light=True)
             c.keep_raw = False
             started = time.perf_counter()
             await c.connect(port, f"b{t}x{i}", None,
@@ -351,6 +368,10 @@ async def _worker(port: int, tables: list[int], total: int, seconds: float, read
                                   measure_from)
                             for t, d in zip(tables, drivers, strict=True)), *probe)
     await asyncio.sleep(max(0.0, measure_from - time.perf_counter()))
+    screens = [c for d in drivers for c in d.clients]
+    bytes0 = [c.bytes_in for c in screens]
+    for d in drivers:
+        d.counting = True
     cpu0 = time.process_time()
     feed_times.clear()
     prof = None
@@ -360,13 +381,19 @@ async def _worker(port: int, tables: list[int], total: int, seconds: float, read
         prof.enable()
     await asyncio.sleep(max(0.0, stop_at - time.perf_counter()))
     cpu = time.process_time() - cpu0  # over the window only, as the server's
+    for d in drivers:
+        d.counting = False
+    # per screen: (bytes received in the window, its table's actions in the window)
+    received = [(c.bytes_in - b, d.actions) for (c, d), b in zip(
+        ((c, d) for d in drivers for c in d.clients), bytes0, strict=True)]
     if prof is not None:
         prof.disable()
         prof.dump_stats(f"{os.environ['MJ_BENCH_CLIENT_PROFILE']}-{total}.prof")
     await runs
     out.put({"latencies": latencies, "firsts": firsts, "timeouts": timeouts[0],
              "connect": connect_times,
-             "cpu_s": cpu, "feeds": feed_times, "under_load": under_load})
+             "cpu_s": cpu, "feeds": feed_times, "under_load": under_load,
+             "received": received})
     for d in drivers:
         for c in d.clients:
             await c.close()
@@ -609,7 +636,18 @@ def _run(tables: int, seconds: float, workers: int, server_workers: int = 1,
         probes = _stop(proc, data, seen)
         gcs = [x for g in probes["gc"].values() for x in g]
         keys = max(len(latencies), 1)
+        received = [x for r in results for x in r["received"]]
+        screen_bytes = sum(b for b, _ in received)
+        actions = sum(a for _, a in received) / 4  # each table's count is on its 4 screens
         return {
+            # bytes a screen received in the window, per action its table played (the median
+            # of the screens; and all screens' bytes over all actions, over 4) and per timed key
+            "bytes_per_action": (
+                _pct([b / a for b, a in received if a], 0.5),
+                screen_bytes / max(actions, 1) / 4,
+                screen_bytes / max(len(latencies) + timeouts, 1) / 4,
+                actions / seconds),
+            "size": SIZE,
             "gc": (len(gcs) / wall, max(gcs, default=0.0) * 1000, sum(gcs) / wall,
                    len(probes["gc"]["2"])),
             "gc_gens": [(len(g), max(g, default=0.0) * 1000, _pct(g, 0.5) * 1000 if g else 0.0)
@@ -749,6 +787,10 @@ def _print_run(r: dict[str, Any]) -> None:
                       for i, (n, top, p50) in enumerate(r["gc_gens"])) + "); load "
           f"{r['load'][0]:.1f}→{r['load'][1]:.1f}",
           flush=True)
+    per_screen, per_all, per_key, actions = r["bytes_per_action"]
+    print(f"     bytes a screen received at {r['size'][0]}x{r['size'][1]}: {per_screen:.0f} per "
+          f"action (median of the screens; all screens {per_all:.0f}), {per_key:.0f} per timed "
+          f"key ({actions:.1f} actions a second, counted as status row changes)", flush=True)
     if r["thinking"] and any(r["thinking"].values()):  # the pool's counts (MJ_BENCH_EXPERT)
         t = r["thinking"]
         print(f"     expert decisions: {t['pooled']} in the pool ({t['cpu_seconds']:.1f} s of "
