@@ -49,6 +49,7 @@ HELP_TEXT = "\n".join((
     f"  {tr('zh', 'help_close')}: {tr('en', 'help_close')}",
     f"  {both('help_options')}: base_point, hands_per_game, turn_seconds, claim_seconds,\n"
     "    time_bank (all; time_bank=20: 20 s a hand to think past the timers);\n"
+    "    coach (all; coach=on: e asks the expert about your decision, never rated);\n"
     "    discarder_pays_double, max_lighters, spectator_stakes (yichun); discard_wins\n"
     "    (shangrao); first_roller (gejiu).  e.g. --option hands_per_game=4",
     _row("ssh -t -p PORT NAME@HOST watch NAME", both("help_watch")),
