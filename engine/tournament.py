@@ -148,6 +148,7 @@ class Tournament:
     options: tuple[tuple[str, Any], ...] = ()
     duplicate: bool = False
     fill_level: str = "normal"  # the computers that fill a table short of people
+    host_name: str = ""  # the host's name when it was made
     entries: list[Entry] = field(default_factory=list)
     state: str = OPEN
     played: list[Round] = field(default_factory=list)
@@ -290,7 +291,8 @@ class Tournament:
     # --- what is shown, what is kept ----------------------------------------------------------
     def public(self) -> dict[str, Any]:
         """The whole tournament as anyone may see it (``tournament NAME --json``): every seed
-        of a round not over left out."""
+        of a round not over left out, and the game IDs of its finished tables (their replays
+        show the deals the other tables still play)."""
         data = self.to_json()
         data.pop("seed")
         for round_json, round_ in zip(data["rounds"], self.played, strict=True):
@@ -298,6 +300,8 @@ class Tournament:
                 round_json.pop("seed")
                 for table in round_json["tables"]:
                     table.pop("seed")
+                    if table["result"] is not None:  # its replay would show the deals
+                        table["result"]["game_id"] = ""
         data["standings"] = [
             {"name": s.name, "level": s.level, "raw": s.raw, "duplicate": s.duplicate,
              "hands_won": s.hands_won, "tables": s.tables} for s in self.standings()]
@@ -307,6 +311,7 @@ class Tournament:
         return {
             "name": self.name, "rules": self.rules, "options": dict(self.options),
             "rounds_total": self.rounds, "duplicate": self.duplicate, "host": self.host,
+            "host_name": self.host_name,
             "seed": self.seed, "fill_level": self.fill_level, "state": self.state,
             "entries": [{"pid": e.pid, "name": e.name, "level": e.level}
                         for e in self.entries],
@@ -324,6 +329,7 @@ class Tournament:
             host=int(data["host"]), seed=int(data["seed"]),
             options=tuple(sorted(dict(data["options"]).items())),
             duplicate=bool(data["duplicate"]), fill_level=str(data["fill_level"]),
+            host_name=str(data.get("host_name", "")),
             entries=[Entry(int(e["pid"]), str(e["name"]), _level(e["level"]))
                      for e in data["entries"]],
             state=state, played=[_round_from(r) for r in data["rounds"]])

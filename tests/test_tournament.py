@@ -196,12 +196,14 @@ def test_seeds_are_secret_until_the_round_ends() -> None:
     text = json.dumps(t.public())
     assert str(t.seed) not in text and str(round1.seed) not in text
     assert all(str(tb.seed) not in text for tb in round1.tables)
-    t.record(1, 1, TableResult(((0, 0, 0, 0),)))
-    assert str(round1.seed) not in json.dumps(t.public())  # one table still plays
+    t.record(1, 1, TableResult(((0, 0, 0, 0),), game_id="k7m2x9qd"))
+    text = json.dumps(t.public())  # one table still plays: not even the other's replay
+    assert str(round1.seed) not in text and "k7m2x9qd" not in text
     round2 = t.record(1, 2, TableResult(((0, 0, 0, 0),)))
     assert round2 is not None
     shown = t.public()
     assert shown["rounds"][0]["seed"] == round1.seed  # published for checking
+    assert shown["rounds"][0]["tables"][0]["result"]["game_id"] == "k7m2x9qd"
     assert "seed" not in shown["rounds"][1] and "seed" not in shown
     assert str(round2.seed) not in json.dumps(shown)
 

@@ -19,6 +19,7 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from engine.tournament import Tournament
 from net.store.model import (
     MAX_GAMES_LISTED,
     Account,
@@ -133,6 +134,11 @@ class Store(Protocol):
     def add_report(self, report: Report) -> bool: ...
     def reports_by(self, reporter_id: int, since: float) -> list[tuple[int, float]]: ...
     def reports(self, limit: int) -> list[Report]: ...
+
+    # tournaments (net/store/tournaments.py): saved whole after each change (False: the write
+    # failed now), read whole at start (StorageError where they cannot be read)
+    def save_tournament(self, tournament: Tournament) -> bool: ...
+    def load_tournaments(self) -> list[Tournament]: ...
 
     # fencing
     def claim_table(self, name: str, token: int) -> bool: ...

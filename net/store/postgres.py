@@ -57,15 +57,16 @@ from net.store.model import (
     TableRow,
     read_action_row,
 )
-from net.store.moderation import ModeratedStore
 from net.store.schema import EXPECTED_COLUMNS, SCHEMA_TEXT, give_skeletons, keep_old_games
+from net.store.tournaments import TournamentStore
 
 log = logging.getLogger("net.store")
 
-PG_STORE_VERSION = 7  # 2: ratings (a server of version 1 finishes games unrated); 3: results.bot;
+PG_STORE_VERSION = 8  # 2: ratings (a server of version 1 finishes games unrated); 3: results.bot;
 # 4: finished games kept for replay (games, game_players); 5: accounts.skeleton (look-alikes);
 # 6: operators' bans, mutes and audit (a server from before would let a banned client in);
-# 7: players' ignores and reports (a server from before would show an ignored player's chat)
+# 7: players' ignores and reports (a server from before would show an ignored player's chat);
+# 8: tournaments (a server from before would not run them)
 QUEUE_LIMIT = 100_000  # writes kept while the database cannot be reached
 BATCH = 500  # writes committed in one transaction at most
 CONNECT_SECONDS = 5  # connect_timeout
@@ -150,7 +151,7 @@ def shown_url(url: str) -> str:
     return urlunsplit((parts.scheme, user + host, parts.path, parts.query, parts.fragment))
 
 
-class PgStore(ModeratedStore):
+class PgStore(TournamentStore):
     """The server's PostgreSQL database (use :func:`open_postgres` to have it checked)."""
 
     dialect = PG

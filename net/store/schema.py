@@ -144,6 +144,45 @@ CREATE TABLE IF NOT EXISTS reports (    -- players' reports for the operators (/
     reason TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS reports_by ON reports (reporter_id, at);
+CREATE TABLE IF NOT EXISTS tournaments (  -- engine/tournament.py, net/store/tournaments.py
+    name TEXT PRIMARY KEY,
+    rules TEXT NOT NULL,
+    options TEXT NOT NULL,                -- JSON object: its tables' options
+    rounds INTEGER NOT NULL,              -- K rounds in all
+    duplicate INTEGER NOT NULL,           -- 1: every table of a round plays the same deals
+    host {id} NOT NULL,                   -- the account that created it
+    host_name TEXT NOT NULL,              -- its name then
+    seed {id} NOT NULL,                   -- the server's secret: seating and deals
+    fill_level TEXT NOT NULL,             -- the computers that fill a table short of people
+    state TEXT NOT NULL,                  -- 'open', 'running' or 'finished'
+    created {real} NOT NULL,
+    updated {real} NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tournament_entries (
+    tournament TEXT NOT NULL,
+    pid {id} NOT NULL,                    -- an account's id (a computer entered: below 0)
+    name TEXT NOT NULL,
+    level TEXT,                           -- a computer entered: its level
+    joined INTEGER NOT NULL,              -- the order of joining (a tie-break)
+    PRIMARY KEY (tournament, pid)
+);
+CREATE TABLE IF NOT EXISTS tournament_rounds (
+    tournament TEXT NOT NULL,
+    round_no INTEGER NOT NULL,
+    seed {id} NOT NULL,                   -- published when the round is over
+    over INTEGER NOT NULL,
+    PRIMARY KEY (tournament, round_no)
+);
+CREATE TABLE IF NOT EXISTS tournament_tables (
+    tournament TEXT NOT NULL,
+    round_no INTEGER NOT NULL,
+    table_no INTEGER NOT NULL,
+    seed {id} NOT NULL,                   -- its game's seed (a duplicate round's: the round's)
+    seats TEXT NOT NULL,                  -- JSON: four seats by wind (a computer's pid: null)
+    game_id TEXT NOT NULL,                -- the finished game (net/game_id.py); '': playing
+    result TEXT,                          -- JSON: each hand's nets and winners; NULL: playing
+    PRIMARY KEY (tournament, round_no, table_no)
+);
 """ + RATING_SCHEMA
 
 CORE_TABLES = ("accounts", "tables", "actions", "hands", "results")  # in every version's file

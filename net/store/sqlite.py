@@ -60,8 +60,8 @@ from net.store.model import (
     json_object,
     read_action_row,
 )
-from net.store.moderation import ModeratedStore
 from net.store.schema import SCHEMA_TEXT, give_skeletons, keep_old_games
+from net.store.tournaments import TournamentStore
 
 log = logging.getLogger("net.store")
 
@@ -156,12 +156,18 @@ def _migrate_8_players(db: sqlite3.Connection) -> None:
     player's chat again."""
 
 
+def _migrate_9_tournaments(db: sqlite3.Connection) -> None:
+    """The tournaments, their entries, rounds and tables (tables SCHEMA makes): nothing to
+    convert. The version says that this file holds tournaments: a server from before would
+    not run them."""
+
+
 # MIGRATIONS[v] brings a file of ``PRAGMA user_version`` v to v + 1 (0: the files written
 # before the store had a version); new tables need none (SCHEMA creates what is missing)
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _migrate_1_table_states, _migrate_2_owner_token, _migrate_3_ratings,
     _migrate_4_result_bots, _migrate_5_games, _migrate_6_name_skeletons,
-    _migrate_7_moderation, _migrate_8_players)
+    _migrate_7_moderation, _migrate_8_players, _migrate_9_tournaments)
 STORE_VERSION = len(MIGRATIONS)
 # the columns a migration adds, by the version that brought them: a file of an older version
 # lacks them until it is migrated
@@ -170,7 +176,7 @@ ADDED_COLUMNS: dict[int, dict[str, tuple[str, ...]]] = {2: {"tables": ("owner_to
                                                         6: {"accounts": ("skeleton",)}}
 
 
-class SqliteStore(ModeratedStore):
+class SqliteStore(TournamentStore):
     """The server's SQLite database (use :func:`~net.store.sqlite_file.open_sqlite` to have
     it checked first)."""
 
