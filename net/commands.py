@@ -15,9 +15,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rich.cells import cell_len
+
 from engine.rulesets import DEFAULT_RULES, RULESETS, OptionError, find_ruleset, parse_option_pairs
 from net.game_id import LENGTH as ID_LENGTH
 from net.game_id import parse_game_id
+from net.limits import TOURNAMENT_NAME_CELLS, TOURNAMENT_ROUNDS_MAX
 from net.runtime.config import parse_levels
 from net.runtime.privacy import Privacy, parse_invites
 from net.sanitize import TABLE_NAME_RULE, table_name, valid_table_name
@@ -67,6 +70,10 @@ HELP_TEXT = "\n".join((
     _row("ssh -t -p PORT NAME@HOST review [ID]", both("help_review")),
     _row("ssh -p PORT NAME@HOST rename NEWNAME", both("help_rename")),
     _row("ssh -p PORT NAME@HOST report NAME REASON", both("help_report")),
+    _row("ssh -p PORT NAME@HOST tournament new NAME --rounds K [--duplicate]\n"
+         + " " * 27 + "[--rules R] [--option KEY=VALUE ...]", both("help_tournament_new")),
+    _row("ssh -p PORT NAME@HOST tournament join|start NAME", both("help_tournament_join")),
+    _row("ssh -p PORT NAME@HOST tournament [NAME [--json]]", both("help_tournament")),
     _row("ssh -p PORT HOST help", both("help_help")),
     "",
     both("help_names", sep="\n"),
@@ -91,6 +98,11 @@ class Command:
     ambiwidth: str | None = None
     nickname: str = ""  # rename NEWNAME: the name asked for, as typed (checked when run)
     words: tuple[str, ...] = ()  # an operator's command (net/front/operators.py), as typed
+    # ``tournament``: words[0] is what it does (new, join, start, show, list); a new one's
+    # rounds and format; --json: the whole result
+    rounds: int = 0
+    duplicate: bool = False
+    as_json: bool = False
 
 
 class CommandError(ValueError):
@@ -103,7 +115,8 @@ class CommandError(ValueError):
 
 
 COMMANDS = ("join", "watch", "lobby", "stats", "help", "bot", "replay", "review", "rename",
-            "report")
+            "report",
+            "tournament")
 # an operator's (net/front/operators.py): checked when run, after the key (from another, the
 # unknown command's answer, so that they stay out of the suggestions too)
 OPERATOR_COMMANDS = frozenset({"who", "tables", "announce", "close", "kick", "mute", "unmute",
@@ -228,6 +241,77 @@ def _replay_command(rest: list[str], name: str = "replay") -> Command:
     return Command(name, lang=lang, game_id=game_id)
 
 
+TOURNAMENT_USAGE = ("tournament [NAME [--json]] · tournament new NAME [--rules R] "
+                    "[--option KEY=VALUE ...] --rounds K [--duplicate] · tournament join NAME · "
+                    "tournament start NAME")
+TOURNAMENT_VERBS = ("new", "join", "start")
+
+
+def _tournament_command(rest: list[str]) -> Command:
+    """``tournament`` (the list), ``tournament NAME [--json]``, ``tournament new NAME ...``,
+    ``tournament join NAME``, ``tournament start NAME``: names and options bounded as a
+    table's."""
+    def usage(problem: str = "") -> CommandError:
+        lead = f"{problem}; " if problem else ""
+        return CommandError(f"{lead}{both('usage', usage=TOURNAMENT_USAGE)}", shown=True)
+
+    if not rest:
+        return Command("tournament", words=("list",))
+    verb = rest[0] if rest[0] in TOURNAMENT_VERBS else "show"
+    args = rest[1:] if verb != "show" else rest
+    if not args or args[0].startswith("-"):
+        raise usage()
+    name, extra = table_name(args[0]), args[1:]
+    if not valid_table_name(name) or (verb == "new" and cell_len(name) > TOURNAMENT_NAME_CELLS):
+        raise CommandError(both("tournament_bad_name", name=name[:30], n=TOURNAMENT_NAME_CELLS),
+                           shown=True)
+    if verb in ("join", "start"):
+        if extra:
+            raise usage(f"unknown argument {extra[0][:30]!r}")
+        return Command("tournament", name, words=(verb,))
+    if verb == "show":
+        if extra and extra != ["--json"]:
+            raise usage(f"unknown argument {extra[0][:30]!r}")
+        return Command("tournament", name, words=(verb,), as_json=bool(extra))
+    rules: str | None = None
+    pairs: list[str] = []
+    rounds = 0
+    duplicate = False
+    i = 0
+    while i < len(extra):
+        flag, eq, value = extra[i].partition("=")
+        if flag == "--duplicate" and not eq:
+            duplicate = True
+            i += 1
+            continue
+        if flag not in ("--rules", "-r", "--option", "-o", "--rounds"):
+            raise usage(f"unknown argument {extra[i][:30]!r}")
+        if not eq:
+            if i + 1 >= len(extra):
+                raise usage(f"{flag} needs a value")
+            value = extra[i + 1]
+            i += 1
+        i += 1
+        if flag in ("--rules", "-r"):
+            rules = value.lower()
+        elif flag in ("--option", "-o"):
+            pairs.append(value)
+        else:
+            rounds = int(value) if value.isdigit() and len(value) <= 3 else -1
+            if not 1 <= rounds <= TOURNAMENT_ROUNDS_MAX:
+                raise CommandError(both("tournament_rounds", n=TOURNAMENT_ROUNDS_MAX),
+                                   shown=True)
+    if rounds == 0:
+        raise usage("--rounds K is needed")
+    if rules is not None and rules not in RULESETS:
+        raise CommandError(f"unknown ruleset {rules!r}: {', '.join(RULESETS)}", shown=True)
+    options = parse_options(pairs)
+    if options:
+        check_table_settings(rules, options)
+    return Command("tournament", name, rules, tuple(sorted(options.items())), words=("new",),
+                   rounds=rounds, duplicate=duplicate)
+
+
 def parse_command(text: str | None) -> Command:
     if text is None or not text.strip():
         return Command("lobby")
@@ -285,6 +369,8 @@ def parse_command(text: str | None) -> Command:
         if len(rest) < 2:
             raise CommandError(both("usage", usage="report NAME REASON"), shown=True)
         return Command("report", words=tuple(rest))
+    if head == "tournament":
+        return _tournament_command(rest)
     if head == "rename":
         if len(rest) != 1:
             raise CommandError(both("usage", usage="rename NEWNAME"), shown=True)

@@ -250,6 +250,15 @@ REPORTS_LISTED_MAX = 1000
 MAX_INVITES = 12
 MAX_INVITE_TEXT = 1024  # characters of one --invite value or /invite line, read at most
 
+# tournaments (net/runtime/tournaments.py): their names are tables' names (net.sanitize), a
+# shorter one, their options a table's; at most this many rounds, entries in one, tournaments
+# not yet finished on the server, and ones a single account created and has not seen finish
+TOURNAMENT_NAME_CELLS = 16  # its tables are named NAME-ROUND-TABLE, within a table's 24 cells
+TOURNAMENT_ROUNDS_MAX = 20
+TOURNAMENT_ENTRIES_MAX = 256
+TOURNAMENTS_OPEN_MAX = 50
+TOURNAMENTS_PER_ACCOUNT = 3
+
 
 def load_limits_file(path: Path | str, base: Limits | None = None) -> Limits:
     """Limits from a TOML file's ``[limits]`` table; ValueError saying what is wrong."""

@@ -14,6 +14,7 @@ from words.plain import PLAIN
 from words.refusals import REFUSALS
 from words.screen import SCREEN
 from words.server import SERVER
+from words.tournament import TOURNAMENT
 
 # fields the Chinese leaves out on purpose: the pattern's English name, the detail of a refused
 # table's options and of an unreadable saved game (the operator's, in the log)
@@ -33,7 +34,7 @@ def fields(text: str) -> set[str]:
 
 
 def test_the_tables_keys_never_meet() -> None:
-    tables = (SCREEN, PLAIN, REFUSALS, SERVER, FIND)
+    tables = (SCREEN, PLAIN, REFUSALS, SERVER, FIND, TOURNAMENT)
     assert len(TEXT) == sum(map(len, tables))
     assert all(key.startswith("p_") for key in PLAIN)
 

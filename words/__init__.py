@@ -1,7 +1,8 @@
 """Every word the program shows, in English and Chinese, one catalogue for every layer (it
 imports nothing of the program but this package): the screen's (:mod:`words.screen`), plain
 mode's (:mod:`words.plain`), the refusals (:mod:`words.refusals`), the server's
-(:mod:`words.server`) and ``find``'s (:mod:`words.find`), and the seats' names. Rule names keep
+(:mod:`words.server`), the tournaments' (:mod:`words.tournament`) and ``find``'s
+(:mod:`words.find`), and the seats' names. Rule names keep
 their Chinese name in both languages.
 
 ``tr(lang, key, **fields)`` is the one lookup; ``both(key, **fields)`` is what is shown before
@@ -18,9 +19,11 @@ from words.plain import PLAIN
 from words.refusals import REFUSALS
 from words.screen import SCREEN
 from words.server import SERVER
+from words.tournament import TOURNAMENT
 
 # each key's (English, Chinese); the tables' keys never meet (tests/test_words.py)
-TEXT: Final[dict[str, tuple[str, str]]] = {**SCREEN, **PLAIN, **REFUSALS, **SERVER, **FIND}
+TEXT: Final[dict[str, tuple[str, str]]] = {**SCREEN, **PLAIN, **REFUSALS, **SERVER, **FIND,
+                                      **TOURNAMENT}
 
 
 def tr(lang: str, key: str, /, **fields: object) -> str:

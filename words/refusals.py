@@ -144,4 +144,7 @@ REFUSALS: Final[dict[str, tuple[str, str]]] = {
         "computer players in their seats (they take them over when they come)",
         "座位为受邀玩家{names}保留：再按 S 由电脑代坐开始（他们来了即可接手）",
     ),
+    # a round's table of a tournament (net/runtime/tournaments.py): nobody else makes it
+    "tournament_table_kept": ("{name} is the name of a tournament's table: choose another",
+                              "{name} 是比赛牌桌的名字：请换一个"),
 }

@@ -41,6 +41,7 @@ from net.front.remote_app import RemoteApp, RemoteSettings
 from net.front.reviewing import ReviewPool, StoreReviews
 from net.front.session import Session, SessionHost
 from net.front.terminals import TermClass, dumb_text, shows_cjk, term_class
+from net.front.tournaments import reply as tournament_reply
 from net.game_id import shown_game_id
 from net.runtime.registry import Registry
 from net.sanitize import NAME_MAX, clean_name, mixed_script, skeleton
@@ -116,6 +117,9 @@ def start(host: CommandHost, session: Session) -> None:
     if command.name == "rename":  # a text answer, with a terminal or without
         session.task = loop.create_task(_rename(host, session, command.nickname))
         return
+    if command.name == "tournament":  # a text answer, with a terminal or without
+        session.task = loop.create_task(_tournament(host, session, command))
+        return
     if command.name == "replay" and session.term is None:  # text: the list, or the record
         session.task = loop.create_task(_replay_text(host, session, command))
         return
@@ -185,6 +189,13 @@ async def _replay_text(host: CommandHost, session: Session, command: Command) ->
     if session.chan is not None:
         with contextlib.suppress(OSError):  # the client left meanwhile
             session.reply(text, status)
+
+
+async def _tournament(host: CommandHost, session: Session, command: Command) -> None:
+    await session.conn.logged_in.wait()  # its account may still be read (a database server)
+    account = session.conn.account
+    if account is not None and session.chan is not None:
+        await tournament_reply(host, session, account, command)
 
 
 async def _rename(host: CommandHost, session: Session, asked: str) -> None:

@@ -32,6 +32,7 @@ from host.table_info import TableInfo, TableState
 from net.commands import Command, CommandError, parse_command
 from net.front import players
 from net.front.remote_app import ServerSide
+from net.front.tournaments import lobby_line as tournament_line
 from net.front.trends import LobbyLeaders, LobbyRatings, rating_title, reference_text
 from net.runtime.privacy import Privacy, parse_invites
 from net.runtime.registry import QUARANTINE_MARK, Registry
@@ -411,6 +412,10 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
         for q in registry.quarantined.values():  # kept for the operator, out of play
             t.append(f"  {pad(clean_line(q.name, 40), 16)}", style="bold")
             t.append(f" {q.rules:<9} {QUARANTINE_MARK}\n", style="red")
+        for lang in ("en", "zh"):  # the tournaments not finished (net/front/tournaments.py)
+            line = tournament_line(registry, lang)
+            if line:
+                t.append(f"  {line}\n", style="bold")
         self.ratings.refresh()  # what this drawing asked for, ready for the next one
         t.append(self.leaders.text())
         return t

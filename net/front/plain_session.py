@@ -22,6 +22,7 @@ from host.table_info import TableInfo, TableState
 from net.commands import Command
 from net.front import players
 from net.front.lobby import lobby_command, motd_lines
+from net.front.tournaments import lobby_line as tournament_line
 from net.limits import Limits, clamp_size
 from net.runtime.registry import Registry
 from net.sanitize import clean_line
@@ -158,7 +159,8 @@ async def plain_lobby(channel: PlainChannel, server: LobbyServer, account: Accou
         if not infos:
             out.append(tr(lang, "p_lobby_none"))
         out += [table_line(i + 1, info, lang, account) for i, info in enumerate(infos)]
-        return out
+        line = tournament_line(registry, lang)  # the tournaments not finished
+        return [*out, line] if line else out
 
     ask = tr(lang, "p_lobby_ask") + " > "
     motd = [printable(line) for line in motd_lines(server)]  # the host's message of the day

@@ -24,6 +24,7 @@ from net.runtime.config import TableConfig, TableHooks, basic_player
 from net.runtime.privacy import Privacy
 from net.runtime.restore import restore_table
 from net.runtime.shared_table import SharedTable
+from net.runtime.tournaments import Tournaments
 from net.sanitize import clean_line
 from net.store.base import Store
 from net.store.model import Account, ActionRow, CorruptRow, StorageError, TableRow
@@ -157,6 +158,8 @@ class Registry:
         self.on_closed: list[Callable[[str], None]] = []
         # why an account may not chat (an operator muted it: net/front/operators.py), or None
         self.muted: Callable[[int], Refusal | None] = lambda account_id: None
+        # read from the store with the tables; their rounds' tables are made here
+        self.tournaments = Tournaments(store, self)
 
     @property
     def storage_problem(self) -> str | None:
@@ -174,6 +177,7 @@ class Registry:
             if row.name in self.tables or row.name in self.quarantined:
                 continue
             self.restore(row)
+        self.tournaments.read()
         return LoadCounts(len(self.tables), len(self.quarantined))
 
     def restore(self, row: TableRow,
@@ -283,6 +287,8 @@ class Registry:
         q = self.quarantined.get(name)
         if q is not None:
             raise TableQuarantined(q.refusal())
+        if self.tournaments.reserves(name):  # a round's table (net/runtime/tournaments.py)
+            raise TableQuarantined(Refusal.of("tournament_table_kept", name=name))
         if (name not in self.tables and name not in self._closed and self.store is not None
                 and self.store.has_table(name)):
             raise TableQuarantined(Refusal.of("stored", name=name))
@@ -415,6 +421,7 @@ class Registry:
             if table.game is not None:
                 table.loop.start()
             table.check_empty()
+        self.tournaments.resume()  # their rounds' tables watched again, a missing one made
 
     def close(self) -> None:
         for table in self.tables.values():

@@ -33,7 +33,7 @@ def restore_table(row: TableRow, config: TableConfig, store: Store,
                         parse_levels(",".join(levels)) if levels else None,
                         creator=state.creator, host_name=state.host,
                         privacy=Privacy(state.invited, state.watchers) if state.private
-                        else None, hooks=hooks)
+                        else None, hooks=hooks, rotate_dealer=state.rotate_dealer)
     for seat, allow in zip(table.seats, state.allow, strict=True):
         seat.allow_spectators = allow
     table.stakes.placed.update((st.account, st) for st in state.stakes)
@@ -47,7 +47,7 @@ def restore_table(row: TableRow, config: TableConfig, store: Store,
     seed = state.game_seed
     started = state.hands_started
     if seed is not None and started > 0:
-        game = Game(table.ruleset, int(seed))
+        game = Game(table.ruleset, int(seed), rotate_dealer=table.rotate_dealer)
         rows = iter(actions) if actions is not None else \
             store.iter_actions(row.name, table.game_no)  # one at a time: memory flat
         pending: ActionRow | None = next(rows, None)

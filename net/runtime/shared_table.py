@@ -54,8 +54,12 @@ class SharedTable:
                  player_factory: Callable[[str], Player] = basic_player,
                  bot_levels: tuple[str, str, str, str] | None = None, *,
                  creator: int | None = None, host_name: str = "",
-                 privacy: Privacy | None = None, hooks: TableHooks[SharedTable] = NO_HOOKS) -> None:
+                 privacy: Privacy | None = None, hooks: TableHooks[SharedTable] = NO_HOOKS,
+                 rotate_dealer: bool = False) -> None:
         self.name = name
+        # a duplicate tournament's table (net/runtime/tournaments.py): its games pass the
+        # deal on after every hand, so that hand k is the round's same deal everywhere
+        self.rotate_dealer = rotate_dealer
         self.hooks = hooks
         self._empty_timer: Timer | None = None
         # the latest chat lines, for whoever opens the chat line (and joins) later
@@ -382,7 +386,7 @@ class SharedTable:
             # tables' walls, be rebuilt from enough of them
             seed = secrets.randbits(31)
         try:
-            game = Game(self.ruleset, seed)
+            game = Game(self.ruleset, seed, rotate_dealer=self.rotate_dealer)
         except (OptionError, ValueError) as exc:
             return Refusal.of("bad_game", problem=str(exc))
         self.game_seed = seed
@@ -659,6 +663,7 @@ class SharedTable:
             stakes=tuple(self.stakes.placed.values()),
             hand_stakes=tuple(self.stakes.fixed.items()),
             bot_levels=self.bot_levels,
+            rotate_dealer=self.rotate_dealer,
             **self.admission.saved(),
         ))
 

@@ -183,6 +183,9 @@ class SavedTable:
     private: bool = False
     invited: tuple[str, ...] = ()  # a private table's invitations: nicknames, fingerprints
     watchers: bool = True  # strangers may watch a private table
+    # a duplicate tournament's table: the deal passes on after every hand (Game); read
+    # as False from a state that does not name it
+    rotate_dealer: bool = False
     schema_version: int = TABLE_STATE_VERSION
 
     def to_json(self) -> dict[str, Any]:
@@ -200,6 +203,8 @@ class SavedTable:
             "private": self.private,
             "invited": list(self.invited),
             "watchers": self.watchers,
+            # named only where it is on: an ordinary table's state is as it was
+            **({"rotate_dealer": True} if self.rotate_dealer else {}),
             "schema_version": self.schema_version,
         }
 
@@ -246,6 +251,7 @@ class SavedTable:
             invited=tuple(_text(x, f"{what}.invited[{i}]", 80)
                           for i, x in enumerate(invited)),
             watchers=_flag(_field(d, "watchers", what), f"{what}.watchers"),
+            rotate_dealer=_flag(d.get("rotate_dealer", False), f"{what}.rotate_dealer"),
         )
 
 

@@ -1,0 +1,163 @@
+"""``ssh HOST tournament …``: a text answer, with a terminal or without (issue 56).
+
+``tournament`` lists the tournaments; ``tournament NAME`` shows one (its standings, its
+rounds, each table's seats and state; a round's seeds once it is over), ``--json`` the whole
+of it (:meth:`engine.tournament.Tournament.public`); ``tournament new NAME …`` makes one (its
+maker is its host), ``join NAME`` enters the key's account, ``start NAME`` (its host) seats the
+first round. The words are both languages' (an SSH command's reply comes before a language is
+known); the refusals exit with status 1, as ``rename``'s."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from typing import Protocol
+
+from engine.rulesets import RULESETS
+from engine.tournament import OPEN, RUNNING, Seat, Tournament
+from net.commands import Command
+from net.runtime.registry import Registry
+from net.runtime.tournaments import TournamentRefused, table_name
+from net.store.model import Account, StorageError
+from words import both, tr
+
+SEAT_LETTERS = "ESWN"
+LOBBY_LISTED = 4  # tournaments the lobby's line names at most (``tournament`` lists them all)
+
+
+class TournamentHost(Protocol):
+    @property
+    def registry(self) -> Registry: ...
+
+
+class Replying(Protocol):
+    """What the answer needs of a session (net.front.session.Session)."""
+
+    def reply(self, text: str, status: int = 0, code: str = "") -> None: ...
+
+
+async def answer(host: TournamentHost, account: Account, command: Command) -> tuple[str, int]:
+    """The command's text and exit status."""
+    board = host.registry.tournaments
+    verb = command.words[0] if command.words else "list"
+    try:
+        if verb == "list":
+            return listing(await board.listing()), 0
+        if verb == "new":
+            t = await board.create(command.table, account, command.rules,
+                                   dict(command.options), command.rounds, command.duplicate)
+            return both("tournament_made", name=t.name, rules=_rules(t), rounds=t.rounds,
+                        format=_format("en", t)), 0
+        if verb == "join":
+            t = await board.join(command.table, account)
+            return both("tournament_in", name=t.name, n=len(t.entries)), 0
+        if verb == "start":
+            t = await board.start(command.table, account)
+            round_ = t.current
+            return both("tournament_begun", name=t.name,
+                        n=len(round_.tables) if round_ else 0) + "\n" + shown(t), 0
+        t = await board.get(command.table)
+        if command.as_json:
+            return json.dumps(t.public(), ensure_ascii=False), 0
+        return shown(t), 0
+    except TournamentRefused as exc:
+        en, zh = tr("en", exc.key, **exc.fields), tr("zh", exc.key, **exc.fields)
+        return f"{both('error')}: {en} {zh}", 1
+    except StorageError as exc:
+        return f"{both('error')}: {exc}", 1
+
+
+def _rules(t: Tournament) -> str:
+    cls = RULESETS.get(t.rules)
+    return f"{cls.zh} {cls.en}" if cls is not None else t.rules
+
+
+def _format(lang: str, t: Tournament) -> str:
+    return tr(lang, "tournament_duplicate" if t.duplicate else "tournament_raw")
+
+
+def _state_key(t: Tournament) -> str:
+    return {OPEN: "tournament_open", RUNNING: "tournament_running"}.get(
+        t.state, "tournament_finished")
+
+
+def listing(ts: list[Tournament]) -> str:
+    if not ts:
+        return both("tournaments_none", sep="\n")
+    lines = [both("tournaments_list")]
+    for t in ts:
+        for lang in ("en", "zh"):
+            lines.append("  " + tr(lang, "tournament_item", name=t.name, rules=_rules(t),
+                                    format=_format(lang, t), state=tr(lang, _state_key(t)),
+                                    n=len(t.entries)))
+    return "\n".join(lines)
+
+
+def _seat(lang: str, seat: Seat) -> str:
+    if seat.filler:
+        return tr(lang, "tournament_filler", level=seat.level or "")
+    return seat.name
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.1f}" if value != int(value) else f"{int(value):+d}"
+
+
+def shown(t: Tournament) -> str:
+    """``tournament NAME``: the head in both languages, the standings, each round's tables
+    (a round's seed once it is over)."""
+    lines = []
+    for lang in ("en", "zh"):
+        lines.append(tr(lang, "tournament_head", name=t.name, rules=_rules(t),
+                        format=_format(lang, t), state=tr(lang, _state_key(t)),
+                        round=len(t.played), rounds=t.rounds, n=len(t.entries),
+                        host=t.host_name or "?"))
+    lines.append("")
+    lines.append(both("tournament_standings" if t.duplicate else "tournament_standings_raw"))
+    rows = t.standings()
+    if not rows:
+        lines.append("  " + both("tournament_nobody"))
+    width = max((len(r.name) for r in rows), default=0)
+    for i, r in enumerate(rows, 1):
+        scores = (f"{_signed(r.duplicate):>8} {r.raw:>+7d}" if t.duplicate
+                  else f"{r.raw:>+7d}")
+        lines.append(f"  {i:>3}. {r.name:<{width}}  {scores}  {r.hands_won:>3}")
+    for round_ in reversed(t.played):
+        lines.append("")
+        lines.append(both("tournament_round", round=round_.no))
+        for table in round_.tables:
+            result = round_.results.get(table.no)
+            for lang in ("en", "zh"):
+                seats = ", ".join(f"{SEAT_LETTERS[w]} {_seat(lang, s)}"
+                                  for w, s in enumerate(table.seats))
+                # a game's replay shows the deals the round's other tables may still play
+                game_id = result.game_id if result is not None and round_.over else "-"
+                state = (tr(lang, "tournament_table_over", id=game_id or "-")
+                         if result is not None else tr(lang, "tournament_table_plays"))
+                lines.append("  " + tr(lang, "tournament_table", table=table.no, seats=seats,
+                                        state=state, name=table_name(t.name, round_.no,
+                                                                     table.no)))
+        if round_.over:
+            lines.append("  " + both("tournament_seeds", seed=round_.seed))
+    return "\n".join(lines)
+
+
+def lobby_line(registry: Registry, lang: str) -> str:
+    """The lobby's line of the tournaments not finished, in ``lang`` (empty: none, or a
+    lobby's stand-in registry without them)."""
+    board = getattr(registry, "tournaments", None)
+    ts = board.listed() if board is not None else []
+    if not ts:
+        return ""
+    items = [tr(lang, "lobby_tournament", name=t.name, format=_format(lang, t),
+                state=tr(lang, _state_key(t)), round=len(t.played), rounds=t.rounds)
+             for t in ts[:LOBBY_LISTED]]
+    more = ", …" if len(ts) > LOBBY_LISTED else ""
+    return tr(lang, "lobby_tournaments", list=", ".join(items) + more)
+
+
+async def reply(host: TournamentHost, session: Replying, account: Account,
+                command: Command) -> None:
+    text, status = await answer(host, account, command)
+    with contextlib.suppress(OSError):  # the client left meanwhile
+        session.reply(text + "\n", status)

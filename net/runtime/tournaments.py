@@ -1,0 +1,330 @@
+"""The tournaments of this server (engine/tournament.py is the model): creating one within
+the limits, joining, starting, what is listed, and running its rounds; each change saved
+whole in the store (net/store/tournaments.py), and the stored ones read with the tables at
+start, so that a tournament survives a restart.
+
+A round's tables are made together, named ``NAME-ROUND-TABLE``: private (only those seated
+there sit; anyone may watch), each entry already in its seat by wind, a computer of the fill
+level in a seat nobody has; every game starts at once with the round's seed (a duplicate
+round's tables: one seed, the deal passed on after every hand). An entry who is not there is
+covered as a dropped player is, by a computer after the grace period, and takes his seat back
+when he joins the table. A round's table lasts while its game plays, whoever is connected; its
+first game's end is the table's result (its game ID kept), and the round's last result seats
+the next round, or finishes the tournament.
+
+One process holds them: a server of several workers keeps each worker's own (a tournament's
+commands must reach the worker that made it; owning one as a table is owned, by a lease in the
+directory, is what several workers need)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Mapping
+from dataclasses import replace
+from functools import partial
+from typing import Any, Protocol
+
+from rich.cells import cell_len
+
+from engine.rulesets import DEFAULT_RULES, find_ruleset
+from engine.tournament import FINISHED, RUNNING, Entry, TableResult, Tournament, TournamentError
+from host.table_info import TableInfo, TableState
+from net.limits import (
+    TOURNAMENT_ENTRIES_MAX,
+    TOURNAMENT_NAME_CELLS,
+    TOURNAMENT_ROUNDS_MAX,
+    TOURNAMENTS_OPEN_MAX,
+    TOURNAMENTS_PER_ACCOUNT,
+)
+from net.runtime.privacy import Privacy
+from net.runtime.seat_client import Occupant
+from net.runtime.shared_table import SharedTable
+from net.sanitize import valid_table_name
+from net.store.base import Store, store_call
+from net.store.model import Account, StorageError
+
+log = logging.getLogger("net.runtime.tournaments")
+
+FILL_LEVEL = "normal"  # the computers that fill a table short of people
+
+
+class TournamentRefused(ValueError):
+    """A refused tournament command: ``key`` is the words catalogue's, with its ``fields``."""
+
+    def __init__(self, key: str, **fields: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.fields = fields
+
+
+def table_name(name: str, round_no: int, table_no: int) -> str:
+    """The name of tournament ``name``'s table ``table_no`` of round ``round_no``."""
+    return f"{name}-{round_no}-{table_no}"
+
+
+def _round_table(name: str, tournament: str) -> bool:
+    """Whether ``name`` is a table name of tournament ``tournament``'s rounds."""
+    head, dash, rest = name.partition(f"{tournament}-")
+    round_no, _, table_no = rest.partition("-")
+    return not head and bool(dash) and round_no.isdigit() and table_no.isdigit()
+
+
+class TableHost(Protocol):
+    """What a round's tables need of the process's tables (net.runtime.registry.Registry)."""
+
+    tables: dict[str, SharedTable]
+
+    def new_table(self, name: str, rules: str | None = None,
+                  options: Mapping[str, Any] | None = None,
+                  bots: tuple[str, str, str, str] | None = None,
+                  creator: Account | None = None,
+                  privacy: Privacy | None = None) -> SharedTable: ...
+
+    def add(self, table: SharedTable, address: str | None = None) -> None: ...
+
+
+class Tournaments:
+    """Every tournament of the process, by name; ``host``: the tables their rounds play at
+    (None: the rounds are seated and kept, not played, as in the model's tests)."""
+
+    def __init__(self, store: Store | None = None, host: TableHost | None = None) -> None:
+        self.store = store
+        self.host = host
+        self._on_empty: dict[str, Any] = {}  # a round's table's end once unattended, put off
+        self.by_name: dict[str, Tournament] = {}
+        self._loaded = False
+        self._loading: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()  # one change at a time: each is read, changed and saved
+
+    def read(self) -> None:
+        """The stored tournaments, read at start with the tables (Registry.load); where they
+        cannot be read now, they are read again at the first use."""
+        if self._loaded or self.store is None:
+            self._loaded = True
+            return
+        try:
+            ts = self.store.load_tournaments()
+        except StorageError as exc:
+            log.warning("the tournaments could not be read: %s", exc)
+            return
+        for t in ts:
+            self.by_name.setdefault(t.name, t)
+        self._loaded = True
+
+    async def load(self) -> None:
+        """The stored tournaments, read once (StorageError where they cannot be read: read
+        again at the next use)."""
+        if self._loaded:
+            return
+        if self.store is not None:
+            for t in await store_call(self.store, self.store.load_tournaments):
+                self.by_name.setdefault(t.name, t)
+        self._loaded = True
+
+    async def get(self, name: str) -> Tournament:
+        await self.load()
+        t = self.by_name.get(name)
+        if t is None:
+            raise TournamentRefused("tournament_none", name=name)
+        return t
+
+    async def listing(self) -> list[Tournament]:
+        """Those not finished, then the finished, each in the order they were made."""
+        await self.load()
+        ts = list(self.by_name.values())
+        return [t for t in ts if t.state != FINISHED] + [t for t in ts if t.state == FINISHED]
+
+    def listed(self) -> list[Tournament]:
+        """Those not finished, as far as this process has read them: the lobby's line, which
+        never waits on the store (the first call has them read for the next)."""
+        if not self._loaded and self._loading is None:
+            with contextlib.suppress(RuntimeError):  # no event loop: nothing to read them on
+                self._loading = asyncio.get_running_loop().create_task(self._load_quietly())
+        return [t for t in self.by_name.values() if t.state != FINISHED]
+
+    async def _load_quietly(self) -> None:
+        try:
+            await self.load()
+        except StorageError as exc:  # read again at the next use
+            log.warning("the tournaments could not be read: %s", exc)
+        finally:
+            self._loading = None
+
+    def reserves(self, name: str) -> bool:
+        """Whether ``name`` is kept for a tournament's round (nobody else makes it)."""
+        return any(_round_table(name, t) for t in self.by_name)
+
+    async def create(self, name: str, account: Account, rules: str | None,
+                     options: Mapping[str, Any], rounds: int, duplicate: bool) -> Tournament:
+        if not valid_table_name(name) or cell_len(name) > TOURNAMENT_NAME_CELLS:
+            raise TournamentRefused("tournament_bad_name", name=name[:30],
+                                    n=TOURNAMENT_NAME_CELLS)
+        if not 1 <= rounds <= TOURNAMENT_ROUNDS_MAX:
+            raise TournamentRefused("tournament_rounds", n=TOURNAMENT_ROUNDS_MAX)
+        self._account(account)
+        rules = rules or DEFAULT_RULES
+        find_ruleset(rules, dict(options))  # the command checked them: OptionError otherwise
+        async with self._lock:
+            await self.load()
+            tables = self.host.tables if self.host is not None else {}
+            if name in self.by_name or any(_round_table(n, name) for n in tables):
+                raise TournamentRefused("tournament_exists", name=name)
+            going = [t for t in self.by_name.values() if t.state != FINISHED]
+            if len(going) >= TOURNAMENTS_OPEN_MAX:
+                raise TournamentRefused("tournament_server_full", n=TOURNAMENTS_OPEN_MAX)
+            if sum(t.host == account.id for t in going) >= TOURNAMENTS_PER_ACCOUNT:
+                raise TournamentRefused("tournament_yours_full", n=TOURNAMENTS_PER_ACCOUNT)
+            # the seating's order and every round's deals come from this: the server's secret
+            t = Tournament(name, rules, rounds, host=account.id, seed=secrets.randbits(62),
+                           options=tuple(sorted(options.items())), duplicate=duplicate,
+                           fill_level=FILL_LEVEL, host_name=account.nickname)
+            await self._save(t)
+            self.by_name[name] = t
+            log.info("tournament %s made by %s (%s, %d rounds%s)", name, account.nickname,
+                     rules, rounds, ", duplicate" if duplicate else "")
+            return t
+
+    async def join(self, name: str, account: Account) -> Tournament:
+        self._account(account)
+        async with self._lock:
+            t = await self.get(name)
+            if len(t.entries) >= TOURNAMENT_ENTRIES_MAX:
+                raise TournamentRefused("tournament_full", name=name, n=TOURNAMENT_ENTRIES_MAX)
+            try:
+                t.join(Entry(account.id, account.nickname))
+            except TournamentError as exc:
+                raise TournamentRefused(exc.code, name=name) from None
+            try:
+                await self._save(t)
+            except TournamentRefused:
+                t.entries.pop()
+                raise
+            return t
+
+    async def start(self, name: str, account: Account) -> Tournament:
+        async with self._lock:
+            t = await self.get(name)
+            if t.host != account.id:
+                raise TournamentRefused("tournament_not_host", name=name)
+            before = t.to_json()
+            try:
+                t.start()
+            except TournamentError as exc:
+                raise TournamentRefused(exc.code, name=name) from None
+            try:
+                await self._save(t)
+            except TournamentRefused:
+                self.by_name[name] = Tournament.from_json(before)
+                raise
+            log.info("tournament %s started: %d entries, round 1 of %d", name,
+                     len(t.entries), t.rounds)
+            self._play_round(t)
+            return t
+
+    def _account(self, account: Account) -> None:
+        if account.id < 0:  # an account in memory only, while the store fails
+            raise TournamentRefused("tournament_unsaved")
+
+    async def _save(self, t: Tournament) -> None:
+        """``t`` in the store, or TournamentRefused("tournament_unsaved") where it cannot be
+        written now (the change is not made)."""
+        store = self.store
+        if store is None:
+            return
+        try:
+            saved = await store_call(store, store.save_tournament, t)
+        except StorageError:
+            saved = False
+        if not saved:
+            raise TournamentRefused("tournament_unsaved")
+
+    # --- the rounds' tables -----------------------------------------------------------------
+    def resume(self) -> None:
+        """After a restart (the tables restored): each running tournament's round goes on,
+        its tables watched again, one whose game ended meanwhile counted, one missing made."""
+        for t in list(self.by_name.values()):
+            if t.state == RUNNING:
+                self._play_round(t)
+
+    def _play_round(self, t: Tournament) -> None:
+        """The current round's tables, made and started where they are not yet, watched
+        until their games end."""
+        round_ = t.current
+        if self.host is None or round_ is None:
+            return
+        for rt in round_.tables:
+            if rt.no in round_.results:
+                continue
+            name = table_name(t.name, round_.no, rt.no)
+            table = self.host.tables.get(name)
+            if table is None:
+                table = self._make_table(t, name, rt.seats, rt.seed)
+            if table is None:
+                continue
+            # a round's table lasts while its game plays, whoever is connected
+            if table.hooks.on_empty is not None:
+                self._on_empty[name] = table.hooks.on_empty
+            table.hooks = replace(table.hooks, on_empty=None)
+            table.on_info.append(partial(self._changed, t, round_.no, rt.no, table))
+            self._changed(t, round_.no, rt.no, table, table.info())
+
+    def _make_table(self, t: Tournament, name: str, seats: Any, seed: int) -> SharedTable | None:
+        assert self.host is not None
+        levels = tuple(s.level or t.fill_level for s in seats)
+        try:
+            table = self.host.new_table(name, t.rules, dict(t.options),
+                                        (levels[0], levels[1], levels[2], levels[3]),
+                                        privacy=Privacy((), True))
+        except ValueError as exc:  # the options of a ruleset no more (a newer server's)
+            log.error("tournament %s: table %s cannot be made: %s", t.name, name, exc)
+            return None
+        table.rotate_dealer = t.duplicate
+        now = table.clock.now()
+        for i, seat in enumerate(seats):
+            if seat.pid is not None:  # his seat waits for him as a dropped player's does
+                table.seats[i].occupant = Occupant(seat.pid, seat.name)
+                table.seats[i].dropped_at = now
+        self.host.add(table)
+        refusal = table.start(seed)
+        if refusal is not None:
+            log.error("tournament %s: table %s did not start: %s", t.name, name, refusal.key)
+        return table
+
+    def _changed(self, t: Tournament, round_no: int, table_no: int, table: SharedTable,
+                 info: TableInfo) -> None:
+        """A round's table changed: once its first game is over, its result counts (later,
+        out of the table's own event, so that the next round's tables are not made inside
+        it)."""
+        game = table.game
+        if info.state is not TableState.OVER or game is None or table.game_no != 1:
+            return
+        result = TableResult(tuple(h.net for h in game.history),
+                             tuple(h.winners for h in game.history), table.game_id)
+        with contextlib.suppress(RuntimeError):  # no loop: a test's table, counted at once
+            asyncio.get_running_loop().call_soon(self._count, t, round_no, table_no, result)
+            return
+        self._count(t, round_no, table_no, result)
+
+    def _count(self, t: Tournament, round_no: int, table_no: int, result: TableResult) -> None:
+        current = t.current
+        if t.state != RUNNING or current is None or current.no != round_no \
+                or table_no in current.results:
+            return
+        nxt = t.record(round_no, table_no, result)
+        table = self.host.tables.get(table_name(t.name, round_no, table_no)) \
+            if self.host is not None else None
+        if table is not None:  # the result is kept: the table ends as any table does
+            table.on_info.clear()
+            table.hooks = replace(table.hooks, on_empty=self._on_empty.pop(table.name, None))
+            table.check_empty()
+        if self.store is not None and not self.store.save_tournament(t):
+            log.error("tournament %s: round %d table %d's result is not saved now (saved "
+                      "with the next change)", t.name, round_no, table_no)
+        if nxt is not None:
+            log.info("tournament %s: round %d seated", t.name, nxt.no)
+            self._play_round(t)
+        elif t.state == FINISHED:
+            log.info("tournament %s finished", t.name)

@@ -1,0 +1,102 @@
+"""A tournament's rounds played on one server (issue 56, layer 4): a round's tables made
+together with the round's seed, each entry in its seat, computers filling the short tables;
+an entry who is not there covered by a computer and given his seat when he joins; a table's
+game ID kept; the round's last table seats the next; the whole survives a restart."""
+
+from __future__ import annotations
+
+import json
+
+import asyncssh
+
+from engine.tournament import FINISHED, RUNNING, Tournament
+from host.table_info import TableState
+from net.front.server import MahjongServer
+from net.runtime.tournaments import table_name
+from testkit.ssh import MakeServer, new_key, run_command
+from tests.support.waiting import until
+from tests.test_net import join
+
+NAMES = ("ann", "bob", "cy", "dee", "eve")
+
+
+async def _started(server: MahjongServer, rounds: int,
+                   duplicate: bool = True) -> dict[str, asyncssh.SSHKey]:
+    keys = {name: new_key() for name in NAMES}
+    flag = " --duplicate" if duplicate else ""
+    r = await run_command(server.port, "ann", f"tournament new club --rules yichun --option "
+                          f"hands_per_game=2 --rounds {rounds}{flag}", keys["ann"])
+    assert r.exit_status == 0, r.stdout
+    for name in NAMES:
+        r = await run_command(server.port, name, "tournament join club", keys[name])
+        assert r.exit_status == 0, r.stdout
+    r = await run_command(server.port, "ann", "tournament start club", keys["ann"])
+    assert r.exit_status == 0, r.stdout
+    return keys
+
+
+def _club(server: MahjongServer) -> Tournament:
+    return server.registry.tournaments.by_name["club"]
+
+
+async def test_rounds_are_played_to_the_end(server: MahjongServer) -> None:
+    keys = await _started(server, rounds=2)
+    t = _club(server)
+    round1 = t.played[0]
+    tables = {rt.no: server.registry.tables[table_name("club", 1, rt.no)] for rt in round1.tables}
+    assert len(tables) == 2
+    for rt in round1.tables:
+        table = tables[rt.no]
+        # the round's one seed, the deal passed on after every hand, each entry in his seat
+        assert table.game_seed == round1.seed and table.rotate_dealer and table.private
+        for i, seat in enumerate(rt.seats):
+            occupant = table.seats[i].occupant
+            if seat.pid is None:  # a computer of the fill level
+                assert occupant is None and table.bot_levels[i] == t.fill_level
+            else:
+                assert occupant is not None and occupant.account_id == seat.pid
+    # an entry who comes takes his seat (and leaves it to his computer again)
+    rt = round1.tables[0]
+    wind, seat = next((i, s) for i, s in enumerate(rt.seats) if s.pid is not None)
+    client = await join(server, seat.name, keys[seat.name],
+                        f"join {table_name('club', 1, rt.no)} --plain")
+    try:
+        await until(lambda: bool(tables[rt.no].seats[wind].clients), 10.0, "his seat")
+    finally:
+        await client.close()
+    # computers cover who is not there: round 1 ends, round 2 is seated and played
+    await until(lambda: t.state == FINISHED, 120.0, "the tournament's end")
+    assert [r.over for r in t.played] == [True, True]
+    for round_ in t.played:
+        assert len(round_.results) == len(round_.tables)
+        for no, result in round_.results.items():
+            assert len(result.nets) == 2 and len(result.game_id) == 8
+            kept = server.registry.tables.get(table_name("club", round_.no, no))
+            assert kept is None or kept.state is TableState.OVER
+    # a game each entry played in, kept for replay under its ID
+    game_id = t.played[0].results[1].game_id
+    r = await run_command(server.port, "zed", f"replay {game_id}", new_key())
+    assert r.exit_status == 0 and '"type": "game"' in str(r.stdout), r.stdout
+    # the standings: every entry twice at a table; the duplicate scores sum to nothing
+    rows = t.standings()
+    assert sorted(r.name for r in rows) == sorted(NAMES)
+    assert all(r.tables == 2 for r in rows)
+    r = await run_command(server.port, "zed", "tournament club --json", new_key())
+    data = json.loads(str(r.stdout))
+    assert data["state"] == "finished" and data["rounds"][1]["seed"] == t.played[1].seed
+
+
+async def test_a_round_survives_a_restart(make_server: MakeServer) -> None:
+    first = await make_server(grace_seconds=60.0)  # nobody's computer plays before the restart
+    await _started(first, rounds=2)
+    t = _club(first)
+    assert t.state == RUNNING and not t.played[0].results
+    await first.close()
+    server = await make_server()
+    again = _club(server)
+    assert again.played[0].tables == t.played[0].tables
+    for rt in again.played[0].tables:
+        table = server.registry.tables[table_name("club", 1, rt.no)]
+        assert table.rotate_dealer and table.game_seed == again.played[0].seed
+    await until(lambda: again.state == FINISHED, 120.0, "the tournament's end")
+    assert all(r.over for r in again.played)
