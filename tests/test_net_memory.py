@@ -256,19 +256,19 @@ async def test_an_app_taken_apart_reads_as_ended(server: MahjongServer) -> None:
 
 
 async def test_a_live_table_restyled_leaves_no_cyclic_garbage(server: MahjongServer) -> None:
-    """A player's table stays open while its widgets' styles are applied again (the help
-    opened and closed: the table screen resumes, and Textual makes the table widget's
-    component-class nodes anew): the nodes it drops are freed by reference counting
+    """A player's table stays open while its waiting room closes and its widgets' styles are
+    applied again (the help opened and closed: the table screen resumes, and Textual makes
+    the table widget's component-class nodes anew): the nodes it drops are freed by reference counting
     (``tui.compat.component_nodes``), not left for a full collection — which a server that
     freezes what outlives its middle collections would never make (``net.serve``)."""
     c = PtyClient(light=True)
     try:
         await c.connect(server.port, "restyled", None, command="join restyle")
         await c.wait_for("牌桌 restyle", 20)
-        c.send("S")  # the hand starts, computer players in the other seats
-        await c.wait_for("Wall", 20)
         with no_collector():
             gc.collect()
+            c.send("S")  # the hand starts, computer players in the other seats: the
+            await c.wait_for("Wall", 20)  # waiting room closes
             for _ in range(3):
                 c.send("?")
                 await c.wait_for(lambda t: "Wall" not in t, 20)

@@ -149,6 +149,7 @@ class WaitingScreen(InfoPanel):
     """Before the first hand: who sits where; S starts with computer players."""
 
     PANEL = "waiting"
+    RELEASE_ON_REMOVE = True  # made for one showing: taken apart once closed (tui.compat)
     # Every new player sees this screen first, while the server serves everyone else: its text
     # is the only widget, and the screen around it is drawn as blank lines (one styled widget
     # instead of three, so the first layout and render are cheaper).
