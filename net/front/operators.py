@@ -1,7 +1,9 @@
 """The server's operators (``serve --operators FILE``, public keys as in ``authorized_keys``):
 a session whose key is listed there may run, over SSH (``ssh -p PORT op@HOST COMMAND``),
 
-- ``who``: each session's name, key fingerprint, address, table and idle time;
+- ``who``: each session's name, key fingerprint, address, table and idle time, on a server
+  of several workers every worker's with the worker's name (asked over the bus; one silent
+  past ``OP_WHO_SECONDS`` is named as such);
 - ``tables``: the tables, who sits and their state (never a concealed tile);
 - ``announce TEXT``: a toast on every drawn screen, a line in plain mode;
 - ``close TABLE``: the table closed whoever sits there, its players told, its game kept for
