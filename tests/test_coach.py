@@ -10,6 +10,7 @@ import re
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -25,19 +26,25 @@ from host.client import TableUpdate, UpdateCallback
 from host.clock import SYSTEM_CLOCK, Clock
 from host.coach import Coach, refusal
 from host.refusal import Refusal
+from host.table_info import SeatInfo, TableInfo, TableState
 from host.thinking import ThinkingPool
+from net.front.lobby import LobbyApp
+from net.front.plain_session import table_line
 from net.front.server import MahjongServer
 from net.runtime.results import GameEnd
 from net.runtime.seat_client import Occupant, Seat
 from net.runtime.stakes import StakeBook
-from net.store import Store
+from net.store import Account, Store
 from testkit.ssh import PtyClient, new_key
 from tests.support.tui import table_text
 from tests.support.waiting import until
 from tui.apps.app import MahjongApp
+from tui.apps.room import option_lines
 from tui.plain.front import PlainTable
+from tui.plain.sentences import Sentences
 from tui.settings import Settings
-from words import tr
+from tui.view.result_text import game_result_lines
+from words import both, tr
 
 SEED = 5  # Yichun seed 5: E has a buy to choose, then a discard among several, then a claim
 
@@ -442,3 +449,40 @@ async def test_coach_over_ssh_in_plain_mode_for_the_seated_and_not_the_watcher(
     other.send("coach\r")
     await until(lambda: tr("en", "coach_off") in _raw(other), 10.0, "the refusal")
     await other.close()
+
+
+# --- never rated, and said so -------------------------------------------------------------
+def _info(coach: bool) -> TableInfo:
+    seats = tuple(SeatInfo(n, True, False) if n else SeatInfo("", False, False)
+                  for n in ("ann", "", "", ""))
+    options = (("coach", True),) if coach else ()
+    return TableInfo("practice", "gejiu", options, seats, 0,  # type: ignore[arg-type]
+                     TableState.WAITING, 0, 8)
+
+
+def _game_over(coach: bool) -> TableUpdate:
+    client = CoachClient(coach=coach)
+    return TableUpdate(view=client.own_view(), game_over=True, totals=(5, -5, 0, 0))
+
+
+@pytest.mark.parametrize("coach", [True, False])
+async def test_a_coach_table_is_said_unrated_in_the_lobby_its_info_and_its_result(
+        coach: bool) -> None:
+    info = _info(coach)
+    registry = SimpleNamespace(listing=lambda: [info], quarantined={}, storage_problem=None,
+                               exists=lambda name: False)
+    app = LobbyApp(SimpleNamespace(registry=registry), Account(1, "ann"))
+    async with app.run_test(size=(100, 30)):
+        lobby = app.tables_text().plain
+    plain_lobby = {lang: table_line(1, info, lang) for lang in ("en", "zh")}
+    options = "\n".join(option_lines(info))
+    update = _game_over(coach)
+    result = {lang: "\n".join(game_result_lines(update, lang)) for lang in ("en", "zh")}
+    plain_result = {lang: "\n".join(Sentences(lang).game_lines(update)) for lang in ("en", "zh")}
+    assert (both("coach_unrated") in lobby) is coach
+    assert ("coach=on" in options and "unrated" in options) is coach
+    for lang in ("en", "zh"):
+        mark = tr(lang, "coach_unrated")
+        assert (mark in plain_lobby[lang]) is coach
+        assert (mark in result[lang]) is coach
+        assert (mark in plain_result[lang]) is coach

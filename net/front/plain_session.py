@@ -17,7 +17,7 @@ from typing import Protocol
 import asyncssh
 
 from host.client import SharedTableClient
-from host.coach import Coach
+from host.coach import Coach, coach_table
 from host.table_info import TableInfo, TableState
 from net.commands import Command
 from net.front import players
@@ -140,6 +140,8 @@ def table_line(n: int, info: TableInfo, lang: str, account: Account | None = Non
         state = tr(lang, "pl_waiting_uninvited", n=free)
     if held and info.state is TableState.WAITING:
         state += ", " + tr(lang, "lobby_held", n=held)
+    if coach_table(info.options):  # a practice table: never rated
+        state += ", " + tr(lang, "coach_unrated")
     return tr(lang, "pl_table", n=n, name=printable(info.name), rules=rules_title(info.rules, lang),
               state=state, names=names or tr(lang, "pl_nobody"), watching=info.spectators)
 

@@ -15,6 +15,7 @@ from engine.table import Event, EventType, Phase
 from engine.tiles import Kind, kind_to_str
 from engine.view import MeldView, View
 from host.client import TableUpdate
+from host.coach import coach_table
 from host.table_info import COMPUTER_NAME, ChatLine, TableInfo
 from tui.plain.words import RELATIVE, SEATS, tile_name, tiles_names
 from tui.view.decisions import KEYS, Decision, Option, decision, must_buy
@@ -353,6 +354,8 @@ class Sentences:
         best = [s for s in range(4) if update.totals[s] == top]
         key = "p_game_over" if len(best) == 1 else "p_game_tied"
         out.append(self.tr(key, who=self.comma(self.who(s) for s in best)))
+        if coach_table(update.view.options):  # practice: its results change no rating
+            out.append(self.tr("coach_unrated"))
         if update.game_id:  # kept for replay by the server: shared by its ID
             g = update.game_id  # two groups of four, as the screen shows it (plain needs no
             shown = f"{g[:4]}-{g[4:]}" if len(g) == 8 else g  # Textual: not result_text's)
