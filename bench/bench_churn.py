@@ -45,6 +45,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench import RAISED_LIMITS
 from testkit.fakes import rss_mb
 from testkit.ssh import PtyClient, fast_config, start_server
 
@@ -52,12 +53,7 @@ KINDS = ("lobby", "table")
 GC_THRESHOLDS = (2_000, 10, 1_000)  # as net.serve.main sets them
 SESSION_TIMEOUT = 20.0
 SETTLE = 3.0  # seconds after the last session before the end figure
-# every client comes from 127.0.0.1: these per-address limits would refuse the churn itself
-RAISED_LIMITS = {"logins_per_address_minute": 10**6, "connects_per_address_minute": 10**6,
-                 "tables_per_address_hour": 10**6, "connections_per_address": 10**6,
-                 "unauth_per_address": 10**6, "sessions_per_address": 10**6}
 ROOT = Path(__file__).resolve().parent.parent
-
 
 
 # --- the server's process ----------------------------------------------------------------
@@ -68,7 +64,7 @@ def _limits() -> Any:
     except ImportError:
         return None
     names = {f.name for f in dataclasses.fields(Limits)}
-    raised: dict[str, Any] = {k: v for k, v in RAISED_LIMITS.items() if k in names}
+    raised: dict[str, Any] = {k: 10**6 for k in RAISED_LIMITS if k in names}
     return dataclasses.replace(Limits(), **raised)
 
 

@@ -93,15 +93,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench import proctree
+from bench import proctree, raised_limit_args
 
 ROOT = Path(__file__).resolve().parent.parent
-# every client of the benchmark comes from 127.0.0.1: the per-address limits that protect a
-# public server (net/limits.py) are raised so that they measure the server, not its defence
-UNLIMITED = [arg for name in ("logins_per_address_minute", "unauth_per_address", "unauth_start",
-                              "unauth_full", "tables_per_address_hour", "tables_total",
-                              "sessions_total", "sessions_per_address")
-             for arg in ("--limit", f"{name}=1000000")]
+UNLIMITED = raised_limit_args()
 # the players' terminal size, MJ_BENCH_SIZE=WxH (columns x rows)
 _W, _H = (int(v) for v in os.environ.get("MJ_BENCH_SIZE", "80x24").split("x"))
 SIZE = (_W, _H)
@@ -657,6 +652,7 @@ def _run(tables: int, seconds: float, workers: int, server_workers: int = 1,
             "bursts": probes.get("bursts"),
             "slow_kinds": probes.get("slow_kinds"),
             "garbage": probes.get("garbage"),
+            "full_gc": probes.get("full_gc"),
             "young": probes.get("young"),
             "tables": tables,
             "experts": experts,
@@ -710,6 +706,8 @@ def _merge_probes(files: list[dict[str, Any]]) -> dict[str, Any]:
         merged["lag"] += f.get("lag", [])
         if "bursts" in f:
             merged.setdefault("bursts", []).extend(f["bursts"])
+        if "full_gc" in f:
+            merged.setdefault("full_gc", []).append(f["full_gc"])
         if f.get("thinking"):
             had = merged.setdefault("thinking", {})
             for k, v in f["thinking"].items():
@@ -801,6 +799,11 @@ def _print_run(r: dict[str, Any]) -> None:
         beats, entries = r["directory_writes"]
         print(f"     the directory's writes: {beats:.1f} heartbeats and {entries:.1f} tables' "
               f"entries a second", flush=True)
+    for full in r.get("full_gc") or []:  # MJ_BENCH_FULLGC
+        print(f"     a full collection: {full[1] * 1000:.1f} ms, {full[0]} objects freed of "
+              f"{full[2]} tracked ({full[3]} frozen); the frozen ones collected too: "
+              f"{full[5] * 1000:.1f} ms, {full[4]} freed: " + ", ".join(
+                  f"{name} {n}" for name, n in full[6][:25]), flush=True)
     if r["garbage"] is not None:  # MJ_BENCH_GARBAGE=1
         print("     cyclic garbage while measuring: " + ", ".join(
             f"{name} {n}" for name, n in r["garbage"][:20]), flush=True)

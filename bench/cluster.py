@@ -38,6 +38,7 @@ from typing import Any
 import asyncssh
 import nats
 
+from bench import raised_limit_args
 from net.cluster import wire
 from net.cluster.directory import BUCKET, table_key
 from testkit.ssh import PtyClient
@@ -155,10 +156,7 @@ def start_servers(work: Path, db: str) -> list[subprocess.Popen[bytes]]:
             sys.executable, "-m", "cli.main", "serve", "--workers", "2", "--host", addr(m),
             "--port", "2222", "--nats", f"nats://{addr(m)}:4222", "--db", db,
             "--data", str(data), "--bot-delay", "0", "--grace", "60",
-            *[a for n in ("logins_per_address_minute", "unauth_per_address", "unauth_start",
-                          "unauth_full", "tables_per_address_hour", "tables_total",
-                          "sessions_total", "sessions_per_address")
-              for a in ("--limit", f"{n}=1000000")]], work / m / "server.log"))
+            *raised_limit_args()], work / m / "server.log"))
     return procs
 
 

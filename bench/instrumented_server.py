@@ -7,8 +7,10 @@ they took, how many callbacks were ready, and which of them took more than 4 ms 
 task, its name) — what a latency spike was made of — and every callback over 4 ms by kind
 (count and total time). With ``MJ_BENCH_GARBAGE=1`` it counts
 the cyclic garbage found while measuring, by type. ``MJ_BENCH_GC=A,B,C`` sets the collector's
-thresholds instead of the server's own; ``MJ_BENCH_FULLGC=1`` times one full collection 5 s
-into the window (``full_gc``: objects collected, seconds, objects tracked);
+thresholds instead of the server's own; ``MJ_BENCH_FULLGC=S`` times one full collection S s
+(``1``: 5 s) into the window (``full_gc``: objects collected, seconds, objects tracked, objects
+frozen), then collects the frozen generation too (objects it freed, seconds);
+``MJ_BENCH_FREEZE=0`` leaves out ``net.serve.freeze_survivors``;
 ``MJ_BENCH_YOUNG=1`` counts by type what the first five middle-generation collections scan
 (``MJ_BENCH_YOUNG=0``: young collections), weighing a container by its length + 1 (its pauses
 are then longer: for finding out what to cut, not for timing). The expert players' thinking
@@ -74,13 +76,34 @@ async def _lag_probe() -> None:
         await asyncio.sleep(0.005)
         if _measuring():
             STATS["lag"].append(time.perf_counter() - t0 - 0.005)
-            if os.environ.get("MJ_BENCH_FULLGC") and full_at is None:
-                full_at = t0 + 5.0
+            after = float(os.environ.get("MJ_BENCH_FULLGC") or 0)
+            if after and full_at is None:
+                full_at = t0 + (5.0 if after == 1 else after)
             if full_at is not None and t0 > full_at:  # one full collection, timed
                 full_at = float("inf")
                 c0 = time.perf_counter()
-                STATS["full_gc"] = (gc.collect(), time.perf_counter() - c0,
-                                    len(gc.get_objects()))
+                collected = gc.collect()
+                took = time.perf_counter() - c0
+                frozen = gc.get_freeze_count()
+                # what the frozen generation holds that only a collection of it would free:
+                # the garbage a server that freezes its survivors keeps (net.serve)
+                gc.unfreeze()
+                gc.set_debug(gc.DEBUG_SAVEALL)  # what it is, by type
+                c1 = time.perf_counter()
+                kept = gc.collect()
+                took_kept = time.perf_counter() - c1
+                gc.set_debug(0)
+                kinds: dict[str, int] = {}
+                for o in gc.garbage:
+                    name = f"{type(o).__module__}.{type(o).__qualname__}"
+                    kinds[name] = kinds.get(name, 0) + 1
+                gc.garbage.clear()
+                nodes = [(k, n) for k, n in kinds.items() if not k.startswith(
+                    ("builtins.", "weakref.", "_weakrefset.", "collections.", "asyncio."))]
+                STATS["full_gc"] = (collected, took, len(gc.get_objects()), frozen, kept,
+                                    took_kept, sorted(kinds.items(), key=lambda kv: -kv[1])[:12]
+                                    + sorted(nodes, key=lambda kv: -kv[1])[12:40])
+                gc.freeze()
 
 
 _serve = net.serve.serve
@@ -242,5 +265,7 @@ if __name__ == "__main__":
     gc.callbacks.append(_gc_probe)
     if os.environ.get("MJ_BENCH_YOUNG"):
         _young_probe()
+    if os.environ.get("MJ_BENCH_FREEZE") == "0":  # the server as before it froze survivors
+        net.serve.freeze_survivors = lambda: None
     net.serve.serve = _serve_probed
     sys.exit(cli.main.main(sys.argv[1:]))

@@ -175,6 +175,7 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
     else:
         print(fingerprint_banner(server), flush=True)
     announcer = await announce(server) if lan else None
+    sweeping = asyncio.get_running_loop().create_task(sweep_when_idle(server))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -190,11 +191,59 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
     finally:
         if announcer is not None:  # first: the finders hear it is gone
             await announcer.close()
+        sweeping.cancel()
         if watching is not None:
             watching.close()
         await server.close()
         for handler in handlers:
             handler.removeFilter(server.log_gate)
+
+
+def _freeze_after(phase: str, info: dict[str, int]) -> None:
+    if phase == "stop" and info["generation"] >= 1:
+        gc.freeze()
+
+
+def freeze_survivors() -> None:
+    """What survives a middle collection is frozen at once, so no full collection scans it.
+
+    A session's objects (its apps, screens, strips) outlive many collections, and a full one
+    scans every object in the oldest generation: with 100 sessions that stopped the loop for
+    200 ms (docs/performance.md). Frozen, they are still freed by reference counting when
+    their session ends, and none of a session's objects is in a reference cycle
+    (net.front.reclaim; tests/test_net_memory.py), nor of a closed screen's or a restyled
+    widget's (tui.compat.app_release, tui.compat.component_nodes), so freezing keeps only
+    what a full collection would have freed of cycles made elsewhere: none at 25 tables after
+    25 s of play (``MJ_BENCH_FULLGC=15 python -m bench server``), and what there is is given
+    back when the server next has no session (:func:`sweep_when_idle`)."""
+    if _freeze_after not in gc.callbacks:
+        gc.callbacks.append(_freeze_after)
+
+
+def sweep_frozen() -> int:
+    """Collect the frozen objects too (a full collection of everything): for when no session
+    waits on the loop. Returns the objects freed."""
+    gc.unfreeze()
+    try:
+        return gc.collect()
+    finally:
+        gc.freeze()
+
+
+SWEEP_EVERY = 60.0  # seconds between two looks for a server without sessions
+
+
+async def sweep_when_idle(server: MahjongServer, every: float = SWEEP_EVERY) -> None:
+    """The frozen objects collected once the server has had sessions and has none: the pause
+    (a full collection, over 300 ms with 100 sessions) then stops nobody."""
+    had = False
+    while True:
+        await asyncio.sleep(every)
+        if server.sessions:
+            had = True
+        elif had:
+            had = False
+            sweep_frozen()
 
 
 def main(args: argparse.Namespace) -> int:
@@ -215,6 +264,7 @@ def main(args: argparse.Namespace) -> int:
     # the loop for long, so it stays rare: one every 1000 middle collections, about 20 million
     # allocations.
     gc.set_threshold(2_000, 10, 1_000)
+    freeze_survivors()
     fixed_mmap_threshold()
     config = ServerConfig(
         host=getattr(args, "host", None) or "127.0.0.1",
