@@ -52,6 +52,9 @@ class Game:
         # a duplicate tournament's game (engine/tournament.py): the deal passes to the right
         # after every hand, whoever won, so that hand k has the same dealer at every table
         self.rotate_dealer = rotate_dealer
+        # a tournament round's time limit (net/runtime/tournaments.py): the game ends after
+        # this many hands, fewer than its option's (None: the option's)
+        self.hand_limit: int | None = None
         self.first_dealer_roll = Dice.roll(self.rng)
         self.dealer = self.ruleset.first_dealer(self.first_dealer_roll.total)
         self.history: list[HandSummary] = []
@@ -59,7 +62,8 @@ class Game:
 
     @property
     def hands_per_game(self) -> int:
-        return int(self.ruleset.options["hands_per_game"])
+        n = int(self.ruleset.options["hands_per_game"])
+        return n if self.hand_limit is None else min(n, self.hand_limit)
 
     @property
     def is_over(self) -> bool:

@@ -149,6 +149,8 @@ class Tournament:
     duplicate: bool = False
     fill_level: str = "normal"  # the computers that fill a table short of people
     host_name: str = ""  # the host's name when it was made
+    # a round's time limit: past it each table plays at most one more hand (0: none)
+    round_seconds: int = 0
     entries: list[Entry] = field(default_factory=list)
     state: str = OPEN
     played: list[Round] = field(default_factory=list)
@@ -311,7 +313,7 @@ class Tournament:
         return {
             "name": self.name, "rules": self.rules, "options": dict(self.options),
             "rounds_total": self.rounds, "duplicate": self.duplicate, "host": self.host,
-            "host_name": self.host_name,
+            "host_name": self.host_name, "round_seconds": self.round_seconds,
             "seed": self.seed, "fill_level": self.fill_level, "state": self.state,
             "entries": [{"pid": e.pid, "name": e.name, "level": e.level}
                         for e in self.entries],
@@ -330,6 +332,7 @@ class Tournament:
             options=tuple(sorted(dict(data["options"]).items())),
             duplicate=bool(data["duplicate"]), fill_level=str(data["fill_level"]),
             host_name=str(data.get("host_name", "")),
+            round_seconds=int(data.get("round_seconds", 0)),
             entries=[Entry(int(e["pid"]), str(e["name"]), _level(e["level"]))
                      for e in data["entries"]],
             state=state, played=[_round_from(r) for r in data["rounds"]])

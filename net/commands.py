@@ -20,7 +20,11 @@ from rich.cells import cell_len
 from engine.rulesets import DEFAULT_RULES, RULESETS, OptionError, find_ruleset, parse_option_pairs
 from net.game_id import LENGTH as ID_LENGTH
 from net.game_id import parse_game_id
-from net.limits import TOURNAMENT_NAME_CELLS, TOURNAMENT_ROUNDS_MAX
+from net.limits import (
+    TOURNAMENT_NAME_CELLS,
+    TOURNAMENT_ROUND_MINUTES_MAX,
+    TOURNAMENT_ROUNDS_MAX,
+)
 from net.runtime.config import parse_levels
 from net.runtime.privacy import Privacy, parse_invites
 from net.sanitize import TABLE_NAME_RULE, table_name, valid_table_name
@@ -71,7 +75,8 @@ HELP_TEXT = "\n".join((
     _row("ssh -p PORT NAME@HOST rename NEWNAME", both("help_rename")),
     _row("ssh -p PORT NAME@HOST report NAME REASON", both("help_report")),
     _row("ssh -p PORT NAME@HOST tournament new NAME --rounds K [--duplicate]\n"
-         + " " * 27 + "[--rules R] [--option KEY=VALUE ...]", both("help_tournament_new")),
+         + " " * 27 + "[--minutes M] [--rules R] [--option KEY=VALUE ...]",
+         both("help_tournament_new")),
     _row("ssh -p PORT NAME@HOST tournament join|start NAME", both("help_tournament_join")),
     _row("ssh -p PORT NAME@HOST tournament [NAME [--json]]", both("help_tournament")),
     _row("ssh -p PORT HOST help", both("help_help")),
@@ -103,6 +108,7 @@ class Command:
     rounds: int = 0
     duplicate: bool = False
     as_json: bool = False
+    round_minutes: int = 0  # --minutes: a round's time limit (0: none)
 
 
 class CommandError(ValueError):
@@ -242,7 +248,8 @@ def _replay_command(rest: list[str], name: str = "replay") -> Command:
 
 
 TOURNAMENT_USAGE = ("tournament [NAME [--json]] · tournament new NAME [--rules R] "
-                    "[--option KEY=VALUE ...] --rounds K [--duplicate] · tournament join NAME · "
+                    "[--option KEY=VALUE ...] --rounds K [--duplicate] [--minutes M] · "
+                    "tournament join NAME · "
                     "tournament start NAME")
 TOURNAMENT_VERBS = ("new", "join", "start")
 
@@ -275,7 +282,7 @@ def _tournament_command(rest: list[str]) -> Command:
         return Command("tournament", name, words=(verb,), as_json=bool(extra))
     rules: str | None = None
     pairs: list[str] = []
-    rounds = 0
+    rounds = minutes = 0
     duplicate = False
     i = 0
     while i < len(extra):
@@ -284,7 +291,7 @@ def _tournament_command(rest: list[str]) -> Command:
             duplicate = True
             i += 1
             continue
-        if flag not in ("--rules", "-r", "--option", "-o", "--rounds"):
+        if flag not in ("--rules", "-r", "--option", "-o", "--rounds", "--minutes"):
             raise usage(f"unknown argument {extra[i][:30]!r}")
         if not eq:
             if i + 1 >= len(extra):
@@ -296,6 +303,11 @@ def _tournament_command(rest: list[str]) -> Command:
             rules = value.lower()
         elif flag in ("--option", "-o"):
             pairs.append(value)
+        elif flag == "--minutes":
+            minutes = int(value) if value.isdigit() and len(value) <= 4 else -1
+            if not 1 <= minutes <= TOURNAMENT_ROUND_MINUTES_MAX:
+                raise CommandError(both("tournament_minutes", n=TOURNAMENT_ROUND_MINUTES_MAX),
+                                   shown=True)
         else:
             rounds = int(value) if value.isdigit() and len(value) <= 3 else -1
             if not 1 <= rounds <= TOURNAMENT_ROUNDS_MAX:
@@ -309,7 +321,7 @@ def _tournament_command(rest: list[str]) -> Command:
     if options:
         check_table_settings(rules, options)
     return Command("tournament", name, rules, tuple(sorted(options.items())), words=("new",),
-                   rounds=rounds, duplicate=duplicate)
+                   rounds=rounds, duplicate=duplicate, round_minutes=minutes)
 
 
 def parse_command(text: str | None) -> Command:

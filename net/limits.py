@@ -255,6 +255,7 @@ MAX_INVITE_TEXT = 1024  # characters of one --invite value or /invite line, read
 # not yet finished on the server, and ones a single account created and has not seen finish
 TOURNAMENT_NAME_CELLS = 16  # its tables are named NAME-ROUND-TABLE, within a table's 24 cells
 TOURNAMENT_ROUNDS_MAX = 20
+TOURNAMENT_ROUND_MINUTES_MAX = 600  # --minutes: a round's time limit
 TOURNAMENT_ENTRIES_MAX = 256
 TOURNAMENTS_OPEN_MAX = 50
 TOURNAMENTS_PER_ACCOUNT = 3

@@ -251,3 +251,14 @@ def test_a_duplicate_game_deals_hand_k_alike_whatever_is_played(rules: str) -> N
     b = _play_out(Game(rules, 99, options, rotate_dealer=True), random.Random(2))
     assert a == b
     assert [d for _, d in a] == [(a[0][1] + k) % 4 for k in range(5)]
+
+
+def test_a_hand_limit_ends_the_game_after_the_hand_in_progress() -> None:
+    game = Game("yichun", 3, {"hands_per_game": 8})
+    rng = random.Random(4)
+    hand = game.new_hand()
+    game.hand_limit = len(game.history) + 1  # the time is up in hand 1
+    while not hand.is_over:
+        seat, action = rng.choice([(s, a) for s in range(4) for a in hand.legal_actions(s)])
+        game.apply(seat, action)
+    assert game.is_over and len(game.history) == 1 and game.hands_per_game == 1

@@ -17,6 +17,7 @@ from net.front.tournaments import shown
 from net.limits import (
     TOURNAMENT_ENTRIES_MAX,
     TOURNAMENT_NAME_CELLS,
+    TOURNAMENT_ROUND_MINUTES_MAX,
     TOURNAMENT_ROUNDS_MAX,
     TOURNAMENTS_OPEN_MAX,
     TOURNAMENTS_PER_ACCOUNT,
@@ -168,6 +169,7 @@ def test_the_players_guide_states_the_limits_as_they_are() -> None:
             f"  most {TOURNAMENT_ENTRIES_MAX} entries; {TOURNAMENTS_PER_ACCOUNT} tournaments not "
             f"finished per host and {TOURNAMENTS_OPEN_MAX} on the server")
     assert said in section
+    assert f"(`--minutes M`, 1 to {TOURNAMENT_ROUND_MINUTES_MAX})" in section
 
 
 async def test_a_rounds_table_names_are_kept_for_it(server: MahjongServer) -> None:

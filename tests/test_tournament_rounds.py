@@ -8,11 +8,15 @@ from __future__ import annotations
 import json
 
 import asyncssh
+import pytest
 
 from engine.tournament import FINISHED, RUNNING, Tournament
 from host.table_info import TableState
+from net.commands import CommandError, parse_command
 from net.front.server import MahjongServer
+from net.front.tournaments import shown
 from net.runtime.tournaments import table_name
+from net.store.model import Account
 from testkit.ssh import MakeServer, new_key, run_command
 from tests.support.waiting import until
 from tests.test_net import join
@@ -100,3 +104,27 @@ async def test_a_round_survives_a_restart(make_server: MakeServer) -> None:
         assert table.rotate_dealer and table.game_seed == again.played[0].seed
     await until(lambda: again.state == FINISHED, 120.0, "the tournament's end")
     assert all(r.over for r in again.played)
+
+
+async def test_a_rounds_time_limit_ends_its_games_a_hand_later(server: MahjongServer) -> None:
+    board = server.registry.tournaments
+    host = Account(1, "ann", None)
+    # a thousand hands a game: only the limit ends them within the test
+    t = await board.create("slow", host, "gejiu", {"hands_per_game": 1000}, 1, True,
+                           round_seconds=1)
+    for i, name in enumerate(NAMES, 1):
+        await board.join("slow", Account(i, name, None))
+    await board.start("slow", host)
+    await until(lambda: t.state == FINISHED, 120.0, "the round's end by its limit")
+    (round1,) = t.played
+    for result in round1.results.values():
+        assert 1 <= len(result.nets) < 1000 and len(result.game_id) == 8
+    assert "A round's time limit: 1 min; then each table plays one more hand" in shown(t)
+
+
+def test_the_limit_is_typed_in_minutes() -> None:
+    c = parse_command("tournament new club --rounds 2 --minutes 45")
+    assert c.round_minutes == 45
+    for bad in ("0", "601", "x"):
+        with pytest.raises(CommandError):
+            parse_command(f"tournament new club --rounds 2 --minutes {bad}")

@@ -19,6 +19,11 @@ TOURNAMENT: Final[dict[str, tuple[str, str]]] = {
     # refusals
     "tournament_rounds": ("a tournament's rounds: 1 to {n} (--rounds K)",
                           "比赛轮数为 1 到 {n}（--rounds K）"),
+    "tournament_minutes": ("a round's time limit in minutes: 1 to {n} (--minutes M)",
+                           "每轮限时 1 到 {n} 分钟（--minutes M）"),
+    "tournament_time_limit": ("A round's time limit: {minutes} min; then each table plays one "
+                              "more hand at most.",
+                              "每轮限时 {minutes} 分钟，到时各桌至多再打一盘。"),
     "tournament_bad_name": ("bad tournament name {name}: letters, digits, - and _, at most {n} "
                             "wide (a Chinese character counts 2)",
                             "比赛名 {name} 不可用：字母、数字、- 和 _，宽度至多 {n}（汉字算 2）"),

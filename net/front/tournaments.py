@@ -45,7 +45,8 @@ async def answer(host: TournamentHost, account: Account, command: Command) -> tu
             return listing(await board.listing()), 0
         if verb == "new":
             t = await board.create(command.table, account, command.rules,
-                                   dict(command.options), command.rounds, command.duplicate)
+                                   dict(command.options), command.rounds, command.duplicate,
+                                   command.round_minutes * 60)
             return both("tournament_made", name=t.name, rules=_rules(t), rounds=t.rounds,
                         format=_format("en", t)), 0
         if verb == "join":
@@ -112,6 +113,8 @@ def shown(t: Tournament) -> str:
                         format=_format(lang, t), state=tr(lang, _state_key(t)),
                         round=len(t.played), rounds=t.rounds, n=len(t.entries),
                         host=t.host_name or "?"))
+    if t.round_seconds:
+        lines.append(both("tournament_time_limit", minutes=-(-t.round_seconds // 60)))
     lines.append("")
     lines.append(both("tournament_standings" if t.duplicate else "tournament_standings_raw"))
     rows = t.standings()

@@ -39,6 +39,7 @@ from net.limits import (
     TOURNAMENTS_OPEN_MAX,
     TOURNAMENTS_PER_ACCOUNT,
 )
+from net.runtime.config import TableConfig
 from net.runtime.privacy import Privacy
 from net.runtime.seat_client import Occupant
 from net.runtime.shared_table import SharedTable
@@ -76,6 +77,7 @@ class TableHost(Protocol):
     """What a round's tables need of the process's tables (net.runtime.registry.Registry)."""
 
     tables: dict[str, SharedTable]
+    config: TableConfig  # its clock times a round's limit
 
     def new_table(self, name: str, rules: str | None = None,
                   options: Mapping[str, Any] | None = None,
@@ -158,7 +160,8 @@ class Tournaments:
         return any(_round_table(name, t) for t in self.by_name)
 
     async def create(self, name: str, account: Account, rules: str | None,
-                     options: Mapping[str, Any], rounds: int, duplicate: bool) -> Tournament:
+                     options: Mapping[str, Any], rounds: int, duplicate: bool,
+                     round_seconds: int = 0) -> Tournament:
         if not valid_table_name(name) or cell_len(name) > TOURNAMENT_NAME_CELLS:
             raise TournamentRefused("tournament_bad_name", name=name[:30],
                                     n=TOURNAMENT_NAME_CELLS)
@@ -180,7 +183,8 @@ class Tournaments:
             # the seating's order and every round's deals come from this: the server's secret
             t = Tournament(name, rules, rounds, host=account.id, seed=secrets.randbits(62),
                            options=tuple(sorted(options.items())), duplicate=duplicate,
-                           fill_level=FILL_LEVEL, host_name=account.nickname)
+                           fill_level=FILL_LEVEL, host_name=account.nickname,
+                           round_seconds=round_seconds)
             await self._save(t)
             self.by_name[name] = t
             log.info("tournament %s made by %s (%s, %d rounds%s)", name, account.nickname,
@@ -270,6 +274,26 @@ class Tournaments:
             table.hooks = replace(table.hooks, on_empty=None)
             table.on_info.append(partial(self._changed, t, round_.no, rt.no, table))
             self._changed(t, round_.no, rt.no, table, table.info())
+        if t.round_seconds:  # from the round's start, or from a restart
+            with contextlib.suppress(RuntimeError):  # no event loop: a test's, untimed
+                self.host.config.clock.call_later(t.round_seconds,
+                                                  partial(self._time_up, t, round_.no))
+
+    def _time_up(self, t: Tournament, round_no: int) -> None:
+        """Round ``round_no``'s time is up: each of its tables still playing plays at most
+        one more hand (the one in progress, or else the next) and its game ends there."""
+        round_ = t.current
+        if self.host is None or t.state != RUNNING or round_ is None or round_.no != round_no:
+            return
+        for rt in round_.tables:
+            table = self.host.tables.get(table_name(t.name, round_no, rt.no))
+            game = table.game if table is not None else None
+            if table is None or game is None or game.is_over or rt.no in round_.results:
+                continue
+            game.hand_limit = len(game.history) + 1
+            log.info("tournament %s: round %d's time is up: table %d ends after hand %d",
+                     t.name, round_no, rt.no, game.hand_limit)
+            table.save_changed()
 
     def _make_table(self, t: Tournament, name: str, seats: Any, seed: int) -> SharedTable | None:
         assert self.host is not None

@@ -154,6 +154,7 @@ CREATE TABLE IF NOT EXISTS tournaments (  -- engine/tournament.py, net/store/tou
     host_name TEXT NOT NULL,              -- its name then
     seed {id} NOT NULL,                   -- the server's secret: seating and deals
     fill_level TEXT NOT NULL,             -- the computers that fill a table short of people
+    round_seconds INTEGER NOT NULL,       -- a round's time limit (0: none)
     state TEXT NOT NULL,                  -- 'open', 'running' or 'finished'
     created {real} NOT NULL,
     updated {real} NOT NULL

@@ -18,7 +18,8 @@ from net.store.moderation import ModeratedStore
 MAX_TOURNAMENTS_READ = 10_000  # tournaments read at start at most (net.limits keeps fewer)
 SAVE_TOURNAMENT = (
     "INSERT INTO tournaments (name, rules, options, rounds, duplicate, host, host_name, seed, "
-    "fill_level, state, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    "fill_level, round_seconds, state, created, updated) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
     "ON CONFLICT (name) "
     "DO UPDATE SET state = excluded.state, updated = excluded.updated")
 SAVE_ENTRY = ("INSERT INTO tournament_entries (tournament, pid, name, level, joined) "
@@ -51,7 +52,7 @@ class TournamentStore(ModeratedStore):
         steps: list[tuple[str, Any, bool]] = [(SAVE_TOURNAMENT, (
             name, tournament.rules, json.dumps(data["options"]), tournament.rounds,
             int(tournament.duplicate), tournament.host, tournament.host_name, tournament.seed,
-            tournament.fill_level,
+            tournament.fill_level, tournament.round_seconds,
             tournament.state, now, now), False)]
         steps += [(SAVE_ENTRY, entries, True)] if entries else []
         steps += [(SAVE_ROUND, rounds, True)] if rounds else []
@@ -64,7 +65,7 @@ class TournamentStore(ModeratedStore):
         with self._reading("read the tournaments"):
             heads = self._rows(
                 "SELECT substr(name, 1, ?), rules, options, rounds, duplicate, host, "
-                "substr(host_name, 1, ?), seed, fill_level, state FROM tournaments "
+                "substr(host_name, 1, ?), seed, fill_level, round_seconds, state FROM tournaments "
                 "ORDER BY created, name LIMIT ?",
                 (MAX_NAME, MAX_NAME, MAX_TOURNAMENTS_READ))
             entries = self._rows("SELECT tournament, pid, name, level FROM tournament_entries "
@@ -86,7 +87,7 @@ class TournamentStore(ModeratedStore):
 def _tournament(head: Sequence[Any], entries: Sequence[Sequence[Any]],
                 rounds: Sequence[Sequence[Any]],
                 tables: Sequence[Sequence[Any]]) -> Tournament:
-    name, rules, options, k, duplicate, host, host_name, seed, fill, state = head
+    name, rules, options, k, duplicate, host, host_name, seed, fill, seconds, state = head
     played = []
     for t_name, round_no, round_seed in rounds:
         if t_name != name:
@@ -99,7 +100,7 @@ def _tournament(head: Sequence[Any], entries: Sequence[Sequence[Any]],
     return Tournament.from_json({
         "name": name, "rules": rules, "options": json.loads(options), "rounds_total": k,
         "duplicate": bool(duplicate), "host": host, "host_name": host_name, "seed": seed,
-        "fill_level": fill, "state": state,
+        "fill_level": fill, "round_seconds": seconds, "state": state,
         "entries": [{"pid": pid, "name": n, "level": level}
                     for t_name, pid, n, level in entries if t_name == name],
         "rounds": played})
