@@ -72,6 +72,7 @@ HELP_TEXT = "\n".join((
     _row("ssh -t -p PORT NAME@HOST replay", both("help_replay")),
     _row("ssh -t -p PORT NAME@HOST replay ID", both("help_replay_id")),
     _row("ssh -t -p PORT NAME@HOST review [ID]", both("help_review")),
+    _row("ssh -t -p PORT NAME@HOST puzzles [ID]", both("help_puzzles")),
     _row("ssh -p PORT NAME@HOST rename NEWNAME", both("help_rename")),
     _row("ssh -p PORT NAME@HOST report NAME REASON", both("help_report")),
     _row("ssh -p PORT NAME@HOST tournament new NAME --rounds K [--duplicate]\n"
@@ -120,7 +121,8 @@ class CommandError(ValueError):
         self.shown = shown
 
 
-COMMANDS = ("join", "watch", "lobby", "stats", "help", "bot", "replay", "review", "rename",
+COMMANDS = ("join", "watch", "lobby", "stats", "help", "bot", "replay", "review", "puzzles",
+            "rename",
             "report",
             "tournament")
 # an operator's (net/front/operators.py): checked when run, after the key (from another, the
@@ -209,12 +211,13 @@ def check_table_settings(rules: str | None, options: dict[str, Any]) -> None:
 
 REPLAY_USAGE = "replay [ID] [--lang zh|en]"
 REVIEW_USAGE = "review [ID] [--lang zh|en]"
+PUZZLES_USAGE = "puzzles [ID] [--lang zh|en]"
 
 
 def _replay_command(rest: list[str], name: str = "replay") -> Command:
     """``replay`` (the list of one's games) or ``replay ID``, perhaps ``--lang``; the same
     for ``review`` (``name``)."""
-    usage = REVIEW_USAGE if name == "review" else REPLAY_USAGE
+    usage = {"review": REVIEW_USAGE, "puzzles": PUZZLES_USAGE}.get(name, REPLAY_USAGE)
     lang: str | None = None
     ids: list[str] = []
     i = 0
@@ -373,7 +376,7 @@ def parse_command(text: str | None) -> Command:
             raise CommandError(both("bot_lang"), shown=True)
         return Command("bot", inner.table, inner.rules, inner.options, inner.bots,
                        private=inner.private, bot=True)
-    if head in ("replay", "review"):
+    if head in ("replay", "review", "puzzles"):
         return _replay_command(rest, head)
     if head in OPERATOR_COMMANDS:
         return Command("op", words=tuple(words))

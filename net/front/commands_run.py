@@ -285,8 +285,8 @@ async def _app_session(host: CommandHost, session: Session, account: Account,
             status = await PlainTables(host, session, account, lang, asked).run(command)
             return
         await session.probe_terminal(command)
-        if command.name in ("replay", "review"):
-            kind = ReplayRun if command.name == "replay" else ReviewRun
+        if command.name in ("replay", "review", "puzzles"):
+            kind = {"replay": ReplayRun, "review": ReviewRun}.get(command.name, PuzzlesRun)
             status = await kind(host, session, account, colorterm).run(command, lang, asked)
             return
         status = await TextualTables(host, session, account, lang, asked, colorterm,
@@ -611,6 +611,7 @@ class ReviewRun(KeptGamesRun):
     not play is refused)."""
 
     needs_games = True  # the seat is found in the account's list
+    app_class: type[reviewing.RemoteReviewApp] = reviewing.RemoteReviewApp  # or the puzzles'
 
     async def viewer(self, game_id: str, game: ReplayGame, games: list[ListedGame],
                      settings: RemoteSettings) -> reviewing.RemoteReviewApp | None:
@@ -620,9 +621,15 @@ class ReviewRun(KeptGamesRun):
             self.session.write_line(f"{ERROR}: {shown}")
             return None
         review = await asyncio.to_thread(ReviewGame.of, game, seat)  # the seat's views
-        return reviewing.RemoteReviewApp(review, self.host.reviews, settings,
-                                         term=self.session.term or "xterm",
-                                         colorterm=self.colorterm)
+        return self.app_class(review, self.host.reviews, settings,
+                              term=self.session.term or "xterm", colorterm=self.colorterm)
+
+
+class PuzzlesRun(ReviewRun):
+    """``puzzles``: the account's costly decisions in a kept game of its own, as puzzles
+    (tui.apps.puzzles): the review's assessments, its answers held back until one answers."""
+
+    app_class = reviewing.RemotePuzzleApp
 
 
 # --- a program playing a seat -------------------------------------------------------------

@@ -21,6 +21,7 @@ from host.review_pool import niced_pool
 from net.front import replay
 from net.front.remote_app import ServerSide
 from net.store.base import Store
+from tui.apps.puzzles import PuzzleScreen
 from tui.apps.replay import ListedGame, ReplayGame
 from tui.apps.review import ReviewApp, ReviewGame, ReviewUnavailable
 from tui.settings import Settings
@@ -110,3 +111,11 @@ class RemoteReviewApp(ServerSide, ReviewApp):
                  term: str = "xterm", colorterm: str = "") -> None:
         super().__init__(review, pool.submit, settings, pool.samples)
         self.client_terminal(term, colorterm)
+
+
+class RemotePuzzleApp(RemoteReviewApp):
+    """``ssh host puzzles ID``: the costly decisions of one's own play as puzzles
+    (:class:`~tui.apps.puzzles.PuzzleScreen`), the review's pool assessing them."""
+
+    TITLE = "mahjong-ssh puzzles"
+    SCREEN = PuzzleScreen

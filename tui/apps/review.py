@@ -409,6 +409,7 @@ class ReviewApp(StandaloneApp):
     """The review on its own (``mahjong-ssh review FILE``): leaving it ends the app."""
 
     TITLE = "mahjong-ssh review"
+    SCREEN: ClassVar[type[ReviewScreen]] = ReviewScreen  # the puzzles' is another
 
     def __init__(self, review: ReviewGame, submit: Submit, settings: Settings | None = None,
                  samples: int = REVIEW_SAMPLES) -> None:
@@ -419,8 +420,8 @@ class ReviewApp(StandaloneApp):
 
     def on_mount(self) -> None:
         self.apply_settings_theme()
-        self.push_screen(ReviewScreen(self.review, self.settings.lang, self.face, self.submit,
-                                      self.samples), callback=lambda _: self.exit())
+        self.push_screen(self.SCREEN(self.review, self.settings.lang, self.face, self.submit,
+                                     self.samples), callback=lambda _: self.exit())
 
 
 class FileReviews:
