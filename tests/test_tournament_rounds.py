@@ -10,7 +10,7 @@ import json
 import asyncssh
 import pytest
 
-from engine.tournament import FINISHED, RUNNING, Tournament
+from engine.tournament import FINISHED, RUNNING, Entry, Tournament
 from host.table_info import TableState
 from net.commands import CommandError, parse_command
 from net.front.server import MahjongServer
@@ -77,6 +77,10 @@ async def test_rounds_are_played_to_the_end(server: MahjongServer) -> None:
             assert len(result.nets) == 2 and len(result.game_id) == 8
             kept = server.registry.tables.get(table_name("club", round_.no, no))
             assert kept is None or kept.state is TableState.OVER
+            if kept is not None:  # its one game counted: no other starts there
+                refusal = kept.ask_new_game(0)
+                assert refusal is not None and refusal.key == "tournament_table_done"
+                assert kept.game_no == 1
     # a game each entry played in, kept for replay under its ID
     game_id = t.played[0].results[1].game_id
     r = await run_command(server.port, "zed", f"replay {game_id}", new_key())
@@ -92,9 +96,17 @@ async def test_rounds_are_played_to_the_end(server: MahjongServer) -> None:
 
 async def test_a_round_survives_a_restart(make_server: MakeServer) -> None:
     first = await make_server(grace_seconds=60.0)  # nobody's computer plays before the restart
-    await _started(first, rounds=2)
+    keys = await _started(first, rounds=2)
     t = _club(first)
     assert t.state == RUNNING and not t.played[0].results
+    # an entry's lobby says where he plays now
+    rt = t.played[0].tables[1]
+    seated = next(s for s in rt.seats if s.pid is not None)
+    lobby = await join(first, seated.name, keys[seated.name], "lobby --plain")
+    try:
+        await lobby.wait_for(f"Your table now: join {table_name('club', 1, rt.no)}")
+    finally:
+        await lobby.close()
     await first.close()
     server = await make_server()
     again = _club(server)
@@ -128,3 +140,20 @@ def test_the_limit_is_typed_in_minutes() -> None:
     for bad in ("0", "601", "x"):
         with pytest.raises(CommandError):
             parse_command(f"tournament new club --rounds 2 --minutes {bad}")
+
+
+async def test_computers_entered_play_their_own_seats(server: MahjongServer) -> None:
+    board = server.registry.tournaments
+    host = Account(1, "ann", None)
+    t = await board.create("bots", host, "shangrao", {"hands_per_game": 1}, 1, True)
+    await board.join("bots", host)
+    for i, level in enumerate(("easy", "hard", "expert"), 1):
+        t.join(Entry(-i, f"{level}-{i}", level))  # the model takes computers as entries
+    await board.start("bots", host)
+    (rt,) = t.played[0].tables
+    table = server.registry.tables[table_name("bots", 1, 1)]
+    for i, seat in enumerate(rt.seats):
+        if seat.level is not None:  # no one to wait for: the computer of its level plays
+            assert table.seats[i].occupant is None and table.bot_levels[i] == seat.level
+    await until(lambda: t.state == FINISHED, 120.0, "the tournament's end")
+    assert sorted(r.name for r in t.standings()) == ["ann", "easy-1", "expert-3", "hard-2"]

@@ -147,4 +147,7 @@ REFUSALS: Final[dict[str, tuple[str, str]]] = {
     # a round's table of a tournament (net/runtime/tournaments.py): nobody else makes it
     "tournament_table_kept": ("{name} is the name of a tournament's table: choose another",
                               "{name} 是比赛牌桌的名字：请换一个"),
+    "tournament_table_done": ("this tournament table's game is over: no new game here "
+                              "(ssh HOST tournament {name} says where the next round plays)",
+                              "本桌比赛对局已结束，不再开新局；比赛 {name} 的下一轮另有牌桌"),
 }

@@ -88,6 +88,7 @@ TOURNAMENT: Final[dict[str, tuple[str, str]]] = {
     # the lobby's line (net/front/lobby.py)
     "lobby_tournament": ("{name} ({format}, {state}, round {round}/{rounds})",
                          "{name}（{format}，{state}，第 {round}/{rounds} 轮）"),
+    "tournament_your_table": ("Your table now: join {table}", "你现在的牌桌：join {table}"),
     "lobby_tournaments": ("Tournaments: {list}  (ssh HOST tournament NAME)",
                           "比赛：{list}（ssh HOST tournament 名字）"),
 }

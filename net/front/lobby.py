@@ -413,7 +413,7 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
             t.append(f"  {pad(clean_line(q.name, 40), 16)}", style="bold")
             t.append(f" {q.rules:<9} {QUARANTINE_MARK}\n", style="red")
         for lang in ("en", "zh"):  # the tournaments not finished (net/front/tournaments.py)
-            line = tournament_line(registry, lang)
+            line = tournament_line(registry, lang, self.account.id)
             if line:
                 t.append(f"  {line}\n", style="bold")
         self.ratings.refresh()  # what this drawing asked for, ready for the next one

@@ -161,7 +161,7 @@ async def plain_lobby(channel: PlainChannel, server: LobbyServer, account: Accou
         if not infos:
             out.append(tr(lang, "p_lobby_none"))
         out += [table_line(i + 1, info, lang, account) for i, info in enumerate(infos)]
-        line = tournament_line(registry, lang)  # the tournaments not finished
+        line = tournament_line(registry, lang, account.id)  # the tournaments not finished
         return [*out, line] if line else out
 
     ask = tr(lang, "p_lobby_ask") + " > "

@@ -145,9 +145,9 @@ def shown(t: Tournament) -> str:
     return "\n".join(lines)
 
 
-def lobby_line(registry: Registry, lang: str) -> str:
-    """The lobby's line of the tournaments not finished, in ``lang`` (empty: none, or a
-    lobby's stand-in registry without them)."""
+def lobby_line(registry: Registry, lang: str, account_id: int | None = None) -> str:
+    """The lobby's line of the tournaments not finished, in ``lang``, and where the account
+    plays now if it does (empty: none, or a lobby's stand-in registry without them)."""
     board = getattr(registry, "tournaments", None)
     ts = board.listed() if board is not None else []
     if not ts:
@@ -156,7 +156,9 @@ def lobby_line(registry: Registry, lang: str) -> str:
                 state=tr(lang, _state_key(t)), round=len(t.played), rounds=t.rounds)
              for t in ts[:LOBBY_LISTED]]
     more = ", …" if len(ts) > LOBBY_LISTED else ""
-    return tr(lang, "lobby_tournaments", list=", ".join(items) + more)
+    line = tr(lang, "lobby_tournaments", list=", ".join(items) + more)
+    table = board.table_of(account_id) if board is not None and account_id is not None else None
+    return f"{line} {tr(lang, 'tournament_your_table', table=table)}" if table else line
 
 
 async def reply(host: TournamentHost, session: Replying, account: Account,

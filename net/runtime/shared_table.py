@@ -60,6 +60,9 @@ class SharedTable:
         # a duplicate tournament's table (net/runtime/tournaments.py): its games pass the
         # deal on after every hand, so that hand k is the round's same deal everywhere
         self.rotate_dealer = rotate_dealer
+        # why no new game starts here once its game is over (a tournament round's table: its
+        # one game counts), or None
+        self.no_new_game: Refusal | None = None
         self.hooks = hooks
         self._empty_timer: Timer | None = None
         # the latest chat lines, for whoever opens the chat line (and joins) later
@@ -484,6 +487,8 @@ class SharedTable:
             return Refusal("seated_start")
         if self.game is None or not self.game.is_over:
             return self.start()
+        if self.no_new_game is not None:
+            return self.no_new_game
         self.runner.ask_new_game(index, self.clock.now())
         self.loop.kick()
         self._publish()  # every screen says whom the table waits for

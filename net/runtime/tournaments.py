@@ -31,6 +31,7 @@ from rich.cells import cell_len
 
 from engine.rulesets import DEFAULT_RULES, find_ruleset
 from engine.tournament import FINISHED, RUNNING, Entry, TableResult, Tournament, TournamentError
+from host.refusal import Refusal
 from host.table_info import TableInfo, TableState
 from net.limits import (
     TOURNAMENT_ENTRIES_MAX,
@@ -155,6 +156,18 @@ class Tournaments:
         finally:
             self._loading = None
 
+    def table_of(self, account_id: int) -> str | None:
+        """The table where ``account_id`` plays now in a round (its game not over), if any."""
+        for t in self.by_name.values():
+            round_ = t.current
+            if t.state != RUNNING or round_ is None:
+                continue
+            for rt in round_.tables:
+                if rt.no not in round_.results and any(s.pid == account_id and s.level is None
+                                                       for s in rt.seats):
+                    return table_name(t.name, round_.no, rt.no)
+        return None
+
     def reserves(self, name: str) -> bool:
         """Whether ``name`` is kept for a tournament's round (nobody else makes it)."""
         return any(_round_table(name, t) for t in self.by_name)
@@ -252,6 +265,11 @@ class Tournaments:
         for t in list(self.by_name.values()):
             if t.state == RUNNING:
                 self._play_round(t)
+        if self.host is not None:  # the earlier rounds' tables, still open: one game each
+            for name, table in self.host.tables.items():
+                owner = next((t for t in self.by_name if _round_table(name, t)), None)
+                if owner is not None and table.no_new_game is None:
+                    table.no_new_game = Refusal.of("tournament_table_done", name=owner)
 
     def _play_round(self, t: Tournament) -> None:
         """The current round's tables, made and started where they are not yet, watched
@@ -268,6 +286,7 @@ class Tournaments:
                 table = self._make_table(t, name, rt.seats, rt.seed)
             if table is None:
                 continue
+            table.no_new_game = Refusal.of("tournament_table_done", name=t.name)
             # a round's table lasts while its game plays, whoever is connected
             if table.hooks.on_empty is not None:
                 self._on_empty[name] = table.hooks.on_empty
@@ -308,7 +327,9 @@ class Tournaments:
         table.rotate_dealer = t.duplicate
         now = table.clock.now()
         for i, seat in enumerate(seats):
-            if seat.pid is not None:  # his seat waits for him as a dropped player's does
+            # an entry's seat waits for him as a dropped player's does; an entered computer
+            # plays its own at its level
+            if seat.pid is not None and seat.level is None:
                 table.seats[i].occupant = Occupant(seat.pid, seat.name)
                 table.seats[i].dropped_at = now
         self.host.add(table)
