@@ -211,14 +211,15 @@ def check_table_settings(rules: str | None, options: dict[str, Any]) -> None:
 
 REPLAY_USAGE = "replay [ID] [--lang zh|en]"
 REVIEW_USAGE = "review [ID] [--lang zh|en]"
-PUZZLES_USAGE = "puzzles [ID] [--lang zh|en]"
+PUZZLES_USAGE = "puzzles [ID] [--plain] [--lang zh|en]"
 
 
 def _replay_command(rest: list[str], name: str = "replay") -> Command:
     """``replay`` (the list of one's games) or ``replay ID``, perhaps ``--lang``; the same
-    for ``review`` (``name``)."""
+    for ``review`` and ``puzzles`` (``name``; the puzzles also ``--plain``)."""
     usage = {"review": REVIEW_USAGE, "puzzles": PUZZLES_USAGE}.get(name, REPLAY_USAGE)
     lang: str | None = None
+    plain = False
     ids: list[str] = []
     i = 0
     while i < len(rest):
@@ -231,6 +232,8 @@ def _replay_command(rest: list[str], name: str = "replay") -> Command:
                 value = rest[i + 1]
                 i += 1
             lang = lang_value(value)
+        elif rest[i] == "--plain" and name == "puzzles":
+            plain = True
         elif rest[i].startswith("-"):
             raise CommandError(f"unknown argument {rest[i][:30]!r}; usage: {usage}",
                                shown=True)
@@ -243,11 +246,11 @@ def _replay_command(rest: list[str], name: str = "replay") -> Command:
     if len(ids) > 1:
         raise CommandError(f"one game ID at a time; usage: {usage}", shown=True)
     if not ids:
-        return Command(name, lang=lang)
+        return Command(name, lang=lang, plain=plain)
     game_id = parse_game_id(ids[0])
     if game_id is None:
         raise CommandError(both("bad_game_id", id=ids[0][:30]), shown=True)
-    return Command(name, lang=lang, game_id=game_id)
+    return Command(name, lang=lang, game_id=game_id, plain=plain)
 
 
 TOURNAMENT_USAGE = ("tournament [NAME [--json]] · tournament new NAME [--rules R] "

@@ -4,10 +4,15 @@ would you play?" before the expert's figures are shown; ``ssh host puzzles ID`` 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
+
+import pytest
 
 from engine.review import assess
+from net.commands import CommandError, parse_command
 from net.front.server import MahjongServer
 from testkit.ssh import PtyClient, new_key
+from tests.support.waiting import until
 from tests.test_net import join, play_by_keys
 from tests.test_review import CLEAR, Fake, settle, steps
 from tui.apps.puzzles import PuzzleApp, PuzzleScreen
@@ -87,22 +92,27 @@ async def test_the_expert_agreeing_answer_is_said_so() -> None:
         assert assess(a.decision, CLEAR).choice == a.choice
 
 
+async def kept_game(server: MahjongServer, key: Any, table: str) -> str:
+    """A one-hand game played to its end by ann (key ``key``) at ``table``: its shown ID."""
+    c = await join(server, "ann", key, f"join {table} --rules gejiu --option hands_per_game=1")
+    await c.wait_for("press S")
+    c.send("s")
+    await c.wait_for("个旧")
+    t = server.registry.tables[table]
+    seat = t.seats.index(next(s for s in t.seats if s.clients))
+    await play_by_keys(t, {seat: c})
+    await c.wait_for("Enter: game result")
+    await c.close()
+    return f"{t.game_id[:4]}-{t.game_id[4:]}"
+
+
 async def test_puzzles_id_over_ssh_asks_ones_own_costly_decisions(
         server: MahjongServer) -> None:
     """``ssh host puzzles ID``: the kept game's costly decisions of the account's own seat, by
     the server's review process; a game one did not play is refused, as the review does."""
     server.reviews.samples = CLEAR
     key = new_key()
-    c = await join(server, "ann", key, "join pz --rules gejiu --option hands_per_game=1")
-    await c.wait_for("press S")
-    c.send("s")
-    await c.wait_for("个旧")
-    t = server.registry.tables["pz"]
-    seat = t.seats.index(next(s for s in t.seats if s.clients))
-    await play_by_keys(t, {seat: c})
-    await c.wait_for("Enter: game result")
-    await c.close()
-    shown = f"{t.game_id[:4]}-{t.game_id[4:]}"
+    shown = await kept_game(server, key, "pz")
     again = PtyClient(80, 24)
     await again.connect(server.port, "ann", key, command=f"puzzles {shown}")
     text = await again.wait_for("Puzzles from game", 30.0)
@@ -125,3 +135,45 @@ async def test_puzzles_id_over_ssh_asks_ones_own_costly_decisions(
     await asyncio.wait_for(other.closed.wait(), 10)
     assert other.exit_status == 2 and "did not play in game" in other.text()
     await other.close()
+
+
+async def test_puzzles_in_plain_mode_over_ssh(server: MahjongServer) -> None:
+    """``puzzles ID --plain``: the same puzzles in lines; without an ID, what to type."""
+    server.reviews.samples = CLEAR
+    key = new_key()
+    shown = await kept_game(server, key, "pp")
+    c = PtyClient(100, 40)
+    await c.connect(server.port, "ann", key, command=f"puzzles {shown} --plain")
+    await c.wait_for("decisions to assess", 30.0)
+
+    def raw() -> str:
+        return bytes(c.raw).decode("utf-8", "replace")
+
+    await until(lambda: "puzzles: " in raw() or "None: no decision" in raw(), 120.0,
+                "the puzzles found")
+    if "puzzles: " in raw():
+        await until(lambda: "What would you play?" in raw(), 10.0, "the first puzzle")
+        first = raw()
+        assert "Puzzle 1/" in first and "  1: " in first and "expert" not in first.lower()
+        c.send("9999\r")
+        await until(lambda: "Type the number of your answer" in raw(), 10.0, "the help")
+        c.send("1\r")
+        await until(lambda: "Your answer: " in raw(), 10.0, "the answer")
+        assert "expert" in raw().split("Your answer: ", 1)[1]
+    c.send("q\r")
+    await asyncio.wait_for(c.closed.wait(), 10)
+    assert c.exit_status == 0
+    await c.close()
+    bare = PtyClient(100, 40)
+    await bare.connect(server.port, "ann", key, command="puzzles --plain")
+    await asyncio.wait_for(bare.closed.wait(), 10)
+    assert bare.exit_status == 2 and "puzzles needs a game's ID" in bare.text()
+    await bare.close()
+
+
+def test_puzzles_is_a_command_as_review_is_and_may_be_plain() -> None:
+    assert parse_command("puzzles").name == "puzzles"
+    got = parse_command("puzzles abcd-2345 --plain")
+    assert (got.name, got.game_id, got.plain) == ("puzzles", "abcd2345", True)
+    with pytest.raises(CommandError, match="usage: review"):
+        parse_command("review abcd-2345 --plain")  # the review's screen has no plain mode

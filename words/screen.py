@@ -483,6 +483,18 @@ SCREEN: Final[dict[str, tuple[str, str]]] = {
                     "1-9 作答 · ←/→ 上/下一题 · s 列表 · q 离开"),
     "pz_keys": ("←/→ puzzle · s: list · q: leave", "←/→ 上/下一题 · s 列表 · q 离开"),
     "pz_list_keys": ("↑/↓ · Enter: open · q: leave", "↑/↓ 选择 · Enter 打开 · q 离开"),
+    # the puzzles in plain mode (net/front/plain_puzzles.py)
+    "ppz_assessing": ("Looking for your costly decisions: decisions to assess: {n}.",
+                      "正在寻找你代价较大的决定：待评估的决定：{n}。"),
+    "ppz_progress": ("assessed {done} of {n}", "已评估 {done}/{n}"),
+    "ppz_help": ("Type the number of your answer (1 to {n}), or q to leave.",
+                 "输入答案的编号（1到{n}），或输入 q 离开。"),
+    "ppz_next": ("Enter: the next puzzle, q: leave", "回车：下一题，q：离开"),
+    "ppz_last": ("That was the last puzzle. Enter: leave", "这是最后一题。回车：离开"),
+    "ppz_needs_id": ("in plain mode, puzzles needs a game's ID: puzzles ID --plain "
+                     "(ssh HOST replay lists your games)",
+                     "读屏模式下请给出对局编号：puzzles 编号 --plain"
+                     "（ssh HOST replay 列出你的对局）"),
     "p_help_coach": (" At this coach table: coach (the expert's view of your decision).",
                      " 本桌有教练：教练（高手对你当前决定的评估）。"),
     # the running score's chart (tui/view/score_chart.py)

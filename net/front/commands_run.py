@@ -36,6 +36,7 @@ from net.front.driver import clear_parser_cache
 from net.front.hostfiles import AllowList, HostFile
 from net.front.lobby import LobbyApp
 from net.front.operators import OperatorBus
+from net.front.plain_puzzles import plain_puzzles
 from net.front.plain_session import PlainChannel, plain_lobby
 from net.front.remote_app import RemoteApp, RemoteSettings
 from net.front.reviewing import ReviewPool, StoreReviews
@@ -281,7 +282,11 @@ async def _app_session(host: CommandHost, session: Session, account: Account,
                            or AmbiWidth.parse((kept or {}).get("ambiwidth"))
                            or AmbiWidth.AUTO)
     try:
-        if command.plain or (await session.settings(account, asked, lang)).plain:
+        plain = command.plain or (await session.settings(account, asked, lang)).plain
+        if plain and command.name == "puzzles":  # lines of text (net.front.plain_puzzles)
+            status = await PlainPuzzlesRun(host, session, account).run(command, lang, asked)
+            return
+        if plain:
             status = await PlainTables(host, session, account, lang, asked).run(command)
             return
         await session.probe_terminal(command)
@@ -630,6 +635,47 @@ class PuzzlesRun(ReviewRun):
     (tui.apps.puzzles): the review's assessments, its answers held back until one answers."""
 
     app_class = reviewing.RemotePuzzleApp
+
+
+class PlainPuzzlesRun:
+    """``puzzles ID --plain`` (or with the plain setting on): the puzzles in lines of text, a
+    game of the account's own named by its ID (no list to choose from in plain mode)."""
+
+    def __init__(self, host: CommandHost, session: Session, account: Account) -> None:
+        self.host = host
+        self.session = session
+        self.account = account
+
+    async def run(self, command: Command, lang: str | None, asked: str | None) -> int:
+        session, account, store = self.session, self.account, self.host.store
+        settings = await session.settings(account, asked, lang)
+        if not command.game_id:
+            session.write_line(f"{ERROR}: {both('ppz_needs_id')}")
+            return 2
+        try:
+            game = await replay.replay_game(store, command.game_id)
+        except replay.GameNotFound as exc:
+            session.write_line(f"{ERROR}: {exc}")
+            return 2
+        games = [] if account.guest else await replay.games_of(store, account.id)
+        seat = reviewing.seat_in(game, games, command.game_id, account.nickname)
+        if seat is None:
+            shown = both("not_your_game", game=shown_game_id(command.game_id))
+            session.write_line(f"{ERROR}: {shown}")
+            return 2
+        review = await asyncio.to_thread(ReviewGame.of, game, seat)  # the seat's views
+        assert session.chan is not None
+        plain = session.plain = PlainChannel(session.chan, self.host.write_high_water,
+                                             self.host.limits)
+        session.app = plain  # the idle check and the end of the session stop it
+        for data in session.take_early():
+            plain.feed(data)
+        session.watch_idle()
+        try:
+            return await plain_puzzles(plain, self.host.reviews, review, settings.lang)
+        finally:
+            session.plain = None
+            session.write_line("")
 
 
 # --- a program playing a seat -------------------------------------------------------------
