@@ -43,7 +43,11 @@ def _club(server: MahjongServer) -> Tournament:
     return server.registry.tournaments.by_name["club"]
 
 
-async def test_rounds_are_played_to_the_end(server: MahjongServer) -> None:
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_rounds_are_played_to_the_end(make_server: MakeServer,
+                                            request: pytest.FixtureRequest, backend: str) -> None:
+    db = {"db_url": request.getfixturevalue("pg_url")} if backend == "postgres" else {}
+    server = await make_server(**db)
     keys = await _started(server, rounds=2)
     t = _club(server)
     round1 = t.played[0]
@@ -83,6 +87,8 @@ async def test_rounds_are_played_to_the_end(server: MahjongServer) -> None:
                 assert kept.game_no == 1
     # a game each entry played in, kept for replay under its ID
     game_id = t.played[0].results[1].game_id
+    store = server.registry.store
+    assert store is not None and store.flush(10)  # a database server's writes are queued
     r = await run_command(server.port, "zed", f"replay {game_id}", new_key())
     assert r.exit_status == 0 and '"type": "game"' in str(r.stdout), r.stdout
     # the standings: every entry twice at a table; the duplicate scores sum to nothing
@@ -94,8 +100,11 @@ async def test_rounds_are_played_to_the_end(server: MahjongServer) -> None:
     assert data["state"] == "finished" and data["rounds"][1]["seed"] == t.played[1].seed
 
 
-async def test_a_round_survives_a_restart(make_server: MakeServer) -> None:
-    first = await make_server(grace_seconds=60.0)  # nobody's computer plays before the restart
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+async def test_a_round_survives_a_restart(make_server: MakeServer, request: pytest.FixtureRequest,
+                                          backend: str) -> None:
+    db = {"db_url": request.getfixturevalue("pg_url")} if backend == "postgres" else {}
+    first = await make_server(grace_seconds=60.0, **db)  # nobody's computer plays before
     keys = await _started(first, rounds=2)
     t = _club(first)
     assert t.state == RUNNING and not t.played[0].results
@@ -108,7 +117,7 @@ async def test_a_round_survives_a_restart(make_server: MakeServer) -> None:
     finally:
         await lobby.close()
     await first.close()
-    server = await make_server()
+    server = await make_server(**db)  # the restart
     again = _club(server)
     assert again.played[0].tables == t.played[0].tables
     for rt in again.played[0].tables:
