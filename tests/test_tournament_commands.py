@@ -24,6 +24,8 @@ from net.limits import (
 )
 from net.runtime.registry import TableQuarantined
 from testkit.ssh import MakeServer, new_key, run_command
+from tests.support.nats import nats_server  # noqa: F401
+from tests.test_cluster import Workers, workers  # noqa: F401
 from tests.test_net import join
 
 
@@ -183,3 +185,11 @@ async def test_a_rounds_table_names_are_kept_for_it(server: MahjongServer) -> No
         server.registry.get_or_create("club-2-10")
     assert "club-2-10 is the name of a tournament's table" in str(exc.value.refusal)
     assert server.registry.get_or_create("club-2") is not None  # not a round's table's name
+
+
+async def test_a_server_of_several_workers_says_it_runs_no_tournament(
+        workers: Workers) -> None:  # noqa: F811
+    first, second = await workers(2)
+    for srv in (first, second):
+        text, status = await run(srv, "ann", new_key(), "tournament new club --rounds 2")
+        assert status == 1 and "tournaments need a server of one for now" in text, text

@@ -12,9 +12,9 @@ when he joins the table. A round's table lasts while its game plays, whoever is 
 first game's end is the table's result (its game ID kept), and the round's last result seats
 the next round, or finishes the tournament.
 
-One process holds them: a server of several workers keeps each worker's own (a tournament's
-commands must reach the worker that made it; owning one as a table is owned, by a lease in the
-directory, is what several workers need)."""
+One process holds them. A server of several workers refuses to make one: a round's tables
+would have to be made through the directory (net.cluster.node: a lease each) to play, and the
+tournament itself owned as a table is, so that another worker takes it over."""
 
 from __future__ import annotations
 
@@ -181,6 +181,9 @@ class Tournaments:
         if not 1 <= rounds <= TOURNAMENT_ROUNDS_MAX:
             raise TournamentRefused("tournament_rounds", n=TOURNAMENT_ROUNDS_MAX)
         self._account(account)
+        if getattr(self.host, "others", None) is not None:
+            # a round's tables would need the directory's leases to play (net.cluster)
+            raise TournamentRefused("tournament_one_worker")
         rules = rules or DEFAULT_RULES
         find_ruleset(rules, dict(options))  # the command checked them: OptionError otherwise
         async with self._lock:
