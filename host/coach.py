@@ -85,7 +85,7 @@ class Coach:
 
     async def advise(self, view: View, seconds: float | None) -> Advice:
         """The assessment of ``view``'s decision within ``seconds`` (the turn's time left;
-        None: no timer) and :attr:`limit`; while another is thinking, ``coach_busy``."""
+        None: no timer) and :attr:`limit`; while another is thinking, ``coach_thinking``."""
         why = refusal(view)
         if why is not None:
             return Advice(None, why)
