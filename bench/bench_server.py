@@ -67,7 +67,13 @@ generation scans;
 ``MJ_BENCH_PYSPY=PREFIX`` records the server (with its workers) with ``py-spy`` (not a
 dependency: install it) into ``PREFIX-N.txt``, collapsed stacks, for each table count N;
 ``MJ_BENCH_CLIENT_PROFILE=PREFIX`` profiles one client process over the window with cProfile
-into ``PREFIX-N.prof``.
+into ``PREFIX-N.prof``;
+``MJ_BENCH_SERVER_CPUS`` (e.g. ``0-8``) runs the server's whole process tree (supervisor,
+workers, NATS, the PostgreSQL of ``MJ_BENCH_DB``) on those cores: it is started from a thread
+whose affinity is set to them, and its children inherit it (checked once the server listens);
+``MJ_BENCH_CLIENT_CPUS`` (e.g. ``9-15``) the client processes on those (each sets its own), so
+the load generator takes no core of the server's (``bench/scale_out.py`` sets both). Also
+reported: the busiest client process's CPU, as a share of one core.
 """
 
 from __future__ import annotations
@@ -89,6 +95,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -112,6 +119,36 @@ READ_SECONDS = float(os.environ.get("MJ_BENCH_READ", "6"))
 # tables that did not all sit down in the same second, and the window opens once all play.
 STAGGER = float(os.environ.get("MJ_BENCH_STAGGER", "0.5"))
 WARMUP = float(os.environ.get("MJ_BENCH_WARMUP", "0"))
+
+
+def cpu_list(text: str) -> set[int]:
+    """The cores of a list such as ``0-8`` or ``0,2,9-15`` (``taskset -c``'s form)."""
+    cpus: set[int] = set()
+    for part in text.split(","):
+        first, _, last = part.strip().partition("-")
+        cpus.update(range(int(first), int(last or first) + 1))
+    return cpus
+
+
+def _cpus(name: str) -> set[int] | None:
+    """The cores ``MJ_BENCH_SERVER_CPUS`` or ``MJ_BENCH_CLIENT_CPUS`` names, or None."""
+    text = os.environ.get(name, "").strip()
+    return cpu_list(text) if text else None
+
+
+@contextlib.contextmanager
+def _on_cpus(cpus: set[int] | None) -> Iterator[None]:
+    """The calling thread on ``cpus`` for a while: what it starts meanwhile (the server, its
+    PostgreSQL) inherits them, and so do their children (workers, NATS)."""
+    if cpus is None:
+        yield
+        return
+    was = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, cpus)
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, was)
 
 
 def _free_port() -> int:
@@ -416,6 +453,9 @@ async def _connect_probe(port: int, stop_at: float, times: list[float]) -> None:
 
 def _worker_main(port: int, tables: list[int], total: int, seconds: float, ready: Any,
                  start: Any, out: Any, experts: tuple[int, ...] = ()) -> None:
+    cpus = _cpus("MJ_BENCH_CLIENT_CPUS")
+    if cpus is not None:  # the load generator off the server's cores
+        os.sched_setaffinity(0, cpus)
     try:
         asyncio.run(_worker(port, tables, total, seconds, ready, start, out, experts))
     except Exception as exc:  # report, do not hang the parent
@@ -478,6 +518,15 @@ def _server_command(port: int, data: str, server_workers: int, db: str | None) -
     if db is not None:
         cmd += ["--db", db]
     return cmd
+
+
+def _check_cpus(root: int, cpus: set[int]) -> None:
+    """Every process of the server's tree may run only on ``cpus`` (``MJ_BENCH_SERVER_CPUS``)."""
+    for pid, p in proctree.tree(root).items():
+        with contextlib.suppress(OSError):  # ended meanwhile
+            if not os.sched_getaffinity(pid) <= cpus:
+                raise RuntimeError(f"the server's {p.comm} ({pid}) runs on cores "
+                                   f"{sorted(os.sched_getaffinity(pid))}, not only {sorted(cpus)}")
 
 
 def _wait_ready(proc: subprocess.Popen[bytes], output: _Output, port: int,
@@ -553,15 +602,20 @@ def _run(tables: int, seconds: float, workers: int, server_workers: int = 1,
     data = tempfile.mkdtemp(prefix="mj-bench-")
     port = _free_port()
     mark = Path(data) / "measuring"
-    pg = _Postgres(Path(data) / "pg") if os.environ.get("MJ_BENCH_DB") == "postgres" else None
-    proc = subprocess.Popen(
-        _server_command(port, data, server_workers, pg.url if pg is not None else None),
-        cwd=ROOT, stdout=subprocess.PIPE,
-        # its log to MJ_BENCH_LOG, or with its output: the last lines tell why it did not start
-        stderr=open(log, "ab") if (log := os.environ.get("MJ_BENCH_LOG")) else subprocess.STDOUT,  # noqa: SIM115
-        env={**os.environ, "MJ_BENCH_STATS": str(Path(data) / "probes.json"),
-             "MJ_BENCH_MARK": str(mark)},
-    )
+    server_cpus = _cpus("MJ_BENCH_SERVER_CPUS")
+    log = os.environ.get("MJ_BENCH_LOG")
+    with _on_cpus(server_cpus):  # the server's process tree on its cores
+        pg = (_Postgres(Path(data) / "pg") if os.environ.get("MJ_BENCH_DB") == "postgres"
+              else None)
+        proc = subprocess.Popen(
+            _server_command(port, data, server_workers, pg.url if pg is not None else None),
+            cwd=ROOT, stdout=subprocess.PIPE,
+            # its log to MJ_BENCH_LOG, or with its output: the last lines tell why it did not
+            # start
+            stderr=open(log, "ab") if log else subprocess.STDOUT,  # noqa: SIM115
+            env={**os.environ, "MJ_BENCH_STATS": str(Path(data) / "probes.json"),
+                 "MJ_BENCH_MARK": str(mark)},
+        )
     roots = (proc.pid, pg.pid) if pg is not None else (proc.pid,)
     ctx = mp.get_context("spawn")
     ready, out, start = ctx.Queue(), ctx.Queue(), ctx.Event()
@@ -572,6 +626,8 @@ def _run(tables: int, seconds: float, workers: int, server_workers: int = 1,
     try:
         assert proc.stdout is not None
         _wait_ready(proc, _Output(proc.stdout), port, server_workers)
+        if server_cpus is not None:
+            _check_cpus(proc.pid, server_cpus)
         idle_rss = proctree.rss_mib(proctree.tree(proc.pid))
         procs = [ctx.Process(target=_worker_main,
                              args=(port, share, tables, seconds, ready, start, out,
@@ -674,6 +730,7 @@ def _run(tables: int, seconds: float, workers: int, server_workers: int = 1,
             "server_parts": {k: v / wall for k, v in sorted(parts.items())},
             "server_ms_per_key": sum(parts.values()) * 1000 / keys,
             "client_cpu": client_s / seconds,
+            "client_cpu_max": max(float(r["cpu_s"]) for r in results) / seconds,
             "client_ms_per_key": client_s * 1000 / keys,
             "screen_ms": (_pct(feeds, 0.5) * 1000, _pct(feeds, 0.99) * 1000),
             "rss_per_session_mib": (rss - idle_rss) / (tables * 4),
@@ -687,6 +744,8 @@ def _run(tables: int, seconds: float, workers: int, server_workers: int = 1,
         }
     finally:
         for p in procs:
+            if p.pid is None:  # not started: the run was cut short while starting them
+                continue
             p.join(30)
             if p.is_alive():
                 p.kill()
