@@ -210,7 +210,8 @@ def compact(data: str) -> str:
     return "".join(out)
 
 
-_CHANGES: dict[tuple[str, str], str] = {}
+# change()'s answers by (old, new): a writer in a hot loop may look here first
+CHANGES: dict[tuple[str, str], str] = {}
 
 
 def change(old: str, new: str) -> str:
@@ -218,7 +219,7 @@ def change(old: str, new: str) -> str:
     from the reset state (Rich's parameters for a style, "" for none): for a writer that
     knows what it wrote last (``tui.view.table``). A reset is written ``ESC[m``."""
     key = (old, new)
-    seq = _CHANGES.get(key)
+    seq = CHANGES.get(key)
     if seq is None:
         a, b = apply(old, PLAIN), apply(new, PLAIN)
         if a is None or b is None:
@@ -227,7 +228,7 @@ def change(old: str, new: str) -> str:
             seq = transition(a, b)
             if seq == RESET:
                 seq = "\x1b[m"
-        if len(_CHANGES) > 4096:
-            _CHANGES.clear()
-        _CHANGES[key] = seq
+        if len(CHANGES) > 4096:
+            CHANGES.clear()
+        CHANGES[key] = seq
     return seq

@@ -15,8 +15,7 @@ border, padding or tint).
 
 from __future__ import annotations
 
-from itertools import groupby
-from operator import itemgetter
+from collections.abc import Sequence
 
 from rich.cells import cell_len, set_cell_size
 from rich.color import ColorSystem
@@ -32,7 +31,7 @@ from textual.widget import Widget
 
 from host.client import TableUpdate
 from tui.compat import internals
-from tui.compat.sgr import change
+from tui.compat.sgr import CHANGES, change
 from tui.view.canvas import Row, Span
 from tui.view.layout import MAX_HEIGHT, MAX_WIDTH, TableRows
 from tui.view.legible import legible
@@ -47,11 +46,6 @@ STYLE_PARTS = (
     "keyhint", "keyhint-win", "hint", "error", "log", "notice", "page-keys",
 )
 MARK = "▐"  # the page's one-column scroll indicator
-# unchanged cells between two changed ones of a row are skipped with a cursor move from this
-# many on, written again below it: a move takes at most 9 bytes and a cell at least 1, so a
-# row never takes more bytes than written whole
-SKIP = 10
-
 
 def _one_cell_each(text: str) -> bool:
     """Whether every character of ``text`` takes one cell (so characters and cells line up)."""
@@ -69,26 +63,30 @@ def _one_cell_each(text: str) -> bool:
 _ONE_CELL: dict[str, bool] = {}
 
 
-def _blank_tail(spans: Row, high: int) -> tuple[int, str] | None:
+def _blank_tail(spans: Sequence[Span], ends: list[int], high: int) -> tuple[int, str] | None:
     """Where the cells before ``high`` that are blanks of one style begin (a gap between
-    ``spans`` is blanks of the base style, ``text``), and that style; None if the cell before
-    ``high`` is no blank. ``spans`` do not overlap and end by ``high``."""
+    ``spans``, which end at ``ends``, is blanks of the base style, ``text``), and that style;
+    None if the cell before ``high`` is no blank. The spans do not overlap and end by
+    ``high``."""
     pos = high
     style: str | None = None
-    for x, text, key in reversed(spans):
-        end = x + cell_len(text)
+    for k in range(len(spans) - 1, -1, -1):
+        _, text, key = spans[k]
+        end = ends[k]
         if end < pos:  # a gap
             if style not in (None, "text"):
                 break
             style = "text"
             pos = end
+        if not text:
+            continue
         if style not in (None, key):
             break
         blank = text.rstrip(" ")
         if len(blank) == len(text):
             break
         style = key
-        pos = x + cell_len(blank)  # the spaces it ends with are one cell each
+        pos = end - (len(text) - len(blank))  # the spaces it ends with are one cell each
         if blank:
             break
     return None if style is None else (pos, style)
@@ -257,12 +255,12 @@ class TableView(Widget):
             if y < len(shown):
                 shown[y] = row
             if old is not None:
-                parts = self._row_part(old, row, width, color_system)
-                if parts is not None:
-                    out.pop()
-                    for x, changed in parts:
-                        add(f"\x1b[{y + 1};{x + 1}H")
-                        add(changed)
+                part = self._row_part(old, row, width, color_system)
+                if part is not None:
+                    x, changed = part
+                    if x:
+                        out[-1] = f"\x1b[{y + 1};{x + 1}H"
+                    add(changed)
                     continue
             line = row_ansi(row, width, color_system)
             if line is None:  # overlapping or cut spans: as the segments render
@@ -515,7 +513,7 @@ class TableView(Widget):
             strips = [s.crop(x1, x2) for s in strips]
         return strips
 
-    def _row_ansi(self, row: Row, width: int, color_system: ColorSystem, start: int = 0
+    def _row_ansi(self, row: Sequence[Span], width: int, color_system: ColorSystem, start: int = 0
                   ) -> str | None:
         """A row as terminal text drawing what Textual would draw for its segments (one run
         per style, each opened by the change from the SGR state before it, ``_tv_sgr``, which
@@ -529,8 +527,10 @@ class TableView(Widget):
         base_code = codes.get("text")
         if base_code is None:
             base_code = codes["text"] = Strip.render_ansi(self.span_style("text"), color_system)
-        pieces: list[tuple[str, str]] = []  # (SGR parameters, text), then merged into runs
-        add = pieces.append
+        out: list[str] = []
+        add = out.append
+        changes = CHANGES
+        sgr = self._tv_sgr
         pos = start
         for x, text, key in row:
             if x >= width:
@@ -538,7 +538,10 @@ class TableView(Widget):
             if x < pos:
                 return None
             if x > pos:
-                add((base_code, " " * (x - pos)))
+                if sgr != base_code:
+                    add(changes.get((sgr, base_code)) or change(sgr, base_code))
+                    sgr = base_code
+                add(" " * (x - pos))
                 pos = x
             tw = cell_len(text)
             if pos + tw > width:
@@ -546,28 +549,30 @@ class TableView(Widget):
             code = codes.get(key)
             if code is None:
                 code = codes[key] = Strip.render_ansi(self.span_style(key), color_system)
-            add((code, text))
+            if code != sgr:
+                add(changes.get((sgr, code)) or change(sgr, code))
+                sgr = code
+            add(text)
             pos += tw
         if pos < width:
-            add((base_code, " " * (width - pos)))
-        out: list[str] = []
-        sgr = self._tv_sgr
-        for code, run in groupby(pieces, key=itemgetter(0)):
-            if code != sgr:
-                out.append(change(sgr, code))
-                sgr = code
-            out.append("".join([t for _, t in run]))
+            if sgr != base_code:
+                add(changes.get((sgr, base_code)) or change(sgr, base_code))
+                sgr = base_code
+            add(" " * (width - pos))
         self._tv_sgr = sgr
         return "".join(out)
 
     def _row_part(self, old: Row, new: Row, width: int, color_system: ColorSystem
-                  ) -> list[tuple[int, str]] | None:
-        """The cells of ``new`` that differ from ``old`` as (first cell, terminal text) pieces,
-        left to right: each span that is not in both rows at the same place covers cells to
-        write (a new span's, or an old one's to clear), gaps between them as the base style;
-        pieces closer than :data:`SKIP` cells are joined (a cursor move costs about as much).
-        None when the whole row must be written (spans that overlap or run past ``width``,
-        nothing in common)."""
+                  ) -> tuple[int, str] | None:
+        """The cells of ``new`` that differ from ``old`` as (first cell, terminal text), one
+        stretch from the first changed cell to the last, gaps as the base style. A span in
+        both rows at the same place is unchanged; the first and last changed spans, when
+        rewritten in place (the same start and style: a status line, a count), change only
+        from their first differing character and to their last; blanks of one style up to
+        the stretch's end in both rows (a line padded to the row's end that got shorter or
+        longer) stay. None when the whole row must be written (spans that overlap or run
+        past ``width``, nothing in common). Unchanged cells inside the stretch are written
+        again: skipping them with cursor moves saved 1–3% of the bytes for more CPU."""
         n_old, n_new = len(old), len(new)
         head = 0
         limit = min(n_old, n_new)
@@ -578,142 +583,98 @@ class TableView(Widget):
             tail += 1
         if head == 0 and tail == 0:
             return None
-        old_mid = old[head:n_old - tail]
-        new_mid = new[head:n_new - tail]
-        if not old_mid and not new_mid:
-            return None
-        # the cells each side's own spans cover, checked for overlaps and the row's width;
-        # the bounds: the common head's end and the common tail's start
+        # the changed cells: from where the first differing span (old or new) starts, or the
+        # common head ends, to where the common tail starts, or the row ends
         if head:
             x, text, _ = new[head - 1]
-            low = x + cell_len(text)
+            start = x + cell_len(text)
         else:
-            low = 0
-        high = new[n_new - tail][0] if tail else width
-        if high > width or low >= high:
+            start = 0
+        end = new[n_new - tail][0] if tail else width
+        if end > width or start >= end:
             return None
-        # each side's spans, checked for overlaps and the bounds, the ones that touch in one
-        # style joined (a line's text and the blanks that pad it change together)
-        sides: list[list[Span]] = []
-        for spans in (old_mid, new_mid):
-            joined: list[Span] = []
-            end = low
-            for span in spans:
-                x, text, key = span
-                if x < end:
+        old_mid = old[head:n_old - tail]
+        new_mid = list(new[head:n_new - tail])  # its first and last changed span narrowed
+        # where each side's spans end, checked for overlaps and the bounds
+        old_ends: list[int] = []
+        new_ends: list[int] = []
+        for spans, ends in ((old_mid, old_ends), (new_mid, new_ends)):
+            pos = start
+            for x, text, _ in spans:
+                if x < pos:
                     return None
-                if not text:  # draws nothing
-                    continue
-                if x == end and joined and joined[-1][2] == key:
-                    span = (joined[-1][0], joined[-1][1] + text, key)
-                    joined[-1] = span
-                else:
-                    joined.append(span)
-                end = x + cell_len(text)
-                if end > high:
-                    return None
-            sides.append(joined)
-        old_mid, new_mid = tuple(sides[0]), tuple(sides[1])
-        kept = set(old_mid).intersection(new_mid)
-        changed: list[tuple[int, int]] = []
-        gone: dict[int, Span] = {}  # x -> an old span not kept that starts there
-        for spans in (old_mid, new_mid):
-            for span in spans:
-                x, text, _ = span
-                end = x + cell_len(text)
-                if span not in kept:
-                    if spans is old_mid:
-                        gone[x] = span
-                    changed.append((x, end))
-        if not changed:
-            return None
-        if gone:
-            # a span rewritten in place (the same start and style: a status line, a count)
-            # changes only from its first differing character (to its last one, when as long)
-            trimmed: list[Span] = []
-            changed = [c for c in changed if c[0] not in gone]
-            for span in new_mid:
-                x, text, key = span
-                was = gone.pop(x, None)
-                if was is None or span in kept:
-                    trimmed.append(span)
-                    continue
-                cells = _one_cell_each(text)
-                if was[2] != key or not cells or not _one_cell_each(was[1]):
-                    trimmed.append(span)
-                    changed.append((x, x + cell_len(text)))
-                    changed.append((x, x + cell_len(was[1])))
-                    continue
-                old_text = was[1]
-                n, m = len(text), len(old_text)
-                short = min(n, m)
-                p = 0
-                while p < short and text[p] == old_text[p]:
-                    p += 1
-                if n == m:  # the same length: the common end stays
-                    end = n
-                    while end > p and text[end - 1] == old_text[end - 1]:
-                        end -= 1
-                else:  # blanks at the end of both stay, up to the shorter one's end
-                    end = max(p, min(short, max(len(text.rstrip(" ")),
-                                                 len(old_text.rstrip(" ")))))
-                if p < end:
-                    changed.append((x + p, x + end))
-                if short < max(n, m):
-                    changed.append((x + short, x + max(n, m)))
-                cut = 0
-                for c in sorted({p, end, short}):
-                    if cut < c <= n:
-                        trimmed.append((x + cut, text[cut:c], key))
-                        cut = c
-                if cut < n:
-                    trimmed.append((x + cut, text[cut:], key))
-            changed.extend((x, x + cell_len(text)) for x, text, _ in gone.values())
-            new_mid = tuple(trimmed)
-            if not changed:
+                pos = x + cell_len(text)
+                ends.append(pos)
+            if pos > end:
                 return None
-        # blanks of one style to the end of the changed stretch in both rows stay (a line of
-        # text that got shorter or longer, padded to the row's end)
-        old_tail, new_tail = _blank_tail(old_mid, high), _blank_tail(new_mid, high)
+        # blanks of one style up to the stretch's end in both rows stay (a line padded to the
+        # row's end that got shorter or longer)
+        old_tail = _blank_tail(old_mid, old_ends, end)
+        new_tail = _blank_tail(new_mid, new_ends, end) if old_tail is not None else None
+        blank_from = end
         if old_tail is not None and new_tail is not None and old_tail[1] == new_tail[1]:
-            cut = max(old_tail[0], new_tail[0])
-            if cut < high:
-                changed = [(a, min(b, cut)) for a, b in changed if a < cut]
-                kept_spans: list[Span] = []
-                for x, text, key in new_mid:
-                    if x >= cut:
-                        break
-                    over = x + cell_len(text) - cut
-                    kept_spans.append((x, text[:len(text) - over], key) if over > 0
-                                      else (x, text, key))
-                new_mid = tuple(kept_spans)
-                if not changed:
-                    return None
-        changed.sort()
-        runs: list[list[int]] = []
-        for a, b in changed:
-            if runs and a - runs[-1][1] < SKIP:
-                if b > runs[-1][1]:
-                    runs[-1][1] = b
-            else:
-                runs.append([a, b])
-        before = self._tv_sgr
-        parts: list[tuple[int, str]] = []
-        i = 0
-        n = len(new_mid)
-        for a, b in runs:
-            while i < n and new_mid[i][0] < a:
-                i += 1
-            j = i
-            while j < n and new_mid[j][0] < b:
-                j += 1
-            line = self._row_ansi(new_mid[i:j], b, color_system, a)
-            if line is None:
-                self._tv_sgr = before
-                return None
-            parts.append((a, line))
-            i = j
-        return parts
+            blank_from = max(old_tail[0], new_tail[0])
+        # spans at the same place in both rows stay: the changed cells are those of the
+        # others, old (to clear) and new, from the first one's start to the last one's end
+        kept = set(old_mid).intersection(new_mid) if old_mid and new_mid else set()
+        first, last = end, start
+        marks: list[tuple[int, int] | None] = []  # per side: its first and last changed span
+        for spans, ends in ((old_mid, old_ends), (new_mid, new_ends)):
+            lo = hi = -1
+            for k, span in enumerate(spans):
+                if span[1] and span not in kept:
+                    if lo < 0:
+                        lo = k
+                    hi = k
+            if lo < 0:
+                marks.append(None)
+                continue
+            marks.append((lo, hi))
+            first = min(first, spans[lo][0])
+            last = max(last, ends[hi])
+        old_marks, new_marks = marks
+        if old_marks is not None and new_marks is not None:
+            # a span rewritten in place (the same start and style: a status line, a count)
+            # changes from its first differing character, and to its last when as long
+            (o1, o2), (n1, n2) = old_marks, new_marks
+            ox, otext, okey = old_mid[o2]
+            nx, ntext, nkey = new_mid[n2]
+            if ox == nx and okey == nkey and old_ends[o2] == new_ends[n2] == last \
+                    and len(otext) == len(ntext) and _one_cell_each(ntext) \
+                    and _one_cell_each(otext):
+                q = len(ntext)
+                while q > 0 and ntext[q - 1] == otext[q - 1]:
+                    q -= 1
+                last = nx + q
+                new_mid[n2] = (nx, ntext[:q], nkey)
+                new_ends[n2] = last
+            ox, otext, okey = old_mid[o1]
+            nx, ntext, nkey = new_mid[n1]
+            if ox == nx == first and okey == nkey and _one_cell_each(ntext) \
+                    and _one_cell_each(otext):
+                n = min(len(ntext), len(otext))
+                p = 0
+                while p < n and ntext[p] == otext[p]:
+                    p += 1
+                first = nx + p
+                new_mid[n1] = (first, ntext[p:], nkey)
+        last = min(last, blank_from)
+        if first >= last:
+            return None
+        shown: list[Span] = []
+        for (x, text, key), stop in zip(new_mid, new_ends, strict=True):
+            if x >= last:
+                break
+            if x >= first:
+                over = stop - last  # past the stretch: the blanks it ends with
+                shown.append((x, text[:len(text) - over], key) if over > 0 else (x, text, key))
+        return self._part(first, shown, last, color_system)
+
+    def _part(self, start: int, spans: list[Span], end: int, color_system: ColorSystem
+              ) -> tuple[int, str] | None:
+        """Cells ``start`` to ``end`` of ``spans`` as (``start``, terminal text)."""
+        line = self._row_ansi(spans, end, color_system, start)
+        return None if line is None else (start, line)
 
     def _row_segments(self, row: Row, width: int) -> list[Segment]:
         """A row as segments exactly ``width`` cells long, one per run of a style."""
