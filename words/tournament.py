@@ -7,15 +7,13 @@ from typing import Final
 
 TOURNAMENT: Final[dict[str, tuple[str, str]]] = {
     # the help (net/commands.py)
-    "help_tournament_new": ("Create a tournament (you are its host: you start it; with\n"
-                            "--duplicate every table of a round plays the same deals)",
-                            "创建比赛（你是主办人，由你开始；--duplicate 为复式：\n"
-                            "每轮各桌打相同的牌）"),
-    "help_tournament_join": ("Enter a tournament (once); its host starts it",
-                             "报名参赛（一次）；主办人开始比赛"),
-    "help_tournament": ("The tournaments; one's standings, round and tables\n"
-                        "(--json: the whole result)",
-                        "比赛列表；某场比赛的排名、轮次和牌桌\n（--json：完整结果）"),
+    "help_tournament_new": ("make a tournament: you are its host and start it;\n"
+                            "--duplicate: every table of a round plays the\n"
+                            "same deals; --minutes: a round's time limit", "建比赛"),
+    "help_tournament_join": ("enter a tournament (once), or start yours (its\n"
+                             "host; four entries at least)", "报名／开赛"),
+    "help_tournament": ("the tournaments, or one's standings, rounds and\n"
+                        "tables (--json: the whole of it)", "比赛"),
     # refusals
     "tournament_rounds": ("a tournament's rounds: 1 to {n} (--rounds K)",
                           "比赛轮数为 1 到 {n}（--rounds K）"),
