@@ -61,7 +61,8 @@ async def test_made_joined_started_and_shown(make_server: MakeServer) -> None:
     keys = {name: new_key() for name in ("ann", "bob", "cy", "dee", "eve")}
     text, status = await run(server, "ann", keys["ann"],
                              "tournament new club --rules yichun --rounds 2 --duplicate")
-    assert status == 0 and "Tournament club made" in text and "比赛 club 已创建" in text, text
+    assert status == 0 and "Tournament club made" in text, text
+    assert "比赛 club 已创建（宜春 Yichun，轮数：2，复式）" in text, text  # each language's words
     text, status = await run(server, "ann", keys["ann"], "tournament new club --rounds 2")
     assert status == 1 and "there is a tournament club already" in text, text
     for name in ("ann", "bob", "cy"):

@@ -47,8 +47,9 @@ async def answer(host: TournamentHost, account: Account, command: Command) -> tu
             t = await board.create(command.table, account, command.rules,
                                    dict(command.options), command.rounds, command.duplicate,
                                    command.round_minutes * 60)
-            return both("tournament_made", name=t.name, rules=_rules(t), rounds=t.rounds,
-                        format=_format("en", t)), 0
+            return " ".join(tr(lang, "tournament_made", name=t.name, rules=_rules(t),
+                               rounds=t.rounds, format=_format(lang, t))
+                            for lang in ("en", "zh")), 0
         if verb == "join":
             t = await board.join(command.table, account)
             return both("tournament_in", name=t.name, n=len(t.entries)), 0
