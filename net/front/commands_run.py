@@ -29,7 +29,7 @@ from host.refusal import explain
 from host.thinking import Budget
 from net.cluster.remote import RoutedClient
 from net.commands import HELP_TEXT, Command, locale_lang
-from net.front import operators, players, reclaim, replay, reviewing
+from net.front import operators, player_chat, reclaim, replay, reviewing
 from net.front.bans import Moderation
 from net.front.botsession import BotSession
 from net.front.driver import clear_parser_cache
@@ -112,7 +112,7 @@ def start(host: CommandHost, session: Session) -> None:
         session.task = loop.create_task(_stats(host, session))
         return
     if command.name == "report":  # a text answer, with a terminal or without
-        session.task = loop.create_task(players.run_report(host, session,
+        session.task = loop.create_task(player_chat.run_report(host, session,
                                                            list(command.words)))
         return
     if command.name == "rename":  # a text answer, with a terminal or without
@@ -407,7 +407,7 @@ class TableRun:
                 client = await self.host.open_seat(command, self.account,
                                                    self.session.conn.address)
                 if client is not None:  # its chat: /ignore, /report, an operator's commands
-                    await players.at_table(self.host, self.session, self.account, client,
+                    await player_chat.at_table(self.host, self.session, self.account, client,
                                            command.table)
                 if client is not None and self.host.operators is not None:
                     operators.at_table(self.host, self.host.operators, self.session, client)

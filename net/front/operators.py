@@ -36,6 +36,7 @@ import json
 import logging
 import re
 import time
+import weakref
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -572,27 +573,51 @@ class OperatorBus:
 TABLE_COMMANDS = frozenset({"announce", "kick", "mute", "unmute", "ban", "unban"})
 
 
+def chat_through(client: SharedTableClient,
+                 handle: Callable[[Session, str], bool],
+                 session: Session) -> None:
+    """``client``'s chat lines go first to ``handle(session, text)``, which returns True to
+    pass a line on to the chat as it was (the class's, or a ``chat_through`` before this one),
+    False when it answered it itself. The new chat holds the client and the session weakly:
+    held strongly, the client's own attribute would make it, the session and its connection
+    a reference cycle, which a server that freezes its survivors never collects
+    (``net.serve``)."""
+    before = client.__dict__.get("chat")  # a chat_through's, which holds nothing strongly
+    own = type(client).chat
+    me = weakref.ref(client)
+    who = weakref.ref(session)
+
+    def chat(text: str) -> Refusal | None:
+        c, s = me(), who()
+        if c is None or s is None:
+            return None
+        if not handle(s, text):
+            return None
+        return before(text) if before is not None else own(c, text)
+
+    setattr(client, "chat", chat)  # noqa: B010 (the instance's, not its class's)
+
+
 def at_table(host: OperatorHost, operators: HostFile[AllowList] | None, session: Session,
              client: SharedTableClient) -> None:
     """``client``'s chat, for a session whose key the operators file lists: ``/kick NAME``,
     ``/mute NAME 30m``, ``/ban NAME 1d REASON``, ``/announce TEXT``, ``/unmute``, ``/unban``
     run as the same commands over SSH do, their answer told to the operator alone; any other
     line (and every line, once the key is no longer listed) goes to the table."""
-    said = client.chat
     running: set[asyncio.Task[None]] = set()
 
-    def chat(text: str) -> Refusal | None:
+    def handle(session: Session, text: str) -> bool:
         words = text.split()
         head = words[0][1:].lower() if words and words[0].startswith("/") else ""
         if head not in TABLE_COMMANDS or not is_operator(operators, session.conn):
-            return said(text)
+            return True
         task = asyncio.get_running_loop().create_task(_at_table(host, session,
                                                                 [head, *words[1:]]))
         running.add(task)  # the loop keeps only a weak reference
         task.add_done_callback(running.discard)
-        return None
+        return False
 
-    setattr(client, "chat", chat)  # noqa: B010 (the instance's, not its class's)
+    chat_through(client, handle, session)
 
 
 async def _at_table(host: OperatorHost, session: Session, words: list[str]) -> None:

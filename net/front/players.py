@@ -22,15 +22,11 @@ nowhere, so the names a table shows do not change under it). What was already sh
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from host.client import SharedTableClient
-from host.refusal import Refusal
-from net.front.operators import tell
 from net.limits import (
     IGNORE_MAX,
     REPORT_REASON_MAX,
@@ -42,9 +38,6 @@ from net.sanitize import clean_line, clean_name
 from net.store.base import Store, store_call
 from net.store.model import Account, Report, StorageError
 from words import both
-
-if TYPE_CHECKING:
-    from net.front.session import Session
 
 log = logging.getLogger("net.front.server")
 
@@ -176,52 +169,6 @@ class Player:
 def hide(client: SharedTableClient, names: set[str] | frozenset[str]) -> None:
     """``client``'s chat lines from ``names`` hidden from now on (host.client.SharedSeat)."""
     setattr(client, "ignored", frozenset(names))  # noqa: B010 (a SharedSeat's, any kind)
-
-
-async def at_table(host: PlayersHost, session: Session, account: Account,
-                   client: SharedTableClient, table: str) -> None:
-    """``client`` hides the chat of the names ``account`` ignores (read now from the store;
-    none where it cannot be read), and its chat runs ``/ignore``, ``/unignore`` and
-    ``/report`` for its player, their answer told to that player alone."""
-    store = host.store
-    if account.id >= 0:
-        with contextlib.suppress(StorageError):
-            hide(client, {name for _, name in await store_call(store, store.ignored_by,
-                                                               account.id)})
-    said = client.chat
-    running: set[asyncio.Task[None]] = set()
-
-    def chat(text: str) -> Refusal | None:
-        words = text.split()
-        head = words[0][1:].lower() if words and words[0].startswith("/") else ""
-        if head not in TABLE_COMMANDS:
-            return said(text)
-        player = Player(store, session.conn.address, account, client, table)
-        task = asyncio.get_running_loop().create_task(_answer(session, player, head,
-                                                              words[1:]))
-        running.add(task)  # the loop keeps only a weak reference
-        task.add_done_callback(running.discard)
-        return None
-
-    setattr(client, "chat", chat)  # noqa: B010 (the instance's, not its class's)
-
-
-async def _answer(session: Session, player: Player, head: str, rest: list[str]) -> None:
-    text, _ = await player.run(head, rest)
-    tell(session, text)
-
-
-async def run_report(host: PlayersHost, session: Session, words: list[str]) -> None:
-    """``ssh HOST report NAME REASON``: its answer, then its exit status."""
-    await session.conn.logged_in.wait()  # its account may still be read (a database server)
-    account = session.conn.account
-    if account is None:
-        return
-    text, status = await Player(host.store, session.conn.address,
-                                account).run("report", words)
-    if session.chan is not None:
-        with contextlib.suppress(OSError):  # the client left meanwhile
-            session.reply(text + "\n", status)
 
 
 LOBBY_WORDS = frozenset({"report", "/report"})  # a report typed in the lobby's line
