@@ -275,7 +275,7 @@ async def test_a_live_table_restyled_leaves_no_cyclic_garbage(server: MahjongSer
                 await c.wait_for(lambda t: "Wall" not in t, 20)
                 c.send("\x1b")
                 await c.wait_for("Wall", 20)
-            await asyncio.sleep(0.3)
+            await asyncio.sleep(app_release.SCREEN_RELEASE_AFTER + 0.5)  # taken apart
             gc.set_debug(gc.DEBUG_SAVEALL)
             try:
                 gc.collect()

@@ -9,6 +9,7 @@ come and go would grow without end (``python -m bench churn``)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import weakref
 from collections.abc import Iterable
@@ -162,14 +163,67 @@ def screens_released() -> None:
         nodes = _subtree(screen) if getattr(screen, RELEASE_ON_REMOVE, False) else None
         result = await replace(self, screen)
         if nodes and not screen.is_attached:  # removed: in no stack, not installed
-            def release() -> None:
-                for node in nodes:
-                    take_apart(node)
-
-            asyncio.get_running_loop().call_soon(release, context=contextvars.Context())
+            # once every node's message loop has ended (a removed screen may still run an idle
+            # callback), in a context of its own: the app's would hold it
+            running = [task for node in nodes
+                       if isinstance(task := node.__dict__.get("_task"), asyncio.Task)
+                       and not task.done()]
+            asyncio.get_running_loop().create_task(_release_after(nodes, running),
+                                                   context=contextvars.Context())
         return result
 
     install(App, "_replace_screen", replace_released, replace)
+
+
+SCREEN_RELEASE_WAIT = 10.0  # seconds a removed screen's loops may take to end, else it is left
+SCREEN_RELEASE_AFTER = 2.0  # seconds after that: what other nodes scheduled of it has run
+
+
+class _Inert:
+    """What a taken-apart screen's node gives for an attribute it no longer has: a callback
+    of another node's that still names it (``call_after_refresh(screen.refresh_bindings)``)
+    then does nothing instead of failing."""
+
+    def __getattr__(self, name: str) -> _Inert:
+        return self
+
+    def __call__(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __iter__(self) -> Any:
+        return iter(())
+
+
+_INERT = _Inert()
+_inert_types: dict[type, type] = {}
+
+
+def _inert(node: DOMNode) -> None:
+    """``node``, taken apart, answers any attribute it lacks with :data:`_INERT`."""
+    cls = type(node)
+    inert = _inert_types.get(cls)
+    if inert is None:
+        inert = _inert_types[cls] = type(cls.__name__, (cls,), {
+            "__getattr__": lambda self, name: _INERT, "__module__": cls.__module__})
+    with contextlib.suppress(TypeError):  # a layout that cannot change class: left as is
+        node.__class__ = inert
+
+
+async def _release_after(nodes: list[DOMNode], running: list[asyncio.Task[Any]]) -> None:
+    """Take ``nodes`` apart once ``running`` (their message loops) have ended and
+    ``SCREEN_RELEASE_AFTER`` more seconds have passed; if the loops have not ended within
+    ``SCREEN_RELEASE_WAIT``, leave them whole (the collector's, as before)."""
+    if running:
+        _, pending = await asyncio.wait(running, timeout=SCREEN_RELEASE_WAIT)
+        if pending:
+            return
+    await asyncio.sleep(SCREEN_RELEASE_AFTER)
+    for node in nodes:  # (again, harmless, if its app ended meanwhile and took it apart)
+        take_apart(node)
+        _inert(node)
 
 
 def take_apart(node: DOMNode) -> list[DOMNode]:
