@@ -294,10 +294,16 @@ class Tournament:
     def public(self) -> dict[str, Any]:
         """The whole tournament as anyone may see it (``tournament NAME --json``): every seed
         of a round not over left out, and the game IDs of its finished tables (their replays
-        show the deals the other tables still play)."""
+        show the deals the other tables still play); names, not the accounts' ids."""
         data = self.to_json()
         data.pop("seed")
+        data.pop("host")  # the accounts' ids are the server's own: names say who is who
+        for entry in data["entries"]:
+            entry.pop("pid")
         for round_json, round_ in zip(data["rounds"], self.played, strict=True):
+            for table in round_json["tables"]:
+                for seat in table["seats"]:
+                    seat.pop("pid")
             if not round_.over:
                 round_json.pop("seed")
                 for table in round_json["tables"]:

@@ -205,6 +205,8 @@ def test_seeds_are_secret_until_the_round_ends() -> None:
     assert shown["rounds"][0]["seed"] == round1.seed  # published for checking
     assert shown["rounds"][0]["tables"][0]["result"]["game_id"] == "k7m2x9qd"
     assert "seed" not in shown["rounds"][1] and "seed" not in shown
+    assert "pid" not in json.dumps(shown) and "host" not in shown  # names, not account ids
+    assert shown["rounds"][0]["tables"][0]["seats"][0]["name"] == round1.tables[0].seats[0].name
     assert str(round2.seed) not in json.dumps(shown)
 
 
