@@ -83,7 +83,7 @@ HELP_TEXT = "\n".join((
     _row("ssh -p PORT HOST help", both("help_help")),
     "",
     both("help_names", sep="\n"),
-    both("help_start"),
+    both("help_start", sep="\n"),
     "",
 ))
 

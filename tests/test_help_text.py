@@ -42,3 +42,13 @@ def test_every_key_the_help_lists_says_what_it_does_in_both_languages() -> None:
     cjk = re.compile(r"[\u3400-\u9fff]")
     for binding in (*TABLE_BINDINGS, *SharedTableApp.HELP_BINDINGS):
         assert cjk.search(binding.description), binding.description
+
+
+def test_no_line_of_the_help_runs_past_its_columns() -> None:
+    """The help is laid out for a terminal of about 95 columns (the commands on the left,
+    what they do from column 43): a description whose Chinese was appended to a full English
+    line ran to 119 (puzzles) and 104 (the waiting room's S)."""
+    from rich.cells import cell_len
+
+    wide = [line for line in HELP_TEXT.splitlines() if cell_len(line) > 96]
+    assert wide == []

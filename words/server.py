@@ -141,7 +141,7 @@ SERVER: Final[dict[str, tuple[str, str]]] = {
     "help_review": ("the expert's review of your own play in a finished\ngame (without ID: "
                     "choose from your games)", "复盘"),
     "help_puzzles": ("your costly decisions in a finished game as puzzles:\nwhat would you "
-                     "play? then the expert's figures", "练习题：本局中你代价较大的决定"),
+                     "play? then the expert's figures", "练习题"),
     "help_help": ("this text", "帮助"),
     "help_close": ("your own table (you created it) closes with /close in its chat, or\n"
                    "    close NAME in the lobby, while nobody else sits there (its finished "
