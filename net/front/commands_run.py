@@ -6,8 +6,7 @@
   a join or watch command names, the lobby ⇄ table loop written once (``TableRun``): a
   session that opened in the lobby goes back to it when its player leaves a table, one
   started by join or watch ends there;
-- the kept games (``ReplayRun``, ``ReviewRun``): the list, then the game chosen from it,
-  and back to the list (``KeptGamesRun``); ``replay ID`` / ``review ID`` the game alone;
+- the kept games (``net.front.kept_games``: replay, review, puzzles);
 - a program playing a seat (``BotRun``, ``bot join NAME``).
 """
 
@@ -29,27 +28,24 @@ from host.refusal import explain
 from host.thinking import Budget
 from net.cluster.remote import RoutedClient
 from net.commands import HELP_TEXT, Command, locale_lang
-from net.front import operators, player_chat, reclaim, replay, reviewing
+from net.front import operators, player_chat, reclaim, replay
 from net.front.bans import Moderation
 from net.front.botsession import BotSession
 from net.front.driver import clear_parser_cache
 from net.front.hostfiles import AllowList, HostFile
+from net.front.kept_games import PlainPuzzlesRun, PuzzlesRun, ReplayRun, ReviewRun
 from net.front.lobby import LobbyApp
 from net.front.operators import OperatorBus
-from net.front.plain_puzzles import plain_puzzles
 from net.front.plain_session import PlainChannel, plain_lobby
 from net.front.remote_app import RemoteApp, RemoteSettings
 from net.front.reviewing import ReviewPool, StoreReviews
 from net.front.session import Session, SessionHost
 from net.front.terminals import TermClass, dumb_text, shows_cjk, term_class
 from net.front.tournaments import reply as tournament_reply
-from net.game_id import shown_game_id
 from net.runtime.registry import Registry
 from net.sanitize import NAME_MAX, clean_name, mixed_script, skeleton
 from net.store.base import store_call
 from net.store.model import Account, LeaderRow, Renamed, StorageError
-from tui.apps.replay import ListedGame, ReplayGame
-from tui.apps.review import ReviewGame
 from tui.compat.ambiwidth import AmbiWidth
 from tui.view.faces import Face
 from words import both, tr
@@ -536,148 +532,6 @@ class PlainTables(TableRun):
 
 
 # --- the kept games -----------------------------------------------------------------------
-class KeptGamesRun:
-    """``replay`` / ``review``: the list of the account's kept games, the game chosen from
-    it, and back to the list when the player leaves it; with an ID, that game alone. The
-    exit status: 2 for a game that cannot be shown."""
-
-    needs_games = False  # the account's games read even for a game named by its ID
-
-    def __init__(self, host: CommandHost, session: Session, account: Account,
-                 colorterm: str) -> None:
-        self.host = host
-        self.session = session
-        self.account = account
-        self.colorterm = colorterm
-
-    async def viewer(self, game_id: str, game: ReplayGame, games: list[ListedGame],
-                     settings: RemoteSettings
-                     ) -> replay.RemoteReplayApp | reviewing.RemoteReviewApp | None:
-        """The app that shows ``game``; None after saying why it cannot be shown."""
-        raise NotImplementedError
-
-    async def run(self, command: Command, lang: str | None, asked: str | None) -> int:
-        session, account = self.session, self.account
-        settings = await session.settings(account, asked, lang)
-        game_id = command.game_id
-        while not session.ended and session.chan is not None:
-            games: list[ListedGame] = []
-            if (self.needs_games or not game_id) and not account.guest:
-                games = await replay.games_of(self.host.store, account.id)
-            if not game_id:
-                chosen = await self._choose_game(settings, games)
-                if chosen is None:
-                    return 0
-                game_id = chosen
-            game = await self._kept_game(game_id)
-            if game is None:
-                return 2
-            app = await self.viewer(game_id, game, games, settings)
-            if app is None:
-                return 2
-            await session.run_app(app)
-            session.close_driver()
-            if command.game_id or app.ends_session:
-                return 0
-            game_id = ""
-        return 0
-
-    async def _choose_game(self, settings: RemoteSettings, games: list[ListedGame]
-                           ) -> str | None:
-        """The list of the account's kept games; the ID chosen, ``None`` when left."""
-        chooser = replay.RemoteReplayApp(None, settings, games, term=self.session.term or "xterm",
-                                         colorterm=self.colorterm)
-        chosen = await self.session.run_app(chooser)
-        self.session.close_driver()
-        if not isinstance(chosen, str) or chooser.ends_session:
-            return None
-        return chosen
-
-    async def _kept_game(self, game_id: str) -> ReplayGame | None:
-        """The kept game ``game_id`` re-run, or ``None`` after saying it is unknown."""
-        try:
-            return await replay.replay_game(self.host.store, game_id)
-        except replay.GameNotFound as exc:
-            self.session.write_line(f"{ERROR}: {exc}")
-            return None
-
-
-class ReplayRun(KeptGamesRun):
-    """``replay``: the viewer of a kept game."""
-
-    async def viewer(self, game_id: str, game: ReplayGame, games: list[ListedGame],
-                     settings: RemoteSettings) -> replay.RemoteReplayApp:
-        return replay.RemoteReplayApp(game, settings, term=self.session.term or "xterm",
-                                      colorterm=self.colorterm)
-
-
-class ReviewRun(KeptGamesRun):
-    """``review``: the expert's review of the account's own seat in a kept game (one it did
-    not play is refused)."""
-
-    needs_games = True  # the seat is found in the account's list
-    app_class: type[reviewing.RemoteReviewApp] = reviewing.RemoteReviewApp  # or the puzzles'
-
-    async def viewer(self, game_id: str, game: ReplayGame, games: list[ListedGame],
-                     settings: RemoteSettings) -> reviewing.RemoteReviewApp | None:
-        seat = reviewing.seat_in(game, games, game_id, self.account.nickname)
-        if seat is None:
-            shown = both("not_your_game", game=shown_game_id(game_id))
-            self.session.write_line(f"{ERROR}: {shown}")
-            return None
-        review = await asyncio.to_thread(ReviewGame.of, game, seat)  # the seat's views
-        return self.app_class(review, self.host.reviews, settings,
-                              term=self.session.term or "xterm", colorterm=self.colorterm)
-
-
-class PuzzlesRun(ReviewRun):
-    """``puzzles``: the account's costly decisions in a kept game of its own, as puzzles
-    (tui.apps.puzzles): the review's assessments, its answers held back until one answers."""
-
-    app_class = reviewing.RemotePuzzleApp
-
-
-class PlainPuzzlesRun:
-    """``puzzles ID --plain`` (or with the plain setting on): the puzzles in lines of text, a
-    game of the account's own named by its ID (no list to choose from in plain mode)."""
-
-    def __init__(self, host: CommandHost, session: Session, account: Account) -> None:
-        self.host = host
-        self.session = session
-        self.account = account
-
-    async def run(self, command: Command, lang: str | None, asked: str | None) -> int:
-        session, account, store = self.session, self.account, self.host.store
-        settings = await session.settings(account, asked, lang)
-        if not command.game_id:
-            session.write_line(f"{ERROR}: {both('ppz_needs_id')}")
-            return 2
-        try:
-            game = await replay.replay_game(store, command.game_id)
-        except replay.GameNotFound as exc:
-            session.write_line(f"{ERROR}: {exc}")
-            return 2
-        games = [] if account.guest else await replay.games_of(store, account.id)
-        seat = reviewing.seat_in(game, games, command.game_id, account.nickname)
-        if seat is None:
-            shown = both("not_your_game", game=shown_game_id(command.game_id))
-            session.write_line(f"{ERROR}: {shown}")
-            return 2
-        review = await asyncio.to_thread(ReviewGame.of, game, seat)  # the seat's views
-        assert session.chan is not None
-        plain = session.plain = PlainChannel(session.chan, self.host.write_high_water,
-                                             self.host.limits)
-        session.app = plain  # the idle check and the end of the session stop it
-        for data in session.take_early():
-            plain.feed(data)
-        session.watch_idle()
-        try:
-            return await plain_puzzles(plain, self.host.reviews, review, settings.lang)
-        finally:
-            session.plain = None
-            session.write_line("")
-
-
 # --- a program playing a seat -------------------------------------------------------------
 class BotRun:
     """``bot join NAME``: the program on the channel plays the seat (net.front.botsession)
