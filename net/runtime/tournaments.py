@@ -181,9 +181,7 @@ class Tournaments:
         if not 1 <= rounds <= TOURNAMENT_ROUNDS_MAX:
             raise TournamentRefused("tournament_rounds", n=TOURNAMENT_ROUNDS_MAX)
         self._account(account)
-        if getattr(self.host, "others", None) is not None:
-            # a round's tables would need the directory's leases to play (net.cluster)
-            raise TournamentRefused("tournament_one_worker")
+        self._one_worker()
         rules = rules or DEFAULT_RULES
         find_ruleset(rules, dict(options))  # the command checked them: OptionError otherwise
         async with self._lock:
@@ -229,6 +227,7 @@ class Tournaments:
             t = await self.get(name)
             if t.host != account.id:
                 raise TournamentRefused("tournament_not_host", name=name)
+            self._one_worker()  # one made before the server had several
             before = t.to_json()
             try:
                 t.start()
@@ -243,6 +242,12 @@ class Tournaments:
                      len(t.entries), t.rounds)
             self._play_round(t)
             return t
+
+    def _one_worker(self) -> None:
+        """TournamentRefused on a server of several workers: a round's tables would need the
+        directory's leases to play (net.cluster.node makes its tables so)."""
+        if getattr(self.host, "others", None) is not None:
+            raise TournamentRefused("tournament_one_worker")
 
     def _account(self, account: Account) -> None:
         if account.id < 0:  # an account in memory only, while the store fails
@@ -279,6 +284,9 @@ class Tournaments:
         until their games end."""
         round_ = t.current
         if self.host is None or round_ is None:
+            return
+        if getattr(self.host, "others", None) is not None:  # see _one_worker
+            log.warning("tournament %s is not played on a server of several workers", t.name)
             return
         for rt in round_.tables:
             if rt.no in round_.results:
