@@ -46,6 +46,9 @@ STYLE_PARTS = (
     "keyhint", "keyhint-win", "hint", "error", "log", "notice", "page-keys",
 )
 MARK = "▐"  # the page's one-column scroll indicator
+# blanks left as they are inside a row's changed cells are skipped with a cursor move from
+# this many on: a move takes at most 9 bytes and a cell at least 1
+SKIP = 10
 
 def _one_cell_each(text: str) -> bool:
     """Whether every character of ``text`` takes one cell (so characters and cells line up)."""
@@ -87,6 +90,32 @@ def _blank_tail(spans: Sequence[Span], ends: list[int], high: int) -> tuple[int,
             break
         style = key
         pos = end - (len(text) - len(blank))  # the spaces it ends with are one cell each
+        if blank:
+            break
+    return None if style is None else (pos, style)
+
+
+def _blank_head(spans: Sequence[Span], ends: list[int], low: int) -> tuple[int, str] | None:
+    """Where the cells from ``low`` on that are blanks of one style end (as
+    :func:`_blank_tail`, from the other side), and that style; None if the cell at ``low``
+    is no blank."""
+    pos = low
+    style: str | None = None
+    for k, (x, text, key) in enumerate(spans):
+        if x > pos:  # a gap
+            if style not in (None, "text"):
+                break
+            style = "text"
+            pos = x
+        if not text:
+            continue
+        if style not in (None, key):
+            break
+        blank = text.lstrip(" ")
+        if len(blank) == len(text):
+            break
+        style = key
+        pos = ends[k] if not blank else x + len(text) - len(blank)
         if blank:
             break
     return None if style is None else (pos, style)
@@ -244,7 +273,7 @@ class TableView(Widget):
             shown[:] = [None] * len(shown)
         self._tv_sgr = ""  # every frame before this one ended in the reset state
         for y in ys:
-            add(f"\x1b[{y + 1};1H")
+            add(f"\x1b[{y + 1}H")  # CUP: an omitted column is the first
             if page:
                 add(self._page_line(y).render(app.console))
                 continue
@@ -255,12 +284,12 @@ class TableView(Widget):
             if y < len(shown):
                 shown[y] = row
             if old is not None:
-                part = self._row_part(old, row, width, color_system)
-                if part is not None:
-                    x, changed = part
-                    if x:
-                        out[-1] = f"\x1b[{y + 1};{x + 1}H"
-                    add(changed)
+                parts = self._row_part(old, row, width, color_system)
+                if parts is not None:
+                    out.pop()
+                    for x, changed in parts:
+                        add(f"\x1b[{y + 1};{x + 1}H" if x else f"\x1b[{y + 1}H")
+                        add(changed)
                     continue
             line = row_ansi(row, width, color_system)
             if line is None:  # overlapping or cut spans: as the segments render
@@ -272,7 +301,8 @@ class TableView(Widget):
             else:
                 add(line)
         cursor = screen.outer_size.clamp_offset(app.cursor_position)
-        add(f"\x1b[{cursor.y + 1};{cursor.x + 1}H")  # as Rich's Control.move_to writes it
+        # where Textual leaves the cursor (Rich's Control.move_to), the home one as ``CSI H``
+        add(f"\x1b[{cursor.y + 1};{cursor.x + 1}H" if cursor != (0, 0) else "\x1b[H")
         internals.wrote_cursor(app, cursor)
         if self._tv_sgr:  # what is written next (Textual's runs) starts from the reset state
             add("\x1b[m")
@@ -563,16 +593,18 @@ class TableView(Widget):
         return "".join(out)
 
     def _row_part(self, old: Row, new: Row, width: int, color_system: ColorSystem
-                  ) -> tuple[int, str] | None:
-        """The cells of ``new`` that differ from ``old`` as (first cell, terminal text), one
-        stretch from the first changed cell to the last, gaps as the base style. A span in
+                  ) -> list[tuple[int, str]] | None:
+        """The cells of ``new`` that differ from ``old`` as (first cell, terminal text) parts:
+        the stretch from the first changed cell to the last, gaps as the base style, less its
+        longest run of blanks of one style in both rows (of :data:`SKIP` cells or more). A span in
         both rows at the same place is unchanged; the first and last changed spans, when
         rewritten in place (the same start and style: a status line, a count), change only
         from their first differing character and to their last; blanks of one style up to
         the stretch's end in both rows (a line padded to the row's end that got shorter or
         longer) stay. None when the whole row must be written (spans that overlap or run
-        past ``width``, nothing in common). Unchanged cells inside the stretch are written
-        again: skipping them with cursor moves saved 1–3% of the bytes for more CPU."""
+        past ``width``, nothing in common). Other unchanged cells inside the stretch are
+        written again: skipping every such run with cursor moves saved 1–3% more bytes for
+        about 10 µs more a row."""
         n_old, n_new = len(old), len(new)
         head = 0
         limit = min(n_old, n_new)
@@ -614,23 +646,33 @@ class TableView(Widget):
         blank_from = end
         if old_tail is not None and new_tail is not None and old_tail[1] == new_tail[1]:
             blank_from = max(old_tail[0], new_tail[0])
+        old_head = _blank_head(old_mid, old_ends, start)
+        new_head = _blank_head(new_mid, new_ends, start) if old_head is not None else None
+        blank_to = start
+        if old_head is not None and new_head is not None and old_head[1] == new_head[1]:
+            blank_to = min(old_head[0], new_head[0])
         # spans at the same place in both rows stay: the changed cells are those of the
         # others, old (to clear) and new, from the first one's start to the last one's end
         kept = set(old_mid).intersection(new_mid) if old_mid and new_mid else set()
         first, last = end, start
         marks: list[tuple[int, int] | None] = []  # per side: its first and last changed span
-        for spans, ends in ((old_mid, old_ends), (new_mid, new_ends)):
+        blanks: list[list[tuple[int, int, str]]] = [[], []]  # changed spans of spaces
+        sides: tuple[tuple[Sequence[Span], list[int]], ...] = (
+            (old_mid, old_ends), (new_mid, new_ends))
+        for side, (side_spans, ends) in enumerate(sides):
             lo = hi = -1
-            for k, span in enumerate(spans):
+            for k, span in enumerate(side_spans):
                 if span[1] and span not in kept:
                     if lo < 0:
                         lo = k
                     hi = k
+                    if not span[1].strip(" "):
+                        blanks[side].append((span[0], ends[k], span[2]))
             if lo < 0:
                 marks.append(None)
                 continue
             marks.append((lo, hi))
-            first = min(first, spans[lo][0])
+            first = min(first, side_spans[lo][0])
             last = max(last, ends[hi])
         old_marks, new_marks = marks
         if old_marks is not None and new_marks is not None:
@@ -659,16 +701,37 @@ class TableView(Widget):
                 first = nx + p
                 new_mid[n1] = (first, ntext[p:], nkey)
         last = min(last, blank_from)
+        first = max(first, blank_to)
         if first >= last:
             return None
-        shown: list[Span] = []
-        for (x, text, key), stop in zip(new_mid, new_ends, strict=True):
-            if x >= last:
-                break
-            if x >= first:
-                over = stop - last  # past the stretch: the blanks it ends with
-                shown.append((x, text[:len(text) - over], key) if over > 0 else (x, text, key))
-        return self._part(first, shown, last, color_system)
+        # the longest stretch of blanks of one style in both rows, inside, is skipped (a
+        # status line's padding when the timer comes or goes)
+        skip_from = skip_to = last
+        if blanks[0] and blanks[1]:
+            for ox, oend, okey in blanks[0]:
+                for nx, nend, nkey in blanks[1]:
+                    a, b = max(ox, nx, first), min(oend, nend, last)
+                    if okey == nkey and b - a >= SKIP and b - a > skip_to - skip_from:
+                        skip_from, skip_to = a, b
+        parts: list[tuple[int, str]] = []
+        for a, b in ((first, skip_from), (skip_to, last)):
+            if a >= b:
+                continue
+            shown: list[Span] = []
+            for (x, text, key), stop in zip(new_mid, new_ends, strict=True):
+                if stop <= a:
+                    continue
+                if x >= b:
+                    break
+                cut_head = a - x if x < a else 0  # only a blank span is cut at the start
+                over = stop - b  # past the part: the blanks it ends with
+                shown.append((x + cut_head, text[cut_head:len(text) - over] if over > 0
+                              else text[cut_head:], key))
+            part = self._part(a, shown, b, color_system)
+            if part is None:
+                return None
+            parts.append(part)
+        return parts
 
     def _part(self, start: int, spans: list[Span], end: int, color_system: ColorSystem
               ) -> tuple[int, str] | None:
