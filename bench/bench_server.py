@@ -53,6 +53,9 @@ count, alternated at each step, and reports the most tables each held;
 of four expert computer players (each kept playing by one spectator; the server gets
 ``--grace 1`` in all of them), ``MJ_BENCH_THINK_WORKERS`` the server's ``--think-workers``;
 ``MJ_BENCH_PROBE=0`` leaves out the one new player a second;
+``MJ_BENCH_WATCHERS=3`` plays each table as one seated player (the timed keys are his), three
+computer players (``normal``, ``--bot-delay 0.25``) and three spectators (``watch``) instead of
+four seated players;
 ``MJ_BENCH_SIZE`` (default ``80x24``) the players' terminal size: also reported, the bytes
 each screen received over the window (the terminal's data, after SSH) per action its table
 played (the changes of the table's status row, its timer stripped) and per timed key;
@@ -107,6 +110,10 @@ UNLIMITED = raised_limit_args()
 # the players' terminal size, MJ_BENCH_SIZE=WxH (columns x rows)
 _W, _H = (int(v) for v in os.environ.get("MJ_BENCH_SIZE", "80x24").split("x"))
 SIZE = (_W, _H)
+# MJ_BENCH_WATCHERS=3: each table one seated player, three computer players (at --bot-delay
+# BOT_DELAY) and three spectators; 0: four seated players
+WATCHERS = int(os.environ.get("MJ_BENCH_WATCHERS", "0"))
+BOT_DELAY = 0.25
 TICK = 0.5  # one discard per table every 0.5 s: a brisk table, all four players quick
 KEY_TIMEOUT = 2.0
 RESEND = 0.3  # the least time between two answers to one untimed prompt on a screen
@@ -248,6 +255,8 @@ class TableDriver:
         parts = [row_parts(r) for r in rows]
         if len({w for w, _ in parts}) != 1:
             return None
+        if WATCHERS:  # the seated player is the first client, the others watch
+            return self.clients[0] if parts[0][1] == "Your turn" else None
         movers = [i for i, (_, turn) in enumerate(parts) if turn == "Your turn"]
         if len(movers) != 1:
             return None
@@ -361,6 +370,30 @@ async def _expert_table(port: int, k: int) -> Any:
     return watcher
 
 
+async def _watched_table(port: int, t: int, connect_times: list[float]) -> list[Any]:
+    """``MJ_BENCH_WATCHERS``: table ``bench{t}``'s one seated player (who starts it, with
+    computer players in the other seats) and its three spectators, in that order."""
+    from testkit.ssh import PtyClient
+
+    group = []
+    for i in range(1 + WATCHERS):
+        c = PtyClient(SIZE[0], SIZE[1], light=True)
+        c.keep_raw = False
+        started = time.perf_counter()
+        if i == 0:
+            await c.connect(port, f"b{t}x0", None,
+                            command=f"join bench{t} --bots normal --option hands_per_game=1000")
+            await c.wait_for("press S", 30)
+            c.send("s")
+            await c.wait_for(lambda text: "Hand 1/" in text, 30)
+        else:
+            await c.connect(port, f"b{t}w{i}", None, command=f"watch bench{t}")
+            await c.wait_for(lambda text: "Hand " in text, 30)
+        connect_times.append(time.perf_counter() - started)
+        group.append(c)
+    return group
+
+
 async def _worker(port: int, tables: list[int], total: int, seconds: float, ready: Any,
                   start: Any, out: Any, experts: tuple[int, ...] = ()) -> None:
     from net.front.compat_asyncssh import quiet_packet_log
@@ -373,7 +406,9 @@ async def _worker(port: int, tables: list[int], total: int, seconds: float, read
     watchers = [await _expert_table(port, k) for k in experts]
     for t in tables:
         group = []
-        for i in range(4):
+        if WATCHERS:
+            group = await _watched_table(port, t, connect_times)
+        for i in range(len(group), 4):
             c = PtyClient(SIZE[0], SIZE[1], light=True)
             c.keep_raw = False
             started = time.perf_counter()
@@ -509,6 +544,8 @@ def _server_command(port: int, data: str, server_workers: int, db: str | None) -
            "--data", data, "--max-per-address", "100000", *UNLIMITED]
     if os.environ.get("MJ_BENCH_EXPERT"):
         cmd += ["--grace", "1"]
+    if WATCHERS:
+        cmd += ["--bot-delay", str(BOT_DELAY)]
     if os.environ.get("MJ_BENCH_THINK_WORKERS"):
         cmd += ["--think-workers", os.environ["MJ_BENCH_THINK_WORKERS"]]
     if server_workers > 1:
