@@ -3,7 +3,9 @@ the server's RSS, which should come back to where it started (``net/front/reclai
 
 For each kind of session, a fresh server in a process of its own (``testkit.ssh.start_server``
 on a loopback port, temporary data folder, the collector set as ``mahjong-ssh serve`` sets it:
-thresholds (2000, 10, 1000) and ``gc.freeze()`` after start-up; the per-address login and
+thresholds (2000, 10, 1000), what survives a middle collection frozen
+(``net.serve.freeze_survivors``; ``MJ_BENCH_FREEZE=0`` leaves it out) and ``gc.freeze()``
+after start-up; the per-address login and
 connection limits raised, since every client comes from 127.0.0.1), and keyless PTY clients
 (``testkit.ssh.PtyClient(light=True)``) in this process, ``--concurrency`` at a time:
 
@@ -111,6 +113,10 @@ def _reclaim_stats() -> dict[str, Any]:
 
 async def _serve(data: Path) -> None:
     gc.set_threshold(*GC_THRESHOLDS)
+    if os.environ.get("MJ_BENCH_FREEZE") != "0":  # as net.serve.main does (0: as before it)
+        with contextlib.suppress(ImportError):
+            from net.serve import freeze_survivors
+            freeze_survivors()
     limits = _limits()
     config = fast_config(data, limits=limits) if limits is not None else fast_config(data)
     server = await start_server(config)
@@ -136,6 +142,9 @@ async def _serve(data: Path) -> None:
                 t0 = time.perf_counter()
                 report["collected"] = gc.collect()
                 report["collect_seconds"] = time.perf_counter() - t0
+                report["rss_collected"] = rss_mb()
+                gc.unfreeze()  # what the frozen objects held that a collection frees
+                report["frozen_collected"] = gc.collect()
                 report["rss_collected"] = rss_mb()
                 with contextlib.suppress(OSError, AttributeError):
                     ctypes.CDLL("libc.so.6").malloc_trim(0)
@@ -257,7 +266,8 @@ async def _churn(kind: str, sessions: int, concurrency: int, every: int, idle: i
     print(f"then a full collection ({idle} idle sessions open) found {report['collected']} "
           f"objects in {report['collect_seconds'] * 1000:.0f} ms: RSS {report['rss']:.1f} -> "
           f"{report['rss_collected']:.1f} MB, after malloc_trim {report['rss_trimmed']:.1f} MB"
-          f" (start {start:.1f})", flush=True)
+          f" (start {start:.1f}); the frozen objects collected then freed "
+          f"{report.get('frozen_collected', 0)}", flush=True)
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:
