@@ -24,6 +24,7 @@ from typing import Any, Final
 from engine.review import REVIEW_SAMPLES, Assessment
 from engine.table import Phase
 from engine.view import View
+from host.client import TableUpdate
 from host.thinking import Budget, ThinkingPool, TokenBucket
 
 COACH_OPTION: Final = "coach"  # the table option
@@ -52,6 +53,21 @@ def refusal(view: View | None) -> str | None:
     if not view.my_move or len(view.legal) < 2 or view.phase is Phase.ENDED:
         return "coach_nothing"
     return None
+
+
+def ask(update: TableUpdate | None, coach: Coach | None, now: float
+        ) -> tuple[str, None] | tuple[None, float | None]:
+    """Whether a seat's coach may be asked now, for both front ends: ``(why, None)`` with the
+    word's key of why not (:func:`refusal`, no coach on this server, one already thinking),
+    or ``(None, seconds)`` with the turn's time left (None: no timer)."""
+    why = refusal(update.view if update is not None else None)
+    if why is None and coach is None:
+        why = "coach_failed"
+    if why is None and coach is not None and coach.thinking:
+        why = "coach_thinking"
+    if why is not None or update is None or coach is None:
+        return why or "coach_failed", None
+    return None, (update.deadline - now if update.deadline is not None else None)
 
 
 def decision_key(view: View) -> tuple[Any, ...]:

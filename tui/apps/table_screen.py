@@ -24,7 +24,7 @@ from engine.tiles import Kind
 from engine.view import View
 from host.client import TableUpdate
 from host.clock import Timer
-from host.coach import Coach, coach_table, decision_key, refusal
+from host.coach import Coach, ask, coach_table, decision_key
 from tui.apps.coach_panel import CoachPanel
 from tui.apps.host_app import HostApp
 from tui.compat import internals
@@ -567,20 +567,13 @@ class TableScreen(Screen[None]):
         if self._hidden():
             return
         update, coach = self.update, self.mj.coach
-        why = refusal(update.view if update is not None else None)
-        if why is None and coach is None:
-            why = "coach_failed"
-        if why is None and coach is not None and coach.thinking:
-            why = "coach_thinking"
+        why, seconds = ask(update, coach, self.mj.client.clock.now())
         if why is not None or update is None or coach is None:
             self._say(why or "coach_failed")
             return
         if self._coach_for == decision_key(update.view):  # shown: the key again hides it
             self._drop_coach()
             return
-        seconds = None
-        if update.deadline is not None:
-            seconds = update.deadline - self.mj.client.clock.now()
         self._say("coach_asking")
         self.run_worker(self._coach(coach, update.view, seconds), group="coach",
                         exit_on_error=False)

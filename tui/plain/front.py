@@ -31,7 +31,7 @@ from engine.tiles import Kind
 from engine.view import View
 from host.client import SharedTableClient, TableClient, TableUpdate
 from host.clock import Timer
-from host.coach import Coach, coach_table, decision_key, refusal
+from host.coach import Coach, ask, coach_table, decision_key
 from host.refusal import Refusal
 from host.table_info import COMPUTER_NAME, ChatLine, TableInfo, TableState, computer_names
 from tui.plain.commands import Reply, look, read_choice, read_turn, unknown
@@ -401,17 +401,10 @@ class PlainTable:
         """``coach``: the expert's view of the decision in front of the player, said in
         sentences when it comes (dropped if the decision has gone meanwhile)."""
         update, coach = self.update, self.coach
-        why = refusal(update.view if update is not None else None)
-        if why is None and coach is None:
-            why = "coach_failed"
-        if why is None and coach is not None and coach.thinking:
-            why = "coach_thinking"
+        why, seconds = ask(update, coach, self.client.clock.now())
         if why is not None or update is None or coach is None:
             self._say(why or "coach_failed")
             return
-        seconds = None
-        if update.deadline is not None:
-            seconds = update.deadline - self.client.clock.now()
         self._say("coach_asking")
         self._coach_task = asyncio.ensure_future(self._coach_answer(coach, update.view,
                                                                     seconds))
