@@ -36,7 +36,7 @@ from net.front.hostfiles import AllowList, HostFile
 from net.front.kept_games import PlainPuzzlesRun, PuzzlesRun, ReplayRun, ReviewRun
 from net.front.lobby import LobbyApp
 from net.front.operators import OperatorBus
-from net.front.plain_session import PlainChannel, plain_lobby
+from net.front.plain_session import plain_lobby
 from net.front.remote_app import RemoteApp, RemoteSettings
 from net.front.reviewing import ReviewPool, StoreReviews
 from net.front.session import Session, SessionHost
@@ -490,14 +490,7 @@ class PlainTables(TableRun):
 
     async def run(self, command: Command) -> int:
         session = self.session
-        assert session.chan is not None
-        plain = self.plain = session.plain = PlainChannel(session.chan,
-                                                          self.host.write_high_water,
-                                                          self.host.limits)
-        session.app = plain  # the idle check and the end of the session stop it
-        for data in session.take_early():
-            plain.feed(data)
-        session.watch_idle()
+        self.plain = session.open_plain()
         try:
             return await super().run(command)
         finally:

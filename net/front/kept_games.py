@@ -10,7 +10,6 @@ from typing import Protocol
 from net.commands import Command
 from net.front import replay, reviewing
 from net.front.plain_puzzles import plain_puzzles
-from net.front.plain_session import PlainChannel
 from net.front.remote_app import RemoteSettings
 from net.front.reviewing import ReviewPool
 from net.front.session import Session, SessionHost
@@ -157,13 +156,7 @@ class PlainPuzzlesRun:
             session.write_line(f"{ERROR}: {shown}")
             return 2
         review = await asyncio.to_thread(ReviewGame.of, game, seat)  # the seat's views
-        assert session.chan is not None
-        plain = session.plain = PlainChannel(session.chan, self.host.write_high_water,
-                                             self.host.limits)
-        session.app = plain  # the idle check and the end of the session stop it
-        for data in session.take_early():
-            plain.feed(data)
-        session.watch_idle()
+        plain = session.open_plain()
         try:
             return await plain_puzzles(plain, self.host.reviews, review, settings.lang)
         finally:

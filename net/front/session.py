@@ -355,6 +355,19 @@ class Session(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._early_bytes = 0
         return early
 
+    def open_plain(self) -> PlainChannel:
+        """The session as lines of text (``--plain``): its channel read and written by a
+        :class:`PlainChannel` from now on, what was typed before handed to it, and the idle
+        check on (``plain`` and ``app`` set: the end of the session stops it)."""
+        assert self.chan is not None
+        plain = self.plain = PlainChannel(self.chan, self.server.write_high_water,
+                                          self.server.limits)
+        self.app = plain
+        for data in self.take_early():
+            plain.feed(data)
+        self.watch_idle()
+        return plain
+
     def watch_idle(self) -> None:
         """The session ends after ``idle_seconds`` without input."""
         if self._idle is None:
