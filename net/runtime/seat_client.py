@@ -14,7 +14,7 @@ from engine.actions import Action
 from host.client import SharedSeat, TableUpdate
 from host.clock import Clock
 from host.refusal import Refusal
-from host.table_info import ChatLine, TableInfo, TableState
+from host.table_info import COMPUTER_NAME, ChatLine, TableInfo, TableState
 from net import metrics
 from net.store.model import Account
 
@@ -51,6 +51,27 @@ class Seat:
     clients: list[SeatClient] = field(default_factory=list)
     dropped_at: float | None = None  # the last client left (on the table's clock)
     allow_spectators: bool = True  # 压鸽子: spectators may back this seat
+
+    def shown_name(self, gone: Occupant | None, playing: bool, over: bool, idle: bool,
+                   computer: bool) -> str:
+        """The seat's name as the table shows it: its player's, marked ``[bot: program]``,
+        ``(idle)``, ``(away)`` or ``(computer)`` (the computer plays for him); an empty seat
+        the finished game's player who left (``gone``), else the computer's. ``playing``: a
+        game is on (``over``: it has ended); ``idle``, ``computer``: the table's view of him."""
+        occupant = self.occupant
+        if occupant is None:
+            return f"{gone.name} (away)" if gone is not None else COMPUTER_NAME
+        if occupant.bot and self.clients:
+            return f"{occupant.name} [bot{': ' + occupant.program if occupant.program else ''}]"
+        if playing and idle and self.clients:
+            return f"{occupant.name} (idle)"
+        if playing and over and not self.clients:
+            return f"{occupant.name} (away)"  # left: nothing is played for him
+        if playing and computer:
+            return f"{occupant.name} (computer)"  # not [bot]: a program
+        if not self.clients:
+            return f"{occupant.name} (away)"
+        return occupant.name
 
 
 class Table(Protocol):

@@ -27,7 +27,7 @@ from engine.runner import COMPUTER, SeatState, TableRunner
 from host.client import TableUpdate
 from host.clock import Timer
 from host.refusal import Refusal, illegal
-from host.table_info import COMPUTER_NAME, ChatLine, InfoCallback, SeatInfo, TableInfo, TableState
+from host.table_info import ChatLine, InfoCallback, SeatInfo, TableInfo, TableState
 from host.table_loop import TableLoop, table_update
 from net import metrics
 from net.runtime.config import NO_HOOKS, Computers, TableConfig, TableHooks, basic_player
@@ -539,25 +539,13 @@ class SharedTable:
 
     # --- publishing -----------------------------------------------------------------------
     def names(self) -> tuple[str, str, str, str]:
-        out = []
-        now = self.clock.now()
-        for i, seat in enumerate(self.seats):
-            if seat.occupant is None:
-                gone = self._gone.get(i)  # the finished game's player, gone: still its name
-                out.append(f"{gone.name} (away)" if gone is not None else COMPUTER_NAME)
-            elif seat.occupant.bot and seat.clients:
-                program = seat.occupant.program
-                out.append(f"{seat.occupant.name} [bot{': ' + program if program else ''}]")
-            elif self.game is not None and self.idle(i) and seat.clients:
-                out.append(f"{seat.occupant.name} (idle)")
-            elif self.game is not None and self.game.is_over and not seat.clients:
-                out.append(f"{seat.occupant.name} (away)")  # left: nothing is played for him
-            elif self.game is not None and self.is_bot(i, now):
-                out.append(f"{seat.occupant.name} (computer)")  # not [bot]: a program
-            elif not seat.clients:
-                out.append(f"{seat.occupant.name} (away)")
-            else:
-                out.append(seat.occupant.name)
+        now, game = self.clock.now(), self.game
+        out = [seat.shown_name(self._gone.get(i), game is not None,
+                               game is not None and game.is_over,
+                               game is not None and seat.occupant is not None and self.idle(i),
+                               game is not None and seat.occupant is not None
+                               and self.is_bot(i, now))
+               for i, seat in enumerate(self.seats)]
         return (out[0], out[1], out[2], out[3])
 
     def update_for(self, index: int | None) -> TableUpdate | None:
