@@ -323,13 +323,25 @@ async def test_settings_are_kept_with_the_key_for_the_next_visit(
 async def run_timers(t: SharedTable, clock: ManualClock, done: Callable[[], bool],
                      what: str, limit: int = 200) -> None:
     """Move ``clock`` from one of the table's timers to the next (each expiry plays, the
-    computer players answer at once) until ``done``."""
+    computer players answer at once) until ``done``. A hand that ends meanwhile waits for
+    its player to have read the result, with no timer: he is marked as having read it, as
+    his Enter would (a hand ending at that point timed the wait out in one run)."""
+    def hand_over() -> bool:
+        hand = t.game.hand if t.game is not None else None
+        return hand is not None and hand.is_over
+
     for _ in range(limit):
         if done():
             return
-        await until(lambda: bool(t.runner.deadlines) or done(), what=f"a timer ({what})")
+        await until(lambda: bool(t.runner.deadlines) or done() or hand_over(),
+                    what=f"a timer ({what})")
         if done():
             return
+        if not t.runner.deadlines:  # the result read, the next hand comes
+            t.ready(0)
+            await until(lambda: bool(t.runner.deadlines) or done(),
+                        what=f"a timer after the hand ({what})")
+            continue
         due = min(t.runner.deadlines.values())
         await clock.advance(max(0.0, due - clock.now()))
     raise AssertionError(f"{what}: not after {limit} timers")
