@@ -20,6 +20,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
@@ -285,7 +286,11 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
             self.query_one("#msg", Static).update(Text(self.notice))
 
     def _refresh(self) -> None:
-        self.query_one("#tables", Static).update(self.tables_text())
+        try:
+            tables = self.query_one("#tables", Static)
+        except NoMatches:  # the app is closing: its screen's widgets are gone (a tick may
+            return  # still come: tests/test_newcomer_forms, once under load)
+        tables.update(self.tables_text())
         if motd_lines(self.server) != self._motd:  # the host changed it
             self._show_motd()
         shown = self._title_text
