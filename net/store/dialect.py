@@ -4,8 +4,8 @@ driver's style. ``{octets[column]}`` a column's length in bytes, ``{state_size}`
 state's size before its seats are parsed, ``{kind_of_name}`` a table name's type, ``{find}``
 the position of a text in another, ``{by_age}`` the tables' order, ``{by_account}`` and
 ``{bytewise}`` the leaderboard's grouping and names' order, ``{hands_record}`` a kept game's
-record put together from its hands; ``{serial}``, ``{id}`` and ``{real}`` the schema's types
-(net/store/schema.py)."""
+record put together from its hands, ``{for_update}`` a row locked for its change;
+``{serial}``, ``{id}`` and ``{real}`` the schema's types (net/store/schema.py)."""
 
 from __future__ import annotations
 
