@@ -198,7 +198,7 @@ COMMON_OPTIONS: tuple[OptionSpec, ...] = (
                "Coach: each seated player may ask the expert's view of his decision "
                "(a practice table, never rated)",
                "教练：入座玩家可请高手评估当前决定（练习桌，不计等级分）",
-               brief_en="the expert's advice on a key; unrated", brief_zh="按键请教高手；不计分"),
+               brief_en="advice on key e; unrated", brief_zh="按 e 请教高手；不计分"),
 )
 
 

@@ -213,10 +213,10 @@ class WaitingScreen(InfoPanel):
             t.append("\nThe hand starts when four people sit, or press S to start now "
                      "(S here in the waiting room; at the table s opens the settings).\n")
             t.append("四人入座即开始，或在等候室按 S 立即开始（电脑补位；开局后 s 是设置）。\n\n")
-            t.append("S / Enter: start 开始 · /: chat 聊天 · q: leave 离开")
-            if info.stakes_possible:
-                t.append(" · a: allow spectators 允许压鸽子")
-        t.append("\nv: the chat so far 聊天记录\n")
+            t.append("S / Enter: start 开始 · /: chat 聊天 · q: leave 离开\n")
+            if info.stakes_possible:  # on the second row: the first is full at 80 columns
+                t.append("a: allow spectators 允许压鸽子 · ")
+        t.append("v: the chat so far 聊天记录\n")
         return t
 
     def show(self, info: TableInfo) -> None:
