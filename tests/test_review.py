@@ -608,7 +608,7 @@ def test_a_declined_win_says_why() -> None:
     wait = a.choice
     a = figures(d, {d.taken: [2.0] * 8, wait: [8.0, -5.0] * 4}, wait)
     line = decision_line(a, "en")
-    assert "Why not win" in line and "Why the expert keeps discard 3s: 胡 win shows" in line
+    assert "Why not win" in line and "Why the expert keeps discard 3s: win 胡 shows" in line
     check_labels(a, line)
 
 
