@@ -75,6 +75,9 @@ class TableInfo:
     host_id: int | None = None
     invited: tuple[str, ...] = ()
     watchers: bool = True
+    # the tournament whose round this table plays (net.runtime.tournaments): its entrants sit
+    # where the round seats them, and its one game is the table's last ("": none)
+    tournament: str = ""
 
     def admits(self, account_id: int, nickname: str, fingerprint: str | None,
                guest: bool = False) -> bool:

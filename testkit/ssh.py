@@ -33,6 +33,7 @@ def fast_config(data_dir: Path, **table: Any) -> ServerConfig:
     tables on ``clock`` (a test's ManualClock) when one is given."""
     tc = TableConfig(bot_delay=table.pop("bot_delay", 0.0),
                      grace_seconds=table.pop("grace_seconds", 1.0),
+                     arrival_seconds=table.pop("arrival_seconds", 1.0),
                      next_hand_seconds=table.pop("next_hand_seconds", 60.0),
                      bot_level=table.pop("bot_level", "easy"),
                      clock=table.pop("clock", SYSTEM_CLOCK))

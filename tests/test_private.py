@@ -319,7 +319,8 @@ def test_the_lobby_marks_a_private_table_and_says_who_may_sit() -> None:
     t.join(ANN)
     reg.get_or_create("open", "gejiu", creator=CY)
     lines = {a.nickname: lobby(reg, a).tables_text().plain for a in (ANN, BOB, CY)}
-    assert "私 private 私人牌桌, host 桌主 ann: your table" in lines["ann"]
+    # at 80 columns what it says of the player is on the next row (it would wrap mid-phrase)
+    assert "私 private 私人牌桌, host 桌主 ann:\n      your table" in lines["ann"]
     assert "you are invited 你已受邀" in lines["bob"]
     assert "not invited 未受邀" in lines["cy"] and "may watch" not in lines["cy"]
     assert lines["cy"].count(f"{PRIVATE_MARK} private") == 1  # the public table has none

@@ -58,6 +58,9 @@ SERVER: Final[dict[str, tuple[str, str]]] = {
     "lobby_invited": ("you are invited", "你已受邀"),
     "lobby_may_watch": ("not invited: you may watch", "未受邀，可旁观"),
     "lobby_not_invited": ("not invited", "未受邀"),
+    "lobby_round_table": ("a round of tournament {name}", "比赛 {name} 的一桌"),
+    "lobby_your_seat": ("your seat", "你的座位"),
+    "lobby_watch_round": ("you may watch", "可旁观"),
     # its new-table form, each note by the id of its field
     "create-private": ("Only you and those you invite may sit; /invite NAME in the table's "
                        "chat adds more", "只有你和受邀玩家可以入座"),

@@ -432,19 +432,28 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
         return info.admits(a.id, a.nickname, a.key_fingerprint, a.guest)
 
     def _private_line(self, info: TableInfo) -> str:
-        """A private table's lock (私, a wide character on every terminal) and whether this
-        player may sit there or watch."""
+        """A private table's lock (私, a wide character on every terminal), whose it is (its
+        host, or the tournament whose round it plays) and whether this player may sit there
+        or watch: on a second line where one would not fit the lobby's width."""
         a = self.account
-        if a.id == info.host_id:
-            you = both("lobby_yours")
-        elif info.admits(a.id, a.nickname, a.key_fingerprint, a.guest):
-            you = both("lobby_invited")
-        elif info.watchers:
-            you = both("lobby_may_watch")
+        if info.tournament:  # made by the tournament, with its entrants seated
+            you = both("lobby_your_seat" if info.admits(a.id, a.nickname, a.key_fingerprint,
+                                                         a.guest) else "lobby_watch_round")
+            whose = both("lobby_round_table", name=info.tournament)
         else:
-            you = both("lobby_not_invited")
-        return (f"{PRIVATE_MARK} {both('lobby_private')}, {both('lobby_host')} "
-                f"{info.host or '?'}: {you}")
+            if a.id == info.host_id:
+                you = both("lobby_yours")
+            elif info.admits(a.id, a.nickname, a.key_fingerprint, a.guest):
+                you = both("lobby_invited")
+            elif info.watchers:
+                you = both("lobby_may_watch")
+            else:
+                you = both("lobby_not_invited")
+            whose = f"{both('lobby_private')}, {both('lobby_host')} {info.host or '?'}"
+        line = f"{PRIVATE_MARK} {whose}:"
+        width = (self.size.width or SEATS_WIDTH) - SEATS_MARGIN
+        return f"{line} {you}" if cell_len(f"{line} {you}") <= width else f"{line}\n      {you}"
+
 
     @staticmethod
     def _held(info: TableInfo) -> int:

@@ -49,6 +49,9 @@ class TableConfig:
 
     bot_delay: float = 0.5  # a computer player's pause before a turn action
     grace_seconds: float = 20.0  # a dropped player's seat waits this long for a bot
+    # a tournament's entrant who has not come to his round's table yet: his seat waits this
+    # long for him (he may still be reading the last round's result) before a bot plays it
+    arrival_seconds: float = 60.0
     next_hand_seconds: float = 60.0  # the result screen waits this long for everyone
     bot_level: str = "normal"
     # (how long a table nobody is connected to lives is a limit: the registry passes each

@@ -50,7 +50,17 @@ class Seat:
     occupant: Occupant | None = None
     clients: list[SeatClient] = field(default_factory=list)
     dropped_at: float | None = None  # the last client left (on the table's clock)
+    # how long the seat waits for its player before a computer plays it, where not the table's
+    # grace: a tournament's entrant who has not come to his round's table yet (None: the
+    # table's grace; back to None once he comes)
+    grace: float | None = None
     allow_spectators: bool = True  # 压鸽子: spectators may back this seat
+
+    def covered_at(self, grace: float) -> float:
+        """When a computer plays the seat of a player who is not there (``dropped_at`` set):
+        after the seat's own :attr:`grace` where it has one, else the table's ``grace``."""
+        assert self.dropped_at is not None
+        return self.dropped_at + (grace if self.grace is None else self.grace)
 
     def shown_name(self, gone: Occupant | None, playing: bool, over: bool, idle: bool,
                    computer: bool) -> str:

@@ -173,6 +173,7 @@ class SharedTable:
             seat = self.seats[index]
             seat.clients.append(client)
             seat.dropped_at = None
+            seat.grace = None
             if self.game is not None:
                 self.computers.forget(index)
             if self.game is None and all(s.occupant is not None for s in self.seats):
@@ -209,6 +210,7 @@ class SharedTable:
             self._gone[index] = seat.occupant
         seat.occupant = None
         seat.dropped_at = None
+        seat.grace = None
         self.runner.game_ready.discard(index)
 
     @property
@@ -299,6 +301,7 @@ class SharedTable:
         if not seat.clients:
             seat.occupant = None
             seat.dropped_at = None
+            seat.grace = None
         client.seat_index = None
         self.spectators.append(client)
         self.save_changed()
@@ -318,7 +321,7 @@ class SharedTable:
             return COMPUTER
         if seat.clients or seat.dropped_at is None:
             return SeatState(None, bool(seat.clients))
-        return SeatState(seat.dropped_at + self.config.grace_seconds, False)
+        return SeatState(seat.covered_at(self.config.grace_seconds), False)
 
     def idle(self, index: int) -> bool:
         """Whether the player of seat ``index`` let his turn's timer run out repeatedly."""
