@@ -89,6 +89,11 @@ class GameResultScreen(_Page):
                 yield Static(lines_content(["", *chart]), id="score-chart")
             yield Static(game_wait_text(self.update, self.lang), id="game-wait", markup=False)
             keys = "game_keys_review" if self.mj.can_review() else "game_keys"
+            tournament = self.mj.tournament()
+            if tournament:  # the table's one game: the next round plays at another table
+                yield Static(tr(self.lang, "game_tournament_next", name=tournament),
+                             markup=False)
+                keys = keys.replace("game_keys", "game_keys_leave")
             yield Static(tr(self.lang, keys), classes="keys")
 
     def show_waiting(self, update: TableUpdate) -> None:
@@ -105,6 +110,9 @@ class GameResultScreen(_Page):
                     lines_content(game_result_lines(update, self.lang)))
 
     def action_new_game(self) -> None:
+        if self.mj.tournament():  # no new game at a tournament's table: Enter leaves it
+            self.action_leave()
+            return
         self.mj.show_new_game()
 
     def action_leave(self) -> None:
@@ -329,9 +337,12 @@ class SettingsScreen(_Page):
 
     def on_mount(self) -> None:
         # the first control, not the page's scroll (Textual's first focusable widget), which
-        # shows no focus and takes no choice
+        # shows no focus and takes no choice. The highlights are set here, with the focus, and
+        # not after the first refresh: a key may be handled as soon as the focus is set (the
+        # rows are mounted, each RadioSet's own on_mount has run), and a highlight set after
+        # it put back a → already taken (the Enter that followed took the chosen row again)
         self.query_one("#lang", RadioSet).focus()
-        self.call_after_refresh(self._highlight_chosen)
+        self._highlight_chosen()
 
     def _highlight_chosen(self) -> None:
         """Each row's highlight starts on its chosen button (Textual starts on the first, so
