@@ -12,6 +12,8 @@ import time
 import pytest
 
 from engine.tournament import FINISHED, RUNNING, Entry, TableResult, Tournament, TournamentError
+from net.cluster.tournaments import merged
+from net.runtime.tournaments import TournamentRefused
 from net.store import Store
 
 
@@ -111,3 +113,30 @@ def test_a_finished_tournament_is_not_taken_back_by_a_stale_save(any_store: Stor
     assert any_store.flush(10)
     back = any_store.load_tournament("club")
     assert back is not None and back.state == FINISHED and back == t
+
+
+def test_a_command_made_on_what_it_read_is_made_again_on_what_is_stored() -> None:
+    base = Tournament("club", "shangrao", 2, host=1, seed=77)
+    for i in range(1, 4):
+        base.join(Entry(i, f"p{i}"))
+    stored = Tournament.from_json(base.to_json())
+    stored.join(Entry(9, "p9"))  # another worker's join meanwhile
+    mine = Tournament.from_json(base.to_json())
+    mine.join(Entry(4, "p4"))
+    both = merged(base, mine, Tournament.from_json(stored.to_json()))
+    assert [e.name for e in both.entries] == ["p1", "p2", "p3", "p9", "p4"]
+    assert merged(base, mine, Tournament.from_json(base.to_json())) is mine  # nothing meanwhile
+    # a start made on the entries as they are now; refused once another started it
+    started = Tournament.from_json(stored.to_json())
+    started.start()
+    start = Tournament.from_json(base.to_json())
+    start.join(Entry(4, "p4"))
+    start.start()
+    again = merged(base, start, Tournament.from_json(stored.to_json()))
+    assert again.state == RUNNING and len(again.entries) == 5
+    assert sum(s.pid is not None for rt in again.played[0].tables for s in rt.seats) == 5
+    with pytest.raises(TournamentRefused) as refused:
+        merged(base, mine, started)
+    assert refused.value.key == "tournament_started"
+    with pytest.raises(TournamentRefused):
+        merged(None, mine, stored)  # a new one whose name was taken meanwhile

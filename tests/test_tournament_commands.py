@@ -24,8 +24,6 @@ from net.limits import (
 )
 from net.runtime.registry import TableQuarantined
 from testkit.ssh import MakeServer, new_key, run_command
-from tests.support.nats import nats_server  # noqa: F401
-from tests.test_cluster import Workers, workers  # noqa: F401
 from tests.test_net import join
 
 
@@ -187,21 +185,3 @@ async def test_a_rounds_table_names_are_kept_for_it(server: MahjongServer) -> No
     assert "club-2-10 is the name of a tournament's table" in str(exc.value.refusal)
     assert server.registry.get_or_create("club-2") is not None  # not a round's table's name
 
-
-async def test_a_server_of_several_workers_says_it_runs_no_tournament(
-        workers: Workers) -> None:  # noqa: F811
-    first, second = await workers(2)
-    ann = new_key()
-    for srv in (first, second):
-        text, status = await run(srv, "ann", ann, "tournament new club --rounds 2")
-        assert status == 1 and "tournaments need a server of one for now" in text, text
-    # one made before the server had several workers is not started either
-    store = first.registry.store
-    assert store is not None
-    account = store.account_for_key(ann.get_fingerprint(), "ann")  # ann's, made at login
-    old = Tournament("old", "yichun", 1, host=account.id, seed=9)
-    for i in range(4):
-        old.join(Entry(100 + i, f"p{i}"))
-    assert store.save_tournament(old) and store.flush(10)
-    text, status = await run(second, "ann", ann, "tournament start old")
-    assert status == 1 and "tournaments need a server of one for now" in text, text

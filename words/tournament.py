@@ -44,10 +44,6 @@ TOURNAMENT: Final[dict[str, tuple[str, str]]] = {
                             "只有比赛 {name} 的主办人可以开始"),
     "tournament_no_round": ("tournament {name} plays no such round", "比赛 {name} 没有此轮"),
     "tournament_no_table": ("tournament {name} has no such table", "比赛 {name} 没有此桌"),
-    "tournament_one_worker": ("this server runs several workers (serve --workers): tournaments "
-                              "need a server of one for now",
-                              "本服务器有多个服务进程（serve --workers）：目前比赛只能在"
-                              "单进程服务器上进行"),
     "tournament_unsaved": ("it could not be saved now: try again later",
                            "现在无法保存：请稍后再试"),
     # replies

@@ -52,6 +52,7 @@ from words import both
 
 if TYPE_CHECKING:
     from net.cluster.node import Node
+    from net.cluster.tournaments import SharedBoard
 
 log = logging.getLogger("net.front.server")
 
@@ -129,6 +130,7 @@ class MahjongServer:
         self._files_reading: set[asyncio.Task[bool]] = set()
         self.moderation = Moderation(store)  # the operators' bans and mutes, as last read
         self.operator_bus: OperatorBus | None = None  # several workers: the others told
+        self.shared_board: SharedBoard | None = None  # several workers: their tournaments
         registry.muted = self.moderation.muted
         self.gate = LoginGate(self.limits, store, self.log_gate,
                               allow_anonymous=config.allow_anonymous,
@@ -212,7 +214,14 @@ class MahjongServer:
             self._files_poll = asyncio.get_running_loop().call_later(POLL_SECONDS,
                                                                      self._poll_files)
         if self.node is not None:
+            from net.cluster.tournaments import SharedBoard  # only a worker of several's
+
+            # tournaments kept in the store, their rounds' tables made through the directory
+            # (installed first: a round's table taken over at start is watched at once)
+            self.shared_board = SharedBoard(self.node)
+            self.registry.tournaments.cluster = self.shared_board
             await self.node.start()  # one worker of several: it takes tables as it goes
+            self.shared_board.start()
             self.operator_bus = OperatorBus(self, self.node)
             await self.operator_bus.start()
         else:
@@ -333,6 +342,8 @@ class MahjongServer:
         if self.acceptor is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.acceptor.wait_closed(), 0.2)
+        if self.shared_board is not None:
+            await self.shared_board.stop()
         if self.node is not None:
             await self.node.stop()
         self.reviews.close()

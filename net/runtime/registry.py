@@ -226,6 +226,7 @@ class Registry:
 
     def _adopt(self, table: SharedTable) -> None:
         self.tables[table.name] = table
+        self.tournaments.adopted(table)  # a round's table, watched again (several workers)
 
     def _drop(self, table: SharedTable, by_host: bool = False) -> None:
         """A table nobody came back to ends, or one its host closed (``by_host``): out of the

@@ -12,9 +12,10 @@ when he joins the table. A round's table lasts while its game plays, whoever is 
 first game's end is the table's result (its game ID kept), and the round's last result seats
 the next round, or finishes the tournament.
 
-One process holds them. A server of several workers refuses to make one: a round's tables
-would have to be made through the directory (net.cluster.node: a lease each) to play, and the
-tournament itself owned as a table is, so that another worker takes it over."""
+On a server of several workers (:attr:`Tournaments.cluster`, net/cluster/tournaments.py) the
+store is the truth: each command reads the tournament afresh and its change is saved under
+the database's lock; a round's tables are made through the directory (a lease each) on any
+worker, and whoever runs one watches it (:meth:`Tournaments.watch`), a taker too."""
 
 from __future__ import annotations
 
@@ -89,6 +90,22 @@ class TableHost(Protocol):
     def add(self, table: SharedTable, address: str | None = None) -> None: ...
 
 
+class Cluster(Protocol):
+    """Where a server of several workers keeps its tournaments (net/cluster/tournaments.py)."""
+
+    async def fresh(self, name: str) -> Tournament | None: ...
+
+    async def fresh_all(self) -> list[Tournament]: ...
+
+    async def save(self, t: Tournament) -> None: ...
+
+    def play(self, t: Tournament) -> None: ...
+
+    def count(self, name: str, round_no: int, table_no: int, result: TableResult) -> None: ...
+
+    def adopted(self, table: SharedTable) -> None: ...
+
+
 class Tournaments:
     """Every tournament of the process, by name; ``host``: the tables their rounds play at
     (None: the rounds are seated and kept, not played, as in the model's tests)."""
@@ -101,6 +118,10 @@ class Tournaments:
         self._loaded = False
         self._loading: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()  # one change at a time: each is read, changed and saved
+        # a server of several workers: where tournaments are read, saved and their rounds'
+        # tables made (net/cluster/tournaments.py); None: this process holds them
+        self.cluster: Cluster | None = None
+        self._watched: dict[str, tuple[SharedTable, Any]] = {}  # round tables watched here
 
     def read(self) -> None:
         """The stored tournaments, read at start with the tables (Registry.load); where they
@@ -119,7 +140,10 @@ class Tournaments:
 
     async def load(self) -> None:
         """The stored tournaments, read once (StorageError where they cannot be read: read
-        again at the next use)."""
+        again at the next use); on several workers, read afresh each time."""
+        if self.cluster is not None:
+            await self.cluster.fresh_all()
+            return
         if self._loaded:
             return
         if self.store is not None:
@@ -128,8 +152,11 @@ class Tournaments:
         self._loaded = True
 
     async def get(self, name: str) -> Tournament:
-        await self.load()
-        t = self.by_name.get(name)
+        if self.cluster is not None:  # as stored now: a change starts from it
+            t = await self.cluster.fresh(name)
+        else:
+            await self.load()
+            t = self.by_name.get(name)
         if t is None:
             raise TournamentRefused("tournament_none", name=name)
         return t
@@ -169,8 +196,16 @@ class Tournaments:
         return None
 
     def reserves(self, name: str) -> bool:
-        """Whether ``name`` is kept for a tournament's round (nobody else makes it)."""
-        return any(_round_table(name, t) for t in self.by_name)
+        """Whether ``name`` is kept for a tournament's round (nobody else makes it); on
+        several workers, one this worker has not read yet is asked of the store."""
+        if any(_round_table(name, t) for t in self.by_name):
+            return True
+        tournament = name.rsplit("-", 2)[0]
+        if self.cluster is None or self.store is None or not _round_table(name, tournament):
+            return False
+        with contextlib.suppress(StorageError):
+            return self.store.load_tournament(tournament) is not None
+        return False
 
     async def create(self, name: str, account: Account, rules: str | None,
                      options: Mapping[str, Any], rounds: int, duplicate: bool,
@@ -181,7 +216,6 @@ class Tournaments:
         if not 1 <= rounds <= TOURNAMENT_ROUNDS_MAX:
             raise TournamentRefused("tournament_rounds", n=TOURNAMENT_ROUNDS_MAX)
         self._account(account)
-        self._one_worker()
         rules = rules or DEFAULT_RULES
         find_ruleset(rules, dict(options))  # the command checked them: OptionError otherwise
         async with self._lock:
@@ -227,7 +261,6 @@ class Tournaments:
             t = await self.get(name)
             if t.host != account.id:
                 raise TournamentRefused("tournament_not_host", name=name)
-            self._one_worker()  # one made before the server had several
             before = t.to_json()
             try:
                 t.start()
@@ -243,12 +276,6 @@ class Tournaments:
             self._play_round(t)
             return t
 
-    def _one_worker(self) -> None:
-        """TournamentRefused on a server of several workers: a round's tables would need the
-        directory's leases to play (net.cluster.node makes its tables so)."""
-        if getattr(self.host, "others", None) is not None:
-            raise TournamentRefused("tournament_one_worker")
-
     def _account(self, account: Account) -> None:
         if account.id < 0:  # an account in memory only, while the store fails
             raise TournamentRefused("tournament_unsaved")
@@ -257,6 +284,9 @@ class Tournaments:
         """``t`` in the store, or TournamentRefused("tournament_unsaved") where it cannot be
         written now (the change is not made)."""
         store = self.store
+        if self.cluster is not None:  # made again on what is stored now, under its lock
+            await self.cluster.save(t)
+            return
         if store is None:
             return
         try:
@@ -285,8 +315,8 @@ class Tournaments:
         round_ = t.current
         if self.host is None or round_ is None:
             return
-        if getattr(self.host, "others", None) is not None:  # see _one_worker
-            log.warning("tournament %s is not played on a server of several workers", t.name)
+        if self.cluster is not None:  # its tables made and watched on any worker
+            self.cluster.play(t)
             return
         for rt in round_.tables:
             if rt.no in round_.results:
@@ -297,17 +327,49 @@ class Tournaments:
                 table = self._make_table(t, name, rt.seats, rt.seed)
             if table is None:
                 continue
-            table.no_new_game = Refusal.of("tournament_table_done", name=t.name)
-            # a round's table lasts while its game plays, whoever is connected
-            if table.hooks.on_empty is not None:
-                self._on_empty[name] = table.hooks.on_empty
-            table.hooks = replace(table.hooks, on_empty=None)
-            table.on_info.append(partial(self._changed, t, round_.no, rt.no, table))
-            self._changed(t, round_.no, rt.no, table, table.info())
+            self.watch(t, round_.no, rt.no, table)
         if t.round_seconds:  # from the round's start, or from a restart
             with contextlib.suppress(RuntimeError):  # no event loop: a test's, untimed
                 self.host.config.clock.call_later(t.round_seconds,
                                                   partial(self._time_up, t, round_.no))
+
+    def watch(self, t: Tournament, round_no: int, table_no: int, table: SharedTable) -> bool:
+        """Round ``round_no``'s table ``table_no``, run here, watched until its first game
+        ends (counted then, or now if it has): no other game there, no end while unattended.
+        False where it was watched already (its end counted now if it came)."""
+        name = table.name
+        watched = self._watched.get(name)
+        if watched is not None and watched[0] is table:
+            self._changed(t, round_no, table_no, table, table.info())
+            return False
+        table.no_new_game = Refusal.of("tournament_table_done", name=t.name)
+        # a round's table lasts while its game plays, whoever is connected
+        if table.hooks.on_empty is not None:
+            self._on_empty[name] = table.hooks.on_empty
+        table.hooks = replace(table.hooks, on_empty=None)
+        changed = partial(self._changed, t, round_no, table_no, table)
+        self._watched[name] = (table, changed)
+        table.on_info.append(changed)
+        self._changed(t, round_no, table_no, table, table.info())
+        return True
+
+    def release(self, name: str) -> None:
+        """Round table ``name``'s result is kept: it ends as any table does (its hook
+        on its changes taken off)."""
+        watched = self._watched.pop(name, None)
+        if watched is None:
+            return
+        table, changed = watched
+        with contextlib.suppress(ValueError):
+            table.on_info.remove(changed)
+        table.hooks = replace(table.hooks, on_empty=self._on_empty.pop(name, None))
+        table.check_empty()
+
+    def adopted(self, table: SharedTable) -> None:
+        """A table came to this process (made, restored, taken over from another worker):
+        on several workers, a round's table watched again at once (Registry._adopt)."""
+        if self.cluster is not None:
+            self.cluster.adopted(table)
 
     def _time_up(self, t: Tournament, round_no: int) -> None:
         """Round ``round_no``'s time is up: each of its tables still playing plays at most
@@ -326,6 +388,13 @@ class Tournaments:
             table.save_changed()
 
     def _make_table(self, t: Tournament, name: str, seats: Any, seed: int) -> SharedTable | None:
+        table = self.build(t, name, seats)
+        if table is not None:
+            self.open(t, table, seed)
+        return table
+
+    def build(self, t: Tournament, name: str, seats: Any) -> SharedTable | None:
+        """A round's table, made (not yet added nor started): None where it cannot be."""
         assert self.host is not None
         levels = tuple(s.level or t.fill_level for s in seats)
         try:
@@ -343,11 +412,16 @@ class Tournaments:
             if seat.pid is not None and seat.level is None:
                 table.seats[i].occupant = Occupant(seat.pid, seat.name)
                 table.seats[i].dropped_at = now
+        return table
+
+    def open(self, t: Tournament, table: SharedTable, seed: int) -> None:
+        """A round's table (:meth:`build`) added and its game started with ``seed``."""
+        assert self.host is not None
         self.host.add(table)
         refusal = table.start(seed)
         if refusal is not None:
-            log.error("tournament %s: table %s did not start: %s", t.name, name, refusal.key)
-        return table
+            log.error("tournament %s: table %s did not start: %s", t.name, table.name,
+                      refusal.key)
 
     def _changed(self, t: Tournament, round_no: int, table_no: int, table: SharedTable,
                  info: TableInfo) -> None:
@@ -365,6 +439,9 @@ class Tournaments:
         self._count(t, round_no, table_no, result)
 
     def _count(self, t: Tournament, round_no: int, table_no: int, result: TableResult) -> None:
+        if self.cluster is not None:  # recorded on what is stored now, by whichever worker
+            self.cluster.count(t.name, round_no, table_no, result)
+            return
         current = t.current
         if t.state != RUNNING or current is None or current.no != round_no \
                 or table_no in current.results:
@@ -373,6 +450,7 @@ class Tournaments:
         table = self.host.tables.get(table_name(t.name, round_no, table_no)) \
             if self.host is not None else None
         if table is not None:  # the result is kept: the table ends as any table does
+            self._watched.pop(table.name, None)
             table.on_info.clear()
             table.hooks = replace(table.hooks, on_empty=self._on_empty.pop(table.name, None))
             table.check_empty()

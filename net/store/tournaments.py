@@ -95,6 +95,15 @@ class TournamentStore(ModeratedStore):
         with self._reading(f"read tournament {name}"):
             return _read_one(self._rows, name, lock=False)
 
+    def kept_game_id(self, table: str, game_no: int) -> str:
+        """The ID of table ``table``'s game ``game_no`` kept at its end ("": none): a round's
+        table restored by another worker after its game ended names its result's game.
+        StorageError where it cannot be read."""
+        with self._reading(f"read table {table}'s kept game"):
+            row = self._row("SELECT game_id FROM games WHERE table_name = ? AND game_no = ? "
+                            "ORDER BY finished DESC LIMIT 1", (table, game_no))
+        return str(row[0]) if row is not None else ""
+
     def load_tournaments(self) -> list[Tournament]:
         """Every stored tournament, oldest first; StorageError where they cannot be read. A
         tournament whose rows do not make one (a damaged row) is left out."""

@@ -1,0 +1,122 @@
+"""Tournaments on a server of several workers (issue 56, net/cluster/tournaments.py): two
+workers in this process joined by a real NATS server and one database (a SQLite file, or
+PostgreSQL as on several machines), as tests/test_cluster.py starts them. A tournament made
+and started on one worker has its round's tables on both, is played to its end, and reads the
+same from either; a worker killed mid-round has its tables taken over and the tournament
+still ends, every table's result counted once."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.tournament import FINISHED, Entry, Tournament
+from net.cluster.directory import TAKEOVER_SECONDS
+from net.front.server import MahjongServer
+from net.runtime.tournaments import table_name
+from testkit.ssh import new_key, run_command
+from tests.support.nats import nats_server  # noqa: F401
+from tests.support.waiting import until
+from tests.test_cluster import Workers, kill, workers  # noqa: F401
+
+
+async def run(server: MahjongServer, user: str, key: object, command: str) -> tuple[str, int]:
+    r = await run_command(server.port, user, command, key)  # type: ignore[arg-type]
+    return str(r.stdout) + str(r.stderr), int(r.exit_status or 0)
+
+
+def owners(servers: list[MahjongServer], name: str) -> list[int]:
+    """Which of ``servers`` run table ``name`` now (by index)."""
+    return [i for i, s in enumerate(servers) if name in s.registry.tables]
+
+
+def club(server: MahjongServer) -> Tournament:
+    store = server.registry.store
+    assert store is not None
+    t = store.load_tournament("club")
+    assert t is not None
+    return t
+
+
+async def test_a_tournament_is_made_on_one_worker_and_played_on_both(
+        workers: Workers) -> None:  # noqa: F811
+    a, b = await workers(2)
+    keys = {f"p{i}": new_key() for i in range(8)}
+    text, status = await run(a, "p0", keys["p0"], "tournament new club --rules yichun "
+                             "--option hands_per_game=1 --rounds 2 --duplicate")
+    assert status == 0, text
+    for i, (name, key) in enumerate(keys.items()):  # joined on either worker
+        text, status = await run((a, b)[i % 2], name, key, "tournament join club")
+        assert status == 0, text
+    text, status = await run(b, "p1", keys["p1"], "tournament club")
+    assert status == 0 and "p7" in text, text  # the other worker reads it from the store
+    text, status = await run(b, "p0", keys["p0"], "tournament start club")
+    assert status == 0, text
+    servers = [a, b]
+    round1 = [table_name("club", 1, no) for no in (1, 2)]
+    # the round's tables, made through the directory: one on each worker
+    await until(lambda: all(len(owners(servers, n)) == 1 for n in round1), 15.0,
+                "round 1's tables made")
+    assert {owners(servers, n)[0] for n in round1} == {0, 1}
+    # nobody came: computers cover every seat; the round's last result seats the next
+    await until(lambda: club(a).state == FINISHED, 120.0, "the tournament's end")
+    t = club(a)
+    assert [r.over for r in t.played] == [True, True]
+    for round_ in t.played:
+        ids = [r.game_id for r in round_.results.values()]
+        assert len(ids) == 2 and len(set(ids)) == 2 and all(len(i) == 8 for i in ids)
+        for rt in round_.tables:
+            assert len(owners(servers, table_name("club", round_.no, rt.no))) <= 1
+    assert all(s.tables == 2 for s in t.standings())
+    # the same whole result from either worker; its lobby's line no longer names it
+    answers = [await run(s, "zed", new_key(), "tournament club --json") for s in servers]
+    assert answers[0] == answers[1] and answers[0][1] == 0
+    assert json.loads(answers[0][0])["state"] == "finished"
+
+
+@pytest.mark.parametrize("when", ["mid-game", "its game over, not yet counted"])
+async def test_a_worker_killed_mid_round_loses_no_result(workers: Workers,  # noqa: F811
+                                                         when: str) -> None:
+    a, b = await workers(2, bot_delay=0.02)
+    host = new_key()
+    text, status = await run(a, "ann", host, "tournament club")  # ann's account, made
+    store = a.registry.store
+    assert store is not None
+    ann = store.account_for_key(host.get_fingerprint(), "ann")
+    # eight computers entered: no one to wait for, the games play at once
+    t = Tournament("club", "yichun", 2, host=ann.id, seed=4242, duplicate=True,
+                   options=(("hands_per_game", 2),))
+    for i in range(1, 9):
+        t.join(Entry(-i, f"bot{i}", "easy"))
+    assert store.save_tournament(t) and store.flush(10)
+    text, status = await run(a, "ann", host, "tournament start club")
+    assert status == 0, text
+    servers = [a, b]
+    round1 = [table_name("club", 1, no) for no in (1, 2)]
+    await until(lambda: all(len(owners(servers, n)) == 1 for n in round1), 15.0,
+                "round 1's tables made")
+    dead = a if owners(servers, round1[0]) == [0] else b
+    alive = b if dead is a else a
+    assert dead.shared_board is not None
+    await dead.shared_board.stop()  # as SIGKILL would: it records and makes nothing more
+    table = dead.registry.tables[round1[0]]
+    if when == "mid-game":
+        assert table.game is not None and not table.game.is_over
+    else:  # it ended there, its result not recorded: the taker counts it
+        await until(lambda: table.game is not None and table.game.is_over, 60.0, "its end")
+        assert 1 not in club(alive).played[0].results
+    kill(dead)
+    await until(lambda: all(n in alive.registry.tables for n in round1), TAKEOVER_SECONDS + 8.0,
+                "the takeover of the dead worker's table")
+    await until(lambda: club(alive).state == FINISHED, 180.0, "the tournament's end")
+    t = club(alive)
+    assert [r.over for r in t.played] == [True, True]
+    for round_ in t.played:
+        assert sorted(round_.results) == [1, 2]
+        for result in round_.results.values():  # its whole game, counted once
+            assert len(result.nets) == 2 and len(result.game_id) == 8
+    # round 2's tables were all made by the worker that lives
+    for rt in t.played[1].tables:
+        assert table_name("club", 2, rt.no) not in dead.registry.tables
+
