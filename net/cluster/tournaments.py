@@ -3,7 +3,8 @@ any worker, and a tournament survives a worker's death as a table does.
 
 - **The store is the truth.** Every worker reads a tournament afresh for each command
   (:meth:`SharedBoard.fresh`) and every :data:`POLL_SECONDS` for the lobby's line and the
-  rounds' tables; each change is one read-change-write under the database's lock
+  rounds' tables, at once when another worker says on the bus (:data:`SUBJECT`) that it
+  changed one; each change is one read-change-write under the database's lock
   (``Store.update_tournament``). A command's change, made on what it read, is made again on
   what is stored now where another worker changed it meanwhile (:func:`merged`: entries and
   invitations added, a start made on the entries as they are); a table's result is recorded
@@ -50,6 +51,7 @@ log = logging.getLogger("net.cluster")
 
 POLL_SECONDS = 1.0  # each worker reads the tournaments this often (the lobby, the rounds)
 SHARE_SECONDS = 2.0  # a round's table another worker is to make is made here after this
+SUBJECT = "mahjong.tournaments"  # a worker that changed one tells the others to read it now
 BASES_KEPT = 64  # the commands' reads kept for their changes (one at a time changes)
 
 
@@ -114,12 +116,28 @@ class SharedBoard:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._poll: asyncio.Task[None] | None = None
         self._stopped = False
+        self._wake = asyncio.Event()  # another worker changed a tournament: read them now
 
     def start(self) -> None:
         """The tournaments read and their rounds played on every :data:`POLL_SECONDS`."""
         self.board.cluster = self
         self._poll = asyncio.get_running_loop().create_task(self._polling(),
                                                             name="cluster tournaments")
+        self._spawn(self._listen())
+
+    async def _listen(self) -> None:
+        async def heard(_msg: Any) -> None:
+            self._wake.set()
+
+        await self.node.nc.subscribe(SUBJECT, cb=heard)
+
+    def _tell(self) -> None:
+        """The other workers read the tournaments now (a round seated: its tables are made
+        there at once, not at their next poll)."""
+        async def tell() -> None:
+            with contextlib.suppress(Exception):  # they read them within a poll anyway
+                await self.node.nc.publish(SUBJECT, b"")
+        self._spawn(tell())
 
     async def stop(self) -> None:
         self._stopped = True  # nothing recorded nor made from now (another worker will)
@@ -187,6 +205,7 @@ class SharedBoard:
         if saved is not t:
             _assign(t, saved)
         self._keep(Tournament.from_json(t.to_json()))
+        self._tell()
 
     def count(self, name: str, round_no: int, table_no: int, result: TableResult) -> None:
         self._spawn(self.record(name, round_no, table_no, result))
@@ -223,6 +242,7 @@ class SharedBoard:
             round_ = next((r for r in t.played if r.no == round_no), None)
             if round_ is not None and table_no in round_.results:
                 self.board.release(table_name(name, round_no, table_no))
+            self._tell()
             if t.current is not None and t.current.no > round_no and t.state == RUNNING:
                 log.info("tournament %s: round %d seated", name, t.current.no)
                 self.play(t)
@@ -372,7 +392,10 @@ class SharedBoard:
 
     async def _polling(self) -> None:
         while True:
-            await asyncio.sleep(POLL_SECONDS * (0.5 + random.random()))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(),
+                                       POLL_SECONDS * (0.5 + random.random()))
+            self._wake.clear()
             try:
                 await self.check()
             except StorageError as exc:
