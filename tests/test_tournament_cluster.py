@@ -3,7 +3,8 @@ workers in this process joined by a real NATS server and one database (a SQLite 
 PostgreSQL as on several machines), as tests/test_cluster.py starts them. A tournament made
 and started on one worker has its round's tables on both, is played to its end, and reads the
 same from either; a worker killed mid-round has its tables taken over and the tournament
-still ends, every table's result counted once."""
+still ends, every table's result counted once; a player whose connection was on the dead
+worker is told by the other's lobby where he plays and gets his seat there."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from net.runtime.tournaments import table_name
 from testkit.ssh import new_key, run_command
 from tests.support.nats import nats_server  # noqa: F401
 from tests.support.waiting import until
-from tests.test_cluster import Workers, kill, workers  # noqa: F401
+from tests.test_cluster import Workers, join, kill, workers  # noqa: F401
 
 
 async def run(server: MahjongServer, user: str, key: object, command: str) -> tuple[str, int]:
@@ -120,3 +121,50 @@ async def test_a_worker_killed_mid_round_loses_no_result(workers: Workers,  # no
     for rt in t.played[1].tables:
         assert table_name("club", 2, rt.no) not in dead.registry.tables
 
+
+
+async def test_a_player_on_the_dead_worker_comes_back_to_his_seat_on_the_other(
+        workers: Workers) -> None:  # noqa: F811
+    a, b = await workers(2, bot_delay=0.02, grace_seconds=5.0)
+    key = new_key()
+    text, status = await run(a, "ann", key, "tournament club")  # ann's account, made
+    store = a.registry.store
+    assert store is not None
+    ann = store.account_for_key(key.get_fingerprint(), "ann")
+    t = Tournament("club", "yichun", 1, host=ann.id, seed=99, duplicate=True,
+                   options=(("hands_per_game", 1),))
+    t.join(Entry(ann.id, "ann"))
+    for i in range(1, 4):
+        t.join(Entry(-i, f"bot{i}", "easy"))
+    assert store.save_tournament(t) and store.flush(10)
+    text, status = await run(b, "ann", key, "tournament start club")
+    assert status == 0, text
+    servers = [a, b]
+    name = table_name("club", 1, 1)
+    await until(lambda: len(owners(servers, name)) == 1, 15.0, "the round's table made")
+    dead, alive = (a, b) if owners(servers, name) == [0] else (b, a)
+    wind = next(i for i, s in enumerate(club(a).played[0].tables[0].seats) if s.pid == ann.id)
+    client = await join(dead, "ann", key, f"join {name}")  # her connection on its worker
+    table = dead.registry.tables[name]
+    await until(lambda: bool(table.seats[wind].clients), 10.0, "her seat")
+    assert dead.shared_board is not None
+    await dead.shared_board.stop()
+    kill(dead)
+    await client.close()
+    await until(lambda: name in alive.registry.tables, TAKEOVER_SECONDS + 8.0, "the takeover")
+    # the other worker's lobby says where she plays; she joins there and has her seat
+    lobby = await join(alive, "ann", key, "lobby --plain")
+    try:
+        await lobby.wait_for(f"Your table now: join {name}")
+    finally:
+        await lobby.close()
+    back = await join(alive, "ann", key, f"join {name}")
+    taken = alive.registry.tables[name]
+    try:
+        await until(lambda: bool(taken.seats[wind].clients), 10.0, "her seat again")
+        occupant = taken.seats[wind].occupant
+        assert occupant is not None and occupant.account_id == ann.id
+    finally:
+        await back.close()
+    # she leaves: her computer plays on, the tournament ends on the worker that lives
+    await until(lambda: club(alive).state == FINISHED, 120.0, "the tournament's end")
