@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from functools import partial
@@ -35,6 +35,8 @@ from rich.markup import escape
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 
+from engine.actions import Action
+from engine.bots.expert import ActionValue
 from engine.record import RecordError
 from engine.replay import read_game
 from engine.review import REVIEW_SAMPLES, Assessment, Decision, Kept, assess, decisions
@@ -270,7 +272,7 @@ class ReviewScreen(ViewerScreen):
         and the better one a "why" names: at 80×24 they were below the fold under a long
         list), the table and its latest moves, then the other choices' figures."""
         d = self.decisions[i]
-        named, rest = self._figures(i)
+        named, rest = self._figures(i, width)
         lines = [f"[b]{escape(self.where_text(i))}[/]", *named, "", *self._table(d.view, width),
                  ""]
         lines += self._log(d.view)
@@ -308,9 +310,10 @@ class ReviewScreen(ViewerScreen):
             return ["  " + escape(tr(self.lang, "rp_start"))]
         return ["  " + " · ".join(shown[-LOG_MOVES:])]
 
-    def _figures(self, i: int) -> tuple[list[str], list[str]]:
+    def _figures(self, i: int, width: int | None = None) -> tuple[list[str], list[str]]:
         """The decision's figures: the lines that name an action, with the rows of those
-        actions; and the rows of the others."""
+        actions; and the rows of the others. Rows wider than ``width`` are set closer (a long
+        name such as a chow's, beside its figures and marks, would wrap its mark)."""
         d = self.decisions[i]
         lines = [f"[b]{escape(tr(self.lang, 'rv_played', action=self._act(d.taken)))}[/]"]
         a = self.results.get(i)
@@ -336,23 +339,36 @@ class ReviewScreen(ViewerScreen):
         if a.better is not None and a.kept is not Kept.BEST:  # named by a "why" line
             spoken.add(a.better.action)
         rest: list[str] = []
-        for v, name in zip(a.values, names, strict=True):
-            marks = []
-            if v.action == d.taken:
-                marks.append(tr(self.lang, "rv_mark_played"))
-            if v.action == a.choice:
-                marks.append(tr(self.lang, "rv_mark_expert"))
-            lead = "▶ " if v.action == a.choice else "  "
-            text = (f"{lead}{name}{' ' * (col - cell_len(name))}"
-                    f"{value_text(v.mean, v.half):>14}")
-            if v.action != d.taken:  # measured on the same samples: a narrow interval
-                text += "  " + tr(self.lang, "rv_versus", gain=value_text(v.gain, v.gain_half))
-            if marks:
-                text += "  ← " + ", ".join(marks)
+        figures = [value_text(v.mean, v.half) for v in a.values]
+        texts = self._rows(a.values, names, figures, d.taken, a.choice, col, 14)
+        if width is not None and max(cell_len(t) for t in texts) > width:
+            texts = self._rows(a.values, names, figures, d.taken, a.choice, col - 1,
+                               max(len(f) for f in figures) + 1)
+        for v, text in zip(a.values, texts, strict=True):
             style = "b $turn" if v.action == a.choice else "b" if v.action == d.taken else ""
             (lines if v.action in spoken else rest).append(
                 f"[{style}]{escape(text)}[/]" if style else escape(text))
         return lines, rest
+
+    def _rows(self, values: Sequence[ActionValue], names: Sequence[str], figures: Sequence[str],
+              taken: Action, choice: Action, col: int, figure_w: int) -> list[str]:
+        """Each choice's row: its name in ``col`` cells, its figure right-aligned in
+        ``figure_w``, its gain over the played one, and its marks."""
+        texts = []
+        for v, name, figure in zip(values, names, figures, strict=True):
+            marks = []
+            if v.action == taken:
+                marks.append(tr(self.lang, "rv_mark_played"))
+            if v.action == choice:
+                marks.append(tr(self.lang, "rv_mark_expert"))
+            lead = "▶ " if v.action == choice else "  "
+            text = f"{lead}{name}{' ' * (col - cell_len(name))}{figure:>{figure_w}}"
+            if v.action != taken:  # measured on the same samples: a narrow interval
+                text += "  " + tr(self.lang, "rv_versus", gain=value_text(v.gain, v.gain_half))
+            if marks:
+                text += "  ← " + ", ".join(marks)
+            texts.append(text)
+        return texts
 
     def refresh_view(self) -> None:
         if not self._stopped:
