@@ -265,7 +265,8 @@ class SharedBoard:
             name = table_name(t.name, round_.no, rt.no)
             table = self.board.host.tables.get(name) if self.board.host is not None else None
             if table is None:
-                self.make(t, round_.no, rt)
+                if not self._known(name):  # another worker's already: nothing to do here
+                    self.make(t, round_.no, rt)
             elif name in self.node.owned:
                 self._missing.pop(name, None)
                 if table.game is None and table.game_no == 0:  # made, not begun: its maker died
@@ -354,6 +355,7 @@ class SharedBoard:
         node = self.node
         try:
             if self._known(name):
+                self._missing.pop(name, None)
                 return
             now = node.clock()
             first = self._missing.setdefault(name, now)

@@ -143,6 +143,7 @@ class Tournaments:
         again at the next use); on several workers, read afresh each time."""
         if self.cluster is not None:
             await self.cluster.fresh_all()
+            self._loaded = True  # the lobby's line waits for no read: the cluster's polls
             return
         if self._loaded:
             return
