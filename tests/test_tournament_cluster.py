@@ -168,3 +168,29 @@ async def test_a_player_on_the_dead_worker_comes_back_to_his_seat_on_the_other(
         await back.close()
     # she leaves: her computer plays on, the tournament ends on the worker that lives
     await until(lambda: club(alive).state == FINISHED, 120.0, "the tournament's end")
+
+
+async def test_a_rounds_time_limit_is_kept_by_each_tables_owner(
+        workers: Workers) -> None:  # noqa: F811
+    a, b = await workers(2)
+    key = new_key()
+    await run(a, "ann", key, "tournament club")  # ann's account, made
+    store = a.registry.store
+    assert store is not None
+    ann = store.account_for_key(key.get_fingerprint(), "ann")
+    # a thousand hands a game: only the limit ends them within the test
+    t = Tournament("club", "gejiu", 1, host=ann.id, seed=7, duplicate=True,
+                   options=(("hands_per_game", 1000),), round_seconds=1)
+    for i in range(1, 9):
+        t.join(Entry(-i, f"bot{i}", "easy"))
+    assert store.save_tournament(t) and store.flush(10)
+    text, status = await run(b, "ann", key, "tournament start club")
+    assert status == 0, text
+    servers = [a, b]
+    round1 = [table_name("club", 1, no) for no in (1, 2)]
+    await until(lambda: all(len(owners(servers, n)) == 1 for n in round1), 15.0,
+                "round 1's tables made")
+    assert {owners(servers, n)[0] for n in round1} == {0, 1}
+    await until(lambda: club(a).state == FINISHED, 120.0, "the round's end by its limit")
+    for result in club(a).played[0].results.values():
+        assert 1 <= len(result.nets) < 1000 and len(result.game_id) == 8
