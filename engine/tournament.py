@@ -23,14 +23,21 @@ the tournament's seed.
 - **Standings** (:meth:`Tournament.standings`): the duplicate score first in a duplicate
   tournament, the raw score first otherwise, then the other score, then hands won, then the
   order of joining.
+- **Who enters**: people by their accounts (:meth:`Tournament.join`), refused once started
+  or twice (whom a private one admits is the server's to check); computers of a
+  level its host adds (:meth:`Tournament.add_computer`), each named ``LEVEL N`` (a space: no
+  account's name). A set start (:attr:`Tournament.starts_at`) is a number the server gives
+  and compares with its own clock: nothing here reads one.
 """
 
 from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 OPEN, RUNNING, FINISHED = "open", "running", "finished"
@@ -75,11 +82,13 @@ class Seat:
 @dataclass(frozen=True)
 class TableResult:
     """What a table of a round played: each hand's net by seat, each hand's winners, and the
-    finished game's ID (replay, review)."""
+    finished game's ID (replay, review); ``closed``: the table was closed (an operator's
+    ``close``) and the hands it finished count, as a round's time limit settles them."""
 
     nets: tuple[tuple[int, int, int, int], ...]
     winners: tuple[tuple[int, ...], ...] = ()
     game_id: str = ""
+    closed: bool = False
 
     def totals(self) -> tuple[int, int, int, int]:
         return (sum(n[0] for n in self.nets), sum(n[1] for n in self.nets),
@@ -134,6 +143,38 @@ def duplicate_scores(round_: Round) -> dict[tuple[int, int], float]:
     return out
 
 
+_CLOCK_TIME = re.compile(r"([01]?[0-9]|2[0-3]):([0-5][0-9])")
+
+
+def parse_start(text: str, now: float, most_seconds: float | None = None) -> float:
+    """A set start (``--at``) as Unix time: ``HH:MM``, the next such time UTC after ``now``;
+    or an ISO 8601 time with its offset (``2026-12-24T19:30+08:00``, ``…Z``), after ``now``
+    and within ``most_seconds`` of it (None: no bound). TournamentError otherwise:
+    ``tournament_at_bad`` (not such a time), ``tournament_at_past``, ``tournament_at_far``."""
+    text = text.strip()
+    clock = _CLOCK_TIME.fullmatch(text)
+    if clock is not None:
+        today = datetime.fromtimestamp(now, UTC)
+        at = today.replace(hour=int(clock[1]), minute=int(clock[2]), second=0, microsecond=0)
+        if at.timestamp() <= now:
+            at += timedelta(days=1)
+        return at.timestamp()
+    when: datetime | None = None
+    try:
+        if len(text) <= 40 and "T" in text.upper():
+            when = datetime.fromisoformat(text)
+    except ValueError:
+        when = None
+    if when is None or when.tzinfo is None:  # a time without its offset could be anyone's
+        raise TournamentError("tournament_at_bad")
+    seconds = when.timestamp()
+    if seconds <= now:
+        raise TournamentError("tournament_at_past")
+    if most_seconds is not None and seconds - now > most_seconds:
+        raise TournamentError("tournament_at_far")
+    return seconds
+
+
 def _draw_seed(seed: int, what: str) -> int:
     return random.Random(f"{seed}/{what}").getrandbits(31)
 
@@ -151,6 +192,11 @@ class Tournament:
     host_name: str = ""  # the host's name when it was made
     # a round's time limit: past it each table plays at most one more hand (0: none)
     round_seconds: int = 0
+    # when it starts itself (Unix time, as the server's clock reads it); None: when its host
+    # starts it. Still open past it: fewer than four entries came (its host starts it later)
+    starts_at: float | None = None
+    private: bool = False  # only its host and the invited enter (the server checks who is)
+    invited: tuple[str, ...] = ()  # a private one's invitations (net.runtime.privacy's form)
     entries: list[Entry] = field(default_factory=list)
     state: str = OPEN
     played: list[Round] = field(default_factory=list)
@@ -163,6 +209,14 @@ class Tournament:
         if any(e.pid == entry.pid or e.name == entry.name for e in self.entries):
             raise TournamentError("tournament_joined")
         self.entries.append(entry)
+
+    def add_computer(self, level: str) -> Entry:
+        """A computer of ``level`` entered as a player (its pid below 0, named ``LEVEL N``,
+        N counting the computers entered): refused once started."""
+        n = 1 + sum(e.pid < 0 for e in self.entries)
+        entry = Entry(-n, f"{level} {n}", level)
+        self.join(entry)
+        return entry
 
     def start(self) -> Round:
         """The first round, seated: refused under :data:`MIN_ENTRIES` entries."""
@@ -298,6 +352,7 @@ class Tournament:
         data = self.to_json()
         data.pop("seed")
         data.pop("host")  # the accounts' ids are the server's own: names say who is who
+        data.pop("invited")  # whom its host invited is the host's to know
         for entry in data["entries"]:
             entry.pop("pid")
         for round_json, round_ in zip(data["rounds"], self.played, strict=True):
@@ -321,6 +376,7 @@ class Tournament:
             "rounds_total": self.rounds, "duplicate": self.duplicate, "host": self.host,
             "host_name": self.host_name, "round_seconds": self.round_seconds,
             "seed": self.seed, "fill_level": self.fill_level, "state": self.state,
+            "starts_at": self.starts_at, "private": self.private, "invited": list(self.invited),
             "entries": [{"pid": e.pid, "name": e.name, "level": e.level}
                         for e in self.entries],
             "rounds": [_round_json(r) for r in self.played],
@@ -339,6 +395,9 @@ class Tournament:
             duplicate=bool(data["duplicate"]), fill_level=str(data["fill_level"]),
             host_name=str(data.get("host_name", "")),
             round_seconds=int(data.get("round_seconds", 0)),
+            starts_at=None if data.get("starts_at") is None else float(data["starts_at"]),
+            private=bool(data.get("private", False)),
+            invited=tuple(str(i) for i in data.get("invited", ())),
             entries=[Entry(int(e["pid"]), str(e["name"]), _level(e["level"]))
                      for e in data["entries"]],
             state=state, played=[_round_from(r) for r in data["rounds"]])
@@ -362,8 +421,12 @@ def _round_json(round_: Round) -> dict[str, Any]:
 def _result_json(result: TableResult | None) -> dict[str, Any] | None:
     if result is None:
         return None
-    return {"nets": [list(n) for n in result.nets], "winners": [list(w) for w in result.winners],
-            "game_id": result.game_id, "totals": list(result.totals())}
+    out: dict[str, Any] = {
+        "nets": [list(n) for n in result.nets], "winners": [list(w) for w in result.winners],
+        "game_id": result.game_id, "totals": list(result.totals())}
+    if result.closed:
+        out["closed"] = True
+    return out
 
 
 def _round_from(data: Mapping[str, Any]) -> Round:
@@ -383,7 +446,8 @@ def _round_from(data: Mapping[str, Any]) -> Round:
                 raise ValueError("a hand's nets are four")
             results[no] = TableResult(
                 tuple((n[0], n[1], n[2], n[3]) for n in nets),
-                tuple(tuple(int(x) for x in w) for w in r["winners"]), str(r["game_id"]))
+                tuple(tuple(int(x) for x in w) for w in r["winners"]), str(r["game_id"]),
+                bool(r.get("closed", False)))
     return Round(int(data["no"]), int(data["seed"]), tuple(tables), results)
 
 

@@ -32,6 +32,10 @@ class Clock(Protocol):
         """Call ``callback`` from the event loop ``delay`` seconds from now (unless
         cancelled)."""
 
+    def wall(self) -> float:
+        """The wall clock's time (Unix seconds): for a time people set, as a tournament's
+        start; it moves as :meth:`now` does."""
+
 
 class SystemClock:
     """``time.monotonic()`` and asyncio's own timeouts."""
@@ -50,6 +54,9 @@ class SystemClock:
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
         return asyncio.get_running_loop().call_later(delay, callback)
 
+    def wall(self) -> float:
+        return time.time()
+
 
 SYSTEM_CLOCK = SystemClock()
 
@@ -60,6 +67,7 @@ class ManualClock:
     def __init__(self, start: float | None = None) -> None:
         # near the system clock's reading, so a deadline shown on a screen still makes sense
         self._now = time.monotonic() if start is None else start
+        self._wall_start = time.time() - self._now  # wall() moves with now(), from today's
         self._tick: asyncio.Event | None = None
         self._timers: list[tuple[float, int, _ManualTimer]] = []
         self._order = itertools.count()
@@ -82,6 +90,9 @@ class ManualClock:
             finally:
                 for w in waits:
                     w.cancel()
+
+    def wall(self) -> float:
+        return self._wall_start + self._now
 
     def call_later(self, delay: float, callback: Callable[[], None]) -> Timer:
         timer = _ManualTimer(callback, contextvars.copy_context())

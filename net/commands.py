@@ -17,7 +17,9 @@ from typing import Any
 
 from rich.cells import cell_len
 
+from engine.bots import LEVELS as COMPUTER_LEVELS
 from engine.rulesets import DEFAULT_RULES, RULESETS, OptionError, find_ruleset, parse_option_pairs
+from engine.tournament import TournamentError, parse_start
 from net.game_id import LENGTH as ID_LENGTH
 from net.game_id import parse_game_id
 from net.limits import (
@@ -76,9 +78,13 @@ HELP_TEXT = "\n".join((
     _row("ssh -p PORT NAME@HOST rename NEWNAME", both("help_rename")),
     _row("ssh -p PORT NAME@HOST report NAME REASON", both("help_report")),
     _row("ssh -p PORT NAME@HOST tournament new NAME --rounds K [--duplicate]\n"
-         + " " * 27 + "[--minutes M] [--rules R] [--option KEY=VALUE ...]",
+         + " " * 27 + "[--minutes M] [--rules R] [--option KEY=VALUE ...]\n"
+         + " " * 27 + "[--at HH:MM|2026-12-24T19:30+08:00] [--private --invite NICK,...]",
          both("help_tournament_new")),
     _row("ssh -p PORT NAME@HOST tournament join|start NAME", both("help_tournament_join")),
+    _row("ssh -p PORT NAME@HOST tournament add NAME LEVEL", both("help_tournament_add")),
+    _row("ssh -p PORT NAME@HOST tournament invite NAME NICK,...",
+         both("help_tournament_invite")),
     _row("ssh -p PORT NAME@HOST tournament [NAME [--json]]", both("help_tournament")),
     _row("ssh -p PORT HOST help", both("help_help")),
     "",
@@ -110,6 +116,9 @@ class Command:
     duplicate: bool = False
     as_json: bool = False
     round_minutes: int = 0  # --minutes: a round's time limit (0: none)
+    # --at: a new one's set start as typed (engine.tournament.parse_start read it once; the
+    # server reads it again against its clock)
+    starts: str = ""
 
 
 class CommandError(ValueError):
@@ -254,16 +263,18 @@ def _replay_command(rest: list[str], name: str = "replay") -> Command:
 
 
 TOURNAMENT_USAGE = ("tournament [NAME [--json]] · tournament new NAME [--rules R] "
-                    "[--option KEY=VALUE ...] --rounds K [--duplicate] [--minutes M] · "
-                    "tournament join NAME · "
-                    "tournament start NAME")
-TOURNAMENT_VERBS = ("new", "join", "start")
+                    "[--option KEY=VALUE ...] --rounds K [--duplicate] [--minutes M] "
+                    "[--at HH:MM|ISO-8601] [--private --invite NICK,...] · "
+                    "tournament join NAME · tournament start NAME · "
+                    "tournament add NAME LEVEL · tournament invite NAME NICK,...")
+TOURNAMENT_VERBS = ("new", "join", "start", "add", "invite")
 
 
 def _tournament_command(rest: list[str]) -> Command:
     """``tournament`` (the list), ``tournament NAME [--json]``, ``tournament new NAME ...``,
-    ``tournament join NAME``, ``tournament start NAME``: names and options bounded as a
-    table's."""
+    ``tournament join NAME``, ``tournament start NAME``, ``tournament add NAME LEVEL`` (a
+    computer entered), ``tournament invite NAME NICK,...``: names and options bounded as a
+    table's, invitations as a private table's."""
     def usage(problem: str = "") -> CommandError:
         lead = f"{problem}; " if problem else ""
         return CommandError(f"{lead}{both('usage', usage=TOURNAMENT_USAGE)}", shown=True)
@@ -282,6 +293,18 @@ def _tournament_command(rest: list[str]) -> Command:
         if extra:
             raise usage(f"unknown argument {extra[0][:30]!r}")
         return Command("tournament", name, words=(verb,))
+    if verb == "add":
+        if len(extra) != 1 or extra[0] not in COMPUTER_LEVELS:
+            raise usage(f"LEVEL: {', '.join(COMPUTER_LEVELS)}")
+        return Command("tournament", name, words=(verb, extra[0]))
+    if verb == "invite":
+        try:
+            names = parse_invites(" ".join(extra))
+        except ValueError as exc:
+            raise CommandError(str(exc), shown=True) from None
+        if not names:
+            raise usage("whom to invite?")
+        return Command("tournament", name, words=(verb, *names))
     if verb == "show":
         if extra and extra != ["--json"]:
             raise usage(f"unknown argument {extra[0][:30]!r}")
@@ -289,15 +312,21 @@ def _tournament_command(rest: list[str]) -> Command:
     rules: str | None = None
     pairs: list[str] = []
     rounds = minutes = 0
-    duplicate = False
+    duplicate = private = False
+    starts = ""
+    invited: tuple[str, ...] = ()
     i = 0
     while i < len(extra):
         flag, eq, value = extra[i].partition("=")
-        if flag == "--duplicate" and not eq:
-            duplicate = True
+        if flag in ("--duplicate", "--private") and not eq:
+            if flag == "--duplicate":
+                duplicate = True
+            else:
+                private = True
             i += 1
             continue
-        if flag not in ("--rules", "-r", "--option", "-o", "--rounds", "--minutes"):
+        if flag not in ("--rules", "-r", "--option", "-o", "--rounds", "--minutes", "--at",
+                        "--invite"):
             raise usage(f"unknown argument {extra[i][:30]!r}")
         if not eq:
             if i + 1 >= len(extra):
@@ -309,6 +338,17 @@ def _tournament_command(rest: list[str]) -> Command:
             rules = value.lower()
         elif flag in ("--option", "-o"):
             pairs.append(value)
+        elif flag == "--at":
+            try:  # its form now; the server checks it against its clock
+                parse_start(value, 0.0)
+            except TournamentError:
+                raise CommandError(both("tournament_at_bad", at=value[:40]), shown=True) from None
+            starts = value
+        elif flag == "--invite":
+            try:
+                invited = parse_invites(value)
+            except ValueError as exc:
+                raise CommandError(str(exc), shown=True) from None
         elif flag == "--minutes":
             minutes = int(value) if value.isdigit() and len(value) <= 4 else -1
             if not 1 <= minutes <= TOURNAMENT_ROUND_MINUTES_MAX:
@@ -326,8 +366,11 @@ def _tournament_command(rest: list[str]) -> Command:
     options = parse_options(pairs)
     if options:
         check_table_settings(rules, options)
+    if invited and not private:
+        raise usage("--invite is for a --private one")
     return Command("tournament", name, rules, tuple(sorted(options.items())), words=("new",),
-                   rounds=rounds, duplicate=duplicate, round_minutes=minutes)
+                   rounds=rounds, duplicate=duplicate, round_minutes=minutes, starts=starts,
+                   private=Privacy(invited) if private else None)
 
 
 def parse_command(text: str | None) -> Command:

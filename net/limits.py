@@ -259,6 +259,8 @@ TOURNAMENT_ROUND_MINUTES_MAX = 600  # --minutes: a round's time limit
 TOURNAMENT_ENTRIES_MAX = 256
 TOURNAMENTS_OPEN_MAX = 50
 TOURNAMENTS_PER_ACCOUNT = 3
+TOURNAMENT_START_DAYS_MAX = 30  # --at: a set start at most this many days ahead
+# a private one (--private --invite): its invitations at most MAX_INVITES, as a table's
 
 
 def load_limits_file(path: Path | str, base: Limits | None = None) -> Limits:

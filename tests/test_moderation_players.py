@@ -242,7 +242,7 @@ def test_older_databases_are_given_the_players_tables(
     store = open_sqlite(path)
     report = Report(time.time(), 1, "ann", 2, "bob", "", "spam")
     try:
-        assert store.version == STORE_VERSION == 9
+        assert store.version == STORE_VERSION == 10
         assert store.add_report(report) and store.reports(5) == [report]
         assert store.add_ignore(1, 2) and store.ignored_by(1) == []  # no account 2 here
     finally:
@@ -254,7 +254,7 @@ def test_older_databases_are_given_the_players_tables(
                      "UPDATE store_meta SET value = 6 WHERE key = 'version'")
     pg = open_store(url)
     try:
-        assert pg.version == PG_STORE_VERSION == 8
+        assert pg.version == PG_STORE_VERSION == 9
         assert pg.add_report(report) and pg.flush(10) and pg.reports(5) == [report]
         assert pg.reports_by(1, 0.0) == [(2, report.at)]
     finally:

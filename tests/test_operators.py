@@ -299,7 +299,7 @@ def test_older_databases_are_given_the_operators_tables(
                      "PRAGMA user_version = 6;")
     db.close()
     store = open_sqlite(path)
-    assert store.version == STORE_VERSION == 9
+    assert store.version == STORE_VERSION == 10
     ban = Ban("address", "192.0.2.1", None, "r", "op", time.time(), None)
     assert store.add_ban(ban) and store.load_bans() == [ban]
     store.close()
@@ -311,7 +311,7 @@ def test_older_databases_are_given_the_operators_tables(
                      "UPDATE store_meta SET value = 5 WHERE key = 'version'")
     pg = open_store(url)
     try:
-        assert pg.version == PG_STORE_VERSION == 8
+        assert pg.version == PG_STORE_VERSION == 9
         assert pg.add_ban(ban) and pg.flush(10) and pg.load_bans() == [ban]
     finally:
         pg.close()

@@ -132,7 +132,7 @@ def test_a_version_2_file_gains_the_rating_tables(tmp_path: Path) -> None:
     db.executescript("DROP TABLE ratings; DROP TABLE rated_games; PRAGMA user_version = 2;")
     db.close()
     again = open_store(path)
-    assert again.version == STORE_VERSION == 9
+    assert again.version == STORE_VERSION == 10
     ann = again.account_for_key("SHA256:ann", "ann")
     again.finish_game("t", 1, "gejiu", [(ann.id, 0, 1, 1, 4)], bots("gejiu", "normal", (1, 0)))
     assert again.ratings("gejiu", ["ann"])["ann"].games == 1

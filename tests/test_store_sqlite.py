@@ -54,7 +54,7 @@ def test_a_version_1_file_gains_the_owner_token_and_keeps_its_tables(tmp_path: P
                      "FROM t_new; DROP TABLE t_new; PRAGMA user_version = 1;")
     db.close()
     again = open_store(path)
-    assert again.version == STORE_VERSION == 9  # 8: ignores, reports; 9: tournaments
+    assert again.version == STORE_VERSION == 10  # 8: ignores, reports; 9: tournaments; 10: setup
     assert again.owner_token("old") == 0 and again.load_table("old") == TableRow(
         "old", "gejiu", {})
     assert again.claim_table("old", 1) and again.owner_token("old") == 1
@@ -133,7 +133,7 @@ def test_a_version_2_file_gains_the_results_bot_flag(tmp_path: Path) -> None:
     db.commit()
     db.close()
     again = open_store(path)
-    assert again.version == STORE_VERSION == 9
+    assert again.version == STORE_VERSION == 10
     assert [(r.nickname, r.games, r.bot_games) for r in again.leaderboard()] == [("ann", 1, 0)]
     again.finish_game("t", 2, "gejiu", [(ann.id, 0, 5, 1, 4)], bots=[0])
     assert [(r.games, r.bot_games) for r in again.leaderboard()] == [(2, 1)]

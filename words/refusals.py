@@ -147,6 +147,14 @@ REFUSALS: Final[dict[str, tuple[str, str]]] = {
     # a round's table of a tournament (net/runtime/tournaments.py): nobody else makes it
     "tournament_table_kept": ("{name} is the name of a tournament's table: choose another",
                               "{name} 是比赛牌桌的名字：请换一个"),
+    # a round not over: its games and other tables (net/runtime/tournaments.py)
+    "tournament_kept_back": ("game of tournament {name}'s round {round}: it opens when every "
+                             "table of the round has played (ssh HOST tournament {name})",
+                             "这是比赛 {name} 第 {round} 轮的对局：本轮各桌都打完后才能查看"
+                             "（ssh HOST tournament {name}）"),
+    "tournament_no_watch": ("you play in tournament {name}: its other tables of round {round} "
+                            "are watched once the round is over",
+                            "你参加了比赛 {name}：第 {round} 轮结束后才能观看其他牌桌"),
     "tournament_table_done": ("this tournament table's game is over: no new game here "
                               "(ssh HOST tournament {name} says where the next round plays)",
                               "本桌比赛对局已结束，不再开新局；比赛 {name} 的下一轮另有牌桌"),

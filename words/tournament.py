@@ -9,7 +9,13 @@ TOURNAMENT: Final[dict[str, tuple[str, str]]] = {
     # the help (net/commands.py)
     "help_tournament_new": ("make a tournament: you are its host and start it;\n"
                             "--duplicate: every table of a round plays the\n"
-                            "same deals; --minutes: a round's time limit", "建比赛"),
+                            "same deals; --minutes: a round's time limit;\n"
+                            "--at: it starts itself then (HH:MM is UTC);\n"
+                            "--private: only you and the invited enter", "建比赛"),
+    "help_tournament_add": ("enter a computer of a level (its host, before\n"
+                            "the start)", "加电脑选手"),
+    "help_tournament_invite": ("invite more to a private one (its host, before\n"
+                               "the start)", "邀请"),
     "help_tournament_join": ("enter a tournament (once), or start yours (its\n"
                              "host; four entries at least)", "报名／开赛"),
     "help_tournament": ("the tournaments, or one's standings, rounds and\n"
@@ -44,6 +50,21 @@ TOURNAMENT: Final[dict[str, tuple[str, str]]] = {
                             "只有比赛 {name} 的主办人可以开始"),
     "tournament_no_round": ("tournament {name} plays no such round", "比赛 {name} 没有此轮"),
     "tournament_no_table": ("tournament {name} has no such table", "比赛 {name} 没有此桌"),
+    "tournament_at_bad": ("--at {at}: give HH:MM (UTC) or an ISO 8601 time with its offset, "
+                          "as 2026-12-24T19:30+08:00",
+                          "--at {at}：请写 HH:MM（UTC）或带时区的 ISO 8601 时间，如 "
+                          "2026-12-24T19:30+08:00"),
+    "tournament_at_past": ("--at: that time has passed", "--at：该时间已过"),
+    "tournament_at_far": ("--at: at most {days} days ahead", "--at：至多提前 {days} 天"),
+    "tournament_private": ("tournament {name} is private: only its host {host} and those "
+                           "invited enter",
+                           "比赛 {name} 为私人比赛：只有主办人 {host} 和受邀者可以报名"),
+    "tournament_host_only": ("only the host of tournament {name} adds computers and invites",
+                             "只有比赛 {name} 的主办人可以加电脑选手和邀请"),
+    "tournament_not_private": ("tournament {name} is not private: anyone may enter",
+                               "比赛 {name} 不是私人比赛：任何人都可以报名"),
+    "tournament_invites_full": ("a private tournament invites {n} at most",
+                                "私人比赛至多邀请 {n} 人"),
     "tournament_unsaved": ("it could not be saved now: try again later",
                            "现在无法保存：请稍后再试"),
     # replies
@@ -54,6 +75,9 @@ TOURNAMENT: Final[dict[str, tuple[str, str]]] = {
                         "tournament join {name}；开始：ssh HOST tournament start {name}"),
     "tournament_in": ("You are in tournament {name} (entries: {n}).",
                       "你已报名比赛 {name}（报名人数：{n}）。"),
+    "tournament_added": ("{entry} entered in tournament {name} (entries: {n}).",
+                         "{entry} 已加入比赛 {name}（报名人数：{n}）。"),
+    "tournament_invited": ("Tournament {name} invites: {names}.", "比赛 {name} 邀请：{names}。"),
     "tournament_begun": ("Tournament {name} started: round 1, tables: {n}.",
                          "比赛 {name} 已开始：第 1 轮，桌数：{n}。"),
     # tournament NAME, and the list
@@ -62,6 +86,13 @@ TOURNAMENT: Final[dict[str, tuple[str, str]]] = {
                         "比赛 {name}：{rules}，{format}，{state}，第 {round}/{rounds} 轮，"
                         "报名人数：{n}，主办人 {host}"),
     "tournament_open": ("open for entries", "报名中"),
+    "tournament_starts": ("starts {at}", "{at} 开始"),
+    "tournament_start_missed": ("its start {at} came with fewer than four entries: its host "
+                                "starts it", "{at} 开赛时报名不足四人：由主办人开始"),
+    "tournament_private_mark": ("私 private", "私 私人"),
+    "tournament_computer": ("(computer)", "（电脑）"),
+    "tournament_table_closed": ("closed by the operator after {hands} hands, game {id}",
+                                "已被管理员关闭（打完 {hands} 盘），对局 {id}"),
     "tournament_running": ("playing", "进行中"),
     "tournament_finished": ("finished", "已结束"),
     "tournament_duplicate": ("duplicate", "复式"),

@@ -175,7 +175,8 @@ async def _replay_text(host: CommandHost, session: Session, command: Command) ->
     status = 0
     try:
         if command.game_id:
-            text = (await replay.kept_game(store, command.game_id)).record
+            text = (await replay.kept_game(store, command.game_id,
+                                           host.registry.tournaments.held_back)).record
         else:
             games = [] if account.guest else await replay.games_of(store, account.id)
             text = replay.listing_text(games, lang or "en")
@@ -462,7 +463,8 @@ class TextualTables(TableRun):
                                               self.visit_ambiwidth)
             app = RemoteApp(client, settings, term=session.term or "xterm",
                             colorterm=self.colorterm,
-                            reviews=StoreReviews(self.host.store, self.host.reviews),
+                            reviews=StoreReviews(self.host.store, self.host.reviews,
+                                                 self.host.registry.tournaments.held_back),
                             chat_kept=self.host.limits.chat_lines_kept)
             app.coach = session_coach(self.host)
             if not shows_cjk(session.term or "") and settings.tiles is None:

@@ -14,6 +14,7 @@ from net.front.remote_app import RemoteSettings
 from net.front.reviewing import ReviewPool
 from net.front.session import Session, SessionHost
 from net.game_id import shown_game_id
+from net.runtime.registry import Registry
 from net.store.model import Account
 from tui.apps.replay import ListedGame, ReplayGame
 from tui.apps.review import ReviewGame
@@ -26,6 +27,9 @@ class KeptGamesHost(SessionHost, Protocol):
     """What the kept games need of the server (``net.front.server.MahjongServer``)."""
 
     reviews: ReviewPool  # the reviews' assessments
+
+    @property
+    def registry(self) -> Registry: ...  # its tournaments keep a round's games back
 
 
 class KeptGamesRun:
@@ -88,7 +92,8 @@ class KeptGamesRun:
     async def _kept_game(self, game_id: str) -> ReplayGame | None:
         """The kept game ``game_id`` re-run, or ``None`` after saying it is unknown."""
         try:
-            return await replay.replay_game(self.host.store, game_id)
+            return await replay.replay_game(self.host.store, game_id,
+                                            self.host.registry.tournaments.held_back)
         except replay.GameNotFound as exc:
             self.session.write_line(f"{ERROR}: {exc}")
             return None
@@ -145,7 +150,8 @@ class PlainPuzzlesRun:
             session.write_line(f"{ERROR}: {both('ppz_needs_id')}")
             return 2
         try:
-            game = await replay.replay_game(store, command.game_id)
+            game = await replay.replay_game(store, command.game_id,
+                                            self.host.registry.tournaments.held_back)
         except replay.GameNotFound as exc:
             session.write_line(f"{ERROR}: {exc}")
             return 2

@@ -5,9 +5,11 @@ store alone (any worker serves them: a kept game needs no table and no owner), s
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from engine.record import RecordError
 from engine.replay import read_game
+from host.refusal import Refusal
 from net.front.remote_app import ServerSide
 from net.game_id import shown_game_id
 from net.store.base import Store, store_call
@@ -21,9 +23,13 @@ class GameNotFound(LookupError):
     """No finished game has this ID (or its record cannot be read: the message says)."""
 
 
-async def kept_game(store: Store, game_id: str) -> KeptGame:
+Held = Callable[[str], Refusal | None]  # why a table's kept game is not shown now, if so
+
+
+async def kept_game(store: Store, game_id: str, held: Held | None = None) -> KeptGame:
     """The game kept under ``game_id``; :class:`GameNotFound` with what to tell the
-    player."""
+    player, also where ``held`` says why its table's games are not shown now (a
+    tournament's round not over: net.runtime.tournaments.Tournaments.held_back)."""
     try:
         kept = await store_call(store, store.kept_game, game_id)
     except (StorageError, CorruptRow) as exc:
@@ -32,12 +38,15 @@ async def kept_game(store: Store, game_id: str) -> KeptGame:
     if kept is None:
         raise GameNotFound(both("no_game_id", game=shown_game_id(game_id))
                            + " (the ID is on the game's game-over screen)")
+    refusal = held(kept.table_name) if held is not None else None
+    if refusal is not None:
+        raise GameNotFound(str(refusal))
     return kept
 
 
-async def replay_game(store: Store, game_id: str) -> ReplayGame:
+async def replay_game(store: Store, game_id: str, held: Held | None = None) -> ReplayGame:
     """The game kept under ``game_id``, checked and ready for the viewer."""
-    kept = await kept_game(store, game_id)
+    kept = await kept_game(store, game_id, held)
     try:
         steps = await asyncio.to_thread(read_game, kept.record)  # a long game: off the loop
     except (RecordError, RecursionError) as exc:

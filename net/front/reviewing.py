@@ -70,11 +70,13 @@ class ReviewPool:
 
 class StoreReviews:
     """A session's :class:`~tui.apps.review.ReviewSource`: the game kept under the game-over
-    view's ID, and the server's pool."""
+    view's ID (``held``: why one is not shown now, a tournament round's), and the server's
+    pool."""
 
-    def __init__(self, store: Store, pool: ReviewPool) -> None:
+    def __init__(self, store: Store, pool: ReviewPool, held: replay.Held | None = None) -> None:
         self.store = store
         self.pool = pool
+        self.held = held
 
     @property
     def samples(self) -> int:
@@ -84,7 +86,7 @@ class StoreReviews:
         if not update.game_id:
             raise ReviewUnavailable(tr(lang, "rv_no_game"))
         try:
-            return await replay.replay_game(self.store, update.game_id)
+            return await replay.replay_game(self.store, update.game_id, self.held)
         except replay.GameNotFound as exc:
             raise ReviewUnavailable(tr(lang, "rv_not_found", why=exc)) from None
 

@@ -3,18 +3,24 @@
 ``tournament`` lists the tournaments; ``tournament NAME`` shows one (its standings, its
 rounds, each table's seats and state; a round's seeds once it is over), ``--json`` the whole
 of it (:meth:`engine.tournament.Tournament.public`); ``tournament new NAME …`` makes one (its
-maker is its host), ``join NAME`` enters the key's account, ``start NAME`` (its host) seats the
-first round. The words are both languages' (an SSH command's reply comes before a language is
-known); the refusals exit with status 1, as ``rename``'s."""
+maker is its host; ``--at`` its set start, ``--private --invite`` whom it admits), ``join
+NAME`` enters the key's account, ``start NAME`` (its host) seats the first round, ``add NAME
+LEVEL`` (its host) enters a computer, ``invite NAME NICK,...`` (its host) invites more. The
+words are both languages' (an SSH command's reply comes before a language is known); the
+refusals exit with status 1, as ``rename``'s."""
 
 from __future__ import annotations
 
 import contextlib
 import json
+from datetime import UTC, datetime
 from typing import Protocol
+
+from rich.cells import cell_len
 
 from engine.rulesets import RULESETS
 from engine.tournament import OPEN, RUNNING, Seat, Tournament
+from host.table_info import invite_shown
 from net.commands import Command
 from net.runtime.registry import Registry
 from net.runtime.tournaments import TournamentRefused, table_name
@@ -42,14 +48,25 @@ async def answer(host: TournamentHost, account: Account, command: Command) -> tu
     verb = command.words[0] if command.words else "list"
     try:
         if verb == "list":
-            return listing(await board.listing()), 0
+            return listing(await board.listing(), board.clock.wall()), 0
         if verb == "new":
             t = await board.create(command.table, account, command.rules,
                                    dict(command.options), command.rounds, command.duplicate,
-                                   command.round_minutes * 60)
-            return " ".join(tr(lang, "tournament_made", name=t.name, rules=_rules(t),
+                                   command.round_minutes * 60, command.starts, command.private)
+            made = " ".join(tr(lang, "tournament_made", name=t.name, rules=_rules(t),
                                rounds=t.rounds, format=_format(lang, t))
-                            for lang in ("en", "zh")), 0
+                            for lang in ("en", "zh"))
+            if t.starts_at is not None:
+                made += " " + both("tournament_starts", at=_when(t.starts_at))
+            return made, 0
+        if verb == "add":
+            entry = await board.add_computer(command.table, account, command.words[1])
+            t = await board.get(command.table)
+            return both("tournament_added", entry=entry.name, name=t.name, n=len(t.entries)), 0
+        if verb == "invite":
+            t = await board.invite(command.table, account, command.words[1:])
+            return both("tournament_invited", name=t.name,
+                        names=", ".join(invite_shown(i) for i in t.invited)), 0
         if verb == "join":
             t = await board.join(command.table, account)
             return both("tournament_in", name=t.name, n=len(t.entries)), 0
@@ -61,7 +78,7 @@ async def answer(host: TournamentHost, account: Account, command: Command) -> tu
         t = await board.get(command.table)
         if command.as_json:
             return json.dumps(t.public(), ensure_ascii=False), 0
-        return shown(t), 0
+        return shown(t, board.clock.wall()), 0
     except TournamentRefused as exc:
         en, zh = tr("en", exc.key, **exc.fields), tr("zh", exc.key, **exc.fields)
         return f"{both('error')}: {en} {zh}", 1
@@ -83,14 +100,32 @@ def _state_key(t: Tournament) -> str:
         t.state, "tournament_finished")
 
 
-def listing(ts: list[Tournament]) -> str:
+def _when(at: float) -> str:
+    """A set start as everyone reads it: UTC (``HH:MM`` is typed so)."""
+    return datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _state(lang: str, t: Tournament, now: float | None) -> str:
+    """Its state, with its set start while open (and why it is still open past it), and
+    whether it is private (a private table's mark: 私)."""
+    state = tr(lang, _state_key(t))
+    if t.state == OPEN and t.starts_at is not None:
+        missed = now is not None and now >= t.starts_at
+        state += ", " + tr(lang, "tournament_start_missed" if missed else "tournament_starts",
+                           at=_when(t.starts_at))
+    if t.private:
+        state += ", " + tr(lang, "tournament_private_mark")
+    return state
+
+
+def listing(ts: list[Tournament], now: float | None = None) -> str:
     if not ts:
         return both("tournaments_none", sep="\n")
     lines = [both("tournaments_list")]
     for t in ts:
         for lang in ("en", "zh"):
             lines.append("  " + tr(lang, "tournament_item", name=t.name, rules=_rules(t),
-                                    format=_format(lang, t), state=tr(lang, _state_key(t)),
+                                    format=_format(lang, t), state=_state(lang, t, now),
                                     n=len(t.entries)))
     return "\n".join(lines)
 
@@ -105,13 +140,13 @@ def _signed(value: float) -> str:
     return f"{value:+.1f}" if value != int(value) else f"{int(value):+d}"
 
 
-def shown(t: Tournament) -> str:
+def shown(t: Tournament, now: float | None = None) -> str:
     """``tournament NAME``: the head in both languages, the standings, each round's tables
-    (a round's seed once it is over)."""
+    (a round's seed once it is over); ``now``: the server's wall clock (a set start passed)."""
     lines = []
     for lang in ("en", "zh"):
         lines.append(tr(lang, "tournament_head", name=t.name, rules=_rules(t),
-                        format=_format(lang, t), state=tr(lang, _state_key(t)),
+                        format=_format(lang, t), state=_state(lang, t, now),
                         round=len(t.played), rounds=t.rounds, n=len(t.entries),
                         host=t.host_name or "?"))
     if t.round_seconds:
@@ -121,11 +156,14 @@ def shown(t: Tournament) -> str:
     rows = t.standings()
     if not rows:
         lines.append("  " + both("tournament_nobody"))
-    width = max((len(r.name) for r in rows), default=0)
-    for i, r in enumerate(rows, 1):
+    mark = both("tournament_computer", sep="")  # an entered computer's, as a name's tail
+    names = [f"{r.name} {mark}" if r.level is not None else r.name for r in rows]
+    width = max((cell_len(n) for n in names), default=0)
+    for i, (r, name) in enumerate(zip(rows, names, strict=True), 1):
         scores = (f"{_signed(r.duplicate):>8} {r.raw:>+7d}" if t.duplicate
                   else f"{r.raw:>+7d}")
-        lines.append(f"  {i:>3}. {r.name:<{width}}  {scores}  {r.hands_won:>3}")
+        pad = " " * (width - cell_len(name))
+        lines.append(f"  {i:>3}. {name}{pad}  {scores}  {r.hands_won:>3}")
     for round_ in reversed(t.played):
         lines.append("")
         lines.append(both("tournament_round", round=round_.no))
@@ -136,8 +174,10 @@ def shown(t: Tournament) -> str:
                                   for w, s in enumerate(table.seats))
                 # a game's replay shows the deals the round's other tables may still play
                 game_id = result.game_id if result is not None and round_.over else "-"
-                state = (tr(lang, "tournament_table_over", id=game_id or "-")
-                         if result is not None else tr(lang, "tournament_table_plays"))
+                state = (tr(lang, "tournament_table_plays") if result is None
+                         else tr(lang, "tournament_table_closed", hands=len(result.nets),
+                                 id=game_id or "-") if result.closed
+                         else tr(lang, "tournament_table_over", id=game_id or "-"))
                 lines.append("  " + tr(lang, "tournament_table", table=table.no, seats=seats,
                                         state=state, name=table_name(t.name, round_.no,
                                                                      table.no)))
@@ -153,8 +193,9 @@ def lobby_line(registry: Registry, lang: str, account_id: int | None = None) -> 
     ts = board.listed() if board is not None else []
     if not ts:
         return ""
+    now = board.clock.wall() if board is not None else None
     items = [tr(lang, "lobby_tournament", name=t.name, format=_format(lang, t),
-                state=tr(lang, _state_key(t)), round=len(t.played), rounds=t.rounds)
+                state=_state(lang, t, now), round=len(t.played), rounds=t.rounds)
              for t in ts[:LOBBY_LISTED]]
     more = ", …" if len(ts) > LOBBY_LISTED else ""
     line = tr(lang, "lobby_tournaments", list=", ".join(items) + more)

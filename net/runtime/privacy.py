@@ -75,7 +75,7 @@ class Said:
     host_only: bool
 
 
-def _keeper(store: Store, nickname: str) -> int:
+def keeper(store: Store, nickname: str) -> int:
     """The account that keeps ``nickname`` by a key or a passphrase, else NOBODY."""
     row = store.keyless_row(nickname)
     if row is not None and row.account_id > 0 and (row.has_key or row.kind == "passphrase"):
@@ -103,6 +103,9 @@ class Admission:
         self._changed = changed
         self._invited: list[str] = []
         self.invited = list(privacy.invited) if privacy is not None else []
+        # who else may not watch, and why (a tournament's round: its entrants at the others'
+        # tables, net.runtime.tournaments); None: whoever the privacy lets
+        self.watch_refusal: Callable[[Account], Refusal | None] | None = None
 
     def saved(self) -> dict[str, Any]:
         """What a table's saved row keeps of it (:class:`~net.store.model.SavedTable`'s
@@ -133,7 +136,7 @@ class Admission:
         if bound is not None or name.startswith(FINGERPRINT_PREFIX) or store is None \
                 or store.off_loop:
             return entry
-        return bound_invite(name, _keeper(store, name))
+        return bound_invite(name, keeper(store, name))
 
     def _bind_later(self) -> None:
         """Bind the nicknames still unbound by asking a database server's store from a
@@ -150,7 +153,7 @@ class Admission:
 
         async def bind() -> None:
             try:
-                kept = await asyncio.to_thread(lambda: {n: _keeper(store, n) for n in names})
+                kept = await asyncio.to_thread(lambda: {n: keeper(store, n) for n in names})
             except Exception:  # the store's own errors are its to report; stay unbound
                 log.debug("table %s: invitations not bound", self.table, exc_info=True)
                 return
@@ -173,6 +176,9 @@ class Admission:
     def check(self, account: Account, seated: bool, spectate: bool) -> None:
         """:class:`~host.refusal.RefusedError` when ``account`` may not sit (or, a stranger,
         watch) at this private table."""
+        refusal = None if seated or self.watch_refusal is None else self.watch_refusal(account)
+        if refusal is not None:
+            raise RefusedError(refusal)
         if self.admits(account, seated):
             return
         if not spectate or not self.watchers:

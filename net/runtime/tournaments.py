@@ -4,13 +4,16 @@ whole in the store (net/store/tournaments.py), and the stored ones read with the
 start, so that a tournament survives a restart.
 
 A round's tables are made together, named ``NAME-ROUND-TABLE``: private (only those seated
-there sit; anyone may watch), each entry already in its seat by wind, a computer of the fill
-level in a seat nobody has; every game starts at once with the round's seed (a duplicate
-round's tables: one seed, the deal passed on after every hand). An entry who is not there is
-covered as a dropped player is, by a computer after the grace period, and takes his seat back
-when he joins the table. A round's table lasts while its game plays, whoever is connected; its
-first game's end is the table's result (its game ID kept), and the round's last result seats
-the next round, or finishes the tournament.
+there sit; anyone may watch but the tournament's entrants while the round plays, and its games
+are replayed once the round is over: :meth:`Tournaments.held_back`), each entry already in
+its seat by wind, a computer of the fill level in a seat nobody has; every game starts at
+once with the round's seed (a duplicate round's tables: one seed, the deal passed on after
+every hand). An entry who is not there is covered as a dropped player is, by a computer
+after the grace period, and takes his seat back when he joins the table. A round's table
+lasts while its game plays, whoever is connected; its first game's end is the table's
+result (its game ID kept), or, closed by the operator, the hands it finished; the round's
+last result seats the next round, or finishes the tournament. A set start (``--at``) is
+timed on the tables' clock's wall time, again after a restart.
 
 On a server of several workers (:attr:`Tournaments.cluster`, net/cluster/tournaments.py) the
 store is the truth: each command reads the tournament afresh and its change is saved under
@@ -23,7 +26,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import partial
 from typing import Any, Protocol
@@ -31,27 +34,41 @@ from typing import Any, Protocol
 from rich.cells import cell_len
 
 from engine.rulesets import DEFAULT_RULES, find_ruleset
-from engine.tournament import FINISHED, RUNNING, Entry, TableResult, Tournament, TournamentError
+from engine.tournament import (
+    FINISHED,
+    OPEN,
+    RUNNING,
+    Entry,
+    TableResult,
+    Tournament,
+    TournamentError,
+    parse_start,
+)
+from host.clock import SYSTEM_CLOCK, Clock
 from host.refusal import Refusal
-from host.table_info import TableInfo, TableState
+from host.table_info import FINGERPRINT_PREFIX, TableInfo, TableState, bound_invite, invites
 from net.limits import (
+    MAX_INVITES,
     TOURNAMENT_ENTRIES_MAX,
     TOURNAMENT_NAME_CELLS,
     TOURNAMENT_ROUNDS_MAX,
+    TOURNAMENT_START_DAYS_MAX,
     TOURNAMENTS_OPEN_MAX,
     TOURNAMENTS_PER_ACCOUNT,
 )
 from net.runtime.config import TableConfig
-from net.runtime.privacy import Privacy
+from net.runtime.privacy import Privacy, keeper
 from net.runtime.seat_client import Occupant
 from net.runtime.shared_table import SharedTable
 from net.sanitize import valid_table_name
 from net.store.base import Store, store_call
 from net.store.model import Account, StorageError
+from words import tr
 
 log = logging.getLogger("net.runtime.tournaments")
 
 FILL_LEVEL = "normal"  # the computers that fill a table short of people
+_STARTING: set[asyncio.Task[None]] = set()  # set starts under way (a task is kept alive)
 
 
 class TournamentRefused(ValueError):
@@ -114,10 +131,12 @@ class Tournaments:
         self.store = store
         self.host = host
         self._on_empty: dict[str, Any] = {}  # a round's table's end once unattended, put off
+        self._on_close: dict[str, Any] = {}  # a round's table's own end when closed, wrapped
         self.by_name: dict[str, Tournament] = {}
         self._loaded = False
         self._loading: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()  # one change at a time: each is read, changed and saved
+        self._timers: dict[str, Any] = {}  # the set starts to come, by tournament
         # a server of several workers: where tournaments are read, saved and their rounds'
         # tables made (net/cluster/tournaments.py); None: this process holds them
         self.cluster: Cluster | None = None
@@ -149,7 +168,7 @@ class Tournaments:
             return
         if self.store is not None:
             for t in await store_call(self.store, self.store.load_tournaments):
-                self.by_name.setdefault(t.name, t)
+                self._schedule(self.by_name.setdefault(t.name, t))
         self._loaded = True
 
     async def get(self, name: str) -> Tournament:
@@ -210,7 +229,10 @@ class Tournaments:
 
     async def create(self, name: str, account: Account, rules: str | None,
                      options: Mapping[str, Any], rounds: int, duplicate: bool,
-                     round_seconds: int = 0) -> Tournament:
+                     round_seconds: int = 0, starts: str = "",
+                     privacy: Privacy | None = None) -> Tournament:
+        """A new one, ``account`` its host: ``starts`` its set start as typed (``--at``: read
+        against the server's clock), ``privacy`` whom a private one invites."""
         if not valid_table_name(name) or cell_len(name) > TOURNAMENT_NAME_CELLS:
             raise TournamentRefused("tournament_bad_name", name=name[:30],
                                     n=TOURNAMENT_NAME_CELLS)
@@ -219,6 +241,15 @@ class Tournaments:
         self._account(account)
         rules = rules or DEFAULT_RULES
         find_ruleset(rules, dict(options))  # the command checked them: OptionError otherwise
+        starts_at = None
+        if starts:
+            try:
+                starts_at = parse_start(starts, self.clock.wall(),
+                                        TOURNAMENT_START_DAYS_MAX * 86400)
+            except TournamentError as exc:
+                raise TournamentRefused(exc.code, at=starts[:40],
+                                        days=TOURNAMENT_START_DAYS_MAX) from None
+        invited = await self._bound(privacy.invited) if privacy is not None else ()
         async with self._lock:
             await self.load()
             tables = self.host.tables if self.host is not None else {}
@@ -233,9 +264,11 @@ class Tournaments:
             t = Tournament(name, rules, rounds, host=account.id, seed=secrets.randbits(62),
                            options=tuple(sorted(options.items())), duplicate=duplicate,
                            fill_level=FILL_LEVEL, host_name=account.nickname,
-                           round_seconds=round_seconds)
+                           round_seconds=round_seconds, starts_at=starts_at,
+                           private=privacy is not None, invited=invited)
             await self._save(t)
             self.by_name[name] = t
+            self._schedule(t)
             log.info("tournament %s made by %s (%s, %d rounds%s)", name, account.nickname,
                      rules, rounds, ", duplicate" if duplicate else "")
             return t
@@ -246,6 +279,11 @@ class Tournaments:
             t = await self.get(name)
             if len(t.entries) >= TOURNAMENT_ENTRIES_MAX:
                 raise TournamentRefused("tournament_full", name=name, n=TOURNAMENT_ENTRIES_MAX)
+            if t.private and account.id != t.host and not invites(
+                    t.invited, account.id, account.nickname, account.key_fingerprint,
+                    account.guest):
+                raise TournamentRefused("tournament_private", name=name,
+                                        host=t.host_name or "?")
             try:
                 t.join(Entry(account.id, account.nickname))
             except TournamentError as exc:
@@ -256,6 +294,106 @@ class Tournaments:
                 t.entries.pop()
                 raise
             return t
+
+    async def add_computer(self, name: str, account: Account, level: str) -> Entry:
+        """A computer of ``level`` entered by the host, before the start, within the
+        entries' limit."""
+        async with self._lock:
+            t = await self.get(name)
+            if t.host != account.id:
+                raise TournamentRefused("tournament_host_only", name=name)
+            if len(t.entries) >= TOURNAMENT_ENTRIES_MAX:
+                raise TournamentRefused("tournament_full", name=name, n=TOURNAMENT_ENTRIES_MAX)
+            try:
+                entry = t.add_computer(level)
+            except TournamentError as exc:
+                raise TournamentRefused(exc.code, name=name) from None
+            try:
+                await self._save(t)
+            except TournamentRefused:
+                t.entries.pop()
+                raise
+            return entry
+
+    async def invite(self, name: str, account: Account, names: tuple[str, ...]) -> Tournament:
+        """More invited to a private one by its host, before the start (as many as a
+        private table's at most)."""
+        async with self._lock:
+            t = await self.get(name)
+            if t.host != account.id:
+                raise TournamentRefused("tournament_host_only", name=name)
+            if not t.private:
+                raise TournamentRefused("tournament_not_private", name=name)
+            if t.state != OPEN:
+                raise TournamentRefused("tournament_started", name=name)
+            new = [b for b in await self._bound(names) if b not in t.invited]
+            if len(t.invited) + len(new) > MAX_INVITES:
+                raise TournamentRefused("tournament_invites_full", n=MAX_INVITES)
+            before = t.invited
+            t.invited = (*t.invited, *new)
+            try:
+                await self._save(t)
+            except TournamentRefused:
+                t.invited = before
+                raise
+            return t
+
+    async def _bound(self, names: tuple[str, ...]) -> tuple[str, ...]:
+        """Each nickname bound to the account that keeps it now by a key or a passphrase
+        (one nobody keeps admits nobody: whoever takes the name later could be anyone, as
+        at a private table); a key's fingerprint as it is."""
+        store = self.store
+        if store is None:
+            return names
+
+        def bind() -> tuple[str, ...]:
+            return tuple(n if n.startswith(FINGERPRINT_PREFIX) else bound_invite(n, keeper(
+                store, n)) for n in names)
+
+        return await store_call(store, bind)
+
+    @property
+    def clock(self) -> Clock:
+        """The server's clock (its wall time sets a start): the tables' (config), a test's."""
+        return self.host.config.clock if self.host is not None else SYSTEM_CLOCK
+
+    def _schedule(self, t: Tournament) -> None:
+        """An open tournament with a set start starts itself then (again after a restart)."""
+        if t.state != OPEN or t.starts_at is None or self.host is None \
+                or t.name in self._timers:
+            return
+        delay = max(0.0, t.starts_at - self.clock.wall())
+        with contextlib.suppress(RuntimeError):  # no event loop: a test's, untimed
+            self._timers[t.name] = self.clock.call_later(delay, partial(self._due, t.name))
+
+    def _due(self, name: str) -> None:
+        self._timers.pop(name, None)
+        t = self.by_name.get(name)
+        if t is None or t.state != OPEN or t.starts_at is None:
+            return
+        if self.clock.wall() < t.starts_at - 1:  # the wall clock was set back meanwhile
+            self._schedule(t)
+            return
+        task = asyncio.get_running_loop().create_task(self._start_due(t))
+        _STARTING.add(task)
+        task.add_done_callback(_STARTING.discard)
+
+    async def _start_due(self, t: Tournament) -> None:
+        """The set start: as its host's ``start``; under four entries it stays open (its
+        state says why: :meth:`start_missed`) for its host to start."""
+        if t.state != OPEN:  # its host started it meanwhile
+            return
+        try:
+            await self.start(t.name, Account(t.host, t.host_name or "?", None))
+        except TournamentRefused as exc:
+            log.warning("tournament %s: not started at its set time: %s", t.name,
+                        tr("en", exc.key, **exc.fields))
+        except StorageError as exc:
+            log.error("tournament %s: not started at its set time: %s", t.name, exc)
+
+    def start_missed(self, t: Tournament) -> bool:
+        """Whether ``t``'s set start came and it is still open (fewer than four entries)."""
+        return t.state == OPEN and t.starts_at is not None and self.clock.wall() >= t.starts_at
 
     async def start(self, name: str, account: Account) -> Tournament:
         async with self._lock:
@@ -304,6 +442,7 @@ class Tournaments:
         for t in list(self.by_name.values()):
             if t.state == RUNNING:
                 self._play_round(t)
+            self._schedule(t)  # an open one's set start, timed again
         if self.host is not None:  # the earlier rounds' tables, still open: one game each
             for name, table in self.host.tables.items():
                 owner = next((t for t in self.by_name if _round_table(name, t)), None)
@@ -344,10 +483,13 @@ class Tournaments:
             self._changed(t, round_no, table_no, table, table.info())
             return False
         table.no_new_game = Refusal.of("tournament_table_done", name=t.name)
+        table.admission.watch_refusal = partial(self._watch_refusal, t, round_no)
         # a round's table lasts while its game plays, whoever is connected
         if table.hooks.on_empty is not None:
             self._on_empty[name] = table.hooks.on_empty
-        table.hooks = replace(table.hooks, on_empty=None)
+        on_close = self._on_close.setdefault(name, table.hooks.on_close)
+        table.hooks = replace(table.hooks, on_empty=None, on_close=partial(
+            self._closed, t, round_no, table_no, on_close))
         changed = partial(self._changed, t, round_no, table_no, table)
         self._watched[name] = (table, changed)
         table.on_info.append(changed)
@@ -371,6 +513,56 @@ class Tournaments:
         on several workers, a round's table watched again at once (Registry._adopt)."""
         if self.cluster is not None:
             self.cluster.adopted(table)
+
+    def _closed(self, t: Tournament, round_no: int, table_no: int,
+                then: Callable[[SharedTable], None] | None, table: SharedTable) -> None:
+        """A round's table closed (the operator's ``close``; its players cannot: it has no
+        host): its game ends where it stands and the hands it finished count, as a round's
+        time limit settles them, so that the round goes on; the table then ends as any."""
+        self._on_close.pop(table.name, None)
+        game = table.game
+        hands = tuple(game.history) if game is not None else ()
+        result = TableResult(tuple(h.net for h in hands), tuple(h.winners for h in hands),
+                             table.game_id, closed=True)
+        if then is not None:
+            then(table)
+        current = t.current
+        if t.state != RUNNING or current is None or current.no != round_no \
+                or table_no in current.results:
+            return
+        log.warning("tournament %s: round %d table %d closed after %d hands: they count",
+                    t.name, round_no, table_no, len(hands))
+        with contextlib.suppress(RuntimeError):  # no loop: a test's table, counted at once
+            asyncio.get_running_loop().call_soon(self._count, t, round_no, table_no, result)
+            return
+        self._count(t, round_no, table_no, result)
+
+    def _running_round(self, table: str) -> tuple[Tournament, int] | None:
+        """The tournament and its round not over that table ``table`` plays, if any."""
+        for t in self.by_name.values():
+            round_ = t.current
+            if t.state == RUNNING and round_ is not None and not round_.over and any(
+                    table == table_name(t.name, round_.no, rt.no) for rt in round_.tables):
+                return t, round_.no
+        return None
+
+    def held_back(self, table: str) -> Refusal | None:
+        """Why a kept game of table ``table`` is not shown now (replay, review, puzzles): a
+        table of a tournament's round not over, whose deals the round's other tables may
+        still play (a duplicate round's are the same). None: shown as any game."""
+        found = self._running_round(table)
+        if found is None:
+            return None
+        return Refusal.of("tournament_kept_back", name=found[0].name, round=found[1])
+
+    def _watch_refusal(self, t: Tournament, round_no: int, account: Account) -> Refusal | None:
+        """An entrant of ``t`` watches none of round ``round_no``'s other tables while it
+        plays (Admission.watch_refusal: his own seat is not asked about)."""
+        round_ = t.current
+        if t.state != RUNNING or round_ is None or round_.no != round_no or round_.over \
+                or not any(e.pid == account.id for e in t.entries):
+            return None
+        return Refusal.of("tournament_no_watch", name=t.name, round=round_no)
 
     def _time_up(self, t: Tournament, round_no: int) -> None:
         """Round ``round_no``'s time is up: each of its tables still playing plays at most

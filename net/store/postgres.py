@@ -62,11 +62,12 @@ from net.store.tournaments import TournamentStore
 
 log = logging.getLogger("net.store")
 
-PG_STORE_VERSION = 8  # 2: ratings (a server of version 1 finishes games unrated); 3: results.bot;
+PG_STORE_VERSION = 9  # 2: ratings (a server of version 1 finishes games unrated); 3: results.bot;
 # 4: finished games kept for replay (games, game_players); 5: accounts.skeleton (look-alikes);
 # 6: operators' bans, mutes and audit (a server from before would let a banned client in);
 # 7: players' ignores and reports (a server from before would show an ignored player's chat);
-# 8: tournaments (a server from before would not run them)
+# 8: tournaments (a server from before would not run them); 9: tournaments.setup (a set
+# start, privacy: a server from before would let anyone enter a private one)
 QUEUE_LIMIT = 100_000  # writes kept while the database cannot be reached
 BATCH = 500  # writes committed in one transaction at most
 CONNECT_SECONDS = 5  # connect_timeout
@@ -99,6 +100,8 @@ CREATE TABLE IF NOT EXISTS store_meta (
 """ + SCHEMA_TEXT.format_map(PG.words) + """
 -- version 2: whether a program played a result's seat (bot join); 0 for earlier games
 ALTER TABLE results ADD COLUMN IF NOT EXISTS bot INTEGER NOT NULL DEFAULT 0;
+-- version 9: a tournament's set start, privacy and invitations; none for earlier ones
+ALTER TABLE tournaments ADD COLUMN IF NOT EXISTS setup TEXT NOT NULL DEFAULT '{}';
 """
 SCHEMA_LOCK = 0x6D6A5353  # pg_advisory_xact_lock key: one process makes the schema at a time
 

@@ -157,7 +157,8 @@ CREATE TABLE IF NOT EXISTS tournaments (  -- engine/tournament.py, net/store/tou
     round_seconds INTEGER NOT NULL,       -- a round's time limit (0: none)
     state TEXT NOT NULL,                  -- 'open', 'running' or 'finished'
     created {real} NOT NULL,
-    updated {real} NOT NULL
+    updated {real} NOT NULL,
+    setup TEXT NOT NULL DEFAULT '{{}}'    -- JSON: its set start, whether private, its invited
 );
 CREATE TABLE IF NOT EXISTS tournament_entries (
     tournament TEXT NOT NULL,

@@ -163,18 +163,26 @@ def _migrate_9_tournaments(db: sqlite3.Connection) -> None:
     not run them."""
 
 
+def _migrate_10_tournament_setup(db: sqlite3.Connection) -> None:
+    """A tournament's set start, privacy and invitations (``tournaments.setup``): none for
+    every earlier one."""
+    _add_column(db, "tournaments", "setup", "TEXT NOT NULL DEFAULT '{}'")
+
+
 # MIGRATIONS[v] brings a file of ``PRAGMA user_version`` v to v + 1 (0: the files written
 # before the store had a version); new tables need none (SCHEMA creates what is missing)
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _migrate_1_table_states, _migrate_2_owner_token, _migrate_3_ratings,
     _migrate_4_result_bots, _migrate_5_games, _migrate_6_name_skeletons,
-    _migrate_7_moderation, _migrate_8_players, _migrate_9_tournaments)
+    _migrate_7_moderation, _migrate_8_players, _migrate_9_tournaments,
+    _migrate_10_tournament_setup)
 STORE_VERSION = len(MIGRATIONS)
 # the columns a migration adds, by the version that brought them: a file of an older version
 # lacks them until it is migrated
 ADDED_COLUMNS: dict[int, dict[str, tuple[str, ...]]] = {2: {"tables": ("owner_token",)},
                                                         4: {"results": ("bot",)},
-                                                        6: {"accounts": ("skeleton",)}}
+                                                        6: {"accounts": ("skeleton",)},
+                                                        10: {"tournaments": ("setup",)}}
 
 
 class SqliteStore(TournamentStore):
