@@ -167,6 +167,17 @@ async def test_a_private_one_admits_its_host_and_the_invited(server: MahjongServ
         text, status = await run(server, name, keys[name], "tournament join club")
         assert status == 0, text
     assert [e.name for e in _club(server).entries] == ["ann", "bob", "cy", "dee"]
+    # a name nobody keeps yet admits nobody (as at a private table): invited again once kept
+    eve = new_key()
+    text, status = await run(server, "ann", keys["ann"], "tournament invite club eve")
+    assert status == 0 and "nobody keeps the name eve here" in text, text
+    text, status = await run(server, "eve", eve, "tournament join club")
+    assert status == 1 and "is private" in text, text
+    text, status = await run(server, "ann", keys["ann"], "tournament invite club eve")
+    assert status == 0 and "nobody keeps" not in text, text
+    assert len(_club(server).invited) == 4  # bob, cy, dee's key, eve: the stale one replaced
+    text, status = await run(server, "eve", eve, "tournament join club")
+    assert status == 0, text
     text, status = await run(server, "ann", keys["ann"], "tournament new open --rounds 1")
     text, status = await run(server, "ann", keys["ann"], "tournament invite open bob")
     assert status == 1 and "tournament open is not private" in text, text

@@ -77,6 +77,12 @@ TOURNAMENT: Final[dict[str, tuple[str, str]]] = {
                       "你已报名比赛 {name}（报名人数：{n}）。"),
     "tournament_added": ("{entry} entered in tournament {name} (entries: {n}).",
                          "{entry} 已加入比赛 {name}（报名人数：{n}）。"),
+    "tournament_nobody_has": ("nobody keeps the name {names} here (a key, or a passphrase): "
+                              "they log in once, then ssh HOST tournament invite {name} {names} "
+                              "again; or invite their key (SHA256:…)",
+                              "无人以密钥或口令保有此名：{names}；请对方先登录一次，再执行 "
+                              "ssh HOST tournament invite {name} {names}，"
+                              "或邀请其密钥（SHA256:…）"),
     "tournament_invited": ("Tournament {name} invites: {names}.", "比赛 {name} 邀请：{names}。"),
     "tournament_begun": ("Tournament {name} started: round 1, tables: {n}.",
                          "比赛 {name} 已开始：第 1 轮，桌数：{n}。"),

@@ -20,7 +20,7 @@ from rich.cells import cell_len
 
 from engine.rulesets import RULESETS
 from engine.tournament import OPEN, RUNNING, Seat, Tournament
-from host.table_info import invite_shown
+from host.table_info import NOBODY, invite_parts, invite_shown
 from net.commands import Command
 from net.runtime.registry import Registry
 from net.runtime.tournaments import TournamentRefused, table_name
@@ -58,7 +58,7 @@ async def answer(host: TournamentHost, account: Account, command: Command) -> tu
                             for lang in ("en", "zh"))
             if t.starts_at is not None:
                 made += " " + both("tournament_starts", at=_when(t.starts_at))
-            return made, 0
+            return made + _nobody_has(t), 0
         if verb == "add":
             entry = await board.add_computer(command.table, account, command.words[1])
             t = await board.get(command.table)
@@ -66,7 +66,7 @@ async def answer(host: TournamentHost, account: Account, command: Command) -> tu
         if verb == "invite":
             t = await board.invite(command.table, account, command.words[1:])
             return both("tournament_invited", name=t.name,
-                        names=", ".join(invite_shown(i) for i in t.invited)), 0
+                        names=", ".join(invite_shown(i) for i in t.invited)) + _nobody_has(t), 0
         if verb == "join":
             t = await board.join(command.table, account)
             return both("tournament_in", name=t.name, n=len(t.entries)), 0
@@ -84,6 +84,13 @@ async def answer(host: TournamentHost, account: Account, command: Command) -> tu
         return f"{both('error')}: {en} {zh}", 1
     except StorageError as exc:
         return f"{both('error')}: {exc}", 1
+
+
+def _nobody_has(t: Tournament) -> str:
+    """What an invitation of a nickname nobody keeps (it admits nobody) needs, if any."""
+    nobody = [n for n, bound in map(invite_parts, t.invited) if bound == NOBODY]
+    return "\n" + both("tournament_nobody_has", names=", ".join(nobody), name=t.name) \
+        if nobody else ""
 
 
 def _rules(t: Tournament) -> str:

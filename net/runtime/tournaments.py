@@ -46,7 +46,14 @@ from engine.tournament import (
 )
 from host.clock import SYSTEM_CLOCK, Clock
 from host.refusal import Refusal
-from host.table_info import FINGERPRINT_PREFIX, TableInfo, TableState, bound_invite, invites
+from host.table_info import (
+    FINGERPRINT_PREFIX,
+    TableInfo,
+    TableState,
+    bound_invite,
+    invite_parts,
+    invites,
+)
 from net.limits import (
     MAX_INVITES,
     TOURNAMENT_ENTRIES_MAX,
@@ -326,11 +333,13 @@ class Tournaments:
                 raise TournamentRefused("tournament_not_private", name=name)
             if t.state != OPEN:
                 raise TournamentRefused("tournament_started", name=name)
-            new = [b for b in await self._bound(names) if b not in t.invited]
-            if len(t.invited) + len(new) > MAX_INVITES:
+            # a name invited again is looked up again (one nobody kept then may be kept now)
+            new = await self._bound(names)
+            kept = [e for e in t.invited if invite_parts(e)[0] not in names]
+            if len(kept) + len(new) > MAX_INVITES:
                 raise TournamentRefused("tournament_invites_full", n=MAX_INVITES)
             before = t.invited
-            t.invited = (*t.invited, *new)
+            t.invited = (*kept, *new)
             try:
                 await self._save(t)
             except TournamentRefused:
