@@ -242,10 +242,11 @@ async def test_a_rounds_games_wait_for_the_round_and_a_closed_table_counts(
         text, status = await run(server, name, key, f"replay {game_id}")
         assert status == 2 and "game of tournament club's round 1: it opens when every table " \
             "of the round has played" in text, text
-    puzzles = await join(server, "ann", ann, f"puzzles {game_id} --plain", width=200)
-    await until(lambda: puzzles.closed.is_set(), 10.0, "the puzzles refused")
-    assert "it opens when every table of the round has played" in puzzles.text()
-    await puzzles.close()
+    for command in (f"puzzles {game_id} --plain", f"review {game_id}", f"puzzles {game_id}"):
+        refused = await join(server, "ann", ann, command, width=200)
+        await until(lambda r=refused: r.closed.is_set(), 10.0, f"{command} refused")
+        assert "it opens when every table of the round has played" in refused.text(), command
+        await refused.close()
     # an entrant watches no other table of the round; anyone else may
     other = table_name("club", 1, theirs.no)
     assert other in server.registry.tables  # kept a while after its game, as any table
