@@ -266,6 +266,9 @@ SERVER: Final[dict[str, tuple[str, str]]] = {
                        "back. To come back then: {line}",
                        "服务器正在关闭，对局已保存，重启后继续。届时回来请输入：{line}"),
     "error": ("error", "错误"),
+    "command_failed": ("the server could not answer this command (it is logged for the "
+                       "operators); try again later",
+                       "服务器未能回答此命令（已记录供管理员查看），请稍后再试"),
     "needs_terminal": ("{command} needs a terminal: ssh -t -p PORT NAME@HOST {command} ...",
                        "{command} 需要终端：请加 -t（ssh -t -p PORT NAME@HOST {command} ...）"),
     "session_failed": ("Sorry: this session failed.", "会话出错。"),

@@ -18,6 +18,7 @@ import json
 import logging
 import time
 import unicodedata
+from collections.abc import Awaitable
 from dataclasses import replace
 from functools import partial
 from typing import Protocol
@@ -105,20 +106,22 @@ def start(host: CommandHost, session: Session) -> None:
         return
     loop = asyncio.get_running_loop()
     if command.name == "stats":
-        session.task = loop.create_task(_stats(host, session))
+        session.task = loop.create_task(_answering(session, _stats(host, session)))
         return
     if command.name == "report":  # a text answer, with a terminal or without
-        session.task = loop.create_task(player_chat.run_report(host, session,
-                                                           list(command.words)))
+        session.task = loop.create_task(_answering(session, player_chat.run_report(
+            host, session, list(command.words))))
         return
     if command.name == "rename":  # a text answer, with a terminal or without
-        session.task = loop.create_task(_rename(host, session, command.nickname))
+        session.task = loop.create_task(_answering(session,
+                                                   _rename(host, session, command.nickname)))
         return
     if command.name == "tournament":  # a text answer, with a terminal or without
-        session.task = loop.create_task(_tournament(host, session, command))
+        session.task = loop.create_task(_answering(session, _tournament(host, session, command)))
         return
     if command.name == "replay" and session.term is None:  # text: the list, or the record
-        session.task = loop.create_task(_replay_text(host, session, command))
+        session.task = loop.create_task(_answering(session,
+                                                   _replay_text(host, session, command)))
         return
     if session.term is None and command.name != "bot":  # a usage error: the one line on -t
         session.reply(both("needs_terminal", sep="\n", command=command.name) + "\n", status=2,
@@ -133,6 +136,19 @@ def start(host: CommandHost, session: Session) -> None:
         session.task = loop.create_task(_when_logged_in(host, session, command))
         return
     _admitted(host, session, command)
+
+
+async def _answering(session: Session, answer: Awaitable[None]) -> None:
+    """A text command's answer; an error it did not expect is logged and ends the session
+    with one line and exit status 1, where the client would otherwise wait for ever."""
+    try:
+        await answer
+    except Exception:
+        session.conn.log(logging.ERROR, "a %s command failed",
+                         session.command.name if session.command else "?", exc_info=True)
+        if session.chan is not None:
+            with contextlib.suppress(OSError):  # the client left meanwhile
+                session.reply(f"{ERROR}: {both('command_failed')}\n", 1, code="internal")
 
 
 async def _when_logged_in(host: CommandHost, session: Session, command: Command) -> None:
