@@ -5,15 +5,24 @@ seat whose entrant has not come yet waits his arrival time, not a dropped player
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
 
+import asyncssh
 import pytest
 from rich.cells import cell_len
 
+from engine.tournament import FINISHED
 from host.table_info import SeatInfo, TableInfo, TableState
 from net.front.lobby import LobbyApp
+from net.front.server import MahjongServer
 from net.runtime.seat_client import Seat
+from net.runtime.shared_table import SharedTable
+from net.runtime.tournaments import table_name
 from net.store import Account
+from testkit.ssh import MakeServer, new_key, run_command
+from tests.support.waiting import until
+from tests.test_net import join
 
 ANN = Account(1, "ann")
 
@@ -56,3 +65,61 @@ def test_a_seat_with_its_own_grace_is_covered_after_it() -> None:
     assert seat.covered_at(20.0) == 120.0
     seat.grace = 60.0  # an entrant not come yet: his arrival time
     assert seat.covered_at(20.0) == 160.0
+
+
+
+# --- over SSH: a round's table waits for its entrant, and its end says where he goes next -----
+async def _one_round(srv: MahjongServer) -> tuple[SharedTable, asyncssh.SSHKey]:
+    """Tournament ``club`` of ann and three computer entries, one round of one Gejiu hand,
+    started: its round's table, and ann's key."""
+    ann = new_key()
+    for command in ("tournament new club --rules gejiu --option hands_per_game=1 --rounds 1",
+                    "tournament add club easy", "tournament add club easy",
+                    "tournament add club easy", "tournament join club",
+                    "tournament start club"):
+        r = await run_command(srv.port, "ann", command, ann)
+        assert r.exit_status == 0, (command, r.stdout)
+    return srv.registry.tables[table_name("club", 1, 1)], ann
+
+
+def _seat_of(table: SharedTable, name: str) -> int:
+    return next(i for i, s in enumerate(table.seats)
+                if s.occupant is not None and s.occupant.name == name)
+
+
+async def test_a_round_table_waits_for_its_entrant_his_arrival_time(
+        make_server: MakeServer) -> None:
+    srv = await make_server(arrival_seconds=600.0)
+    table, ann = await _one_round(srv)
+    seat = table.seats[_seat_of(table, "ann")]
+    assert seat.grace == 600.0 and seat.dropped_at is not None
+    assert not table.is_bot(_seat_of(table, "ann"), seat.dropped_at + 60)  # a grace's time on
+    client = await join(srv, "ann", ann, f"join {table.name} --plain")
+    try:
+        await until(lambda: bool(seat.clients), 10.0, "ann at her seat")
+        assert seat.grace is None  # come: a later drop has the table's grace
+    finally:
+        await client.close()
+
+
+@pytest.mark.parametrize("plain", [False, True])
+async def test_a_round_tables_end_says_where_the_next_round_is(make_server: MakeServer,
+                                                              plain: bool) -> None:
+    srv = await make_server()  # ann never comes: computers play her seat after a second
+    table, ann = await _one_round(srv)
+    t = srv.registry.tournaments.by_name["club"]
+    await until(lambda: t.state == FINISHED, 60.0, "the tournament's end")
+    assert table.info().tournament == "club"
+    client = await join(srv, "ann", ann, f"join {table.name}" + (" --plain" if plain else ""))
+    try:
+        if plain:
+            await client.wait_for("Tournament club: type quit", 20.0)
+            return
+        await client.wait_for("Enter: game result", 20.0)
+        client.send("\r")
+        text = await client.wait_for("the lobby shows your next table", 20.0)
+        assert "Enter / q: leave" in text and "Enter: new game" not in text
+        client.send("\r")  # no new game here: Enter leaves
+        await asyncio.wait_for(client.closed.wait(), 20.0)
+    finally:
+        await client.close()

@@ -106,6 +106,10 @@ PLAIN: Final[dict[str, tuple[str, str]]] = {
     "p_ask_next": ("Press Enter for the next hand.", "按 Enter 开始下一盘。"),
     "p_ask_next_game": ("Press Enter for a new game, or type quit.",
                         "按 Enter 开始新游戏，或输入 quit 离开。"),
+    "p_ask_tournament_next": ("Tournament {name}: type quit; the lobby shows your next table "
+                              "(or the standings once it is over).",
+                              "比赛 {name}：输入 quit 离开；大厅会显示你的下一桌"
+                              "（比赛结束后显示排名）。"),
     "p_ask_game_waiting": ("Waiting for the others to start a new game; type quit to leave.",
                            "等待其他玩家开始新游戏；输入 quit 离开。"),
     "p_ask_waiting": ("Type start to begin now (computer players take the empty seats), "

@@ -215,6 +215,12 @@ SCREEN: Final[dict[str, tuple[str, str]]] = {
     "game_winner": ("Winner: {who}", "赢家：{who}"),
     "game_tied": ("Level at the top: {who}", "并列第一：{who}"),
     "game_keys": ("Enter: new game · q: leave", "Enter 新游戏 · q 离开"),
+    "game_keys_leave": ("Enter / q: leave", "Enter / q 离开"),
+    "game_keys_leave_review": ("Enter / q: leave · r: review your play",
+                               "Enter / q 离开 · r 复盘"),
+    "game_tournament_next": ("Tournament {name}: the lobby shows your next table (or the "
+                             "standings once it is over)",
+                             "比赛 {name}：大厅会显示你的下一桌（比赛结束后显示排名）"),
     # the replay viewer (tui/apps/replay.py)
     "rp_title": ("Replay {id} · {rules} · hand {n}/{of} · move {k}/{moves}",
                  "重看 {id} · {rules} · 第{n}/{of}盘 · 第{k}/{moves}步"),

@@ -35,7 +35,6 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from engine.tournament import OPEN, RUNNING, RoundTable, TableResult, Tournament
-from host.refusal import Refusal
 from net.cluster import wire
 from net.cluster.directory import TAKEOVER_SECONDS
 from net.limits import TOURNAMENT_ENTRIES_MAX
@@ -284,7 +283,7 @@ class SharedBoard:
                 for rt in r.tables:
                     if table_name(t.name, r.no, rt.no) != table.name:
                         continue
-                    table.no_new_game = Refusal.of("tournament_table_done", name=t.name)
+                    table.tournament = t.name
                     if t.state == RUNNING and r is round_ and rt.no not in r.results:
                         self._watch(t, r.no, rt.no, table)
                     return

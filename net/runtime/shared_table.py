@@ -60,9 +60,7 @@ class SharedTable:
         # a duplicate tournament's table (net/runtime/tournaments.py): its games pass the
         # deal on after every hand, so that hand k is the round's same deal everywhere
         self.rotate_dealer = rotate_dealer
-        # why no new game starts here once its game is over (a tournament round's table: its
-        # one game counts), or None
-        self.no_new_game: Refusal | None = None
+        self.tournament = ""  # whose round's table this is: its one game counts, no new one
         self.hooks = hooks
         self._empty_timer: Timer | None = None
         # the latest chat lines, for whoever opens the chat line (and joins) later
@@ -490,8 +488,8 @@ class SharedTable:
             return Refusal("seated_start")
         if self.game is None or not self.game.is_over:
             return self.start()
-        if self.no_new_game is not None:
-            return self.no_new_game
+        if self.tournament:
+            return Refusal.of("tournament_table_done", name=self.tournament)
         self.runner.ask_new_game(index, self.clock.now())
         self.loop.kick()
         self._publish()  # every screen says whom the table waits for
@@ -627,6 +625,7 @@ class SharedTable:
             host_id=self.creator,
             invited=tuple(self.invited),
             watchers=self.watchers,
+            tournament=self.tournament,
         )
 
     def _changed(self) -> None:

@@ -455,8 +455,8 @@ class Tournaments:
         if self.host is not None:  # the earlier rounds' tables, still open: one game each
             for name, table in self.host.tables.items():
                 owner = next((t for t in self.by_name if _round_table(name, t)), None)
-                if owner is not None and table.no_new_game is None:
-                    table.no_new_game = Refusal.of("tournament_table_done", name=owner)
+                if owner is not None and not table.tournament:
+                    table.tournament = owner
 
     def _play_round(self, t: Tournament) -> None:
         """The current round's tables, made and started where they are not yet, watched
@@ -491,7 +491,7 @@ class Tournaments:
         if watched is not None and watched[0] is table:
             self._changed(t, round_no, table_no, table, table.info())
             return False
-        table.no_new_game = Refusal.of("tournament_table_done", name=t.name)
+        table.tournament = t.name
         table.admission.watch_refusal = partial(self._watch_refusal, t, round_no)
         # a round's table lasts while its game plays, whoever is connected
         if table.hooks.on_empty is not None:
@@ -609,11 +609,12 @@ class Tournaments:
         table.rotate_dealer = t.duplicate
         now = table.clock.now()
         for i, seat in enumerate(seats):
-            # an entry's seat waits for him as a dropped player's does; an entered computer
-            # plays its own at its level
+            # an entry's seat waits for him as a dropped player's does, for his arrival time
+            # (he may be reading the last round's result); an entered computer plays its own
             if seat.pid is not None and seat.level is None:
                 table.seats[i].occupant = Occupant(seat.pid, seat.name)
                 table.seats[i].dropped_at = now
+                table.seats[i].grace = table.config.arrival_seconds
         return table
 
     def open(self, t: Tournament, table: SharedTable, seed: int) -> None:

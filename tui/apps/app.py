@@ -519,6 +519,10 @@ class MahjongApp(QuitHint, App[None]):
             if opening is not None:  # after the toast's own message, which came first
                 self.call_later(internals.dismiss_notification, self, opening)
 
+    def tournament(self) -> str:
+        """The tournament whose round this table plays ("": none; a table of one's own)."""
+        return ""
+
     def show_new_game(self) -> None:
         while len(self.screen_stack) > 2:
             self.pop_screen()

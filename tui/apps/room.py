@@ -591,6 +591,9 @@ class SharedTableApp(MahjongApp):
                     + " (from the next hand 下一盘起)", markup=False)
 
     # --- a shared table's game ends: the next game keeps its rules -------------------------
+    def tournament(self) -> str:
+        return (self.info or self.seat_client.info()).tournament
+
     def show_new_game(self) -> None:
         """Enter on the game result: this player asks for a new game, which starts when every
         present player has (the game-over screen says whom it waits for meanwhile)."""

@@ -89,6 +89,11 @@ class GameResultScreen(_Page):
                 yield Static(lines_content(["", *chart]), id="score-chart")
             yield Static(game_wait_text(self.update, self.lang), id="game-wait", markup=False)
             keys = "game_keys_review" if self.mj.can_review() else "game_keys"
+            tournament = self.mj.tournament()
+            if tournament:  # the table's one game: the next round plays at another table
+                yield Static(tr(self.lang, "game_tournament_next", name=tournament),
+                             markup=False)
+                keys = keys.replace("game_keys", "game_keys_leave")
             yield Static(tr(self.lang, keys), classes="keys")
 
     def show_waiting(self, update: TableUpdate) -> None:
@@ -105,6 +110,9 @@ class GameResultScreen(_Page):
                     lines_content(game_result_lines(update, self.lang)))
 
     def action_new_game(self) -> None:
+        if self.mj.tournament():  # no new game at a tournament's table: Enter leaves it
+            self.action_leave()
+            return
         self.mj.show_new_game()
 
     def action_leave(self) -> None:

@@ -326,7 +326,11 @@ class PlainTable:
             self._pending += self.words.game_wait_lines(update)
         if view.viewer is None:
             return
-        if update.game_over:
+        tournament = (self.shared.info().tournament
+                      if update.game_over and self.shared is not None else "")
+        if tournament:  # the table's one game: the tournament's next round is elsewhere
+            self._question = self.words.tr("p_ask_tournament_next", name=tournament)
+        elif update.game_over:
             asked = update.waiting_for and view.viewer not in update.waiting_for
             self._question = self.words.tr("p_ask_game_waiting" if asked else "p_ask_next_game")
         elif view.viewer in update.waiting_for or self.shared is None:
