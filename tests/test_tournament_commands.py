@@ -150,13 +150,15 @@ def test_shown_standings_and_tables_as_the_round_goes() -> None:
     first = round1.tables[0]
     t.record(1, 1, TableResult(((30, -10, -10, -10),), ((0,),), "k7m2x9qd"))
     text = shown(t)
-    assert "table 1 (join club-1-1):" in text and "over, game -" in text, text
+    # an ended table is not offered to join; its game's ID is kept back until the round ends
+    assert "table 1: " in text and "join club-1-1" not in text and "over, game -" in text, text
     assert "k7m2x9qd" not in text, text
     assert "table 2 (join club-1-2):" in text and "playing" in text, text
     assert "seed" not in text, text
     t.record(1, 2, TableResult(((6, -2, -2, -2),), ((0,),), "p3r4s5t6"))
     text = shown(t)
-    assert "over, game k7m2x9qd" in text and f"seed {round1.seed}" in text, text
+    # the ID as every screen shows it, with its dash
+    assert "over, game k7m2-x9qd" in text and f"seed {round1.seed}" in text, text
     assert "Round 2:" in text and "round 2 of 2" in text, text
     # the standings: east of table 1 first (+30 against +6: +24 duplicate), raw beside it
     rows = [line for line in text.splitlines() if line.strip()[:2] in ("1.", "2.", "3.")]

@@ -14,7 +14,8 @@ from rich.cells import cell_len
 
 from engine.tournament import FINISHED
 from host.table_info import SeatInfo, TableInfo, TableState
-from net.front.lobby import LobbyApp
+from net.commands import Command
+from net.front.lobby import LobbyApp, lobby_command
 from net.front.server import MahjongServer
 from net.runtime.seat_client import Seat
 from net.runtime.shared_table import SharedTable
@@ -123,3 +124,20 @@ async def test_a_round_tables_end_says_where_the_next_round_is(make_server: Make
         await asyncio.wait_for(client.closed.wait(), 20.0)
     finally:
         await client.close()
+
+
+async def test_the_lobby_says_the_entrants_table_on_its_own_line_and_takes_join_name(
+        make_server: MakeServer) -> None:
+    srv = await make_server(arrival_seconds=600.0)
+    table, _ = await _one_round(srv)
+    t = srv.registry.tournaments.by_name["club"]
+    ann = next(Account(e.pid, e.name) for e in t.entries if e.name == "ann")
+    app = LobbyApp(srv, ann)
+    async with app.run_test(size=(80, 30)):
+        lines = app.tables_text().plain.splitlines()
+    yours = [line for line in lines if "Your table now" in line]
+    assert yours == [f"  Your table now: join {table.name} · 你现在的牌桌：join {table.name}"]
+    # what the line says, typed in the lobby, sits her there (it made a table named "join")
+    command = lobby_command(srv.registry, ann, ["join", table.name], None)
+    assert isinstance(command, Command) and command.name == "join"
+    assert command.table == table.name

@@ -109,6 +109,8 @@ TOURNAMENT: Final[dict[str, tuple[str, str]]] = {
     "tournament_round": ("Round {round}:", "第 {round} 轮："),
     "tournament_table": ("table {table} (join {name}): {seats} · {state}",
                          "第 {table} 桌（join {name}）：{seats} · {state}"),
+    "tournament_table_done": ("table {table}: {seats} · {state}",
+                              "第 {table} 桌：{seats} · {state}"),
     "tournament_table_plays": ("playing", "进行中"),
     "tournament_table_over": ("over, game {id}", "已结束，对局 {id}"),
     "tournament_seeds": ("seed {seed} (published: the round is over)",

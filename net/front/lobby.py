@@ -33,7 +33,7 @@ from host.table_info import TableInfo, TableState
 from net.commands import Command, CommandError, parse_command
 from net.front import players
 from net.front.remote_app import ServerSide
-from net.front.tournaments import lobby_line as tournament_line
+from net.front.tournaments import lobby_lines as tournament_lines
 from net.front.trends import LobbyLeaders, LobbyRatings, rating_title, reference_text
 from net.runtime.privacy import Privacy, parse_invites
 from net.runtime.registry import QUARANTINE_MARK, Registry
@@ -417,10 +417,16 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
         for q in registry.quarantined.values():  # kept for the operator, out of play
             t.append(f"  {pad(clean_line(q.name, 40), 16)}", style="bold")
             t.append(f" {q.rules:<9} {QUARANTINE_MARK}\n", style="red")
-        for lang in ("en", "zh"):  # the tournaments not finished (net/front/tournaments.py)
-            line = tournament_line(registry, lang, self.account.id)
-            if line:
-                t.append(f"  {line}\n", style="bold")
+        # the tournaments not finished (net/front/tournaments.py), then where this player
+        # plays now, on a line of its own
+        yours = []
+        for lang in ("en", "zh"):
+            lines = tournament_lines(registry, lang, self.account.id)
+            if lines:
+                t.append(f"  {lines[0]}\n", style="bold")
+                yours += lines[1:]
+        if yours:
+            t.append(f"  {' · '.join(yours)}\n", style="bold")
         self.ratings.refresh()  # what this drawing asked for, ready for the next one
         t.append(self.leaders.text())
         return t
@@ -522,6 +528,8 @@ def lobby_command(registry: Registry, account: Account, words: list[str],
         except ValueError as exc:  # RefusedError: not the host, someone sits there...
             return str(exc), None
         return both("lobby_closed", table=name), None
+    if words[0].lower() == "join" and len(words) > 1:  # as ssh HOST join NAME, and as the
+        words = words[1:]  # tournaments' lines say it: the name follows
     if words[0] != "watch":
         args = ["join", words[0]]
         for word in words[1:]:

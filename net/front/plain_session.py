@@ -22,7 +22,7 @@ from host.table_info import TableInfo, TableState
 from net.commands import Command
 from net.front import players
 from net.front.lobby import lobby_command, motd_lines
-from net.front.tournaments import lobby_line as tournament_line
+from net.front.tournaments import lobby_lines as tournament_lines
 from net.limits import Limits, clamp_size
 from net.runtime.registry import Registry
 from net.sanitize import clean_line
@@ -161,8 +161,8 @@ async def plain_lobby(channel: PlainChannel, server: LobbyServer, account: Accou
         if not infos:
             out.append(tr(lang, "p_lobby_none"))
         out += [table_line(i + 1, info, lang, account) for i, info in enumerate(infos)]
-        line = tournament_line(registry, lang, account.id)  # the tournaments not finished
-        return [*out, line] if line else out
+        # the tournaments not finished, and where this player plays now
+        return [*out, *tournament_lines(registry, lang, account.id)]
 
     ask = tr(lang, "p_lobby_ask") + " > "
     motd = [printable(line) for line in motd_lines(server)]  # the host's message of the day

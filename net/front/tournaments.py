@@ -22,6 +22,7 @@ from engine.rulesets import RULESETS
 from engine.tournament import OPEN, RUNNING, Seat, Tournament
 from host.table_info import NOBODY, invite_parts, invite_shown
 from net.commands import Command
+from net.game_id import shown_game_id
 from net.runtime.registry import Registry
 from net.runtime.tournaments import TournamentRefused, table_name
 from net.store.model import Account, StorageError
@@ -180,26 +181,30 @@ def shown(t: Tournament, now: float | None = None) -> str:
                 seats = ", ".join(f"{SEAT_LETTERS[w]} {_seat(lang, s)}"
                                   for w, s in enumerate(table.seats))
                 # a game's replay shows the deals the round's other tables may still play
-                game_id = result.game_id if result is not None and round_.over else "-"
+                game_id = result.game_id if result is not None and round_.over else ""
+                game_id = shown_game_id(game_id) if game_id else "-"
                 state = (tr(lang, "tournament_table_plays") if result is None
                          else tr(lang, "tournament_table_closed", hands=len(result.nets),
-                                 id=game_id or "-") if result.closed
-                         else tr(lang, "tournament_table_over", id=game_id or "-"))
-                lines.append("  " + tr(lang, "tournament_table", table=table.no, seats=seats,
-                                        state=state, name=table_name(t.name, round_.no,
-                                                                     table.no)))
+                                 id=game_id) if result.closed
+                         else tr(lang, "tournament_table_over", id=game_id))
+                # a table still playing is joined (its entrants) or watched by its name
+                lines.append("  " + tr(lang, "tournament_table" if result is None
+                                       else "tournament_table_done", table=table.no,
+                                       seats=seats, state=state,
+                                       name=table_name(t.name, round_.no, table.no)))
         if round_.over:
             lines.append("  " + both("tournament_seeds", seed=round_.seed))
     return "\n".join(lines)
 
 
-def lobby_line(registry: Registry, lang: str, account_id: int | None = None) -> str:
-    """The lobby's line of the tournaments not finished, in ``lang``, and where the account
-    plays now if it does (empty: none, or a lobby's stand-in registry without them)."""
+def lobby_lines(registry: Registry, lang: str, account_id: int | None = None) -> list[str]:
+    """The lobby's line of the tournaments not finished, in ``lang``, then a line saying
+    where the account plays now if it does (none: no tournament, or a lobby's stand-in
+    registry without them)."""
     board = getattr(registry, "tournaments", None)
     ts = board.listed() if board is not None else []
     if not ts:
-        return ""
+        return []
     now = board.clock.wall() if board is not None else None
     items = [tr(lang, "lobby_tournament", name=t.name, format=_format(lang, t),
                 state=_state(lang, t, now), round=len(t.played), rounds=t.rounds)
@@ -207,7 +212,7 @@ def lobby_line(registry: Registry, lang: str, account_id: int | None = None) -> 
     more = ", …" if len(ts) > LOBBY_LISTED else ""
     line = tr(lang, "lobby_tournaments", list=", ".join(items) + more)
     table = board.table_of(account_id) if board is not None and account_id is not None else None
-    return f"{line} {tr(lang, 'tournament_your_table', table=table)}" if table else line
+    return [line, tr(lang, "tournament_your_table", table=table)] if table else [line]
 
 
 async def reply(host: TournamentHost, session: Replying, account: Account,
