@@ -36,15 +36,21 @@ def _info(**fields: object) -> TableInfo:
 
 
 async def _lobby(info: TableInfo, account: Account, width: int = 80) -> list[str]:
+    # tournament club's entrants: ann (seated here) and bob (at another of its tables)
+    club = SimpleNamespace(entries=[SimpleNamespace(pid=1), SimpleNamespace(pid=4)])
     registry = SimpleNamespace(listing=lambda: [info], quarantined={}, storage_problem=None,
-                               exists=lambda name: False)
+                               exists=lambda name: False,
+                               tournaments=SimpleNamespace(by_name={"club": club},
+                                                           listed=lambda: [],
+                                                           table_of=lambda pid: None))
     app = LobbyApp(SimpleNamespace(registry=registry), account)
     async with app.run_test(size=(width, 30)):
         return app.tables_text().plain.splitlines()
 
 
-@pytest.mark.parametrize(("account", "said"), [(ANN, "your seat 你的座位"),
-                                               (Account(2, "zed"), "you may watch 可旁观")])
+@pytest.mark.parametrize(("account", "said"), [
+    (ANN, "your seat 你的座位"), (Account(2, "zed"), "you may watch 可旁观"),
+    (Account(4, "bob"), "not watched by its entrants while it plays")])
 async def test_a_round_table_names_its_tournament_and_the_players_seat(
         account: Account, said: str) -> None:
     lines = await _lobby(_info(tournament="club", invited=("ann 1",)), account)

@@ -443,8 +443,14 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
         or watch: on a second line where one would not fit the lobby's width."""
         a = self.account
         if info.tournament:  # made by the tournament, with its entrants seated
+            board = getattr(self.server.registry, "tournaments", None)
+            t = board.by_name.get(info.tournament) if board is not None else None
+            # an entrant watches no table of his running round (the same deals: Tournaments)
+            entrant = t is not None and any(e.pid == a.id for e in t.entries)
             you = both("lobby_your_seat" if info.admits(a.id, a.nickname, a.key_fingerprint,
-                                                         a.guest) else "lobby_watch_round")
+                                                         a.guest)
+                       else "lobby_round_no_watch" if entrant and info.state is TableState.PLAYING
+                       else "lobby_watch_round")
             whose = both("lobby_round_table", name=info.tournament)
         else:
             if a.id == info.host_id:
