@@ -189,7 +189,7 @@ def shown(t: Tournament, now: float | None = None) -> str:
                          else tr(lang, "tournament_table_over", id=game_id))
                 # a table still playing is joined (its entrants) or watched by its name
                 lines.append("  " + tr(lang, "tournament_table" if result is None
-                                       else "tournament_table_done", table=table.no,
+                                       else "tournament_table_ended", table=table.no,
                                        seats=seats, state=state,
                                        name=table_name(t.name, round_.no, table.no)))
         if round_.over:
