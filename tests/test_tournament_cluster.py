@@ -194,3 +194,36 @@ async def test_a_rounds_time_limit_is_kept_by_each_tables_owner(
     await until(lambda: club(a).state == FINISHED, 120.0, "the round's end by its limit")
     for result in club(a).played[0].results.values():
         assert 1 <= len(result.nets) < 1000 and len(result.game_id) == 8
+
+
+async def test_a_takeover_gives_a_round_no_more_time(workers: Workers) -> None:  # noqa: F811
+    a, b = await workers(2, bot_delay=0.02)
+    key = new_key()
+    await run(a, "ann", key, "tournament club")  # ann's account, made
+    store = a.registry.store
+    assert store is not None
+    ann = store.account_for_key(key.get_fingerprint(), "ann")
+    # ten minutes a round, a thousand hands a game: the test ends only if the round's time,
+    # counted from its table's making, is up when the table is taken over
+    t = Tournament("club", "gejiu", 1, host=ann.id, seed=7, duplicate=True,
+                   options=(("hands_per_game", 1000),), round_seconds=600)
+    for i in range(1, 5):
+        t.join(Entry(-i, f"bot{i}", "easy"))
+    assert store.save_tournament(t) and store.flush(10)
+    text, status = await run(a, "ann", key, "tournament start club")
+    assert status == 0, text
+    servers = [a, b]
+    name = table_name("club", 1, 1)
+    await until(lambda: len(owners(servers, name)) == 1, 15.0, "the round's table made")
+    dead, alive = (a, b) if owners(servers, name) == [0] else (b, a)
+    assert store.flush(10)
+    # as if the table had been made eleven minutes ago
+    change = store._change  # type: ignore[attr-defined]
+    assert change("UPDATE tables SET created = created - 660 WHERE name = ?", (name,)) == 1
+    assert dead.shared_board is not None
+    await dead.shared_board.stop()
+    kill(dead)
+    await until(lambda: name in alive.registry.tables, TAKEOVER_SECONDS + 8.0, "the takeover")
+    await until(lambda: club(alive).state == FINISHED, 120.0, "the round's end by its limit")
+    (result,) = club(alive).played[0].results.values()
+    assert 1 <= len(result.nets) < 1000

@@ -21,7 +21,7 @@ any worker, and a tournament survives a worker's death as a table does.
   ``Tournaments.watch``): set when it makes the table, and when the table comes to it by a
   takeover (Registry's adoption, and every poll), so a game that ended on a dead worker
   before its result was recorded is counted by the taker, once. The round's time limit is
-  kept by each table's owner, from when it began to run it.
+  kept by each table's owner, from when the table was made (its stored row's first save).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import time
 from dataclasses import fields
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -144,8 +145,10 @@ class SharedBoard:
             if task is not None:
                 task.cancel()
         if self._poll is not None:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._poll
+            # not awaited unbounded: Python 3.11's wait_for returns its result where the
+            # wake and the cancel come together, and the loop goes on (it ends, _stopped)
+            self._wake.set()
+            await asyncio.wait([self._poll], timeout=2.0)
 
     def _spawn(self, coro: Any) -> None:
         if self._stopped:
@@ -299,7 +302,18 @@ class SharedBoard:
 
     def _watched(self, t: Tournament, round_no: int, table_no: int, table: SharedTable) -> None:
         if self.board.watch(t, round_no, table_no, table) and t.round_seconds:
-            table.clock.call_later(t.round_seconds, partial(self._time_up, t, round_no, table))
+            self._spawn(self._limit(t, round_no, table))
+
+    async def _limit(self, t: Tournament, round_no: int, table: SharedTable) -> None:
+        """The round's time kept at this table from when the table was made (its stored
+        row's first save, by its maker's wall clock), so that a takeover or a restart gives
+        it no more time; from now where that cannot be read."""
+        left = float(t.round_seconds)
+        with contextlib.suppress(StorageError):
+            made = await store_call(self.store, self.store.table_made, table.name)
+            if made is not None:
+                left = max(0.0, made + t.round_seconds - time.time())
+        table.clock.call_later(left, partial(self._time_up, t, round_no, table))
 
     async def _named(self, t: Tournament, round_no: int, table_no: int,
                      table: SharedTable) -> None:
@@ -392,11 +406,13 @@ class SharedBoard:
             self._making.discard(name)
 
     async def _polling(self) -> None:
-        while True:
+        while not self._stopped:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(),
                                        POLL_SECONDS * (0.5 + random.random()))
             self._wake.clear()
+            if self._stopped:
+                return
             try:
                 await self.check()
             except StorageError as exc:
