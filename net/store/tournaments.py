@@ -26,11 +26,11 @@ from net.store.moderation import ModeratedStore
 MAX_TOURNAMENTS_READ = 10_000  # tournaments read at start at most (net.limits keeps fewer)
 SAVE_TOURNAMENT = (
     "INSERT INTO tournaments (name, rules, options, rounds, duplicate, host, host_name, seed, "
-    "fill_level, round_seconds, state, created, updated) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    "fill_level, round_seconds, state, created, updated, setup) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
     "ON CONFLICT (name) DO UPDATE SET state = CASE WHEN tournaments.state = 'finished' "
     "OR (tournaments.state = 'running' AND excluded.state = 'open') THEN tournaments.state "
-    "ELSE excluded.state END, updated = excluded.updated")
+    "ELSE excluded.state END, updated = excluded.updated, setup = excluded.setup")
 NEW_TOURNAMENT = SAVE_TOURNAMENT.partition(" ON CONFLICT")[0] + " ON CONFLICT (name) DO NOTHING"
 SAVE_ENTRY = ("INSERT INTO tournament_entries (tournament, pid, name, level, joined) "
               "VALUES (?, ?, ?, ?, ?) ON CONFLICT (tournament, pid) DO NOTHING")
@@ -45,7 +45,8 @@ SAVE_TABLE = (
     "THEN excluded.game_id ELSE tournament_tables.game_id END, "
     "result = COALESCE(tournament_tables.result, excluded.result)")
 HEADS = ("SELECT substr(name, 1, ?), rules, options, rounds, duplicate, host, "
-         "substr(host_name, 1, ?), seed, fill_level, round_seconds, state FROM tournaments ")
+         "substr(host_name, 1, ?), seed, fill_level, round_seconds, state, setup "
+         "FROM tournaments ")
 Rows = Callable[[str, Any], list[tuple[Any, ...]]]
 
 
@@ -134,6 +135,13 @@ class TournamentStore(ModeratedStore):
         return out
 
 
+SETUP = ("starts_at", "private", "invited")  # the setup column's JSON: Tournament.to_json's
+
+
+def _setup(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: data[k] for k in SETUP}
+
+
 def _steps(tournament: Tournament, head: str) -> list[tuple[str, Any, bool]]:
     """The statements that save ``tournament`` whole, its row's first (``head``'s)."""
     data = tournament.to_json()
@@ -149,7 +157,8 @@ def _steps(tournament: Tournament, head: str) -> list[tuple[str, Any, bool]]:
     steps: list[tuple[str, Any, bool]] = [(head, (
         name, tournament.rules, json.dumps(data["options"]), tournament.rounds,
         int(tournament.duplicate), tournament.host, tournament.host_name, tournament.seed,
-        tournament.fill_level, tournament.round_seconds, tournament.state, now, now), False)]
+        tournament.fill_level, tournament.round_seconds, tournament.state, now, now,
+        json.dumps(_setup(data))), False)]
     steps += [(SAVE_ENTRY, entries, True)] if entries else []
     steps += [(SAVE_ROUND, rounds, True)] if rounds else []
     steps += [(SAVE_TABLE, tables, True)] if tables else []
@@ -179,7 +188,7 @@ def _read_one(rows: Rows, name: str, lock: bool) -> Tournament | None:
 def _tournament(head: Sequence[Any], entries: Sequence[Sequence[Any]],
                 rounds: Sequence[Sequence[Any]],
                 tables: Sequence[Sequence[Any]]) -> Tournament:
-    name, rules, options, k, duplicate, host, host_name, seed, fill, seconds, state = head
+    name, rules, options, k, duplicate, host, host_name, seed, fill, seconds, state, setup = head
     played = []
     for t_name, round_no, round_seed in rounds:
         if t_name != name:
@@ -193,6 +202,7 @@ def _tournament(head: Sequence[Any], entries: Sequence[Sequence[Any]],
         "name": name, "rules": rules, "options": json.loads(options), "rounds_total": k,
         "duplicate": bool(duplicate), "host": host, "host_name": host_name, "seed": seed,
         "fill_level": fill, "round_seconds": seconds, "state": state,
+        **{k: v for k, v in json.loads(setup).items() if k in SETUP},
         "entries": [{"pid": pid, "name": n, "level": level}
                     for t_name, pid, n, level in entries if t_name == name],
         "rounds": played})
