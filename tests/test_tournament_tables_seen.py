@@ -50,7 +50,7 @@ async def _lobby(info: TableInfo, account: Account, width: int = 80) -> list[str
 
 @pytest.mark.parametrize(("account", "said"), [
     (ANN, "your seat 你的座位"), (Account(2, "zed"), "you may watch 可旁观"),
-    (Account(4, "bob"), "not watched by its entrants while it plays")])
+    (Account(4, "bob"), "its entrants may not watch now 本轮选手不可旁观")])
 async def test_a_round_table_names_its_tournament_and_the_players_seat(
         account: Account, said: str) -> None:
     lines = await _lobby(_info(tournament="club", invited=("ann 1",)), account)
@@ -141,6 +141,8 @@ async def test_the_lobby_says_the_entrants_table_on_its_own_line_and_takes_join_
     app = LobbyApp(srv, ann)
     async with app.run_test(size=(80, 30)):
         lines = app.tables_text().plain.splitlines()
+    listed = [line for line in lines if "Tournaments: club" in line]
+    assert listed and all(cell_len(line) <= 80 - 6 for line in listed), lines  # no wrap
     yours = [line for line in lines if "Your table now" in line]
     assert yours == [f"  Your table now: join {table.name} · 你现在的牌桌：join {table.name}"]
     # what the line says, typed in the lobby, sits her there (it made a table named "join")

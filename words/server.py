@@ -61,8 +61,7 @@ SERVER: Final[dict[str, tuple[str, str]]] = {
     "lobby_round_table": ("a round of tournament {name}", "比赛 {name} 的一桌"),
     "lobby_your_seat": ("your seat", "你的座位"),
     "lobby_watch_round": ("you may watch", "可旁观"),
-    "lobby_round_no_watch": ("not watched by its entrants while it plays",
-                             "比赛选手在本轮进行中不可旁观"),
+    "lobby_round_no_watch": ("its entrants may not watch now", "本轮选手不可旁观"),
     # its new-table form, each note by the id of its field
     "create-private": ("Only you and those you invite may sit; /invite NAME in the table's "
                        "chat adds more", "只有你和受邀玩家可以入座"),

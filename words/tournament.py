@@ -123,9 +123,11 @@ TOURNAMENT: Final[dict[str, tuple[str, str]]] = {
     "tournament_item": ("{name}: {rules}, {format}, {state}, entries: {n}",
                         "{name}：{rules}，{format}，{state}，报名人数：{n}"),
     # the lobby's line (net/front/lobby.py)
-    "lobby_tournament": ("{name} ({format}, {state}, round {round}/{rounds})",
-                         "{name}（{format}，{state}，第 {round}/{rounds} 轮）"),
+    # {format}: lobby_duplicate, or nothing (the line fits 80 columns with one tournament)
+    "lobby_tournament": ("{name} ({format}{state}, round {round}/{rounds})",
+                         "{name}（{format}{state}，第 {round}/{rounds} 轮）"),
+    "lobby_duplicate": ("duplicate, ", "复式，"),
     "tournament_your_table": ("Your table now: join {table}", "你现在的牌桌：join {table}"),
-    "lobby_tournaments": ("Tournaments: {list}  (ssh HOST tournament NAME)",
-                          "比赛：{list}（ssh HOST tournament 名字）"),
+    "lobby_tournaments": ("Tournaments: {list} · ssh … tournament NAME",
+                          "比赛：{list} · ssh … tournament 名字"),
 }

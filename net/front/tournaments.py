@@ -206,7 +206,8 @@ def lobby_lines(registry: Registry, lang: str, account_id: int | None = None) ->
     if not ts:
         return []
     now = board.clock.wall() if board is not None else None
-    items = [tr(lang, "lobby_tournament", name=t.name, format=_format(lang, t),
+    items = [tr(lang, "lobby_tournament", name=t.name,
+                format=tr(lang, "lobby_duplicate") if t.duplicate else "",
                 state=_state(lang, t, now), round=len(t.played), rounds=t.rounds)
              for t in ts[:LOBBY_LISTED]]
     more = ", …" if len(ts) > LOBBY_LISTED else ""
