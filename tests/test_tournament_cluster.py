@@ -9,6 +9,7 @@ worker is told by the other's lobby where he plays and gets his seat there."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -227,3 +228,17 @@ async def test_a_takeover_gives_a_round_no_more_time(workers: Workers) -> None: 
     await until(lambda: club(alive).state == FINISHED, 120.0, "the round's end by its limit")
     (result,) = club(alive).played[0].results.values()
     assert 1 <= len(result.nets) < 1000
+
+
+async def test_a_set_start_is_kept_by_every_worker(workers: Workers) -> None:  # noqa: F811
+    a, b = await workers(2)
+    store = a.registry.store
+    assert store is not None
+    # made by a worker that is gone (nobody timed its start): the others read it and start it
+    t = Tournament("club", "gejiu", 1, host=1, seed=7, duplicate=True,
+                   options=(("hands_per_game", 1),), starts_at=time.time() + 2)
+    for i in range(1, 5):
+        t.join(Entry(-i, f"bot{i}", "easy"))
+    assert store.save_tournament(t) and store.flush(10)
+    await until(lambda: club(a).state == FINISHED, 60.0, "its start at its time, and its end")
+    assert len(club(b).played[0].results) == 1

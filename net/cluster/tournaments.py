@@ -423,6 +423,7 @@ class SharedBoard:
     async def check(self) -> None:
         """Every tournament read again (the lobby's line, ``table_of``), each running one's
         round played on: its tables here watched, its missing tables made."""
-        for t in await self.fresh_all():
+        await self.board.load()  # read afresh, an open one's set start timed here too
+        for t in list(self.board.by_name.values()):
             if t.state == RUNNING:
                 self.play(t)

@@ -168,7 +168,8 @@ class Tournaments:
         """The stored tournaments, read once (StorageError where they cannot be read: read
         again at the next use); on several workers, read afresh each time."""
         if self.cluster is not None:
-            await self.cluster.fresh_all()
+            for t in await self.cluster.fresh_all():
+                self._schedule(t)  # on every worker: the first there starts it
             self._loaded = True  # the lobby's line waits for no read: the cluster's polls
             return
         if self._loaded:
