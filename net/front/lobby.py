@@ -363,13 +363,21 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
         return Text(both("lobby_help", sep="\n"))
 
     def tables_text(self) -> Text:
-        """The list of tables as drawn: each table's seats, options and computers, then the
-        quarantined ones and the leaders."""
+        """The list of tables as drawn: where this player plays now in a tournament, each
+        table's seats, options and computers, then the quarantined ones, the tournaments and
+        the leaders."""
         t = Text()
         registry = self.server.registry
         problem = registry.storage_problem
         if problem:
             t.append(f"⚠ {problem}\n", style="bold red")
+        # the tournaments not finished (net/front/tournaments.py): their line at the end, and
+        # first where this player plays now in one (a player back from a drop sees it at once)
+        listed = {lang: tournament_lines(registry, lang, self.account.id)
+                  for lang in ("en", "zh")}
+        yours = [line for lines in listed.values() for line in lines[1:]]
+        if yours:
+            t.append(f"  {' · '.join(yours)}\n", style="bold")
         infos = registry.listing()  # every worker's, in a server of several
         if not infos and not registry.quarantined:
             t.append(both("lobby_none") + "\n")
@@ -417,16 +425,9 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
         for q in registry.quarantined.values():  # kept for the operator, out of play
             t.append(f"  {pad(clean_line(q.name, 40), 16)}", style="bold")
             t.append(f" {q.rules:<9} {QUARANTINE_MARK}\n", style="red")
-        # the tournaments not finished (net/front/tournaments.py), then where this player
-        # plays now, on a line of its own
-        yours = []
-        for lang in ("en", "zh"):
-            lines = tournament_lines(registry, lang, self.account.id)
+        for lines in listed.values():
             if lines:
                 t.append(f"  {lines[0]}\n", style="bold")
-                yours += lines[1:]
-        if yours:
-            t.append(f"  {' · '.join(yours)}\n", style="bold")
         self.ratings.refresh()  # what this drawing asked for, ready for the next one
         t.append(self.leaders.text())
         return t
