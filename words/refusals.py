@@ -150,8 +150,7 @@ REFUSALS: Final[dict[str, tuple[str, str]]] = {
     # a round not over: its games and other tables (net/runtime/tournaments.py)
     "tournament_kept_back": ("game of tournament {name}'s round {round}: it opens when every "
                              "table of the round has played (ssh HOST tournament {name})",
-                             "这是比赛 {name} 第 {round} 轮的对局：本轮各桌都打完后才能查看"
-                             "（ssh HOST tournament {name}）"),
+                             "这是比赛 {name} 第 {round} 轮的对局：本轮各桌都打完后才能查看"),
     "tournament_no_watch": ("you play in tournament {name}: its other tables of round {round} "
                             "are watched once the round is over",
                             "你参加了比赛 {name}：第 {round} 轮结束后才能观看其他牌桌"),
