@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 import time
 
+import asyncssh
 import pytest
 
 from engine.tournament import FINISHED, Entry, Tournament
 from net.cluster.directory import TAKEOVER_SECONDS
 from net.front.server import MahjongServer
 from net.runtime.tournaments import table_name
+from net.store.model import Account
 from testkit.ssh import new_key, run_command
 from tests.support.nats import nats_server  # noqa: F401
 from tests.support.waiting import until
@@ -31,6 +33,25 @@ async def run(server: MahjongServer, user: str, key: object, command: str) -> tu
 def owners(servers: list[MahjongServer], name: str) -> list[int]:
     """Which of ``servers`` run table ``name`` now (by index)."""
     return [i for i, s in enumerate(servers) if name in s.registry.tables]
+
+
+async def stored_club(server: MahjongServer, key: asyncssh.SSHKey, rules: str, rounds: int,
+                      seed: int, hands: int, computers: int, round_seconds: int = 0,
+                      ann_plays: bool = False) -> Account:
+    """Tournament ``club``, duplicate, hosted by ann (her account made by a command), stored
+    as made: ``computers`` easy computers entered, and ann where ``ann_plays``."""
+    await run(server, "ann", key, "tournament club")  # ann's account, made
+    store = server.registry.store
+    assert store is not None
+    ann = store.account_for_key(key.get_fingerprint(), "ann")
+    t = Tournament("club", rules, rounds, host=ann.id, seed=seed, duplicate=True,
+                   options=(("hands_per_game", hands),), round_seconds=round_seconds)
+    if ann_plays:
+        t.join(Entry(ann.id, "ann"))
+    for i in range(1, computers + 1):
+        t.join(Entry(-i, f"bot{i}", "easy"))
+    assert store.save_tournament(t) and store.flush(10)
+    return ann
 
 
 def club(server: MahjongServer) -> Tournament:
@@ -82,16 +103,8 @@ async def test_a_worker_killed_mid_round_loses_no_result(workers: Workers,  # no
                                                          when: str) -> None:
     a, b = await workers(2, bot_delay=0.02)
     host = new_key()
-    text, status = await run(a, "ann", host, "tournament club")  # ann's account, made
-    store = a.registry.store
-    assert store is not None
-    ann = store.account_for_key(host.get_fingerprint(), "ann")
     # eight computers entered: no one to wait for, the games play at once
-    t = Tournament("club", "yichun", 2, host=ann.id, seed=4242, duplicate=True,
-                   options=(("hands_per_game", 2),))
-    for i in range(1, 9):
-        t.join(Entry(-i, f"bot{i}", "easy"))
-    assert store.save_tournament(t) and store.flush(10)
+    await stored_club(a, host, "yichun", 2, seed=4242, hands=2, computers=8)
     text, status = await run(a, "ann", host, "tournament start club")
     assert status == 0, text
     servers = [a, b]
@@ -128,16 +141,7 @@ async def test_a_player_on_the_dead_worker_comes_back_to_his_seat_on_the_other(
         workers: Workers) -> None:  # noqa: F811
     a, b = await workers(2, bot_delay=0.02, grace_seconds=5.0)
     key = new_key()
-    text, status = await run(a, "ann", key, "tournament club")  # ann's account, made
-    store = a.registry.store
-    assert store is not None
-    ann = store.account_for_key(key.get_fingerprint(), "ann")
-    t = Tournament("club", "yichun", 1, host=ann.id, seed=99, duplicate=True,
-                   options=(("hands_per_game", 1),))
-    t.join(Entry(ann.id, "ann"))
-    for i in range(1, 4):
-        t.join(Entry(-i, f"bot{i}", "easy"))
-    assert store.save_tournament(t) and store.flush(10)
+    ann = await stored_club(a, key, "yichun", 1, seed=99, hands=1, computers=3, ann_plays=True)
     text, status = await run(b, "ann", key, "tournament start club")
     assert status == 0, text
     servers = [a, b]
@@ -175,16 +179,8 @@ async def test_a_rounds_time_limit_is_kept_by_each_tables_owner(
         workers: Workers) -> None:  # noqa: F811
     a, b = await workers(2)
     key = new_key()
-    await run(a, "ann", key, "tournament club")  # ann's account, made
-    store = a.registry.store
-    assert store is not None
-    ann = store.account_for_key(key.get_fingerprint(), "ann")
     # a thousand hands a game: only the limit ends them within the test
-    t = Tournament("club", "gejiu", 1, host=ann.id, seed=7, duplicate=True,
-                   options=(("hands_per_game", 1000),), round_seconds=1)
-    for i in range(1, 9):
-        t.join(Entry(-i, f"bot{i}", "easy"))
-    assert store.save_tournament(t) and store.flush(10)
+    await stored_club(a, key, "gejiu", 1, seed=7, hands=1000, computers=8, round_seconds=1)
     text, status = await run(b, "ann", key, "tournament start club")
     assert status == 0, text
     servers = [a, b]
@@ -200,17 +196,11 @@ async def test_a_rounds_time_limit_is_kept_by_each_tables_owner(
 async def test_a_takeover_gives_a_round_no_more_time(workers: Workers) -> None:  # noqa: F811
     a, b = await workers(2, bot_delay=0.02)
     key = new_key()
-    await run(a, "ann", key, "tournament club")  # ann's account, made
-    store = a.registry.store
-    assert store is not None
-    ann = store.account_for_key(key.get_fingerprint(), "ann")
     # ten minutes a round, a thousand hands a game: the test ends only if the round's time,
     # counted from its table's making, is up when the table is taken over
-    t = Tournament("club", "gejiu", 1, host=ann.id, seed=7, duplicate=True,
-                   options=(("hands_per_game", 1000),), round_seconds=600)
-    for i in range(1, 5):
-        t.join(Entry(-i, f"bot{i}", "easy"))
-    assert store.save_tournament(t) and store.flush(10)
+    await stored_club(a, key, "gejiu", 1, seed=7, hands=1000, computers=4, round_seconds=600)
+    store = a.registry.store
+    assert store is not None
     text, status = await run(a, "ann", key, "tournament start club")
     assert status == 0, text
     servers = [a, b]

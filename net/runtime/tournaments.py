@@ -292,15 +292,13 @@ class Tournaments:
                     account.guest):
                 raise TournamentRefused("tournament_private", name=name,
                                         host=t.host_name or "?")
-            try:
-                t.join(Entry(account.id, account.nickname))
-            except TournamentError as exc:
-                raise TournamentRefused(exc.code, name=name) from None
-            try:
-                await self._save(t)
-            except TournamentRefused:
-                t.entries.pop()
-                raise
+            entry = Entry(account.id, account.nickname)
+
+            def joined() -> Entry:
+                t.join(entry)
+                return entry
+
+            await self._enter(t, joined)
             return t
 
     async def add_computer(self, name: str, account: Account, level: str) -> Entry:
@@ -312,16 +310,21 @@ class Tournaments:
                 raise TournamentRefused("tournament_host_only", name=name)
             if len(t.entries) >= TOURNAMENT_ENTRIES_MAX:
                 raise TournamentRefused("tournament_full", name=name, n=TOURNAMENT_ENTRIES_MAX)
-            try:
-                entry = t.add_computer(level)
-            except TournamentError as exc:
-                raise TournamentRefused(exc.code, name=name) from None
-            try:
-                await self._save(t)
-            except TournamentRefused:
-                t.entries.pop()
-                raise
-            return entry
+            return await self._enter(t, lambda: t.add_computer(level))
+
+    async def _enter(self, t: Tournament, enter: Callable[[], Entry]) -> Entry:
+        """The entry ``enter`` makes in ``t``, saved; TournamentRefused where the model
+        refuses it or it cannot be saved now (then nothing is entered)."""
+        try:
+            entry = enter()
+        except TournamentError as exc:
+            raise TournamentRefused(exc.code, name=t.name) from None
+        try:
+            await self._save(t)
+        except TournamentRefused:
+            t.entries.pop()
+            raise
+        return entry
 
     async def invite(self, name: str, account: Account, names: tuple[str, ...]) -> Tournament:
         """More invited to a private one by its host, before the start (as many as a
