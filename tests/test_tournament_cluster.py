@@ -54,6 +54,14 @@ async def stored_club(server: MahjongServer, key: asyncssh.SSHKey, rules: str, r
     return ann
 
 
+async def round1_made(servers: list[MahjongServer]) -> list[str]:
+    """Round 1's two tables, once each runs on one worker: their names."""
+    round1 = [table_name("club", 1, no) for no in (1, 2)]
+    await until(lambda: all(len(owners(servers, n)) == 1 for n in round1), 15.0,
+                "round 1's tables made")
+    return round1
+
+
 def club(server: MahjongServer) -> Tournament:
     store = server.registry.store
     assert store is not None
@@ -77,10 +85,8 @@ async def test_a_tournament_is_made_on_one_worker_and_played_on_both(
     text, status = await run(b, "p0", keys["p0"], "tournament start club")
     assert status == 0, text
     servers = [a, b]
-    round1 = [table_name("club", 1, no) for no in (1, 2)]
     # the round's tables, made through the directory: one on each worker
-    await until(lambda: all(len(owners(servers, n)) == 1 for n in round1), 15.0,
-                "round 1's tables made")
+    round1 = await round1_made(servers)
     assert {owners(servers, n)[0] for n in round1} == {0, 1}
     # nobody came: computers cover every seat; the round's last result seats the next
     await until(lambda: club(a).state == FINISHED, 120.0, "the tournament's end")
@@ -108,9 +114,7 @@ async def test_a_worker_killed_mid_round_loses_no_result(workers: Workers,  # no
     text, status = await run(a, "ann", host, "tournament start club")
     assert status == 0, text
     servers = [a, b]
-    round1 = [table_name("club", 1, no) for no in (1, 2)]
-    await until(lambda: all(len(owners(servers, n)) == 1 for n in round1), 15.0,
-                "round 1's tables made")
+    round1 = await round1_made(servers)
     dead = a if owners(servers, round1[0]) == [0] else b
     alive = b if dead is a else a
     assert dead.shared_board is not None
@@ -184,9 +188,7 @@ async def test_a_rounds_time_limit_is_kept_by_each_tables_owner(
     text, status = await run(b, "ann", key, "tournament start club")
     assert status == 0, text
     servers = [a, b]
-    round1 = [table_name("club", 1, no) for no in (1, 2)]
-    await until(lambda: all(len(owners(servers, n)) == 1 for n in round1), 15.0,
-                "round 1's tables made")
+    round1 = await round1_made(servers)
     assert {owners(servers, n)[0] for n in round1} == {0, 1}
     await until(lambda: club(a).state == FINISHED, 120.0, "the round's end by its limit")
     for result in club(a).played[0].results.values():
