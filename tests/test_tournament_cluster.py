@@ -235,3 +235,16 @@ async def test_a_set_start_is_kept_by_every_worker(workers: Workers) -> None:  #
     assert store.save_tournament(t) and store.flush(10)
     await until(lambda: club(a).state == FINISHED, 60.0, "its start at its time, and its end")
     assert len(club(b).played[0].results) == 1
+
+
+async def test_a_name_whose_round_tables_another_worker_runs_is_refused(
+        workers: Workers) -> None:  # noqa: F811
+    a, b = await workers(2)
+    client = await join(b, "zed", new_key(), "join cup-1-1")  # a table of that shape, on b
+    try:
+        await until(lambda: any(i.name == "cup-1-1" for i in a.registry.listing()), 10.0,
+                    "a sees b's table")
+        text, status = await run(a, "ann", new_key(), "tournament new cup --rounds 1")
+        assert status != 0 and "already" in text, text
+    finally:
+        await client.close()

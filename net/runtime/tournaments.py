@@ -224,16 +224,11 @@ class Tournaments:
         return None
 
     def reserves(self, name: str) -> bool:
-        """Whether ``name`` is kept for a tournament's round (nobody else makes it); on
-        several workers, one this worker has not read yet is asked of the store."""
-        if any(_round_table(name, t) for t in self.by_name):
-            return True
-        tournament = name.rsplit("-", 2)[0]
-        if self.cluster is None or self.store is None or not _round_table(name, tournament):
-            return False
-        with contextlib.suppress(StorageError):
-            return self.store.load_tournament(tournament) is not None
-        return False
+        """Whether ``name`` is kept for a tournament's round (nobody else makes it): of the
+        tournaments this worker has read (on several workers, read again at every change
+        one of them makes: net.cluster.tournaments), never asked of the store here, on the
+        event loop, for a name anyone may type."""
+        return any(_round_table(name, t) for t in self.by_name)
 
     async def create(self, name: str, account: Account, rules: str | None,
                      options: Mapping[str, Any], rounds: int, duplicate: bool,
@@ -260,7 +255,10 @@ class Tournaments:
         invited = await self._bound(privacy.invited) if privacy is not None else ()
         async with self._lock:
             await self.load()
-            tables = self.host.tables if self.host is not None else {}
+            tables = list(self.host.tables) if self.host is not None else []
+            others = getattr(self.host, "others", None)  # every worker's, on several
+            if others is not None:
+                tables += list(others.infos())
             if name in self.by_name or any(_round_table(n, name) for n in tables):
                 raise TournamentRefused("tournament_exists", name=name)
             going = [t for t in self.by_name.values() if t.state != FINISHED]
