@@ -3,17 +3,18 @@ the server's RSS, which should come back to where it started (``net/front/reclai
 
 For each kind of session, a fresh server in a process of its own (``testkit.ssh.start_server``
 on a loopback port, temporary data folder, the collector set as ``mahjong-ssh serve`` sets it:
-thresholds (2000, 10, 1000), what survives a middle collection frozen
-(``net.serve.freeze_survivors``; ``MJ_BENCH_FREEZE=0`` leaves it out) and ``gc.freeze()``
-after start-up; the per-address login and
-connection limits raised, since every client comes from 127.0.0.1), and keyless PTY clients
-(``testkit.ssh.PtyClient(light=True)``) in this process, ``--concurrency`` at a time:
+thresholds ``net.serve.GC_THRESHOLDS`` (``MJ_BENCH_GC=A,B,C``: others), what survives a middle
+collection frozen (``net.serve.freeze_survivors``; ``MJ_BENCH_FREEZE=0`` leaves it out) and
+``gc.freeze()`` after start-up; the per-address login and connection limits raised, since
+every client comes from 127.0.0.1), and keyless PTY clients (``testkit.ssh.PtyClient(light=True)``)
+in this process, ``--concurrency`` at a time:
 
   lobby   connect, see the lobby ("welcome"), close the connection
   table   ``join churnN`` (N = the session's number modulo the tables, never two sessions at
           once at one table, so no game starts), see the table's waiting screen, close
 
-``--idle K`` keeps K lobby sessions open throughout (connected before the start figure).
+``--idle K`` keeps K lobby sessions open throughout (connected before the start figure), and
+the server's CPU with them alone is measured first, over 5 s.
 
 Reported per kind: the server's RSS (``/proc/PID/status``) at the start (after start-up and
 the idle sessions), every ``--every`` sessions and at the end (3 s after the last one closed);
@@ -47,14 +48,15 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import RAISED_LIMITS
+from bench import RAISED_LIMITS, proctree
+from net.serve import GC_THRESHOLDS
 from testkit.fakes import rss_mb
 from testkit.ssh import PtyClient, fast_config, start_server
 
 KINDS = ("lobby", "table")
-GC_THRESHOLDS = (2_000, 10, 1_000)  # as net.serve.main sets them
 SESSION_TIMEOUT = 20.0
 SETTLE = 3.0  # seconds after the last session before the end figure
+IDLE_WINDOW = 5.0  # seconds the server's CPU is measured with the idle sessions alone
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -112,7 +114,9 @@ def _reclaim_stats() -> dict[str, Any]:
 
 
 async def _serve(data: Path) -> None:
-    gc.set_threshold(*GC_THRESHOLDS)
+    # as net.serve.main sets them, or ``MJ_BENCH_GC=A,B,C`` (as bench server takes it)
+    wanted = os.environ.get("MJ_BENCH_GC")
+    gc.set_threshold(*(tuple(int(x) for x in wanted.split(",")) if wanted else GC_THRESHOLDS))
     if os.environ.get("MJ_BENCH_FREEZE") != "0":  # as net.serve.main does (0: as before it)
         with contextlib.suppress(ImportError):
             from net.serve import freeze_survivors
@@ -206,10 +210,17 @@ async def _churn(kind: str, sessions: int, concurrency: int, every: int, idle: i
             await c.wait_for("welcome", SESSION_TIMEOUT)
             held.append(c)
         await asyncio.sleep(1.0)
+        # the server's CPU with only the idle sessions open: what a lobby full of people who
+        # do nothing costs the host
+        before = proctree.tree(proc.pid)
+        await asyncio.sleep(IDLE_WINDOW)
+        after = proctree.tree(proc.pid)
+        idle_cpu = sum(p.cpu for p in after.values()) - sum(p.cpu for p in before.values())
         start = rss_mb(proc.pid)
         await send("start")
         print(f"{kind} sessions: {sessions}, {concurrency} at a time, {idle} idle sessions "
-              f"open; load {os.getloadavg()[0]:.1f}", flush=True)
+              f"open (the server's CPU with them alone: {idle_cpu / IDLE_WINDOW * 100:.1f}% of a "
+              f"core); load {os.getloadavg()[0]:.1f}", flush=True)
         print(f"{'sessions':>9} {'RSS MB':>8} {'change':>8}", flush=True)
         print(f"{0:>9} {start:>8.1f} {0:>+8.1f}", flush=True)
         tables = max(8, concurrency)

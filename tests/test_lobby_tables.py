@@ -12,6 +12,7 @@ NAME`` in the lobby, ``/close`` in its chat) while nobody else sits there.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -247,4 +248,28 @@ async def test_close_in_the_lobby_over_ssh(make_server: MakeServer) -> None:
     await host.wait_for("table sunday is closed")
     assert "sunday" not in server.registry.tables
     for c in (made, other, host):
+        await c.close()
+
+
+# --- a lobby nobody types in costs nothing -----------------------------------------------------
+async def test_an_idle_lobby_is_sent_nothing_until_its_list_changes(
+        make_server: MakeServer) -> None:
+    """The typing line's cursor blinked (a frame every half second) and the list was drawn
+    again every second whether it changed or not: 100 sessions idle in the lobby took most of
+    a core. Now nothing is sent to a lobby while nothing changes, and a new table still shows
+    within the second."""
+    server: MahjongServer = await make_server()
+    idle = PtyClient(80, 24)
+    await idle.connect(server.port, "ann", new_key(), command="lobby")
+    await idle.wait_for("welcome")
+    await asyncio.sleep(0.5)  # the first frames written
+    before = idle.bytes_in
+    await asyncio.sleep(1.3)  # two blinks and a look at the list
+    assert idle.bytes_in == before
+    maker = PtyClient(80, 24)
+    await maker.connect(server.port, "bob", new_key(), command="join monday")
+    await maker.wait_for("press S")
+    await idle.wait_for("monday", timeout=3)
+    assert idle.bytes_in > before
+    for c in (idle, maker):
         await c.close()

@@ -39,6 +39,7 @@ from net.runtime.privacy import Privacy, parse_invites
 from net.runtime.registry import QUARANTINE_MARK, Registry
 from net.sanitize import TABLE_NAME_RULE, clean_line, pad, table_name, valid_table_name
 from net.store.model import Account
+from tui.apps.field import Field
 from tui.apps.new_table import NewTableForm
 from tui.apps.quit_hint import QuitHint
 from tui.apps.room import options_text
@@ -124,7 +125,7 @@ class CreateTableScreen(ModalScreen[Any]):
             # the options' scroll bar takes (.outer-row), whether it shows or not
             with Horizontal(classes="row outer-row"):
                 yield Label(both("form_name"))
-                yield Input(self.initial_name, id="create-name", max_length=24)
+                yield Field(self.initial_name, id="create-name", max_length=24)
             yield NewTableForm(self.initial_rules, extra_rows=self._extra_rows,
                                rules_class="row rules-row",
                                notes={**{f"bot-{i}": BOT_NOTE for i in range(4)},
@@ -146,7 +147,7 @@ class CreateTableScreen(ModalScreen[Any]):
                        Select(no_yes, value="no", allow_blank=False, id="create-private"),
                        classes="row"),
             Horizontal(Label(both("form_invite_row")),
-                       Input("", id="create-invite", max_length=INVITE_INPUT_MAX),
+                       Field("", id="create-invite", max_length=INVITE_INPUT_MAX),
                        classes="row"),
             Horizontal(Label(both("form_watchers")),
                        Select(no_yes, value="no", allow_blank=False, id="create-watchers"),
@@ -263,6 +264,7 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
         self.ratings = LobbyRatings.shared(getattr(server, "store", None))
         self._title_text = ""
         self._motd: tuple[str, ...] = ()  # the message of the day shown
+        self._tables_shown = Text()  # the list of tables as last drawn
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -271,11 +273,12 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
             motd.display = False  # until on_mount shows the host's message, if there is one
             yield motd
             with VerticalScroll(id="tables-box"):
-                yield Static(self.tables_text(), id="tables")
+                self._tables_shown = self.tables_text()
+                yield Static(self._tables_shown, id="tables")
             yield Static(self._help(), id="help")
             yield Static("", id="msg")
             # whole at 80 columns (the rulesets' names are in the help above)
-            yield Input(placeholder="table name [rules] [key=value ...] · new · watch NAME · "
+            yield Field(placeholder="table name [rules] [key=value ...] · new · watch NAME · "
                         f"Esc: {both('quit')}", id="entry", max_length=120)
 
     def on_mount(self) -> None:
@@ -290,7 +293,12 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
             tables = self.query_one("#tables", Static)
         except NoMatches:  # the app is closing: its screen's widgets are gone (a tick may
             return  # still come: tests/test_newcomer_forms, once under load)
-        tables.update(self.tables_text())
+        # drawn again only when it changed: an update lays out and paints the whole screen,
+        # and every lobby session looks each second (100 idle sessions took 89% of a core)
+        text = self.tables_text()
+        if text != self._tables_shown:
+            self._tables_shown = text
+            tables.update(text)
         if motd_lines(self.server) != self._motd:  # the host changed it
             self._show_motd()
         shown = self._title_text

@@ -17,6 +17,7 @@ from textual.widgets import Input, Static
 from host.client import SharedTableClient
 from host.table_info import ChatLine
 from tui.apps.app import MahjongApp
+from tui.apps.field import Field
 from tui.apps.screens import close_screen
 from words import tr
 
@@ -63,7 +64,7 @@ class ChatScreen(ModalScreen[None]):
         text = self._log_text()
         if text is not None:
             yield Static(text, id="chat-log")
-        yield Input(placeholder="chat 聊天 (Enter: send 发送 · Esc: close 关闭)", max_length=200)
+        yield Field(placeholder="chat 聊天 (Enter: send 发送 · Esc: close 关闭)", max_length=200)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if not self.is_active:  # closed under the line (the game started): sent nowhere

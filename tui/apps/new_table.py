@@ -20,6 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, Select, Static
 
 from engine.rulesets import RULESETS, OptionSpec, find_ruleset
+from tui.apps.field import Field
 from words import both, tr
 
 INPUT_MAX = 20  # characters in a form's field: what is typed is bounded too
@@ -123,7 +124,7 @@ class NewTableForm(Vertical):
             value = given.get(spec.key, spec.default)
             rows.append(Horizontal(
                 Label(option_label_text(spec, self.lang)),
-                Input(field_text(value), id=f"opt-{spec.key}", max_length=INPUT_MAX),
+                Field(field_text(value), id=f"opt-{spec.key}", max_length=INPUT_MAX),
                 classes=self.row_class))
         if self._extra_rows is not None:
             rows.extend(self._extra_rows())

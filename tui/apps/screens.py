@@ -27,6 +27,7 @@ from textual.widgets import (
 from engine.rulesets import DEFAULT_RULES, OptionError
 from host.client import TableUpdate
 from themes import THEME_NAMES
+from tui.apps.field import Field
 from tui.apps.host_app import HostApp
 from tui.apps.marked import MarkedCheckbox, MarkedRadioButton
 from tui.apps.new_table import INPUT_MAX, RULES_ID, NewTableForm
@@ -219,7 +220,7 @@ class NewGameScreen(_Page):
     @staticmethod
     def _seed_row(lang: str) -> Horizontal:
         return Horizontal(Label(tr(lang, "ng_seed")),
-                          Input("", id="seed", type="integer", max_length=INPUT_MAX),
+                          Field("", id="seed", type="integer", max_length=INPUT_MAX),
                           classes="form-row")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -324,7 +325,7 @@ class SettingsScreen(_Page):
             if self.mj.client.controls_pace:  # a table of one's own: its pace
                 with Horizontal(classes="form-row"):
                     yield Label(tr(lang, "set_delay"))
-                    yield Input(str(s.bot_delay), id="delay", type="number", max_length=INPUT_MAX)
+                    yield Field(str(s.bot_delay), id="delay", type="number", max_length=INPUT_MAX)
             for words, setting in CHECKBOXES:
                 with Horizontal(classes="form-row"):
                     yield Label(tr(lang, words))
