@@ -68,7 +68,8 @@ are spread, and ``MJ_BENCH_WARMUP`` (default 0) the seconds of play before the w
 generation scans;
 ``MJ_BENCH_LOG=FILE`` appends the server's log to FILE;
 ``MJ_BENCH_PYSPY=PREFIX`` records the server (with its workers) with ``py-spy`` (not a
-dependency: install it) into ``PREFIX-N.txt``, collapsed stacks, for each table count N;
+dependency: install it) into ``PREFIX-N.txt``, collapsed stacks, for each table count N
+(``MJ_BENCH_PYSPY_NATIVE=1``: with the interpreter's own C frames, such as the collector's);
 ``MJ_BENCH_CLIENT_PROFILE=PREFIX`` profiles one client process over the window with cProfile
 into ``PREFIX-N.prof``;
 ``MJ_BENCH_SERVER_CPUS`` (e.g. ``0-8``) runs the server's whole process tree (supervisor,
@@ -692,6 +693,7 @@ def _run(tables: int, seconds: float, workers: int, server_workers: int = 1,
             spy = subprocess.Popen(
                 ["py-spy", "record", "-p", str(proc.pid), "-d", str(int(seconds)), "-r", "200",
                  *(["--subprocesses"] if server_workers > 1 else []),
+                 *(["--native"] if os.environ.get("MJ_BENCH_PYSPY_NATIVE") else []),
                  "-f", "raw", "-o", f"{os.environ['MJ_BENCH_PYSPY']}-{tables}.txt"],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(max(0.0, wall0 + seconds - time.perf_counter()))
@@ -738,8 +740,13 @@ def _run(tables: int, seconds: float, workers: int, server_workers: int = 1,
             "size": SIZE,
             "gc": (len(gcs) / wall, max(gcs, default=0.0) * 1000, sum(gcs) / wall,
                    len(probes["gc"]["2"])),
-            "gc_gens": [(len(g), max(g, default=0.0) * 1000, _pct(g, 0.5) * 1000 if g else 0.0)
-                        for g in (probes["gc"][k] for k in ("0", "1", "2"))],
+            # per generation: count, longest and median pause (wall), and the longest pause's
+            # worth of the collector's own CPU (the thread's time: a pause longer than its
+            # CPU was the process waiting for a core the load generator held)
+            "gc_gens": [(len(g), max(g, default=0.0) * 1000, _pct(g, 0.5) * 1000 if g else 0.0,
+                         max(c, default=0.0) * 1000)
+                        for g, c in ((probes["gc"][k], probes["gc_cpu"][k])
+                                     for k in ("0", "1", "2"))],
             "lag_ms": (_pct(probes["lag"], 0.99) * 1000, max(probes["lag"], default=0.0) * 1000),
             "probe_files": probes["files"],
             "bursts": probes.get("bursts"),
@@ -795,10 +802,13 @@ def _run(tables: int, seconds: float, workers: int, server_workers: int = 1,
 def _merge_probes(files: list[dict[str, Any]]) -> dict[str, Any]:
     """One set of probes from each process's (``bench.instrumented_server``): the pauses and
     lags of all of them, counts summed."""
-    merged: dict[str, Any] = {"gc": {"0": [], "1": [], "2": []}, "lag": [], "files": len(files)}
+    merged: dict[str, Any] = {"gc": {"0": [], "1": [], "2": []},
+                              "gc_cpu": {"0": [], "1": [], "2": []}, "lag": [],
+                              "files": len(files)}
     for f in files:
         for gen in ("0", "1", "2"):
             merged["gc"][gen] += f.get("gc", {}).get(gen, [])
+            merged["gc_cpu"][gen] += f.get("gc_cpu", {}).get(gen, [])
         merged["lag"] += f.get("lag", [])
         if "bursts" in f:
             merged.setdefault("bursts", []).extend(f["bursts"])
@@ -877,8 +887,8 @@ def _print_run(r: dict[str, Any]) -> None:
           f"{r['lag_ms'][1]:.0f} ms ({r['probe_files']} probed processes); GC "
           f"{r['gc'][0]:.1f}/s (full {r['gc'][3]}) max "
           f"{r['gc'][1]:.1f} ms, {r['gc'][2] * 100:.1f}% of the time ("
-          + ", ".join(f"gen{i} {n}× p50 {p50:.1f} max {top:.1f} ms"
-                      for i, (n, top, p50) in enumerate(r["gc_gens"])) + "); load "
+          + ", ".join(f"gen{i} {n}× p50 {p50:.1f} max {top:.1f} ms (CPU max {cpu:.1f})"
+                      for i, (n, top, p50, cpu) in enumerate(r["gc_gens"])) + "); load "
           f"{r['load'][0]:.1f}→{r['load'][1]:.1f}",
           flush=True)
     per_screen, per_all, per_key, actions = r["bytes_per_action"]

@@ -199,6 +199,14 @@ async def serve(config: ServerConfig, ready: asyncio.Event | None = None,
             handler.removeFilter(server.log_gate)
 
 
+# The collector's thresholds. A young collection's pause grows with what was made since the
+# last one and is still alive, which the allocation count understates (a new row counts +1,
+# the old one it replaces -1): young collections every 1_000 allocations and a middle one
+# every 5 keep each pause short (docs/performance.md). A full collection of many sessions
+# stops the loop for long, so it stays rare: one every 1_000 middle collections.
+GC_THRESHOLDS = (1_000, 5, 1_000)
+
+
 def _freeze_after(phase: str, info: dict[str, int]) -> None:
     if phase == "stop" and info["generation"] >= 1:
         gc.freeze()
@@ -258,12 +266,7 @@ def main(args: argparse.Namespace) -> int:
     handler.setFormatter(line_format)
     logging.basicConfig(level=logging.INFO, handlers=[handler])
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
-    # The default thresholds collect too often for this many objects, and larger young
-    # generations pause longer: young collections of 2_000 objects and a middle one every 10
-    # keep every pause short (docs/performance.md). A full collection of many sessions stops
-    # the loop for long, so it stays rare: one every 1000 middle collections, about 20 million
-    # allocations.
-    gc.set_threshold(2_000, 10, 1_000)
+    gc.set_threshold(*GC_THRESHOLDS)
     freeze_survivors()
     fixed_mmap_threshold()
     config = ServerConfig(
