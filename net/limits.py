@@ -105,6 +105,11 @@ class Limits:
     sessions_total: int = 96
     sessions_reserved: int = 32
     sessions_per_address: int = 16
+    # the lobby's list of tables drawn again, over all lobby sessions, at most this many times
+    # a second: a lobby looks each second, but one redraw costs 6-10 ms of the loop, and with
+    # 100 lobby sessions every change of any table took a second of CPU in one burst (each
+    # lobby then redraws every N/this seconds: 5 s with 100)
+    lobby_redraws_per_second: int = 20
 
     # --- SSH messages: every packet a client sends, of any kind, is counted against its
     # connection's rate (a burst of twice it); past it the connection stops reading for a

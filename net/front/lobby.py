@@ -12,6 +12,8 @@ changes. The lobby is its own small app; when the player picks a table it exits 
 from __future__ import annotations
 
 import shlex
+import time
+import weakref
 from typing import Any, ClassVar, Protocol
 
 from rich.cells import cell_len
@@ -222,6 +224,15 @@ def motd_lines(server: object) -> tuple[str, ...]:
     return tuple(lines()) if callable(lines) else ()
 
 
+def _unwrapped(text: Text, width: int) -> bool:
+    """Whether every line of ``text`` fits ``width`` cells (none wraps)."""
+    return all(cell_len(line) <= width for line in text.plain.split("\n"))
+
+
+# the lobby apps of this process, whose redraws of the list share one rate
+_LOBBIES: weakref.WeakSet[LobbyApp] = weakref.WeakSet()
+
+
 _STATE_ORDER = {TableState.WAITING: 0, TableState.PLAYING: 1, TableState.BETWEEN: 1,
                 TableState.OVER: 2}
 
@@ -265,6 +276,10 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
         self._title_text = ""
         self._motd: tuple[str, ...] = ()  # the message of the day shown
         self._tables_shown = Text()  # the list of tables as last drawn
+        self._tables_due = 0.0  # when the list may be drawn again (time.monotonic)
+        limits = getattr(server, "limits", None)
+        self._redraws_per_second = max(1, limits.lobby_redraws_per_second
+                                       if limits is not None else 20)
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -282,23 +297,32 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
                         f"Esc: {both('quit')}", id="entry", max_length=120)
 
     def on_mount(self) -> None:
+        _LOBBIES.add(self)
         self.set_interval(1.0, self._refresh)
         self._show_motd()
         self.query_one(Input).focus()
         if self.notice:
             self.query_one("#msg", Static).update(Text(self.notice))
 
-    def _refresh(self) -> None:
+    def _refresh(self, force: bool = False) -> None:
         try:
             tables = self.query_one("#tables", Static)
         except NoMatches:  # the app is closing: its screen's widgets are gone (a tick may
             return  # still come: tests/test_newcomer_forms, once under load)
-        # drawn again only when it changed: an update lays out and paints the whole screen,
-        # and every lobby session looks each second (100 idle sessions took 89% of a core)
-        text = self.tables_text()
-        if text != self._tables_shown:
-            self._tables_shown = text
-            tables.update(text)
+        # drawn again only when it changed (every lobby looks each second: 100 idle ones took
+        # 89% of a core), and no sooner than the lobbies' shared rate allows
+        now = time.monotonic()
+        if force or now >= self._tables_due:
+            text = self.tables_text()
+            if text != self._tables_shown:
+                before, self._tables_shown = self._tables_shown, text
+                self._tables_due = now + max(1.0, len(_LOBBIES) / self._redraws_per_second)
+                # its size unchanged, nothing else moves: no layout of the screen (a third
+                # of a redraw's cost)
+                width = tables.content_size.width
+                tables.update(text, layout=not (
+                    text.plain.count("\n") == before.plain.count("\n")
+                    and _unwrapped(text, width) and _unwrapped(before, width)))
         if motd_lines(self.server) != self._motd:  # the host changed it
             self._show_motd()
         shown = self._title_text
@@ -310,7 +334,7 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
         # a short terminal keeps its rows for the tables and the typing line
         self.set_class(event.size.height < 16, "short")  # the app: a form may be on top
         if self.query("#title"):  # the own ratings' line fits the new width
-            self._refresh()
+            self._refresh(force=True)
 
     def action_scroll_tables(self, pages: int) -> None:
         box = self.query_one("#tables-box", VerticalScroll)
@@ -500,7 +524,7 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
             self.query_one("#msg", Static).update(Text(message))
             if self._told is None and words[0].lower() == "close":
                 event.input.clear()  # done: the table is closed (or the message says why not)
-                self._refresh()
+                self._refresh(force=True)
             return
         self.exit(result)
 
