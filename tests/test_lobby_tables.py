@@ -13,6 +13,7 @@ NAME`` in the lobby, ``/close`` in its chat) while nobody else sits there.
 from __future__ import annotations
 
 import asyncio
+import weakref
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -273,3 +274,39 @@ async def test_an_idle_lobby_is_sent_nothing_until_its_list_changes(
     assert idle.bytes_in > before
     for c in (idle, maker):
         await c.close()
+
+
+async def test_the_lobbies_share_one_rate_of_drawing_their_list(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A list redraw costs milliseconds of the loop: with many lobby sessions, each draws a
+    change no sooner than (lobby sessions / ``lobby_redraws_per_second``) s after its last,
+    so a change of any table is no longer a burst of every lobby's redraw at once."""
+    import net.front.lobby as lobby_module
+    clock = [1000.0]
+    monkeypatch.setattr(lobby_module, "_now", lambda: clock[0])
+    monkeypatch.setattr(lobby_module, "_LOBBIES", weakref.WeakSet())  # none of other tests'
+    reg = Registry(TableConfig())
+    server = SimpleNamespace(registry=reg, limits=Limits(lobby_redraws_per_second=2))
+    app = LobbyApp(server, ANN)
+    others = [LobbyApp(server, CY) for _ in range(5)]  # six lobbies: a redraw each 3 s
+    for other in others:
+        lobby_module._LOBBIES.add(other)
+
+    def shown() -> str:
+        return str(app.query_one("#tables", Static).render())
+
+    async with app.run_test(size=(100, 30)):
+        reg.get_or_create("early", "gejiu", creator=CY)
+        app._refresh()
+        assert "early" in shown()  # the first change: drawn at once
+        reg.get_or_create("later", "gejiu", creator=CY)
+        clock[0] += 2.9
+        app._refresh()
+        assert "later" not in shown()  # 2.9 s after the last redraw: not yet
+        clock[0] += 0.2
+        app._refresh()
+        assert "later" in shown()
+        reg.get_or_create("typed", "gejiu", creator=CY)
+        app._refresh(force=True)  # a resize or a typed close: at once
+        assert "typed" in shown()
+    del others

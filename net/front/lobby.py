@@ -229,8 +229,9 @@ def _unwrapped(text: Text, width: int) -> bool:
     return all(cell_len(line) <= width for line in text.plain.split("\n"))
 
 
-# the lobby apps of this process, whose redraws of the list share one rate
+# the lobby apps of this process, whose redraws of the list share one rate, and its clock
 _LOBBIES: weakref.WeakSet[LobbyApp] = weakref.WeakSet()
+_now = time.monotonic
 
 
 _STATE_ORDER = {TableState.WAITING: 0, TableState.PLAYING: 1, TableState.BETWEEN: 1,
@@ -276,7 +277,7 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
         self._title_text = ""
         self._motd: tuple[str, ...] = ()  # the message of the day shown
         self._tables_shown = Text()  # the list of tables as last drawn
-        self._tables_due = 0.0  # when the list may be drawn again (time.monotonic)
+        self._tables_due = 0.0  # when the list may be drawn again (``_now``)
         limits = getattr(server, "limits", None)
         self._redraws_per_second = max(1, limits.lobby_redraws_per_second
                                        if limits is not None else 20)
@@ -311,7 +312,7 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
             return  # still come: tests/test_newcomer_forms, once under load)
         # drawn again only when it changed (every lobby looks each second: 100 idle ones took
         # 89% of a core), and no sooner than the lobbies' shared rate allows
-        now = time.monotonic()
+        now = _now()
         if force or now >= self._tables_due:
             text = self.tables_text()
             if text != self._tables_shown:
