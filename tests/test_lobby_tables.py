@@ -310,3 +310,13 @@ async def test_the_lobbies_share_one_rate_of_drawing_their_list(
         app._refresh(force=True)  # a resize or a typed close: at once
         assert "typed" in shown()
     del others
+
+
+async def test_at_most_two_lobbies_draw_their_list_in_one_turn_of_the_loop() -> None:
+    """Lobbies whose ticks fell in one busy turn of the loop drew their lists all at once (a
+    burst of 20-30 redraws stalled every player for 200 ms): the others wait for their next."""
+    import net.front.lobby as lobby_module
+    share = lobby_module._TurnShare(per_turn=2)
+    assert [share.take() for _ in range(4)] == [True, True, False, False]
+    await asyncio.sleep(0)  # the next turn
+    assert [share.take() for _ in range(3)] == [True, True, False]
