@@ -185,3 +185,19 @@ async def test_table_frames_draw_what_textuals_writer_draws(
                 want = textuals_own(app, width, height)
                 assert (diff := first_difference(driver.screen, want)) is None, (
                     f"update {i}: (row, column, shown, Textual's) {diff}")
+
+
+def test_a_line_with_nothing_in_common_stops_where_both_rows_are_blank() -> None:
+    """A prompt line replaced by a shorter one shares no span with it, and was written whole,
+    80 cells: now it is written to where the longer text ended (the blanks after it are
+    blanks of one style in both rows, as the terminal shows them already)."""
+    from tui.view.row_diff import changed_stretches
+    old = ((0, " Waiting for the others", "dim"), (23, " " * 57, "text"))
+    new = ((0, " [Pass 过]", "prompt"), (10, " " * 70, "text"))
+    stretches = changed_stretches(old, new, 80)
+    assert stretches is not None
+    assert [(a, b) for a, b, _ in stretches] == [(0, 23)]
+    assert stretches[0][2] == [(0, " [Pass 过]", "prompt"), (10, " " * 13, "text")]
+    # the other way round, the new text longer: written to its end
+    back = changed_stretches(new, old, 80)
+    assert back is not None and [(a, b) for a, b, _ in back] == [(0, 23)]

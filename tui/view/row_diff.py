@@ -95,8 +95,9 @@ def changed_stretches(old: Row, new: Row, width: int
         rewritten in place (the same start and style: a status line, a count), change only
         from their first differing character and to their last; blanks of one style up to
         the stretch's end in both rows (a line padded to the row's end that got shorter or
-        longer) stay. None when the whole row must be written (spans that overlap or run
-        past ``width``, nothing in common). Other unchanged cells inside the stretch are
+        longer) stay, also when no span of the two rows is the same (a prompt line that got
+        shorter). None when the whole row must be written (spans that overlap or run past
+        ``width``). Other unchanged cells inside the stretch are
         written again: skipping every such run with cursor moves saved 1–3% more bytes for
         about 10 µs more a row."""
     n_old, n_new = len(old), len(new)
@@ -107,8 +108,6 @@ def changed_stretches(old: Row, new: Row, width: int
     tail = 0
     while tail < limit - head and old[n_old - 1 - tail] == new[n_new - 1 - tail]:
         tail += 1
-    if head == 0 and tail == 0:
-        return None
     # the changed cells: from where the first differing span (old or new) starts, or the
     # common head ends, to where the common tail starts, or the row ends
     if head:
