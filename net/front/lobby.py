@@ -243,10 +243,14 @@ class _TurnShare:
     def __init__(self, per_turn: int) -> None:
         self.per_turn = per_turn
         self.taken = 0
+        self._loop: weakref.ref[asyncio.AbstractEventLoop] | None = None
 
     def take(self) -> bool:
+        loop = asyncio.get_running_loop()
+        if self._loop is None or self._loop() is not loop:  # a loop of its own: a count too
+            self._loop, self.taken = weakref.ref(loop), 0  # (a count left by a closed one)
         if self.taken == 0:  # the first of this turn: the count starts again next turn
-            asyncio.get_running_loop().call_soon(self._next_turn)
+            loop.call_soon(self._next_turn)
         if self.taken >= self.per_turn:
             return False
         self.taken += 1
