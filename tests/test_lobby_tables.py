@@ -13,7 +13,6 @@ NAME`` in the lobby, ``/close`` in its chat) while nobody else sits there.
 from __future__ import annotations
 
 import asyncio
-import weakref
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -284,13 +283,10 @@ async def test_the_lobbies_share_one_rate_of_drawing_their_list(
     import net.front.lobby as lobby_module
     clock = [1000.0]
     monkeypatch.setattr(lobby_module, "_now", lambda: clock[0])
-    monkeypatch.setattr(lobby_module, "_LOBBIES", weakref.WeakSet())  # none of other tests'
+    monkeypatch.setattr(lobby_module, "_lobbies_open", lambda: 6)  # a redraw each 3 s
     reg = Registry(TableConfig())
     server = SimpleNamespace(registry=reg, limits=Limits(lobby_redraws_per_second=2))
     app = LobbyApp(server, ANN)
-    others = [LobbyApp(server, CY) for _ in range(5)]  # six lobbies: a redraw each 3 s
-    for other in others:
-        lobby_module._LOBBIES.add(other)
 
     def shown() -> str:
         return str(app.query_one("#tables", Static).render())
@@ -309,7 +305,17 @@ async def test_the_lobbies_share_one_rate_of_drawing_their_list(
         reg.get_or_create("typed", "gejiu", creator=CY)
         app._refresh(force=True)  # a resize or a typed close: at once
         assert "typed" in shown()
-    del others
+
+
+async def test_a_lobby_that_ended_no_longer_slows_the_others() -> None:
+    """The shared rate counts the lobbies running, not those ended but not yet collected."""
+    import net.front.lobby as lobby_module
+    before = lobby_module._lobbies_open()
+    app = lobby(Registry(TableConfig()))
+    async with app.run_test(size=(100, 30)):
+        assert lobby_module._lobbies_open() == before + 1
+    assert lobby_module._lobbies_open() == before
+    assert app in lobby_module._LOBBIES  # still referenced here, yet not counted
 
 
 def test_at_most_two_lobbies_draw_their_list_in_one_turn_of_the_loop() -> None:

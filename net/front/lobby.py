@@ -235,6 +235,11 @@ _LOBBIES: weakref.WeakSet[LobbyApp] = weakref.WeakSet()
 _now = time.monotonic
 
 
+def _lobbies_open() -> int:
+    """The lobby apps of this process still running (one ended may wait for the collector)."""
+    return sum(1 for app in _LOBBIES if app.is_running)
+
+
 class _TurnShare:
     """At most ``per_turn`` lobbies look at their list in one turn of the event loop; the
     others look at their next tick. Lobbies whose ticks fell in one busy turn drew their
@@ -346,7 +351,7 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
             text = self.tables_text()
             if text != self._tables_shown:
                 before, self._tables_shown = self._tables_shown, text
-                self._tables_due = now + max(1.0, len(_LOBBIES) / self._redraws_per_second)
+                self._tables_due = now + max(1.0, _lobbies_open() / self._redraws_per_second)
                 # its size unchanged, nothing else moves: no layout of the screen (a third
                 # of a redraw's cost)
                 width = tables.content_size.width
