@@ -241,8 +241,8 @@ def _lobbies_open() -> int:
 
 
 class _TurnShare:
-    """At most ``per_turn`` lobbies look at their list in one turn of the event loop; the
-    others look at their next tick. Lobbies whose ticks fell in one busy turn drew their
+    """At most ``per_turn`` lobbies redraw their list in one turn of the event loop; the
+    others look again at their next tick. Lobbies whose ticks fell in one busy turn drew their
     lists all at once: 20-30 redraws, a 200 ms stall for every player on the server."""
 
     def __init__(self, per_turn: int) -> None:
@@ -347,9 +347,10 @@ class LobbyApp(QuitHint, ServerSide, App[Any]):
         # drawn again only when it changed (every lobby looks each second: 100 idle ones took
         # 89% of a core), and no sooner than the lobbies' shared rate allows
         now = _now()
-        if force or (now >= self._tables_due and _TURN.take()):
+        if force or now >= self._tables_due:
             text = self.tables_text()
-            if text != self._tables_shown:
+            # a turn's share is spent on a redraw only (the text is cheap to make)
+            if text != self._tables_shown and (force or _TURN.take()):
                 before, self._tables_shown = self._tables_shown, text
                 self._tables_due = now + max(1.0, _lobbies_open() / self._redraws_per_second)
                 # its size unchanged, nothing else moves: no layout of the screen (a third
