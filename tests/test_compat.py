@@ -37,6 +37,7 @@ from tui.compat import (
     screen_resize_once,
     shared_stylesheet,
     stdout_redirects,
+    strip_color_codes,
     strip_lazy_caches,
     strip_self_cache,
 )
@@ -73,6 +74,7 @@ TEXTUAL_PATCHES: list[tuple[str, Callable[[], None], Any, str]] = [
     ("component_nodes_released", component_nodes.component_nodes_released, Stylesheet,
      "_process_component_classes"),
     ("screens_released", app_release.screens_released, textual_app.App, "_replace_screen"),
+    ("strip_blank_per_call", strip_color_codes.blank_strips_per_call, Strip, "blank"),
 ]
 ASYNCSSH_PATCHES: list[tuple[str, Callable[[], None], Any, str]] = [
     ("packet_log_quiet", compat_asyncssh.quiet_packet_log, asyncssh.packet.SSHPacketLogger,

@@ -224,3 +224,16 @@ def test_a_style_is_drawn_in_each_sessions_colour_system() -> None:
     with out.capture() as captured:
         out.print("x", style=style, end="")
     assert "38;5;" not in captured.get()
+
+
+def test_a_blank_strip_is_drawn_in_each_sessions_colour_system() -> None:
+    """``Strip.blank`` was one strip for every caller, and a strip keeps what it was first
+    rendered to: a session of 16 colours drew a blank row in another's 256-colour codes."""
+    from rich.console import Console
+
+    compat_textual.apply()
+    style = Style(color="#ffffd7", bgcolor="#005f00")  # the table's felt
+    wide = Strip.blank(80, style).render(Console(color_system="256", force_terminal=True))
+    narrow = Strip.blank(80, style).render(Console(color_system="standard", force_terminal=True))
+    assert "48;5;22" in wide and "48;5;" not in narrow, (wide, narrow)
+    assert Strip.blank(80, style).text == " " * 80

@@ -19,14 +19,15 @@ from tui.compat.internals import check_internals
 from tui.compat.lru_unlinked import unlinked_lru_cache
 from tui.compat.screen_resize_once import screen_resize_once
 from tui.compat.shared_stylesheet import shared_stylesheet
-from tui.compat.strip_color_codes import codes_per_color_system
+from tui.compat.strip_color_codes import blank_strips_per_call, codes_per_color_system
 from tui.compat.strip_lazy_caches import lazy_strip_caches
 from tui.compat.strip_self_cache import crop_extend_self, divide_self
 
 # applied in this order, the one the suite pins
 PATCHES = (divide_self, crop_extend_self, shared_stylesheet, screen_resize_once,
            input_keys_in_order, lazy_strip_caches, arrange_without_cycle, unlinked_lru_cache,
-           node_tracking, inner_outer_shared, codes_per_color_system, component_nodes_released,
+           node_tracking, inner_outer_shared, codes_per_color_system, blank_strips_per_call,
+           component_nodes_released,
            screens_released)
 _applied = False
 
