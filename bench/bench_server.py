@@ -67,6 +67,8 @@ are spread, and ``MJ_BENCH_WARMUP`` (default 0) the seconds of play before the w
 ``MJ_BENCH_YOUNG=1`` (``0``) counts, by type, what the collector's middle (youngest)
 generation scans;
 ``MJ_BENCH_LOG=FILE`` appends the server's log to FILE;
+``MJ_BENCH_RAW=PREFIX`` writes the bytes each screen of the first table received over the
+window, as they came, to ``PREFIX-K.bin`` (K its place at the table: what a frame costs);
 ``MJ_BENCH_PYSPY=PREFIX`` records the server (with its workers) with ``py-spy`` (not a
 dependency: install it) into ``PREFIX-N.txt``, collapsed stacks, for each table count N
 (``MJ_BENCH_PYSPY_NATIVE=1``: with the interpreter's own C frames, such as the collector's);
@@ -379,7 +381,7 @@ async def _watched_table(port: int, t: int, connect_times: list[float]) -> list[
     group = []
     for i in range(1 + WATCHERS):
         c = PtyClient(SIZE[0], SIZE[1], light=True)
-        c.keep_raw = False
+        c.keep_raw = t == 0 and bool(os.environ.get("MJ_BENCH_RAW"))
         started = time.perf_counter()
         if i == 0:
             await c.connect(port, f"b{t}x0", None,
@@ -411,7 +413,7 @@ async def _worker(port: int, tables: list[int], total: int, seconds: float, read
             group = await _watched_table(port, t, connect_times)
         for i in range(len(group), 4):
             c = PtyClient(SIZE[0], SIZE[1], light=True)
-            c.keep_raw = False
+            c.keep_raw = t == 0 and bool(os.environ.get("MJ_BENCH_RAW"))
             started = time.perf_counter()
             await c.connect(port, f"b{t}x{i}", None,
                             command=f"join bench{t} --option hands_per_game=1000")
@@ -438,6 +440,8 @@ async def _worker(port: int, tables: list[int], total: int, seconds: float, read
     await asyncio.sleep(max(0.0, measure_from - time.perf_counter()))
     screens = [c for d in drivers for c in d.clients]
     bytes0 = [c.bytes_in for c in screens]
+    raw = os.environ.get("MJ_BENCH_RAW")
+    raw0 = [len(c.raw) for c in screens]
     for d in drivers:
         d.counting = True
     cpu0 = time.process_time()
@@ -454,6 +458,9 @@ async def _worker(port: int, tables: list[int], total: int, seconds: float, read
     # per screen: (bytes received in the window, its table's actions in the window)
     received = [(c.bytes_in - b, d.actions) for (c, d), b in zip(
         ((c, d) for d in drivers for c in d.clients), bytes0, strict=True)]
+    if raw and 0 in tables:  # the window's bytes of table 0's screens, as they came
+        for i, (c, start) in enumerate(zip(drivers[0].clients, raw0, strict=False)):
+            Path(f"{raw}-{i}.bin").write_bytes(bytes(c.raw[start:]))
     if prof is not None:
         prof.disable()
         prof.dump_stats(f"{os.environ['MJ_BENCH_CLIENT_PROFILE']}-{total}.prof")

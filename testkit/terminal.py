@@ -16,6 +16,7 @@ import unicodedata
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
+from typing import Any
 
 import pyte
 import pyte.screens
@@ -106,3 +107,15 @@ class CjkScreen(pyte.Screen):
 
     def clear_record(self) -> None:
         self.overflows.clear()
+
+
+def shown_cell(cell: Any) -> tuple[object, ...]:
+    """What a terminal shows of a pyte cell: its character, colours and attributes, less what a
+    blank (a space) cannot show: its foreground colour, weight, slant and blink (the writers
+    leave those as they are before a blank, ``tui.compat.sgr.blank_state``), unless its
+    colours are swapped."""
+    if cell.data == " " and not cell.reverse:
+        return (" ", None, cell.bg, None, None, cell.underscore, False, cell.strikethrough,
+                None)
+    return (cell.data, cell.fg, cell.bg, cell.bold, cell.italics, cell.underscore,
+            cell.reverse, cell.strikethrough, cell.blink)

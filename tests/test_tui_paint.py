@@ -13,6 +13,7 @@ from textual.driver import Driver
 from textual.drivers.headless_driver import HeadlessDriver
 
 from bench.bench_tui import ScriptedClient
+from testkit.terminal import shown_cell
 from tui.apps.app import MahjongApp
 from tui.settings import Settings
 from tui.view.table import TableView
@@ -45,8 +46,9 @@ class PyteApp(MahjongApp):
 
 
 def cells(screen: pyte.Screen) -> list[list[tuple[object, ...]]]:
-    return [[(c.data, c.fg, c.bg, c.bold, c.italics, c.underscore, c.reverse, c.strikethrough)
-             for c in (screen.buffer[y][x] for x in range(screen.columns))]
+    """What the screen shows, cell by cell (a blank's foreground colour and weight do not
+    show: ``testkit.terminal.shown_cell``)."""
+    return [[shown_cell(screen.buffer[y][x]) for x in range(screen.columns)]
             for y in range(screen.lines)]
 
 

@@ -127,6 +127,44 @@ def _apply(params: str, state: State) -> State | None:
     return State(frozenset(attrs), fg, bg, ul)
 
 
+# attributes a blank cell shows: lines drawn through, under or over it, the colours swapped,
+# a frame (a space has no glyph: its foreground colour, weight, slant, dimness and blink
+# do not show)
+_SHOWN_ON_BLANK = frozenset(["4", "21", "7", "9", "51", "52", "53"])
+
+
+def blank_state(old: State, new: State) -> State:
+    """A state that draws a blank (a space) as ``new`` does, changed from ``old`` in as little
+    as it can: ``new``'s background and the attributes a blank shows, ``old``'s foreground and
+    other attributes (``new`` itself where it swaps the colours: the foreground shows)."""
+    if "7" in new.attrs:
+        return new
+    attrs = (old.attrs - _SHOWN_ON_BLANK) | (new.attrs & _SHOWN_ON_BLANK)
+    underlined = bool(new.attrs & {"4", "21"})
+    return State(frozenset(attrs), old.fg, new.bg, new.ul if underlined else old.ul)
+
+
+_BLANKS: dict[tuple[State, State], tuple[str, State]] = {}
+
+
+def blank_transition(old: State, new: State) -> tuple[str, State]:
+    """The shortest sequence from ``old`` to a state that draws blanks as ``new`` does, and
+    that state: :func:`transition` to :func:`blank_state`'s, or to ``new`` where that is no
+    longer."""
+    key = (old, new)
+    hit = _BLANKS.get(key)
+    if hit is not None:
+        return hit
+    exact = transition(old, new)
+    relaxed = blank_state(old, new)
+    loose = transition(old, relaxed)
+    hit = (loose, relaxed) if len(loose) < len(exact) else (exact, new)
+    if len(_BLANKS) > 4096:  # bounded as the transitions are
+        _BLANKS.clear()
+    _BLANKS[key] = hit
+    return hit
+
+
 _TRANSITIONS: dict[tuple[State, State], str] = {}
 
 
@@ -160,54 +198,96 @@ def transition(old: State, new: State) -> str:
 
 def compact(data: str) -> str:
     """``data`` (terminal output) with its SGR codes written as changes; the same picture in
-    any terminal that implements SGR, never longer."""
+    any terminal that implements SGR, never longer. The terminal's state at its start is
+    taken as unknown, and it ends in the state ``data`` ends in (what is written next may
+    take it as given)."""
     if RESET not in data:
         return data
+    return _compact(data, None, settle=True)[0]
+
+
+def _compact(data: str, state: State | None, settle: bool) -> tuple[str, State | None]:
+    """``data`` compacted from the terminal's ``state`` (None: unknown; then codes are passed
+    as they are until a reset makes it known; else ``data`` takes the reset state as given),
+    and the state the terminal is left in. ``settle``: the state ``data`` ends in is written
+    at its end.
+
+    A code is written lazily, before the next text drawn (a run that draws nothing sets
+    nothing), as the change from the state the terminal is in; before blanks only
+    (:func:`_blanks_only`), as :func:`blank_transition`'s."""
     out: list[str] = []
     add = out.append
-    state: State | None = None  # the terminal's SGR state as written so far (None: unknown)
-    held = False  # a reset is owed before the next thing that draws or reads the state
+    # the state the terminal is in, as written so far, and the one ``data`` means at this
+    # point (None: unknown)
+    meant: State | None = None if state is None else PLAIN
+    matches = list(_TOKEN.finditer(data))
+    last = len(matches)
     pos = 0
-    for match in _TOKEN.finditer(data):
-        start = match.start()
+    for k in range(last + 1):
+        match = matches[k] if k < last else None
+        start = match.start() if match is not None else len(data)
         if start > pos:  # text, or a sequence that may draw or read the state
-            if held:
-                add(RESET)
-                held = False
-                state = PLAIN
             text = data[pos:start]
+            if state is not None and meant is not None and state != meant:
+                if "\x1b" not in text and not text.strip(" ") \
+                        and _blanks_only(data, matches, k, meant):
+                    seq, state = blank_transition(state, meant)
+                else:
+                    seq, state = transition(state, meant), meant
+                add(seq)
             add(text)
             if "\x1b" in text:  # DECRC, RIS, an alternate screen...: the state may change
-                state = None
+                state = meant = None
+        if match is None:
+            break
         pos = match.end()
         params = match.group(1)
-        if params is None:  # a cursor move or mode: passes a held reset
+        if params is None:  # a cursor move or mode: draws nothing
             add(match.group())
             continue
-        if state is None:  # written as it is; known again after a reset at its start
+        if state is None or meant is None:  # written as it is; known again after a reset
             add(match.group())
-            if params.split(";", 1)[0] in ("", "0"):
-                state = apply(params, PLAIN)
+            state = meant = (apply(params, PLAIN) if params.split(";", 1)[0] in ("", "0")
+                             else None)
             continue
-        if params in ("", "0"):
-            held = state != PLAIN
-            continue
-        target = apply(params, PLAIN if held else state)
-        if target is None:
-            if held:
-                add(RESET)
-                held = False
+        target = apply(params, meant)
+        if target is None:  # not modelled: written as it is, after what it is relative to
+            add(transition(state, meant))
             add(match.group())
-            state = None
+            state = meant = None
             continue
-        add(transition(state, target))
-        state = target
-        held = False
-    if held:
-        add(RESET)
-    if pos < len(data):
-        add(data[pos:])
-    return "".join(out)
+        meant = target  # written once something is drawn in it
+    if settle and state is not None and meant is not None and state != meant:
+        add(transition(state, meant))
+        state = meant
+    return "".join(out), state
+
+
+def _blanks_only(data: str, matches: list[re.Match[str]], k: int, meant: State) -> bool:
+    """Whether all that ``data`` draws in state ``meant`` from the text before ``matches[k]``
+    (blanks) on, until text is drawn in another state or the data ends in another state, is
+    blanks (spaces): then only what :func:`blank_state` keeps shows. False at an erase, an
+    unknown sequence or code, or the data's end in state ``meant`` (what is written next may
+    read it)."""
+    state = meant
+    last = len(matches) - 1
+    if k > last:  # the data's end
+        return False
+    for j in range(k, last + 1):
+        match = matches[j]
+        params = match.group(1)
+        if params is not None:
+            after = apply(params, state)
+            if after is None:
+                return False
+            state = after
+        text = data[match.end():matches[j + 1].start() if j < last else len(data)]
+        if text:
+            if state != meant:
+                return True
+            if "\x1b" in text or text.strip(" "):
+                return False
+    return state != meant
 
 
 # change()'s answers by (old, new): a writer in a hot loop may look here first
@@ -232,3 +312,25 @@ def change(old: str, new: str) -> str:
             CHANGES.clear()
         CHANGES[key] = seq
     return seq
+
+
+# blank_change()'s answers by (old, new)
+BLANK_CHANGES: dict[tuple[str, str], tuple[str, str]] = {}
+
+
+def blank_change(old: str, new: str) -> tuple[str, str]:
+    """As :func:`change` ahead of blanks only (:func:`blank_transition`): the sequence, and the
+    parameters of the state it leaves (``new``'s, or :func:`blank_state`'s)."""
+    key = (old, new)
+    hit = BLANK_CHANGES.get(key)
+    if hit is None:
+        a, b = apply(old, PLAIN), apply(new, PLAIN)
+        if a is None or b is None:
+            hit = (change(old, new), new)
+        else:
+            seq, state = blank_transition(a, b)
+            hit = ("\x1b[m" if seq == RESET else seq, new if state == b else state.codes())
+        if len(BLANK_CHANGES) > 4096:
+            BLANK_CHANGES.clear()
+        BLANK_CHANGES[key] = hit
+    return hit

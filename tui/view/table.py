@@ -31,7 +31,7 @@ from textual.widget import Widget
 
 from host.client import TableUpdate
 from tui.compat import internals
-from tui.compat.sgr import CHANGES, change
+from tui.compat.sgr import BLANK_CHANGES, CHANGES, blank_change, change
 from tui.view.canvas import Row, Span
 from tui.view.layout import MAX_HEIGHT, MAX_WIDTH, TableRows
 from tui.view.legible import legible
@@ -197,18 +197,27 @@ class TableView(Widget):
         shown = self._tv_shown
         if len(shown) != len(self._tv_rows):
             shown[:] = [None] * len(self._tv_rows)
-        if page:
-            shown[:] = [None] * len(shown)
         self._tv_sgr = ""  # every frame before this one ended in the reset state
         for y in ys:
             add(f"\x1b[{y + 1}H")  # CUP: an omitted column is the first
-            if page:
-                add(self._page_line(y).render(app.console))
-                continue
-            row = self._tv_rows[y]
-            old = before.get(y) if before else None
-            if old is not None and (y >= len(shown) or shown[y] is not old):
-                old = None  # the terminal may show something else: the whole row
+            old: Row | None
+            if page:  # a page's row, changed from what the row shows (the table or a page)
+                page_row = self._page_spans(y, color_system)
+                old = shown[y] if y < len(shown) else None
+                if page_row is None:  # as Rich renders it, from the reset state
+                    if y < len(shown):
+                        shown[y] = None
+                    if self._tv_sgr:
+                        add("\x1b[m")
+                        self._tv_sgr = ""
+                    add(self._page_line(y).render(app.console))
+                    continue
+                row = page_row
+            else:
+                row = self._tv_rows[y]
+                old = before.get(y) if before else None
+                if old is not None and (y >= len(shown) or shown[y] is not old):
+                    old = None  # the terminal may show something else: the whole row
             if y < len(shown):
                 shown[y] = row
             if old is not None:
@@ -273,7 +282,8 @@ class TableView(Widget):
         self._paint_all()
 
     def hide_page(self) -> None:
-        """Close the page: the table is drawn again, whole."""
+        """Close the page: the table is drawn again, each row changed from the page's row
+        the terminal shows."""
         if self._tv_page is None:
             return
         self._tv_page = None
@@ -286,7 +296,11 @@ class TableView(Widget):
         self._tv_size = (width, height)
         self._tv_rows = rows
         self._tv_strips = [None] * len(rows)
-        self._paint_all()
+        shown = self._tv_shown
+        before = {y: row for y, row in enumerate(shown) if row is not None} \
+            if len(shown) == len(rows) else None
+        self._paint([Region(0, 0, width, height)], list(range(height)), before)
+        self.rows_refreshed = height
 
     @property
     def page_shown(self) -> bool:
@@ -368,6 +382,33 @@ class TableView(Widget):
             self._tv_page_strips[index] = strip
         return strip
 
+    def _page_spans(self, y: int, color_system: ColorSystem) -> Row | None:
+        """Row ``y`` of the page as spans, as the table's rows are (a style's key its SGR
+        parameters, "text" where they are the table's base style's), so that it is written
+        as the change from the row the terminal shows; None where a segment has no style, a
+        link or a control code (then the row is rendered as Rich renders it)."""
+        codes = self._tv_codes
+        if self._tv_codes_system is not color_system:
+            codes.clear()
+            self._tv_codes_system = color_system
+        base_code = codes.get("text")
+        if base_code is None:
+            base_code = codes["text"] = Strip.render_ansi(self.span_style("text"), color_system)
+        spans: list[Span] = []
+        x = 0
+        for text, style, control in self._page_line(y):
+            if control or style is None or style._link:
+                return None
+            if text:
+                code = Strip.render_ansi(style, color_system)
+                key = "text" if code == base_code else "\x00" + code
+                if key != "text":  # the key resolves to the style and its codes
+                    codes[key] = code
+                    self._tv_styles[key] = style
+                spans.append((x, text, key))
+                x += cell_len(text)
+        return tuple(spans)
+
     def _page_line(self, y: int) -> Strip:
         """Row ``y`` of the page. When the lines do not fit, they scroll above the keys, which
         keep the last row, and a one-column indicator shows where the rows shown are."""
@@ -441,10 +482,10 @@ class TableView(Widget):
             self._tv_strips = [None] * len(self._tv_rows)
 
     def render_line(self, y: int) -> Strip:
+        if y < len(self._tv_shown):  # drawn by the compositor now, not by this widget
+            self._tv_shown[y] = None
         if self._tv_page is not None:
             return self._page_line(y)
-        if y < len(self._tv_shown):
-            self._tv_shown[y] = None
         width = self._tv_size[0] or self.size.width
         if self._tv_filters is None:
             self._check_filters()
@@ -488,34 +529,53 @@ class TableView(Widget):
         out: list[str] = []
         add = out.append
         changes = CHANGES
+        blanks = BLANK_CHANGES
         sgr = self._tv_sgr
         pos = start
-        for x, text, key in row:
+        n = len(row)
+        for k in range(n):
+            x, text, key = row[k]
             if x >= width:
                 break
             if x < pos:
                 return None
-            if x > pos:
+            code = codes.get(key)
+            if code is None:
+                code = codes[key] = Strip.render_ansi(self.span_style(key), color_system)
+            if x > pos:  # a gap: blanks in the base style
                 if sgr != base_code:
-                    add(changes.get((sgr, base_code)) or change(sgr, base_code))
-                    sgr = base_code
+                    # only what blanks show, where the span after it changes the state again
+                    if code != base_code:
+                        seq, sgr = blanks.get((sgr, base_code)) or blank_change(sgr, base_code)
+                        add(seq)
+                    else:
+                        add(changes.get((sgr, base_code)) or change(sgr, base_code))
+                        sgr = base_code
                 add(" " * (x - pos))
                 pos = x
             tw = cell_len(text)
             if pos + tw > width:
                 return None
-            code = codes.get(key)
-            if code is None:
-                code = codes[key] = Strip.render_ansi(self.span_style(key), color_system)
             if code != sgr:
-                add(changes.get((sgr, code)) or change(sgr, code))
-                sgr = code
+                if text.strip(" "):
+                    add(changes.get((sgr, code)) or change(sgr, code))
+                    sgr = code
+                else:  # blanks: as for a gap, unless what follows is in the same state
+                    after = pos + tw
+                    nxt = (base_code if k + 1 == n or row[k + 1][0] > after
+                           else codes.get(row[k + 1][2]))
+                    if nxt != code:
+                        seq, sgr = blanks.get((sgr, code)) or blank_change(sgr, code)
+                        add(seq)
+                    else:
+                        add(changes.get((sgr, code)) or change(sgr, code))
+                        sgr = code
             add(text)
             pos += tw
-        if pos < width:
+        if pos < width:  # the row's end: blanks in the base style
             if sgr != base_code:
-                add(changes.get((sgr, base_code)) or change(sgr, base_code))
-                sgr = base_code
+                seq, sgr = blanks.get((sgr, base_code)) or blank_change(sgr, base_code)
+                add(seq)
             add(" " * (width - pos))
         self._tv_sgr = sgr
         return "".join(out)
