@@ -291,3 +291,18 @@ def test_a_line_with_nothing_in_common_stops_where_both_rows_are_blank() -> None
     # the other way round, the new text longer: written to its end
     back = changed_stretches(new, old, 80)
     assert back is not None and [(a, b) for a, b, _ in back] == [(0, 23)]
+
+
+def test_a_separator_between_two_changes_is_skipped_with_a_cursor_move() -> None:
+    """The status row's wall count and turn change, the separator between them (a colour of
+    its own) does not: written again it cost two colour changes, skipped a cursor move."""
+    from tui.view.row_diff import changed_stretches
+    old = ((46, "59 ", "text"), (49, "│", "dim"), (50, " Right S to play", "text"))
+    new = ((46, "58 ", "text"), (49, "│", "dim"), (50, " Across W to play", "text"))
+    stretches = changed_stretches(old, new, 80)
+    assert stretches is not None
+    assert [(a, b) for a, b, _ in stretches] == [(47, 49), (50, 67)]
+    # a separator of the same colour as what is around it is cheaper to write again
+    same = tuple((x, t, "text") for x, t, _ in new)
+    stretches = changed_stretches(tuple((x, t, "text") for x, t, _ in old), same, 80)
+    assert stretches is not None and len(stretches) == 1
