@@ -220,7 +220,7 @@ async def test_hand_results_shown_over_the_table_and_closed_draw_what_textual_dr
     """A hand's result is a page over the table, its rows written as the change from the
     table's rows the terminal shows, and the table's rows, when it closes, as the change from
     the page's: each leaves what Textual's own writer shows, in fewer bytes than the rows
-    written whole (the page's blanks and the table's felt share their background)."""
+    written whole: the page's blanks where the table's felt is blank are skipped."""
     from tui.view.table import TableView
 
     client = ScriptedClient("yichun", seed=57)
@@ -270,7 +270,7 @@ async def test_hand_results_shown_over_the_table_and_closed_draw_what_textual_dr
                 table._tv_shown[:] = [None] * len(table._tv_shown)
                 table._paint_all()
                 page = check("the result written whole")
-                assert closed < whole and over < page, (closed, whole, over, page)
+                assert closed < whole * 0.9 and over < page * 0.9, (closed, whole, over, page)
                 await pilot.press("enter")
                 await pilot.pause()
                 check("the result closed again")

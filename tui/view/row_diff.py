@@ -1,7 +1,6 @@
 """Which cells of a table row changed from one frame to the next (tui.view.table writes only
 those): the stretch from the first changed cell to the last, less what both rows share at its
-ends, its longest run of unchanged blanks and the runs of unchanged spans worth a cursor
-move."""
+ends, its runs of unchanged blanks and the runs of unchanged spans worth a cursor move."""
 
 from __future__ import annotations
 
@@ -91,7 +90,7 @@ def changed_stretches(old: Row, new: Row, width: int
                       ) -> list[tuple[int, int, list[Span]]] | None:
     """The cells of ``new`` that differ from ``old``, as stretches (first cell, end, spans):
         the stretch from the first changed cell to the last, gaps as the base style, less its
-        longest run of blanks of one style in both rows (of :data:`SKIP` cells or more). A span in
+        runs of blanks of one style in both rows (of :data:`SKIP` cells or more). A span in
         both rows at the same place is unchanged; the first and last changed spans, when
         rewritten in place (the same start and style: a status line, a count), change only
         from their first differing character and to their last; blanks of one style up to
@@ -150,18 +149,25 @@ def changed_stretches(old: Row, new: Row, width: int
     kept = set(old_mid).intersection(new_mid) if old_mid and new_mid else set()
     first, last = end, start
     marks: list[tuple[int, int] | None] = []  # per side: its first and last changed span
-    blanks: list[list[tuple[int, int, str]]] = [[], []]  # changed spans of spaces
+    # per side: its changed spans of spaces, and its gaps (of SKIP cells or more)
+    blanks: list[list[tuple[int, int, str]]] = [[], []]
     sides: tuple[tuple[Sequence[Span], list[int]], ...] = (
         (old_mid, old_ends), (new_mid, new_ends))
     for side, (side_spans, ends) in enumerate(sides):
         lo = hi = -1
+        pos = start
         for k, span in enumerate(side_spans):
+            if span[0] - pos >= SKIP:  # a gap: blanks of the base style
+                blanks[side].append((pos, span[0], "text"))
+            pos = ends[k]
             if span[1] and span not in kept:
                 if lo < 0:
                     lo = k
                 hi = k
                 if not span[1].strip(" "):
                     blanks[side].append((span[0], ends[k], span[2]))
+        if end - pos >= SKIP:
+            blanks[side].append((pos, end, "text"))
         if lo < 0:
             marks.append(None)
             continue
@@ -198,17 +204,24 @@ def changed_stretches(old: Row, new: Row, width: int
     first = max(first, blank_to)
     if first >= last:
         return None
-    # the longest stretch of blanks of one style in both rows, inside, is skipped (a
-    # status line's padding when the timer comes or goes)
-    skip_from = skip_to = last
+    # the stretches of blanks of one style in both rows, inside, are skipped (a status line's
+    # padding when the timer comes or goes; a hand's result over the table's felt)
+    skips: list[tuple[int, int]] = []
     if blanks[0] and blanks[1]:
         for ox, oend, okey in blanks[0]:
             for nx, nend, nkey in blanks[1]:
                 a, b = max(ox, nx, first), min(oend, nend, last)
-                if okey == nkey and b - a >= SKIP and b - a > skip_to - skip_from:
-                    skip_from, skip_to = a, b
+                if okey == nkey and b - a >= SKIP:
+                    skips.append((a, b))
+        skips.sort()
+    bounds: list[tuple[int, int]] = []
+    a = first
+    for skip_from, skip_to in skips:  # disjoint: one side's spans do not overlap
+        bounds.append((a, skip_from))
+        a = skip_to
+    bounds.append((a, last))
     stretches: list[tuple[int, int, list[Span]]] = []
-    for a, b in ((first, skip_from), (skip_to, last)):
+    for a, b in bounds:
         if a >= b:
             continue
         shown: list[Span] = []

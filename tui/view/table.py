@@ -15,6 +15,7 @@ border, padding or tint).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from rich.cells import cell_len, set_cell_size
@@ -35,7 +36,7 @@ from tui.compat.sgr import BLANK_CHANGES, CHANGES, blank_change, change
 from tui.view.canvas import Row, Span
 from tui.view.layout import MAX_HEIGHT, MAX_WIDTH, TableRows
 from tui.view.legible import legible
-from tui.view.row_diff import changed_stretches
+from tui.view.row_diff import SKIP, changed_stretches
 from tui.view.ui_state import UiState
 
 STYLE_PARTS = (
@@ -47,6 +48,9 @@ STYLE_PARTS = (
     "keyhint", "keyhint-win", "hint", "error", "log", "notice", "page-keys",
 )
 MARK = "▐"  # the page's one-column scroll indicator
+
+
+_BLANK_RUN = re.compile(f"( {{{SKIP},}})")
 
 
 class TableView(Widget):
@@ -405,8 +409,12 @@ class TableView(Widget):
                 if key != "text":  # the key resolves to the style and its codes
                     codes[key] = code
                     self._tv_styles[key] = style
-                spans.append((x, text, key))
-                x += cell_len(text)
+                # long runs of blanks as spans of their own: where the terminal shows blanks
+                # of the same style there already, they are skipped (tui.view.row_diff)
+                for part in _BLANK_RUN.split(text) if " " * SKIP in text else (text,):
+                    if part:
+                        spans.append((x, part, key))
+                        x += cell_len(part)
         return tuple(spans)
 
     def _page_line(self, y: int) -> Strip:
