@@ -50,6 +50,14 @@ STYLE_PARTS = (
 MARK = "▐"  # the page's one-column scroll indicator
 
 
+def _switch(sgr: str, code: str, blanks_only: bool) -> tuple[str, str]:
+    """The change from SGR parameters ``sgr`` to ``code`` and the parameters it leaves: ahead
+    of blanks only (``tui.compat.sgr.blank_change``) it sets only what a blank shows."""
+    if blanks_only:
+        return BLANK_CHANGES.get((sgr, code)) or blank_change(sgr, code)
+    return CHANGES.get((sgr, code)) or change(sgr, code), code
+
+
 _BLANK_RUN = re.compile(f"( {{{SKIP},}})")
 
 
@@ -391,13 +399,7 @@ class TableView(Widget):
         parameters, "text" where they are the table's base style's), so that it is written
         as the change from the row the terminal shows; None where a segment has no style, a
         link or a control code (then the row is rendered as Rich renders it)."""
-        codes = self._tv_codes
-        if self._tv_codes_system is not color_system:
-            codes.clear()
-            self._tv_codes_system = color_system
-        base_code = codes.get("text")
-        if base_code is None:
-            base_code = codes["text"] = Strip.render_ansi(self.span_style("text"), color_system)
+        codes, base_code = self._codes(color_system)
         spans: list[Span] = []
         x = 0
         for text, style, control in self._page_line(y):
@@ -520,13 +522,9 @@ class TableView(Widget):
             strips = [s.crop(x1, x2) for s in strips]
         return strips
 
-    def _row_ansi(self, row: Sequence[Span], width: int, color_system: ColorSystem, start: int = 0
-                  ) -> str | None:
-        """A row as terminal text drawing what Textual would draw for its segments (one run
-        per style, each opened by the change from the SGR state before it, ``_tv_sgr``, which
-        it updates; gaps in the base style, padded to ``width``), straight from its spans; None if
-        a span overlaps the one before or runs past ``width`` (then the segments do it).
-        With ``start``, the cells from ``start`` on (the spans must start there or later)."""
+    def _codes(self, color_system: ColorSystem) -> tuple[dict[str, str], str]:
+        """The style keys' SGR parameters for ``color_system`` (made afresh when it changes),
+        and the base style's."""
         codes = self._tv_codes
         if self._tv_codes_system is not color_system:
             codes.clear()
@@ -534,10 +532,19 @@ class TableView(Widget):
         base_code = codes.get("text")
         if base_code is None:
             base_code = codes["text"] = Strip.render_ansi(self.span_style("text"), color_system)
+        return codes, base_code
+
+    def _row_ansi(self, row: Sequence[Span], width: int, color_system: ColorSystem, start: int = 0
+                  ) -> str | None:
+        """A row as terminal text drawing what Textual would draw for its segments (one run
+        per style, each opened by the change from the SGR state before it, ``_tv_sgr``, which
+        it updates; gaps in the base style, padded to ``width``), straight from its spans; None if
+        a span overlaps the one before or runs past ``width`` (then the segments do it).
+        With ``start``, the cells from ``start`` on (the spans must start there or later)."""
+        codes, base_code = self._codes(color_system)
         out: list[str] = []
         add = out.append
         changes = CHANGES
-        blanks = BLANK_CHANGES
         sgr = self._tv_sgr
         pos = start
         n = len(row)
@@ -553,12 +560,8 @@ class TableView(Widget):
             if x > pos:  # a gap: blanks in the base style
                 if sgr != base_code:
                     # only what blanks show, where the span after it changes the state again
-                    if code != base_code:
-                        seq, sgr = blanks.get((sgr, base_code)) or blank_change(sgr, base_code)
-                        add(seq)
-                    else:
-                        add(changes.get((sgr, base_code)) or change(sgr, base_code))
-                        sgr = base_code
+                    seq, sgr = _switch(sgr, base_code, code != base_code)
+                    add(seq)
                 add(" " * (x - pos))
                 pos = x
             tw = cell_len(text)
@@ -572,17 +575,13 @@ class TableView(Widget):
                     after = pos + tw
                     nxt = (base_code if k + 1 == n or row[k + 1][0] > after
                            else codes.get(row[k + 1][2]))
-                    if nxt != code:
-                        seq, sgr = blanks.get((sgr, code)) or blank_change(sgr, code)
-                        add(seq)
-                    else:
-                        add(changes.get((sgr, code)) or change(sgr, code))
-                        sgr = code
+                    seq, sgr = _switch(sgr, code, nxt != code)
+                    add(seq)
             add(text)
             pos += tw
         if pos < width:  # the row's end: blanks in the base style
             if sgr != base_code:
-                seq, sgr = blanks.get((sgr, base_code)) or blank_change(sgr, base_code)
+                seq, sgr = _switch(sgr, base_code, True)
                 add(seq)
             add(" " * (width - pos))
         self._tv_sgr = sgr
