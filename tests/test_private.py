@@ -461,8 +461,11 @@ async def test_the_owner_refuses_a_stranger_on_the_other_worker(workers: Workers
     assert "does not let strangers watch" in watcher.raw.decode("utf-8", "replace")
     bob = await join(b, "bob", bob_key, "join fri", 100, 30)
     t = await owned([a, b], "fri", seated=2)
-    assert [s.occupant.name if s.occupant else None for s in t.seats] == \
-        ["ann", "bob", None, None]
+    # the two invited seated, in either order: under load the other worker may take the table
+    # over (a heartbeat 3 s late); a run that seated ['bob', 'ann'] (CI's load, and 1 of 8
+    # runs beside three busy loops) logged the first worker's saves of fri refused as an
+    # older claim's, then fri no longer its own: ann sat again when her session moved
+    assert sorted(s.occupant.name for s in t.seats if s.occupant) == ["ann", "bob"]
     assert not t.spectators
     # the host's /invite goes to the owner from the other worker too
     bob.send("/")
