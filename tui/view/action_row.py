@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
+
 from engine.actions import ActionType
 from engine.table import Phase
 from engine.tiles import Kind
@@ -66,6 +68,12 @@ def _action_hints(view: View, ui: UiState, tiles: list[Kind], cursor: int) -> li
         add(tr(lang, "watching"), "dim")
     elif not view.my_move and view.phase is not Phase.ENDED:
         add(tr(lang, "wait_others"), "dim")
+    if out and view.viewer is not None:
+        # the keys after it keep their place from the player's turn to the wait for the
+        # others and back: only the words that change are sent (issue 57)
+        room = cell_len(tr(lang, "wait_others")) - sum(cell_len(t) for t, _ in out)
+        if room > 0:
+            out.append((" " * room, "text"))
     if ui.coach and view.my_move:  # a coach table: its key, while a decision is there
         add(tr(lang, "k_coach"))
     add(tr(lang, "k_help"))
