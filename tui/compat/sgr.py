@@ -200,26 +200,20 @@ def compact(data: str) -> str:
     """``data`` (terminal output) with its SGR codes written as changes; the same picture in
     any terminal that implements SGR, never longer. The terminal's state at its start is
     taken as unknown, and it ends in the state ``data`` ends in (what is written next may
-    take it as given)."""
+    take it as given).
+
+    Codes are passed as they are until a reset makes the state known. Then a code is
+    written lazily, before the next text drawn (a run that draws nothing sets nothing), as
+    the change from the state the terminal is in; before blanks only (:func:`_blanks_only`),
+    as :func:`blank_transition`'s."""
     if RESET not in data:
         return data
-    return _compact(data, None, settle=True)[0]
-
-
-def _compact(data: str, state: State | None, settle: bool) -> tuple[str, State | None]:
-    """``data`` compacted from the terminal's ``state`` (None: unknown; then codes are passed
-    as they are until a reset makes it known; else ``data`` takes the reset state as given),
-    and the state the terminal is left in. ``settle``: the state ``data`` ends in is written
-    at its end.
-
-    A code is written lazily, before the next text drawn (a run that draws nothing sets
-    nothing), as the change from the state the terminal is in; before blanks only
-    (:func:`_blanks_only`), as :func:`blank_transition`'s."""
     out: list[str] = []
     add = out.append
     # the state the terminal is in, as written so far, and the one ``data`` means at this
     # point (None: unknown)
-    meant: State | None = None if state is None else PLAIN
+    state: State | None = None
+    meant: State | None = None
     matches = list(_TOKEN.finditer(data))
     last = len(matches)
     pos = 0
@@ -257,10 +251,9 @@ def _compact(data: str, state: State | None, settle: bool) -> tuple[str, State |
             state = meant = None
             continue
         meant = target  # written once something is drawn in it
-    if settle and state is not None and meant is not None and state != meant:
+    if state is not None and meant is not None and state != meant:
         add(transition(state, meant))
-        state = meant
-    return "".join(out), state
+    return "".join(out)
 
 
 def _blanks_only(data: str, matches: list[re.Match[str]], k: int, meant: State) -> bool:

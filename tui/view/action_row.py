@@ -9,7 +9,7 @@ from engine.table import Phase
 from engine.tiles import Kind
 from engine.view import View
 from tui.view.canvas import Canvas
-from tui.view.cells import Piece
+from tui.view.cells import Piece, pieces_width
 from tui.view.prompts import choice_width
 from tui.view.tile_pieces import tile_pieces
 from tui.view.ui_state import UiState
@@ -71,7 +71,7 @@ def _action_hints(view: View, ui: UiState, tiles: list[Kind], cursor: int) -> li
     if out and view.viewer is not None:
         # the keys after it keep their place from the player's turn to the wait for the
         # others and back: only the words that change are sent (issue 57)
-        room = cell_len(tr(lang, "wait_others")) - sum(cell_len(t) for t, _ in out)
+        room = cell_len(tr(lang, "wait_others")) - pieces_width(out)
         if room > 0:
             out.append((" " * room, "text"))
     if ui.coach and view.my_move:  # a coach table: its key, while a decision is there
